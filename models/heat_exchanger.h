@@ -1,0 +1,46 @@
+// heat_exchanger.h: counterflow plate heat exchanger by the epsilon-NTU method
+//
+//   C_min = min(C1, C2), Z = C_min/C_max, NTU = UA/C_min
+//   eps = (1 - exp(-NTU(1-Z))) / (1 - Z exp(-NTU(1-Z)))       (Z -> 1: eps = NTU/(1+NTU))
+//   Q = eps C_min (T_hot,in - T_cold,in)                        (Q > 0 from hot to cold)
+// UA from the two film conductances, each scaling with its own flow (physics.md 4c, [K45, K62]):
+//   1/UA = 1/hA_hot + 1/hA_cold,   hA_i = hA_i,nominal (m_i/m_i,nominal)^n,  n = 0.8
+// sized once from a rated point (capacity, approach, flows): see sizeCounterflow().
+#pragma once
+
+namespace dctwin {
+
+double effectivenessCounterflow(double NTU, double Z);  // (1)
+double ntuCounterflow(double eps, double Z);            // inverse of the above (1)
+
+struct HexParams {
+  double hA_hot_nominal = 0;   // film conductance, hot (secondary) side        (W/K)
+  double hA_cold_nominal = 0;  // film conductance, cold (primary) side         (W/K)
+  double m_hot_nominal = 0;    // (kg/s)
+  double m_cold_nominal = 0;   // (kg/s)
+  double n = 0.8;              // flow exponent of the film conductances        (1)
+};
+
+// overall conductance at the given mass flows, regularized below 1 % of nominal flow  (W/K)
+double hexUA(const HexParams& p, double m_hot, double m_cold);
+
+// heat flow from hot to cold for capacity rates C = m cp and inlet temperatures       (W)
+double hexHeatFlow(double UA, double C_hot, double C_cold, double T_hot_in, double T_cold_in);
+
+// rated point of a liquid-to-liquid CDU heat exchanger
+struct HexRating {
+  double Q = 0;              // rated capacity                                 (W)
+  double approach = 0;       // T_hot,out - T_cold,in at the rated point        (K)
+  double T_cold_in = 0;      // rated facility-water inlet                      (K)
+  double m_hot = 0;          // (kg/s)
+  double m_cold = 0;         // (kg/s)
+  double cp_hot = 0;         // (J/(kg K))
+  double cp_cold = 0;        // (J/(kg K))
+  double r_nominal = 1;      // hA_cold/hA_hot at the rated point              (1)
+};
+
+// UA and film conductances that reproduce the rating exactly; throws std::invalid_argument when the
+// rating is infeasible (eps >= 1, e.g. an approach too small for the capacity and flows)
+HexParams sizeCounterflow(const HexRating& r, double n = 0.8);
+
+}  // namespace dctwin

@@ -1,0 +1,69 @@
+#include "models/hydraulics.h"
+
+#include <cmath>
+#include <numbers>
+
+namespace dctwin {
+
+//---------------------------------------------------------------------------------------------
+PowerLaw PowerLaw::fromNominal(double dp_nominal, double m_nominal, double n,
+                               double small_fraction) {
+  PowerLaw law;
+  law.n = n;
+  law.k = dp_nominal / std::pow(m_nominal, n);
+  law.m_small = small_fraction * m_nominal;
+  return law;
+}
+
+double PowerLaw::dp(double m) const {
+  return k * m * std::pow(m * m + m_small * m_small, 0.5 * (n - 1.0));
+}
+
+double PowerLaw::ddp_dm(double m) const {
+  double s = m * m + m_small * m_small;
+  // d/dm [m s^a] = s^a + 2 a m^2 s^(a-1),  a = (n-1)/2
+  double a = 0.5 * (n - 1.0);
+  return k * std::pow(s, a - 1.0) * (s + 2.0 * a * m * m);
+}
+
+//---------------------------------------------------------------------------------------------
+namespace {
+double swameeJain(double Re, double rr) {
+  double l = std::log10(rr / 3.7 + 5.74 / std::pow(Re, 0.9));
+  return 0.25 / (l * l);
+}
+}  // namespace
+
+double darcyFriction(double Re, double rr) {
+  constexpr double Re_lam = 2000.0, Re_turb = 4000.0;
+  if (Re <= Re_lam) return 64.0 / std::max(Re, 1e-12);
+  if (Re >= Re_turb) return swameeJain(Re, rr);
+  // cubic Hermite in x = ln Re between the laminar and turbulent laws, matching value and slope
+  double x0 = std::log(Re_lam), x1 = std::log(Re_turb), x = std::log(Re);
+  double f0 = 64.0 / Re_lam, d0 = -f0;  // d f / d ln Re of 64/Re
+  double f1 = swameeJain(Re_turb, rr);
+  double eps = 1e-4;
+  double d1 = (swameeJain(Re_turb * std::exp(eps), rr) - f1) / eps;
+  double h = x1 - x0, t = (x - x0) / h, t2 = t * t, t3 = t2 * t;
+  return (2 * t3 - 3 * t2 + 1) * f0 + (t3 - 2 * t2 + t) * h * d0 + (-2 * t3 + 3 * t2) * f1 +
+         (t3 - t2) * h * d1;
+}
+
+//---------------------------------------------------------------------------------------------
+double PipeFriction::area() const { return 0.25 * std::numbers::pi * diameter * diameter; }
+
+double PipeFriction::dp(double m, double rho, double mu) const {
+  double A = area();
+  double Re = std::abs(m) * diameter / (A * mu);
+  // written as f Re so that the laminar limit (f Re = 64) stays exact and finite at m = 0
+  double fRe = Re > 1e-9 ? darcyFriction(Re, roughness / diameter) * Re : 64.0;
+  // dp = f L/D m|m|/(2 rho A^2) = (f Re) L mu m / (2 rho A D^2)
+  return fRe * length * mu * m / (2.0 * rho * A * diameter * diameter);
+}
+
+double PipeFriction::ddp_dm(double m, double rho, double mu) const {
+  double h = 1e-7 * (std::abs(m) + 1e-6);
+  return (dp(m + h, rho, mu) - dp(m - h, rho, mu)) / (2.0 * h);
+}
+
+}  // namespace dctwin

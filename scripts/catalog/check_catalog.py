@@ -1,0 +1,112 @@
+#!/usr/bin/env python3
+"""Sanity check for data/catalog/**/*.yaml (needs python3-yaml).
+
+Checks: parses; name == file stem; one-line description; every numeric leaf (number, list of
+numbers, or "<number> <unit>" string) has a `sources` entry at its dotted path or at an ancestor
+path (one entry for a table is enough); no source key points at a missing path; units are in the
+allowed set; fluid tables ascend in T with steps <= 10 K covering T_min..T_max.
+Usage: python3 scripts/catalog/check_catalog.py [files...]   (default: all catalog files)
+"""
+import glob
+import os
+import re
+import sys
+
+import yaml
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+UNITS = {"degC", "K", "W", "kW", "MW", "L/min", "m3/s", "m3/h", "kg/s", "Pa", "kPa", "bar", "psi",
+         "MPa", "m", "mm", "L", "m3", "s", "min", "h", "K/W", "J/K", "kJ/K", "W/K", "kW/K"}
+QTY = re.compile(r"^\s*([-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?)\s+(\S+)\s*$")
+SKIP = {"name", "description", "sources"}
+
+
+def is_num(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool)
+
+
+def numeric_leaf(v):
+    if is_num(v):
+        return True
+    if isinstance(v, str) and QTY.match(v):
+        return True
+    if isinstance(v, list) and v and all(numeric_leaf(x) or isinstance(x, list) for x in v):
+        return True
+    return False
+
+
+def walk(d, prefix=""):
+    for k, v in d.items():
+        p = prefix + str(k)
+        if not prefix and k in SKIP:
+            continue
+        if isinstance(v, dict):
+            yield p, v, False
+            yield from walk(v, p + ".")
+        else:
+            yield p, v, True
+
+
+def check(path):
+    errs = []
+    doc = yaml.safe_load(open(path))
+    stem = os.path.splitext(os.path.basename(path))[0]
+    if doc.get("name") != stem:
+        errs.append("name %r != file stem %r" % (doc.get("name"), stem))
+    desc = doc.get("description")
+    if not isinstance(desc, str) or "\n" in desc.strip() or not desc.strip():
+        errs.append("description missing or not one line")
+    src = doc.get("sources")
+    if not isinstance(src, dict):
+        return errs + ["no sources mapping"]
+    paths = {}
+    n_leaf = 0
+    for p, v, leaf in walk(doc):
+        paths[p] = v
+        if not leaf:
+            continue
+        if isinstance(v, str) and QTY.match(v) and QTY.match(v).group(5) not in UNITS:
+            errs.append("%s: unit not allowed in %r" % (p, v))
+        if numeric_leaf(v):
+            n_leaf += 1
+            parts = p.split(".")
+            if not any(".".join(parts[:i]) in src for i in range(len(parts), 0, -1)):
+                errs.append("%s: numeric leaf without a sources entry" % p)
+    for k, v in src.items():
+        if k not in paths:
+            errs.append("sources key %r points at nothing" % k)
+        if not isinstance(v, str) or not v.strip():
+            errs.append("sources[%r] is empty" % k)
+    tab = doc.get("table")
+    if isinstance(tab, dict) and "rows" in tab:
+        ts = [r[0] for r in tab["rows"]]
+        if any(len(r) != len(tab["columns"]) for r in tab["rows"]):
+            errs.append("table row length != columns")
+        if any(b <= a or b - a > 10 for a, b in zip(ts, ts[1:])):
+            errs.append("table T not ascending in steps <= 10 K")
+        tmin = float(QTY.match(doc["T_min"]).group(1))
+        tmax = float(QTY.match(doc["T_max"]).group(1))
+        if ts[0] > tmin or ts[-1] < tmax:
+            errs.append("table does not cover T_min..T_max")
+    return errs, n_leaf
+
+
+def main():
+    files = sys.argv[1:] or sorted(glob.glob(os.path.join(ROOT, "data", "catalog", "*", "*.yaml")))
+    bad = 0
+    for f in files:
+        res = check(f)
+        errs, n = (res if isinstance(res, tuple) else (res, 0))
+        rel = os.path.relpath(f, ROOT)
+        if errs:
+            bad += 1
+            for e in errs:
+                print("FAIL %s: %s" % (rel, e))
+        else:
+            print("ok   %s (%d numeric leaves, all sourced)" % (rel, n))
+    print("%d passed, %d failed" % (len(files) - bad, bad))
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

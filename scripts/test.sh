@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# Installs the missing Debian 12 packages, builds dctwin and runs every check:
+#   1. strict build (-Werror) into build/ and its ctest suite;
+#   2. AddressSanitizer + UBSan build into build-asan/ and its ctest suite without GUI tests;
+#   3. clang libFuzzer build into build-fuzz/ and a bounded run of fuzz_loader on tests/fuzz/corpus.
+# Stops at the first failing stage and exits non-zero; prints one summary line per stage.
+#
+#   bash scripts/test.sh [--quick]        --quick: stage 1 only
+#   FUZZ_SECONDS=300 bash scripts/test.sh  fuzzing time in seconds (default 60; 0 skips the run)
+#
+# CI runs this through .ci/run.
+set -euo pipefail
+
+# shellcheck source=scripts/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+usage() {
+  cat <<EOF
+usage: bash scripts/test.sh [--quick]
+
+  --quick   only the strict build and its tests (no sanitizer build, no fuzzing)
+
+Environment:
+  FUZZ_SECONDS   length of the fuzz run in seconds (default 60; 0 builds the fuzzer but skips the run)
+EOF
+}
+
+quick=0
+while [[ $# -gt 0 ]]; do
+  case $1 in
+    --quick) quick=1 ;;
+    -h | --help)
+      usage
+      exit 0
+      ;;
+    *)
+      usage >&2
+      dctwin_die "unknown argument '$1'"
+      ;;
+  esac
+  shift
+done
+
+fuzz_seconds=${FUZZ_SECONDS:-60}
+[[ $fuzz_seconds =~ ^[0-9]+$ ]] || dctwin_die "FUZZ_SECONDS must be a whole number of seconds, not '$fuzz_seconds'"
+
+root=$DCTWIN_ROOT
+jobs=2
+# Per-test time limit for tests that set no TIMEOUT of their own, so that a hung test cannot eat CI's budget.
+ctest_common=(--output-on-failure --no-tests=error --timeout 600 -j "$jobs")
+
+dctwin_summary_on_exit
+
+dctwin_stage_begin deps "checking Debian packages (scripts/deps.txt)"
+dctwin_install_deps "$DCTWIN_ROOT/scripts/deps.txt"
+dctwin_stage_end ok
+
+# --- 1. strict build + tests -----------------------------------------------------------------
+dctwin_stage_begin build "strict Release build (-Werror) into build/"
+dctwin_build "$root/build" -DDCTWIN_STRICT_BUILD=ON
+dctwin_stage_end ok
+
+dctwin_start_xvfb # GUI tests need a display; no-op when DISPLAY is set
+
+dctwin_stage_begin ctest "ctest in build/"
+ctest --test-dir "$root/build" "${ctest_common[@]}"
+dctwin_stage_end ok
+
+if ((quick)); then
+  dctwin_print_summary 0
+  printf '\nQuick run: sanitizer build and fuzzing skipped.\n'
+  exit 0
+fi
+
+# --- 2. sanitizer build + tests --------------------------------------------------------------
+dctwin_stage_begin asan-build "ASan+UBSan RelWithDebInfo build (no GUI) into build-asan/"
+dctwin_build "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCTWIN_SANITIZE=ON -DDCTWIN_BUILD_GUI=OFF
+dctwin_stage_end ok
+
+dctwin_stage_begin asan-ctest "ctest in build-asan/ (without label gui)"
+ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
+  UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
+  ctest --test-dir "$root/build-asan" "${ctest_common[@]}" -LE gui
+dctwin_stage_end ok
+
+# --- 3. fuzzing ------------------------------------------------------------------------------
+fuzz_dir=$root/build-fuzz
+dctwin_stage_begin fuzz-build "clang libFuzzer build into build-fuzz/"
+# An existing build-fuzz/ configured with another compiler would silently keep it: start over.
+if [[ -f $fuzz_dir/CMakeCache.txt ]] && ! grep -q '^CMAKE_CXX_COMPILER:[A-Z]*=.*clang++' "$fuzz_dir/CMakeCache.txt"; then
+  dctwin_log "build-fuzz/ was configured without clang; reconfiguring from scratch"
+  rm -rf "$fuzz_dir/CMakeCache.txt" "$fuzz_dir/CMakeFiles"
+fi
+CC=clang CXX=clang++ dctwin_build "$fuzz_dir" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCTWIN_BUILD_FUZZ=ON
+dctwin_stage_end ok
+
+seeds=$root/tests/fuzz/corpus
+if [[ ! -d $seeds ]]; then
+  dctwin_stage_begin fuzz "fuzz_loader"
+  dctwin_log "no seed corpus at tests/fuzz/corpus yet; skipping the fuzz run"
+  dctwin_stage_end skipped "no tests/fuzz/corpus"
+elif ((fuzz_seconds == 0)); then
+  dctwin_stage_begin fuzz "fuzz_loader"
+  dctwin_stage_end skipped "FUZZ_SECONDS=0"
+else
+  dctwin_stage_begin fuzz "fuzz_loader for ${fuzz_seconds} s on a copy of tests/fuzz/corpus"
+  dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_loader" "$seeds" "$fuzz_dir/fuzz-run" "$fuzz_seconds"
+  dctwin_stage_end ok
+fi
+
+dctwin_print_summary 0

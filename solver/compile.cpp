@@ -1,0 +1,303 @@
+// compile.cpp: FacilitySpec -> FacilityModel (flat arrays, state layout, jacobian sparsity)
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "models/valve.h"
+#include "solver/loader.h"
+#include "solver/model.h"
+
+namespace dctwin {
+
+namespace {
+
+constexpr double kRhoWater = 1000.0;
+
+// collects compile errors so that all of them are reported together
+struct Errors {
+  std::vector<LoadError> list;
+  void add(const SourceLoc& loc, std::string value, std::string msg) {
+    list.push_back(LoadError{loc, std::move(value), std::move(msg)});
+  }
+};
+
+int fluidIndex(FacilityModel& m, std::map<std::string, int>& index, const FacilitySpec& spec,
+               const std::string& name, const SourceLoc& loc, Errors& err) {
+  auto it = index.find(name);
+  if (it != index.end()) return it->second;
+  auto f = spec.fluids.find(name);
+  if (f == spec.fluids.end()) {
+    err.add(loc, name, "unknown fluid");
+    return -1;
+  }
+  try {
+    m.fluids.emplace_back(f->second);
+  } catch (const std::exception& e) {
+    err.add(loc, name, e.what());
+    return -1;
+  }
+  index[name] = static_cast<int>(m.fluids.size()) - 1;
+  return index[name];
+}
+
+// rows of the jacobian: for each state, the states its derivative depends on
+void addDeps(std::vector<std::vector<int>>& rows, int row, std::initializer_list<int> cols) {
+  for (int c : cols) rows[row].push_back(c);
+}
+
+void buildSparsity(FacilityModel& m) {
+  std::vector<std::vector<int>> rows(m.nstate);
+  for (int c = 0; c < m.ncdu; ++c) {
+    const int o = m.cdu_stateadr[c];
+    const int Tres = o + kTRes, N = o + kNPump, y = o + kYValve;
+    const int sup0 = m.supSegAdr(c), ns = m.cdu_nseg_sup[c];
+    const int ret0 = m.retSegAdr(c), nr = m.cdu_nseg_ret[c];
+    const int T_in = sup0 + ns - 1;  // rack inlet = last supply segment
+    // flows depend on pump speed and on T_res (fluid properties of the hydraulic solve)
+    for (int i = o; i < o + m.cdu_statenum[c]; ++i) addDeps(rows, i, {i, Tres, N});
+    addDeps(rows, Tres, {ret0 + nr - 1});
+    addDeps(rows, o + kTHexSec, {y});
+    addDeps(rows, o + kTHexPrim, {y});
+    addDeps(rows, o + kXTemp, {o + kTHexSec});
+    addDeps(rows, y, {o + kTHexSec, o + kXTemp});
+    addDeps(rows, N, {o + kXPump});
+    for (int i = 0; i < ns; ++i) addDeps(rows, sup0 + i, {i == 0 ? o + kTHexSec : sup0 + i - 1});
+    for (int k = 0; k < m.cdu_racknum[c]; ++k) {
+      int r = m.cdu_rackadr[c] + k, a = m.rackAdr(r);
+      addDeps(rows, a, {a + 1, T_in});
+      addDeps(rows, a + 1, {a, T_in});
+      addDeps(rows, ret0, {a});
+    }
+    for (int i = 1; i < nr; ++i) addDeps(rows, ret0 + i, {ret0 + i - 1});
+  }
+  // transpose to CSC
+  std::vector<std::vector<int>> cols(m.nstate);
+  for (int i = 0; i < m.nstate; ++i) {
+    auto& r = rows[i];
+    std::sort(r.begin(), r.end());
+    r.erase(std::unique(r.begin(), r.end()), r.end());
+    for (int j : r) cols[j].push_back(i);
+  }
+  m.jac_colptr.assign(m.nstate + 1, 0);
+  m.jac_rowind.clear();
+  for (int j = 0; j < m.nstate; ++j) {
+    for (int i : cols[j]) m.jac_rowind.push_back(i);
+    m.jac_colptr[j + 1] = static_cast<long long>(m.jac_rowind.size());
+  }
+  // greedy coloring: columns sharing a row get different colors
+  m.jac_color.assign(m.nstate, -1);
+  m.jac_ncolor = 0;
+  std::vector<int> mark;
+  for (int j = 0; j < m.nstate; ++j) {
+    mark.assign(m.jac_ncolor + 1, 0);
+    for (int i : cols[j])
+      for (int k : rows[i])
+        if (m.jac_color[k] >= 0) mark[m.jac_color[k]] = 1;
+    int color = 0;
+    while (mark[color]) ++color;
+    m.jac_color[j] = color;
+    m.jac_ncolor = std::max(m.jac_ncolor, color + 1);
+  }
+}
+
+}  // namespace
+
+//---------------------------------------------------------------------------------------------
+FacilityModel compileFacility(const FacilitySpec& spec) {
+  FacilityModel m;
+  Errors err;
+  std::map<std::string, int> fluid_index;
+  m.name = spec.name;
+  m.facility_text = spec.text;
+  m.T_ambient = spec.T_ambient;
+
+  // facility water
+  SourceLoc fws_loc{spec.file, 0, 0, "facility_water"};
+  m.fws_fluid = fluidIndex(m, fluid_index, spec, spec.facility_water.fluid, fws_loc, err);
+  m.fws_T = spec.facility_water.T_supply;
+  m.fws_T.breakpoints(m.breakpoints);
+
+  // racks grouped by cdu, in file order within each cdu
+  std::map<std::string, int> cdu_index;
+  for (std::size_t c = 0; c < spec.cdus.size(); ++c) cdu_index[spec.cdus[c].name] = int(c);
+  std::vector<std::vector<int>> racks_of(spec.cdus.size());
+  for (std::size_t r = 0; r < spec.racks.size(); ++r) {
+    auto it = cdu_index.find(spec.racks[r].cdu);
+    if (it == cdu_index.end()) {
+      err.add(spec.racks[r].loc, spec.racks[r].cdu, "unknown CDU");
+      continue;
+    }
+    racks_of[it->second].push_back(int(r));
+  }
+
+  m.ncdu = int(spec.cdus.size());
+  int state = 0;
+  for (int c = 0; c < m.ncdu; ++c) {
+    const CduSpec& cs = spec.cdus[c];
+    const int fi = fluidIndex(m, fluid_index, spec, cs.fluid, cs.loc, err);
+    if (fi < 0 || m.fws_fluid < 0) continue;
+    const Fluid& fs = m.fluids[fi];
+    const Fluid& fp = m.fluids[m.fws_fluid];
+    const double rho_s = fs.rho_ref(), rho_p = fp.rho_ref();
+    m.cdu_name.push_back(cs.name);
+    m.cdu_fluid.push_back(fi);
+
+    // plate heat exchanger sized from the rated point, with each fluid's properties there
+    const double m_sec_r = cs.hex_flow_secondary.massFlow(rho_s);
+    const double m_prim_r = cs.hex_flow_primary.massFlow(rho_p);
+    HexRating rating;
+    rating.Q = cs.hex_capacity;
+    rating.approach = cs.hex_approach;
+    rating.T_cold_in = cs.hex_T_primary_rated;
+    rating.m_hot = m_sec_r;
+    rating.m_cold = m_prim_r;
+    const double T_hot_mean = cs.hex_T_primary_rated + cs.hex_approach + 0.5 * cs.hex_capacity /
+                                                                             (m_sec_r * fs.cp(320));
+    const double T_cold_mean = cs.hex_T_primary_rated + 0.5 * cs.hex_capacity / (m_prim_r * fp.cp(310));
+    rating.cp_hot = fs.cp(T_hot_mean);
+    rating.cp_cold = fp.cp(T_cold_mean);
+    // r = hA_cold/hA_hot from k (m/mu)^n Pr^(1/3) of each side (same plate geometry) [K45]
+    const double n = cs.hex_flow_exponent;
+    auto film = [&](const Fluid& f, double mf, double T) {
+      return f.k(T) * std::pow(mf / f.mu(T), n) * std::cbrt(f.Pr(T));
+    };
+    rating.r_nominal = film(fp, m_prim_r, T_cold_mean) / film(fs, m_sec_r, T_hot_mean);
+    try {
+      m.cdu_hex.push_back(sizeCounterflow(rating, n));
+    } catch (const std::exception& e) {
+      err.add(cs.loc, "", std::string("heat exchanger: ") + e.what());
+      m.cdu_hex.push_back(HexParams{});
+    }
+    m.cdu_M_hex_sec.push_back(rho_s * cs.hex_holdup_secondary);
+    m.cdu_M_hex_prim.push_back(rho_p * cs.hex_holdup_primary);
+    m.cdu_M_res.push_back(rho_s * (cs.internal_volume + 0.5 * cs.tank_volume));
+    m.cdu_hex_sec_dp.push_back(PowerLaw::fromNominal(cs.hex_dp_secondary, m_sec_r, 2.0));
+    m.cdu_prim_c_hex.push_back(cs.hex_dp_primary / (m_prim_r * m_prim_r));
+    m.cdu_valve_kv.push_back(kvFromNominal(m_prim_r / rho_p, cs.valve_dp_nominal, rho_p));
+    m.cdu_valve_R.push_back(cs.valve_rangeability);
+    m.cdu_valve_leak.push_back(cs.valve_leakage);
+    m.cdu_valve_tau.push_back(actuatorTimeConstant(cs.valve_stroke_time));
+    // facility water: a fixed available dp, or the dp that gives the stated flow fully open
+    if (spec.facility_water.mode == FacilityWaterSpec::Mode::Pressure) {
+      m.cdu_fws_dp.push_back(spec.facility_water.dp);
+    } else {
+      double mf = spec.facility_water.flow.massFlow(rho_p);
+      double c_valve = valveQuadraticCoefficient(m.cdu_valve_kv.back(), rho_p);
+      m.cdu_fws_dp.push_back((m.cdu_prim_c_hex.back() + c_valve) * mf * mf);
+    }
+
+    // pumps
+    PumpParams pp;
+    pp.V_rated = cs.pump_rated_flow;
+    pp.dp_rated = cs.pump_rated_head;
+    pp.eta_hyd = cs.pump_eta_hyd;
+    pp.eta_mot = cs.pump_eta_mot;
+    try {
+      pp.curve = Pchip(cs.pump_curve_flow, cs.pump_curve_head);
+      if (!(pp.curve.slope(pp.curve.xMax()) < 0))
+        err.add(cs.loc, "", "pump curve must fall at its last point");
+    } catch (const std::exception& e) {
+      err.add(cs.loc, "", std::string("pump curve: ") + e.what());
+    }
+    m.cdu_pump.push_back(pp);
+    m.cdu_pump_running.push_back(cs.pump_running);
+    m.cdu_pump_count.push_back(cs.pump_count);
+    m.cdu_pump_tau.push_back(actuatorTimeConstant(cs.pump_rise_time));
+    m.cdu_pump_min_speed.push_back(cs.pump_min_speed);
+
+    // secondary piping: finite volumes
+    auto pipe = [](const PipeSpec& p) { return PipeFriction{p.length, p.diameter, p.roughness}; };
+    m.cdu_pipe_sup.push_back(pipe(cs.supply_pipe));
+    m.cdu_pipe_ret.push_back(pipe(cs.return_pipe));
+    m.cdu_nseg_sup.push_back(cs.supply_pipe.segments);
+    m.cdu_nseg_ret.push_back(cs.return_pipe.segments);
+    m.cdu_M_seg_sup.push_back(rho_s * m.cdu_pipe_sup.back().area() * cs.supply_pipe.length /
+                              cs.supply_pipe.segments);
+    m.cdu_M_seg_ret.push_back(rho_s * m.cdu_pipe_ret.back().area() * cs.return_pipe.length /
+                              cs.return_pipe.segments);
+    m.cdu_UA_seg_sup.push_back(cs.supply_pipe.ua_per_length * cs.supply_pipe.length /
+                               cs.supply_pipe.segments);
+    m.cdu_UA_seg_ret.push_back(cs.return_pipe.ua_per_length * cs.return_pipe.length /
+                               cs.return_pipe.segments);
+
+    // controls: valve opens (direct action) when the supply runs warm; pump speeds up on a
+    // shortfall of flow (or dp), both errors scaled as documented in docs/models/controls.md
+    m.cdu_T_set.push_back(cs.T_supply_set);
+    m.cdu_pump_mode.push_back(cs.pump_mode == CduSpec::PumpMode::Dp ? 1 : 0);
+    m.cdu_flow_set.push_back(cs.flow_set);
+    m.cdu_dp_set.push_back(cs.dp_set);
+    m.cdu_pi_temp.push_back(PIParams{cs.temp_k, cs.temp_Ti, 0.0, 0.0, 1.0});
+    m.cdu_pi_pump.push_back(PIParams{cs.pump_k, cs.pump_Ti, 0.0, cs.pump_min_speed, 1.0});
+
+    // racks of this cdu
+    m.cdu_rackadr.push_back(m.nrack);
+    m.cdu_racknum.push_back(int(racks_of[c].size()));
+    if (racks_of[c].empty()) err.add(cs.loc, cs.name, "CDU feeds no racks");
+    for (int r : racks_of[c]) {
+      const RackSpec& rs = spec.racks[r];
+      auto tt = spec.rack_types.find(rs.type);
+      if (tt == spec.rack_types.end()) {
+        err.add(rs.loc, rs.type, "unknown rack type");
+        continue;
+      }
+      const RackTypeSpec& rt = tt->second;
+      auto cp = spec.coldplates.find(rt.coldplate);
+      if (cp == spec.coldplates.end()) {
+        err.add(rt.loc, rt.coldplate, "unknown cold plate in rack type '" + rt.name + "'");
+        continue;
+      }
+      auto law = cp->second.laws.find(cs.fluid);
+      if (law == cp->second.laws.end()) {
+        err.add(rs.loc, cs.fluid,
+                "cold plate '" + rt.coldplate + "' of rack type '" + rt.name +
+                    "' has no thermal-resistance data for the CDU's fluid");
+        continue;
+      }
+      m.rack_name.push_back(rs.name);
+      m.rack_row.push_back(rs.row);
+      m.rack_index.push_back(rs.index);
+      m.rack_type.push_back(rs.type);
+      m.rack_cdu.push_back(c);
+      m.rack_coldplate.push_back(ColdPlateLaw{law->second.R_inf, law->second.a, law->second.b});
+      m.rack_paths.push_back(rt.coldplate_paths);
+      m.rack_liquid_frac.push_back(rt.liquid_fraction);
+      m.rack_gpu_frac.push_back(rt.gpu_heat_fraction);
+      const double m_man = rt.manifold_flow_nominal * rho_s;
+      m.rack_manifold.push_back(PowerLaw::fromNominal(rt.manifold_dp_nominal, m_man,
+                                                      rt.manifold_exponent));
+      const double kv = (rs.valve_kv > 0 ? rs.valve_kv : rt.balancing_valve_kv) *
+                        std::max(rs.valve_opening, 1e-3);
+      PowerLaw valve;
+      valve.n = 2.0;
+      valve.k = valveQuadraticCoefficient(kv, rho_s);
+      valve.m_small = 0.01 * m_man;
+      m.rack_valve.push_back(valve);
+      // case capacity from the plate time constant at design flow: C = tau / R (whole rack)
+      const double R_design =
+          m.rack_coldplate.back().R(rt.design_flow / rt.coldplate_paths) / rt.coldplate_paths;
+      m.rack_C_case.push_back(cp->second.time_constant / R_design);
+      m.rack_M_cool.push_back(rho_s * rt.coolant_volume);
+      m.rack_load.push_back(rs.heat_load);
+      rs.heat_load.breakpoints(m.breakpoints);
+      ++m.nrack;
+    }
+    m.cdu_racknum.back() = m.nrack - m.cdu_rackadr.back();
+
+    // state layout
+    m.cdu_stateadr.push_back(state);
+    int n_states = kCduFixedStates + cs.supply_pipe.segments + 2 * m.cdu_racknum.back() +
+                   cs.return_pipe.segments;
+    m.cdu_statenum.push_back(n_states);
+    state += n_states;
+  }
+  if (!err.list.empty()) throw LoadFailure(std::move(err.list));
+  m.nstate = state;
+  std::sort(m.breakpoints.begin(), m.breakpoints.end());
+  m.breakpoints.erase(std::unique(m.breakpoints.begin(), m.breakpoints.end()),
+                      m.breakpoints.end());
+  buildSparsity(m);
+  return m;
+}
+
+}  // namespace dctwin

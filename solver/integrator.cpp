@@ -1,0 +1,262 @@
+#include "solver/integrator.h"
+
+#include <cvodes/cvodes.h>
+#include <nvector/nvector_serial.h>
+#include <sundials/sundials_context.h>
+#include <sunlinsol/sunlinsol_klu.h>
+#include <sunmatrix/sunmatrix_sparse.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <sstream>
+
+namespace dctwin {
+
+namespace {
+
+struct Context {
+  const FacilityModel* m;
+  State* st;
+  std::vector<int> color_adr, color_cols;  // columns grouped by color
+  std::vector<double> ydot;                 // work vector for the quadrature callback
+  std::string last_error;
+};
+
+int rhsFn(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
+  auto* ctx = static_cast<Context*>(user);
+  return evalRhs(*ctx->m, *ctx->st, t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
+}
+
+int quadFn(sunrealtype t, N_Vector y, N_Vector q, void* user) {
+  auto* ctx = static_cast<Context*>(user);
+  int flag = evalRhs(*ctx->m, *ctx->st, t, N_VGetArrayPointer(y), ctx->ydot.data());
+  double* qd = N_VGetArrayPointer(q);
+  qd[0] = ctx->st->sig.heat_in;
+  qd[1] = ctx->st->sig.heat_out_fws;
+  qd[2] = ctx->st->sig.heat_loss;
+  return flag;
+}
+
+// difference-quotient jacobian, one rhs evaluation per column color
+int jacFn(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* user, N_Vector, N_Vector,
+          N_Vector) {
+  auto* ctx = static_cast<Context*>(user);
+  const FacilityModel& m = *ctx->m;
+  State& st = *ctx->st;
+  const double* yd = N_VGetArrayPointer(y);
+  const double* fd = N_VGetArrayPointer(fy);
+  sunindextype* colptr = SUNSparseMatrix_IndexPointers(J);
+  sunindextype* rowind = SUNSparseMatrix_IndexValues(J);
+  double* data = SUNSparseMatrix_Data(J);
+  for (int j = 0; j <= m.nstate; ++j) colptr[j] = m.jac_colptr[j];
+  for (std::size_t k = 0; k < m.jac_rowind.size(); ++k) rowind[k] = m.jac_rowind[k];
+  const double sq = std::sqrt(std::numeric_limits<double>::epsilon());
+  std::copy(yd, yd + m.nstate, st.scratch.begin());
+  for (int color = 0; color < m.jac_ncolor; ++color) {
+    for (int k = ctx->color_adr[color]; k < ctx->color_adr[color + 1]; ++k) {
+      int j = ctx->color_cols[k];
+      st.scratch[j] = yd[j] + sq * std::max(std::abs(yd[j]), 1.0);
+    }
+    int flag = evalRhs(m, st, t, st.scratch.data(), st.fscratch.data());
+    if (flag != 0) return flag;
+    for (int k = ctx->color_adr[color]; k < ctx->color_adr[color + 1]; ++k) {
+      int j = ctx->color_cols[k];
+      double h = st.scratch[j] - yd[j];
+      for (long long p = m.jac_colptr[j]; p < m.jac_colptr[j + 1]; ++p) {
+        int i = int(m.jac_rowind[p]);
+        data[p] = (st.fscratch[i] - fd[i]) / h;
+      }
+      st.scratch[j] = yd[j];
+    }
+  }
+  return 0;
+}
+
+void errHandler(int code, const char* module, const char* function, char* msg, void* user) {
+  auto* ctx = static_cast<Context*>(user);
+  std::ostringstream os;
+  os << module << "::" << function << " (" << code << "): " << msg;
+  ctx->last_error = os.str();
+}
+
+struct CvodeDeleter {
+  void operator()(void* p) const { CVodeFree(&p); }
+};
+struct NVectorDeleter {
+  void operator()(_generic_N_Vector* v) const { N_VDestroy(v); }
+};
+struct MatrixDeleter {
+  void operator()(_generic_SUNMatrix* A) const { SUNMatDestroy(A); }
+};
+struct LinSolDeleter {
+  void operator()(_generic_SUNLinearSolver* S) const { SUNLinSolFree(S); }
+};
+
+}  // namespace
+
+//---------------------------------------------------------------------------------------------
+std::string describeState(const FacilityModel& m, int i) {
+  for (int c = 0; c < m.ncdu; ++c) {
+    int o = m.cdu_stateadr[c];
+    if (i < o || i >= o + m.cdu_statenum[c]) continue;
+    const std::string cdu = "CDU '" + m.cdu_name[c] + "' ";
+    switch (i - o) {
+      case kTHexSec: return cdu + "supply temperature (heat-exchanger secondary outlet)";
+      case kTHexPrim: return cdu + "facility-water return temperature (heat-exchanger primary outlet)";
+      case kTRes: return cdu + "reservoir temperature";
+      case kXTemp: return cdu + "supply-temperature controller";
+      case kYValve: return cdu + "primary valve position";
+      case kXPump: return cdu + "pump controller";
+      case kNPump: return cdu + "pump speed";
+      default: break;
+    }
+    int s = i - m.supSegAdr(c);
+    if (s >= 0 && s < m.cdu_nseg_sup[c])
+      return cdu + "supply header segment " + std::to_string(s + 1);
+    int rr = i - m.retSegAdr(c);
+    if (rr >= 0) return cdu + "return header segment " + std::to_string(rr + 1);
+    for (int k = 0; k < m.cdu_racknum[c]; ++k) {
+      int r = m.cdu_rackadr[c] + k, a = m.rackAdr(r);
+      if (i == a) return "rack '" + m.rack_name[r] + "' coolant temperature";
+      if (i == a + 1) return "rack '" + m.rack_name[r] + "' cold-plate case temperature";
+    }
+  }
+  return "state " + std::to_string(i);
+}
+
+//---------------------------------------------------------------------------------------------
+RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, OutputSink* sink) {
+  auto wall0 = std::chrono::steady_clock::now();
+  RunResult res;
+  const SolverOptions& so = m.options;
+  sundials::Context sunctx;
+  Context ctx{&m, &st, {}, {}, std::vector<double>(m.nstate), {}};
+  // columns grouped by color
+  ctx.color_adr.assign(m.jac_ncolor + 1, 0);
+  for (int j = 0; j < m.nstate; ++j) ++ctx.color_adr[m.jac_color[j] + 1];
+  for (int k = 0; k < m.jac_ncolor; ++k) ctx.color_adr[k + 1] += ctx.color_adr[k];
+  ctx.color_cols.resize(m.nstate);
+  {
+    std::vector<int> fill(ctx.color_adr.begin(), ctx.color_adr.end() - 1);
+    for (int j = 0; j < m.nstate; ++j) ctx.color_cols[fill[m.jac_color[j]]++] = j;
+  }
+
+  // 1. vectors and initial values
+  std::unique_ptr<_generic_N_Vector, NVectorDeleter> y(N_VNew_Serial(m.nstate, sunctx));
+  std::unique_ptr<_generic_N_Vector, NVectorDeleter> atol(N_VNew_Serial(m.nstate, sunctx));
+  std::unique_ptr<_generic_N_Vector, NVectorDeleter> q(N_VNew_Serial(3, sunctx));
+  double* yd = N_VGetArrayPointer(y.get());
+  std::copy(st.y.begin(), st.y.end(), yd);
+  double* ad = N_VGetArrayPointer(atol.get());
+  for (int c = 0; c < m.ncdu; ++c)
+    for (int i = m.cdu_stateadr[c]; i < m.cdu_stateadr[c] + m.cdu_statenum[c]; ++i) {
+      int off = i - m.cdu_stateadr[c];
+      bool ctrl = off == kYValve || off == kNPump || off == kXPump;
+      ad[i] = ctrl ? so.atol_ctrl : so.atol_T;
+      if (off == kXTemp) ad[i] = so.atol_T * 10.0;  // K s
+    }
+  N_VConst(0.0, q.get());
+
+  // 2. cvode: BDF, sparse jacobian by difference quotients, KLU
+  std::unique_ptr<void, CvodeDeleter> cv(CVodeCreate(CV_BDF, sunctx));
+  void* mem = cv.get();
+  auto check = [&](int flag, const char* what) {
+    if (flag < 0) throw std::runtime_error(std::string(what) + " failed with flag " + std::to_string(flag));
+  };
+  CVodeSetErrHandlerFn(mem, errHandler, &ctx);
+  double t = st.time;
+  check(CVodeInit(mem, rhsFn, t, y.get()), "CVodeInit");
+  check(CVodeSetUserData(mem, &ctx), "CVodeSetUserData");
+  check(CVodeSVtolerances(mem, so.rtol, atol.get()), "CVodeSVtolerances");
+  const long long nnz = static_cast<long long>(m.jac_rowind.size());
+  std::unique_ptr<_generic_SUNMatrix, MatrixDeleter> J(
+      SUNSparseMatrix(m.nstate, m.nstate, nnz, CSC_MAT, sunctx));
+  std::unique_ptr<_generic_SUNLinearSolver, LinSolDeleter> LS(SUNLinSol_KLU(y.get(), J.get(), sunctx));
+  check(CVodeSetLinearSolver(mem, LS.get(), J.get()), "CVodeSetLinearSolver");
+  check(CVodeSetJacFn(mem, jacFn), "CVodeSetJacFn");
+  check(CVodeSetMaxStep(mem, so.max_step), "CVodeSetMaxStep");
+  check(CVodeSetMaxNumSteps(mem, 200000), "CVodeSetMaxNumSteps");
+  check(CVodeQuadInit(mem, quadFn, q.get()), "CVodeQuadInit");
+
+  // 3. advance: to each output time, stopping exactly at input discontinuities
+  auto emit = [&](double tt) {  // q holds the quadratures at tt
+    const double* qd = N_VGetArrayPointer(q.get());
+    evalRhs(m, st, tt, yd, ctx.ydot.data());
+    res.energy.heat_in = qd[0];
+    res.energy.heat_out_fws = qd[1];
+    res.energy.heat_loss = qd[2];
+    res.energy.stored = storedEnergy(m, yd, st.y0.data());
+    if (sink) sink->sample(m, st, yd, tt, res.energy);
+  };
+  const double t_end = st.time + opt.duration;
+  const double dt_out = so.output_interval;
+  auto nextBreak = [&](double after) {
+    auto it = std::upper_bound(m.breakpoints.begin(), m.breakpoints.end(), after + 1e-9);
+    return it == m.breakpoints.end() ? std::numeric_limits<double>::infinity() : *it;
+  };
+  emit(t);
+  long k_out = 1;
+  double t_break = nextBreak(t);
+  while (t < t_end - 1e-9) {
+    double t_out = std::min(st.time + k_out * dt_out, t_end);
+    double t_stop = std::min(t_out, t_break);
+    CVodeSetStopTime(mem, t_stop);
+    int flag = CVode(mem, t_stop, y.get(), &t, CV_NORMAL);
+    if (flag < 0) {
+      // name the state with the largest weighted local error
+      std::unique_ptr<_generic_N_Vector, NVectorDeleter> w(N_VNew_Serial(m.nstate, sunctx));
+      std::unique_ptr<_generic_N_Vector, NVectorDeleter> e(N_VNew_Serial(m.nstate, sunctx));
+      CVodeGetErrWeights(mem, w.get());
+      CVodeGetEstLocalErrors(mem, e.get());
+      int worst = 0;
+      double wmax = -1;
+      for (int i = 0; i < m.nstate; ++i) {
+        double v = std::abs(N_VGetArrayPointer(e.get())[i] * N_VGetArrayPointer(w.get())[i]);
+        if (v > wmax) wmax = v, worst = i;
+      }
+      std::ostringstream os;
+      os << "solver failure at t = " << t << " s: " << ctx.last_error
+         << " (largest local error: " << describeState(m, worst) << ")";
+      res.ok = false;
+      res.error = os.str();
+      break;
+    }
+    if (t >= t_break - 1e-9) {
+      // restart past a discontinuity of the inputs (fresh BDF history)
+      CVodeGetQuad(mem, &t, q.get());
+      CVodeReInit(mem, t, y.get());
+      CVodeQuadReInit(mem, q.get());
+      t_break = nextBreak(t);
+    }
+    if (t >= t_out - 1e-9) {
+      CVodeGetQuad(mem, &t, q.get());
+      emit(t);
+      ++k_out;
+    }
+  }
+  CVodeGetQuad(mem, &t, q.get());
+
+  // 4. statistics
+  long v;
+  CVodeGetNumSteps(mem, &v), res.stats.steps = v;
+  CVodeGetNumRhsEvals(mem, &v), res.stats.rhs_evals = v;
+  CVodeGetNumJacEvals(mem, &v), res.stats.jac_evals = v;
+  CVodeGetNumLinSolvSetups(mem, &v), res.stats.lin_setups = v;
+  CVodeGetNumNonlinSolvIters(mem, &v), res.stats.nonlin_iters = v;
+  CVodeGetNumNonlinSolvConvFails(mem, &v), res.stats.nonlin_conv_fails = v;
+  CVodeGetNumErrTestFails(mem, &v), res.stats.err_test_fails = v;
+  CVodeGetLastStep(mem, &res.stats.last_step);
+  res.stats.rhs_evals_jac = res.stats.jac_evals * m.jac_ncolor;
+  res.stats.hydraulic_failures = st.sig.hydraulic_failures;
+  res.t_end = t;
+  std::copy(yd, yd + m.nstate, st.y.begin());
+  st.time = t;
+  res.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return res;
+}
+
+}  // namespace dctwin

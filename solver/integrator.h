@@ -1,0 +1,52 @@
+// integrator.h: time integration of a compiled facility with CVODES (BDF, Newton, KLU)
+//
+// the jacobian is sparse (FacilityModel::jac_colptr/jac_rowind) and filled by column-grouped
+// difference quotients, one right-hand side per color, so its cost does not grow with the number
+// of racks. Input discontinuities (load steps) are integrated up to exactly and the integrator is
+// restarted there. A failure names the component and the time, and the results so far stay.
+#pragma once
+
+#include <string>
+
+#include "solver/model.h"
+
+namespace dctwin {
+
+// cumulative energy since t = 0 (J)
+struct EnergyTotals {
+  double heat_in = 0;        // rack heat to liquid + pump heat to fluid
+  double heat_out_fws = 0;   // carried away by the facility water
+  double heat_loss = 0;      // lost from the piping to ambient
+  double stored = 0;         // change of the energy held in fluid and cold plates
+  double balanceError() const { return heat_in - heat_out_fws - heat_loss - stored; }
+};
+
+// receives the state at t = 0 and at every output time
+class OutputSink {
+ public:
+  virtual ~OutputSink() = default;
+  // y: the state vector at t; st.sig holds the signals evaluated there
+  virtual void sample(const FacilityModel& m, const State& st, const double* y, double t,
+                      const EnergyTotals& e) = 0;
+};
+
+struct RunOptions {
+  double duration = 3600;  // (s)
+  // output interval and tolerances come from model.options
+};
+
+struct RunResult {
+  bool ok = true;
+  std::string error;   // "at t = 1234.5 s: CVODE ... (largest local error: rack A03 case)"
+  double t_end = 0;    // last time reached (s)
+  SolverStats stats;
+  EnergyTotals energy;
+  double wall_seconds = 0;
+};
+
+RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, OutputSink* sink);
+
+// name of state i for messages, e.g. "rack 'A03' cold-plate case temperature"
+std::string describeState(const FacilityModel& m, int i);
+
+}  // namespace dctwin

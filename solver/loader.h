@@ -1,0 +1,53 @@
+// loader.h: read a facility YAML file into a FacilitySpec, resolving catalog references
+//
+// every problem in a file is collected and reported together; each error names the file, line,
+// column, key path, the offending value and what was expected. The loader never crashes or hangs on
+// any input (malformed YAML, binary data, huge or NaN numbers, deep nesting).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "solver/spec.h"
+
+namespace dctwin {
+
+struct LoadError {
+  SourceLoc loc;        // file, line, column, key path
+  std::string value;    // the offending value as written ("" when missing)
+  std::string message;  // what was expected, with a did-you-mean where it helps
+  std::string format() const;  // "file:line:col: path: message (got 'value')"
+};
+
+// thrown by the loaders; what() holds every error, one per line
+class LoadFailure : public std::runtime_error {
+ public:
+  explicit LoadFailure(std::vector<LoadError> errors);
+  const std::vector<LoadError>& errors() const { return errors_; }
+
+ private:
+  std::vector<LoadError> errors_;
+};
+
+struct LoadOptions {
+  // folders searched for catalog/<kind>/<name>.yaml, in order; empty means
+  // $DCTWIN_DATA (if set) and then the build-time data folder (DCTWIN_DATA_DIR)
+  std::vector<std::string> data_dirs;
+};
+
+// throws LoadFailure
+FacilitySpec loadFacility(const std::string& path, const LoadOptions& options = {});
+// same, from text already in memory; `name` is used as the file name in messages and relative
+// CSV paths are resolved against `base_dir`
+FacilitySpec loadFacilityFromString(const std::string& text, const std::string& name,
+                                    const std::string& base_dir = ".",
+                                    const LoadOptions& options = {});
+
+// the default data folders (see LoadOptions)
+std::vector<std::string> defaultDataDirs();
+
+// Levenshtein distance, used for did-you-mean suggestions
+int editDistance(const std::string& a, const std::string& b);
+
+}  // namespace dctwin

@@ -1,0 +1,172 @@
+// model.h: the compiled facility (immutable) and the per-run state (mutable)
+//
+// compileFacility() turns a FacilitySpec into a FacilityModel of flat, indexed arrays; a run owns
+// a State. The right-hand side evalRhs(model, state, t, y, ydot) never allocates. A sweep is one
+// model and many states. Racks are stored grouped by CDU (cdu_rackadr/cdu_racknum).
+//
+// state vector, per CDU c at cdu_stateadr[c] (offsets in StateOffset):
+//   T_hex_sec   secondary outlet of the plate HX = CDU supply                    (K)
+//   T_hex_prim  primary outlet of the plate HX                                   (K)
+//   T_res       CDU reservoir/expansion tank and internal volume, pump inlet      (K)
+//   x_temp      supply-temperature PI integral                                   (K s)
+//   y_valve     primary valve position                                           (1)
+//   x_pump      pump flow/dp PI integral                                         (s)
+//   N_pump      pump speed ratio                                                 (1)
+//   supply header segments [nseg_sup]                                            (K)
+//   per rack: T_cool (rack coolant, outlet), T_case (cold-plate case)            (K)
+//   return header segments [nseg_ret]                                            (K)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/cold_plate.h"
+#include "models/controller.h"
+#include "models/fluid.h"
+#include "models/heat_exchanger.h"
+#include "models/hydraulics.h"
+#include "models/pump.h"
+#include "solver/spec.h"
+
+namespace dctwin {
+
+enum StateOffset : int {
+  kTHexSec = 0,
+  kTHexPrim,
+  kTRes,
+  kXTemp,
+  kYValve,
+  kXPump,
+  kNPump,
+  kCduFixedStates  // first supply segment
+};
+
+struct SolverOptions {
+  double rtol = 1e-6;          // relative tolerance                                 (1)
+  double atol_T = 1e-4;        // absolute tolerance on temperatures                 (K)
+  double atol_ctrl = 1e-6;     // on valve/pump positions and PI states              (1)
+  double max_step = 60;        // (s)
+  double output_interval = 60; // (s)
+};
+
+struct FacilityModel {
+  std::string name;
+  std::string facility_text;   // provenance
+
+  // sizes
+  int ncdu = 0;
+  int nrack = 0;
+  int nstate = 0;
+
+  // fluids
+  std::vector<Fluid> fluids;
+  int fws_fluid = 0;                 // facility-water fluid index
+  TimeSeries fws_T;                  // facility-water supply temperature             (K)
+  double T_ambient = 298.15;         // (K)
+  std::vector<double> breakpoints;   // input discontinuities, sorted                 (s)
+
+  // cdus (ncdu)
+  std::vector<std::string> cdu_name;
+  std::vector<int> cdu_fluid;           // secondary fluid index
+  std::vector<int> cdu_stateadr;        // first state
+  std::vector<int> cdu_statenum;
+  std::vector<int> cdu_rackadr;         // first rack (model order)
+  std::vector<int> cdu_racknum;
+  std::vector<int> cdu_nseg_sup, cdu_nseg_ret;
+  std::vector<HexParams> cdu_hex;
+  std::vector<double> cdu_M_hex_sec, cdu_M_hex_prim, cdu_M_res;   // node masses       (kg)
+  std::vector<PowerLaw> cdu_hex_sec_dp;   // HX secondary pressure drop vs mass flow
+  std::vector<double> cdu_prim_c_hex;     // primary HX dp = c m^2                        (Pa s2/kg2)
+  std::vector<double> cdu_fws_dp;         // facility-water dp available across HX + valve (Pa)
+  std::vector<double> cdu_valve_kv, cdu_valve_R, cdu_valve_leak, cdu_valve_tau;
+  std::vector<PumpParams> cdu_pump;
+  std::vector<int> cdu_pump_running, cdu_pump_count;
+  std::vector<double> cdu_pump_tau, cdu_pump_min_speed;
+  std::vector<PipeFriction> cdu_pipe_sup, cdu_pipe_ret;
+  std::vector<double> cdu_M_seg_sup, cdu_M_seg_ret;   // (kg)
+  std::vector<double> cdu_UA_seg_sup, cdu_UA_seg_ret; // (W/K)
+  std::vector<double> cdu_T_set;                      // (K)
+  std::vector<int> cdu_pump_mode;                     // 0 flow, 1 dp
+  std::vector<double> cdu_flow_set, cdu_dp_set;       // (m3/s), (Pa)
+  std::vector<PIParams> cdu_pi_temp, cdu_pi_pump;
+
+  // racks (nrack, model order)
+  std::vector<std::string> rack_name, rack_row, rack_type;
+  std::vector<int> rack_index, rack_cdu;
+  std::vector<ColdPlateLaw> rack_coldplate;
+  std::vector<double> rack_paths;          // parallel cold-plate paths               (1)
+  std::vector<double> rack_liquid_frac, rack_gpu_frac;
+  std::vector<PowerLaw> rack_manifold;     // vs rack mass flow
+  std::vector<PowerLaw> rack_valve;        // balancing valve, quadratic, vs mass flow
+  std::vector<double> rack_C_case;         // cold-plate case capacity, whole rack    (J/K)
+  std::vector<double> rack_M_cool;         // rack coolant mass                       (kg)
+  std::vector<TimeSeries> rack_load;       // rack power                              (W)
+
+  // jacobian sparsity (CSC) and column coloring for difference quotients
+  std::vector<long long> jac_colptr;   // (nstate+1)
+  std::vector<long long> jac_rowind;   // (nnz)
+  std::vector<int> jac_color;          // color of each column
+  int jac_ncolor = 0;
+
+  SolverOptions options;
+
+  int stateAdr(int cdu, int offset) const { return cdu_stateadr[cdu] + offset; }
+  int supSegAdr(int c) const { return cdu_stateadr[c] + kCduFixedStates; }
+  int rackAdr(int r) const {  // T_cool; T_case at +1
+    int c = rack_cdu[r];
+    return supSegAdr(c) + cdu_nseg_sup[c] + 2 * (r - cdu_rackadr[c]);
+  }
+  int retSegAdr(int c) const { return supSegAdr(c) + cdu_nseg_sup[c] + 2 * cdu_racknum[c]; }
+};
+
+// values derived from the state at one time; filled by evalRhs, read by outputs
+struct Signals {
+  // per cdu
+  std::vector<double> m_sec, m_prim;          // (kg/s)
+  std::vector<double> dp_pump, dp_bank;       // (Pa)
+  std::vector<double> P_pump, Q_pump_fluid;   // (W)
+  std::vector<double> Q_hex;                  // (W)
+  std::vector<double> T_fws;                  // (K)
+  std::vector<double> N_cmd, y_cmd;           // (1)
+  std::vector<double> Q_loss;                 // to ambient                            (W)
+  // per rack
+  std::vector<double> m_rack, dp_rack;        // (kg/s), (Pa)
+  std::vector<double> P_rack, Q_liquid, Q_air, Q_cp; // (W)
+  std::vector<double> R_cp;                   // whole-rack plate resistance            (K/W)
+  // totals
+  double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
+  int hydraulic_failures = 0;  // nested solves that did not converge (counted, never thrown)
+};
+
+struct SolverStats {
+  long steps = 0, rhs_evals = 0, jac_evals = 0, lin_setups = 0, nonlin_iters = 0;
+  long nonlin_conv_fails = 0, err_test_fails = 0, rhs_evals_jac = 0;
+  double last_step = 0;
+  long hydraulic_failures = 0;
+};
+
+struct State {
+  std::vector<double> y;     // state vector
+  std::vector<double> y0;    // initial state (for stored energy)
+  std::vector<double> scratch;  // perturbed state for difference quotients
+  std::vector<double> fscratch; // perturbed rhs
+  Signals sig;
+  double time = 0;
+  SolverStats stats;
+};
+
+// throws LoadFailure (loader.h) naming the component when the spec cannot be compiled
+FacilityModel compileFacility(const FacilitySpec& spec);
+
+// a state sized for the model, initialized to a cold start: every fluid node and case at
+// T_init (K), valves and pumps at their initial positions, PI integrators bumpless
+State makeState(const FacilityModel& m, double T_init);
+
+// right-hand side dy/dt at (t, y); fills st.sig. Returns 0, or > 0 for a recoverable problem
+// (a property lookup outside its range), as SUNDIALS expects. Never allocates.
+int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double* ydot);
+
+// energy held in the model at y relative to y0 (J)
+double storedEnergy(const FacilityModel& m, const double* y, const double* y0);
+
+}  // namespace dctwin

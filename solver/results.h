@@ -1,0 +1,59 @@
+// results.h: HDF5 results file, written as a run goes
+//
+// time series are 2-D datasets [time x width] (or 1-D [time] for width 0), chunked, shuffled and
+// deflated, with an unlimited time dimension and NaN fill; rows are buffered and written a chunk
+// at a time, and flush() pushes everything to disk so an interrupted run leaves a readable file.
+// Every dataset carries a `units` attribute (SI: "K", "Pa", "m3/s", "W", "1", ...) and a
+// `description`. No HDF5 types appear in this header.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace dctwin {
+
+class ResultsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class ResultsFile {
+ public:
+  // creates (truncates) the file; throws ResultsError naming the path and the reason
+  explicit ResultsFile(const std::string& path, std::size_t chunk_rows = 64);
+  ~ResultsFile();  // flushes and closes
+  ResultsFile(const ResultsFile&) = delete;
+  ResultsFile& operator=(const ResultsFile&) = delete;
+
+  // attributes on the root ("/") or on a group/dataset path; groups are created as needed
+  void setAttribute(const std::string& path, const std::string& name, const std::string& value);
+  void setAttribute(const std::string& path, const std::string& name, double value);
+  void setAttribute(const std::string& path, const std::string& name, long long value);
+
+  // static datasets
+  void writeStrings(const std::string& path, const std::vector<std::string>& values,
+                    const std::string& description);
+  void writeVector(const std::string& path, std::span<const double> values,
+                   const std::string& units, const std::string& description);
+  void writeIntVector(const std::string& path, std::span<const long long> values,
+                      const std::string& description);
+
+  // growing time series; returns a handle for appendRow
+  int addSeries(const std::string& path, std::size_t width, const std::string& units,
+                const std::string& description);
+  // append one row (row.size() == width, or 1 for width 0); throws ResultsError on mismatch
+  void appendRow(int series, std::span<const double> row);
+  std::size_t rows(int series) const;
+
+  void flush();  // writes buffered rows and calls H5Fflush
+  void close();  // flush and close; further calls throw
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace dctwin

@@ -1,0 +1,388 @@
+// run.cpp: scenario files, the HDF5 and summary sinks
+#include "solver/run.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "solver/loader.h"
+#include "solver/results.h"
+#include "solver/units.h"
+
+namespace dctwin {
+
+//---------------------------------------------------------------------------------------------
+// scenario
+namespace {
+
+struct ScenarioParser {
+  std::string file;
+  std::vector<LoadError> errors;
+
+  SourceLoc loc(const YAML::Node& n, const std::string& path) {
+    YAML::Mark mk = n.Mark();
+    return SourceLoc{file, mk.line + 1, mk.column + 1, path};
+  }
+  void error(const YAML::Node& n, const std::string& path, const std::string& value,
+             const std::string& msg) {
+    errors.push_back(LoadError{loc(n, path), value, msg});
+  }
+  bool quantity(const YAML::Node& map, const char* key, const std::string& path, Dim dim,
+                double& out) {
+    YAML::Node n = map[key];
+    if (!n) return false;
+    if (!n.IsScalar()) {
+      error(n, path + key, "", "expected " + describe(dim));
+      return false;
+    }
+    std::string why;
+    auto q = parseQuantity(n.Scalar(), dim, &why);
+    if (!q) {
+      error(n, path + key, n.Scalar(), why);
+      return false;
+    }
+    out = q->value;
+    return true;
+  }
+  void checkKeys(const YAML::Node& map, const std::string& path,
+                 std::initializer_list<const char*> allowed) {
+    for (auto it = map.begin(); it != map.end(); ++it) {
+      std::string k = it->first.IsScalar() ? it->first.Scalar() : "?";
+      bool known = false;
+      std::string best;
+      int bestd = 3;
+      for (const char* a : allowed) {
+        if (k == a) known = true;
+        int d = editDistance(k, a);
+        if (d < bestd) bestd = d, best = a;
+      }
+      if (!known)
+        error(it->first, path + k, k,
+              "unknown key" + (best.empty() ? std::string() : "; did you mean '" + best + "'?"));
+    }
+  }
+};
+
+}  // namespace
+
+Scenario loadScenarioFromString(const std::string& text, const std::string& name) {
+  Scenario sc;
+  sc.file = name;
+  sc.text = text;
+  ScenarioParser p{name, {}};
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    p.errors.push_back(LoadError{SourceLoc{name, e.mark.line + 1, e.mark.column + 1, ""}, "",
+                                 "malformed YAML: " + e.msg});
+    throw LoadFailure(std::move(p.errors));
+  }
+  if (!root.IsMap()) {
+    p.errors.push_back(LoadError{SourceLoc{name, 1, 1, ""}, "", "expected a mapping at the top"});
+    throw LoadFailure(std::move(p.errors));
+  }
+  p.checkKeys(root, "", {"dctwin_scenario", "name", "description", "duration", "output_interval",
+                         "solver", "initial_temperature", "events"});
+  p.quantity(root, "duration", "", Dim::Time, sc.duration);
+  p.quantity(root, "output_interval", "", Dim::Time, sc.output_interval);
+  if (!(sc.duration > 0 && sc.duration <= 366 * 86400.0))
+    p.error(root, "duration", std::to_string(sc.duration), "expected 0 < duration <= 366 d");
+  if (!(sc.output_interval > 0 && sc.output_interval <= sc.duration))
+    p.error(root, "output_interval", std::to_string(sc.output_interval),
+            "expected 0 < output_interval <= duration");
+  if (YAML::Node s = root["solver"]) {
+    if (!s.IsMap()) {
+      p.error(s, "solver", "", "expected a mapping");
+    } else {
+      p.checkKeys(s, "solver.", {"rtol"});
+      if (p.quantity(s, "rtol", "solver.", Dim::None, sc.rtol) && !(sc.rtol >= 1e-10 && sc.rtol <= 1e-2))
+        p.error(s["rtol"], "solver.rtol", s["rtol"].Scalar(), "expected 1e-10 <= rtol <= 1e-2");
+    }
+  }
+  if (p.quantity(root, "initial_temperature", "", Dim::Temperature, sc.T_init)) sc.has_T_init = true;
+  if (YAML::Node ev = root["events"]) {
+    if (!ev.IsSequence()) p.error(ev, "events", "", "expected a list of events");
+    else
+      for (std::size_t i = 0; i < ev.size(); ++i) {
+        YAML::Node e = ev[i];
+        std::string path = "events[" + std::to_string(i) + "].";
+        if (!e.IsMap()) {
+          p.error(e, path, "", "expected a mapping");
+          continue;
+        }
+        p.checkKeys(e, path, {"time", "rack", "heat_load", "facility_water_temperature"});
+        ScenarioEvent se;
+        se.loc = p.loc(e, path);
+        if (!p.quantity(e, "time", path, Dim::Time, se.time))
+          if (!e["time"]) p.error(e, path + "time", "", "missing key 'time'");
+        if (se.time < 0) p.error(e["time"], path + "time", e["time"].Scalar(), "expected time >= 0");
+        se.target = e["rack"] && e["rack"].IsScalar() ? e["rack"].Scalar() : "*";
+        int kinds = 0;
+        if (p.quantity(e, "heat_load", path, Dim::Power, se.value)) se.kind = "heat_load", ++kinds;
+        if (p.quantity(e, "facility_water_temperature", path, Dim::Temperature, se.value))
+          se.kind = "facility_water_temperature", ++kinds;
+        if (kinds != 1 && !e["heat_load"] && !e["facility_water_temperature"])
+          p.error(e, path, "", "an event needs one of 'heat_load' or 'facility_water_temperature'");
+        else if (kinds == 1)
+          sc.events.push_back(se);
+      }
+  }
+  if (!p.errors.empty()) throw LoadFailure(std::move(p.errors));
+  std::stable_sort(sc.events.begin(), sc.events.end(),
+                   [](const auto& a, const auto& b) { return a.time < b.time; });
+  return sc;
+}
+
+Scenario loadScenario(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw LoadFailure({LoadError{SourceLoc{path, 0, 0, ""}, "", "cannot open the scenario file"}});
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return loadScenarioFromString(ss.str(), path);
+}
+
+namespace {
+// series after a step to `value` at `time`: the old course up to `time`, then constant
+void stepSeries(TimeSeries& ts, double time, double value) {
+  TimeSeries out;
+  out.kind = TimeSeries::Kind::Steps;
+  if (ts.kind == TimeSeries::Kind::Linear) {
+    // keep the linear course before the step by sampling its knots (Linear stays Linear)
+    out.kind = TimeSeries::Kind::Linear;
+    for (std::size_t i = 0; i < ts.t.size() && ts.t[i] < time; ++i)
+      out.t.push_back(ts.t[i]), out.v.push_back(ts.v[i]);
+    double before = ts.eval(time);
+    out.t.push_back(time), out.v.push_back(before);
+    out.t.push_back(std::nextafter(time, 1e300)), out.v.push_back(value);
+  } else {
+    for (std::size_t i = 0; i < ts.t.size() && ts.t[i] < time; ++i)
+      out.t.push_back(ts.t[i]), out.v.push_back(ts.v[i]);
+    if (out.t.empty()) out.t.push_back(0.0), out.v.push_back(ts.eval(0.0));
+    if (time > out.t.back()) out.t.push_back(time), out.v.push_back(value);
+    else out.v.back() = value;
+  }
+  ts = std::move(out);
+}
+}  // namespace
+
+void applyScenario(const Scenario& sc, FacilitySpec& spec) {
+  std::vector<LoadError> errors;
+  for (const auto& e : sc.events) {
+    if (e.kind == "facility_water_temperature") {
+      stepSeries(spec.facility_water.T_supply, e.time, e.value);
+      continue;
+    }
+    bool found = false;
+    std::string best;
+    int bestd = 3;
+    for (auto& r : spec.racks) {
+      if (e.target == "*" || r.name == e.target) {
+        stepSeries(r.heat_load, e.time, e.value);
+        found = true;
+      }
+      int d = editDistance(e.target, r.name);
+      if (d < bestd) bestd = d, best = r.name;
+    }
+    if (!found)
+      errors.push_back(LoadError{e.loc, e.target,
+                                 "unknown rack" + (best.empty() ? std::string()
+                                                                : "; did you mean '" + best + "'?")});
+  }
+  if (!errors.empty()) throw LoadFailure(std::move(errors));
+}
+
+//---------------------------------------------------------------------------------------------
+// summary
+void SummarySink::sample(const FacilityModel& m, const State& st, const double* y, double t,
+                         const EnergyTotals& e) {
+  RunSummary& s = summary;
+  const Signals& g = st.sig;
+  s.heat_liquid = s.heat_air = s.heat_fws = s.P_pump = s.cdu_flow_total = 0;
+  for (int r = 0; r < m.nrack; ++r) {
+    const int a = m.rackAdr(r);
+    const double V = g.m_rack[r] / m.fluids[m.cdu_fluid[m.rack_cdu[r]]].rho_ref();
+    if (y[a + 1] > s.T_case_max) s.T_case_max = y[a + 1], s.T_case_max_rack = m.rack_name[r], s.T_case_max_time = t;
+    if (y[a] > s.T_return_max) s.T_return_max = y[a], s.T_return_max_rack = m.rack_name[r];
+    if (t > 0) {  // flows at t = 0 are those of the initial pump speed
+      s.rack_flow_min = std::min(s.rack_flow_min, V);
+      s.rack_flow_max = std::max(s.rack_flow_max, V);
+    }
+    s.heat_liquid += g.Q_liquid[r];
+    s.heat_air += g.Q_air[r];
+  }
+  for (int c = 0; c < m.ncdu; ++c) {
+    s.T_supply_max = std::max(s.T_supply_max, y[m.stateAdr(c, kTHexSec)]);
+    s.cdu_flow_total += g.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
+    s.P_pump += g.P_pump[c];
+  }
+  s.heat_fws = g.heat_out_fws;
+  s.energy = e;
+  s.t_end = t;
+}
+
+std::string formatSummary(const FacilityModel& m, const RunSummary& s, const RunResult& r) {
+  char buf[512];
+  std::string out;
+  auto line = [&](const char* fmt, auto... args) {
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    out += buf;
+    out += '\n';
+  };
+  line("dctwin run: %s  (%d CDU, %d racks, %d states)", m.name.c_str(), m.ncdu, m.nrack, m.nstate);
+  line("  status              %s at t = %.0f s (%.2f h simulated in %.2f s wall, %.0fx real time)",
+       r.ok ? "completed" : "FAILED", r.t_end, r.t_end / 3600.0, r.wall_seconds,
+       r.wall_seconds > 0 ? r.t_end / r.wall_seconds : 0.0);
+  if (!r.ok) line("  error               %s", r.error.c_str());
+  line("  peak case temp      %.1f degC  (rack %s, t = %.0f s)", toCelsius(s.T_case_max),
+       s.T_case_max_rack.c_str(), s.T_case_max_time);
+  line("  peak rack outlet    %.1f degC  (rack %s)", toCelsius(s.T_return_max), s.T_return_max_rack.c_str());
+  line("  peak CDU supply     %.1f degC", toCelsius(s.T_supply_max));
+  line("  rack flows          %.1f .. %.1f L/min", toLitersPerMinute(s.rack_flow_min),
+       toLitersPerMinute(s.rack_flow_max));
+  line("  CDU flow (end)      %.0f L/min total", toLitersPerMinute(s.cdu_flow_total));
+  line("  heat (end)          %.1f kW to liquid, %.1f kW to air, %.1f kW to facility water",
+       s.heat_liquid / 1e3, s.heat_air / 1e3, s.heat_fws / 1e3);
+  line("  pump power (end)    %.2f kW", s.P_pump / 1e3);
+  const EnergyTotals& e = s.energy;
+  double rel = e.heat_in > 0 ? e.balanceError() / e.heat_in : 0.0;
+  line("  energy balance      in %.3f MWh = to facility water %.3f + to ambient %.3f + stored %.3f MWh",
+       e.heat_in / 3.6e9, e.heat_out_fws / 3.6e9, e.heat_loss / 3.6e9, e.stored / 3.6e9);
+  line("                      residual %.3g kWh (%.2e of heat in)", e.balanceError() / 3.6e6, rel);
+  line("  solver              %ld steps, %ld rhs (+%ld for jacobians), %ld jacobians, %ld error-test fails, %ld nonlinear fails",
+       r.stats.steps, r.stats.rhs_evals, r.stats.rhs_evals_jac, r.stats.jac_evals, r.stats.err_test_fails,
+       r.stats.nonlin_conv_fails);
+  return out;
+}
+
+//---------------------------------------------------------------------------------------------
+// hdf5
+struct Hdf5Sink::Impl {
+  ResultsFile file;
+  int flush_every;
+  int count = 0;
+  int s_time;
+  int r_Tsup, r_Tret, r_Tcase, r_V, r_dp, r_Qliq, r_Qair, r_P;
+  int c_Tss, c_Tsr, c_Tps, c_Tpr, c_Vs, c_Vp, c_N, c_Pp, c_y, c_Q, c_dpb;
+  int e_in, e_out, e_loss, e_stored, e_err;
+  std::vector<double> row;
+  Impl(const std::string& path, int fe) : file(path), flush_every(fe) {}
+};
+
+Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
+                   const std::string& scenario_text, int flush_every)
+    : impl_(std::make_unique<Impl>(path, flush_every)) {
+  ResultsFile& f = impl_->file;
+  f.setAttribute("/", "dctwin_version", std::string(DCTWIN_VERSION));
+  f.setAttribute("/", "schema_version", 1LL);
+  f.setAttribute("/", "facility_name", m.name);
+  f.setAttribute("/", "facility_text", m.facility_text);
+  f.setAttribute("/", "scenario_text", scenario_text);
+  f.setAttribute("/", "status", std::string("running"));
+  f.setAttribute("/", "n_states", static_cast<long long>(m.nstate));
+  std::size_t nr = m.nrack, nc = m.ncdu;
+  f.writeStrings("/rack/names", m.rack_name, "rack names, column labels of /rack/*");
+  f.writeStrings("/rack/row", m.rack_row, "hall row of each rack");
+  std::vector<long long> idx(m.rack_index.begin(), m.rack_index.end());
+  f.writeIntVector("/rack/index", idx, "position of each rack in its row");
+  std::vector<long long> rc(m.rack_cdu.begin(), m.rack_cdu.end());
+  f.writeIntVector("/rack/cdu", rc, "index into /cdu/names of the CDU feeding each rack");
+  f.writeStrings("/rack/type", m.rack_type, "rack type of each rack");
+  f.writeStrings("/cdu/names", m.cdu_name, "CDU names, column labels of /cdu/*");
+  Impl& I = *impl_;
+  I.s_time = f.addSeries("/time", 0, "s", "simulation time of each row");
+  I.r_Tsup = f.addSeries("/rack/T_supply", nr, "K", "coolant temperature at the rack inlet");
+  I.r_Tret = f.addSeries("/rack/T_return", nr, "K", "coolant temperature at the rack outlet");
+  I.r_Tcase = f.addSeries("/rack/T_case", nr, "K", "cold-plate case temperature (rack mean plate)");
+  I.r_V = f.addSeries("/rack/V_flow", nr, "m3/s", "coolant volume flow through the rack");
+  I.r_dp = f.addSeries("/rack/dp", nr, "Pa", "pressure drop across the rack branch (valve + manifold)");
+  I.r_Qliq = f.addSeries("/rack/Q_liquid", nr, "W", "heat from the rack into the coolant");
+  I.r_Qair = f.addSeries("/rack/Q_air", nr, "W", "heat from the rack into the room air");
+  I.r_P = f.addSeries("/rack/P", nr, "W", "rack electrical power");
+  I.c_Tss = f.addSeries("/cdu/T_sec_supply", nc, "K", "secondary (TCS) supply temperature");
+  I.c_Tsr = f.addSeries("/cdu/T_sec_return", nc, "K", "secondary (TCS) return temperature at the CDU");
+  I.c_Tps = f.addSeries("/cdu/T_prim_supply", nc, "K", "facility-water supply temperature");
+  I.c_Tpr = f.addSeries("/cdu/T_prim_return", nc, "K", "facility-water return temperature");
+  I.c_Vs = f.addSeries("/cdu/V_flow_sec", nc, "m3/s", "secondary volume flow");
+  I.c_Vp = f.addSeries("/cdu/V_flow_prim", nc, "m3/s", "primary (facility-water) volume flow");
+  I.c_N = f.addSeries("/cdu/pump_speed", nc, "1", "pump speed ratio N/N_rated");
+  I.c_Pp = f.addSeries("/cdu/P_pump", nc, "W", "pump electrical power");
+  I.c_y = f.addSeries("/cdu/valve_position", nc, "1", "primary control valve position");
+  I.c_Q = f.addSeries("/cdu/Q_hex", nc, "W", "heat through the plate heat exchanger, secondary to primary");
+  I.c_dpb = f.addSeries("/cdu/dp_bank", nc, "Pa", "differential pressure across the rack bank");
+  I.e_in = f.addSeries("/energy/heat_in", 0, "J", "cumulative heat into the coolant (racks + pumps)");
+  I.e_out = f.addSeries("/energy/heat_to_facility_water", 0, "J", "cumulative heat to the facility water");
+  I.e_loss = f.addSeries("/energy/heat_loss_ambient", 0, "J", "cumulative heat lost from piping to ambient");
+  I.e_stored = f.addSeries("/energy/stored", 0, "J", "change of energy held in coolant and cold plates");
+  I.e_err = f.addSeries("/energy/balance_error", 0, "J", "heat_in - heat_to_facility_water - heat_loss_ambient - stored");
+  I.row.resize(std::max(nr, nc));
+}
+
+Hdf5Sink::~Hdf5Sink() = default;
+
+void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, double t,
+                      const EnergyTotals& e) {
+  Impl& I = *impl_;
+  ResultsFile& f = I.file;
+  const Signals& g = st.sig;
+  double tt = t;
+  f.appendRow(I.s_time, std::span<const double>(&tt, 1));
+  std::span<double> rr(I.row.data(), m.nrack);
+  auto put = [&](int series, auto fn, int n) {
+    for (int i = 0; i < n; ++i) I.row[i] = fn(i);
+    f.appendRow(series, std::span<const double>(I.row.data(), n));
+  };
+  (void)rr;
+  const double* ys = y;
+  put(I.r_Tsup, [&](int r) { int c = m.rack_cdu[r]; return ys[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1]; }, m.nrack);
+  put(I.r_Tret, [&](int r) { return ys[m.rackAdr(r)]; }, m.nrack);
+  put(I.r_Tcase, [&](int r) { return ys[m.rackAdr(r) + 1]; }, m.nrack);
+  put(I.r_V, [&](int r) { return g.m_rack[r] / m.fluids[m.cdu_fluid[m.rack_cdu[r]]].rho_ref(); }, m.nrack);
+  put(I.r_dp, [&](int r) { return g.dp_rack[r]; }, m.nrack);
+  put(I.r_Qliq, [&](int r) { return g.Q_liquid[r]; }, m.nrack);
+  put(I.r_Qair, [&](int r) { return g.Q_air[r]; }, m.nrack);
+  put(I.r_P, [&](int r) { return g.P_rack[r]; }, m.nrack);
+  put(I.c_Tss, [&](int c) { return ys[m.stateAdr(c, kTHexSec)]; }, m.ncdu);
+  put(I.c_Tsr, [&](int c) { return ys[m.retSegAdr(c) + m.cdu_nseg_ret[c] - 1]; }, m.ncdu);
+  put(I.c_Tps, [&](int c) { return g.T_fws[c]; }, m.ncdu);
+  put(I.c_Tpr, [&](int c) { return ys[m.stateAdr(c, kTHexPrim)]; }, m.ncdu);
+  put(I.c_Vs, [&](int c) { return g.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref(); }, m.ncdu);
+  put(I.c_Vp, [&](int c) { return g.m_prim[c] / m.fluids[m.fws_fluid].rho_ref(); }, m.ncdu);
+  put(I.c_N, [&](int c) { return ys[m.stateAdr(c, kNPump)]; }, m.ncdu);
+  put(I.c_Pp, [&](int c) { return g.P_pump[c]; }, m.ncdu);
+  put(I.c_y, [&](int c) { return ys[m.stateAdr(c, kYValve)]; }, m.ncdu);
+  put(I.c_Q, [&](int c) { return g.Q_hex[c]; }, m.ncdu);
+  put(I.c_dpb, [&](int c) { return g.dp_bank[c]; }, m.ncdu);
+  double ev[5] = {e.heat_in, e.heat_out_fws, e.heat_loss, e.stored, e.balanceError()};
+  int es[5] = {I.e_in, I.e_out, I.e_loss, I.e_stored, I.e_err};
+  for (int k = 0; k < 5; ++k) f.appendRow(es[k], std::span<const double>(&ev[k], 1));
+  if (++I.count % I.flush_every == 0) f.flush();
+}
+
+void Hdf5Sink::finish(const RunResult& r) {
+  ResultsFile& f = impl_->file;
+  f.setAttribute("/", "status", std::string(r.ok ? "completed" : "failed"));
+  f.setAttribute("/", "error", r.error);
+  f.setAttribute("/", "t_end", r.t_end);
+  f.setAttribute("/", "wall_seconds", r.wall_seconds);
+  f.setAttribute("/", "solver", std::string("CVODE BDF, Newton, KLU sparse direct, colored difference-quotient jacobian"));
+  f.setAttribute("/", "solver_steps", static_cast<long long>(r.stats.steps));
+  f.setAttribute("/", "solver_rhs_evals", static_cast<long long>(r.stats.rhs_evals));
+  f.setAttribute("/", "solver_rhs_evals_jacobian", static_cast<long long>(r.stats.rhs_evals_jac));
+  f.setAttribute("/", "solver_jacobian_evals", static_cast<long long>(r.stats.jac_evals));
+  f.setAttribute("/", "solver_linear_setups", static_cast<long long>(r.stats.lin_setups));
+  f.setAttribute("/", "solver_nonlinear_iterations", static_cast<long long>(r.stats.nonlin_iters));
+  f.setAttribute("/", "solver_nonlinear_failures", static_cast<long long>(r.stats.nonlin_conv_fails));
+  f.setAttribute("/", "solver_error_test_failures", static_cast<long long>(r.stats.err_test_fails));
+  f.setAttribute("/", "solver_last_step", r.stats.last_step);
+  f.setAttribute("/", "hydraulic_solve_failures", static_cast<long long>(r.stats.hydraulic_failures));
+  f.close();
+}
+
+}  // namespace dctwin

@@ -1,0 +1,93 @@
+// run.h: one simulation run from files to results: scenario, HDF5 output, summary
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "solver/integrator.h"
+#include "solver/model.h"
+#include "solver/spec.h"
+
+namespace dctwin {
+
+// a scenario: how long to run, what to record, and the input changes along the way
+// (docs/scenario-format.md). Events are applied to the spec before it is compiled.
+struct ScenarioEvent {
+  double time = 0;            // (s)
+  std::string kind;           // "heat_load" or "facility_water_temperature"
+  std::string target;         // rack name, or "*" for every rack
+  double value = 0;           // SI
+  SourceLoc loc;
+};
+
+struct Scenario {
+  std::string file;
+  std::string text;
+  double duration = 3600;           // (s)
+  double output_interval = 60;      // (s)
+  double rtol = 1e-6;
+  bool has_T_init = false;
+  double T_init = 0;                // initial fluid temperature; default: facility water at t=0 (K)
+  std::vector<ScenarioEvent> events;
+};
+
+// throws LoadFailure
+Scenario loadScenario(const std::string& path);
+Scenario loadScenarioFromString(const std::string& text, const std::string& name);
+// throws LoadFailure for unknown targets (with did-you-mean)
+void applyScenario(const Scenario& sc, FacilitySpec& spec);
+
+// running extremes and end values for the CLI summary
+struct RunSummary {
+  double T_case_max = -1e300;      // (K)
+  std::string T_case_max_rack;
+  double T_case_max_time = 0;      // (s)
+  double T_return_max = -1e300;    // rack outlet (K)
+  std::string T_return_max_rack;
+  double T_supply_max = -1e300;    // CDU supply (K)
+  double rack_flow_min = 1e300, rack_flow_max = -1e300;  // (m3/s)
+  double cdu_flow_total = 0;       // at the end (m3/s)
+  double heat_liquid = 0, heat_air = 0, heat_fws = 0, P_pump = 0;  // at the end (W)
+  EnergyTotals energy;             // at the end (J)
+  double t_end = 0;
+};
+
+class SummarySink : public OutputSink {
+ public:
+  void sample(const FacilityModel& m, const State& st, const double* y, double t,
+              const EnergyTotals& e) override;
+  RunSummary summary;
+};
+
+// writes the run layout of docs/results.md as the run goes, flushing every `flush_every` samples
+class Hdf5Sink : public OutputSink {
+ public:
+  Hdf5Sink(const std::string& path, const FacilityModel& m, const std::string& scenario_text,
+           int flush_every = 10);
+  ~Hdf5Sink() override;
+  void sample(const FacilityModel& m, const State& st, const double* y, double t,
+              const EnergyTotals& e) override;
+  void finish(const RunResult& r);  // solver statistics and status as attributes, then close
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// a sink that forwards to several
+class TeeSink : public OutputSink {
+ public:
+  explicit TeeSink(std::vector<OutputSink*> sinks) : sinks_(std::move(sinks)) {}
+  void sample(const FacilityModel& m, const State& st, const double* y, double t,
+              const EnergyTotals& e) override {
+    for (auto* s : sinks_) s->sample(m, st, y, t, e);
+  }
+
+ private:
+  std::vector<OutputSink*> sinks_;
+};
+
+std::string formatSummary(const FacilityModel& m, const RunSummary& s, const RunResult& r);
+
+}  // namespace dctwin

@@ -1,0 +1,61 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+
+#include "models/hydraulics.h"
+
+using namespace dctwin;
+
+TEST_CASE("regularized power law: odd, monotone, and the power law away from zero", "[hydraulics]") {
+  for (double n : {1.85, 1.89, 2.0}) {
+    PowerLaw law = PowerLaw::fromNominal(50e3, 2.0, n);
+    CHECK(law.dp(2.0) == Approx(50e3).epsilon(1e-4));
+    CHECK(law.dp(-1.0) == Approx(-law.dp(1.0)));
+    CHECK(law.dp(0.0) == 0.0);
+    for (double m = 0.6; m < 3.0; m += 0.1)  // beyond 30 m_small: within 0.05 %
+      CHECK(law.dp(m) == Approx(law.k * std::pow(m, n)).epsilon(1e-3));
+    double prev = law.dp(-3.001);
+    for (double m = -3.0; m <= 3.0; m += 1e-3) {
+      REQUIRE(law.dp(m) > prev);
+      prev = law.dp(m);
+    }
+    double m = 0.7, h = 1e-6;
+    CHECK(law.ddp_dm(m) == Approx((law.dp(m + h) - law.dp(m - h)) / (2 * h)).epsilon(1e-6));
+    CHECK(law.ddp_dm(0.0) > 0.0);  // linear, invertible at zero flow
+  }
+}
+
+TEST_CASE("Darcy friction: laminar 64/Re, Swamee-Jain against Colebrook, smooth blend", "[hydraulics]") {
+  CHECK(darcyFriction(1000.0, 1e-4) == Approx(0.064));
+  // Colebrook by fixed-point iteration as the reference (Swamee-Jain is within ~1 %)
+  for (double Re : {1e4, 1e5, 1e6}) {
+    for (double rr : {1e-5, 3e-4, 1e-3}) {
+      double f = 0.02;
+      for (int i = 0; i < 100; ++i) {
+        double r = -2.0 * std::log10(rr / 3.7 + 2.51 / (Re * std::sqrt(f)));
+        f = 1.0 / (r * r);
+      }
+      CHECK(darcyFriction(Re, rr) == Approx(f).epsilon(0.02));
+    }
+  }
+  double prev = darcyFriction(2000.0, 3e-4);
+  for (double Re = 2000; Re <= 4000; Re += 10) {
+    double f = darcyFriction(Re, 3e-4);
+    REQUIRE(std::abs(f - prev) < 5e-4);  // continuous
+    prev = f;
+  }
+}
+
+TEST_CASE("pipe pressure drop: the worked DN150 number of physics.md 5", "[hydraulics]") {
+  // PG25 at 35 degC: rho ~1012.5 kg/m3, mu ~1.55 mPa s; 31 L/s in ID 154 mm, eps 0.045 mm
+  PipeFriction p{100.0, 0.154, 0.045e-3};
+  double rho = 1012.5, mu = 1.55e-3, m = 0.031 * rho;
+  double per_m = p.dp(m, rho, mu) / 100.0;
+  CHECK(per_m == Approx(164.0).epsilon(0.05));  // physics.md: 164 Pa/m
+  // laminar limit: Hagen-Poiseuille dp = 128 mu L V / (pi D^4)
+  double m_lam = 1e-3;
+  double V = m_lam / rho;
+  CHECK(p.dp(m_lam, rho, mu) == Approx(128 * mu * 100.0 * V / (M_PI * std::pow(0.154, 4))).epsilon(1e-9));
+  CHECK(p.dp(0.0, rho, mu) == 0.0);
+  CHECK(p.dp(-m, rho, mu) == Approx(-p.dp(m, rho, mu)));
+}

@@ -1,0 +1,526 @@
+// results_test.cpp: ResultsFile writes HDF5 that reads back exactly (HDF5 C++ API, h5dump, h5py)
+#include "solver/results.h"
+
+#include <H5Cpp.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using dctwin::ResultsError;
+using dctwin::ResultsFile;
+
+namespace {
+
+// a file in the temp directory, unique per process, removed at scope exit
+struct TempFile {
+  fs::path path;
+  explicit TempFile(const std::string& tag)
+      : path(fs::temp_directory_path() /
+             ("dctwin_results_" + std::to_string(::getpid()) + "_" + tag + ".h5")) {
+    fs::remove(path);
+  }
+  ~TempFile() {
+    std::error_code ec;
+    fs::remove(path, ec);
+  }
+  std::string str() const { return path.string(); }
+};
+
+struct Array {
+  std::vector<hsize_t> dims;
+  std::vector<double> values;
+};
+
+Array readDoubles(const H5::H5File& f, const std::string& path) {
+  H5::DataSet ds = f.openDataSet(path);
+  H5::DataSpace space = ds.getSpace();
+  Array a;
+  a.dims.resize(static_cast<std::size_t>(space.getSimpleExtentNdims()));
+  space.getSimpleExtentDims(a.dims.data());
+  a.values.resize(static_cast<std::size_t>(space.getSimpleExtentNpoints()));
+  if (!a.values.empty()) ds.read(a.values.data(), H5::PredType::NATIVE_DOUBLE);
+  return a;
+}
+
+std::vector<long long> readInts(const H5::H5File& f, const std::string& path) {
+  H5::DataSet ds = f.openDataSet(path);
+  std::vector<long long> v(static_cast<std::size_t>(ds.getSpace().getSimpleExtentNpoints()));
+  if (!v.empty()) ds.read(v.data(), H5::PredType::NATIVE_LLONG);
+  return v;
+}
+
+std::vector<std::string> readStrings(const H5::H5File& f, const std::string& path) {
+  H5::DataSet ds = f.openDataSet(path);
+  H5::DataType t = ds.getDataType();
+  REQUIRE(t.getClass() == H5T_STRING);
+  H5::StrType st = ds.getStrType();
+  REQUIRE(st.isVariableStr());
+  REQUIRE(st.getCset() == H5T_CSET_UTF8);
+  H5::DataSpace space = ds.getSpace();
+  std::vector<char*> ptrs(static_cast<std::size_t>(space.getSimpleExtentNpoints()));
+  std::vector<std::string> out;
+  if (ptrs.empty()) return out;
+  ds.read(ptrs.data(), st);
+  for (char* p : ptrs) out.emplace_back(p != nullptr ? p : "");
+  H5Dvlen_reclaim(st.getId(), space.getId(), H5P_DEFAULT, ptrs.data());
+  return out;
+}
+
+H5::Attribute openAttr(const H5::H5File& f, const std::string& path, const std::string& name) {
+  H5O_type_t type = path == "/" ? H5O_TYPE_GROUP : f.childObjType(path);
+  if (type == H5O_TYPE_DATASET) return f.openDataSet(path).openAttribute(name);
+  return f.openGroup(path).openAttribute(name);
+}
+
+bool hasAttr(const H5::H5File& f, const std::string& path, const std::string& name) {
+  H5O_type_t type = path == "/" ? H5O_TYPE_GROUP : f.childObjType(path);
+  if (type == H5O_TYPE_DATASET) return f.openDataSet(path).attrExists(name);
+  return f.openGroup(path).attrExists(name);
+}
+
+std::string stringAttr(const H5::H5File& f, const std::string& path, const std::string& name) {
+  H5::Attribute a = openAttr(f, path, name);
+  H5::DataType t = a.getDataType();
+  REQUIRE(t.getClass() == H5T_STRING);
+  H5::StrType st = a.getStrType();
+  REQUIRE(st.isVariableStr());
+  REQUIRE(st.getCset() == H5T_CSET_UTF8);
+  H5std_string s;
+  a.read(st, s);
+  return s;
+}
+
+double doubleAttr(const H5::H5File& f, const std::string& path, const std::string& name) {
+  H5::Attribute a = openAttr(f, path, name);
+  REQUIRE(a.getDataType().getClass() == H5T_FLOAT);
+  double v = 0;
+  a.read(H5::PredType::NATIVE_DOUBLE, &v);
+  return v;
+}
+
+long long intAttr(const H5::H5File& f, const std::string& path, const std::string& name) {
+  H5::Attribute a = openAttr(f, path, name);
+  REQUIRE(a.getDataType().getClass() == H5T_INTEGER);
+  REQUIRE(a.getDataType().getSize() == 8);
+  long long v = 0;
+  a.read(H5::PredType::NATIVE_LLONG, &v);
+  return v;
+}
+
+// every dataset in the file, by full path
+std::vector<std::string> allDatasets(const H5::H5File& f) {
+  struct Ctx {
+    const H5::H5File* file;
+    std::vector<std::string> out;
+  } ctx{&f, {}};
+  auto cb = [](hid_t, const char* name, const H5L_info_t*, void* data) -> herr_t {
+    auto* c = static_cast<Ctx*>(data);
+    std::string p = std::string("/") + name;
+    if (c->file->childObjType(p) == H5O_TYPE_DATASET) c->out.push_back(p);
+    return 0;
+  };
+  H5Lvisit(f.getId(), H5_INDEX_NAME, H5_ITER_INC, cb, &ctx);
+  return ctx.out;
+}
+
+// runs a command, returns its exit status and collects stdout+stderr
+int runCommand(const std::string& cmd, std::string& output) {
+  output.clear();
+  FILE* p = ::popen((cmd + " 2>&1").c_str(), "r");
+  if (p == nullptr) return -1;
+  char buf[4096];
+  std::size_t n;
+  while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) output.append(buf, n);
+  int status = ::pclose(p);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+fs::path sourceDir() {
+#ifdef DCTWIN_SOURCE_DIR
+  return fs::path(DCTWIN_SOURCE_DIR);
+#else
+  return fs::path(__FILE__).parent_path().parent_path().parent_path();
+#endif
+}
+
+// value of series row r, column c, used to fill and check series
+double cell(std::size_t r, std::size_t c) {
+  return 1000.0 * static_cast<double>(r) + 0.25 * c;
+}
+
+}  // namespace
+
+TEST_CASE("results: static datasets and attributes round trip", "[results]") {
+  TempFile tmp("static");
+  const std::string big(200000, 'x');  // larger than the 64 KiB object header limit
+  const std::vector<std::string> names{"R01", "rack-2", "", "T_°C ✓"};
+  const std::vector<double> vec{1.5, -2.25, 1e-300, 6.02e23};
+  const std::vector<long long> ints{0, -1, 42, 9007199254740993LL};
+  {
+    ResultsFile f(tmp.str());
+    f.setAttribute("/", "dctwin_version", std::string("0.1.0"));
+    f.setAttribute("/", "schema_version", 1LL);
+    f.setAttribute("/", "facility_text", big);
+    f.setAttribute("/", "rtol", 1e-6);
+    f.setAttribute("/solver/stats", "steps", 1234LL);  // groups created as needed
+    f.writeStrings("/rack/names", names, "rack names");
+    f.writeVector("/rack/volume", vec, "m3", "loop volume");
+    f.writeIntVector("rack/cdu", ints, "cdu index per rack");  // leading '/' is optional
+    f.writeVector("/empty", std::vector<double>{}, "K", "nothing");
+    f.writeStrings("/no_names", {}, "no names");
+    f.setAttribute("/rack/volume", "note", std::string("dataset attribute"));
+    // overwriting: same name, other value and type
+    f.setAttribute("/", "rtol", 2e-6);
+    f.setAttribute("/rack/volume", "note", 7LL);
+    f.setAttribute("/rack", "kind", std::string("group attribute"));
+    f.close();
+    f.close();  // harmless
+  }
+  H5::H5File f(tmp.str(), H5F_ACC_RDONLY);
+  CHECK(stringAttr(f, "/", "dctwin_version") == "0.1.0");
+  CHECK(intAttr(f, "/", "schema_version") == 1);
+  CHECK(stringAttr(f, "/", "facility_text") == big);
+  CHECK(doubleAttr(f, "/", "rtol") == 2e-6);
+  CHECK(intAttr(f, "/solver/stats", "steps") == 1234);
+  CHECK(f.childObjType("/solver/stats") == H5O_TYPE_GROUP);
+  CHECK(stringAttr(f, "/rack", "kind") == "group attribute");
+  CHECK(intAttr(f, "/rack/volume", "note") == 7);
+
+  CHECK(readStrings(f, "/rack/names") == names);
+  CHECK(readStrings(f, "/no_names").empty());
+  Array v = readDoubles(f, "/rack/volume");
+  CHECK(v.dims == std::vector<hsize_t>{4});
+  CHECK(v.values == vec);
+  CHECK(readInts(f, "/rack/cdu") == ints);
+  CHECK(f.openDataSet("/rack/cdu").getDataType().getSize() == 8);
+  CHECK(readDoubles(f, "/empty").dims == std::vector<hsize_t>{0});
+
+  CHECK(stringAttr(f, "/rack/volume", "units") == "m3");
+  CHECK(stringAttr(f, "/rack/volume", "description") == "loop volume");
+  CHECK(stringAttr(f, "/rack/cdu", "units") == "1");
+  CHECK(stringAttr(f, "/rack/names", "units").empty());
+  CHECK(stringAttr(f, "/rack/names", "description") == "rack names");
+  auto datasets = allDatasets(f);
+  CHECK(datasets.size() == 5);
+  for (const auto& p : datasets) {
+    INFO(p);
+    CHECK(hasAttr(f, p, "units"));
+    CHECK(hasAttr(f, p, "description"));
+  }
+}
+
+TEST_CASE("results: series round trip, chunking and filters", "[results]") {
+  TempFile tmp("series");
+  const std::size_t chunk = 16;
+  const std::size_t n_rows = 16 * 4 + 5;  // not a multiple of the chunk size
+  const std::size_t width = 3;
+  {
+    ResultsFile f(tmp.str(), chunk);
+    int t = f.addSeries("/time", 0, "s", "simulation time");
+    int x = f.addSeries("/rack/T_supply", width, "K", "supply temperature");
+    int one = f.addSeries("/cdu/pump_speed", 1, "1", "pump speed");
+    CHECK((t == 0 && x == 1 && one == 2));
+    for (std::size_t r = 0; r < n_rows; ++r) {
+      const double tr = 0.5 * static_cast<double>(r);
+      f.appendRow(t, std::span<const double>(&tr, 1));
+      std::vector<double> row(width);
+      for (std::size_t c = 0; c < width; ++c) row[c] = cell(r, c);
+      f.appendRow(x, row);
+      const double s = -static_cast<double>(r);
+      f.appendRow(one, std::span<const double>(&s, 1));
+      CHECK(f.rows(x) == r + 1);
+      // flushes in the middle of a block (rewritten later) and at a block boundary
+      if (r == 6 || r == 20 || r == 31) f.flush();
+    }
+    CHECK(f.rows(t) == n_rows);
+    CHECK(f.rows(one) == n_rows);
+    f.close();
+    CHECK(f.rows(t) == n_rows);  // still answers after close
+  }
+  H5::H5File f(tmp.str(), H5F_ACC_RDONLY);
+  Array time = readDoubles(f, "/time");
+  REQUIRE(time.dims == std::vector<hsize_t>{n_rows});
+  for (std::size_t r = 0; r < n_rows; ++r) CHECK(time.values[r] == 0.5 * static_cast<double>(r));
+  Array x = readDoubles(f, "/rack/T_supply");
+  REQUIRE(x.dims == std::vector<hsize_t>{n_rows, width});
+  bool exact = true;
+  for (std::size_t r = 0; r < n_rows; ++r) {
+    for (std::size_t c = 0; c < width; ++c) exact = exact && x.values[r * width + c] == cell(r, c);
+  }
+  CHECK(exact);
+  Array one = readDoubles(f, "/cdu/pump_speed");
+  REQUIRE(one.dims == std::vector<hsize_t>{n_rows, 1});
+  CHECK(one.values[n_rows - 1] == -static_cast<double>(n_rows - 1));
+
+  struct Want {
+    std::string path;
+    int rank;
+    hsize_t cols;
+    std::string units;
+  };
+  for (const Want& w : {Want{"/time", 1, 0, "s"}, Want{"/rack/T_supply", 2, width, "K"},
+                        Want{"/cdu/pump_speed", 2, 1, "1"}}) {
+    INFO(w.path);
+    H5::DataSet ds = f.openDataSet(w.path);
+    CHECK(stringAttr(f, w.path, "units") == w.units);
+    CHECK(!stringAttr(f, w.path, "description").empty());
+    H5::DataSpace space = ds.getSpace();
+    REQUIRE(space.getSimpleExtentNdims() == w.rank);
+    hsize_t dims[2], maxdims[2];
+    space.getSimpleExtentDims(dims, maxdims);
+    CHECK(maxdims[0] == H5S_UNLIMITED);
+    if (w.rank == 2) CHECK(maxdims[1] == w.cols);
+
+    H5::DSetCreatPropList dcpl = ds.getCreatePlist();
+    REQUIRE(dcpl.getLayout() == H5D_CHUNKED);
+    hsize_t cdims[2] = {0, 0};
+    REQUIRE(dcpl.getChunk(2, cdims) == w.rank);
+    CHECK(cdims[0] == chunk);
+    if (w.rank == 2) CHECK(cdims[1] == w.cols);
+    REQUIRE(dcpl.getNfilters() == 2);
+    unsigned flags = 0, cd[4] = {0, 0, 0, 0}, config = 0;
+    std::size_t ncd = 4;
+    char name[64];
+    CHECK(dcpl.getFilter(0, flags, ncd, cd, sizeof name, name, config) == H5Z_FILTER_SHUFFLE);
+    ncd = 4;
+    CHECK(dcpl.getFilter(1, flags, ncd, cd, sizeof name, name, config) == H5Z_FILTER_DEFLATE);
+    CHECK(ncd >= 1);
+    CHECK(cd[0] == 4);
+    double fill = 0;
+    dcpl.getFillValue(H5::PredType::NATIVE_DOUBLE, &fill);
+    CHECK(std::isnan(fill));
+  }
+}
+
+TEST_CASE("results: wide series chunk the column dimension", "[results]") {
+  TempFile tmp("wide");
+  const std::size_t width = 10000;
+  {
+    ResultsFile f(tmp.str());  // 64 rows per chunk
+    int s = f.addSeries("/gpu/T_case", width, "K", "case temperature per GPU");
+    std::vector<double> row(width);
+    for (std::size_t r = 0; r < 3; ++r) {
+      for (std::size_t c = 0; c < width; ++c) row[c] = cell(r, c);
+      f.appendRow(s, row);
+    }
+  }  // the destructor flushes and closes
+  H5::H5File f(tmp.str(), H5F_ACC_RDONLY);
+  H5::DataSet ds = f.openDataSet("/gpu/T_case");
+  hsize_t cdims[2] = {0, 0};
+  REQUIRE(ds.getCreatePlist().getChunk(2, cdims) == 2);
+  CHECK(cdims[0] == 64);
+  CHECK(cdims[1] == 2048);  // 64 x 2048 doubles = 1 MiB
+  Array a = readDoubles(f, "/gpu/T_case");
+  REQUIRE(a.dims == std::vector<hsize_t>{3, width});
+  CHECK(a.values[0] == cell(0, 0));
+  CHECK(a.values[2 * width + 9999] == cell(2, 9999));
+  CHECK(a.values[1 * width + 4097] == cell(1, 4097));
+}
+
+TEST_CASE("results: errors name the path and the reason", "[results]") {
+  SECTION("missing directory") {
+    const std::string bad = "/nonexistent-dctwin-dir/sub/out.h5";
+    try {
+      ResultsFile f(bad);
+      FAIL("no exception");
+    } catch (const ResultsError& e) {
+      std::string msg = e.what();
+      CHECK(msg.find(bad) != std::string::npos);
+      CHECK(msg.find("does not exist") != std::string::npos);
+    }
+  }
+  SECTION("path is a directory") {
+    const std::string dir = fs::temp_directory_path().string();
+    try {
+      ResultsFile f(dir);
+      FAIL("no exception");
+    } catch (const ResultsError& e) {
+      CHECK(std::string(e.what()).find(dir) != std::string::npos);
+    }
+  }
+  SECTION("directory not writable") {
+    if (::geteuid() == 0) {
+      WARN("running as root: permissions are not enforced, skipped");
+    } else {
+      fs::path dir = fs::temp_directory_path() / ("dctwin_ro_" + std::to_string(::getpid()));
+      fs::create_directories(dir);
+      fs::permissions(dir, fs::perms::owner_read | fs::perms::owner_exec);
+      const std::string p = (dir / "out.h5").string();
+      try {
+        ResultsFile f(p);
+        FAIL("no exception");
+      } catch (const ResultsError& e) {
+        std::string msg = e.what();
+        CHECK(msg.find(p) != std::string::npos);
+        CHECK(msg.find("not writable") != std::string::npos);
+      }
+      fs::permissions(dir, fs::perms::owner_all);
+      fs::remove_all(dir);
+    }
+  }
+  SECTION("misuse of an open file") {
+    TempFile tmp("errors");
+    ResultsFile f(tmp.str(), 4);
+    int s = f.addSeries("/rack/T", 3, "K", "t");
+    int t = f.addSeries("/time", 0, "s", "time");
+    std::vector<double> two{1, 2}, three{1, 2, 3};
+    CHECK_THROWS_AS(f.appendRow(s, two), ResultsError);
+    CHECK_THROWS_WITH(f.appendRow(s, two), Catch::Contains("/rack/T") && Catch::Contains("3"));
+    CHECK_THROWS_AS(f.appendRow(t, three), ResultsError);
+    CHECK_NOTHROW(f.appendRow(t, std::vector<double>{0.0}));
+    CHECK_THROWS_AS(f.appendRow(7, three), ResultsError);
+    CHECK_THROWS_AS(f.appendRow(-1, three), ResultsError);
+    CHECK_THROWS_AS(f.rows(7), ResultsError);
+    CHECK(f.rows(s) == 0);
+    CHECK_THROWS_WITH(f.addSeries("/rack/T", 3, "K", "again"), Catch::Contains("already exists"));
+    CHECK_THROWS_AS(f.writeVector("/rack/T/x", three, "K", "under a dataset"), ResultsError);
+    CHECK_THROWS_AS(f.addSeries("/", 1, "K", "no name"), ResultsError);
+    f.close();
+    CHECK_THROWS_WITH(f.appendRow(s, three), Catch::Contains("closed"));
+    CHECK_THROWS_AS(f.flush(), ResultsError);
+    CHECK_THROWS_AS(f.setAttribute("/", "a", 1.0), ResultsError);
+    H5::H5File h(tmp.str(), H5F_ACC_RDONLY);
+    CHECK(readDoubles(h, "/time").dims == std::vector<hsize_t>{1});
+    CHECK(readDoubles(h, "/rack/T").dims == std::vector<hsize_t>{0, 3});
+  }
+}
+
+TEST_CASE("results: a run killed after flush leaves a readable file", "[results]") {
+  TempFile tmp("killed");
+  const std::size_t width = 3, chunk = 8, flushed = 21;
+  const bool kill_self = GENERATE(true, false);  // SIGKILL, or _exit without closing
+  INFO((kill_self ? "SIGKILL" : "_exit"));
+  std::fflush(nullptr);
+  pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    // child: no Catch2 here, report through the exit status
+    int code = 0;
+    try {
+      auto* f = new ResultsFile(tmp.str(), chunk);  // never deleted: no close
+      f->setAttribute("/", "scenario_text", std::string("steps: []"));
+      int t = f->addSeries("/time", 0, "s", "time");
+      int x = f->addSeries("/rack/P", width, "W", "power");
+      std::vector<double> row(width);
+      for (std::size_t r = 0; r < flushed + 5; ++r) {
+        if (r == flushed) f->flush();  // the 5 rows after this stay in memory
+        if (r == 3) f->flush();        // a partial block, rewritten when the block fills
+        const double tr = static_cast<double>(r);
+        f->appendRow(t, std::span<const double>(&tr, 1));
+        for (std::size_t c = 0; c < width; ++c) row[c] = cell(r, c);
+        f->appendRow(x, row);
+      }
+    } catch (...) {
+      code = 3;
+    }
+    if (kill_self && code == 0) ::raise(SIGKILL);
+    ::_exit(code);
+  }
+  int status = 0;
+  REQUIRE(::waitpid(pid, &status, 0) == pid);
+  if (kill_self) {
+    REQUIRE(WIFSIGNALED(status));
+    CHECK(WTERMSIG(status) == SIGKILL);
+  } else {
+    REQUIRE(WIFEXITED(status));
+    REQUIRE(WEXITSTATUS(status) == 0);
+  }
+  H5::H5File f(tmp.str(), H5F_ACC_RDONLY);
+  CHECK(stringAttr(f, "/", "scenario_text") == "steps: []");
+  Array time = readDoubles(f, "/time");
+  REQUIRE(time.dims == std::vector<hsize_t>{flushed});
+  CHECK(time.values[flushed - 1] == static_cast<double>(flushed - 1));
+  Array x = readDoubles(f, "/rack/P");
+  REQUIRE(x.dims == std::vector<hsize_t>{flushed, width});
+  bool exact = true;
+  for (std::size_t r = 0; r < flushed; ++r) {
+    for (std::size_t c = 0; c < width; ++c) exact = exact && x.values[r * width + c] == cell(r, c);
+  }
+  CHECK(exact);
+  CHECK(stringAttr(f, "/rack/P", "units") == "W");
+}
+
+namespace {
+// a small file in the shape the run layout uses, for the external readers
+void writeSample(const std::string& path) {
+  ResultsFile f(path, 8);
+  f.setAttribute("/", "dctwin_version", std::string("0.1.0"));
+  f.setAttribute("/", "schema_version", 1LL);
+  f.writeStrings("/rack/names", {"R01", "R02"}, "rack names");
+  f.writeIntVector("/rack/cdu", std::vector<long long>{0, 0}, "CDU index per rack");
+  int t = f.addSeries("/time", 0, "s", "simulation time");
+  int T = f.addSeries("/rack/T_supply", 2, "K", "rack supply temperature");
+  for (int r = 0; r < 11; ++r) {
+    const double tr = r;
+    f.appendRow(t, std::span<const double>(&tr, 1));
+    f.appendRow(T, std::vector<double>{300.0 + r, 301.0 + r});
+  }
+  f.close();
+}
+}  // namespace
+
+TEST_CASE("results: h5dump shows the units attributes", "[results]") {
+  if (!fs::exists("/usr/bin/h5dump")) {
+    WARN("/usr/bin/h5dump not installed (hdf5-tools): skipped");
+    return;
+  }
+  TempFile tmp("h5dump");
+  writeSample(tmp.str());
+  std::string out;
+  REQUIRE(runCommand("/usr/bin/h5dump -H -A '" + tmp.str() + "'", out) == 0);
+  INFO(out);
+  CHECK(out.find("ATTRIBUTE \"units\"") != std::string::npos);
+  CHECK(out.find("H5T_CSET_UTF8") != std::string::npos);
+  CHECK(out.find("\"K\"") != std::string::npos);
+  CHECK(out.find("H5S_UNLIMITED") != std::string::npos);
+  std::string props;
+  REQUIRE(runCommand("/usr/bin/h5dump -H -p -d /rack/T_supply '" + tmp.str() + "'", props) == 0);
+  INFO(props);
+  CHECK(props.find("CHUNKED ( 8, 2 )") != std::string::npos);
+  CHECK(props.find("SHUFFLE") != std::string::npos);
+  CHECK(props.find("DEFLATE") != std::string::npos);
+}
+
+TEST_CASE("results: h5py reads shapes and str units", "[results]") {
+  std::string out;
+  if (!fs::exists("/usr/bin/python3") ||
+      runCommand("/usr/bin/python3 -c 'import h5py'", out) != 0) {
+    WARN("/usr/bin/python3 with h5py not available (python3-h5py): skipped");
+    return;
+  }
+  TempFile tmp("h5py");
+  writeSample(tmp.str());
+  const fs::path script = sourceDir() / "tests" / "solver" / "results_readback.py";
+  REQUIRE(fs::exists(script));
+  int rc = runCommand("/usr/bin/python3 '" + script.string() + "' '" + tmp.str() +
+                          "' /time=11 /rack/T_supply=11x2 /rack/names=2 /rack/cdu=2",
+                      out);
+  INFO(out);
+  CHECK(rc == 0);
+  CHECK(out.find("ok") != std::string::npos);
+  // the values too, straight from a snippet
+  rc = runCommand(
+      "/usr/bin/python3 -c \"import h5py, sys\n"
+      "f = h5py.File(sys.argv[1], 'r')\n"
+      "assert f['/rack/T_supply'][10, 1] == 311.0\n"
+      "assert f['/rack/T_supply'].compression == 'gzip'\n"
+      "assert f['/rack/T_supply'].shuffle\n"
+      "assert f['/rack/T_supply'].maxshape == (None, 2)\n"
+      "assert isinstance(f.attrs['dctwin_version'], str)\n"
+      "assert list(f['/rack/names'].asstr()[...]) == ['R01', 'R02']\n"
+      "print('values ok')\" '" +
+          tmp.str() + "'",
+      out);
+  INFO(out);
+  CHECK(rc == 0);
+  CHECK(out.find("values ok") != std::string::npos);
+}
