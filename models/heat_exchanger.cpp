@@ -48,7 +48,7 @@ HexParams sizeCounterflow(const HexRating& r, double n) {
     throw std::invalid_argument("heat exchanger rating: capacity, approach and flows must be > 0");
   // rated temperatures: the hot stream leaves at T_cold_in + approach
   double T_hot_out = r.T_cold_in + r.approach;
-  double T_hot_in = T_hot_out + r.Q / C_hot;
+  double T_hot_in = r.T_hot_in > 0 ? r.T_hot_in : T_hot_out + r.Q / C_hot;
   double C_min = std::min(C_hot, C_cold), C_max = std::max(C_hot, C_cold);
   double eps = r.Q / (C_min * (T_hot_in - r.T_cold_in));
   if (!(eps < 1.0))

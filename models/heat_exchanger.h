@@ -37,6 +37,7 @@ struct HexRating {
   double cp_hot = 0;         // (J/(kg K))
   double cp_cold = 0;        // (J/(kg K))
   double r_nominal = 1;      // hA_cold/hA_hot at the rated point              (1)
+  double T_hot_in = 0;       // hot inlet at the rated point; 0: approach + Q/(m_hot cp_hot) (K)
 };
 
 // UA and film conductances that reproduce the rating exactly; throws std::invalid_argument when the

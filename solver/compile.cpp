@@ -152,11 +152,15 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
     rating.T_cold_in = cs.hex_T_primary_rated;
     rating.m_hot = m_sec_r;
     rating.m_cold = m_prim_r;
-    const double T_hot_mean = cs.hex_T_primary_rated + cs.hex_approach + 0.5 * cs.hex_capacity /
-                                                                             (m_sec_r * fs.cp(320));
-    const double T_cold_mean = cs.hex_T_primary_rated + 0.5 * cs.hex_capacity / (m_prim_r * fp.cp(310));
-    rating.cp_hot = fs.cp(T_hot_mean);
-    rating.cp_cold = fp.cp(T_cold_mean);
+    // the rated hot inlet from the enthalpy drop (as the HX outlet node balances it), specific
+    // heats at the inlets (as the eps-NTU evaluation at run time takes them)
+    const double T_hot_out = cs.hex_T_primary_rated + cs.hex_approach;
+    const double T_hot_in = fs.T_of_h(fs.h(T_hot_out) + cs.hex_capacity / m_sec_r);
+    rating.T_hot_in = T_hot_in;
+    rating.cp_hot = fs.cp(T_hot_in);
+    rating.cp_cold = fp.cp(cs.hex_T_primary_rated);
+    const double T_hot_mean = 0.5 * (T_hot_in + T_hot_out);
+    const double T_cold_mean = cs.hex_T_primary_rated + 0.5 * cs.hex_capacity / (m_prim_r * rating.cp_cold);
     // r = hA_cold/hA_hot from k (m/mu)^n Pr^(1/3) of each side (same plate geometry) [K45]
     const double n = cs.hex_flow_exponent;
     auto film = [&](const Fluid& f, double mf, double T) {

@@ -220,6 +220,9 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
       std::ostringstream os;
       os << "solver failure at t = " << t << " s: " << ctx.last_error
          << " (largest local error: " << describeState(m, worst) << ")";
+      if (st.sig.range_state >= 0)
+        os << "; outside the fluid's range: " << describeState(m, st.sig.range_state) << " at "
+           << st.sig.range_value - 273.15 << " degC";
       res.ok = false;
       res.error = os.str();
       break;

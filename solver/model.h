@@ -136,6 +136,8 @@ struct Signals {
   // totals
   double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
   int hydraulic_failures = 0;  // nested solves that did not converge (counted, never thrown)
+  int range_state = -1;        // the state furthest outside its fluid's range at the last
+  double range_value = 0;      // evaluation that found one (-1: none), and its value (K)
 };
 
 struct SolverStats {

@@ -155,8 +155,18 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     const double T_hs = y[o + kTHexSec], T_hp = y[o + kTHexPrim], T_res = y[o + kTRes];
     const double y_valve = std::clamp(y[o + kYValve], 0.0, 1.0);
     const double N = std::clamp(y[o + kNPump], 0.0, 1.0);
-    for (double T : {T_hs, T_res})
-      if (!(T > f.T_min() - 20.0 && T < f.T_max() + 20.0)) status = 1;  // retry a smaller step
+    // temperatures far outside the fluid's table (frozen, boiling): ask for a smaller step
+    for (int i = o; i < o + m.cdu_statenum[c]; ++i) {
+      const int off = i - o;
+      if (off == kXTemp || off == kYValve || off == kXPump || off == kNPump) continue;
+      const Fluid& fl = off == kTHexPrim ? fp : f;
+      double excess = std::max(fl.T_min() - 20.0 - y[i], y[i] - fl.T_max() - 20.0);
+      if (!(excess <= 0.0)) {
+        status = 1;
+        sig.range_state = i;
+        sig.range_value = y[i];
+      }
+    }
 
     // 1. hydraulics
     solveSecondary(m, sig, c, N, T_res);
