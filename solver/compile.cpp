@@ -180,6 +180,11 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
     m.cdu_prim_c_hex.push_back(cs.hex_dp_primary / (m_prim_r * m_prim_r));
     m.cdu_valve_kv.push_back(kvFromNominal(m_prim_r / rho_p, cs.valve_dp_nominal, rho_p));
     m.cdu_valve_R.push_back(cs.valve_rangeability);
+    // the characteristic is monotone only if the leakage lies below its linear segment's end
+    if (!(cs.valve_leakage < equalPercentage(0.02, cs.valve_rangeability, 0.0)))
+      err.add(cs.loc, std::to_string(cs.valve_leakage),
+              "primary_valve.leakage must be below rangeability^-0.98 = " +
+                  std::to_string(equalPercentage(0.02, cs.valve_rangeability, 0.0)));
     m.cdu_valve_leak.push_back(cs.valve_leakage);
     m.cdu_valve_tau.push_back(actuatorTimeConstant(cs.valve_stroke_time));
     // facility water: a fixed available dp, or the dp that gives the stated flow fully open
@@ -226,7 +231,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
                                cs.return_pipe.segments);
 
     // controls: valve opens (direct action) when the supply runs warm; pump speeds up on a
-    // shortfall of flow (or dp), both errors scaled as documented in docs/models/controls.md
+    // shortfall of flow (or dp), both errors scaled as documented in docs/models/cdu.md
     m.cdu_T_set.push_back(cs.T_supply_set);
     m.cdu_pump_mode.push_back(cs.pump_mode == CduSpec::PumpMode::Dp ? 1 : 0);
     m.cdu_flow_set.push_back(cs.flow_set);
@@ -271,7 +276,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
       m.rack_manifold.push_back(PowerLaw::fromNominal(rt.manifold_dp_nominal, m_man,
                                                       rt.manifold_exponent));
       const double kv = (rs.valve_kv > 0 ? rs.valve_kv : rt.balancing_valve_kv) *
-                        std::max(rs.valve_opening, 1e-3);
+                        std::max(rs.valve_opening, 1e-6);  // 0: closed (Kv 1e-6 of full)
       PowerLaw valve;
       valve.n = 2.0;
       valve.k = valveQuadraticCoefficient(kv, rho_s);

@@ -95,6 +95,19 @@ struct LinSolDeleter {
   void operator()(_generic_SUNLinearSolver* S) const { SUNLinSolFree(S); }
 };
 
+// adds the counters of the current CVODES integration to s
+void addStats(void* mem, SolverStats& s) {
+  long v;
+  CVodeGetNumSteps(mem, &v), s.steps += v;
+  CVodeGetNumRhsEvals(mem, &v), s.rhs_evals += v;
+  CVodeGetNumJacEvals(mem, &v), s.jac_evals += v;
+  CVodeGetNumLinSolvSetups(mem, &v), s.lin_setups += v;
+  CVodeGetNumNonlinSolvIters(mem, &v), s.nonlin_iters += v;
+  CVodeGetNumNonlinSolvConvFails(mem, &v), s.nonlin_conv_fails += v;
+  CVodeGetNumErrTestFails(mem, &v), s.err_test_fails += v;
+  CVodeGetLastStep(mem, &s.last_step);
+}
+
 }  // namespace
 
 //---------------------------------------------------------------------------------------------
@@ -230,6 +243,7 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
     if (t >= t_break - 1e-9) {
       // restart past a discontinuity of the inputs (fresh BDF history)
       CVodeGetQuad(mem, &t, q.get());
+      addStats(mem, res.stats);
       CVodeReInit(mem, t, y.get());
       CVodeQuadReInit(mem, q.get());
       t_break = nextBreak(t);
@@ -242,16 +256,8 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
   }
   CVodeGetQuad(mem, &t, q.get());
 
-  // 4. statistics
-  long v;
-  CVodeGetNumSteps(mem, &v), res.stats.steps = v;
-  CVodeGetNumRhsEvals(mem, &v), res.stats.rhs_evals = v;
-  CVodeGetNumJacEvals(mem, &v), res.stats.jac_evals = v;
-  CVodeGetNumLinSolvSetups(mem, &v), res.stats.lin_setups = v;
-  CVodeGetNumNonlinSolvIters(mem, &v), res.stats.nonlin_iters = v;
-  CVodeGetNumNonlinSolvConvFails(mem, &v), res.stats.nonlin_conv_fails = v;
-  CVodeGetNumErrTestFails(mem, &v), res.stats.err_test_fails = v;
-  CVodeGetLastStep(mem, &res.stats.last_step);
+  // 4. statistics (CVodeReInit restarts the counters: they are summed over restarts)
+  addStats(mem, res.stats);
   res.stats.rhs_evals_jac = res.stats.jac_evals * m.jac_ncolor;
   res.stats.hydraulic_failures = st.sig.hydraulic_failures;
   res.t_end = t;

@@ -18,6 +18,7 @@
 // exponential; the walk itself follows the schema, so its depth is bounded whatever the nesting.
 #include "solver/loader.h"
 
+#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -46,9 +47,11 @@ namespace fs = std::filesystem;
 // limits
 
 constexpr std::size_t kMaxFileBytes = 16u * 1024u * 1024u;  // facility, catalog and CSV files
-constexpr std::size_t kMaxListLength = 1000000;              // entries of any one list
-constexpr std::size_t kMaxVisits = 4000000;                  // values visited in one load
-constexpr std::size_t kMaxErrors = 100;                      // errors kept; the rest are counted
+constexpr std::size_t kMaxListLength = 1000000;             // entries of any one list
+constexpr std::size_t kMaxYamlValues = 1000000;             // scalars, lists, maps in a file
+constexpr std::size_t kMaxCommas = 500000;                  // bounds flow collections (below)
+constexpr std::size_t kMaxVisits = 4000000;                 // values visited in one load
+constexpr std::size_t kMaxErrors = 100;                     // errors kept; the rest are counted
 constexpr std::size_t kMaxNameLength = 64;
 constexpr long long kMaxCount = 10000;
 
@@ -76,6 +79,7 @@ const Range kDiameter{0, 10, true, true, "> 0 m and < 10 m"};
 const Range kRoughness{0, 0.01, false, false, ">= 0 and <= 10 mm"};
 const Range kVolume{0, 1e4, true, true, "> 0 and < 10000 m3"};
 const Range kVolumeOrZero{0, 1e4, false, true, ">= 0 and < 10000 m3"};
+const Range kLossPerLength{0, 1e4, false, true, ">= 0 and < 10000 W/(m K)"};
 const Range kDuration{0, 86400, true, false, "> 0 s and <= 1 d"};
 const Range kDurationOrZero{0, 86400, false, false, ">= 0 s and <= 1 d"};
 const Range kSeriesTime{0, 1e9, false, false, ">= 0 s and <= 1e9 s"};
@@ -96,40 +100,56 @@ const Range kPlateFlow{0, 1e4, true, false, "> 0 and <= 10000 (L/min)"};
 const Range kPlateR{0, 10, true, false, "> 0 and <= 10 (K/W)"};
 
 using Keys = std::vector<const char*>;
-const Keys kTopKeys{"dctwin",     "name", "description", "site", "facility_water", "rack_types",
-                    "coldplates", "cdus", "racks"};
+const Keys kTopKeys{"dctwin",     "name",       "description", "site", "facility_water",
+                    "rack_types", "coldplates", "cdus",        "racks"};
 const Keys kSiteKeys{"ambient_temperature"};
 const Keys kWaterKeys{"fluid", "supply_temperature", "differential_pressure", "flow"};
 const Keys kSeriesKeys{"steps", "series", "csv", "unit"};
-const Keys kCduBodyKeys{"heat_exchanger", "pumps",   "primary_valve", "expansion_tank",
+const Keys kCduBodyKeys{"heat_exchanger",  "pumps",   "primary_valve", "expansion_tank",
                         "internal_volume", "control", "limits"};
 const Keys kCduFacilityKeys{"name", "model", "description", "fluid", "piping"};
 const Keys kCatalogKeys{"name", "description", "sources"};
-const Keys kHexKeys{"rated_capacity",       "rated_approach", "rated_primary_supply_temperature",
-                    "rated_flow_secondary", "rated_flow_primary", "dp_primary",
-                    "dp_secondary",         "holdup_primary", "holdup_secondary",
-                    "flow_exponent"};
-const Keys kPumpKeys{"count",   "running",    "rated_flow", "rated_head", "curve",
-                     "efficiency_hydraulic", "efficiency_motor", "rise_time", "min_speed"};
+const Keys kHexKeys{
+    "rated_capacity",       "rated_approach",     "rated_primary_supply_temperature",
+    "rated_flow_secondary", "rated_flow_primary", "dp_primary",
+    "dp_secondary",         "holdup_primary",     "holdup_secondary",
+    "flow_exponent"};
+const Keys kPumpKeys{"count",
+                     "running",
+                     "rated_flow",
+                     "rated_head",
+                     "curve",
+                     "efficiency_hydraulic",
+                     "efficiency_motor",
+                     "rise_time",
+                     "min_speed"};
 const Keys kCurveKeys{"flow_ratio", "head_ratio"};
 const Keys kValveKeys{"rangeability", "leakage", "dp_nominal", "stroke_time"};
 const Keys kTankKeys{"volume", "precharge"};
-const Keys kControlKeys{"supply_temperature", "pump_mode", "flow_setpoint",
+const Keys kControlKeys{"supply_temperature", "pump_mode",      "flow_setpoint",
                         "dp_setpoint",        "temperature_pi", "pump_pi"};
 const Keys kPiKeys{"k", "Ti"};
 const Keys kLimitKeys{"supply_temperature_min", "supply_temperature_max", "secondary_pressure_max",
                       "primary_pressure_max"};
 const Keys kPipingKeys{"supply", "return"};
-const Keys kPipeKeys{"length", "diameter", "roughness", "segments"};
-const Keys kRackBodyKeys{"nominal_power",    "liquid_fraction",      "gpu_heat_fraction",
-                         "trays",            "gpus_per_tray",        "coldplate",
-                         "coldplate_paths",  "design_flow",          "manifold",
-                         "coolant_volume",   "balancing_valve_kv",   "max_working_pressure",
+const Keys kPipeKeys{"length", "diameter", "roughness", "segments", "heat_loss_coefficient"};
+const Keys kRackBodyKeys{"nominal_power",
+                         "liquid_fraction",
+                         "gpu_heat_fraction",
+                         "trays",
+                         "gpus_per_tray",
+                         "coldplate",
+                         "coldplate_paths",
+                         "design_flow",
+                         "manifold",
+                         "coolant_volume",
+                         "balancing_valve_kv",
+                         "max_working_pressure",
                          "supply_temperature_max"};
 const Keys kRackTypeFacilityKeys{"name", "base", "description"};
 const Keys kLawDpKeys{"dp_nominal", "flow_nominal", "exponent"};
-const Keys kColdPlateKeys{"name", "description", "sources", "time_constant", "pressure_drop",
-                          "resistance"};
+const Keys kColdPlateKeys{"name",          "description",   "sources",
+                          "time_constant", "pressure_drop", "resistance"};
 const Keys kLawKeys{"table", "fit"};
 const Keys kPlateTableKeys{"flow_L_min", "R_K_W"};
 const Keys kFitKeys{"R_inf", "a", "b"};
@@ -176,7 +196,8 @@ std::string clip(std::string_view s) {
 
 std::string trimmed(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
+    s.remove_suffix(1);
   return std::string(s);
 }
 
@@ -189,32 +210,53 @@ std::string lower(std::string_view s) {
 
 const char* noun(Dim dim) {
   switch (dim) {
-    case Dim::None: return "a number";
-    case Dim::Temperature: return "a temperature";
-    case Dim::TemperatureDiff: return "a temperature difference";
-    case Dim::Power: return "a power";
-    case Dim::VolumeFlow: return "a volume flow";
-    case Dim::MassFlow: return "a mass flow";
-    case Dim::Flow: return "a flow";
-    case Dim::Pressure: return "a pressure";
-    case Dim::Length: return "a length";
-    case Dim::Volume: return "a volume";
-    case Dim::Time: return "a time";
-    case Dim::ThermalResistance: return "a thermal resistance";
-    case Dim::HeatCapacity: return "a heat capacity";
-    case Dim::Conductance: return "a thermal conductance";
-    case Dim::Energy: return "an energy";
+    case Dim::None:
+      return "a number";
+    case Dim::Temperature:
+      return "a temperature";
+    case Dim::TemperatureDiff:
+      return "a temperature difference";
+    case Dim::Power:
+      return "a power";
+    case Dim::VolumeFlow:
+      return "a volume flow";
+    case Dim::MassFlow:
+      return "a mass flow";
+    case Dim::Flow:
+      return "a flow";
+    case Dim::Pressure:
+      return "a pressure";
+    case Dim::Length:
+      return "a length";
+    case Dim::Volume:
+      return "a volume";
+    case Dim::Time:
+      return "a time";
+    case Dim::ThermalResistance:
+      return "a thermal resistance";
+    case Dim::HeatCapacity:
+      return "a heat capacity";
+    case Dim::Conductance:
+      return "a thermal conductance";
+    case Dim::LinearConductance:
+      return "a heat-loss coefficient per metre";
+    case Dim::Energy:
+      return "an energy";
   }
   return "a value";
 }
 
 const char* kindOf(const YAML::Node& n) {
   switch (n.Type()) {
-    case YAML::NodeType::Map: return "a map";
-    case YAML::NodeType::Sequence: return "a list";
-    case YAML::NodeType::Scalar: return "a single value";
+    case YAML::NodeType::Map:
+      return "a map";
+    case YAML::NodeType::Sequence:
+      return "a list";
+    case YAML::NodeType::Scalar:
+      return "a single value";
     case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined: return "nothing";
+    case YAML::NodeType::Undefined:
+      return "nothing";
   }
   return "something else";
 }
@@ -224,8 +266,8 @@ const char* kindOf(const YAML::Node& n) {
 bool validName(std::string_view s) {
   if (s.empty() || s.size() > kMaxNameLength) return false;
   auto ok = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-           c == '_' || c == '-' || c == '.';
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
+           c == '-' || c == '.';
   };
   if (s.front() == '.' || s.front() == '-') return false;
   return std::all_of(s.begin(), s.end(), ok);
@@ -280,9 +322,10 @@ class Session {
   explicit Session(const LoadOptions& o)
       : dirs(o.data_dirs.empty() ? defaultDataDirs() : o.data_dirs) {}
 
-  void add(SourceLoc loc, std::string value, std::string message) {
+  // `always`: kept even past the cap (the reason the walk stopped)
+  void add(SourceLoc loc, std::string value, std::string message, bool always = false) {
     ++count_;
-    if (errors_.size() >= kMaxErrors) {
+    if (errors_.size() >= kMaxErrors && !always) {
       ++dropped_;
       return;
     }
@@ -290,13 +333,16 @@ class Session {
   }
   // the number of errors so far, dropped ones included (to tell whether a step added any)
   std::size_t count() const { return count_; }
+  // true once further errors are only counted: skip building costly messages
+  bool full() const { return errors_.size() >= kMaxErrors; }
   // count one visited value; past the budget, report at `where()` and stop the walk
   template <class Where>
   void visit(Where&& where) {
     if (++visits_ <= kMaxVisits) return;
     add(where(), "",
         "the document is too large to walk (more than " + std::to_string(kMaxVisits) +
-            " values visited); are aliases (*name) used to repeat large parts?");
+            " values visited); are aliases (*name) used to repeat large parts?",
+        true);
     throw Abort{};
   }
   std::vector<LoadError> finish(const std::string& file) {
@@ -324,6 +370,9 @@ class Session {
 
 // one input file (the facility or a catalog entry)
 struct File {
+  File(Session& session, std::string file, std::string folder)
+      : s(session), name(std::move(file)), dir(std::move(folder)) {}
+
   Session& s;
   std::string name;  // as shown in messages
   std::string dir;   // folder for relative CSV paths
@@ -331,7 +380,11 @@ struct File {
   SourceLoc loc(const YAML::Node& n, const std::string& path) const {
     SourceLoc l{name, 0, 0, path};
     if (n.IsDefined()) {
-      const YAML::Mark m = n.Mark();
+      YAML::Mark m = n.Mark();
+      // an empty value ("key:") is marked at the next token; report it at its key
+      if (n.IsNull())
+        for (const auto& [value, key] : nulls_)
+          if (value.is(n)) m = key.Mark();
       if (!m.is_null() && m.line >= 0) l.line = m.line + 1, l.column = m.column + 1;
     }
     return l;
@@ -342,6 +395,13 @@ struct File {
   void visit(const YAML::Node& n, const std::string& path) {
     s.visit([&] { return loc(n, path); });
   }
+  // remember the key of an empty value (the first few: only used for messages)
+  void nullValue(const YAML::Node& value, const YAML::Node& key) {
+    if (nulls_.size() < 64) nulls_.emplace_back(value, key);
+  }
+
+ private:
+  std::vector<std::pair<YAML::Node, YAML::Node>> nulls_;
 };
 
 //---------------------------------------------------------------------------------------------
@@ -351,8 +411,10 @@ struct File {
 std::pair<int, int> lineColumn(std::string_view text, std::size_t off) {
   int line = 1, col = 1;
   for (std::size_t i = 0; i < off && i < text.size(); ++i) {
-    if (text[i] == '\n') ++line, col = 1;
-    else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) ++col;
+    if (text[i] == '\n')
+      ++line, col = 1;
+    else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80)
+      ++col;
   }
   return {line, col};
 }
@@ -372,10 +434,14 @@ std::size_t badTextByte(std::string_view s) {
     }
     std::size_t len = 0;
     unsigned cp = 0;
-    if (c >= 0xC2 && c <= 0xDF) len = 2, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF) len = 3, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4) len = 4, cp = c & 0x07;
-    else return i;
+    if (c >= 0xC2 && c <= 0xDF)
+      len = 2, cp = c & 0x1F;
+    else if (c >= 0xE0 && c <= 0xEF)
+      len = 3, cp = c & 0x0F;
+    else if (c >= 0xF0 && c <= 0xF4)
+      len = 4, cp = c & 0x07;
+    else
+      return i;
     if (i + len > n) return i;
     for (std::size_t k = 1; k < len; ++k) {
       if ((p[i + k] & 0xC0) != 0x80) return i;
@@ -405,12 +471,59 @@ bool parseDocument(Session& s, const std::string& file, const std::string& text,
           std::string("the file is not UTF-8 text (byte ") + hex + "); is it a binary file?");
     return false;
   }
-  std::vector<YAML::Node> docs;
+  // a first pass over the parser's events, without building nodes: it counts the values (yaml-cpp
+  // needs seconds and gigabytes for millions of nodes, so a document is refused before that) and
+  // the documents (YAML::LoadAll can loop forever on some malformed input: yaml-cpp 0.7's
+  // HandleNextDocument keeps returning true without progress); then the first document is built
+  // yaml-cpp scans a whole flow collection ([...], {...}) before it reports its events, so the
+  // count below comes too late for a huge one; its entries need commas, which are cheap to count
+  const std::string too_many = "the document holds more than " + std::to_string(kMaxYamlValues) +
+                               " values; give long series as CSV files";
+  if (static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) > kMaxCommas) {
+    s.add(SourceLoc{file, 0, 0, ""}, "",
+          "the document holds more than " + std::to_string(kMaxCommas) +
+              " commas; give long series as CSV files");
+    return false;
+  }
+  struct TooMany {};
+  struct Count : YAML::EventHandler {
+    std::size_t values = 0;
+    void bump() {
+      if (++values > kMaxYamlValues) throw TooMany{};
+    }
+    void OnDocumentStart(const YAML::Mark&) override {}
+    void OnDocumentEnd() override {}
+    void OnNull(const YAML::Mark&, YAML::anchor_t) override { bump(); }
+    void OnAlias(const YAML::Mark&, YAML::anchor_t) override { bump(); }
+    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                  const std::string&) override {
+      bump();
+    }
+    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                         YAML::EmitterStyle::value) override {
+      bump();
+    }
+    void OnSequenceEnd() override {}
+    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
+                    YAML::EmitterStyle::value) override {
+      bump();
+    }
+    void OnMapEnd() override {}
+  };
+  std::size_t ndocs = 0;
   try {
-    docs = YAML::LoadAll(text);
+    Count count;
+    std::istringstream in(text);
+    YAML::Parser parser(in);
+    while (ndocs < 2 && parser.HandleNextDocument(count)) ++ndocs;
+    if (ndocs < 2) out = YAML::Load(text);
+  } catch (const TooMany&) {
+    s.add(SourceLoc{file, 0, 0, ""}, "", too_many);
+    return false;
   } catch (const YAML::Exception& e) {
     SourceLoc l{file, 0, 0, ""};
-    if (!e.mark.is_null() && e.mark.line >= 0) l.line = e.mark.line + 1, l.column = e.mark.column + 1;
+    if (!e.mark.is_null() && e.mark.line >= 0)
+      l.line = e.mark.line + 1, l.column = e.mark.column + 1;
     std::string msg = e.msg.empty() ? std::string("malformed YAML") : e.msg;
     // yaml-cpp's depth guard reports "bad file" (its DeepRecursion type is not exported)
     if (e.msg == YAML::ErrorMsg::BAD_FILE)
@@ -418,16 +531,15 @@ bool parseDocument(Session& s, const std::string& file, const std::string& text,
     s.add(l, "", "YAML syntax error: " + msg);
     return false;
   }
-  if (docs.size() > 1) {
+  if (ndocs > 1) {
     s.add(SourceLoc{file, 0, 0, ""}, "",
-          "the file holds " + std::to_string(docs.size()) + " YAML documents; expected one");
+          "the file holds more than one YAML document ('---' separators); expected one");
     return false;
   }
-  if (docs.empty() || docs[0].IsNull() || !docs[0].IsDefined()) {
+  if (ndocs == 0 || !out.IsDefined() || out.IsNull()) {
     s.add(SourceLoc{file, 1, 1, ""}, "", "the file is empty");
     return false;
   }
-  out = docs[0];
   return true;
 }
 
@@ -486,8 +598,8 @@ std::optional<double> readQuantity(File& f, const YAML::Node& n, const std::stri
   }
   const std::string& text = n.Scalar();
   if (yamlSpecialFloat(text)) {
-    f.error(n, path, text, std::string("expected a finite number; ") + noun(dim) +
-                               " cannot be NaN or infinite");
+    f.error(n, path, text,
+            std::string("expected a finite number; ") + noun(dim) + " cannot be NaN or infinite");
     return std::nullopt;
   }
   std::string_view body = text;
@@ -538,8 +650,8 @@ std::optional<FlowValue> readFlow(File& f, const YAML::Node& n, const std::strin
   const bool mass = q->dim == Dim::MassFlow;
   const Range& r = mass ? kMassFlow : kVolumeFlow;
   if (!r.contains(q->value)) {
-    f.error(n, path, text, std::string("expected ") + (mass ? "a mass flow " : "a volume flow ") +
-                               r.text);
+    f.error(n, path, text,
+            std::string("expected ") + (mass ? "a mass flow " : "a volume flow ") + r.text);
     return std::nullopt;
   }
   return FlowValue{q->value, mass};
@@ -623,8 +735,10 @@ std::optional<std::vector<double>> readNumbers(File& f, const YAML::Node& n,
   std::size_t i = 0;
   for (auto it = n.begin(); it != n.end(); ++it, ++i) {
     const auto v = readQuantity(f, *it, item(path, i), Dim::None, r);
-    if (v) out.push_back(*v);
-    else ok = false;
+    if (v)
+      out.push_back(*v);
+    else
+      ok = false;
   }
   if (!ok) return std::nullopt;
   return out;
@@ -667,6 +781,9 @@ class MapIn {
         continue;
       }
       const std::string& key = k.Scalar();
+      // extension keys hold anchors and notes for people; never read
+      if (key.size() >= 2 && key[0] == 'x' && key[1] == '-') continue;
+      if (v.IsNull()) f_.nullValue(v, k);
       if (!open && std::find(names.begin(), names.end(), key) == names.end()) {
         std::string hint = didYouMean(key, names);
         if (hint.empty()) {
@@ -674,7 +791,8 @@ class MapIn {
           for (std::size_t i = 0; i < names.size(); ++i) hint += (i ? ", " : "") + names[i];
         } else {
           // the misspelt key is not reported missing as well
-          suggested_.insert(hint.substr(hint.find('\'') + 1, hint.rfind('\'') - hint.find('\'') - 1));
+          suggested_.insert(
+              hint.substr(hint.find('\'') + 1, hint.rfind('\'') - hint.find('\'') - 1));
         }
         f_.error(k, path_, "", "unknown key '" + clip(key) + "'" + hint);
         continue;
@@ -1036,9 +1154,9 @@ void requireKeys(File& f, const SourceLoc& site, const Provided& prov,
     const auto& list = missing[section];
     std::string names;
     for (std::size_t i = 0; i < list.size(); ++i) names += (i ? ", '" : "'") + list[i] + "'";
-    f.s.add(at, "",
-            (list.size() == 1 ? "missing required key " : "missing required keys ") + names +
-                extra);
+    f.s.add(
+        at, "",
+        (list.size() == 1 ? "missing required key " : "missing required keys ") + names + extra);
   }
 }
 
@@ -1050,6 +1168,18 @@ bool good(const Provided& prov, const std::string& key) {
 SourceLoc where(const Provided& prov, const std::string& key, const SourceLoc& site) {
   auto it = prov.find(key);
   return it == prov.end() ? site : it->second.loc;
+}
+
+// where to report a check across several keys: the first of them set in the file being read
+// (a facility's override rather than the catalog entry below it), else the first set at all
+SourceLoc where(const Provided& prov, std::initializer_list<const char*> keys,
+                const SourceLoc& site) {
+  for (const char* k : keys)
+    if (auto it = prov.find(k); it != prov.end() && it->second.loc.file == site.file)
+      return it->second.loc;
+  for (const char* k : keys)
+    if (auto it = prov.find(k); it != prov.end()) return it->second.loc;
+  return site;
 }
 
 std::string fmt(double x) {
@@ -1073,12 +1203,11 @@ void readFluid(MapIn& m, FluidData& d) {
   if (!table) return;
   static const std::vector<std::string> kCols{"T_degC", "rho_kg_m3", "cp_J_kgK", "mu_Pa_s",
                                               "k_W_mK"};
-  static const Range kColRange[5] = {
-      {-50, 200, false, false, "between -50 and 200 (degC)"},
-      {0, 1e4, true, false, "> 0 and <= 10000 (kg/m3)"},
-      {0, 1e5, true, false, "> 0 and <= 100000 (J/(kg K))"},
-      {0, 10, true, false, "> 0 and <= 10 (Pa s)"},
-      {0, 100, true, false, "> 0 and <= 100 (W/(m K))"}};
+  static const Range kColRange[5] = {{-50, 200, false, false, "between -50 and 200 (degC)"},
+                                     {0, 1e4, true, false, "> 0 and <= 10000 (kg/m3)"},
+                                     {0, 1e5, true, false, "> 0 and <= 100000 (J/(kg K))"},
+                                     {0, 10, true, false, "> 0 and <= 10 (Pa s)"},
+                                     {0, 100, true, false, "> 0 and <= 100 (W/(m K))"}};
   std::vector<int> col_of;  // table column -> property index
   bool cols_ok = false;
   if (const YAML::Node* cols = table->require("columns")) {
@@ -1095,8 +1224,9 @@ void readFluid(MapIn& m, FluidData& d) {
         const auto pos = std::find(kCols.begin(), kCols.end(), *name);
         if (pos == kCols.end()) {
           f.error(*it, item(cpath, i), *name,
-                  "unknown column" + didYouMean(*name, kCols) + "; expected T_degC, rho_kg_m3, "
-                  "cp_J_kgK, mu_Pa_s, k_W_mK");
+                  "unknown column" + didYouMean(*name, kCols) +
+                      "; expected T_degC, rho_kg_m3, "
+                      "cp_J_kgK, mu_Pa_s, k_W_mK");
           cols_ok = false;
           continue;
         }
@@ -1139,8 +1269,10 @@ void readFluid(MapIn& m, FluidData& d) {
     bool row_ok = true;
     for (std::size_t c = 0; c < col_of.size(); ++c) {
       const auto v = readQuantity(f, (*it)[c], item(ip, c), Dim::None, kColRange[col_of[c]]);
-      if (v) row[col_of[c]] = *v;
-      else row_ok = false;
+      if (v)
+        row[col_of[c]] = *v;
+      else
+        row_ok = false;
     }
     if (!row_ok) {
       ok = false;
@@ -1238,16 +1370,16 @@ void readRackType(MapIn& m, RackTypeSpec& r) {
 }
 
 const std::vector<std::string> kRackTypeRequired{
-    "nominal_power",       "coldplate",          "design_flow",
-    "manifold.dp_nominal", "manifold.flow_nominal", "coolant_volume",
-    "balancing_valve_kv",  "max_working_pressure",  "supply_temperature_max"};
+    "nominal_power",         "coldplate",      "design_flow",        "manifold.dp_nominal",
+    "manifold.flow_nominal", "coolant_volume", "balancing_valve_kv", "max_working_pressure",
+    "supply_temperature_max"};
 
 void checkRackType(File& f, const RackTypeSpec& r, const Provided& prov, const SourceLoc& site,
                    const std::string& extra) {
   requireKeys(f, site, prov, kRackTypeRequired, extra);
   if (good(prov, "gpu_heat_fraction") && good(prov, "liquid_fraction") &&
       r.gpu_heat_fraction > r.liquid_fraction + 1e-12)
-    f.s.add(where(prov, "gpu_heat_fraction", site), fmt(r.gpu_heat_fraction),
+    f.s.add(where(prov, {"gpu_heat_fraction", "liquid_fraction"}, site), fmt(r.gpu_heat_fraction),
             "gpu_heat_fraction must not exceed liquid_fraction (" + fmt(r.liquid_fraction) +
                 "): the GPU heat is part of the heat taken by the liquid");
 }
@@ -1260,6 +1392,7 @@ void readPipe(MapIn& m, const char* key, PipeSpec& p) {
   pm->quantity("diameter", Dim::Length, kDiameter, p.diameter, true);
   pm->quantity("roughness", Dim::Length, kRoughness, p.roughness);
   pm->integer("segments", 1, 200, p.segments);
+  pm->quantity("heat_loss_coefficient", Dim::LinearConductance, kLossPerLength, p.ua_per_length);
 }
 
 void readCduBody(MapIn& m, CduSpec& c) {
@@ -1333,34 +1466,33 @@ void readCduBody(MapIn& m, CduSpec& c) {
   }
 }
 
-const std::vector<std::string> kCduRequired{
-    "heat_exchanger.rated_capacity",
-    "heat_exchanger.rated_approach",
-    "heat_exchanger.rated_primary_supply_temperature",
-    "heat_exchanger.rated_flow_secondary",
-    "heat_exchanger.rated_flow_primary",
-    "heat_exchanger.dp_primary",
-    "heat_exchanger.dp_secondary",
-    "heat_exchanger.holdup_primary",
-    "heat_exchanger.holdup_secondary",
-    "pumps.rated_flow",
-    "pumps.rated_head",
-    "pumps.curve.flow_ratio",
-    "pumps.curve.head_ratio",
-    "primary_valve.dp_nominal",
-    "expansion_tank.volume",
-    "expansion_tank.precharge",
-    "control.supply_temperature",
-    "limits.supply_temperature_min",
-    "limits.supply_temperature_max",
-    "limits.secondary_pressure_max",
-    "limits.primary_pressure_max"};
+const std::vector<std::string> kCduRequired{"heat_exchanger.rated_capacity",
+                                            "heat_exchanger.rated_approach",
+                                            "heat_exchanger.rated_primary_supply_temperature",
+                                            "heat_exchanger.rated_flow_secondary",
+                                            "heat_exchanger.rated_flow_primary",
+                                            "heat_exchanger.dp_primary",
+                                            "heat_exchanger.dp_secondary",
+                                            "heat_exchanger.holdup_primary",
+                                            "heat_exchanger.holdup_secondary",
+                                            "pumps.rated_flow",
+                                            "pumps.rated_head",
+                                            "pumps.curve.flow_ratio",
+                                            "pumps.curve.head_ratio",
+                                            "primary_valve.dp_nominal",
+                                            "expansion_tank.volume",
+                                            "expansion_tank.precharge",
+                                            "control.supply_temperature",
+                                            "limits.supply_temperature_min",
+                                            "limits.supply_temperature_max",
+                                            "limits.secondary_pressure_max",
+                                            "limits.primary_pressure_max"};
 
 void checkCdu(File& f, const CduSpec& c, const Provided& prov, const SourceLoc& site,
               const std::string& extra) {
   requireKeys(f, site, prov, kCduRequired, extra);
   if (good(prov, "pumps.running") && good(prov, "pumps.count") && c.pump_running > c.pump_count)
-    f.s.add(where(prov, "pumps.running", site), std::to_string(c.pump_running),
+    f.s.add(where(prov, {"pumps.running", "pumps.count"}, site), std::to_string(c.pump_running),
             "expected at most pumps.count (" + std::to_string(c.pump_count) + ") running pumps");
   // pump curve: head ratio vs flow ratio from shut-off (0) to at least the rated point (1)
   if (prov.count("pumps.curve.flow_ratio") && prov.count("pumps.curve.head_ratio") &&
@@ -1369,10 +1501,11 @@ void checkCdu(File& f, const CduSpec& c, const Provided& prov, const SourceLoc& 
     const auto& y = c.pump_curve_head;
     const SourceLoc lx = where(prov, "pumps.curve.flow_ratio", site);
     const SourceLoc ly = where(prov, "pumps.curve.head_ratio", site);
+    const SourceLoc lxy = where(prov, {"pumps.curve.flow_ratio", "pumps.curve.head_ratio"}, site);
     if (x.size() < 2) {
       f.s.add(lx, "", "the pump curve needs at least 2 points, got " + std::to_string(x.size()));
     } else if (x.size() != y.size()) {
-      f.s.add(ly, "",
+      f.s.add(lxy, "",
               "expected as many head ratios as flow ratios (" + std::to_string(x.size()) +
                   "), got " + std::to_string(y.size()));
     } else {
@@ -1388,17 +1521,21 @@ void checkCdu(File& f, const CduSpec& c, const Provided& prov, const SourceLoc& 
       if (!dec) f.s.add(ly, "", "the head ratios must decrease strictly");
     }
   }
-  const bool tmin = prov.count("limits.supply_temperature_min") &&
-                    good(prov, "limits.supply_temperature_min");
-  const bool tmax = prov.count("limits.supply_temperature_max") &&
-                    good(prov, "limits.supply_temperature_max");
+  const bool tmin =
+      prov.count("limits.supply_temperature_min") && good(prov, "limits.supply_temperature_min");
+  const bool tmax =
+      prov.count("limits.supply_temperature_max") && good(prov, "limits.supply_temperature_max");
   if (tmin && tmax && !(c.T_supply_min < c.T_supply_max))
-    f.s.add(where(prov, "limits.supply_temperature_max", site), "",
-            "limits.supply_temperature_max must be above limits.supply_temperature_min");
+    f.s.add(where(prov, {"limits.supply_temperature_max", "limits.supply_temperature_min"}, site),
+            "", "limits.supply_temperature_max must be above limits.supply_temperature_min");
   else if (tmin && tmax && prov.count("control.supply_temperature") &&
            good(prov, "control.supply_temperature") &&
            (c.T_supply_set < c.T_supply_min - 1e-9 || c.T_supply_set > c.T_supply_max + 1e-9))
-    f.s.add(where(prov, "control.supply_temperature", site), fmt(toCelsius(c.T_supply_set)) + " degC",
+    f.s.add(where(prov,
+                  {"control.supply_temperature", "limits.supply_temperature_min",
+                   "limits.supply_temperature_max"},
+                  site),
+            fmt(toCelsius(c.T_supply_set)) + " degC",
             "the supply temperature set point must lie within the CDU's limits (" +
                 fmt(toCelsius(c.T_supply_min)) + " to " + fmt(toCelsius(c.T_supply_max)) +
                 " degC)");
@@ -1439,7 +1576,8 @@ class Catalog {
       fs::directory_iterator di(fs::path(d) / "catalog" / kind, ec), end;
       for (; !ec && di != end; di.increment(ec)) {
         const fs::path p = di->path();
-        if (p.extension() == ".yaml" && validName(p.stem().string())) found.insert(p.stem().string());
+        if (p.extension() == ".yaml" && validName(p.stem().string()))
+          found.insert(p.stem().string());
         if (found.size() > 10000) break;
       }
     }
@@ -1492,8 +1630,7 @@ class Catalog {
     if (!m.valid()) return;
     std::string declared;
     if (m.name("name", declared, true) && declared != name)
-      f.s.add(m.locOf("name"), declared,
-              "the name differs from the file name '" + name + ".yaml'");
+      f.s.add(m.locOf("name"), declared, "the name differs from the file name '" + name + ".yaml'");
     m.text("description", declared, false, true);
     // sources: citations for people, not read
     if (kind == "fluids") {
@@ -1560,6 +1697,7 @@ class FacilityReader {
  private:
   struct CduInfo {
     SourceLoc fluid_loc;
+    SourceLoc setpoint_loc;
     bool broken = false;  // its catalog model has errors: skip dependent checks
   };
   struct TypeInfo {
@@ -1569,7 +1707,7 @@ class FacilityReader {
   struct RackInfo {
     SourceLoc cdu_loc, type_loc;
     bool kv_given = false;
-    bool ok = false;  // cdu and type names read
+    bool cdu_ok = false, type_ok = false;  // the names were read
   };
 
   void readWater(MapIn& top) {
@@ -1579,8 +1717,8 @@ class FacilityReader {
     water_fluid_loc_ = w->loc();
     if (w->name("fluid", fw.fluid)) water_fluid_loc_ = w->locOf("fluid");
     if (const YAML::Node* n = w->require("supply_temperature")) {
-      if (auto ts = readSeries(f_, *n, w->sub("supply_temperature"), Dim::Temperature,
-                               kTemperature))
+      if (auto ts =
+              readSeries(f_, *n, w->sub("supply_temperature"), Dim::Temperature, kTemperature))
         fw.T_supply = std::move(*ts), water_T_loc_ = w->locOf("supply_temperature");
     }
     const bool dp = w->get("differential_pressure") != nullptr, fl = w->get("flow") != nullptr;
@@ -1695,6 +1833,7 @@ class FacilityReader {
       readPipe(*piping, "return", c.return_pipe);
     }
     c.loc = m.loc();
+    info.setpoint_loc = where(prov, "control.supply_temperature", m.loc());
     if (!info.broken) checkCdu(f_, c, prov, m.loc(), extra);
     if (!named) return;
     if (cdu_index_.count(c.name)) {
@@ -1714,7 +1853,8 @@ class FacilityReader {
     const bool named = m.name("name", r.name, true);
     const bool has_cdu = m.name("cdu", r.cdu, true);
     const bool has_type = m.name("type", r.type, true);
-    info.ok = has_cdu && has_type;
+    info.cdu_ok = has_cdu;
+    info.type_ok = has_type;
     info.cdu_loc = m.locOf("cdu");
     info.type_loc = m.locOf("type");
     const bool has_row = m.text("row", r.row, true);
@@ -1763,7 +1903,8 @@ class FacilityReader {
     auto& slot = catalog_types_[name];
     if (!e) {
       std::vector<std::string> known;
-      for (const auto& [k, v] : types_) known.push_back(k);
+      if (!f_.s.full())
+        for (const auto& [k, v] : types_) known.push_back(k);
       for (const auto& k : cat_.names("racks"))
         if (!types_.count(k)) known.push_back(k);
       f_.s.add(at, name, "unknown rack type" + didYouMean(name, known) + knownList(known));
@@ -1791,7 +1932,8 @@ class FacilityReader {
     auto& slot = catalog_plates_[name];
     if (!e) {
       std::vector<std::string> known;
-      for (const auto& [k, v] : plates_) known.push_back(k);
+      if (!f_.s.full())
+        for (const auto& [k, v] : plates_) known.push_back(k);
       for (const auto& k : cat_.names("coldplates"))
         if (!plates_.count(k)) known.push_back(k);
       f_.s.add(at, name,
@@ -1841,8 +1983,8 @@ class FacilityReader {
       for (double T : v)
         if (T < w->second.T_min - 1e-9 || T > w->second.T_max + 1e-9) {
           f_.s.add(water_T_loc_, fmt(toCelsius(T)) + " degC",
-                   "the facility-water supply temperature leaves the range of fluid '" +
-                       w->first + "' (" + fmt(toCelsius(w->second.T_min)) + " to " +
+                   "the facility-water supply temperature leaves the range of fluid '" + w->first +
+                       "' (" + fmt(toCelsius(w->second.T_min)) + " to " +
                        fmt(toCelsius(w->second.T_max)) + " degC)");
           break;
         }
@@ -1852,11 +1994,10 @@ class FacilityReader {
       auto fl = spec_.fluids.find(cdu.fluid);
       if (fl == spec_.fluids.end() || cdu.T_supply_set <= 0) continue;
       if (cdu.T_supply_set < fl->second.T_min - 1e-9 || cdu.T_supply_set > fl->second.T_max + 1e-9)
-        f_.s.add(cdu_info_[c].fluid_loc, cdu.fluid,
-                 "the CDU's supply temperature set point (" + fmt(toCelsius(cdu.T_supply_set)) +
-                     " degC) lies outside the range of its fluid (" +
-                     fmt(toCelsius(fl->second.T_min)) + " to " + fmt(toCelsius(fl->second.T_max)) +
-                     " degC)");
+        f_.s.add(cdu_info_[c].setpoint_loc, fmt(toCelsius(cdu.T_supply_set)) + " degC",
+                 "the supply temperature set point lies outside the range of the CDU's fluid '" +
+                     cdu.fluid + "' (" + fmt(toCelsius(fl->second.T_min)) + " to " +
+                     fmt(toCelsius(fl->second.T_max)) + " degC)");
     }
 
     // facility rack types and cold plates are always part of the spec
@@ -1865,7 +2006,8 @@ class FacilityReader {
     for (const auto& [name, t] : types_) {
       bool broken = false;
       if (t.coldplate.empty()) continue;
-      const ColdPlateSpec* cp = coldPlate(t.coldplate, type_info_[name].coldplate_loc, name, &broken);
+      const ColdPlateSpec* cp =
+          coldPlate(t.coldplate, type_info_[name].coldplate_loc, name, &broken);
       if (cp) spec_.coldplates.emplace(cp->name, *cp);
     }
 
@@ -1875,16 +2017,20 @@ class FacilityReader {
     for (std::size_t i = 0; i < spec_.racks.size(); ++i) {
       RackSpec& r = spec_.racks[i];
       const RackInfo& info = rack_info_[i];
-      if (!info.ok) continue;
       const CduSpec* cdu = nullptr;
-      if (auto it = cdu_index_.find(r.cdu); it != cdu_index_.end()) {
-        cdu = &spec_.cdus[it->second];
-        ++racks_per_cdu[it->second];
-      } else {
-        std::vector<std::string> known;
-        for (const auto& c : spec_.cdus) known.push_back(c.name);
-        f_.s.add(info.cdu_loc, r.cdu, "unknown CDU" + didYouMean(r.cdu, known) + knownList(known));
+      if (info.cdu_ok) {
+        if (auto it = cdu_index_.find(r.cdu); it != cdu_index_.end()) {
+          cdu = &spec_.cdus[it->second];
+          ++racks_per_cdu[it->second];
+        } else {
+          std::vector<std::string> known;
+          if (!f_.s.full())
+            for (const auto& c : spec_.cdus) known.push_back(c.name);
+          f_.s.add(info.cdu_loc, r.cdu,
+                   "unknown CDU" + didYouMean(r.cdu, known) + knownList(known));
+        }
       }
+      if (!info.type_ok) continue;
       bool broken = false;
       const RackTypeSpec* type = rackType(r.type, info.type_loc, &broken);
       if (!type || broken) continue;
@@ -1896,20 +2042,20 @@ class FacilityReader {
       const ColdPlateSpec* cp = coldPlate(type->coldplate, cp_loc, type->name, &broken);
       if (!cp || broken) continue;
       spec_.coldplates.emplace(cp->name, *cp);
-      if (!cdu || cp->laws.count(cdu->fluid)) continue;
+      if (!cdu || cp->laws.count(cdu->fluid) || bad_fluids_.count(cdu->fluid)) continue;
       if (!law_reported.insert({cdu->name, type->name}).second) continue;
       std::string has;
       for (const auto& [fluid, law] : cp->laws) has += (has.empty() ? "" : ", ") + fluid;
       f_.s.add(info.type_loc, r.type,
                "cold plate '" + cp->name + "' of rack type '" + type->name +
-                   "' has no resistance law for fluid '" + cdu->fluid + "' of CDU '" +
-                   cdu->name + "' (it has laws for: " + (has.empty() ? "none" : has) + ")");
+                   "' has no resistance law for fluid '" + cdu->fluid + "' of CDU '" + cdu->name +
+                   "' (it has laws for: " + (has.empty() ? "none" : has) + ")");
     }
     for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
       if (racks_per_cdu[c] == 0)
         f_.s.add(spec_.cdus[c].loc, "",
-                 "CDU '" + spec_.cdus[c].name + "' feeds no racks; remove it or give racks 'cdu: " + spec_.cdus[c].name +
-                     "'");
+                 "CDU '" + spec_.cdus[c].name +
+                     "' feeds no racks; remove it or give racks 'cdu: " + spec_.cdus[c].name + "'");
   }
 
   struct CatalogType {
@@ -1954,7 +2100,8 @@ FacilitySpec load(const std::string& text, const std::string& name, const std::s
     // the budget error is recorded
   } catch (const YAML::Exception& e) {
     SourceLoc l{name, 0, 0, ""};
-    if (!e.mark.is_null() && e.mark.line >= 0) l.line = e.mark.line + 1, l.column = e.mark.column + 1;
+    if (!e.mark.is_null() && e.mark.line >= 0)
+      l.line = e.mark.line + 1, l.column = e.mark.column + 1;
     s.add(l, "", "YAML error: " + e.msg);
   } catch (const std::exception& e) {
     s.add(SourceLoc{name, 0, 0, ""}, "", std::string("could not read the file: ") + e.what());

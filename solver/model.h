@@ -116,6 +116,13 @@ struct FacilityModel {
     int c = rack_cdu[r];
     return supSegAdr(c) + cdu_nseg_sup[c] + 2 * (r - cdu_rackadr[c]);
   }
+  bool isCaseState(int i) const {  // cold-plate case node?
+    for (int c = 0; c < ncdu; ++c) {
+      int a = supSegAdr(c) + cdu_nseg_sup[c];
+      if (i >= a && i < a + 2 * cdu_racknum[c]) return (i - a) % 2 == 1;
+    }
+    return false;
+  }
   int retSegAdr(int c) const { return supSegAdr(c) + cdu_nseg_sup[c] + 2 * cdu_racknum[c]; }
 };
 
@@ -137,7 +144,7 @@ struct Signals {
   double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
   int hydraulic_failures = 0;  // nested solves that did not converge (counted, never thrown)
   int range_state = -1;        // the state furthest outside its fluid's range at the last
-  double range_value = 0;      // evaluation that found one (-1: none), and its value (K)
+  double range_value = 0;      // evaluation (-1: none), and its value (K)
 };
 
 struct SolverStats {

@@ -134,8 +134,18 @@ State makeState(const FacilityModel& m, double T_init) {
     st.y[m.stateAdr(c, kYValve)] = y0;
     st.y[m.stateAdr(c, kNPump)] = N0;
     st.y[m.stateAdr(c, kXTemp)] = piStateFor(m.cdu_pi_temp[c], y0, T_init - m.cdu_T_set[c]);
-    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], N0, 0.0);
   }
+  // pump integrators: bumpless for the actual initial flow (or dp) error
+  std::vector<double> ydot(m.nstate);
+  for (int c = 0; c < m.ncdu; ++c) st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], 0.5, 0.0);
+  evalRhs(m, st, 0.0, st.y.data(), ydot.data());
+  for (int c = 0; c < m.ncdu; ++c) {
+    const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
+    const double e = m.cdu_pump_mode[c] == 0 ? (m.cdu_flow_set[c] - V) / m.cdu_flow_set[c]
+                                              : (m.cdu_dp_set[c] - st.sig.dp_bank[c]) / m.cdu_dp_set[c];
+    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], st.y[m.stateAdr(c, kNPump)], e);
+  }
+  st.sig.hydraulic_failures = 0;
   st.y0 = st.y;
   return st;
 }
@@ -144,6 +154,8 @@ State makeState(const FacilityModel& m, double T_init) {
 int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double* ydot) {
   Signals& sig = st.sig;
   sig.heat_in = sig.heat_out_fws = sig.heat_loss = 0.0;
+  sig.range_state = -1;
+  double worst_excess = 0.0;
   const Fluid& fp = m.fluids[m.fws_fluid];
   const double T_fws = m.fws_T.eval(t);
   int status = 0;
@@ -155,14 +167,18 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     const double T_hs = y[o + kTHexSec], T_hp = y[o + kTHexPrim], T_res = y[o + kTRes];
     const double y_valve = std::clamp(y[o + kYValve], 0.0, 1.0);
     const double N = std::clamp(y[o + kNPump], 0.0, 1.0);
-    // temperatures far outside the fluid's table (frozen, boiling): ask for a smaller step
+    // coolant temperatures far outside the fluid's table (frozen, boiling): ask for a smaller
+    // step, and remember the worst offender for the failure message. Cold-plate case nodes are
+    // metal and are not checked against the coolant's range.
     for (int i = o; i < o + m.cdu_statenum[c]; ++i) {
       const int off = i - o;
       if (off == kXTemp || off == kYValve || off == kXPump || off == kNPump) continue;
+      if (m.isCaseState(i)) continue;
       const Fluid& fl = off == kTHexPrim ? fp : f;
       double excess = std::max(fl.T_min() - 20.0 - y[i], y[i] - fl.T_max() - 20.0);
-      if (!(excess <= 0.0)) {
+      if (!(excess <= worst_excess)) {  // also catches NaN
         status = 1;
+        worst_excess = std::isnan(excess) ? 1e300 : excess;
         sig.range_state = i;
         sig.range_value = y[i];
       }

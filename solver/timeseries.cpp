@@ -1,4 +1,5 @@
-// timeseries.cpp: evaluation of the scalar input series of a facility (heat loads, water temperature)
+// timeseries.cpp: evaluation of the scalar input series of a facility (heat loads, water
+// temperature)
 #include <algorithm>
 
 #include "solver/spec.h"

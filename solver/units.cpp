@@ -40,6 +40,7 @@ constexpr std::array kUnits{
     UnitDef{"kW/K", Dim::Conductance, 1e3, 0},      UnitDef{"J", Dim::Energy, 1.0, 0},
     UnitDef{"kJ", Dim::Energy, 1e3, 0},             UnitDef{"MJ", Dim::Energy, 1e6, 0},
     UnitDef{"kWh", Dim::Energy, 3.6e6, 0},          UnitDef{"MWh", Dim::Energy, 3.6e9, 0},
+    UnitDef{"W/(m K)", Dim::LinearConductance, 1.0, 0}, UnitDef{"W/m/K", Dim::LinearConductance, 1.0, 0},
 };
 
 bool accepts(Dim want, Dim have) {
@@ -74,6 +75,7 @@ std::string describe(Dim dim) {
     case Dim::HeatCapacity: return "a heat capacity with its unit (J/K, kJ/K)";
     case Dim::Conductance: return "a thermal conductance with its unit (W/K, kW/K)";
     case Dim::Energy: return "an energy with its unit (J, kJ, MJ, kWh, MWh)";
+    case Dim::LinearConductance: return "a heat-loss coefficient per metre with its unit (W/(m K))";
   }
   return "a value";
 }

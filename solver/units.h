@@ -26,6 +26,7 @@ enum class Dim {
   HeatCapacity,       // J/K kJ/K                                   -> J/K
   Conductance,        // W/K kW/K                                   -> W/K
   Energy,             // J kJ MJ kWh MWh                            -> J
+  LinearConductance,  // W/(m K), per metre of pipe                 -> W/(m K)
 };
 
 struct Quantity {

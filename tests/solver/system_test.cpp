@@ -97,11 +97,18 @@ TEST_CASE("cold start reaches steady state", "[system]") {
 
 TEST_CASE("energy balance closes within 0.1 %", "[system]") {
   // load steps and a facility-water course: heat in = heat to facility water + stored (+ loss)
-  FacilityModel m = compileText(podYaml("{steps: [[0 s, 30 kW], [5 min, 120 kW], [40 min, 70 kW]]}", "",
-                                        "", "{series: [[0 s, 30 degC], [1 h, 33 degC]]}"));
+  // (uninsulated headers: 8 W/(m K) of heat loss to the 25 degC site ambient)
+  std::string text = podYaml("{steps: [[0 s, 30 kW], [5 min, 120 kW], [40 min, 70 kW]]}", "", "",
+                             "{series: [[0 s, 30 degC], [1 h, 33 degC]]}");
+  for (std::size_t p; (p = text.find("segments: 10}")) != std::string::npos;)
+    text.replace(p, 13, "segments: 10, heat_loss_coefficient: 8 W/(m K)}");
+  FacilityModel m = compileText(text);
   Recorder rec;
   RunResult r = run(m, rec, 5400);
   REQUIRE(r.ok);
+  // the loss is there and of the expected size: 60 m x 8 W/(m K) x (T_pipe - 25 degC)
+  CHECK(rec.sig.back().heat_loss > 60 * 8 * 10.0);
+  CHECK(rec.sig.back().heat_loss < 60 * 8 * 25.0);
   for (const auto& e : rec.e) REQUIRE(std::abs(e.balanceError()) <= 1e-3 * std::max(e.heat_in, 1.0));
   const EnergyTotals& e = rec.e.back();
   CHECK(std::abs(e.balanceError()) / e.heat_in < 1e-4);

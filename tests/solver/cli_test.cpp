@@ -1,0 +1,115 @@
+// cli_test.cpp: the dctwin command line, end to end (runs the built executable)
+#include <catch2/catch.hpp>
+
+#include <H5Cpp.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+namespace {
+
+struct Result {
+  int code;
+  std::string out;
+};
+
+Result sh(const std::string& cmd) {
+  Result r{-1, {}};
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  if (!p) return r;
+  std::array<char, 4096> buf;
+  std::size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) r.out.append(buf.data(), n);
+  int status = pclose(p);
+  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return r;
+}
+
+const std::string kCli = DCTWIN_CLI;
+const std::string kSrc = DCTWIN_SOURCE_DIR;
+
+std::string tmpPath(const std::string& name) {
+  return (std::filesystem::temp_directory_path() / ("dctwin_cli_" + name)).string();
+}
+
+}  // namespace
+
+TEST_CASE("help is complete for the program and each subcommand", "[cli]") {
+  Result top = sh(kCli + " --help");
+  CHECK(top.code == 0);
+  for (const char* s : {"run", "check", "--version"}) CHECK(top.out.find(s) != std::string::npos);
+  Result run = sh(kCli + " run --help");
+  CHECK(run.code == 0);
+  for (const char* s : {"--scenario", "--duration", "--output", "--output-interval", "--quiet", "facility"})
+    CHECK(run.out.find(s) != std::string::npos);
+  CHECK(sh(kCli + " check --help").code == 0);
+  Result v = sh(kCli + " --version");
+  CHECK(v.out.find("dctwin ") != std::string::npos);
+  CHECK(sh(kCli).code != 0);  // a subcommand is required
+}
+
+TEST_CASE("dctwin run writes results with units and prints a summary", "[cli]") {
+  std::string out = tmpPath("pod.h5");
+  Result r = sh(kCli + " run " + kSrc + "/data/facilities/pod_gb200.yaml --duration 20min -i 30s -o " + out);
+  INFO(r.out);
+  REQUIRE(r.code == 0);
+  for (const char* s : {"peak case temp", "rack flows", "energy balance", "solver", "degC", "L/min", "kW"})
+    CHECK(r.out.find(s) != std::string::npos);
+  // every dataset carries a units attribute; the time axis has 41 rows (0..1200 s every 30 s)
+  H5::H5File f(out, H5F_ACC_RDONLY);
+  H5::DataSet t = f.openDataSet("/time");
+  hsize_t dims[2];
+  t.getSpace().getSimpleExtentDims(dims);
+  CHECK(dims[0] == 41);
+  for (const char* path : {"/rack/T_supply", "/rack/T_return", "/rack/V_flow", "/rack/dp", "/rack/Q_liquid",
+                           "/cdu/T_sec_supply", "/cdu/T_sec_return", "/cdu/T_prim_supply", "/cdu/T_prim_return",
+                           "/cdu/V_flow_sec", "/cdu/V_flow_prim", "/cdu/pump_speed", "/cdu/P_pump",
+                           "/cdu/valve_position", "/cdu/Q_hex", "/energy/balance_error"}) {
+    INFO(path);
+    H5::DataSet d = f.openDataSet(path);
+    REQUIRE(d.attrExists("units"));
+    d.getSpace().getSimpleExtentDims(dims);
+    CHECK(dims[0] == 41);
+  }
+  CHECK(f.openDataSet("/rack/names").attrExists("description"));
+  for (const char* a : {"dctwin_version", "facility_text", "scenario_text", "solver_steps", "status"})
+    CHECK(f.attrExists(a));
+  f.close();
+  if (std::filesystem::exists("/usr/bin/h5dump")) {
+    Result d = sh("/usr/bin/h5dump -A " + out);
+    CHECK(d.code == 0);
+    CHECK(d.out.find("\"units\"") != std::string::npos);
+  }
+  std::filesystem::remove(out);
+}
+
+TEST_CASE("dctwin run with a scenario, and check", "[cli]") {
+  Result r = sh(kCli + " run " + kSrc + "/data/facilities/pod_gb200.yaml --scenario " + kSrc +
+                "/data/scenarios/pod_load_step.yaml --duration 40min -q");
+  INFO(r.out);
+  CHECK(r.code == 0);
+  CHECK(r.out.empty());
+  Result c = sh(kCli + " check " + kSrc + "/data/facilities/two_cdu_mixed.yaml");
+  CHECK(c.code == 0);
+  CHECK(c.out.find("2 CDU, 14 racks") != std::string::npos);
+}
+
+TEST_CASE("bad input gives a clear error and a non-zero exit, never a crash", "[cli]") {
+  std::string bad = tmpPath("bad.yaml");
+  std::ofstream(bad) << "dctwin: 1\nname: x\nsite: {ambient_temperature: 25 degF}\n";
+  Result r = sh(kCli + " check " + bad);
+  INFO(r.out);
+  CHECK(r.code == 2);
+  CHECK(r.out.find(bad + ":3:") != std::string::npos);
+  CHECK(r.out.find("degF") != std::string::npos);
+  Result d = sh(kCli + " run " + kSrc + "/data/facilities/pod_gb200.yaml --duration 2 fortnights");
+  CHECK(d.code != 0);
+  Result o = sh(kCli + " run " + kSrc + "/data/facilities/pod_gb200.yaml --duration 1min -o /nonexistent/dir/x.h5");
+  CHECK(o.code == 2);
+  CHECK(o.out.find("/nonexistent/dir") != std::string::npos);
+  std::filesystem::remove(bad);
+}
