@@ -12,14 +12,16 @@
 namespace dctwin {
 
 struct PIParams {
-  double k = 1;       // proportional gain              (output per unit error)
-  double Ti = 60;     // integral time                  (s)
-  double Tt = 0;      // tracking time; 0 means Ti      (s)
-  double u_min = 0;   // (output units)
+  double k = 1;      // proportional gain              (output per unit error)
+  double Ti = 60;    // integral time                  (s)
+  double Tt = 0;     // tracking time; 0 means Ti      (s)
+  double u_min = 0;  // (output units)
   double u_max = 1;
 };
 
-inline double piOutputUnsat(const PIParams& p, double e, double x) { return p.k * (e + x / p.Ti); }
+inline double piOutputUnsat(const PIParams& p, double e, double x) {
+  return p.k * (e + x / p.Ti);
+}
 inline double piOutput(const PIParams& p, double e, double x) {
   return std::clamp(piOutputUnsat(p, e, x), p.u_min, p.u_max);
 }
@@ -29,6 +31,8 @@ inline double piStateDerivative(const PIParams& p, double e, double x) {
   return e + (p.Ti / (p.k * Tt)) * (std::clamp(u, p.u_min, p.u_max) - u);
 }
 // integrator state that makes the output equal u0 at error e (bumpless start)
-inline double piStateFor(const PIParams& p, double u0, double e) { return (u0 / p.k - e) * p.Ti; }
+inline double piStateFor(const PIParams& p, double u0, double e) {
+  return (u0 / p.k - e) * p.Ti;
+}
 
 }  // namespace dctwin

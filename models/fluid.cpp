@@ -22,7 +22,8 @@ Fluid::Fluid(FluidData data) : d_(std::move(data)) {
   lnmu_.resize(n);
   for (std::size_t i = 0; i < n; ++i) {
     lnmu_[i] = std::log(d_.mu[i]);
-    if (i > 0) h_knot_[i] = h_knot_[i - 1] + 0.5 * (d_.cp[i] + d_.cp[i - 1]) * (d_.T[i] - d_.T[i - 1]);
+    if (i > 0)
+      h_knot_[i] = h_knot_[i - 1] + 0.5 * (d_.cp[i] + d_.cp[i - 1]) * (d_.T[i] - d_.T[i - 1]);
   }
   rho_ref_ = rho(298.15);
 }
@@ -40,10 +41,18 @@ inline double lerp(const std::vector<double>& x, const std::vector<double>& y, s
 }
 }  // namespace
 
-double Fluid::rho(double T) const { return lerp(d_.T, d_.rho, segment(T), T); }
-double Fluid::cp(double T) const { return lerp(d_.T, d_.cp, segment(T), T); }
-double Fluid::k(double T) const { return lerp(d_.T, d_.k, segment(T), T); }
-double Fluid::mu(double T) const { return std::exp(lerp(d_.T, lnmu_, segment(T), T)); }
+double Fluid::rho(double T) const {
+  return lerp(d_.T, d_.rho, segment(T), T);
+}
+double Fluid::cp(double T) const {
+  return lerp(d_.T, d_.cp, segment(T), T);
+}
+double Fluid::k(double T) const {
+  return lerp(d_.T, d_.k, segment(T), T);
+}
+double Fluid::mu(double T) const {
+  return std::exp(lerp(d_.T, lnmu_, segment(T), T));
+}
 
 double Fluid::h(double T) const {
   std::size_t i = segment(T);

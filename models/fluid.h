@@ -49,8 +49,8 @@ class Fluid {
  private:
   std::size_t segment(double T) const;
   FluidData d_;
-  std::vector<double> h_knot_;   // h at each knot                    (J/kg)
-  std::vector<double> lnmu_;     // ln(mu) at each knot
+  std::vector<double> h_knot_;  // h at each knot                    (J/kg)
+  std::vector<double> lnmu_;    // ln(mu) at each knot
   double rho_ref_ = 1000.0;
 };
 

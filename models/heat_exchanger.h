@@ -29,15 +29,15 @@ double hexHeatFlow(double UA, double C_hot, double C_cold, double T_hot_in, doub
 
 // rated point of a liquid-to-liquid CDU heat exchanger
 struct HexRating {
-  double Q = 0;              // rated capacity                                 (W)
-  double approach = 0;       // T_hot,out - T_cold,in at the rated point        (K)
-  double T_cold_in = 0;      // rated facility-water inlet                      (K)
-  double m_hot = 0;          // (kg/s)
-  double m_cold = 0;         // (kg/s)
-  double cp_hot = 0;         // (J/(kg K))
-  double cp_cold = 0;        // (J/(kg K))
-  double r_nominal = 1;      // hA_cold/hA_hot at the rated point              (1)
-  double T_hot_in = 0;       // hot inlet at the rated point; 0: approach + Q/(m_hot cp_hot) (K)
+  double Q = 0;          // rated capacity                                 (W)
+  double approach = 0;   // T_hot,out - T_cold,in at the rated point        (K)
+  double T_cold_in = 0;  // rated facility-water inlet                      (K)
+  double m_hot = 0;      // (kg/s)
+  double m_cold = 0;     // (kg/s)
+  double cp_hot = 0;     // (J/(kg K))
+  double cp_cold = 0;    // (J/(kg K))
+  double r_nominal = 1;  // hA_cold/hA_hot at the rated point              (1)
+  double T_hot_in = 0;   // hot inlet at the rated point; 0: approach + Q/(m_hot cp_hot) (K)
 };
 
 // UA and film conductances that reproduce the rating exactly; throws std::invalid_argument when the

@@ -35,7 +35,7 @@ double swameeJain(double Re, double rr) {
 }  // namespace
 
 double darcyFriction(double Re, double rr) {
-  constexpr double Re_lam = 2000.0, Re_turb = 4000.0;
+  constexpr double Re_lam = 2300.0, Re_turb = 4000.0;
   if (Re <= Re_lam) return 64.0 / std::max(Re, 1e-12);
   if (Re >= Re_turb) return swameeJain(Re, rr);
   // cubic Hermite in x = ln Re between the laminar and turbulent laws, matching value and slope
@@ -50,7 +50,9 @@ double darcyFriction(double Re, double rr) {
 }
 
 //---------------------------------------------------------------------------------------------
-double PipeFriction::area() const { return 0.25 * std::numbers::pi * diameter * diameter; }
+double PipeFriction::area() const {
+  return 0.25 * std::numbers::pi * diameter * diameter;
+}
 
 double PipeFriction::dp(double m, double rho, double mu) const {
   double A = area();

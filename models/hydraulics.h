@@ -17,11 +17,11 @@ struct PowerLaw {
 
   static PowerLaw fromNominal(double dp_nominal, double m_nominal, double n,
                               double small_fraction = 0.01);
-  double dp(double m) const;     // pressure drop              (Pa)
-  double ddp_dm(double m) const; // derivative                 (Pa s/kg)
+  double dp(double m) const;      // pressure drop              (Pa)
+  double ddp_dm(double m) const;  // derivative                 (Pa s/kg)
 };
 
-// Darcy friction factor: laminar 64/Re below Re 2000, Swamee-Jain above Re 4000, a smooth
+// Darcy friction factor: laminar 64/Re below Re 2300, Swamee-Jain above Re 4000, a smooth
 // (cubic Hermite in log Re) blend between; rel_roughness = roughness / diameter
 double darcyFriction(double Re, double rel_roughness);
 

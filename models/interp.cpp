@@ -60,7 +60,9 @@ Pchip::Pchip(std::span<const double> x, std::span<const double> y)
   d_[n - 1] = endSlope(h[n - 2], h[n - 3], delta[n - 2], delta[n - 3]);
 }
 
-std::size_t Pchip::segment(double x) const { return findSegment(x_, x); }
+std::size_t Pchip::segment(double x) const {
+  return findSegment(x_, x);
+}
 
 double Pchip::operator()(double x) const {
   if (x <= x_.front()) return y_.front() + d_.front() * (x - x_.front());
@@ -88,7 +90,9 @@ LinearTable::LinearTable(std::span<const double> x, std::span<const double> y)
   checkKnots(x, y);
 }
 
-std::size_t LinearTable::segment(double x) const { return findSegment(x_, x); }
+std::size_t LinearTable::segment(double x) const {
+  return findSegment(x_, x);
+}
 
 double LinearTable::operator()(double x) const {
   std::size_t i = segment(x);

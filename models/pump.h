@@ -5,7 +5,8 @@
 // f is a monotone cubic through the catalog points, extended linearly past the last point so that
 // the head keeps falling (and turns negative) at flows beyond the curve. Electrical power
 //   P_ele = V dp / (eta_hyd eta_mot);   heat into the fluid = V dp / eta_hyd
-// (the hydraulic losses and the useful work both end as heat in the coolant; motor losses go to air)
+// (the hydraulic losses and the useful work both end as heat in the coolant; motor losses go to
+// air)
 #pragma once
 
 #include "models/interp.h"
@@ -13,11 +14,11 @@
 namespace dctwin {
 
 struct PumpParams {
-  double V_rated = 0;       // flow of one pump at the rated point                (m3/s)
-  double dp_rated = 0;      // total head of one pump at the rated point          (Pa)
-  Pchip curve;              // head ratio vs flow ratio, f(1) = 1                  (1)
-  double eta_hyd = 0.7;     // hydraulic efficiency                               (1)
-  double eta_mot = 0.7;     // motor (and drive) efficiency                       (1)
+  double V_rated = 0;    // flow of one pump at the rated point                (m3/s)
+  double dp_rated = 0;   // total head of one pump at the rated point          (Pa)
+  Pchip curve;           // head ratio vs flow ratio, f(1) = 1                  (1)
+  double eta_hyd = 0.7;  // hydraulic efficiency                               (1)
+  double eta_mot = 0.7;  // motor (and drive) efficiency                       (1)
 };
 
 // head of n_running identical pumps in parallel at speed ratio N and total flow V   (Pa)

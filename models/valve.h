@@ -20,6 +20,8 @@ double valveQuadraticCoefficient(double Kv_eff, double rho);
 
 // first-order actuator: time constant tau = t_stroke / 5 (the cut-off of Modelica Buildings'
 // actuator filter, 5 / (2 pi t_stroke)); the position reaches 99 % of a full step in t_stroke
-inline double actuatorTimeConstant(double stroke_time) { return stroke_time / 5.0; }
+inline double actuatorTimeConstant(double stroke_time) {
+  return stroke_time / 5.0;
+}
 
 }  // namespace dctwin

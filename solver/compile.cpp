@@ -160,7 +160,8 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
     rating.cp_hot = fs.cp(T_hot_in);
     rating.cp_cold = fp.cp(cs.hex_T_primary_rated);
     const double T_hot_mean = 0.5 * (T_hot_in + T_hot_out);
-    const double T_cold_mean = cs.hex_T_primary_rated + 0.5 * cs.hex_capacity / (m_prim_r * rating.cp_cold);
+    const double T_cold_mean =
+        cs.hex_T_primary_rated + 0.5 * cs.hex_capacity / (m_prim_r * rating.cp_cold);
     // r = hA_cold/hA_hot from k (m/mu)^n Pr^(1/3) of each side (same plate geometry) [K45]
     const double n = cs.hex_flow_exponent;
     auto film = [&](const Fluid& f, double mf, double T) {
@@ -273,8 +274,8 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
       m.rack_liquid_frac.push_back(rt.liquid_fraction);
       m.rack_gpu_frac.push_back(rt.gpu_heat_fraction);
       const double m_man = rt.manifold_flow_nominal * rho_s;
-      m.rack_manifold.push_back(PowerLaw::fromNominal(rt.manifold_dp_nominal, m_man,
-                                                      rt.manifold_exponent));
+      m.rack_manifold.push_back(
+          PowerLaw::fromNominal(rt.manifold_dp_nominal, m_man, rt.manifold_exponent));
       const double kv = (rs.valve_kv > 0 ? rs.valve_kv : rt.balancing_valve_kv) *
                         std::max(rs.valve_opening, 1e-6);  // 0: closed (Kv 1e-6 of full)
       PowerLaw valve;
@@ -303,8 +304,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
   m.nstate = state;
   std::sort(m.breakpoints.begin(), m.breakpoints.end());
-  m.breakpoints.erase(std::unique(m.breakpoints.begin(), m.breakpoints.end()),
-                      m.breakpoints.end());
+  m.breakpoints.erase(std::unique(m.breakpoints.begin(), m.breakpoints.end()), m.breakpoints.end());
   buildSparsity(m);
   return m;
 }

@@ -21,7 +21,7 @@ struct Context {
   const FacilityModel* m;
   State* st;
   std::vector<int> color_adr, color_cols;  // columns grouped by color
-  std::vector<double> ydot;                 // work vector for the quadrature callback
+  std::vector<double> ydot;                // work vector for the quadrature callback
   std::string last_error;
 };
 
@@ -117,14 +117,22 @@ std::string describeState(const FacilityModel& m, int i) {
     if (i < o || i >= o + m.cdu_statenum[c]) continue;
     const std::string cdu = "CDU '" + m.cdu_name[c] + "' ";
     switch (i - o) {
-      case kTHexSec: return cdu + "supply temperature (heat-exchanger secondary outlet)";
-      case kTHexPrim: return cdu + "facility-water return temperature (heat-exchanger primary outlet)";
-      case kTRes: return cdu + "reservoir temperature";
-      case kXTemp: return cdu + "supply-temperature controller";
-      case kYValve: return cdu + "primary valve position";
-      case kXPump: return cdu + "pump controller";
-      case kNPump: return cdu + "pump speed";
-      default: break;
+      case kTHexSec:
+        return cdu + "supply temperature (heat-exchanger secondary outlet)";
+      case kTHexPrim:
+        return cdu + "facility-water return temperature (heat-exchanger primary outlet)";
+      case kTRes:
+        return cdu + "reservoir temperature";
+      case kXTemp:
+        return cdu + "supply-temperature controller";
+      case kYValve:
+        return cdu + "primary valve position";
+      case kXPump:
+        return cdu + "pump controller";
+      case kNPump:
+        return cdu + "pump speed";
+      default:
+        break;
     }
     int s = i - m.supSegAdr(c);
     if (s >= 0 && s < m.cdu_nseg_sup[c])
@@ -177,7 +185,8 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
   std::unique_ptr<void, CvodeDeleter> cv(CVodeCreate(CV_BDF, sunctx));
   void* mem = cv.get();
   auto check = [&](int flag, const char* what) {
-    if (flag < 0) throw std::runtime_error(std::string(what) + " failed with flag " + std::to_string(flag));
+    if (flag < 0)
+      throw std::runtime_error(std::string(what) + " failed with flag " + std::to_string(flag));
   };
   CVodeSetErrHandlerFn(mem, errHandler, &ctx);
   double t = st.time;
@@ -187,7 +196,8 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
   const long long nnz = static_cast<long long>(m.jac_rowind.size());
   std::unique_ptr<_generic_SUNMatrix, MatrixDeleter> J(
       SUNSparseMatrix(m.nstate, m.nstate, nnz, CSC_MAT, sunctx));
-  std::unique_ptr<_generic_SUNLinearSolver, LinSolDeleter> LS(SUNLinSol_KLU(y.get(), J.get(), sunctx));
+  std::unique_ptr<_generic_SUNLinearSolver, LinSolDeleter> LS(
+      SUNLinSol_KLU(y.get(), J.get(), sunctx));
   check(CVodeSetLinearSolver(mem, LS.get(), J.get()), "CVodeSetLinearSolver");
   check(CVodeSetJacFn(mem, jacFn), "CVodeSetJacFn");
   check(CVodeSetMaxStep(mem, so.max_step), "CVodeSetMaxStep");

@@ -14,10 +14,10 @@ namespace dctwin {
 
 // cumulative energy since t = 0 (J)
 struct EnergyTotals {
-  double heat_in = 0;        // rack heat to liquid + pump heat to fluid
-  double heat_out_fws = 0;   // carried away by the facility water
-  double heat_loss = 0;      // lost from the piping to ambient
-  double stored = 0;         // change of the energy held in fluid and cold plates
+  double heat_in = 0;       // rack heat to liquid + pump heat to fluid
+  double heat_out_fws = 0;  // carried away by the facility water
+  double heat_loss = 0;     // lost from the piping to ambient
+  double stored = 0;        // change of the energy held in fluid and cold plates
   double balanceError() const { return heat_in - heat_out_fws - heat_loss - stored; }
 };
 
@@ -37,8 +37,8 @@ struct RunOptions {
 
 struct RunResult {
   bool ok = true;
-  std::string error;   // "at t = 1234.5 s: CVODE ... (largest local error: rack A03 case)"
-  double t_end = 0;    // last time reached (s)
+  std::string error;  // "at t = 1234.5 s: CVODE ... (largest local error: rack A03 case)"
+  double t_end = 0;   // last time reached (s)
   SolverStats stats;
   EnergyTotals energy;
   double wall_seconds = 0;

@@ -14,9 +14,9 @@
 namespace dctwin {
 
 struct LoadError {
-  SourceLoc loc;        // file, line, column, key path
-  std::string value;    // the offending value as written ("" when missing)
-  std::string message;  // what was expected, with a did-you-mean where it helps
+  SourceLoc loc;               // file, line, column, key path
+  std::string value;           // the offending value as written ("" when missing)
+  std::string message;         // what was expected, with a did-you-mean where it helps
   std::string format() const;  // "file:line:col: path: message (got 'value')"
 };
 

@@ -42,16 +42,16 @@ enum StateOffset : int {
 };
 
 struct SolverOptions {
-  double rtol = 1e-6;          // relative tolerance                                 (1)
-  double atol_T = 1e-4;        // absolute tolerance on temperatures                 (K)
-  double atol_ctrl = 1e-6;     // on valve/pump positions and PI states              (1)
-  double max_step = 60;        // (s)
-  double output_interval = 60; // (s)
+  double rtol = 1e-6;           // relative tolerance                                 (1)
+  double atol_T = 1e-4;         // absolute tolerance on temperatures                 (K)
+  double atol_ctrl = 1e-6;      // on valve/pump positions and PI states              (1)
+  double max_step = 60;         // (s)
+  double output_interval = 60;  // (s)
 };
 
 struct FacilityModel {
   std::string name;
-  std::string facility_text;   // provenance
+  std::string facility_text;  // provenance
 
   // sizes
   int ncdu = 0;
@@ -60,52 +60,52 @@ struct FacilityModel {
 
   // fluids
   std::vector<Fluid> fluids;
-  int fws_fluid = 0;                 // facility-water fluid index
-  TimeSeries fws_T;                  // facility-water supply temperature             (K)
-  double T_ambient = 298.15;         // (K)
-  std::vector<double> breakpoints;   // input discontinuities, sorted                 (s)
+  int fws_fluid = 0;                // facility-water fluid index
+  TimeSeries fws_T;                 // facility-water supply temperature             (K)
+  double T_ambient = 298.15;        // (K)
+  std::vector<double> breakpoints;  // input discontinuities, sorted                 (s)
 
   // cdus (ncdu)
   std::vector<std::string> cdu_name;
-  std::vector<int> cdu_fluid;           // secondary fluid index
-  std::vector<int> cdu_stateadr;        // first state
+  std::vector<int> cdu_fluid;     // secondary fluid index
+  std::vector<int> cdu_stateadr;  // first state
   std::vector<int> cdu_statenum;
-  std::vector<int> cdu_rackadr;         // first rack (model order)
+  std::vector<int> cdu_rackadr;  // first rack (model order)
   std::vector<int> cdu_racknum;
   std::vector<int> cdu_nseg_sup, cdu_nseg_ret;
   std::vector<HexParams> cdu_hex;
-  std::vector<double> cdu_M_hex_sec, cdu_M_hex_prim, cdu_M_res;   // node masses       (kg)
-  std::vector<PowerLaw> cdu_hex_sec_dp;   // HX secondary pressure drop vs mass flow
-  std::vector<double> cdu_prim_c_hex;     // primary HX dp = c m^2                        (Pa s2/kg2)
-  std::vector<double> cdu_fws_dp;         // facility-water dp available across HX + valve (Pa)
+  std::vector<double> cdu_M_hex_sec, cdu_M_hex_prim, cdu_M_res;  // node masses       (kg)
+  std::vector<PowerLaw> cdu_hex_sec_dp;  // HX secondary pressure drop vs mass flow
+  std::vector<double> cdu_prim_c_hex;    // primary HX dp = c m^2                        (Pa s2/kg2)
+  std::vector<double> cdu_fws_dp;        // facility-water dp available across HX + valve (Pa)
   std::vector<double> cdu_valve_kv, cdu_valve_R, cdu_valve_leak, cdu_valve_tau;
   std::vector<PumpParams> cdu_pump;
   std::vector<int> cdu_pump_running, cdu_pump_count;
   std::vector<double> cdu_pump_tau, cdu_pump_min_speed;
   std::vector<PipeFriction> cdu_pipe_sup, cdu_pipe_ret;
-  std::vector<double> cdu_M_seg_sup, cdu_M_seg_ret;   // (kg)
-  std::vector<double> cdu_UA_seg_sup, cdu_UA_seg_ret; // (W/K)
-  std::vector<double> cdu_T_set;                      // (K)
-  std::vector<int> cdu_pump_mode;                     // 0 flow, 1 dp
-  std::vector<double> cdu_flow_set, cdu_dp_set;       // (m3/s), (Pa)
+  std::vector<double> cdu_M_seg_sup, cdu_M_seg_ret;    // (kg)
+  std::vector<double> cdu_UA_seg_sup, cdu_UA_seg_ret;  // (W/K)
+  std::vector<double> cdu_T_set;                       // (K)
+  std::vector<int> cdu_pump_mode;                      // 0 flow, 1 dp
+  std::vector<double> cdu_flow_set, cdu_dp_set;        // (m3/s), (Pa)
   std::vector<PIParams> cdu_pi_temp, cdu_pi_pump;
 
   // racks (nrack, model order)
   std::vector<std::string> rack_name, rack_row, rack_type;
   std::vector<int> rack_index, rack_cdu;
   std::vector<ColdPlateLaw> rack_coldplate;
-  std::vector<double> rack_paths;          // parallel cold-plate paths               (1)
+  std::vector<double> rack_paths;  // parallel cold-plate paths               (1)
   std::vector<double> rack_liquid_frac, rack_gpu_frac;
-  std::vector<PowerLaw> rack_manifold;     // vs rack mass flow
-  std::vector<PowerLaw> rack_valve;        // balancing valve, quadratic, vs mass flow
-  std::vector<double> rack_C_case;         // cold-plate case capacity, whole rack    (J/K)
-  std::vector<double> rack_M_cool;         // rack coolant mass                       (kg)
-  std::vector<TimeSeries> rack_load;       // rack power                              (W)
+  std::vector<PowerLaw> rack_manifold;  // vs rack mass flow
+  std::vector<PowerLaw> rack_valve;     // balancing valve, quadratic, vs mass flow
+  std::vector<double> rack_C_case;      // cold-plate case capacity, whole rack    (J/K)
+  std::vector<double> rack_M_cool;      // rack coolant mass                       (kg)
+  std::vector<TimeSeries> rack_load;    // rack power                              (W)
 
   // jacobian sparsity (CSC) and column coloring for difference quotients
-  std::vector<long long> jac_colptr;   // (nstate+1)
-  std::vector<long long> jac_rowind;   // (nnz)
-  std::vector<int> jac_color;          // color of each column
+  std::vector<long long> jac_colptr;  // (nstate+1)
+  std::vector<long long> jac_rowind;  // (nnz)
+  std::vector<int> jac_color;         // color of each column
   int jac_ncolor = 0;
 
   SolverOptions options;
@@ -129,17 +129,17 @@ struct FacilityModel {
 // values derived from the state at one time; filled by evalRhs, read by outputs
 struct Signals {
   // per cdu
-  std::vector<double> m_sec, m_prim;          // (kg/s)
-  std::vector<double> dp_pump, dp_bank;       // (Pa)
-  std::vector<double> P_pump, Q_pump_fluid;   // (W)
-  std::vector<double> Q_hex;                  // (W)
-  std::vector<double> T_fws;                  // (K)
-  std::vector<double> N_cmd, y_cmd;           // (1)
-  std::vector<double> Q_loss;                 // to ambient                            (W)
+  std::vector<double> m_sec, m_prim;         // (kg/s)
+  std::vector<double> dp_pump, dp_bank;      // (Pa)
+  std::vector<double> P_pump, Q_pump_fluid;  // (W)
+  std::vector<double> Q_hex;                 // (W)
+  std::vector<double> T_fws;                 // (K)
+  std::vector<double> N_cmd, y_cmd;          // (1)
+  std::vector<double> Q_loss;                // to ambient                            (W)
   // per rack
-  std::vector<double> m_rack, dp_rack;        // (kg/s), (Pa)
-  std::vector<double> P_rack, Q_liquid, Q_air, Q_cp; // (W)
-  std::vector<double> R_cp;                   // whole-rack plate resistance            (K/W)
+  std::vector<double> m_rack, dp_rack;                // (kg/s), (Pa)
+  std::vector<double> P_rack, Q_liquid, Q_air, Q_cp;  // (W)
+  std::vector<double> R_cp;  // whole-rack plate resistance            (K/W)
   // totals
   double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
   int hydraulic_failures = 0;  // nested solves that did not converge (counted, never thrown)
@@ -155,10 +155,10 @@ struct SolverStats {
 };
 
 struct State {
-  std::vector<double> y;     // state vector
-  std::vector<double> y0;    // initial state (for stored energy)
-  std::vector<double> scratch;  // perturbed state for difference quotients
-  std::vector<double> fscratch; // perturbed rhs
+  std::vector<double> y;         // state vector
+  std::vector<double> y0;        // initial state (for stored energy)
+  std::vector<double> scratch;   // perturbed state for difference quotients
+  std::vector<double> fscratch;  // perturbed rhs
   Signals sig;
   double time = 0;
   SolverStats stats;

@@ -87,8 +87,9 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
     p.errors.push_back(LoadError{SourceLoc{name, 1, 1, ""}, "", "expected a mapping at the top"});
     throw LoadFailure(std::move(p.errors));
   }
-  p.checkKeys(root, "", {"dctwin_scenario", "name", "description", "duration", "output_interval",
-                         "solver", "initial_temperature", "events"});
+  p.checkKeys(root, "",
+              {"dctwin_scenario", "name", "description", "duration", "output_interval", "solver",
+               "initial_temperature", "events"});
   p.quantity(root, "duration", "", Dim::Time, sc.duration);
   p.quantity(root, "output_interval", "", Dim::Time, sc.output_interval);
   if (!(sc.duration > 0 && sc.duration <= 366 * 86400.0))
@@ -101,13 +102,16 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
       p.error(s, "solver", "", "expected a mapping");
     } else {
       p.checkKeys(s, "solver.", {"rtol"});
-      if (p.quantity(s, "rtol", "solver.", Dim::None, sc.rtol) && !(sc.rtol >= 1e-10 && sc.rtol <= 1e-2))
+      if (p.quantity(s, "rtol", "solver.", Dim::None, sc.rtol) &&
+          !(sc.rtol >= 1e-10 && sc.rtol <= 1e-2))
         p.error(s["rtol"], "solver.rtol", s["rtol"].Scalar(), "expected 1e-10 <= rtol <= 1e-2");
     }
   }
-  if (p.quantity(root, "initial_temperature", "", Dim::Temperature, sc.T_init)) sc.has_T_init = true;
+  if (p.quantity(root, "initial_temperature", "", Dim::Temperature, sc.T_init))
+    sc.has_T_init = true;
   if (YAML::Node ev = root["events"]) {
-    if (!ev.IsSequence()) p.error(ev, "events", "", "expected a list of events");
+    if (!ev.IsSequence())
+      p.error(ev, "events", "", "expected a list of events");
     else
       for (std::size_t i = 0; i < ev.size(); ++i) {
         YAML::Node e = ev[i];
@@ -121,7 +125,8 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
         se.loc = p.loc(e, path);
         if (!p.quantity(e, "time", path, Dim::Time, se.time))
           if (!e["time"]) p.error(e, path + "time", "", "missing key 'time'");
-        if (se.time < 0) p.error(e["time"], path + "time", e["time"].Scalar(), "expected time >= 0");
+        if (se.time < 0)
+          p.error(e["time"], path + "time", e["time"].Scalar(), "expected time >= 0");
         se.target = e["rack"] && e["rack"].IsScalar() ? e["rack"].Scalar() : "*";
         int kinds = 0;
         if (p.quantity(e, "heat_load", path, Dim::Power, se.value)) se.kind = "heat_load", ++kinds;
@@ -165,8 +170,10 @@ void stepSeries(TimeSeries& ts, double time, double value) {
     for (std::size_t i = 0; i < ts.t.size() && ts.t[i] < time; ++i)
       out.t.push_back(ts.t[i]), out.v.push_back(ts.v[i]);
     if (out.t.empty()) out.t.push_back(0.0), out.v.push_back(ts.eval(0.0));
-    if (time > out.t.back()) out.t.push_back(time), out.v.push_back(value);
-    else out.v.back() = value;
+    if (time > out.t.back())
+      out.t.push_back(time), out.v.push_back(value);
+    else
+      out.v.back() = value;
   }
   ts = std::move(out);
 }
@@ -191,9 +198,9 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
       if (d < bestd) bestd = d, best = r.name;
     }
     if (!found)
-      errors.push_back(LoadError{e.loc, e.target,
-                                 "unknown rack" + (best.empty() ? std::string()
-                                                                : "; did you mean '" + best + "'?")});
+      errors.push_back(LoadError{
+          e.loc, e.target,
+          "unknown rack" + (best.empty() ? std::string() : "; did you mean '" + best + "'?")});
   }
   if (!errors.empty()) throw LoadFailure(std::move(errors));
 }
@@ -208,7 +215,8 @@ void SummarySink::sample(const FacilityModel& m, const State& st, const double* 
   for (int r = 0; r < m.nrack; ++r) {
     const int a = m.rackAdr(r);
     const double V = g.m_rack[r] / m.fluids[m.cdu_fluid[m.rack_cdu[r]]].rho_ref();
-    if (y[a + 1] > s.T_case_max) s.T_case_max = y[a + 1], s.T_case_max_rack = m.rack_name[r], s.T_case_max_time = t;
+    if (y[a + 1] > s.T_case_max)
+      s.T_case_max = y[a + 1], s.T_case_max_rack = m.rack_name[r], s.T_case_max_time = t;
     if (y[a] > s.T_return_max) s.T_return_max = y[a], s.T_return_max_rack = m.rack_name[r];
     if (t > 0) {  // flows at t = 0 are those of the initial pump speed
       s.rack_flow_min = std::min(s.rack_flow_min, V);
@@ -242,7 +250,8 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
   if (!r.ok) line("  error               %s", r.error.c_str());
   line("  peak case temp      %.1f degC  (rack %s, t = %.0f s)", toCelsius(s.T_case_max),
        s.T_case_max_rack.c_str(), s.T_case_max_time);
-  line("  peak rack outlet    %.1f degC  (rack %s)", toCelsius(s.T_return_max), s.T_return_max_rack.c_str());
+  line("  peak rack outlet    %.1f degC  (rack %s)", toCelsius(s.T_return_max),
+       s.T_return_max_rack.c_str());
   line("  peak CDU supply     %.1f degC", toCelsius(s.T_supply_max));
   line("  rack flows          %.1f .. %.1f L/min", toLitersPerMinute(s.rack_flow_min),
        toLitersPerMinute(s.rack_flow_max));
@@ -252,12 +261,16 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
   line("  pump power (end)    %.2f kW", s.P_pump / 1e3);
   const EnergyTotals& e = s.energy;
   double rel = e.heat_in > 0 ? e.balanceError() / e.heat_in : 0.0;
-  line("  energy balance      in %.3f MWh = to facility water %.3f + to ambient %.3f + stored %.3f MWh",
-       e.heat_in / 3.6e9, e.heat_out_fws / 3.6e9, e.heat_loss / 3.6e9, e.stored / 3.6e9);
+  line(
+      "  energy balance      in %.3f MWh = to facility water %.3f + to ambient %.3f + stored %.3f "
+      "MWh",
+      e.heat_in / 3.6e9, e.heat_out_fws / 3.6e9, e.heat_loss / 3.6e9, e.stored / 3.6e9);
   line("                      residual %.3g kWh (%.2e of heat in)", e.balanceError() / 3.6e6, rel);
-  line("  solver              %ld steps, %ld rhs (+%ld for jacobians), %ld jacobians, %ld error-test fails, %ld nonlinear fails",
-       r.stats.steps, r.stats.rhs_evals, r.stats.rhs_evals_jac, r.stats.jac_evals, r.stats.err_test_fails,
-       r.stats.nonlin_conv_fails);
+  line(
+      "  solver              %ld steps, %ld rhs (+%ld for jacobians), %ld jacobians, %ld "
+      "error-test fails, %ld nonlinear fails",
+      r.stats.steps, r.stats.rhs_evals, r.stats.rhs_evals_jac, r.stats.jac_evals,
+      r.stats.err_test_fails, r.stats.nonlin_conv_fails);
   return out;
 }
 
@@ -301,12 +314,14 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
   I.r_Tret = f.addSeries("/rack/T_return", nr, "K", "coolant temperature at the rack outlet");
   I.r_Tcase = f.addSeries("/rack/T_case", nr, "K", "cold-plate case temperature (rack mean plate)");
   I.r_V = f.addSeries("/rack/V_flow", nr, "m3/s", "coolant volume flow through the rack");
-  I.r_dp = f.addSeries("/rack/dp", nr, "Pa", "pressure drop across the rack branch (valve + manifold)");
+  I.r_dp =
+      f.addSeries("/rack/dp", nr, "Pa", "pressure drop across the rack branch (valve + manifold)");
   I.r_Qliq = f.addSeries("/rack/Q_liquid", nr, "W", "heat from the rack into the coolant");
   I.r_Qair = f.addSeries("/rack/Q_air", nr, "W", "heat from the rack into the room air");
   I.r_P = f.addSeries("/rack/P", nr, "W", "rack electrical power");
   I.c_Tss = f.addSeries("/cdu/T_sec_supply", nc, "K", "secondary (TCS) supply temperature");
-  I.c_Tsr = f.addSeries("/cdu/T_sec_return", nc, "K", "secondary (TCS) return temperature at the CDU");
+  I.c_Tsr =
+      f.addSeries("/cdu/T_sec_return", nc, "K", "secondary (TCS) return temperature at the CDU");
   I.c_Tps = f.addSeries("/cdu/T_prim_supply", nc, "K", "facility-water supply temperature");
   I.c_Tpr = f.addSeries("/cdu/T_prim_return", nc, "K", "facility-water return temperature");
   I.c_Vs = f.addSeries("/cdu/V_flow_sec", nc, "m3/s", "secondary volume flow");
@@ -314,13 +329,19 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
   I.c_N = f.addSeries("/cdu/pump_speed", nc, "1", "pump speed ratio N/N_rated");
   I.c_Pp = f.addSeries("/cdu/P_pump", nc, "W", "pump electrical power");
   I.c_y = f.addSeries("/cdu/valve_position", nc, "1", "primary control valve position");
-  I.c_Q = f.addSeries("/cdu/Q_hex", nc, "W", "heat through the plate heat exchanger, secondary to primary");
+  I.c_Q = f.addSeries("/cdu/Q_hex", nc, "W",
+                      "heat through the plate heat exchanger, secondary to primary");
   I.c_dpb = f.addSeries("/cdu/dp_bank", nc, "Pa", "differential pressure across the rack bank");
-  I.e_in = f.addSeries("/energy/heat_in", 0, "J", "cumulative heat into the coolant (racks + pumps)");
-  I.e_out = f.addSeries("/energy/heat_to_facility_water", 0, "J", "cumulative heat to the facility water");
-  I.e_loss = f.addSeries("/energy/heat_loss_ambient", 0, "J", "cumulative heat lost from piping to ambient");
-  I.e_stored = f.addSeries("/energy/stored", 0, "J", "change of energy held in coolant and cold plates");
-  I.e_err = f.addSeries("/energy/balance_error", 0, "J", "heat_in - heat_to_facility_water - heat_loss_ambient - stored");
+  I.e_in =
+      f.addSeries("/energy/heat_in", 0, "J", "cumulative heat into the coolant (racks + pumps)");
+  I.e_out = f.addSeries("/energy/heat_to_facility_water", 0, "J",
+                        "cumulative heat to the facility water");
+  I.e_loss = f.addSeries("/energy/heat_loss_ambient", 0, "J",
+                         "cumulative heat lost from piping to ambient");
+  I.e_stored =
+      f.addSeries("/energy/stored", 0, "J", "change of energy held in coolant and cold plates");
+  I.e_err = f.addSeries("/energy/balance_error", 0, "J",
+                        "heat_in - heat_to_facility_water - heat_loss_ambient - stored");
   I.row.resize(std::max(nr, nc));
 }
 
@@ -340,25 +361,50 @@ void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, 
   };
   (void)rr;
   const double* ys = y;
-  put(I.r_Tsup, [&](int r) { int c = m.rack_cdu[r]; return ys[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1]; }, m.nrack);
-  put(I.r_Tret, [&](int r) { return ys[m.rackAdr(r)]; }, m.nrack);
-  put(I.r_Tcase, [&](int r) { return ys[m.rackAdr(r) + 1]; }, m.nrack);
-  put(I.r_V, [&](int r) { return g.m_rack[r] / m.fluids[m.cdu_fluid[m.rack_cdu[r]]].rho_ref(); }, m.nrack);
-  put(I.r_dp, [&](int r) { return g.dp_rack[r]; }, m.nrack);
-  put(I.r_Qliq, [&](int r) { return g.Q_liquid[r]; }, m.nrack);
-  put(I.r_Qair, [&](int r) { return g.Q_air[r]; }, m.nrack);
-  put(I.r_P, [&](int r) { return g.P_rack[r]; }, m.nrack);
-  put(I.c_Tss, [&](int c) { return ys[m.stateAdr(c, kTHexSec)]; }, m.ncdu);
-  put(I.c_Tsr, [&](int c) { return ys[m.retSegAdr(c) + m.cdu_nseg_ret[c] - 1]; }, m.ncdu);
-  put(I.c_Tps, [&](int c) { return g.T_fws[c]; }, m.ncdu);
-  put(I.c_Tpr, [&](int c) { return ys[m.stateAdr(c, kTHexPrim)]; }, m.ncdu);
-  put(I.c_Vs, [&](int c) { return g.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref(); }, m.ncdu);
-  put(I.c_Vp, [&](int c) { return g.m_prim[c] / m.fluids[m.fws_fluid].rho_ref(); }, m.ncdu);
-  put(I.c_N, [&](int c) { return ys[m.stateAdr(c, kNPump)]; }, m.ncdu);
-  put(I.c_Pp, [&](int c) { return g.P_pump[c]; }, m.ncdu);
-  put(I.c_y, [&](int c) { return ys[m.stateAdr(c, kYValve)]; }, m.ncdu);
-  put(I.c_Q, [&](int c) { return g.Q_hex[c]; }, m.ncdu);
-  put(I.c_dpb, [&](int c) { return g.dp_bank[c]; }, m.ncdu);
+  put(
+      I.r_Tsup,
+      [&](int r) {
+        int c = m.rack_cdu[r];
+        return ys[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1];
+      },
+      m.nrack);
+  put(
+      I.r_Tret, [&](int r) { return ys[m.rackAdr(r)]; }, m.nrack);
+  put(
+      I.r_Tcase, [&](int r) { return ys[m.rackAdr(r) + 1]; }, m.nrack);
+  put(
+      I.r_V, [&](int r) { return g.m_rack[r] / m.fluids[m.cdu_fluid[m.rack_cdu[r]]].rho_ref(); },
+      m.nrack);
+  put(
+      I.r_dp, [&](int r) { return g.dp_rack[r]; }, m.nrack);
+  put(
+      I.r_Qliq, [&](int r) { return g.Q_liquid[r]; }, m.nrack);
+  put(
+      I.r_Qair, [&](int r) { return g.Q_air[r]; }, m.nrack);
+  put(
+      I.r_P, [&](int r) { return g.P_rack[r]; }, m.nrack);
+  put(
+      I.c_Tss, [&](int c) { return ys[m.stateAdr(c, kTHexSec)]; }, m.ncdu);
+  put(
+      I.c_Tsr, [&](int c) { return ys[m.retSegAdr(c) + m.cdu_nseg_ret[c] - 1]; }, m.ncdu);
+  put(
+      I.c_Tps, [&](int c) { return g.T_fws[c]; }, m.ncdu);
+  put(
+      I.c_Tpr, [&](int c) { return ys[m.stateAdr(c, kTHexPrim)]; }, m.ncdu);
+  put(
+      I.c_Vs, [&](int c) { return g.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref(); }, m.ncdu);
+  put(
+      I.c_Vp, [&](int c) { return g.m_prim[c] / m.fluids[m.fws_fluid].rho_ref(); }, m.ncdu);
+  put(
+      I.c_N, [&](int c) { return ys[m.stateAdr(c, kNPump)]; }, m.ncdu);
+  put(
+      I.c_Pp, [&](int c) { return g.P_pump[c]; }, m.ncdu);
+  put(
+      I.c_y, [&](int c) { return ys[m.stateAdr(c, kYValve)]; }, m.ncdu);
+  put(
+      I.c_Q, [&](int c) { return g.Q_hex[c]; }, m.ncdu);
+  put(
+      I.c_dpb, [&](int c) { return g.dp_bank[c]; }, m.ncdu);
   double ev[5] = {e.heat_in, e.heat_out_fws, e.heat_loss, e.stored, e.balanceError()};
   int es[5] = {I.e_in, I.e_out, I.e_loss, I.e_stored, I.e_err};
   for (int k = 0; k < 5; ++k) f.appendRow(es[k], std::span<const double>(&ev[k], 1));
@@ -371,17 +417,21 @@ void Hdf5Sink::finish(const RunResult& r) {
   f.setAttribute("/", "error", r.error);
   f.setAttribute("/", "t_end", r.t_end);
   f.setAttribute("/", "wall_seconds", r.wall_seconds);
-  f.setAttribute("/", "solver", std::string("CVODE BDF, Newton, KLU sparse direct, colored difference-quotient jacobian"));
+  f.setAttribute(
+      "/", "solver",
+      std::string("CVODE BDF, Newton, KLU sparse direct, colored difference-quotient jacobian"));
   f.setAttribute("/", "solver_steps", static_cast<long long>(r.stats.steps));
   f.setAttribute("/", "solver_rhs_evals", static_cast<long long>(r.stats.rhs_evals));
   f.setAttribute("/", "solver_rhs_evals_jacobian", static_cast<long long>(r.stats.rhs_evals_jac));
   f.setAttribute("/", "solver_jacobian_evals", static_cast<long long>(r.stats.jac_evals));
   f.setAttribute("/", "solver_linear_setups", static_cast<long long>(r.stats.lin_setups));
   f.setAttribute("/", "solver_nonlinear_iterations", static_cast<long long>(r.stats.nonlin_iters));
-  f.setAttribute("/", "solver_nonlinear_failures", static_cast<long long>(r.stats.nonlin_conv_fails));
+  f.setAttribute("/", "solver_nonlinear_failures",
+                 static_cast<long long>(r.stats.nonlin_conv_fails));
   f.setAttribute("/", "solver_error_test_failures", static_cast<long long>(r.stats.err_test_fails));
   f.setAttribute("/", "solver_last_step", r.stats.last_step);
-  f.setAttribute("/", "hydraulic_solve_failures", static_cast<long long>(r.stats.hydraulic_failures));
+  f.setAttribute("/", "hydraulic_solve_failures",
+                 static_cast<long long>(r.stats.hydraulic_failures));
   f.close();
 }
 

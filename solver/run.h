@@ -14,21 +14,21 @@ namespace dctwin {
 // a scenario: how long to run, what to record, and the input changes along the way
 // (docs/scenario-format.md). Events are applied to the spec before it is compiled.
 struct ScenarioEvent {
-  double time = 0;            // (s)
-  std::string kind;           // "heat_load" or "facility_water_temperature"
-  std::string target;         // rack name, or "*" for every rack
-  double value = 0;           // SI
+  double time = 0;     // (s)
+  std::string kind;    // "heat_load" or "facility_water_temperature"
+  std::string target;  // rack name, or "*" for every rack
+  double value = 0;    // SI
   SourceLoc loc;
 };
 
 struct Scenario {
   std::string file;
   std::string text;
-  double duration = 3600;           // (s)
-  double output_interval = 60;      // (s)
+  double duration = 3600;       // (s)
+  double output_interval = 60;  // (s)
   double rtol = 1e-6;
   bool has_T_init = false;
-  double T_init = 0;                // initial fluid temperature; default: facility water at t=0 (K)
+  double T_init = 0;  // initial fluid temperature; default: facility water at t=0 (K)
   std::vector<ScenarioEvent> events;
 };
 
@@ -40,16 +40,16 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec);
 
 // running extremes and end values for the CLI summary
 struct RunSummary {
-  double T_case_max = -1e300;      // (K)
+  double T_case_max = -1e300;  // (K)
   std::string T_case_max_rack;
-  double T_case_max_time = 0;      // (s)
-  double T_return_max = -1e300;    // rack outlet (K)
+  double T_case_max_time = 0;    // (s)
+  double T_return_max = -1e300;  // rack outlet (K)
   std::string T_return_max_rack;
-  double T_supply_max = -1e300;    // CDU supply (K)
-  double rack_flow_min = 1e300, rack_flow_max = -1e300;  // (m3/s)
-  double cdu_flow_total = 0;       // at the end (m3/s)
+  double T_supply_max = -1e300;                                    // CDU supply (K)
+  double rack_flow_min = 1e300, rack_flow_max = -1e300;            // (m3/s)
+  double cdu_flow_total = 0;                                       // at the end (m3/s)
   double heat_liquid = 0, heat_air = 0, heat_fws = 0, P_pump = 0;  // at the end (W)
-  EnergyTotals energy;             // at the end (J)
+  EnergyTotals energy;                                             // at the end (J)
   double t_end = 0;
 };
 

@@ -16,9 +16,9 @@ namespace dctwin {
 // where a value came from, for error messages
 struct SourceLoc {
   std::string file;
-  int line = 0;     // 1-based; 0 = unknown
-  int column = 0;   // 1-based
-  std::string path; // key path, e.g. "cdus[0].pumps.count"
+  int line = 0;      // 1-based; 0 = unknown
+  int column = 0;    // 1-based
+  std::string path;  // key path, e.g. "cdus[0].pumps.count"
 };
 
 // a scalar input over time (heat load, facility-water temperature)
@@ -33,102 +33,102 @@ struct TimeSeries {
 };
 
 struct FlowValue {
-  double value = 0;    // m3/s or kg/s
-  bool mass = false;   // true: kg/s
+  double value = 0;   // m3/s or kg/s
+  bool mass = false;  // true: kg/s
   double massFlow(double rho) const { return mass ? value : value * rho; }
   double volumeFlow(double rho) const { return mass ? value / rho : value; }
 };
 
 struct ColdPlateSpec {
   std::string name;
-  double time_constant = 2.0;        // case/plate first-order lag at design flow      (s)
-  double dp_nominal = 0;             // plate pressure drop at flow_nominal            (Pa)
-  double flow_nominal = 0;           // (m3/s)
-  double dp_exponent = 1.85;         // (1)
+  double time_constant = 2.0;  // case/plate first-order lag at design flow      (s)
+  double dp_nominal = 0;       // plate pressure drop at flow_nominal            (Pa)
+  double flow_nominal = 0;     // (m3/s)
+  double dp_exponent = 1.85;   // (1)
   struct Law {
     double R_inf = 0, a = 0, b = 1;  // R = R_inf + a V^-b, V in L/min                  (K/W)
     std::vector<double> table_flow;  // published points                             (m3/s)
     std::vector<double> table_R;     // (K/W)
   };
-  std::map<std::string, Law> laws;   // by fluid name
+  std::map<std::string, Law> laws;  // by fluid name
   SourceLoc loc;
 };
 
 struct RackTypeSpec {
   std::string name;
-  double nominal_power = 0;          // (W)
-  double liquid_fraction = 0.8;      // heat captured by the liquid                    (1)
-  double gpu_heat_fraction = 0;      // rack power dissipated in the GPU cold plates   (1)
+  double nominal_power = 0;      // (W)
+  double liquid_fraction = 0.8;  // heat captured by the liquid                    (1)
+  double gpu_heat_fraction = 0;  // rack power dissipated in the GPU cold plates   (1)
   int trays = 1;
   int gpus_per_tray = 1;
-  std::string coldplate;             // ColdPlateSpec name
-  int coldplate_paths = 1;           // parallel cold-plate flow paths                 (1)
-  double design_flow = 0;            // (m3/s)
-  double manifold_dp_nominal = 0;    // whole-rack pressure drop at manifold_flow_nominal (Pa)
-  double manifold_flow_nominal = 0;  // (m3/s)
-  double manifold_exponent = 2.0;    // (1)
-  double coolant_volume = 0;         // liquid inside the rack                          (m3)
-  double balancing_valve_kv = 0;     // fully open, m3/h/sqrt(bar)                    (Kv)
-  double max_working_pressure = 0;   // gauge                                          (Pa)
-  double supply_temperature_max = 0; // (K)
+  std::string coldplate;              // ColdPlateSpec name
+  int coldplate_paths = 1;            // parallel cold-plate flow paths                 (1)
+  double design_flow = 0;             // (m3/s)
+  double manifold_dp_nominal = 0;     // whole-rack pressure drop at manifold_flow_nominal (Pa)
+  double manifold_flow_nominal = 0;   // (m3/s)
+  double manifold_exponent = 2.0;     // (1)
+  double coolant_volume = 0;          // liquid inside the rack                          (m3)
+  double balancing_valve_kv = 0;      // fully open, m3/h/sqrt(bar)                    (Kv)
+  double max_working_pressure = 0;    // gauge                                          (Pa)
+  double supply_temperature_max = 0;  // (K)
   SourceLoc loc;
 };
 
 struct PipeSpec {
-  double length = 0;         // (m)
-  double diameter = 0;       // inner diameter                                    (m)
-  double roughness = 4.5e-5; // commercial steel                                 (m)
-  int segments = 10;         // finite volumes for the transport delay            (1)
-  double ua_per_length = 0;  // heat loss to ambient per metre                    (W/(m K))
+  double length = 0;          // (m)
+  double diameter = 0;        // inner diameter                                    (m)
+  double roughness = 4.5e-5;  // commercial steel                                 (m)
+  int segments = 10;          // finite volumes for the transport delay            (1)
+  double ua_per_length = 0;   // heat loss to ambient per metre                    (W/(m K))
 };
 
 struct CduSpec {
   std::string name;
-  std::string model;        // catalog entry it was built from ("" = explicit values)
+  std::string model;  // catalog entry it was built from ("" = explicit values)
   std::string fluid = "pg25";
   // plate heat exchanger, rated point
-  double hex_capacity = 0;            // (W)
-  double hex_approach = 0;            // T_sec,supply - T_prim,supply at the rated point (K)
-  double hex_T_primary_rated = 0;     // rated facility-water inlet                   (K)
-  FlowValue hex_flow_secondary;       // rated
-  FlowValue hex_flow_primary;         // rated
-  double hex_dp_primary = 0;          // at rated primary flow                        (Pa)
-  double hex_dp_secondary = 0;        // at rated secondary flow                      (Pa)
-  double hex_holdup_primary = 0;      // (m3)
-  double hex_holdup_secondary = 0;    // (m3)
-  double hex_flow_exponent = 0.8;     // (1)
+  double hex_capacity = 0;          // (W)
+  double hex_approach = 0;          // T_sec,supply - T_prim,supply at the rated point (K)
+  double hex_T_primary_rated = 0;   // rated facility-water inlet                   (K)
+  FlowValue hex_flow_secondary;     // rated
+  FlowValue hex_flow_primary;       // rated
+  double hex_dp_primary = 0;        // at rated primary flow                        (Pa)
+  double hex_dp_secondary = 0;      // at rated secondary flow                      (Pa)
+  double hex_holdup_primary = 0;    // (m3)
+  double hex_holdup_secondary = 0;  // (m3)
+  double hex_flow_exponent = 0.8;   // (1)
   // pumps
   int pump_count = 1;
   int pump_running = 1;
-  double pump_rated_flow = 0;         // per pump                                     (m3/s)
-  double pump_rated_head = 0;         // per pump, total                              (Pa)
+  double pump_rated_flow = 0;           // per pump                                     (m3/s)
+  double pump_rated_head = 0;           // per pump, total                              (Pa)
   std::vector<double> pump_curve_flow;  // flow ratio                                 (1)
   std::vector<double> pump_curve_head;  // head ratio                                 (1)
   double pump_eta_hyd = 0.7;
   double pump_eta_mot = 0.7;
-  double pump_rise_time = 30;         // (s)
-  double pump_min_speed = 0.15;       // (1)
+  double pump_rise_time = 30;    // (s)
+  double pump_min_speed = 0.15;  // (1)
   // primary control valve
   double valve_rangeability = 50;
   double valve_leakage = 1e-4;
-  double valve_dp_nominal = 0;        // fully open at rated primary flow             (Pa)
-  double valve_stroke_time = 120;     // (s)
+  double valve_dp_nominal = 0;     // fully open at rated primary flow             (Pa)
+  double valve_stroke_time = 120;  // (s)
   // expansion tank and internal volume
-  double tank_volume = 0;             // (m3)
-  double tank_precharge = 0;          // gauge                                        (Pa)
-  double internal_volume = 0;         // reservoir and internal piping                (m3)
+  double tank_volume = 0;      // (m3)
+  double tank_precharge = 0;   // gauge                                        (Pa)
+  double internal_volume = 0;  // reservoir and internal piping                (m3)
   // controls
-  double T_supply_set = 0;            // secondary supply set point                   (K)
+  double T_supply_set = 0;  // secondary supply set point                   (K)
   enum class PumpMode { Flow, Dp } pump_mode = PumpMode::Flow;
-  double flow_set = 0;                // (m3/s)
-  double dp_set = 0;                  // across the rack bank                         (Pa)
-  double temp_k = 0.1;                // valve fraction per kelvin                    (1/K)
-  double temp_Ti = 120;               // (s)
-  double pump_k = 0.5;                // speed per unit relative error                (1)
-  double pump_Ti = 15;                // (s)
+  double flow_set = 0;   // (m3/s)
+  double dp_set = 0;     // across the rack bank                         (Pa)
+  double temp_k = 0.1;   // valve fraction per kelvin                    (1/K)
+  double temp_Ti = 120;  // (s)
+  double pump_k = 0.5;   // speed per unit relative error                (1)
+  double pump_Ti = 15;   // (s)
   // limits
-  double T_supply_min = 0, T_supply_max = 0;          // (K)
-  double p_secondary_max = 0, p_primary_max = 0;      // gauge (Pa)
+  double T_supply_min = 0, T_supply_max = 0;      // (K)
+  double p_secondary_max = 0, p_primary_max = 0;  // gauge (Pa)
   // secondary (TCS) piping between CDU and racks
   PipeSpec supply_pipe, return_pipe;
   SourceLoc loc;
@@ -136,9 +136,9 @@ struct CduSpec {
 
 struct RackSpec {
   std::string name;
-  std::string cdu;        // CduSpec name
-  std::string type;       // RackTypeSpec name
-  std::string row;        // hall position, for display
+  std::string cdu;   // CduSpec name
+  std::string type;  // RackTypeSpec name
+  std::string row;   // hall position, for display
   int index = 0;
   double valve_opening = 1.0;  // balancing valve opening                         (1)
   double valve_kv = 0;         // fully open Kv; 0 = the rack type's                (Kv)
@@ -148,20 +148,20 @@ struct RackSpec {
 
 struct FacilityWaterSpec {
   std::string fluid = "water";
-  TimeSeries T_supply;      // (K)
+  TimeSeries T_supply;  // (K)
   enum class Mode { Pressure, Flow } mode = Mode::Pressure;
-  double dp = 0;            // available differential pressure at each CDU           (Pa)
-  FlowValue flow;           // flow at a fully open valve, per CDU
+  double dp = 0;   // available differential pressure at each CDU           (Pa)
+  FlowValue flow;  // flow at a fully open valve, per CDU
 };
 
 struct FacilitySpec {
   std::string name;
   std::string description;
-  std::string file;         // path it was loaded from
-  std::string text;         // the file's text, kept for provenance in results
-  double T_ambient = 298.15;                     // (K)
+  std::string file;           // path it was loaded from
+  std::string text;           // the file's text, kept for provenance in results
+  double T_ambient = 298.15;  // (K)
   FacilityWaterSpec facility_water;
-  std::map<std::string, FluidData> fluids;       // resolved from the catalog
+  std::map<std::string, FluidData> fluids;  // resolved from the catalog
   std::map<std::string, ColdPlateSpec> coldplates;
   std::map<std::string, RackTypeSpec> rack_types;
   std::vector<CduSpec> cdus;

@@ -19,8 +19,7 @@ namespace {
 
 // flow m >= 0 through a branch (balancing valve + rack manifold in series) at pressure drop dp;
 // safeguarded Newton on the strictly increasing g(m) = dp_valve(m) + dp_manifold(m)
-double branchFlow(const PowerLaw& valve, const PowerLaw& man, double dp, double* dgdm,
-                  bool* ok) {
+double branchFlow(const PowerLaw& valve, const PowerLaw& man, double dp, double* dgdm, bool* ok) {
   if (dp <= 0) {
     *dgdm = valve.ddp_dm(0) + man.ddp_dm(0);
     return 0.0;
@@ -34,8 +33,10 @@ double branchFlow(const PowerLaw& valve, const PowerLaw& man, double dp, double*
   while (g(hi) < dp) hi *= 2.0;
   for (int it = 0; it < 100; ++it) {
     double r = g(x) - dp;
-    if (r > 0) hi = std::min(hi, x);
-    else lo = std::max(lo, x);
+    if (r > 0)
+      hi = std::min(hi, x);
+    else
+      lo = std::max(lo, x);
     double d = valve.ddp_dm(x) + man.ddp_dm(x);
     double xn = x - r / d;
     if (!(xn > lo && xn < hi)) xn = 0.5 * (lo + hi);
@@ -95,8 +96,10 @@ void solveSecondary(const FacilityModel& m, Signals& sig, int c, double N, doubl
     Q = bank(x, &dQ);
     double V = Q / rho;
     double r = pumpHead(pp, nrun, N, V) - x - series(Q);
-    if (r > 0) lo = x;
-    else hi = x;
+    if (r > 0)
+      lo = x;
+    else
+      hi = x;
     double dr = (pumpHeadSlope(pp, nrun, N, V) / rho - seriesSlope(Q)) * dQ - 1.0;
     double xn = x - r / dr;
     if (!(xn > lo && xn < hi)) xn = 0.5 * (lo + hi);
@@ -123,8 +126,8 @@ State makeState(const FacilityModel& m, double T_init) {
   st.scratch.assign(m.nstate, 0.0);
   st.fscratch.assign(m.nstate, 0.0);
   Signals& s = st.sig;
-  for (auto* v : {&s.m_sec, &s.m_prim, &s.dp_pump, &s.dp_bank, &s.P_pump, &s.Q_pump_fluid,
-                  &s.Q_hex, &s.T_fws, &s.N_cmd, &s.y_cmd, &s.Q_loss})
+  for (auto* v : {&s.m_sec, &s.m_prim, &s.dp_pump, &s.dp_bank, &s.P_pump, &s.Q_pump_fluid, &s.Q_hex,
+                  &s.T_fws, &s.N_cmd, &s.y_cmd, &s.Q_loss})
     v->assign(m.ncdu, 0.0);
   for (auto* v : {&s.m_rack, &s.dp_rack, &s.P_rack, &s.Q_liquid, &s.Q_air, &s.Q_cp, &s.R_cp})
     v->assign(m.nrack, 0.0);
@@ -137,12 +140,14 @@ State makeState(const FacilityModel& m, double T_init) {
   }
   // pump integrators: bumpless for the actual initial flow (or dp) error
   std::vector<double> ydot(m.nstate);
-  for (int c = 0; c < m.ncdu; ++c) st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], 0.5, 0.0);
+  for (int c = 0; c < m.ncdu; ++c)
+    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], 0.5, 0.0);
   evalRhs(m, st, 0.0, st.y.data(), ydot.data());
   for (int c = 0; c < m.ncdu; ++c) {
     const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
-    const double e = m.cdu_pump_mode[c] == 0 ? (m.cdu_flow_set[c] - V) / m.cdu_flow_set[c]
-                                              : (m.cdu_dp_set[c] - st.sig.dp_bank[c]) / m.cdu_dp_set[c];
+    const double e = m.cdu_pump_mode[c] == 0
+                         ? (m.cdu_flow_set[c] - V) / m.cdu_flow_set[c]
+                         : (m.cdu_dp_set[c] - st.sig.dp_bank[c]) / m.cdu_dp_set[c];
     st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], st.y[m.stateAdr(c, kNPump)], e);
   }
   st.sig.hydraulic_failures = 0;
@@ -231,7 +236,8 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
       const double Q_cp = (T_case - T_in) / R;
       const double h_cool = f.h(T_cool);
       ydot[a + 1] = (Q_gpu - Q_cp) / m.rack_C_case[r];
-      ydot[a] = (m_r * (h_in - h_cool) + Q_cp + (Q_liq - Q_gpu)) / (m.rack_M_cool[r] * f.cp(T_cool));
+      ydot[a] =
+          (m_r * (h_in - h_cool) + Q_cp + (Q_liq - Q_gpu)) / (m.rack_M_cool[r] * f.cp(T_cool));
       mix += m_r * (h_cool - h_ret0);
       heat_racks += Q_liq;
       sig.P_rack[r] = P;
@@ -245,8 +251,8 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     const double q_loss0 = m.cdu_UA_seg_ret[c] * (y[ret0] - m.T_ambient);
     ydot[ret0] = (mix - q_loss0) / (m.cdu_M_seg_ret[c] * f.cp(y[ret0]));
     loss += q_loss0;
-    loss += pipeSegmentsRhs(f, m_sec, m.cdu_M_seg_ret[c], m.cdu_UA_seg_ret[c], m.T_ambient,
-                            y[ret0], y + ret0 + 1, ydot + ret0 + 1, nret - 1);
+    loss += pipeSegmentsRhs(f, m_sec, m.cdu_M_seg_ret[c], m.cdu_UA_seg_ret[c], m.T_ambient, y[ret0],
+                            y + ret0 + 1, ydot + ret0 + 1, nret - 1);
     sig.Q_loss[c] = loss;
 
     // 3. controls
@@ -256,8 +262,9 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     ydot[o + kXTemp] = piStateDerivative(pt, e_T, y[o + kXTemp]);
     ydot[o + kYValve] = (sig.y_cmd[c] - y[o + kYValve]) / m.cdu_valve_tau[c];
     const PIParams& pu = m.cdu_pi_pump[c];
-    const double e_P = m.cdu_pump_mode[c] == 0 ? (m.cdu_flow_set[c] - V_sec) / m.cdu_flow_set[c]
-                                               : (m.cdu_dp_set[c] - sig.dp_bank[c]) / m.cdu_dp_set[c];
+    const double e_P = m.cdu_pump_mode[c] == 0
+                           ? (m.cdu_flow_set[c] - V_sec) / m.cdu_flow_set[c]
+                           : (m.cdu_dp_set[c] - sig.dp_bank[c]) / m.cdu_dp_set[c];
     sig.N_cmd[c] = piOutput(pu, e_P, y[o + kXPump]);
     ydot[o + kXPump] = piStateDerivative(pu, e_P, y[o + kXPump]);
     ydot[o + kNPump] = (sig.N_cmd[c] - y[o + kNPump]) / m.cdu_pump_tau[c];

@@ -30,7 +30,7 @@ enum class Dim {
 };
 
 struct Quantity {
-  double value = 0;   // SI
+  double value = 0;  // SI
   Dim dim = Dim::None;
 };
 
@@ -40,7 +40,11 @@ std::optional<Quantity> parseQuantity(std::string_view text, Dim dim, std::strin
 std::string describe(Dim dim);
 
 // conversions for people (CLI, reports)
-inline double toCelsius(double T) { return T - 273.15; }
-inline double toLitersPerMinute(double V) { return V * 60000.0; }
+inline double toCelsius(double T) {
+  return T - 273.15;
+}
+inline double toLitersPerMinute(double V) {
+  return V * 60000.0;
+}
 
 }  // namespace dctwin

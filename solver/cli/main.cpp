@@ -47,7 +47,8 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   if (!duration.empty()) sc.duration = parseDuration(duration);
   if (!interval.empty()) sc.output_interval = parseDuration(interval);
   if (!(sc.duration > 0)) throw CLI::ValidationError("--duration", "must be positive");
-  if (!(sc.output_interval > 0)) throw CLI::ValidationError("--output-interval", "must be positive");
+  if (!(sc.output_interval > 0))
+    throw CLI::ValidationError("--output-interval", "must be positive");
   FacilityModel model = compileFacility(spec);
   model.options.rtol = sc.rtol;
   model.options.output_interval = std::min(sc.output_interval, sc.duration);
@@ -78,16 +79,18 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
 }  // namespace
 
 int main(int argc, char** argv) {
-  CLI::App app{"dctwin: digital twin of liquid-cooled AI data centers (coolant loops, CDUs, "
-               "facility water)"};
+  CLI::App app{
+      "dctwin: digital twin of liquid-cooled AI data centers (coolant loops, CDUs, "
+      "facility water)"};
   app.set_version_flag("--version", std::string("dctwin ") + DCTWIN_VERSION);
   app.require_subcommand(1);
 
   std::string facility, scenario, duration, output, interval;
   bool quiet = false;
   CLI::App* run = app.add_subcommand(
-      "run", "Simulate a facility and write HDF5 results; prints a summary (peak temperatures, "
-             "flows, heat, energy balance, solver statistics)");
+      "run",
+      "Simulate a facility and write HDF5 results; prints a summary (peak temperatures, "
+      "flows, heat, energy balance, solver statistics)");
   run->add_option("facility", facility, "Facility file (YAML, docs/facility-format.md)")
       ->required()
       ->check(CLI::ExistingFile);
@@ -105,7 +108,9 @@ int main(int argc, char** argv) {
   std::string check_file;
   CLI::App* check = app.add_subcommand(
       "check", "Load and compile a facility file and report every problem in it, or its size");
-  check->add_option("facility", check_file, "Facility file (YAML)")->required()->check(CLI::ExistingFile);
+  check->add_option("facility", check_file, "Facility file (YAML)")
+      ->required()
+      ->check(CLI::ExistingFile);
 
   CLI11_PARSE(app, argc, argv);
   try {
@@ -113,9 +118,9 @@ int main(int argc, char** argv) {
     if (*check) {
       dctwin::FacilitySpec spec = dctwin::loadFacility(check_file);
       dctwin::FacilityModel m = dctwin::compileFacility(spec);
-      std::cout << check_file << ": ok: " << m.ncdu << " CDU, " << m.nrack << " racks, "
-                << m.nstate << " states, " << m.jac_rowind.size() << " jacobian nonzeros in "
-                << m.jac_ncolor << " colors\n";
+      std::cout << check_file << ": ok: " << m.ncdu << " CDU, " << m.nrack << " racks, " << m.nstate
+                << " states, " << m.jac_rowind.size() << " jacobian nonzeros in " << m.jac_ncolor
+                << " colors\n";
       return 0;
     }
   } catch (const dctwin::LoadFailure& e) {

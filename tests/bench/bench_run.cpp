@@ -19,18 +19,22 @@ int main(int argc, char** argv) {
   double hours = 24;
   std::vector<std::string> files;
   for (int i = 1; i < argc; ++i) {
-    if (!std::strcmp(argv[i], "--hours") && i + 1 < argc) hours = std::atof(argv[++i]);
-    else files.push_back(argv[i]);
+    if (!std::strcmp(argv[i], "--hours") && i + 1 < argc)
+      hours = std::atof(argv[++i]);
+    else
+      files.push_back(argv[i]);
   }
-  std::printf("| facility | CDUs | racks | states | jac nnz / colors | simulated | wall (s) | "
-              "wall per sim. hour (s) | real-time factor | steps | rhs (+jac) | err-test fails | "
-              "peak RSS (MiB) |\n");
+  std::printf(
+      "| facility | CDUs | racks | states | jac nnz / colors | simulated | wall (s) | "
+      "wall per sim. hour (s) | real-time factor | steps | rhs (+jac) | err-test fails | "
+      "peak RSS (MiB) |\n");
   std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
   for (const auto& file : files) {
     try {
       auto t0 = std::chrono::steady_clock::now();
       dctwin::FacilityModel m = dctwin::compileFacility(dctwin::loadFacility(file));
-      double t_compile = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+      double t_compile =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       dctwin::State st = dctwin::makeState(m, m.fws_T.eval(0.0));
       dctwin::RunOptions ro;
       ro.duration = hours * 3600;
@@ -38,12 +42,14 @@ int main(int argc, char** argv) {
       dctwin::RunResult r = dctwin::simulate(m, st, ro, nullptr);
       rusage ru{};
       getrusage(RUSAGE_SELF, &ru);
-      std::printf("| %s | %d | %d | %d | %zu / %d | %.0f h | %.3f | %.4f | %.0f | %ld | %ld (+%ld) | %ld | %.1f |%s\n",
-                  m.name.c_str(), m.ncdu, m.nrack, m.nstate, m.jac_rowind.size(), m.jac_ncolor,
-                  hours, r.wall_seconds + t_compile, (r.wall_seconds + t_compile) / hours,
-                  ro.duration / r.wall_seconds, r.stats.steps, r.stats.rhs_evals,
-                  r.stats.rhs_evals_jac, r.stats.err_test_fails, ru.ru_maxrss / 1024.0,
-                  r.ok ? "" : (" FAILED: " + r.error).c_str());
+      std::printf(
+          "| %s | %d | %d | %d | %zu / %d | %.0f h | %.3f | %.4f | %.0f | %ld | %ld (+%ld) | %ld | "
+          "%.1f |%s\n",
+          m.name.c_str(), m.ncdu, m.nrack, m.nstate, m.jac_rowind.size(), m.jac_ncolor, hours,
+          r.wall_seconds + t_compile, (r.wall_seconds + t_compile) / hours,
+          ro.duration / r.wall_seconds, r.stats.steps, r.stats.rhs_evals, r.stats.rhs_evals_jac,
+          r.stats.err_test_fails, ru.ru_maxrss / 1024.0,
+          r.ok ? "" : (" FAILED: " + r.error).c_str());
     } catch (const std::exception& e) {
       std::printf("| %s | error: %s |\n", file.c_str(), e.what());
       return 1;

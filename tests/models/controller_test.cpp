@@ -6,7 +6,8 @@
 
 using namespace dctwin;
 
-TEST_CASE("PI on a first-order plant: closed-loop response matches the analytic solution", "[controller]") {
+TEST_CASE("PI on a first-order plant: closed-loop response matches the analytic solution",
+          "[controller]") {
   // plant tau dx/dt = u - x, PI with Ti = tau cancels the pole: x(t) = r (1 - exp(-k t / tau))
   const double tau = 20, k = 0.5, r = 0.6;
   PIParams p{k, tau, 0, -10, 10};
@@ -26,7 +27,8 @@ TEST_CASE("PI on a first-order plant: closed-loop response matches the analytic 
   }
 }
 
-TEST_CASE("PI anti-windup: the integrator stops at saturation and recovers at once", "[controller]") {
+TEST_CASE("PI anti-windup: the integrator stops at saturation and recovers at once",
+          "[controller]") {
   PIParams p{0.5, 15, 0, 0.15, 1.0};
   double I = 0;
   // a large error held for a long time: without anti-windup I would grow to 1e4
@@ -36,7 +38,8 @@ TEST_CASE("PI anti-windup: the integrator stops at saturation and recovers at on
   CHECK(piOutputUnsat(p, 1.0, I) - 1.0 == Approx(0.5).epsilon(1e-3));
   // when the error flips sign the output leaves saturation within about one Ti
   double t = 0;
-  while (piOutput(p, -0.2, I) >= 1.0 && t < 1000) I += 0.1 * piStateDerivative(p, -0.2, I), t += 0.1;
+  while (piOutput(p, -0.2, I) >= 1.0 && t < 1000)
+    I += 0.1 * piStateDerivative(p, -0.2, I), t += 0.1;
   CHECK(t < 30);
   CHECK(piStateFor(p, 0.4, 0.1) == Approx((0.4 / 0.5 - 0.1) * 15));
 }

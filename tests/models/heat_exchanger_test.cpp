@@ -18,7 +18,8 @@ TEST_CASE("counterflow effectiveness matches the closed forms", "[heat_exchanger
   }
 }
 
-TEST_CASE("heat flow: direct counterflow solution of the ODE agrees with eps-NTU", "[heat_exchanger]") {
+TEST_CASE("heat flow: direct counterflow solution of the ODE agrees with eps-NTU",
+          "[heat_exchanger]") {
   // integrate dT_h/dx = -UA/C_h (T_h - T_c), dT_c/dx = -UA/C_c (T_h - T_c) (counterflow: cold runs
   // from x = 1 to 0) by shooting on the unknown cold outlet
   const double UA = 3e5, C_h = 80e3, C_c = 60e3, Th_in = 320, Tc_in = 300;
@@ -42,7 +43,8 @@ TEST_CASE("heat flow: direct counterflow solution of the ODE agrees with eps-NTU
   CHECK(hexHeatFlow(UA, 0.0, C_c, Th_in, Tc_in) == 0.0);
 }
 
-TEST_CASE("sizing reproduces the XDU1350 rated point: 1368 kW at 4 K approach", "[heat_exchanger]") {
+TEST_CASE("sizing reproduces the XDU1350 rated point: 1368 kW at 4 K approach",
+          "[heat_exchanger]") {
   HexRating r;
   r.Q = 1368e3;
   r.approach = 4.0;

@@ -35,7 +35,8 @@ TEST_CASE("pchip slope agrees with a difference quotient", "[interp]") {
 TEST_CASE("interpolants reject malformed knots", "[interp]") {
   std::vector<double> x{0, 1, 1}, y{0, 1, 2};
   CHECK_THROWS_AS(Pchip(x, y), std::invalid_argument);
-  CHECK_THROWS_AS(LinearTable(std::vector<double>{0}, std::vector<double>{1}), std::invalid_argument);
+  CHECK_THROWS_AS(LinearTable(std::vector<double>{0}, std::vector<double>{1}),
+                  std::invalid_argument);
   LinearTable t(std::vector<double>{0, 2}, std::vector<double>{1, 5});
   CHECK(t(1) == Approx(3));
   CHECK(t(3) == Approx(7));

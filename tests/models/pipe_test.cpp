@@ -3,7 +3,6 @@
 #include <cmath>
 #include <vector>
 
-#include "models/cold_plate.h"
 #include "models/pipe.h"
 
 using namespace dctwin;
@@ -64,12 +63,4 @@ TEST_CASE("pipe heat loss to ambient is reported and cools the flow", "[pipe]") 
   double loss = pipeSegmentsRhs(f, 1.0, 10.0, 5.0, 300.0, 320.0, T, d, 3);
   CHECK(loss == Approx(3 * 5.0 * 20.0));
   for (double v : d) CHECK(v == Approx(-5.0 * 20.0 / (10.0 * 4000)));
-}
-
-TEST_CASE("cold-plate law: R_inf + a V^-b with a finite zero-flow limit", "[cold_plate]") {
-  ColdPlateLaw law{0.0179, 0.00653, 1.23};
-  CHECK(law.R(1.0 / 60000) == Approx(0.0179 + 0.00653).epsilon(1e-4));
-  CHECK(law.R(2.0 / 60000) == Approx(0.0179 + 0.00653 * std::pow(2.0, -1.23)).epsilon(1e-4));
-  CHECK(std::isfinite(law.R(0.0)));
-  CHECK(law.R(0.0) > 50 * law.R(1.0 / 60000));
 }

@@ -58,6 +58,7 @@ TEST_CASE("affinity laws: flow with speed, head with its square, power with its 
   // slope matches a difference quotient, and the head keeps falling past the curve
   double h = 1e-7;
   CHECK(pumpHeadSlope(p, 2, 0.8, 0.012) ==
-        Approx((pumpHead(p, 2, 0.8, 0.012 + h) - pumpHead(p, 2, 0.8, 0.012 - h)) / (2 * h)).epsilon(1e-5));
+        Approx((pumpHead(p, 2, 0.8, 0.012 + h) - pumpHead(p, 2, 0.8, 0.012 - h)) / (2 * h))
+            .epsilon(1e-5));
   CHECK(pumpHead(p, 1, 1.0, 0.03) < 0.0);
 }

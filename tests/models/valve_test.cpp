@@ -6,7 +6,8 @@
 
 using namespace dctwin;
 
-TEST_CASE("equal-percentage characteristic: each 10 % of stroke multiplies flow by R^0.1", "[valve]") {
+TEST_CASE("equal-percentage characteristic: each 10 % of stroke multiplies flow by R^0.1",
+          "[valve]") {
   const double R = 50, l = 1e-4;
   CHECK(equalPercentage(1.0, R, l) == Approx(1.0));
   for (double y = 0.1; y < 0.95; y += 0.1)

@@ -44,7 +44,8 @@ TEST_CASE("help is complete for the program and each subcommand", "[cli]") {
   for (const char* s : {"run", "check", "--version"}) CHECK(top.out.find(s) != std::string::npos);
   Result run = sh(kCli + " run --help");
   CHECK(run.code == 0);
-  for (const char* s : {"--scenario", "--duration", "--output", "--output-interval", "--quiet", "facility"})
+  for (const char* s :
+       {"--scenario", "--duration", "--output", "--output-interval", "--quiet", "facility"})
     CHECK(run.out.find(s) != std::string::npos);
   CHECK(sh(kCli + " check --help").code == 0);
   Result v = sh(kCli + " --version");
@@ -54,10 +55,12 @@ TEST_CASE("help is complete for the program and each subcommand", "[cli]") {
 
 TEST_CASE("dctwin run writes results with units and prints a summary", "[cli]") {
   std::string out = tmpPath("pod.h5");
-  Result r = sh(kCli + " run " + kSrc + "/data/facilities/pod_gb200.yaml --duration 20min -i 30s -o " + out);
+  Result r = sh(kCli + " run " + kSrc +
+                "/data/facilities/pod_gb200.yaml --duration 20min -i 30s -o " + out);
   INFO(r.out);
   REQUIRE(r.code == 0);
-  for (const char* s : {"peak case temp", "rack flows", "energy balance", "solver", "degC", "L/min", "kW"})
+  for (const char* s :
+       {"peak case temp", "rack flows", "energy balance", "solver", "degC", "L/min", "kW"})
     CHECK(r.out.find(s) != std::string::npos);
   // every dataset carries a units attribute; the time axis has 41 rows (0..1200 s every 30 s)
   H5::H5File f(out, H5F_ACC_RDONLY);
@@ -65,10 +68,11 @@ TEST_CASE("dctwin run writes results with units and prints a summary", "[cli]") 
   hsize_t dims[2];
   t.getSpace().getSimpleExtentDims(dims);
   CHECK(dims[0] == 41);
-  for (const char* path : {"/rack/T_supply", "/rack/T_return", "/rack/V_flow", "/rack/dp", "/rack/Q_liquid",
-                           "/cdu/T_sec_supply", "/cdu/T_sec_return", "/cdu/T_prim_supply", "/cdu/T_prim_return",
-                           "/cdu/V_flow_sec", "/cdu/V_flow_prim", "/cdu/pump_speed", "/cdu/P_pump",
-                           "/cdu/valve_position", "/cdu/Q_hex", "/energy/balance_error"}) {
+  for (const char* path :
+       {"/rack/T_supply", "/rack/T_return", "/rack/V_flow", "/rack/dp", "/rack/Q_liquid",
+        "/cdu/T_sec_supply", "/cdu/T_sec_return", "/cdu/T_prim_supply", "/cdu/T_prim_return",
+        "/cdu/V_flow_sec", "/cdu/V_flow_prim", "/cdu/pump_speed", "/cdu/P_pump",
+        "/cdu/valve_position", "/cdu/Q_hex", "/energy/balance_error"}) {
     INFO(path);
     H5::DataSet d = f.openDataSet(path);
     REQUIRE(d.attrExists("units"));
@@ -76,7 +80,8 @@ TEST_CASE("dctwin run writes results with units and prints a summary", "[cli]") 
     CHECK(dims[0] == 41);
   }
   CHECK(f.openDataSet("/rack/names").attrExists("description"));
-  for (const char* a : {"dctwin_version", "facility_text", "scenario_text", "solver_steps", "status"})
+  for (const char* a :
+       {"dctwin_version", "facility_text", "scenario_text", "solver_steps", "status"})
     CHECK(f.attrExists(a));
   f.close();
   if (std::filesystem::exists("/usr/bin/h5dump")) {
@@ -108,7 +113,8 @@ TEST_CASE("bad input gives a clear error and a non-zero exit, never a crash", "[
   CHECK(r.out.find("degF") != std::string::npos);
   Result d = sh(kCli + " run " + kSrc + "/data/facilities/pod_gb200.yaml --duration 2 fortnights");
   CHECK(d.code != 0);
-  Result o = sh(kCli + " run " + kSrc + "/data/facilities/pod_gb200.yaml --duration 1min -o /nonexistent/dir/x.h5");
+  Result o = sh(kCli + " run " + kSrc +
+                "/data/facilities/pod_gb200.yaml --duration 1min -o /nonexistent/dir/x.h5");
   CHECK(o.code == 2);
   CHECK(o.out.find("/nonexistent/dir") != std::string::npos);
   std::filesystem::remove(bad);

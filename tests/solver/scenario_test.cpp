@@ -56,8 +56,8 @@ events:
 
 TEST_CASE("scenario errors name file, line, key and value", "[scenario]") {
   try {
-    loadScenarioFromString("duration: 2 parsecs\noutput_intervall: 10 s\nevents:\n  - {time: 1 h}\n",
-                           "bad.yaml");
+    loadScenarioFromString(
+        "duration: 2 parsecs\noutput_intervall: 10 s\nevents:\n  - {time: 1 h}\n", "bad.yaml");
     FAIL("expected a LoadFailure");
   } catch (const LoadFailure& e) {
     std::string what = e.what();
@@ -68,7 +68,8 @@ TEST_CASE("scenario errors name file, line, key and value", "[scenario]") {
     CHECK(what.find("did you mean 'output_interval'") != std::string::npos);
     CHECK(what.find("needs one of") != std::string::npos);
   }
-  Scenario sc = loadScenarioFromString("events:\n  - {time: 1 h, rack: A1, heat_load: 1 kW}\n", "s.yaml");
+  Scenario sc =
+      loadScenarioFromString("events:\n  - {time: 1 h, rack: A1, heat_load: 1 kW}\n", "s.yaml");
   FacilitySpec spec = loadFacilityFromString(kFacility, "f.yaml");
   try {
     applyScenario(sc, spec);
@@ -79,7 +80,8 @@ TEST_CASE("scenario errors name file, line, key and value", "[scenario]") {
 }
 
 TEST_CASE("the bundled scenarios load and apply to the default pod", "[scenario]") {
-  FacilitySpec spec = loadFacility(std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/pod_gb200.yaml");
+  FacilitySpec spec =
+      loadFacility(std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/pod_gb200.yaml");
   Scenario sc = loadScenario(std::string(DCTWIN_SOURCE_DIR) + "/data/scenarios/pod_load_step.yaml");
   applyScenario(sc, spec);
   CHECK(spec.racks[2].heat_load.eval(7000) == 90e3);

@@ -36,8 +36,9 @@ cdus:
 racks:
 )";
   for (int i = 1; i <= nrack; ++i)
-    s += "  - {name: A0" + std::to_string(i) + ", cdu: cdu1, type: gb200_nvl72, row: A, index: " +
-         std::to_string(i) + ", heat_load: " + heat_load + extra_rack + "}\n";
+    s += "  - {name: A0" + std::to_string(i) +
+         ", cdu: cdu1, type: gb200_nvl72, row: A, index: " + std::to_string(i) +
+         ", heat_load: " + heat_load + extra_rack + "}\n";
   return s;
 }
 
@@ -109,7 +110,8 @@ TEST_CASE("energy balance closes within 0.1 %", "[system]") {
   // the loss is there and of the expected size: 60 m x 8 W/(m K) x (T_pipe - 25 degC)
   CHECK(rec.sig.back().heat_loss > 60 * 8 * 10.0);
   CHECK(rec.sig.back().heat_loss < 60 * 8 * 25.0);
-  for (const auto& e : rec.e) REQUIRE(std::abs(e.balanceError()) <= 1e-3 * std::max(e.heat_in, 1.0));
+  for (const auto& e : rec.e)
+    REQUIRE(std::abs(e.balanceError()) <= 1e-3 * std::max(e.heat_in, 1.0));
   const EnergyTotals& e = rec.e.back();
   CHECK(std::abs(e.balanceError()) / e.heat_in < 1e-4);
   CHECK(e.heat_in > 0.5 * 8 * 0.85 * 70e3 * 5400 * 0.5);  // sanity: the loads are in there
@@ -145,16 +147,20 @@ TEST_CASE("load step settles under the PI controls", "[system]") {
   double peak1 = 0, peak2 = 0, last = 0;
   for (std::size_t i = i_step; i < rec.t.size(); ++i) {
     double tt = rec.t[i] - 3600;
-    if (tt < 1200) peak1 = std::max(peak1, std::abs(dev(i)));
-    else if (tt < 2400) peak2 = std::max(peak2, std::abs(dev(i)));
-    else last = std::max(last, std::abs(dev(i)));
+    if (tt < 1200)
+      peak1 = std::max(peak1, std::abs(dev(i)));
+    else if (tt < 2400)
+      peak2 = std::max(peak2, std::abs(dev(i)));
+    else
+      last = std::max(last, std::abs(dev(i)));
   }
-  CHECK(peak1 > 0.2);   // the step is felt
-  CHECK(peak1 < 5.0);   // but bounded
+  CHECK(peak1 > 0.2);  // the step is felt
+  CHECK(peak1 < 5.0);  // but bounded
   CHECK(peak2 < 0.5 * peak1);
-  CHECK(last < 0.05);   // no sustained oscillation
+  CHECK(last < 0.05);  // no sustained oscillation
   // pump flow also back at its set point
-  CHECK(rec.sig.back().m_sec[0] / m.fluids[m.cdu_fluid[0]].rho_ref() * 60000 == Approx(1100).epsilon(2e-3));
+  CHECK(rec.sig.back().m_sec[0] / m.fluids[m.cdu_fluid[0]].rho_ref() * 60000 ==
+        Approx(1100).epsilon(2e-3));
 }
 
 TEST_CASE("parallel branches split flow as the analytic solution", "[system]") {
@@ -189,8 +195,8 @@ TEST_CASE("parallel branches split flow as the analytic solution", "[system]") {
   double mf = s.m_sec[0], mu = f.mu(st.y[m.stateAdr(0, kTRes)]);
   double series = m.cdu_hex_sec_dp[0].dp(mf) + m.cdu_pipe_sup[0].dp(mf, f.rho_ref(), mu) +
                   m.cdu_pipe_ret[0].dp(mf, f.rho_ref(), mu);
-  double head = pumpHead(m.cdu_pump[0], m.cdu_pump_running[0], st.y[m.stateAdr(0, kNPump)],
-                         mf / f.rho_ref());
+  double head =
+      pumpHead(m.cdu_pump[0], m.cdu_pump_running[0], st.y[m.stateAdr(0, kNPump)], mf / f.rho_ref());
   CHECK(head == Approx(dp + series).epsilon(1e-10));
   CHECK(s.dp_pump[0] == Approx(head).epsilon(1e-10));
 }
@@ -232,7 +238,8 @@ TEST_CASE("cold plate R against the OCP table", "[system]") {
 TEST_CASE("facility-water step reaches the racks with the loop delay", "[system]") {
   // a 3 K facility-water step at 1 h: it passes the HX at once and reaches the rack inlets one
   // supply-header transit later (plug flow V/V_flow), damped by the supply-temperature control
-  FacilityModel m = compileText(podYaml("100 kW", "", "", "{steps: [[0 s, 30 degC], [1 h, 33 degC]]}"));
+  FacilityModel m =
+      compileText(podYaml("100 kW", "", "", "{steps: [[0 s, 30 degC], [1 h, 33 degC]]}"));
   m.options.output_interval = 1;
   Recorder rec;
   REQUIRE(run(m, rec, 3600 + 900).ok);
