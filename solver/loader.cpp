@@ -240,6 +240,12 @@ const char* noun(Dim dim) {
       return "a thermal conductance";
     case Dim::LinearConductance:
       return "a heat-loss coefficient per metre";
+    case Dim::Frequency:
+      return "a frequency";
+    case Dim::DataSize:
+      return "a data size";
+    case Dim::Bandwidth:
+      return "a bandwidth";
     case Dim::Energy:
       return "an energy";
   }

@@ -27,6 +27,9 @@ enum class Dim {
   Conductance,        // W/K kW/K                                   -> W/K
   Energy,             // J kJ MJ kWh MWh                            -> J
   LinearConductance,  // W/(m K), per metre of pipe                 -> W/(m K)
+  Frequency,          // Hz kHz MHz GHz                             -> Hz
+  DataSize,           // B kB MB GB TB (decimal)                    -> B
+  Bandwidth,          // B/s GB/s TB/s (decimal)                    -> B/s
 };
 
 struct Quantity {
