@@ -36,14 +36,26 @@ GpuOperatingPoint gpuOperatingPoint(const GpuParams& p, double P_cap, const GpuL
   double x = idle ? x_idle : (a.memory_bound ? p.f_membound / p.f_max : 1.0);
   if (idle) op.reasons |= kThrottleIdle;
 
-  // power cap: P(x) is increasing in x; bisection on [x_idle, x]
-  if (!idle && gpuPower(p, x, s.T_j, a) > P_cap) {
-    double lo = x_idle, hi = x;
-    for (int it = 0; it < 60; ++it) {
-      double mid = 0.5 * (lo + hi);
-      (gpuPower(p, mid, s.T_j, a) > P_cap ? hi : lo) = mid;
+  // power cap: P(x) = B + A x v(x)^2 is increasing and convex in x, so Newton from the target
+  // clock approaches the root from above, monotonically
+  const double A = p.P_sm_max * a.a_sm;
+  const double B = gpuStaticPower(p, s.T_j) + p.P_hbm_max * a.a_hbm + p.P_nvl_max * a.a_nvlink;
+  auto f = [&](double z) {
+    const double v = gpuVoltageRatio(p, z);
+    return B + A * z * v * v;
+  };
+  if (!idle && f(x) > P_cap) {
+    if (f(x_idle) >= P_cap || A <= 0) {
+      x = x_idle;  // even the idle clock exceeds the cap: the lowest clock is all it can do
+    } else {
+      for (int it = 0; it < 50; ++it) {
+        const double v = gpuVoltageRatio(p, x);
+        const double df = A * (v * v + 2.0 * x * v * (1.0 - p.v0));
+        const double step = (f(x) - P_cap) / df;
+        x = std::max(x - step, x_idle);
+        if (std::abs(step) < 1e-12) break;
+      }
     }
-    x = lo;
     op.reasons |= kThrottleSwPowerCap;
   }
   // SW thermal slowdown: clock walks down between T_maxop and T_slowdown

@@ -101,6 +101,119 @@ void buildSparsity(FacilityModel& m) {
   }
 }
 
+// the GPUs of a rack without a heat-load profile (the GPU layer resolves them)
+void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTypeSpec& rt,
+                     const ColdPlateSpec& cp, FacilityModel& m, Errors& err) {
+  const int n = rt.trays * rt.gpus_per_tray;
+  m.rack_gpuadr.push_back(m.ngpu);
+  m.rack_tray_gpus.push_back(rt.gpus_per_tray);
+  const bool resolved = !rs.has_heat_load && !rt.gpu.empty();
+  m.rack_resolved.push_back(resolved ? 1 : 0);
+  if (!resolved) {
+    m.rack_gpunum.push_back(0);
+    m.rack_other_idle.push_back(0);
+    m.rack_other_max.push_back(0);
+    m.rack_other_liquid.push_back(0);
+    return;
+  }
+  auto g = spec.gpus.find(rt.gpu);
+  if (g == spec.gpus.end()) {
+    err.add(rt.loc, rt.gpu, "unknown GPU in rack type '" + rt.name + "'");
+    m.rack_gpunum.push_back(0);
+    m.rack_other_idle.push_back(0);
+    m.rack_other_max.push_back(0);
+    m.rack_other_liquid.push_back(0);
+    return;
+  }
+  int type = -1;
+  for (std::size_t k = 0; k < m.gpu_types.size(); ++k)
+    if (m.gpu_types[k].name == g->second.name) type = int(k);
+  if (type < 0) {
+    m.gpu_types.push_back(g->second);
+    type = int(m.gpu_types.size()) - 1;
+  }
+  const GpuParams& gp = m.gpu_types[type];
+  // non-GPU power (CPUs, switch trays, NICs, fans): the type's, or what the nominal power leaves
+  // beyond the GPUs' TDP, idling at 30 % of it (a)
+  double other_max = rt.other_max_power, other_idle = rt.other_idle_power;
+  if (other_max <= 0) {
+    other_max = std::max(rt.nominal_power - n * gp.P_tdp, 0.0);
+    other_idle = 0.3 * other_max;
+  }
+  // the non-GPU liquid share that keeps the type's liquid fraction at nominal power
+  double other_liq = rt.liquid_fraction;
+  if (rt.nominal_power > n * gp.P_tdp)
+    other_liq = std::clamp((rt.liquid_fraction * rt.nominal_power - n * gp.P_tdp) /
+                               (rt.nominal_power - n * gp.P_tdp),
+                           0.0, 1.0);
+  m.rack_gpunum.push_back(n);
+  m.rack_other_idle.push_back(other_idle);
+  m.rack_other_max.push_back(other_max);
+  m.rack_other_liquid.push_back(other_liq);
+  const int r = m.nrack;  // this rack's model index (pushed by the caller)
+  const ColdPlateLaw& law = m.rack_coldplate.back();
+  const double R_design = law.R(rt.design_flow / rt.coldplate_paths);
+  std::vector<double> factor(n, 1.0);
+  for (const auto& [slot, f] : rs.coldplate_degradation)
+    if (slot >= 0 && slot < n) factor[slot] = f;
+  for (int k = 0; k < n; ++k) {
+    m.gpu_type.push_back(type);
+    m.gpu_rack.push_back(r);
+    m.gpu_slot.push_back(k);
+    m.gpu_cap.push_back(rs.gpu_power_cap > 0 ? rs.gpu_power_cap : gp.P_tdp);
+    m.gpu_R_factor.push_back(factor[k]);
+    m.gpu_C_plate.push_back(cp.time_constant / R_design);
+    m.gpu_job.push_back(-1);
+    m.gpu_jobslot.push_back(-1);
+  }
+  m.ngpu += n;
+}
+
+// jobs: their GPUs and the reference clocks of each phase
+void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
+  std::map<std::string, int> rack_of;
+  for (int r = 0; r < m.nrack; ++r) rack_of[m.rack_name[r]] = r;
+  for (const JobSpec& js : spec.jobs) {
+    const int j = m.njob++;
+    m.job_name.push_back(js.name);
+    m.job_spec.push_back(js.training);
+    m.job_gpus.emplace_back();
+    for (const auto& rn : js.racks) {
+      auto it = rack_of.find(rn);
+      if (it == rack_of.end() || !m.rack_resolved[it->second]) {
+        err.add(js.loc, rn, "job '" + js.name + "': rack has no resolved GPUs");
+        continue;
+      }
+      const int r = it->second;
+      for (int k = 0; k < m.rack_gpunum[r]; ++k) {
+        const int gi = m.rack_gpuadr[r] + k;
+        m.gpu_job[gi] = j;
+        m.gpu_jobslot[gi] = int(m.job_gpus[j].size());
+        m.job_gpus[j].push_back(gi);
+        if (js.gpu_power_cap > 0 && m.gpu_cap[gi] == m.gpu_types[m.gpu_type[gi]].P_tdp)
+          m.gpu_cap[gi] = js.gpu_power_cap;
+      }
+    }
+    // reference: each phase on a GPU at T_ref, without thermal limits, at the job's cap
+    const int nph = int(js.training.phases.size());
+    std::vector<double> xref(m.gpu_types.size() * nph, 1.0);
+    for (std::size_t t = 0; t < m.gpu_types.size(); ++t) {
+      GpuParams ref = m.gpu_types[t];
+      ref.T_maxop = ref.T_slowdown = ref.T_shutdown = ref.T_hbm_max = 1e9;
+      const double cap = js.gpu_power_cap > 0 ? js.gpu_power_cap : ref.P_tdp;
+      for (int k = 0; k < nph; ++k) {
+        const PhaseSpec& ph = js.training.phases[k];
+        GpuState gs;
+        gs.T_j = gs.T_hbm = gs.T_plate = js.T_ref;
+        GpuLoad load{ph.a_sm, ph.a_hbm, ph.a_nvlink, ph.bound == PhaseSpec::Bound::Memory, false};
+        double x = gpuOperatingPoint(ref, cap, load, gs).clock_ratio;
+        xref[t * nph + k] = x > 0 ? x : 1.0;
+      }
+    }
+    m.job_xref.push_back(std::move(xref));
+  }
+}
+
 }  // namespace
 
 //---------------------------------------------------------------------------------------------
@@ -290,6 +403,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
       m.rack_M_cool.push_back(rho_s * rt.coolant_volume);
       m.rack_load.push_back(rs.heat_load);
       rs.heat_load.breakpoints(m.breakpoints);
+      compileRackGpus(spec, rs, rt, cp->second, m, err);
       ++m.nrack;
     }
     m.cdu_racknum.back() = m.nrack - m.cdu_rackadr.back();
@@ -301,6 +415,9 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
     m.cdu_statenum.push_back(n_states);
     state += n_states;
   }
+  m.gpu_dt = spec.gpu_step;
+  m.coupling_dt = spec.coupling_step;
+  compileJobs(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
   m.nstate = state;
   std::sort(m.breakpoints.begin(), m.breakpoints.end());

@@ -95,6 +95,10 @@ struct LinSolDeleter {
   void operator()(_generic_SUNLinearSolver* S) const { SUNLinSolFree(S); }
 };
 
+void fastTrampoline(void* user, const FacilityModel& m, const State& st, double t) {
+  static_cast<OutputSink*>(user)->fast(m, st, t);
+}
+
 // adds the counters of the current CVODES integration to s
 void addStats(void* mem, SolverStats& s) {
   long v;
@@ -212,7 +216,14 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
     res.energy.heat_out_fws = qd[1];
     res.energy.heat_loss = qd[2];
     res.energy.stored = storedEnergy(m, yd, st.y0.data());
+    res.energy.gpu_electric = st.gl.E_electric;
+    res.energy.gpu_to_coolant = st.gl.E_to_coolant;
+    res.energy.gpu_stored = gpuLayerEnergy(m, st, 0.0) - st.gl.E_stored0;
     if (sink) sink->sample(m, st, yd, tt, res.energy);
+    // GPU-layer interval statistics restart with every output row
+    std::fill(st.gl.P_sum.begin(), st.gl.P_sum.end(), 0.0);
+    for (int i = 0; i < m.ngpu; ++i) st.gl.Tj_max[i] = st.gl.gpu[i].T_j, st.gl.Thbm_max[i] = st.gl.gpu[i].T_hbm;
+    st.gl.interval_time = 0;
   };
   const double t_end = st.time + opt.duration;
   const double dt_out = so.output_interval;
@@ -220,12 +231,19 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
     auto it = std::upper_bound(m.breakpoints.begin(), m.breakpoints.end(), after + 1e-9);
     return it == m.breakpoints.end() ? std::numeric_limits<double>::infinity() : *it;
   };
+  st.gl.E_stored0 = gpuLayerEnergy(m, st, 0.0);
   emit(t);
   long k_out = 1;
   double t_break = nextBreak(t);
   while (t < t_end - 1e-9) {
     double t_out = std::min(st.time + k_out * dt_out, t_end);
     double t_stop = std::min(t_out, t_break);
+    if (m.ngpu > 0) {
+      // GPU layer first, over the coupling window, with the coolant state at its start
+      t_stop = std::min(t_stop, t + m.coupling_dt);
+      evalRhs(m, st, t, yd, ctx.ydot.data());
+      advanceGpuLayer(m, st, yd, t, t_stop, sink ? &fastTrampoline : nullptr, sink);
+    }
     CVodeSetStopTime(mem, t_stop);
     int flag = CVode(mem, t_stop, y.get(), &t, CV_NORMAL);
     if (flag < 0) {

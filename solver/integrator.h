@@ -18,6 +18,10 @@ struct EnergyTotals {
   double heat_out_fws = 0;  // carried away by the facility water
   double heat_loss = 0;     // lost from the piping to ambient
   double stored = 0;        // change of the energy held in fluid and cold plates
+  // the GPU layer (resolved accelerators), its own balance: electric = to_coolant + stored
+  double gpu_electric = 0;    // electrical energy into the GPUs
+  double gpu_to_coolant = 0;  // heat from the GPU cold plates into the coolant
+  double gpu_stored = 0;      // change of the energy held in the GPU die, HBM and plate nodes
   double balanceError() const { return heat_in - heat_out_fws - heat_loss - stored; }
 };
 
@@ -28,6 +32,10 @@ class OutputSink {
   // y: the state vector at t; st.sig holds the signals evaluated there
   virtual void sample(const FacilityModel& m, const State& st, const double* y, double t,
                       const EnergyTotals& e) = 0;
+  // after every fast (GPU-layer) step, for sub-second power; st.gl holds the GPU layer
+  virtual void fast(const FacilityModel& m, const State& st, double t) {
+    (void)m, (void)st, (void)t;
+  }
 };
 
 struct RunOptions {

@@ -80,6 +80,11 @@ const Range kRoughness{0, 0.01, false, false, ">= 0 and <= 10 mm"};
 const Range kVolume{0, 1e4, true, true, "> 0 and < 10000 m3"};
 const Range kVolumeOrZero{0, 1e4, false, true, ">= 0 and < 10000 m3"};
 const Range kLossPerLength{0, 1e4, false, true, ">= 0 and < 10000 W/(m K)"};
+const Range kDegradeFactor{0, 1000, true, false, "> 0 and <= 1000 (1 = as the rack type's law)"};
+const Range kGpuStep{0, 1, true, false, "> 0 s and <= 1 s"};
+const Range kCouplingStep{0, 600, true, false, "> 0 s and <= 10 min"};
+const Range kJobTime{0, 366 * 86400.0, false, false, ">= 0 s and <= 366 d"};
+const Range kPhaseDuration{0, 3600, false, false, ">= 0 s and <= 1 h"};
 const Range kDuration{0, 86400, true, false, "> 0 s and <= 1 d"};
 const Range kDurationOrZero{0, 86400, false, false, ">= 0 s and <= 1 d"};
 const Range kSeriesTime{0, 1e9, false, false, ">= 0 s and <= 1e9 s"};
@@ -101,7 +106,20 @@ const Range kPlateR{0, 10, true, false, "> 0 and <= 10 (K/W)"};
 
 using Keys = std::vector<const char*>;
 const Keys kTopKeys{"dctwin",     "name",       "description", "site", "facility_water",
-                    "rack_types", "coldplates", "cdus",        "racks"};
+                    "rack_types", "coldplates", "cdus",        "racks", "jobs", "gpu_layer"};
+const Keys kGpuLayerKeys{"step", "coupling"};
+const Keys kJobKeys{"name", "racks", "start", "stop", "phases", "checkpoint_interval",
+                    "checkpoint_duration", "gpu_power_cap", "reference_junction_temperature"};
+const Keys kPhaseKeys{"name", "duration", "bound", "sm", "hbm", "nvlink", "network", "barrier"};
+const Keys kDegradeKeys{"gpu", "factor"};
+const Keys kGpuKeys{"name", "description", "sources", "tdp", "power_limit_min", "power_limit_max",
+                    "idle_power", "hbm_idle_power", "hbm_capacity", "hbm_bandwidth",
+                    "nvlink_bandwidth", "clock_max", "clock_idle", "clock_memory_bound",
+                    "power_model", "thermal"};
+const Keys kGpuPowerKeys{"sm_max", "hbm_max", "nvlink_max", "voltage_v0", "leakage_ref",
+                         "leakage_beta"};
+const Keys kGpuThermalKeys{"maxop", "slowdown", "shutdown", "hbm_max", "R_junction_plate",
+                           "C_die", "R_hbm_plate", "C_hbm"};
 const Keys kSiteKeys{"ambient_temperature"};
 const Keys kWaterKeys{"fluid", "supply_temperature", "differential_pressure", "flow"};
 const Keys kSeriesKeys{"steps", "series", "csv", "unit"};
@@ -145,7 +163,10 @@ const Keys kRackBodyKeys{"nominal_power",
                          "coolant_volume",
                          "balancing_valve_kv",
                          "max_working_pressure",
-                         "supply_temperature_max"};
+                         "supply_temperature_max",
+                         "gpu",
+                         "other_idle_power",
+                         "other_max_power"};
 const Keys kRackTypeFacilityKeys{"name", "base", "description"};
 const Keys kLawDpKeys{"dp_nominal", "flow_nominal", "exponent"};
 const Keys kColdPlateKeys{"name",          "description",   "sources",
@@ -155,7 +176,9 @@ const Keys kPlateTableKeys{"flow_L_min", "R_K_W"};
 const Keys kFitKeys{"R_inf", "a", "b"};
 const Keys kFluidKeys{"name", "description", "sources", "T_min", "T_max", "freeze_point", "table"};
 const Keys kFluidTableKeys{"columns", "rows"};
-const Keys kRackKeys{"name", "cdu", "type", "row", "index", "balancing_valve", "heat_load"};
+const Keys kRackKeys{"name",      "cdu",           "type",
+                     "row",       "index",         "balancing_valve",
+                     "heat_load", "gpu_power_cap", "coldplate_degradation"};
 const Keys kBalancingKeys{"opening", "kv"};
 
 Keys join(const Keys& a, const Keys& b) {
@@ -914,6 +937,7 @@ class MapIn {
     if (q) out = std::move(*q);
     return q.has_value();
   }
+  File& f() const { return f_; }
   std::optional<MapIn> map(std::string_view key, const Keys& allowed, bool req = false,
                            bool open = false) {
     const YAML::Node* v = req ? require(key) : get(key);
@@ -1373,6 +1397,60 @@ void readRackType(MapIn& m, RackTypeSpec& r) {
   m.quantity("balancing_valve_kv", Dim::None, kKv, r.balancing_valve_kv);
   m.quantity("max_working_pressure", Dim::Pressure, kPressure, r.max_working_pressure);
   m.quantity("supply_temperature_max", Dim::Temperature, kTemperature, r.supply_temperature_max);
+  m.name("gpu", r.gpu);
+  m.quantity("other_idle_power", Dim::Power, kHeatLoad, r.other_idle_power);
+  m.quantity("other_max_power", Dim::Power, kHeatLoad, r.other_max_power);
+}
+
+//--- GPUs
+const Range kGpuPower{0, 1e5, true, true, "> 0 W and < 100 kW"};
+const Range kGpuPowerOrZero{0, 1e5, false, true, ">= 0 W and < 100 kW"};
+const Range kClock{0, 1e11, true, true, "> 0 and < 100 GHz"};
+const Range kBytes{0, 1e16, true, true, "> 0"};
+const Range kGpuR{0, 10, true, false, "> 0 and <= 10 K/W"};
+const Range kGpuC{0, 1e6, true, false, "> 0 and <= 1 MJ/K"};
+const Range kV0{0, 1, false, false, "between 0 and 1"};
+const Range kBeta{0, 0.2, false, false, "between 0 and 0.2 per K"};
+
+void readGpu(MapIn& m, GpuParams& g) {
+  m.quantity("tdp", Dim::Power, kGpuPower, g.P_tdp, true);
+  m.quantity("power_limit_min", Dim::Power, kGpuPower, g.P_limit_min, true);
+  m.quantity("power_limit_max", Dim::Power, kGpuPower, g.P_limit_max, true);
+  m.quantity("idle_power", Dim::Power, kGpuPower, g.P_idle, true);
+  m.quantity("hbm_idle_power", Dim::Power, kGpuPowerOrZero, g.P_hbm_idle, true);
+  m.quantity("hbm_capacity", Dim::DataSize, kBytes, g.hbm_capacity, true);
+  m.quantity("hbm_bandwidth", Dim::Bandwidth, kBytes, g.hbm_bandwidth, true);
+  m.quantity("nvlink_bandwidth", Dim::Bandwidth, kBytes, g.nvlink_bandwidth, true);
+  m.quantity("clock_max", Dim::Frequency, kClock, g.f_max, true);
+  m.quantity("clock_idle", Dim::Frequency, kClock, g.f_idle, true);
+  m.quantity("clock_memory_bound", Dim::Frequency, kClock, g.f_membound, true);
+  if (auto pm = m.map("power_model", kGpuPowerKeys, true)) {
+    pm->quantity("sm_max", Dim::Power, kGpuPowerOrZero, g.P_sm_max, true);
+    pm->quantity("hbm_max", Dim::Power, kGpuPowerOrZero, g.P_hbm_max, true);
+    pm->quantity("nvlink_max", Dim::Power, kGpuPowerOrZero, g.P_nvl_max, true);
+    pm->quantity("voltage_v0", Dim::None, kV0, g.v0, true);
+    pm->quantity("leakage_ref", Dim::Power, kGpuPowerOrZero, g.P_leak_ref, true);
+    pm->quantity("leakage_beta", Dim::None, kBeta, g.beta, true);
+  }
+  if (auto th = m.map("thermal", kGpuThermalKeys, true)) {
+    th->quantity("maxop", Dim::Temperature, kTemperature, g.T_maxop, true);
+    th->quantity("slowdown", Dim::Temperature, kTemperature, g.T_slowdown, true);
+    th->quantity("shutdown", Dim::Temperature, kTemperature, g.T_shutdown, true);
+    th->quantity("hbm_max", Dim::Temperature, kTemperature, g.T_hbm_max, true);
+    th->quantity("R_junction_plate", Dim::ThermalResistance, kGpuR, g.R_jc, true);
+    th->quantity("C_die", Dim::HeatCapacity, kGpuC, g.C_die, true);
+    th->quantity("R_hbm_plate", Dim::ThermalResistance, kGpuR, g.R_hbm, true);
+    th->quantity("C_hbm", Dim::HeatCapacity, kGpuC, g.C_hbm, true);
+  }
+  // orderings the model relies on
+  if (g.P_limit_min > g.P_limit_max || g.P_tdp > g.P_limit_max * (1 + 1e-12))
+    m.f().s.add(m.loc(), "", "expected power_limit_min <= tdp <= power_limit_max");
+  if (!(g.f_idle < g.f_max) || g.f_membound > g.f_max || g.f_membound < g.f_idle)
+    m.f().s.add(m.loc(), "", "expected clock_idle < clock_memory_bound <= clock_max");
+  if (!(g.T_maxop < g.T_slowdown && g.T_slowdown <= g.T_shutdown))
+    m.f().s.add(m.loc(), "", "expected thermal.maxop < thermal.slowdown <= thermal.shutdown");
+  if (g.P_leak_ref > g.P_idle || g.P_hbm_idle > g.P_idle)
+    m.f().s.add(m.loc(), "", "expected leakage_ref and hbm_idle_power to be parts of idle_power");
 }
 
 const std::vector<std::string> kRackTypeRequired{
@@ -1565,6 +1643,7 @@ struct CatalogEntry {
   ColdPlateSpec coldplate;
   RackTypeSpec rack;
   CduSpec cdu;
+  GpuParams gpu;
   Provided prov;
 };
 
@@ -1631,6 +1710,7 @@ class Catalog {
     const Keys* body = kind == "cdus" ? &kCduBodyKeys : kind == "racks" ? &kRackBodyKeys : nullptr;
     const Keys keys = kind == "fluids"       ? kFluidKeys
                       : kind == "coldplates" ? kColdPlateKeys
+                      : kind == "gpus"       ? kGpuKeys
                                              : join(kCatalogKeys, *body);
     MapIn m(f, root, "", keys, &e.prov, "");
     if (!m.valid()) return;
@@ -1646,6 +1726,9 @@ class Catalog {
       readColdPlate(m, e.coldplate);
       e.coldplate.name = name;
       e.coldplate.loc = m.loc();
+    } else if (kind == "gpus") {
+      readGpu(m, e.gpu);
+      e.gpu.name = name;
     } else if (kind == "racks") {
       readRackType(m, e.rack);
       e.rack.name = name;
@@ -1697,6 +1780,15 @@ class FacilityReader {
     if (const YAML::Node* n = top.require("racks"))
       forEachItem(f_, *n, "racks", 1, "racks",
                   [&](const YAML::Node& x, const std::string& p, std::size_t) { readRack(x, p); });
+    if (const YAML::Node* n = top.get("jobs"); n && !n->IsNull())
+      forEachItem(f_, *n, "jobs", 0, "jobs",
+                  [&](const YAML::Node& x, const std::string& p, std::size_t) { readJob(x, p); });
+    if (auto gl = top.map("gpu_layer", kGpuLayerKeys)) {
+      gl->quantity("step", Dim::Time, kGpuStep, spec_.gpu_step);
+      gl->quantity("coupling", Dim::Time, kCouplingStep, spec_.coupling_step);
+      if (spec_.coupling_step < spec_.gpu_step)
+        f_.s.add(gl->loc(), "", "gpu_layer.coupling must not be shorter than gpu_layer.step");
+    }
     resolve();
   }
 
@@ -1708,10 +1800,11 @@ class FacilityReader {
   };
   struct TypeInfo {
     bool broken = false;
-    SourceLoc coldplate_loc;
+    SourceLoc coldplate_loc, gpu_loc;
   };
   struct RackInfo {
-    SourceLoc cdu_loc, type_loc;
+    SourceLoc cdu_loc, type_loc, heat_load_loc;
+    bool heat_load_suggested = false;  // a misspelt key was reported with a did-you-mean
     bool kv_given = false;
     bool cdu_ok = false, type_ok = false;  // the names were read
   };
@@ -1793,6 +1886,7 @@ class FacilityReader {
     r.loc = m.loc();
     if (!info.broken) checkRackType(f_, r, prov, m.loc(), extra);
     info.coldplate_loc = where(prov, "coldplate", m.loc());
+    info.gpu_loc = where(prov, "gpu", m.loc());
     if (!named) return;
     if (types_.count(name)) {
       f_.s.add(m.locOf("name"), name, "duplicate rack type name");
@@ -1851,6 +1945,75 @@ class FacilityReader {
     cdu_info_.push_back(info);
   }
 
+  void readJob(const YAML::Node& n, const std::string& path) {
+    MapIn m(f_, n, path, kJobKeys);
+    if (!m.valid()) return;
+    JobSpec j;
+    j.loc = m.loc();
+    m.name("name", j.name, true);
+    if (const YAML::Node* r = m.get("racks")) {
+      if (r->IsScalar() && r->Scalar() == "all") {
+        // every rack with resolved GPUs
+      } else {
+        forEachItem(f_, *r, m.sub("racks"), 1, "racks", [&](const YAML::Node& x, const std::string& p, std::size_t) {
+          if (auto name = readName(f_, x, p)) j.racks.push_back(*name);
+        });
+      }
+    } else {
+      m.missing("racks", " (a list of rack names, or 'all')");
+    }
+    j.training = defaultTrainingJob();
+    m.quantity("start", Dim::Time, kJobTime, j.training.start);
+    double stop = 0;
+    if (m.quantity("stop", Dim::Time, kJobTime, stop)) j.training.stop = stop;
+    m.quantity("checkpoint_interval", Dim::Time, kJobTime, j.training.checkpoint_interval);
+    m.quantity("checkpoint_duration", Dim::Time, kPhaseDuration, j.training.checkpoint_duration);
+    m.quantity("gpu_power_cap", Dim::Power, kGpuPower, j.gpu_power_cap);
+    m.quantity("reference_junction_temperature", Dim::Temperature, kTemperature, j.T_ref);
+    if (const YAML::Node* ph = m.get("phases")) {
+      if (ph->IsScalar() && ph->Scalar() == "default") {
+        // defaultTrainingJob()
+      } else {
+        j.training.phases.clear();
+        forEachItem(f_, *ph, m.sub("phases"), 1, "phases", [&](const YAML::Node& x, const std::string& p, std::size_t) {
+          MapIn pm(f_, x, p, kPhaseKeys);
+          if (!pm.valid()) return;
+          PhaseSpec s;
+          pm.name("name", s.name, true);
+          pm.quantity("duration", Dim::Time, kPhaseDuration, s.duration, true);
+          std::string bound;
+          if (pm.name("bound", bound, true)) {
+            if (bound == "compute") s.bound = PhaseSpec::Bound::Compute;
+            else if (bound == "memory") s.bound = PhaseSpec::Bound::Memory;
+            else if (bound == "communication") s.bound = PhaseSpec::Bound::Communication;
+            else if (bound == "idle") s.bound = PhaseSpec::Bound::Idle;
+            else
+              f_.s.add(pm.locOf("bound"), bound,
+                       "expected one of compute, memory, communication, idle" +
+                           didYouMean(bound, {"compute", "memory", "communication", "idle"}));
+          }
+          pm.quantity("sm", Dim::None, kFraction, s.a_sm);
+          pm.quantity("hbm", Dim::None, kFraction, s.a_hbm);
+          pm.quantity("nvlink", Dim::None, kFraction, s.a_nvlink);
+          pm.quantity("network", Dim::None, kFraction, s.a_network);
+          if (const YAML::Node* b = pm.get("barrier")) {
+            if (b->IsScalar() && (b->Scalar() == "true" || b->Scalar() == "false"))
+              s.barrier = b->Scalar() == "true";
+            else
+              f_.s.add(pm.locOf("barrier"), b->IsScalar() ? b->Scalar() : "", "expected true or false");
+          }
+          j.training.phases.push_back(s);
+        });
+      }
+    }
+    try {
+      validateTrainingJob(j.training);
+    } catch (const std::exception& e) {
+      f_.s.add(j.loc, j.name, e.what());
+    }
+    spec_.jobs.push_back(std::move(j));
+  }
+
   void readRack(const YAML::Node& n, const std::string& path) {
     MapIn m(f_, n, path, kRackKeys);
     if (!m.valid()) return;
@@ -1869,10 +2032,25 @@ class FacilityReader {
       bv->quantity("opening", Dim::None, kFraction, r.valve_opening);
       info.kv_given = bv->quantity("kv", Dim::None, kKv, r.valve_kv);
     }
-    if (const YAML::Node* h = m.require("heat_load")) {
+    if (const YAML::Node* h = m.get("heat_load")) {
+      r.has_heat_load = true;
       if (auto ts = readSeries(f_, *h, m.sub("heat_load"), Dim::Power, kHeatLoad))
         r.heat_load = std::move(*ts);
     }
+    info.heat_load_loc = m.loc();
+    info.heat_load_suggested = m.suggested("heat_load");
+    m.quantity("gpu_power_cap", Dim::Power, kGpuPower, r.gpu_power_cap);
+    if (const YAML::Node* d = m.get("coldplate_degradation"); d && !d->IsNull())
+      forEachItem(f_, *d, m.sub("coldplate_degradation"), 0, "degraded cold plates",
+                  [&](const YAML::Node& x, const std::string& p, std::size_t) {
+                    MapIn dm(f_, x, p, kDegradeKeys);
+                    if (!dm.valid()) return;
+                    int gpu = 0;
+                    double factor = 1;
+                    bool ok = dm.integer("gpu", 0, kMaxCount, gpu, true);
+                    ok = dm.quantity("factor", Dim::None, kDegradeFactor, factor, true) && ok;
+                    if (ok) r.coldplate_degradation.emplace_back(gpu, factor);
+                  });
     r.loc = m.loc();
     if (!named) return;
     if (rack_index_.count(r.name)) {
@@ -1921,6 +2099,7 @@ class FacilityReader {
     slot.spec = e->rack;
     slot.broken = !e->ok;
     slot.coldplate_loc = where(e->prov, "coldplate", e->rack.loc);
+    slot.gpu_loc = where(e->prov, "gpu", e->rack.loc);
     *broken = slot.broken;
     return &*slot.spec;
   }
@@ -1953,6 +2132,22 @@ class FacilityReader {
     slot.broken = !e->ok;
     *broken = slot.broken;
     return &*slot.spec;
+  }
+
+  void gpu(const std::string& name, const SourceLoc& at) {
+    if (spec_.gpus.count(name) || bad_gpus_.count(name)) return;
+    const CatalogEntry* e = cat_.get("gpus", name);
+    if (!e) {
+      const auto& known = cat_.names("gpus");
+      f_.s.add(at, name, "unknown GPU" + didYouMean(name, known) + knownList(known));
+      bad_gpus_.insert(name);
+      return;
+    }
+    if (!e->ok) {
+      bad_gpus_.insert(name);
+      return;
+    }
+    spec_.gpus.emplace(name, e->gpu);
   }
 
   void fluid(const std::string& name, const SourceLoc& at) {
@@ -2042,6 +2237,21 @@ class FacilityReader {
       if (!type || broken) continue;
       spec_.rack_types.emplace(type->name, *type);
       if (!info.kv_given) r.valve_kv = type->balancing_valve_kv;
+      // resolved GPUs, or a prescribed heat load
+      if (!r.has_heat_load && type->gpu.empty() && !info.heat_load_suggested)
+        f_.s.add(info.heat_load_loc, "",
+                 "missing key 'heat_load': rack type '" + type->name +
+                     "' has no GPU model ('gpu'), so the rack needs a heat-load profile");
+      if (!r.has_heat_load && !type->gpu.empty()) {
+        gpu(type->gpu, type_info_.count(r.type) ? type_info_[r.type].gpu_loc
+                                                : catalog_types_[r.type].gpu_loc);
+        const int n = type->trays * type->gpus_per_tray;
+        for (const auto& [slot, factor] : r.coldplate_degradation)
+          if (slot >= n)
+            f_.s.add(r.loc, std::to_string(slot),
+                     "coldplate_degradation: GPU slot out of range; rack '" + r.name + "' has " +
+                         std::to_string(n) + " GPUs (slots 0.." + std::to_string(n - 1) + ")");
+      }
       if (type->coldplate.empty()) continue;
       SourceLoc cp_loc = type_info_.count(r.type) ? type_info_[r.type].coldplate_loc
                                                   : catalog_types_[r.type].coldplate_loc;
@@ -2057,6 +2267,7 @@ class FacilityReader {
                    "' has no resistance law for fluid '" + cdu->fluid + "' of CDU '" + cdu->name +
                    "' (it has laws for: " + (has.empty() ? "none" : has) + ")");
     }
+    resolveJobs();
     for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
       if (racks_per_cdu[c] == 0)
         f_.s.add(spec_.cdus[c].loc, "",
@@ -2064,16 +2275,48 @@ class FacilityReader {
                      "' feeds no racks; remove it or give racks 'cdu: " + spec_.cdus[c].name + "'");
   }
 
+  // job racks exist, have resolved GPUs, and belong to one job only
+  void resolveJobs() {
+    std::map<std::string, std::string> owner;
+    std::set<std::string> names;
+    for (auto& j : spec_.jobs) {
+      if (!j.name.empty() && !names.insert(j.name).second)
+        f_.s.add(j.loc, j.name, "duplicate job name");
+      if (j.racks.empty())
+        for (const auto& r : spec_.racks)
+          if (!r.has_heat_load && !owner.count(r.name)) j.racks.push_back(r.name);
+      for (const auto& rn : j.racks) {
+        auto it = rack_index_.find(rn);
+        if (it == rack_index_.end()) {
+          std::vector<std::string> known;
+          for (const auto& r : spec_.racks) known.push_back(r.name);
+          f_.s.add(j.loc, rn, "job '" + j.name + "': unknown rack" + didYouMean(rn, known));
+          continue;
+        }
+        const RackSpec& r = spec_.racks[it->second];
+        if (r.has_heat_load)
+          f_.s.add(j.loc, rn,
+                   "job '" + j.name + "': rack '" + rn +
+                       "' has a heat_load profile; a job runs only on racks whose GPUs are "
+                       "resolved (no heat_load, a rack type with 'gpu')");
+        auto [o, fresh] = owner.try_emplace(rn, j.name);
+        if (!fresh && o->second != j.name)
+          f_.s.add(j.loc, rn, "rack '" + rn + "' is already in job '" + o->second + "'");
+      }
+    }
+  }
+
   struct CatalogType {
     std::optional<RackTypeSpec> spec;
     bool broken = false;
-    SourceLoc coldplate_loc;
+    SourceLoc coldplate_loc, gpu_loc;
   };
   struct CatalogPlate {
     std::optional<ColdPlateSpec> spec;
     bool broken = false;
   };
 
+  std::set<std::string> bad_gpus_;
   File& f_;
   Catalog& cat_;
   FacilitySpec& spec_;

@@ -26,6 +26,7 @@
 #include "models/heat_exchanger.h"
 #include "models/hydraulics.h"
 #include "models/pump.h"
+#include "models/workload.h"
 #include "solver/spec.h"
 
 namespace dctwin {
@@ -102,6 +103,33 @@ struct FacilityModel {
   std::vector<double> rack_M_cool;      // rack coolant mass                       (kg)
   std::vector<TimeSeries> rack_load;    // rack power                              (W)
 
+  // racks with resolved GPUs (nrack): the GPU layer supplies their heat and power
+  std::vector<char> rack_resolved;          // 1: GPUs resolved, 0: heat_load profile
+  std::vector<int> rack_gpuadr, rack_gpunum;  // first GPU, count
+  std::vector<double> rack_other_idle, rack_other_max;  // non-GPU power                 (W)
+  std::vector<double> rack_other_liquid;    // liquid share of the non-GPU heat         (1)
+  std::vector<int> rack_tray_gpus;          // GPUs per tray                            (1)
+
+  // GPU layer (ngpu): explicit fixed step gpu_dt, exchanging heat with the coolant every
+  // coupling_dt (docs/models/gpu_layer.md)
+  int ngpu = 0;
+  double gpu_dt = 0.05;       // (s)
+  double coupling_dt = 5.0;   // (s)
+  std::vector<GpuParams> gpu_types;
+  std::vector<int> gpu_type, gpu_rack, gpu_slot;
+  std::vector<double> gpu_cap;       // power limit                                       (W)
+  std::vector<double> gpu_R_factor;  // cold-plate degradation factor                     (1)
+  std::vector<double> gpu_C_plate;   // plate capacity                                    (J/K)
+  std::vector<int> gpu_job, gpu_jobslot;  // job index (-1: idle) and rank in it
+
+  // jobs
+  int njob = 0;
+  std::vector<std::string> job_name;
+  std::vector<TrainingJobSpec> job_spec;
+  std::vector<std::vector<int>> job_gpus;   // GPU indices of each job (rank order)
+  // clock ratio of each phase in the unthrottled reference run: [job][type * nphase + phase]
+  std::vector<std::vector<double>> job_xref;
+
   // jacobian sparsity (CSC) and column coloring for difference quotients
   std::vector<long long> jac_colptr;  // (nstate+1)
   std::vector<long long> jac_rowind;  // (nnz)
@@ -147,6 +175,28 @@ struct Signals {
   double range_value = 0;      // evaluation (-1: none), and its value (K)
 };
 
+// mutable state of the GPU layer
+struct GpuLayerState {
+  std::vector<GpuState> gpu;                 // thermal nodes and latches
+  std::vector<GpuOperatingPoint> op;         // last fast step
+  std::vector<Utilization> util;             // last fast step
+  std::vector<double> P_sum, Tj_max, Thbm_max;  // over the current output interval
+  std::vector<double> throttled_time;        // thermal or brake throttling, cumulative  (s)
+  std::vector<JobState> job;
+  std::vector<std::vector<double>> job_speed_c, job_speed_m;  // scratch per job
+  std::vector<std::vector<char>> job_alive;
+  std::vector<std::vector<Utilization>> job_util;
+  std::vector<double> job_throttled;         // GPU-seconds of thermal/brake throttling   (s)
+  // window means handed to the coolant (nrack)
+  std::vector<double> rack_Q_liquid;         // heat into the rack coolant                (W)
+  std::vector<double> rack_P;                // rack electrical power                     (W)
+  std::vector<double> rack_Q_air;            // (W)
+  std::vector<double> rack_P_now;            // rack power at the last fast step          (W)
+  double interval_time = 0;                  // time accumulated in P_sum                 (s)
+  // energy of the GPU layer since t = 0 (J)
+  double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;
+};
+
 struct SolverStats {
   long steps = 0, rhs_evals = 0, jac_evals = 0, lin_setups = 0, nonlin_iters = 0;
   long nonlin_conv_fails = 0, err_test_fails = 0, rhs_evals_jac = 0;
@@ -160,6 +210,7 @@ struct State {
   std::vector<double> scratch;   // perturbed state for difference quotients
   std::vector<double> fscratch;  // perturbed rhs
   Signals sig;
+  GpuLayerState gl;
   double time = 0;
   SolverStats stats;
 };
@@ -177,5 +228,17 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
 
 // energy held in the model at y relative to y0 (J)
 double storedEnergy(const FacilityModel& m, const double* y, const double* y0);
+
+// GPU layer (solver/gpu_layer.cpp)
+// sizes st.gl and puts every GPU node at T_init; called by makeState
+void initGpuLayer(const FacilityModel& m, State& st, double T_init);
+// advance the GPUs and jobs from t0 to t1 in steps of m.gpu_dt, with the rack inlet temperatures
+// and flows of the coolant state y; leaves the window means in st.gl.rack_Q_liquid/rack_P/rack_Q_air
+// for evalRhs. `fast` (may be null) is called after every fast step with t and st.
+using FastCallback = void (*)(void* user, const FacilityModel& m, const State& st, double t);
+void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
+                     FastCallback fast = nullptr, void* user = nullptr);
+// energy held in the GPU nodes relative to T_ref (J)
+double gpuLayerEnergy(const FacilityModel& m, const State& st, double T_ref);
 
 }  // namespace dctwin

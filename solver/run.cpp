@@ -233,6 +233,33 @@ void SummarySink::sample(const FacilityModel& m, const State& st, const double* 
   s.heat_fws = g.heat_out_fws;
   s.energy = e;
   s.t_end = t;
+  // GPUs and jobs
+  const GpuLayerState& gl = st.gl;
+  s.P_IT = 0;
+  for (int r = 0; r < m.nrack; ++r) s.P_IT += g.P_rack[r];
+  s.gpu_seconds_throttled = 0;
+  s.gpus_shut_down = 0;
+  for (int i = 0; i < m.ngpu; ++i) {
+    if (gl.Tj_max[i] > s.T_j_max) {
+      s.T_j_max = gl.Tj_max[i];
+      s.T_j_max_gpu = "rack " + m.rack_name[m.gpu_rack[i]] + " GPU " + std::to_string(m.gpu_slot[i]);
+    }
+    s.T_hbm_max = std::max(s.T_hbm_max, gl.Thbm_max[i]);
+    s.gpu_seconds_throttled += gl.throttled_time[i];
+    s.gpus_shut_down += gl.gpu[i].shut_down ? 1 : 0;
+  }
+  s.jobs.resize(m.njob);
+  for (int j = 0; j < m.njob; ++j) {
+    RunSummary::Job& J = s.jobs[j];
+    const JobState& js = gl.job[j];
+    J.name = m.job_name[j];
+    J.iterations = js.iterations;
+    J.iteration_time = meanIterationTime(js);
+    J.reference_time = js.reference_iteration_time;
+    J.throughput_ratio = throughputRatio(js);
+    J.throttled_gpu_seconds = gl.job_throttled[j];
+    J.gpus = int(m.job_gpus[j].size());
+  }
 }
 
 std::string formatSummary(const FacilityModel& m, const RunSummary& s, const RunResult& r) {
@@ -259,6 +286,18 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
   line("  heat (end)          %.1f kW to liquid, %.1f kW to air, %.1f kW to facility water",
        s.heat_liquid / 1e3, s.heat_air / 1e3, s.heat_fws / 1e3);
   line("  pump power (end)    %.2f kW", s.P_pump / 1e3);
+  if (m.ngpu > 0) {
+    line("  GPUs                %d resolved; peak junction %.1f degC (%s), peak HBM %.1f degC",
+         m.ngpu, toCelsius(s.T_j_max), s.T_j_max_gpu.c_str(), toCelsius(s.T_hbm_max));
+    line("  GPU throttling      %.0f GPU-s thermal or brake throttled, %d GPUs shut down",
+         s.gpu_seconds_throttled, s.gpus_shut_down);
+    line("  IT power (end)      %.1f kW (mean of the last output interval)", s.P_IT / 1e3);
+    for (const auto& J : s.jobs)
+      line("  job %-15s %d GPUs, %ld iterations, iteration %.3f s (reference %.3f s), "
+           "throughput ratio %.4f, %.0f GPU-s throttled",
+           J.name.c_str(), J.gpus, J.iterations, J.iteration_time, J.reference_time,
+           J.throughput_ratio, J.throttled_gpu_seconds);
+  }
   const EnergyTotals& e = s.energy;
   double rel = e.heat_in > 0 ? e.balanceError() / e.heat_in : 0.0;
   line(
@@ -284,12 +323,18 @@ struct Hdf5Sink::Impl {
   int r_Tsup, r_Tret, r_Tcase, r_V, r_dp, r_Qliq, r_Qair, r_P;
   int c_Tss, c_Tsr, c_Tps, c_Tpr, c_Vs, c_Vp, c_N, c_Pp, c_y, c_Q, c_dpb;
   int e_in, e_out, e_loss, e_stored, e_err;
+  int e_gel = -1, e_gco = -1, e_gst = -1;
+  int g_Tj = -1, g_Thbm, g_P, g_clk, g_thr, g_asm, g_ahbm, g_anvl;
+  int j_it, j_last, j_ratio, j_thr, j_n;
+  int f_PIT = -1;
+  int p_time = -1, p_PIT, p_rack;
+  int power_every = 0, fast_count = 0;
   std::vector<double> row;
   Impl(const std::string& path, int fe) : file(path), flush_every(fe) {}
 };
 
 Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
-                   const std::string& scenario_text, int flush_every)
+                   const std::string& scenario_text, int flush_every, double power_interval)
     : impl_(std::make_unique<Impl>(path, flush_every)) {
   ResultsFile& f = impl_->file;
   f.setAttribute("/", "dctwin_version", std::string(DCTWIN_VERSION));
@@ -342,7 +387,59 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
       f.addSeries("/energy/stored", 0, "J", "change of energy held in coolant and cold plates");
   I.e_err = f.addSeries("/energy/balance_error", 0, "J",
                         "heat_in - heat_to_facility_water - heat_loss_ambient - stored");
-  I.row.resize(std::max(nr, nc));
+  I.f_PIT = f.addSeries("/facility/P_IT", 0, "W",
+                        "IT power: sum of rack power (interval mean for resolved GPUs)");
+  if (m.ngpu > 0) {
+    const std::size_t ng = m.ngpu;
+    std::vector<long long> gr(m.gpu_rack.begin(), m.gpu_rack.end());
+    std::vector<long long> gs(m.gpu_slot.begin(), m.gpu_slot.end()), gt(ng);
+    std::vector<long long> gj(m.gpu_job.begin(), m.gpu_job.end());
+    for (std::size_t i = 0; i < ng; ++i) gt[i] = m.gpu_slot[i] / m.rack_tray_gpus[m.gpu_rack[i]];
+    f.writeIntVector("/gpu/rack", gr, "index into /rack/names of each GPU's rack");
+    f.writeIntVector("/gpu/tray", gt, "compute tray of each GPU within its rack (0-based)");
+    f.writeIntVector("/gpu/slot", gs, "GPU slot within its rack (0-based)");
+    f.writeIntVector("/gpu/job", gj, "index into /job/names of each GPU's job (-1: none)");
+    std::vector<std::string> types(ng);
+    for (std::size_t i = 0; i < ng; ++i) types[i] = m.gpu_types[m.gpu_type[i]].name;
+    f.writeStrings("/gpu/type", types, "GPU model of each GPU (data/catalog/gpus)");
+    I.g_Tj = f.addSeries("/gpu/T_junction", ng, "K",
+                         "GPU junction temperature, maximum over the output interval");
+    I.g_Thbm = f.addSeries("/gpu/T_hbm", ng, "K", "HBM temperature, maximum over the output interval");
+    I.g_P = f.addSeries("/gpu/P", ng, "W", "GPU board power, mean over the output interval");
+    I.g_clk = f.addSeries("/gpu/clock_ratio", ng, "1", "SM clock / boost clock at the output time");
+    I.g_thr = f.addSeries("/gpu/throttle_reasons", ng, "1",
+                          "NVML clocks_event_reasons bitmask at the output time (0x1 idle, 0x4 SW "
+                          "power cap, 0x8 HW slowdown, 0x20 SW thermal, 0x40 HW thermal, 0x80 HW "
+                          "power brake)");
+    I.g_asm = f.addSeries("/gpu/utilization_sm", ng, "1", "SM activity at the output time");
+    I.g_ahbm = f.addSeries("/gpu/utilization_hbm", ng, "1", "HBM bandwidth utilization at the output time");
+    I.g_anvl = f.addSeries("/gpu/utilization_nvlink", ng, "1", "NVLink utilization at the output time");
+    I.e_gel = f.addSeries("/energy/gpu_electric", 0, "J",
+                          "cumulative electrical energy into the resolved GPUs");
+    I.e_gco = f.addSeries("/energy/gpu_to_coolant", 0, "J",
+                          "cumulative heat from the GPU cold plates into the coolant");
+    I.e_gst = f.addSeries("/energy/gpu_stored", 0, "J",
+                          "change of the energy held in GPU die, HBM and plate nodes");
+  }
+  if (m.njob > 0) {
+    const std::size_t nj = m.njob;
+    f.writeStrings("/job/names", m.job_name, "job names, column labels of /job/*");
+    I.j_it = f.addSeries("/job/iteration_time", nj, "s", "mean iteration time so far");
+    I.j_last = f.addSeries("/job/last_iteration_time", nj, "s", "time of the last completed iteration");
+    I.j_ratio = f.addSeries("/job/throughput_ratio", nj, "1",
+                            "reference iteration time / mean iteration time (reference: the same "
+                            "job without thermal limits at its reference junction temperature)");
+    I.j_thr = f.addSeries("/job/throttled_gpu_seconds", nj, "s",
+                          "cumulative GPU-seconds with thermal or power-brake throttling");
+    I.j_n = f.addSeries("/job/iterations", nj, "1", "completed iterations");
+  }
+  if (m.ngpu > 0 && power_interval > 0) {
+    I.power_every = std::max(1, int(std::lround(power_interval / m.gpu_dt)));
+    I.p_time = f.addSeries("/power/time", 0, "s", "time of each fast power row");
+    I.p_PIT = f.addSeries("/power/P_IT", 0, "W", "IT power at the GPU step (sub-second swings)");
+    I.p_rack = f.addSeries("/power/rack_P", nr, "W", "rack power at the GPU step");
+  }
+  I.row.resize(std::max({nr, nc, std::size_t(m.ngpu), std::size_t(m.njob)}));
 }
 
 Hdf5Sink::~Hdf5Sink() = default;
@@ -405,10 +502,50 @@ void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, 
       I.c_Q, [&](int c) { return g.Q_hex[c]; }, m.ncdu);
   put(
       I.c_dpb, [&](int c) { return g.dp_bank[c]; }, m.ncdu);
+  double P_IT = 0;
+  for (int r = 0; r < m.nrack; ++r) P_IT += g.P_rack[r];
+  f.appendRow(I.f_PIT, std::span<const double>(&P_IT, 1));
+  if (I.g_Tj >= 0) {
+    const GpuLayerState& gl = st.gl;
+    const double span_t = gl.interval_time > 0 ? gl.interval_time : 1.0;
+    put(I.g_Tj, [&](int i) { return gl.Tj_max[i]; }, m.ngpu);
+    put(I.g_Thbm, [&](int i) { return gl.Thbm_max[i]; }, m.ngpu);
+    put(I.g_P, [&](int i) { return gl.interval_time > 0 ? gl.P_sum[i] / span_t : gl.op[i].P; }, m.ngpu);
+    put(I.g_clk, [&](int i) { return gl.op[i].clock_ratio; }, m.ngpu);
+    put(I.g_thr, [&](int i) { return double(gl.op[i].reasons); }, m.ngpu);
+    put(I.g_asm, [&](int i) { return gl.util[i].a_sm; }, m.ngpu);
+    put(I.g_ahbm, [&](int i) { return gl.util[i].a_hbm; }, m.ngpu);
+    put(I.g_anvl, [&](int i) { return gl.util[i].a_nvlink; }, m.ngpu);
+    double gev[3] = {e.gpu_electric, e.gpu_to_coolant, e.gpu_stored};
+    int ges[3] = {I.e_gel, I.e_gco, I.e_gst};
+    for (int k = 0; k < 3; ++k) f.appendRow(ges[k], std::span<const double>(&gev[k], 1));
+  }
+  if (m.njob > 0) {
+    const GpuLayerState& gl = st.gl;
+    put(I.j_it, [&](int j) { return meanIterationTime(gl.job[j]); }, m.njob);
+    put(I.j_last, [&](int j) { return gl.job[j].last_iteration_time; }, m.njob);
+    put(I.j_ratio, [&](int j) { return throughputRatio(gl.job[j]); }, m.njob);
+    put(I.j_thr, [&](int j) { return gl.job_throttled[j]; }, m.njob);
+    put(I.j_n, [&](int j) { return double(gl.job[j].iterations); }, m.njob);
+  }
   double ev[5] = {e.heat_in, e.heat_out_fws, e.heat_loss, e.stored, e.balanceError()};
   int es[5] = {I.e_in, I.e_out, I.e_loss, I.e_stored, I.e_err};
   for (int k = 0; k < 5; ++k) f.appendRow(es[k], std::span<const double>(&ev[k], 1));
   if (++I.count % I.flush_every == 0) f.flush();
+}
+
+void Hdf5Sink::fast(const FacilityModel& m, const State& st, double t) {
+  Impl& I = *impl_;
+  if (I.p_time < 0 || (++I.fast_count % I.power_every) != 0) return;
+  ResultsFile& f = I.file;
+  double P = 0;
+  for (int r = 0; r < m.nrack; ++r) {
+    I.row[r] = m.rack_resolved[r] ? st.gl.rack_P_now[r] : m.rack_load[r].eval(t);
+    P += I.row[r];
+  }
+  f.appendRow(I.p_time, std::span<const double>(&t, 1));
+  f.appendRow(I.p_PIT, std::span<const double>(&P, 1));
+  f.appendRow(I.p_rack, std::span<const double>(I.row.data(), m.nrack));
 }
 
 void Hdf5Sink::finish(const RunResult& r) {

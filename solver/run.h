@@ -49,8 +49,22 @@ struct RunSummary {
   double rack_flow_min = 1e300, rack_flow_max = -1e300;            // (m3/s)
   double cdu_flow_total = 0;                                       // at the end (m3/s)
   double heat_liquid = 0, heat_air = 0, heat_fws = 0, P_pump = 0;  // at the end (W)
-  EnergyTotals energy;                                             // at the end (J)
+  EnergyTotals energy;             // at the end (J)
   double t_end = 0;
+  // resolved GPUs and jobs
+  double T_j_max = -1e300, T_hbm_max = -1e300;  // (K)
+  std::string T_j_max_gpu;                       // "rack A03 GPU 17"
+  double P_IT = 0;                               // at the end, interval mean (W)
+  struct Job {
+    std::string name;
+    long iterations = 0;
+    double iteration_time = 0, reference_time = 0, throughput_ratio = 0;  // (s), (s), (1)
+    double throttled_gpu_seconds = 0;                                     // (s)
+    int gpus = 0;
+  };
+  std::vector<Job> jobs;
+  double gpu_seconds_throttled = 0;  // all GPUs (s)
+  int gpus_shut_down = 0;
 };
 
 class SummarySink : public OutputSink {
@@ -63,12 +77,15 @@ class SummarySink : public OutputSink {
 // writes the run layout of docs/results.md as the run goes, flushing every `flush_every` samples
 class Hdf5Sink : public OutputSink {
  public:
+  // power_interval > 0: also record rack and facility power every power_interval (rounded to
+  // GPU steps) under /power, to show the sub-second swings of synchronous training
   Hdf5Sink(const std::string& path, const FacilityModel& m, const std::string& scenario_text,
-           int flush_every = 10);
+           int flush_every = 10, double power_interval = 0);
   ~Hdf5Sink() override;
   void sample(const FacilityModel& m, const State& st, const double* y, double t,
               const EnergyTotals& e) override;
   void finish(const RunResult& r);  // solver statistics and status as attributes, then close
+  void fast(const FacilityModel& m, const State& st, double t) override;
 
  private:
   struct Impl;
@@ -82,6 +99,9 @@ class TeeSink : public OutputSink {
   void sample(const FacilityModel& m, const State& st, const double* y, double t,
               const EnergyTotals& e) override {
     for (auto* s : sinks_) s->sample(m, st, y, t, e);
+  }
+  void fast(const FacilityModel& m, const State& st, double t) override {
+    for (auto* s : sinks_) s->fast(m, st, t);
   }
 
  private:

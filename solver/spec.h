@@ -10,6 +10,8 @@
 #include <vector>
 
 #include "models/fluid.h"
+#include "models/gpu.h"
+#include "models/workload.h"
 
 namespace dctwin {
 
@@ -71,6 +73,10 @@ struct RackTypeSpec {
   double balancing_valve_kv = 0;      // fully open, m3/h/sqrt(bar)                    (Kv)
   double max_working_pressure = 0;    // gauge                                          (Pa)
   double supply_temperature_max = 0;  // (K)
+  // resolved accelerators (racks without a heat_load profile)
+  std::string gpu;                    // GpuParams name (catalog/gpus); "" = none
+  double other_idle_power = 0;        // CPUs, switches, NICs, fans at idle               (W)
+  double other_max_power = 0;         // the same under full load                          (W)
   SourceLoc loc;
 };
 
@@ -143,6 +149,20 @@ struct RackSpec {
   double valve_opening = 1.0;  // balancing valve opening                         (1)
   double valve_kv = 0;         // fully open Kv; 0 = the rack type's                (Kv)
   TimeSeries heat_load;        // rack electrical power = heat                     (W)
+  bool has_heat_load = false;  // false: the rack's GPUs are resolved (type.gpu)
+  double gpu_power_cap = 0;    // per-GPU power limit; 0 = the job's or the GPU's TDP (W)
+  // cold plates that conduct worse than the type's law: (GPU slot in the rack, R factor)
+  std::vector<std::pair<int, double>> coldplate_degradation;
+  SourceLoc loc;
+};
+
+// a synchronous training job on a set of racks (every GPU of those racks)
+struct JobSpec {
+  std::string name;
+  std::vector<std::string> racks;  // rack names; empty = every rack with resolved GPUs
+  TrainingJobSpec training;        // phases, start, stop, checkpoints
+  double gpu_power_cap = 0;        // per GPU; 0 = each GPU's TDP                         (W)
+  double T_ref = 318.15;           // junction temperature of the unthrottled reference  (K)
   SourceLoc loc;
 };
 
@@ -164,8 +184,12 @@ struct FacilitySpec {
   std::map<std::string, FluidData> fluids;  // resolved from the catalog
   std::map<std::string, ColdPlateSpec> coldplates;
   std::map<std::string, RackTypeSpec> rack_types;
+  std::map<std::string, GpuParams> gpus;         // resolved from the catalog
   std::vector<CduSpec> cdus;
   std::vector<RackSpec> racks;
+  std::vector<JobSpec> jobs;
+  double gpu_step = 0.05;                        // fast step of the GPU layer            (s)
+  double coupling_step = 5.0;                    // GPU layer <-> coolant exchange interval (s)
 };
 
 }  // namespace dctwin

@@ -124,6 +124,7 @@ State makeState(const FacilityModel& m, double T_init) {
   State st;
   st.y.assign(m.nstate, T_init);
   st.scratch.assign(m.nstate, 0.0);
+  initGpuLayer(m, st, T_init);
   st.fscratch.assign(m.nstate, 0.0);
   Signals& s = st.sig;
   for (auto* v : {&s.m_sec, &s.m_prim, &s.dp_pump, &s.dp_bank, &s.P_pump, &s.Q_pump_fluid, &s.Q_hex,
@@ -227,9 +228,11 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     for (int k = 0; k < m.cdu_racknum[c]; ++k) {
       const int r = m.cdu_rackadr[c] + k, a = m.rackAdr(r);
       const double T_cool = y[a], T_case = y[a + 1];
-      const double P = m.rack_load[r].eval(t);
-      const double Q_liq = m.rack_liquid_frac[r] * P;
-      const double Q_gpu = m.rack_gpu_frac[r] * P;
+      // a heat-load profile, or the GPU layer's window means (resolved GPUs)
+      const bool resolved = m.rack_resolved[r] != 0;
+      const double P = resolved ? st.gl.rack_P[r] : m.rack_load[r].eval(t);
+      const double Q_liq = resolved ? st.gl.rack_Q_liquid[r] : m.rack_liquid_frac[r] * P;
+      const double Q_gpu = resolved ? 0.0 : m.rack_gpu_frac[r] * P;
       const double m_r = sig.m_rack[r];
       const double paths = m.rack_paths[r];
       const double R = m.rack_coldplate[r].R(m_r / rho / paths) / paths;
@@ -242,7 +245,7 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
       heat_racks += Q_liq;
       sig.P_rack[r] = P;
       sig.Q_liquid[r] = Q_liq;
-      sig.Q_air[r] = P - Q_liq;
+      sig.Q_air[r] = resolved ? st.gl.rack_Q_air[r] : P - Q_liq;
       sig.Q_cp[r] = Q_cp;
       sig.R_cp[r] = R;
     }

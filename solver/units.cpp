@@ -64,6 +64,19 @@ constexpr std::array kUnits{
     UnitDef{"MWh", Dim::Energy, 3.6e9, 0},
     UnitDef{"W/(m K)", Dim::LinearConductance, 1.0, 0},
     UnitDef{"W/m/K", Dim::LinearConductance, 1.0, 0},
+    UnitDef{"Hz", Dim::Frequency, 1.0, 0},
+    UnitDef{"kHz", Dim::Frequency, 1e3, 0},
+    UnitDef{"MHz", Dim::Frequency, 1e6, 0},
+    UnitDef{"GHz", Dim::Frequency, 1e9, 0},
+    UnitDef{"B", Dim::DataSize, 1.0, 0},
+    UnitDef{"kB", Dim::DataSize, 1e3, 0},
+    UnitDef{"MB", Dim::DataSize, 1e6, 0},
+    UnitDef{"GB", Dim::DataSize, 1e9, 0},
+    UnitDef{"TB", Dim::DataSize, 1e12, 0},
+    UnitDef{"B/s", Dim::Bandwidth, 1.0, 0},
+    UnitDef{"MB/s", Dim::Bandwidth, 1e6, 0},
+    UnitDef{"GB/s", Dim::Bandwidth, 1e9, 0},
+    UnitDef{"TB/s", Dim::Bandwidth, 1e12, 0},
 };
 
 bool accepts(Dim want, Dim have) {
@@ -115,6 +128,12 @@ std::string describe(Dim dim) {
       return "an energy with its unit (J, kJ, MJ, kWh, MWh)";
     case Dim::LinearConductance:
       return "a heat-loss coefficient per metre with its unit (W/(m K))";
+    case Dim::Frequency:
+      return "a frequency with its unit (Hz, kHz, MHz, GHz)";
+    case Dim::DataSize:
+      return "a data size with its unit (B, kB, MB, GB, TB; decimal)";
+    case Dim::Bandwidth:
+      return "a bandwidth with its unit (B/s, MB/s, GB/s, TB/s; decimal)";
   }
   return "a value";
 }

@@ -16,7 +16,8 @@ import yaml
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 UNITS = {"degC", "K", "W", "kW", "MW", "L/min", "m3/s", "m3/h", "kg/s", "Pa", "kPa", "bar", "psi",
-         "MPa", "m", "mm", "L", "m3", "s", "min", "h", "K/W", "J/K", "kJ/K", "W/K", "kW/K"}
+         "MPa", "m", "mm", "L", "m3", "s", "min", "h", "K/W", "J/K", "kJ/K", "W/K", "kW/K",
+         "MHz", "GHz", "GB", "TB/s", "GB/s"}
 QTY = re.compile(r"^\s*([-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?)\s+(\S+)\s*$")
 SKIP = {"name", "description", "sources"}
 

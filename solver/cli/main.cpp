@@ -36,7 +36,7 @@ double parseDuration(const std::string& text) {
 
 int runCommand(const std::string& facility, const std::string& scenario_path,
                const std::string& duration, const std::string& output, const std::string& interval,
-               bool quiet) {
+               const std::string& power_interval, bool quiet) {
   using namespace dctwin;
   FacilitySpec spec = loadFacility(facility);
   Scenario sc;
@@ -58,7 +58,8 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   std::unique_ptr<Hdf5Sink> h5;
   std::vector<OutputSink*> sinks{&summary};
   if (!output.empty()) {
-    h5 = std::make_unique<Hdf5Sink>(output, model, sc.text);
+    const double pi = power_interval.empty() ? 0.0 : parseDuration(power_interval);
+    h5 = std::make_unique<Hdf5Sink>(output, model, sc.text, 10, pi);
     sinks.push_back(h5.get());
   }
   TeeSink tee(sinks);
@@ -85,7 +86,7 @@ int main(int argc, char** argv) {
   app.set_version_flag("--version", std::string("dctwin ") + DCTWIN_VERSION);
   app.require_subcommand(1);
 
-  std::string facility, scenario, duration, output, interval;
+  std::string facility, scenario, duration, output, interval, power_interval;
   bool quiet = false;
   CLI::App* run = app.add_subcommand(
       "run",
@@ -103,6 +104,9 @@ int main(int argc, char** argv) {
   run->add_option("--output-interval,-i", interval,
                   "Time between result rows, e.g. 10s (overrides the scenario; default 60 s)");
   run->add_option("--output,-o", output, "HDF5 results file to write (docs/results.md)");
+  run->add_option("--power-interval,-p", power_interval,
+                  "Also record rack and IT power every this often (e.g. 0.1s, rounded to the GPU "
+                  "step) under /power, to see the sub-second swings of synchronous training");
   run->add_flag("--quiet,-q", quiet, "Print nothing but errors");
 
   std::string check_file;
@@ -114,7 +118,8 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   try {
-    if (*run) return runCommand(facility, scenario, duration, output, interval, quiet);
+    if (*run)
+      return runCommand(facility, scenario, duration, output, interval, power_interval, quiet);
     if (*check) {
       dctwin::FacilitySpec spec = dctwin::loadFacility(check_file);
       dctwin::FacilityModel m = dctwin::compileFacility(spec);

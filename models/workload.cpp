@@ -1,0 +1,428 @@
+#include "models/workload.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+namespace dctwin {
+
+namespace {
+
+[[noreturn]] void fail(const std::string& what) {
+  throw std::invalid_argument(what);
+}
+
+bool isFraction(double a) {
+  return std::isfinite(a) && a >= 0.0 && a <= 1.0;
+}
+
+void checkUtil(const std::string& where, double a_sm, double a_hbm, double a_nvlink,
+               double a_network) {
+  const double a[4] = {a_sm, a_hbm, a_nvlink, a_network};
+  const char* names[4] = {"a_sm", "a_hbm", "a_nvlink", "a_network"};
+  for (int i = 0; i < 4; ++i)
+    if (!isFraction(a[i]))
+      fail(where + ": " + names[i] + " = " + std::to_string(a[i]) + " is outside [0, 1]");
+}
+
+double sumDurations(const TrainingJobSpec& job) {
+  double D = 0;
+  for (const PhaseSpec& p : job.phases) D += p.duration;
+  return D;
+}
+
+// relative tolerance of the checkpoint due test (the same in the run and in T_ref)
+constexpr double kCheckpointTol = 1e-9;
+// remaining work below this fraction of the phase duration counts as done (rounding)
+constexpr double kWorkTol = 1e-12;
+
+// iterations between checkpoints in the reference run (all rates 1)
+long checkpointEvery(const TrainingJobSpec& job, double D) {
+  double k = std::ceil(job.checkpoint_interval * (1.0 - kCheckpointTol) / D);
+  return std::max(1L, static_cast<long>(k));
+}
+
+bool checkpointsOn(const TrainingJobSpec& job) {
+  return job.checkpoint_interval > 0 && job.checkpoint_duration > 0;
+}
+
+// linear interpolation in (x, y), held at the end values; x strictly increasing, size >= 1
+double interpHold(const std::vector<double>& x, const std::vector<double>& y, double t) {
+  if (t <= x.front()) return y.front();
+  if (t >= x.back()) return y.back();
+  auto it = std::upper_bound(x.begin(), x.end(), t);
+  std::size_t i = static_cast<std::size_t>(it - x.begin());  // x[i-1] <= t < x[i]
+  double w = (t - x[i - 1]) / (x[i] - x[i - 1]);
+  return y[i - 1] + w * (y[i] - y[i - 1]);
+}
+
+void checkSeries(const std::string& where, const std::vector<double>& t) {
+  if (t.empty()) fail(where + ": no samples");
+  for (std::size_t i = 0; i < t.size(); ++i) {
+    if (!std::isfinite(t[i])) fail(where + ": non-finite time");
+    if (i > 0 && !(t[i] > t[i - 1])) fail(where + ": times must be strictly increasing");
+  }
+}
+
+void addScaled(Utilization& acc, const Utilization& u, double w) {
+  acc.a_sm += w * u.a_sm;
+  acc.a_hbm += w * u.a_hbm;
+  acc.a_nvlink += w * u.a_nvlink;
+  acc.a_network += w * u.a_network;
+  acc.compute_bound += w * u.compute_bound;
+  acc.memory_bound += w * u.memory_bound;
+}
+
+}  // namespace
+
+//---------------------------------------------------------------------------------------------
+Utilization utilizationOf(const PhaseSpec& p) {
+  Utilization u{p.a_sm, p.a_hbm, p.a_nvlink, p.a_network, 0.0, 0.0};
+  if (p.bound == PhaseSpec::Bound::Compute) u.compute_bound = 1.0;
+  if (p.bound == PhaseSpec::Bound::Memory) u.memory_bound = 1.0;
+  return u;
+}
+
+void validateTrainingJob(const TrainingJobSpec& job) {
+  if (job.phases.empty()) fail("training job: no phases");
+  for (std::size_t i = 0; i < job.phases.size(); ++i) {
+    const PhaseSpec& p = job.phases[i];
+    std::string where = "training job phase " + std::to_string(i) + " '" + p.name + "'";
+    if (!std::isfinite(p.duration) || p.duration < 0)
+      fail(where + ": duration = " + std::to_string(p.duration) + " must be finite and >= 0");
+    checkUtil(where, p.a_sm, p.a_hbm, p.a_nvlink, p.a_network);
+  }
+  if (!(sumDurations(job) > 0)) fail("training job: the phases add up to a zero iteration time");
+  checkUtil("training job idle", job.idle.a_sm, job.idle.a_hbm, job.idle.a_nvlink,
+            job.idle.a_network);
+  const Utilization& c = job.checkpoint_util;
+  checkUtil("training job checkpoint_util", c.a_sm, c.a_hbm, c.a_nvlink, c.a_network);
+  if (!std::isfinite(job.start)) fail("training job: start must be finite");
+  if (std::isnan(job.stop) || job.stop < job.start) fail("training job: stop < start");
+  if (!std::isfinite(job.checkpoint_interval) || job.checkpoint_interval < 0)
+    fail("training job: checkpoint_interval must be finite and >= 0");
+  if (!std::isfinite(job.checkpoint_duration) || job.checkpoint_duration < 0)
+    fail("training job: checkpoint_duration must be finite and >= 0");
+}
+
+JobState makeJobState(const TrainingJobSpec& job, int n_gpu) {
+  validateTrainingJob(job);
+  if (n_gpu < 1) fail("training job: needs at least one GPU, got " + std::to_string(n_gpu));
+  JobState st;
+  st.gpu.assign(static_cast<std::size_t>(n_gpu), GpuProgress{});
+  st.t_last_iteration_end = job.start;
+  st.t_last_checkpoint_end = job.start;
+  st.reference_iteration_time = referenceIterationTime(job);
+  return st;
+}
+
+double referenceIterationTime(const TrainingJobSpec& job) {
+  double D = sumDurations(job);
+  if (!checkpointsOn(job) || !(D > 0)) return D;
+  return D + job.checkpoint_duration / static_cast<double>(checkpointEvery(job, D));
+}
+
+double meanIterationTime(const JobState& st) {
+  return st.iterations > 0 ? st.sum_iteration_time / static_cast<double>(st.iterations) : 0.0;
+}
+
+double throughputRatio(const JobState& st) {
+  double m = meanIterationTime(st);
+  return m > 0 ? st.reference_iteration_time / m : 0.0;
+}
+
+const std::string& currentPhaseName(const TrainingJobSpec& job, const JobState& st, int g) {
+  static const std::string kEnd = "iteration_end", kCheckpoint = "checkpoint";
+  int n = static_cast<int>(job.phases.size());
+  int p = st.gpu.at(static_cast<std::size_t>(g)).phase;
+  if (p == n) return kEnd;
+  if (p == n + 1) return kCheckpoint;
+  return job.phases[static_cast<std::size_t>(p)].name;
+}
+
+PhaseSpec::Bound currentPhaseBound(const TrainingJobSpec& job, const JobState& st, int g) {
+  int n = static_cast<int>(job.phases.size());
+  const GpuProgress& s = st.gpu.at(static_cast<std::size_t>(g));
+  if (s.waiting || s.phase >= n) return PhaseSpec::Bound::Idle;
+  return job.phases[static_cast<std::size_t>(s.phase)].bound;
+}
+
+//---------------------------------------------------------------------------------------------
+namespace {
+
+// advance one live GPU from s.t_local towards tb until it reaches a barrier (waiting, t_local =
+// arrival time) or tb; accumulates utilization x time into acc
+void runGpu(const TrainingJobSpec& job, GpuProgress& s, double tb, double v_compute,
+            double v_memory, Utilization& acc) {
+  const int n = static_cast<int>(job.phases.size());
+  while (!s.waiting) {
+    double dur, rate;
+    Utilization u;
+    if (s.phase == n + 1) {  // checkpoint
+      dur = job.checkpoint_duration;
+      rate = 1.0;
+      u = job.checkpoint_util;
+      u.compute_bound = u.memory_bound = 0.0;
+    } else {
+      const PhaseSpec& p = job.phases[static_cast<std::size_t>(s.phase)];
+      dur = p.duration;
+      rate = p.bound == PhaseSpec::Bound::Compute  ? v_compute
+             : p.bound == PhaseSpec::Bound::Memory ? v_memory
+                                                   : 1.0;
+      u = utilizationOf(p);
+    }
+    double remaining = dur - s.work;
+    if (remaining > kWorkTol * dur) {
+      if (!(rate > 0)) {  // no progress at all: runs (stuck) to the end of the step
+        addScaled(acc, u, tb - s.t_local);
+        s.t_local = tb;
+        return;
+      }
+      double tf = s.t_local + remaining / rate;
+      if (tf > tb) {  // the phase goes on past the step
+        addScaled(acc, u, tb - s.t_local);
+        s.work += rate * (tb - s.t_local);
+        s.t_local = tb;
+        return;
+      }
+      addScaled(acc, u, tf - s.t_local);
+      s.t_local = tf;
+    }
+    // the phase is done at s.t_local: move on
+    s.work = 0;
+    if (s.phase == n + 1) {  // after a checkpoint all start the next iteration together
+      s.phase = 0;
+      s.waiting = true;
+    } else {
+      s.phase += 1;
+      if (s.phase == n || job.phases[static_cast<std::size_t>(s.phase)].barrier) s.waiting = true;
+    }
+  }
+}
+
+// every GPU waits at the same barrier and all are alive: start the next phase at tr
+void releaseBarrier(const TrainingJobSpec& job, JobState& st, double tr) {
+  const int n = static_cast<int>(job.phases.size());
+  int p = st.gpu.front().phase;
+  int next = p;
+  if (p == n) {  // iteration end
+    double T = tr - st.t_last_iteration_end;
+    st.iterations += 1;
+    st.last_iteration_time = T;
+    st.sum_iteration_time += T;
+    st.min_iteration_time = std::min(st.min_iteration_time, T);
+    st.max_iteration_time = std::max(st.max_iteration_time, T);
+    st.t_last_iteration_end = tr;
+    bool due = checkpointsOn(job) &&
+               tr - st.t_last_checkpoint_end >= job.checkpoint_interval * (1.0 - kCheckpointTol);
+    next = due ? n + 1 : 0;
+  } else if (p == 0) {  // waiting in front of phase 0 only happens after a checkpoint
+    st.checkpoints += 1;
+    st.t_last_checkpoint_end = tr;
+  }
+  for (GpuProgress& s : st.gpu) {
+    s.phase = next;
+    s.work = 0;
+    s.waiting = false;
+  }
+}
+
+}  // namespace
+
+void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double dt,
+                     std::span<const double> speed_compute, std::span<const double> speed_memory,
+                     std::span<const char> alive, std::span<Utilization> out) {
+  const std::size_t ng = st.gpu.size();
+  if (speed_compute.size() != ng || speed_memory.size() != ng || alive.size() != ng ||
+      out.size() != ng)
+    fail("stepTrainingJob: span sizes differ from the number of GPUs of the job");
+  if (!(dt > 0)) fail("stepTrainingJob: dt must be > 0");
+
+  const Utilization idle = utilizationOf(job.idle);
+  const double t1 = t + dt;
+  const double ta = std::max(t, job.start), tb = std::min(t1, job.stop);
+
+  bool all_alive = true;
+  for (std::size_t g = 0; g < ng; ++g) {
+    out[g] = Utilization{};
+    if (!alive[g]) {
+      all_alive = false;
+      continue;
+    }
+    // before the start and after the stop: idle
+    double outside = tb > ta ? (ta - t) + (t1 - tb) : dt;
+    addScaled(out[g], idle, outside);
+  }
+
+  if (tb > ta) {
+    for (GpuProgress& s : st.gpu) s.t_local = ta;
+    for (;;) {
+      bool all_waiting = true;
+      for (std::size_t g = 0; g < ng; ++g) {
+        GpuProgress& s = st.gpu[g];
+        if (alive[g]) runGpu(job, s, tb, speed_compute[g], speed_memory[g], out[g]);
+        all_waiting = all_waiting && s.waiting;
+      }
+      if (all_waiting && all_alive) {
+        double tr = ta;
+        for (const GpuProgress& s : st.gpu) tr = std::max(tr, s.t_local);
+        for (std::size_t g = 0; g < ng; ++g) {
+          GpuProgress& s = st.gpu[g];
+          s.wait_time += tr - s.t_local;
+          addScaled(out[g], idle, tr - s.t_local);
+          s.t_local = tr;
+        }
+        releaseBarrier(job, st, tr);
+        continue;
+      }
+      // the job cannot pass the barrier within this step
+      bool blocked = !all_alive;  // every live GPU waits on a dead one
+      double t_block = ta;
+      for (std::size_t g = 0; g < ng; ++g) {
+        GpuProgress& s = st.gpu[g];
+        if (!alive[g]) continue;
+        if (!s.waiting) {
+          blocked = false;
+          continue;
+        }
+        t_block = std::max(t_block, s.t_local);
+        s.wait_time += tb - s.t_local;
+        addScaled(out[g], idle, tb - s.t_local);
+        s.t_local = tb;
+      }
+      if (blocked) st.stalled_time += tb - t_block;
+      break;
+    }
+  }
+
+  const double inv = 1.0 / dt;
+  for (std::size_t g = 0; g < ng; ++g) {
+    Utilization& u = out[g];
+    u.a_sm *= inv;
+    u.a_hbm *= inv;
+    u.a_nvlink *= inv;
+    u.a_network *= inv;
+    u.compute_bound *= inv;
+    u.memory_bound *= inv;
+  }
+}
+
+//---------------------------------------------------------------------------------------------
+TrainingJobSpec defaultTrainingJob() {
+  using B = PhaseSpec::Bound;
+  TrainingJobSpec job;
+  // proposed dctwin defaults (a), workloads.md 2: F/B near TDP with B = 2 F, exposed DP all-reduce
+  // 0.25-0.4 TDP with NVLink/NIC busy, HBM-bound optimizer 0.4-0.6 TDP, bubble idle + eps (1F1B
+  // (p-1)/(m+p-1) = 3/35 of the pipelined time, p = 4, m = 32: ~0.2 s); period 3.0 s (production
+  // 1-10 s). a_sm is the activity factor of the GPU power model: with the GB200 catalog entry these
+  // give 1.0 / 1.0 / 0.19 / 0.32 / 0.48 TDP (docs/models/workload.md)
+  // clang-format off
+  //             name         dur (s) bound              a_sm  a_hbm a_nvl a_net barrier
+  job.phases = {{"forward",   0.80,   B::Compute,        0.90, 0.35, 0.30, 0.10, false},
+                {"backward",  1.60,   B::Compute,        0.90, 0.35, 0.30, 0.10, false},
+                {"bubble",    0.20,   B::Idle,           0.03, 0.05, 0.00, 0.00, false},
+                {"allreduce", 0.25,   B::Communication,  0.08, 0.20, 0.60, 0.80, true},
+                {"optimizer", 0.15,   B::Memory,         0.15, 0.90, 0.00, 0.00, false}};
+  // clang-format on
+  job.idle = {"idle", 0.0, B::Idle, 0.0, 0.0, 0.0, 0.0, false};
+  job.checkpoint_util = {0.03, 0.10, 0.00, 0.50, 0.0, 0.0};
+  return job;
+}
+
+//---------------------------------------------------------------------------------------------
+void validateInference(const InferenceSpec& s) {
+  checkSeries("inference load profile", s.t);
+  if (s.load.size() != s.t.size()) fail("inference load profile: t and load differ in length");
+  for (double L : s.load)
+    if (!isFraction(L))
+      fail("inference load profile: load " + std::to_string(L) + " outside [0, 1]");
+  checkUtil("inference at full load", s.a_sm_at_full, s.a_hbm_at_full, s.a_nvlink_at_full,
+            s.a_network_at_full);
+  checkUtil("inference idle", s.idle.a_sm, s.idle.a_hbm, s.idle.a_nvlink, s.idle.a_network);
+  if (!isFraction(s.memory_bound_share)) fail("inference: memory_bound_share outside [0, 1]");
+}
+
+Utilization inferenceUtilization(const InferenceSpec& s, double t) {
+  double L = s.t.empty() ? 0.0 : interpHold(s.t, s.load, t);
+  Utilization u;
+  u.a_sm = s.idle.a_sm + L * (s.a_sm_at_full - s.idle.a_sm);
+  u.a_hbm = s.idle.a_hbm + L * (s.a_hbm_at_full - s.idle.a_hbm);
+  u.a_nvlink = s.idle.a_nvlink + L * (s.a_nvlink_at_full - s.idle.a_nvlink);
+  u.a_network = s.idle.a_network + L * (s.a_network_at_full - s.idle.a_network);
+  u.memory_bound = s.memory_bound_share;
+  u.compute_bound = 0.0;
+  return u;
+}
+
+InferenceSpec defaultInference(double load) {
+  InferenceSpec s;
+  s.t = {0.0};
+  s.load = {load};
+  return s;
+}
+
+//---------------------------------------------------------------------------------------------
+void validateTrace(const TraceSpec& s) {
+  if (!std::isfinite(s.t_offset)) fail("trace: t_offset must be finite");
+  for (std::size_t g = 0; g < s.gpus.size(); ++g) {
+    const TraceSeries& r = s.gpus[g];
+    std::string where = "trace GPU " + std::to_string(g);
+    checkSeries(where, r.t);
+    const std::vector<double>* a[4] = {&r.a_sm, &r.a_hbm, &r.a_nvlink, &r.a_network};
+    const char* names[4] = {"a_sm", "a_hbm", "a_nvlink", "a_network"};
+    for (int k = 0; k < 4; ++k) {
+      if (a[k]->empty()) continue;
+      if (a[k]->size() != r.t.size()) fail(where + ": " + names[k] + " differs in length from t");
+      for (double v : *a[k])
+        if (!isFraction(v)) fail(where + ": " + names[k] + " sample outside [0, 1]");
+    }
+    if (!r.P.empty()) {
+      if (r.P.size() != r.t.size()) fail(where + ": P differs in length from t");
+      for (double v : r.P)
+        if (!std::isfinite(v) || v < 0) fail(where + ": P sample must be finite and >= 0");
+    }
+  }
+}
+
+namespace {
+const TraceSeries& series(const TraceSpec& s, int gpu) {
+  if (gpu < 0 || static_cast<std::size_t>(gpu) >= s.gpus.size())
+    fail("trace: no series for GPU " + std::to_string(gpu));
+  return s.gpus[static_cast<std::size_t>(gpu)];
+}
+// trace time of simulation time t
+double traceTime(const TraceSpec& s, const TraceSeries& r, double t) {
+  double x = t - s.t_offset;
+  double period = r.t.back() - r.t.front();
+  if (s.loop && period > 0) {
+    double u = x - r.t.front();
+    x = r.t.front() + (u - period * std::floor(u / period));
+  }
+  return x;
+}
+double channel(const TraceSeries& r, const std::vector<double>& y, double x) {
+  return y.empty() ? 0.0 : interpHold(r.t, y, x);
+}
+}  // namespace
+
+Utilization traceUtilization(const TraceSpec& s, int gpu, double t) {
+  const TraceSeries& r = series(s, gpu);
+  double x = traceTime(s, r, t);
+  Utilization u;
+  u.a_sm = channel(r, r.a_sm, x);
+  u.a_hbm = channel(r, r.a_hbm, x);
+  u.a_nvlink = channel(r, r.a_nvlink, x);
+  u.a_network = channel(r, r.a_network, x);
+  return u;
+}
+
+bool traceHasPower(const TraceSpec& s, int gpu) {
+  return !series(s, gpu).P.empty();
+}
+
+double tracePower(const TraceSpec& s, int gpu, double t) {
+  const TraceSeries& r = series(s, gpu);
+  return channel(r, r.P, traceTime(s, r, t));
+}
+
+}  // namespace dctwin

@@ -1,0 +1,160 @@
+// workload.h: GPU utilizations of synchronous training jobs, inference serving and trace replay
+//
+// training (bulk-synchronous, workloads.md 2-3): one iteration is a sequence of phases i with
+// reference durations d_i (at the reference clocks); GPU g does the work of phase i at the rate
+//   r_g = speed_compute_g (Compute-bound) | speed_memory_g (Memory-bound) | 1 (Communication, Idle)
+// so that it spends d_i / r_g in the phase. A barrier phase (collective) starts only when every GPU
+// has finished all earlier phases; the end of an iteration is always a barrier:
+//   t_start(barrier phase) = max_g t_arrive,g,     waiting_g += t_start - t_arrive,g
+// hence with one barrier before phase b the iteration time of a healthy job is
+//   T_iter = max_g sum_{i<b} d_i / r_g,i + max_g sum_{i>=b} d_i / r_g,i   (straggler effect [21])
+// and the reference iteration time (all rates 1) with checkpoints of duration d_ck, taken at the
+// first iteration end at least checkpoint_interval after the end of the previous one,
+//   T_ref = D + d_ck / k,   D = sum_i d_i,   k = max(1, ceil(checkpoint_interval / D))
+//   throughput ratio = T_ref / mean(measured iteration times)
+// a GPU that is not alive makes no progress and blocks the next barrier (the job stalls).
+// Utilizations of a step are the time-weighted averages over [t, t + dt]; phase boundaries inside
+// a step are located exactly (the result does not depend on dt beyond rounding).
+//
+// inference: linear in the interpolated load L(t) in [0, 1]:  a = a_idle + L (a_full - a_idle)
+// trace replay: per-GPU samples, linear interpolation, held at the end values (or looped)
+#pragma once
+
+#include <limits>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace dctwin {
+
+// activity of one GPU during a step (time-weighted averages over the step)
+struct Utilization {
+  double a_sm = 0;           // SM activity                                          (1)
+  double a_hbm = 0;          // HBM bandwidth utilization                            (1)
+  double a_nvlink = 0;       // NVLink utilization                                   (1)
+  double a_network = 0;      // scale-out NIC (IB/RoCE) utilization                  (1)
+  double compute_bound = 0;  // fraction of the step in Compute-bound phases         (1)
+  double memory_bound = 0;   // fraction of the step in Memory-bound phases          (1)
+};
+
+// one phase of a training iteration
+struct PhaseSpec {
+  enum class Bound { Compute, Memory, Communication, Idle };
+  std::string name;           // "forward", "backward", "allreduce", "optimizer", "bubble", ...
+  double duration = 0;        // at the reference clocks                            (s)
+  Bound bound = Bound::Idle;  // what sets the GPU's progress rate
+  double a_sm = 0, a_hbm = 0, a_nvlink = 0, a_network = 0;  // while the phase runs  (1)
+  bool barrier = false;  // starts only when all GPUs finished every earlier phase
+};
+
+struct TrainingJobSpec {
+  std::vector<PhaseSpec> phases;  // one iteration; the iteration end is always a barrier
+  double start = 0;               // job start                                        (s)
+  double stop = std::numeric_limits<double>::infinity();  // job end                  (s)
+  double checkpoint_interval = 0;  // min. time from one checkpoint's end to the next; 0 = none (s)
+  double checkpoint_duration = 0;  // Idle-bound checkpoint at an iteration end        (s)
+  PhaseSpec idle;                  // utilizations while waiting, before start, after stop
+  Utilization checkpoint_util{0.03, 0.1, 0.0, 0.5};  // while writing a checkpoint (a)   (1)
+};
+
+// per-GPU progress
+struct GpuProgress {
+  int phase = 0;         // index into phases; n = iteration end; n + 1 = checkpoint
+  double work = 0;       // reference seconds done in the current phase             (s)
+  bool waiting = false;  // at the barrier in front of `phase`
+  double wait_time = 0;  // total time spent at barriers (incl. stalls)              (s)
+  double t_local = 0;    // scratch: time up to which this GPU is accounted in a step (s)
+};
+
+// job state and metrics; made once by makeJobState, never resized while stepping
+struct JobState {
+  std::vector<GpuProgress> gpu;      // size n_gpu
+  long iterations = 0;               // completed iterations
+  long checkpoints = 0;              // completed checkpoints
+  double t_last_iteration_end = 0;   // (s), job start before the first iteration
+  double t_last_checkpoint_end = 0;  // (s), job start before the first checkpoint
+  double last_iteration_time = 0;    // (s)
+  double sum_iteration_time = 0;     // (s)
+  double min_iteration_time = std::numeric_limits<double>::infinity();  // (s)
+  double max_iteration_time = 0;                                        // (s)
+  double stalled_time = 0;              // time every live GPU waited on a dead one (s)
+  double reference_iteration_time = 0;  // referenceIterationTime(job)                (s)
+};
+
+// throws std::invalid_argument naming the bad field (no phases, negative or non-finite durations,
+// zero iteration length, utilizations outside [0, 1], stop < start, negative checkpoint values)
+void validateTrainingJob(const TrainingJobSpec& job);
+// validated state for n_gpu GPUs, all at the start of phase 0; throws std::invalid_argument
+JobState makeJobState(const TrainingJobSpec& job, int n_gpu);
+
+// T_ref = sum of phase durations + checkpoint amortization d_ck / k               (s)
+double referenceIterationTime(const TrainingJobSpec& job);
+// T_ref / mean measured iteration time; 0 before the first completed iteration     (1)
+double throughputRatio(const JobState& st);
+// mean measured iteration time; 0 before the first completed iteration             (s)
+double meanIterationTime(const JobState& st);
+
+// advance the job from t to t + dt. Spans have one entry per GPU (size of st.gpu):
+//   speed_compute  f / f_ref, SM clock ratio vs the reference run                  (1)
+//   speed_memory   HBM throughput ratio vs the reference run                       (1)
+//   alive          0 = GPU off: no progress, zero utilization, the job stalls at the next barrier
+//   out            utilizations of each GPU averaged over the step
+// no allocation; throws std::invalid_argument on span size mismatch or dt <= 0
+void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double dt,
+                     std::span<const double> speed_compute, std::span<const double> speed_memory,
+                     std::span<const char> alive, std::span<Utilization> out);
+
+// phase GPU g is in (or waits in front of); the name of the pseudo phases: "iteration_end",
+// "checkpoint"
+const std::string& currentPhaseName(const TrainingJobSpec& job, const JobState& st, int g);
+PhaseSpec::Bound currentPhaseBound(const TrainingJobSpec& job, const JobState& st, int g);
+
+Utilization utilizationOf(const PhaseSpec& p);
+
+// default GB200-class LLM training iteration (workloads.md 2 proposed defaults (a)), 3.0 s period:
+//   forward 0.80 s Compute | backward 1.60 s Compute | bubble 0.20 s Idle |
+//   allreduce 0.25 s Communication, barrier | optimizer 0.15 s Memory
+TrainingJobSpec defaultTrainingJob();
+
+//---------------------------------------------------------------------------------------------
+// inference serving: utilization follows a load profile (memory-bound decode, physics.md 1c)
+struct InferenceSpec {
+  std::vector<double> t;     // profile times, strictly increasing                    (s)
+  std::vector<double> load;  // offered load at t, 0..1; held constant outside         (1)
+  // (a) memory-bound decode, calibrated with the B200 catalog entry of the GPU power model at the
+  // 1597 MHz memory-bound clock: full load 436 W (B200 LLM serving at util >= 90 %: 387-458 W),
+  // zero load 251 W (util < 10 %: ~250 W) (physics.md 1c [K4]); about half the activity of a
+  // bandwidth-saturating kernel (a_sm 0.15, a_hbm 1 -> 650 W)
+  double a_sm_at_full = 0.08;       // (1)
+  double a_hbm_at_full = 0.50;      // (1)
+  double a_nvlink_at_full = 0.15;   // tensor-parallel all-reduce per token            (1)
+  double a_network_at_full = 0.05;  // request traffic, KV transfer                   (1)
+  Utilization idle{0.04, 0.0, 0.0, 0.0, 0.0, 0.0};  // at zero load: server up, clocks up (1)
+  double memory_bound_share = 1.0;  // fraction of busy time in memory-bound kernels  (1)
+};
+// throws std::invalid_argument on malformed profiles or values outside [0, 1]
+void validateInference(const InferenceSpec& s);
+// a = idle + L(t) (a_full - idle), L linearly interpolated; memory_bound = memory_bound_share
+Utilization inferenceUtilization(const InferenceSpec& s, double t);
+// constant-load profile
+InferenceSpec defaultInference(double load = 1.0);
+
+//---------------------------------------------------------------------------------------------
+// trace replay: per-GPU samples of utilizations or of board power
+struct TraceSeries {
+  std::vector<double> t;                                 // sample times, increasing (s)
+  std::vector<double> a_sm, a_hbm, a_nvlink, a_network;  // each empty or size of t  (1)
+  std::vector<double> P;                                 // board power; empty or size of t (W)
+};
+struct TraceSpec {
+  std::vector<TraceSeries> gpus;  // one series per GPU
+  double t_offset = 0;            // simulation time of trace time 0                 (s)
+  bool loop = false;              // repeat with period t.back() - t.front() (else hold ends)
+};
+// throws std::invalid_argument naming the GPU and field
+void validateTrace(const TraceSpec& s);
+Utilization traceUtilization(const TraceSpec& s, int gpu, double t);
+bool traceHasPower(const TraceSpec& s, int gpu);
+double tracePower(const TraceSpec& s, int gpu, double t);  // (W); 0 if the series has none
+
+}  // namespace dctwin

@@ -1,0 +1,139 @@
+// gpu_layer.cpp: the accelerators and their jobs, stepped on their own fast clock
+//
+// the coolant runs in CVODES on its own time scale; the GPUs (die, HBM, cold-plate nodes, DVFS,
+// throttling) and the jobs (phases, barriers, stragglers) run with a fixed step gpu_dt. Every
+// coupling window (coupling_dt, and always at output times and input breakpoints) the GPU layer is
+// advanced first with the coolant's rack inlet temperatures and flows at the window start, and
+// hands the coolant the window-mean heat of each rack (operator splitting; energy passes exactly).
+// See docs/models/gpu_layer.md.
+#include <algorithm>
+#include <cmath>
+
+#include "solver/model.h"
+
+namespace dctwin {
+
+void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
+  GpuLayerState& g = st.gl;
+  GpuState gs;
+  gs.T_j = gs.T_hbm = gs.T_plate = T_init;
+  g.gpu.assign(m.ngpu, gs);
+  g.op.assign(m.ngpu, GpuOperatingPoint{});
+  g.util.assign(m.ngpu, Utilization{});
+  g.P_sum.assign(m.ngpu, 0.0);
+  g.Tj_max.assign(m.ngpu, T_init);
+  g.Thbm_max.assign(m.ngpu, T_init);
+  g.throttled_time.assign(m.ngpu, 0.0);
+  g.job.clear();
+  g.job_speed_c.clear();
+  g.job_speed_m.clear();
+  g.job_alive.clear();
+  g.job_util.clear();
+  for (int j = 0; j < m.njob; ++j) {
+    const int n = int(m.job_gpus[j].size());
+    g.job.push_back(makeJobState(m.job_spec[j], n));
+    g.job_speed_c.emplace_back(n, 1.0);
+    g.job_speed_m.emplace_back(n, 1.0);
+    g.job_alive.emplace_back(n, 1);
+    g.job_util.emplace_back(n);
+  }
+  g.job_throttled.assign(m.njob, 0.0);
+  g.rack_Q_liquid.assign(m.nrack, 0.0);
+  g.rack_P.assign(m.nrack, 0.0);
+  g.rack_Q_air.assign(m.nrack, 0.0);
+  g.rack_P_now.assign(m.nrack, 0.0);
+  g.interval_time = 0;
+  g.E_electric = g.E_to_coolant = 0;
+  g.E_stored0 = 0;
+}
+
+double gpuLayerEnergy(const FacilityModel& m, const State& st, double T_ref) {
+  double E = 0;
+  for (int i = 0; i < m.ngpu; ++i) {
+    const GpuParams& p = m.gpu_types[m.gpu_type[i]];
+    GpuPlate plate{1.0, m.gpu_C_plate[i]};
+    E += gpuStoredEnergy(p, plate, st.gl.gpu[i], T_ref);
+  }
+  return E;
+}
+
+//---------------------------------------------------------------------------------------------
+void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
+                     FastCallback fast, void* user) {
+  GpuLayerState& g = st.gl;
+  const double window = t1 - t0;
+  if (m.ngpu == 0 || window <= 0) return;
+  for (int r = 0; r < m.nrack; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
+  double t = t0;
+  while (t < t1 - 1e-12) {
+    const double dt = std::min(m.gpu_dt, t1 - t);
+    // 1. jobs: progress with the clocks of the previous step, utilizations for this step
+    for (int j = 0; j < m.njob; ++j) {
+      const auto& gpus = m.job_gpus[j];
+      const int nph = int(m.job_spec[j].phases.size());
+      for (std::size_t k = 0; k < gpus.size(); ++k) {
+        const int i = gpus[k];
+        const GpuOperatingPoint& op = g.op[i];
+        const int ph = g.job[j].gpu[k].phase;
+        const double xref =
+            ph < nph ? m.job_xref[j][std::size_t(m.gpu_type[i]) * nph + ph] : 1.0;
+        g.job_speed_c[j][k] = op.clock_ratio > 0 ? op.clock_ratio / xref : 1.0;
+        g.job_speed_m[j][k] = g.gpu[i].hw_slowdown ? 0.5 : 1.0;
+        g.job_alive[j][k] = g.gpu[i].shut_down ? 0 : 1;
+      }
+      stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
+                      g.job_alive[j], g.job_util[j]);
+      for (std::size_t k = 0; k < gpus.size(); ++k) g.util[gpus[k]] = g.job_util[j][k];
+    }
+    // 2. GPUs: operating point, thermal nodes, heat to the rack coolant
+    for (int r = 0; r < m.nrack; ++r) {
+      if (!m.rack_resolved[r]) continue;
+      const int c = m.rack_cdu[r];
+      const double T_in = y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1];
+      const double rho = m.fluids[m.cdu_fluid[c]].rho_ref();
+      const double V_path = st.sig.m_rack[r] / rho / m.rack_paths[r];
+      const double R_path = m.rack_coldplate[r].R(V_path);
+      double P_gpu = 0, Q_gpu = 0, a_sum = 0;
+      for (int k = 0; k < m.rack_gpunum[r]; ++k) {
+        const int i = m.rack_gpuadr[r] + k;
+        const GpuParams& p = m.gpu_types[m.gpu_type[i]];
+        const Utilization& u = g.util[i];
+        GpuLoad load{u.a_sm, u.a_hbm, u.a_nvlink, u.memory_bound > 0.5, false};
+        GpuOperatingPoint op = gpuOperatingPoint(p, m.gpu_cap[i], load, g.gpu[i]);
+        GpuPlate plate{R_path * m.gpu_R_factor[i], m.gpu_C_plate[i]};
+        const double Q = gpuThermalStep(p, plate, T_in, op, dt, g.gpu[i]);
+        g.op[i] = op;
+        P_gpu += op.P;
+        Q_gpu += Q;
+        a_sum += u.a_sm;
+        g.P_sum[i] += op.P * dt;
+        g.Tj_max[i] = std::max(g.Tj_max[i], g.gpu[i].T_j);
+        g.Thbm_max[i] = std::max(g.Thbm_max[i], g.gpu[i].T_hbm);
+        if (op.reasons & (kThrottleSwThermal | kThrottleHwThermal | kThrottlePowerBrake)) {
+          g.throttled_time[i] += dt;
+          if (m.gpu_job[i] >= 0) g.job_throttled[m.gpu_job[i]] += dt;
+        }
+      }
+      // non-GPU parts follow the mean SM activity of the rack's GPUs (a)
+      const double a_mean = m.rack_gpunum[r] > 0 ? a_sum / m.rack_gpunum[r] : 0.0;
+      const double P_other = m.rack_other_idle[r] + (m.rack_other_max[r] - m.rack_other_idle[r]) * a_mean;
+      const double P_rack = P_gpu + P_other;
+      g.rack_P_now[r] = P_rack;
+      g.rack_P[r] += P_rack * dt;
+      g.rack_Q_liquid[r] += (Q_gpu + m.rack_other_liquid[r] * P_other) * dt;
+      g.rack_Q_air[r] += (1.0 - m.rack_other_liquid[r]) * P_other * dt;
+      g.E_electric += P_gpu * dt;
+      g.E_to_coolant += Q_gpu * dt;
+    }
+    g.interval_time += dt;
+    t += dt;
+    if (fast) fast(user, m, st, t);
+  }
+  for (int r = 0; r < m.nrack; ++r) {
+    g.rack_Q_liquid[r] /= window;
+    g.rack_P[r] /= window;
+    g.rack_Q_air[r] /= window;
+  }
+}
+
+}  // namespace dctwin

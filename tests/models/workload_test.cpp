@@ -1,0 +1,463 @@
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+#include <vector>
+
+#include "models/workload.h"
+
+using namespace dctwin;
+
+namespace {
+
+// steps a job on the grid t_k = t0 + k dt (no drift from summing dt); the last step is shortened
+// to land on t_end. `before` may change speeds/alive for the step starting at t; `after` sees out.
+struct Runner {
+  const TrainingJobSpec& job;
+  JobState st;
+  std::vector<double> vc, vm;
+  std::vector<char> alive;
+  std::vector<Utilization> out;
+  long k = 0;
+  double t0 = 0, dt = 0.01;
+
+  Runner(const TrainingJobSpec& j, int n, double dt_, double t0_ = 0)
+      : job(j),
+        st(makeJobState(j, n)),
+        vc(n, 1.0),
+        vm(n, 1.0),
+        alive(n, 1),
+        out(n),
+        t0(t0_),
+        dt(dt_) {}
+
+  double now() const { return t0 + static_cast<double>(k) * dt; }
+
+  void runTo(double t_end, const std::function<void(double)>& before = {},
+             const std::function<void(double, double)>& after = {}) {
+    while (now() < t_end - 1e-12) {
+      double t = now();
+      double h = std::min(dt, t_end - t);
+      if (before) before(t);
+      stepTrainingJob(job, st, t, h, vc, vm, alive, out);
+      if (after) after(t, h);
+      if (h < dt) {  // shortened last step: continue the grid from t_end
+        t0 = t_end;
+        k = 0;
+      } else {
+        ++k;
+      }
+    }
+  }
+};
+
+// sums of the default phases by bound (s)
+struct Shares {
+  double compute = 0, memory = 0, other = 0, sm_time = 0;
+};
+Shares shares(const TrainingJobSpec& job) {
+  Shares s;
+  for (const PhaseSpec& p : job.phases) {
+    if (p.bound == PhaseSpec::Bound::Compute)
+      s.compute += p.duration;
+    else if (p.bound == PhaseSpec::Bound::Memory)
+      s.memory += p.duration;
+    else
+      s.other += p.duration;
+    s.sm_time += p.duration * p.a_sm;
+  }
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("default job: reference iteration time and throughput ratio 1 at reference speeds",
+          "[workload]") {
+  TrainingJobSpec job = defaultTrainingJob();
+  REQUIRE(referenceIterationTime(job) == Approx(3.0).epsilon(1e-15));
+  Shares s = shares(job);
+  CHECK(s.compute == Approx(2.4));  // backward = 2 x forward, 80 % compute
+  CHECK(job.phases[1].duration == Approx(2 * job.phases[0].duration));
+
+  Runner r(job, 8, 0.01);
+  r.runTo(30.5);
+  CHECK(r.st.iterations == 10);
+  CHECK(r.st.t_last_iteration_end == Approx(30.0).margin(1e-9));
+  CHECK(r.st.min_iteration_time == Approx(3.0).margin(1e-9));
+  CHECK(r.st.max_iteration_time == Approx(3.0).margin(1e-9));
+  CHECK(r.st.last_iteration_time == Approx(3.0).margin(1e-9));
+  CHECK(throughputRatio(r.st) == Approx(1.0).epsilon(1e-12));
+  CHECK(meanIterationTime(r.st) == Approx(3.0).epsilon(1e-12));
+  CHECK(r.st.stalled_time == 0.0);
+  for (const GpuProgress& g : r.st.gpu) CHECK(g.wait_time == Approx(0.0).margin(1e-9));
+  // 30.5 s: 0.5 s into the forward pass of iteration 11
+  CHECK(currentPhaseName(job, r.st, 0) == "forward");
+  CHECK(currentPhaseBound(job, r.st, 0) == PhaseSpec::Bound::Compute);
+  CHECK(r.st.gpu[0].work == Approx(0.5).margin(1e-9));
+}
+
+TEST_CASE("straggler: one slow GPU sets the iteration time and the others wait at the barrier",
+          "[workload]") {
+  TrainingJobSpec job = defaultTrainingJob();
+  Shares s = shares(job);
+  const int n = 8, slow = 3;
+
+  SECTION("compute speed 0.8 on one GPU") {
+    // forward + backward lie before the all-reduce barrier: T = D + C (1/0.8 - 1)
+    const double T = 3.0 + s.compute * (1 / 0.8 - 1);
+    REQUIRE(T == Approx(3.6));
+    Runner r(job, n, 0.01);
+    r.vc[slow] = 0.8;
+    r.runTo(10 * T + 0.5);
+    CHECK(r.st.iterations == 10);
+    CHECK(r.st.t_last_iteration_end == Approx(10 * T).margin(1e-9));
+    CHECK(r.st.min_iteration_time == Approx(T).margin(1e-9));
+    CHECK(r.st.max_iteration_time == Approx(T).margin(1e-9));
+    CHECK(throughputRatio(r.st) == Approx(3.0 / T).epsilon(1e-10));
+    for (int g = 0; g < n; ++g) {
+      // the others wait s.compute (1/0.8 - 1) = 0.6 s per iteration (plus 0.5 s into the 11th:
+      // nobody has reached the barrier yet)
+      double expected = g == slow ? 0.0 : 10 * s.compute * (1 / 0.8 - 1);
+      CHECK(r.st.gpu[g].wait_time == Approx(expected).margin(1e-9));
+    }
+  }
+  SECTION("HBM speed 0.5 on one GPU: the optimizer after the barrier waits at the iteration end") {
+    const double T = 3.0 + s.memory * (1 / 0.5 - 1);
+    Runner r(job, n, 0.01);
+    r.vm[slow] = 0.5;
+    r.runTo(10 * T + 0.5);
+    CHECK(r.st.iterations == 10);
+    CHECK(r.st.t_last_iteration_end == Approx(10 * T).margin(1e-9));
+    for (int g = 0; g < n; ++g)
+      CHECK(r.st.gpu[g].wait_time == Approx(g == slow ? 0.0 : 10 * s.memory).margin(1e-9));
+  }
+}
+
+TEST_CASE("phase bounds: compute speed scales compute phases only, memory speed memory phases",
+          "[workload]") {
+  TrainingJobSpec job = defaultTrainingJob();
+  Shares s = shares(job);
+  for (double vc : {1.0, 0.8, 0.5})
+    for (double vm : {1.0, 0.5}) {
+      // communication and idle phases run at rate 1 whatever the clocks
+      const double T = s.compute / vc + s.memory / vm + s.other;
+      Runner r(job, 4, 0.02);
+      std::fill(r.vc.begin(), r.vc.end(), vc);
+      std::fill(r.vm.begin(), r.vm.end(), vm);
+      r.runTo(5 * T + 0.1);
+      CAPTURE(vc, vm);
+      CHECK(r.st.iterations == 5);
+      CHECK(r.st.t_last_iteration_end == Approx(5 * T).margin(1e-9));
+      for (const GpuProgress& g : r.st.gpu) CHECK(g.wait_time == Approx(0.0).margin(1e-9));
+    }
+}
+
+TEST_CASE("phase boundaries inside a step: dt = 1 ms and dt = 37 ms agree to 1e-9", "[workload]") {
+  using B = PhaseSpec::Bound;
+  TrainingJobSpec job;
+  job.phases = {{"forward", 0.31, B::Compute, 0.9, 0.35, 0.3, 0.1, false},
+                {"p2p", 0.013, B::Communication, 0.2, 0.2, 0.5, 0.3, false},
+                {"backward", 0.67, B::Compute, 0.9, 0.35, 0.3, 0.1, false},
+                {"allreduce", 0.11, B::Communication, 0.3, 0.2, 0.6, 0.8, true},
+                {"optimizer", 0.07, B::Memory, 0.3, 0.9, 0.0, 0.0, false},
+                {"allgather", 0.05, B::Communication, 0.3, 0.2, 0.6, 0.8, true},
+                {"empty", 0.0, B::Idle, 0.0, 0.0, 0.0, 0.0, false}};
+  job.start = 0.123;
+  job.checkpoint_interval = 7.7;
+  job.checkpoint_duration = 0.9;
+  const int n = 5;
+  auto run = [&](double dt) {
+    Runner r(job, n, dt);
+    const double vc[n] = {1.0, 0.83, 0.97, 1.0, 0.91};
+    const double vm[n] = {1.0, 1.0, 0.5, 0.77, 1.0};
+    for (int g = 0; g < n; ++g) r.vc[g] = vc[g], r.vm[g] = vm[g];
+    double sm_integral = 0;
+    r.runTo(100.3, {}, [&](double, double h) { sm_integral += r.out[1].a_sm * h; });
+    return std::make_pair(r.st, sm_integral);
+  };
+  auto [a, sa] = run(0.001);
+  auto [b, sb] = run(0.037);
+  REQUIRE(a.iterations > 50);
+  CHECK(a.iterations == b.iterations);
+  CHECK(a.checkpoints == b.checkpoints);
+  CHECK(a.checkpoints > 5);
+  CHECK(a.t_last_iteration_end == Approx(b.t_last_iteration_end).margin(1e-9));
+  CHECK(a.sum_iteration_time == Approx(b.sum_iteration_time).margin(1e-9));
+  CHECK(a.min_iteration_time == Approx(b.min_iteration_time).margin(1e-9));
+  CHECK(a.max_iteration_time == Approx(b.max_iteration_time).margin(1e-9));
+  for (int g = 0; g < n; ++g) {
+    CHECK(a.gpu[g].wait_time == Approx(b.gpu[g].wait_time).margin(1e-9));
+    CHECK(a.gpu[g].phase == b.gpu[g].phase);
+    CHECK(a.gpu[g].work == Approx(b.gpu[g].work).margin(1e-9));
+  }
+  // the step averages integrate to the same SM activity
+  CHECK(sa == Approx(sb).margin(1e-9));
+}
+
+TEST_CASE("healthy job: periodic utilization, time average = duration-weighted phase average",
+          "[workload]") {
+  TrainingJobSpec job = defaultTrainingJob();
+  Shares s = shares(job);
+  const double a_mean = s.sm_time / 3.0;  // (0.72 + 1.44 + 0.006 + 0.02 + 0.0225) / 3
+  REQUIRE(a_mean == Approx(2.2085 / 3.0));
+
+  SECTION("dt = 30 ms: 100 steps per period, the waveform repeats") {
+    Runner r(job, 4, 0.03);
+    std::vector<Utilization> w;
+    r.runTo(9.0, {}, [&](double, double) {
+      w.push_back(r.out[0]);
+      for (int g = 1; g < 4; ++g) CHECK(r.out[g].a_sm == r.out[0].a_sm);
+    });
+    REQUIRE(w.size() == 300);
+    double sum = 0;
+    for (std::size_t i = 0; i < 200; ++i) {
+      CHECK(w[i + 100].a_sm == Approx(w[i].a_sm).margin(1e-9));
+      CHECK(w[i + 100].a_hbm == Approx(w[i].a_hbm).margin(1e-9));
+      CHECK(w[i + 100].a_network == Approx(w[i].a_network).margin(1e-9));
+    }
+    for (std::size_t i = 0; i < 100; ++i) sum += w[i].a_sm * 0.03;
+    CHECK(sum / 3.0 == Approx(a_mean).epsilon(1e-12));
+    CHECK(w[10].a_sm == Approx(0.9));  // inside the forward pass
+    CHECK(w[10].compute_bound == Approx(1.0));
+    CHECK(w[95].a_hbm == Approx(0.9));  // inside the optimizer (2.85-3.0 s)
+    CHECK(w[95].memory_bound == Approx(1.0));
+  }
+  SECTION("dt = 70 ms: steps straddle every boundary, the integral is still exact") {
+    Runner r(job, 2, 0.07);
+    double sm = 0, hbm = 0, cb = 0;
+    r.runTo(21.0, {}, [&](double, double h) {
+      sm += r.out[1].a_sm * h;
+      hbm += r.out[1].a_hbm * h;
+      cb += r.out[1].compute_bound * h;
+    });
+    CHECK(sm / 21.0 == Approx(a_mean).epsilon(1e-12));
+    double hbm_time = 0;
+    for (const PhaseSpec& p : job.phases) hbm_time += p.duration * p.a_hbm;
+    CHECK(hbm / 21.0 == Approx(hbm_time / 3.0).epsilon(1e-12));
+    CHECK(cb / 21.0 == Approx(s.compute / 3.0).epsilon(1e-12));
+  }
+}
+
+TEST_CASE("checkpoints add checkpoint_duration at the first iteration end of each interval",
+          "[workload]") {
+  TrainingJobSpec job = defaultTrainingJob();
+  job.checkpoint_interval = 10.0;  // ceil(10 / 3) = 4 iterations per checkpoint
+  job.checkpoint_duration = 2.0;
+  CHECK(referenceIterationTime(job) == Approx(3.0 + 2.0 / 4));
+  Runner r(job, 4, 0.01);
+  bool seen_checkpoint = false;
+  r.runTo(40.5, {}, [&](double t, double) {
+    if (t > 12.5 && t < 13.5) {  // 12-14 s: writing the first checkpoint
+      CHECK(currentPhaseName(job, r.st, 0) == "checkpoint");
+      CHECK(r.out[0].a_network == Approx(0.5));
+      CHECK(r.out[0].a_sm == Approx(0.03));
+      seen_checkpoint = true;
+    }
+  });
+  CHECK(seen_checkpoint);
+  // ends: 3 6 9 12 | ckpt 12-14 | 17 20 23 26 | ckpt 26-28 | 31 34 37 40 | ckpt 40-42
+  CHECK(r.st.iterations == 12);
+  CHECK(r.st.checkpoints == 2);
+  CHECK(r.st.t_last_checkpoint_end == Approx(28.0).margin(1e-9));
+  CHECK(r.st.t_last_iteration_end == Approx(40.0).margin(1e-9));
+  CHECK(r.st.min_iteration_time == Approx(3.0).margin(1e-9));
+  CHECK(r.st.max_iteration_time == Approx(5.0).margin(1e-9));
+  CHECK(currentPhaseName(job, r.st, 2) == "checkpoint");
+  // over many cycles the throughput ratio tends to 1 (the last checkpoint is not yet charged)
+  r.runTo(40.0 + 14.0 * 100 + 0.5);
+  CHECK(r.st.iterations == 12 + 400);
+  CHECK(r.st.checkpoints == 102);
+  CHECK(throughputRatio(r.st) == Approx(3.5 * 412 / (3.5 * 412 - 2.0)).epsilon(1e-9));
+
+  SECTION("an interval shorter than an iteration checkpoints after every iteration") {
+    job.checkpoint_interval = 1.0;
+    CHECK(referenceIterationTime(job) == Approx(5.0));
+  }
+  SECTION("no checkpoint without a duration") {
+    job.checkpoint_duration = 0;
+    CHECK(referenceIterationTime(job) == Approx(3.0));
+  }
+}
+
+TEST_CASE("a dead GPU stalls the job at the next barrier; the job resumes when it returns",
+          "[workload]") {
+  TrainingJobSpec job = defaultTrainingJob();
+  const int n = 4, dead = 2;
+  Runner r(job, n, 0.01);
+  // dead from 4.0 s (0.2 s into the backward pass of iteration 2) to 10.0 s
+  auto power = [&](double t) { r.alive[dead] = (t < 4.0 - 1e-9 || t >= 10.0 - 1e-9) ? 1 : 0; };
+  bool checked = false;
+  r.runTo(10.0, power, [&](double t, double) {
+    if (t > 7.0 && !checked) {  // stalled: live GPUs idle at the all-reduce, the dead one off
+      CHECK(r.out[dead].a_sm == 0.0);
+      CHECK(r.out[dead].a_network == 0.0);
+      CHECK(r.out[0].a_sm == job.idle.a_sm);
+      CHECK(currentPhaseName(job, r.st, 0) == "allreduce");
+      CHECK(r.st.gpu[0].waiting);
+      checked = true;
+    }
+  });
+  CHECK(checked);
+  CHECK(r.st.iterations == 1);
+  // the live GPUs reach the all-reduce at 3.0 + 0.8 + 1.6 + 0.2 = 5.6 s
+  CHECK(r.st.stalled_time == Approx(10.0 - 5.6).margin(1e-9));
+  CHECK(r.st.gpu[0].wait_time == Approx(4.4).margin(1e-9));
+  CHECK(r.st.gpu[dead].wait_time == 0.0);
+  // back at 10 s with 1.4 s of backward and the 0.2 s bubble left: barrier at 11.6, end at 12.0
+  r.runTo(12.5, power);
+  CHECK(r.st.iterations == 2);
+  CHECK(r.st.t_last_iteration_end == Approx(12.0).margin(1e-9));
+  CHECK(r.st.max_iteration_time == Approx(9.0).margin(1e-9));
+  CHECK(r.st.stalled_time == Approx(4.4).margin(1e-9));
+  CHECK(r.st.gpu[0].wait_time == Approx(6.0).margin(1e-9));
+  CHECK(r.st.gpu[dead].wait_time == Approx(0.0).margin(1e-9));
+}
+
+TEST_CASE("job start and stop: idle outside, straddling steps averaged", "[workload]") {
+  TrainingJobSpec job = defaultTrainingJob();
+  job.start = 1.0;
+  job.stop = 8.0;
+  job.idle.a_sm = 0.02;
+  Runner r(job, 2, 0.01, -0.005);  // steps straddle the start and the stop
+  r.runTo(10.0, {}, [&](double t, double) {
+    if (t < 0.9) CHECK(r.out[0].a_sm == Approx(0.02));
+    if (std::abs(t - 0.995) < 1e-9) CHECK(r.out[0].a_sm == Approx(0.5 * 0.02 + 0.5 * 0.9));
+    if (t > 8.1) CHECK(r.out[1].a_sm == Approx(0.02));
+  });
+  CHECK(r.st.iterations == 2);  // ends at 4 and 7
+  CHECK(r.st.t_last_iteration_end == Approx(7.0).margin(1e-9));
+  CHECK(r.st.min_iteration_time == Approx(3.0).margin(1e-9));
+  // frozen at the stop, 0.2 s into the backward pass
+  CHECK(currentPhaseName(job, r.st, 0) == "backward");
+  CHECK(r.st.gpu[0].work == Approx(0.2).margin(1e-9));
+  CHECK(r.st.gpu[0].wait_time == 0.0);
+}
+
+TEST_CASE("no allocation while stepping: state and spans keep their storage", "[workload]") {
+  TrainingJobSpec job = defaultTrainingJob();
+  job.checkpoint_interval = 5;
+  job.checkpoint_duration = 1;
+  Runner r(job, 16, 0.02);
+  r.vc[5] = 0.7;
+  const auto* data = r.st.gpu.data();
+  const auto cap = r.st.gpu.capacity();
+  const auto* pdata = job.phases.data();
+  r.runTo(60.0, [&](double t) { r.alive[9] = t < 30 || t > 40; });
+  CHECK(r.st.gpu.data() == data);
+  CHECK(r.st.gpu.capacity() == cap);
+  CHECK(r.st.gpu.size() == 16);
+  CHECK(job.phases.data() == pdata);
+  CHECK(r.st.iterations > 5);
+}
+
+TEST_CASE("training job validation names the bad field", "[workload]") {
+  TrainingJobSpec job = defaultTrainingJob();
+  CHECK_NOTHROW(makeJobState(job, 1));
+  CHECK_THROWS_AS(makeJobState(job, 0), std::invalid_argument);
+  TrainingJobSpec bad = job;
+  bad.phases.clear();
+  CHECK_THROWS_WITH(makeJobState(bad, 2), Catch::Contains("no phases"));
+  bad = job;
+  bad.phases[1].duration = -1;
+  CHECK_THROWS_WITH(makeJobState(bad, 2), Catch::Contains("backward"));
+  bad = job;
+  bad.phases[3].a_network = 1.2;
+  CHECK_THROWS_WITH(makeJobState(bad, 2), Catch::Contains("a_network"));
+  bad = job;
+  for (PhaseSpec& p : bad.phases) p.duration = 0;
+  CHECK_THROWS_WITH(makeJobState(bad, 2), Catch::Contains("zero iteration"));
+  bad = job;
+  bad.stop = -1;
+  CHECK_THROWS_AS(makeJobState(bad, 2), std::invalid_argument);
+  bad = job;
+  bad.checkpoint_duration = -1;
+  CHECK_THROWS_AS(makeJobState(bad, 2), std::invalid_argument);
+
+  JobState st = makeJobState(job, 3);
+  std::vector<double> v(2, 1.0);
+  std::vector<double> v3(3, 1.0);
+  std::vector<char> al(3, 1);
+  std::vector<Utilization> out(3);
+  CHECK_THROWS_AS(stepTrainingJob(job, st, 0, 0.01, v, v3, al, out), std::invalid_argument);
+  CHECK_THROWS_AS(stepTrainingJob(job, st, 0, 0.0, v3, v3, al, out), std::invalid_argument);
+}
+
+TEST_CASE("inference: utilization follows the interpolated load", "[workload]") {
+  InferenceSpec s;
+  s.t = {0.0, 10.0, 20.0};
+  s.load = {0.0, 1.0, 0.5};
+  s.idle.a_sm = 0.02;
+  REQUIRE_NOTHROW(validateInference(s));
+  Utilization u = inferenceUtilization(s, 5.0);  // load 0.5
+  CHECK(u.a_sm == Approx(0.02 + 0.5 * (0.08 - 0.02)));
+  CHECK(u.a_hbm == Approx(0.5 * 0.50));
+  CHECK(u.a_nvlink == Approx(0.5 * 0.15));
+  CHECK(u.a_network == Approx(0.5 * 0.05));
+  CHECK(u.memory_bound == 1.0);
+  CHECK(u.compute_bound == 0.0);
+  u = inferenceUtilization(s, 10.0);  // full load: memory-bound decode, HBM above SM
+  CHECK(u.a_hbm == Approx(0.50));
+  CHECK(u.a_sm == Approx(0.08));
+  CHECK(u.a_hbm > u.a_sm);
+  CHECK(inferenceUtilization(s, 15.0).a_hbm == Approx(0.75 * 0.50));
+  CHECK(inferenceUtilization(s, -5.0).a_sm == Approx(0.02));         // held before the first point
+  CHECK(inferenceUtilization(s, 99.0).a_hbm == Approx(0.5 * 0.50));  // held after the last
+  CHECK(defaultInference(0.3).load[0] == 0.3);
+  CHECK(inferenceUtilization(defaultInference(), 123.0).a_hbm == Approx(0.50));
+
+  InferenceSpec bad = s;
+  bad.load[1] = 1.5;
+  CHECK_THROWS_AS(validateInference(bad), std::invalid_argument);
+  bad = s;
+  bad.t[2] = 5.0;
+  CHECK_THROWS_AS(validateInference(bad), std::invalid_argument);
+  bad = s;
+  bad.load.pop_back();
+  CHECK_THROWS_AS(validateInference(bad), std::invalid_argument);
+}
+
+TEST_CASE("trace replay: linear interpolation of utilizations and power", "[workload]") {
+  TraceSpec s;
+  s.gpus.resize(2);
+  s.gpus[0].t = {0.0, 0.1, 0.2, 0.3};
+  s.gpus[0].a_sm = {0.0, 1.0, 1.0, 0.2};
+  s.gpus[0].a_hbm = {0.5, 0.5, 0.3, 0.3};
+  s.gpus[1].t = {0.0, 1.0};
+  s.gpus[1].P = {200.0, 1000.0};
+  s.t_offset = 10.0;
+  REQUIRE_NOTHROW(validateTrace(s));
+
+  CHECK_FALSE(traceHasPower(s, 0));
+  CHECK(traceHasPower(s, 1));
+  Utilization u = traceUtilization(s, 0, 10.05);
+  CHECK(u.a_sm == Approx(0.5));
+  CHECK(u.a_hbm == Approx(0.5));
+  CHECK(u.a_nvlink == 0.0);  // absent channels are 0
+  CHECK(traceUtilization(s, 0, 10.25).a_sm == Approx(0.6));
+  CHECK(traceUtilization(s, 0, 10.25).a_hbm == Approx(0.3));
+  CHECK(traceUtilization(s, 0, 5.0).a_sm == 0.0);           // held before
+  CHECK(traceUtilization(s, 0, 50.0).a_sm == Approx(0.2));  // held after
+  CHECK(tracePower(s, 1, 10.25) == Approx(400.0));
+  CHECK(tracePower(s, 1, 20.0) == Approx(1000.0));
+  CHECK(tracePower(s, 0, 10.1) == 0.0);
+  CHECK_THROWS_AS(traceUtilization(s, 2, 0.0), std::invalid_argument);
+
+  s.loop = true;  // period 0.3 s for GPU 0, 1 s for GPU 1
+  CHECK(traceUtilization(s, 0, 10.05 + 0.3 * 7).a_sm == Approx(0.5));
+  CHECK(traceUtilization(s, 0, 10.05 - 0.3 * 2).a_sm == Approx(0.5));
+  CHECK(tracePower(s, 1, 10.25 + 3.0) == Approx(400.0));
+
+  TraceSpec bad = s;
+  bad.gpus[0].a_sm.pop_back();
+  CHECK_THROWS_WITH(validateTrace(bad), Catch::Contains("GPU 0") && Catch::Contains("a_sm"));
+  bad = s;
+  bad.gpus[1].P[0] = -1;
+  CHECK_THROWS_WITH(validateTrace(bad), Catch::Contains("GPU 1"));
+  bad = s;
+  bad.gpus[0].t[2] = 0.1;
+  CHECK_THROWS_AS(validateTrace(bad), std::invalid_argument);
+  bad = s;
+  bad.gpus[0].a_hbm[0] = 2;
+  CHECK_THROWS_AS(validateTrace(bad), std::invalid_argument);
+}
