@@ -64,9 +64,11 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
   const double window = t1 - t0;
   if (m.ngpu == 0 || window <= 0) return;
   for (int r = 0; r < m.nrack; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
-  double t = t0;
-  while (t < t1 - 1e-12) {
-    const double dt = std::min(m.gpu_dt, t1 - t);
+  // uniform steps no longer than gpu_dt that end exactly at t1
+  const long nstep = std::max(1L, long(std::ceil(window / m.gpu_dt - 1e-6)));
+  const double dt = window / double(nstep);
+  for (long k = 0; k < nstep; ++k) {
+    const double t = t0 + double(k) * dt;
     // 1. jobs: progress with the clocks of the previous step, utilizations for this step
     for (int j = 0; j < m.njob; ++j) {
       const auto& gpus = m.job_gpus[j];
@@ -126,8 +128,7 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
       g.E_to_coolant += Q_gpu * dt;
     }
     g.interval_time += dt;
-    t += dt;
-    if (fast) fast(user, m, st, t);
+    if (fast) fast(user, m, st, t + dt);
   }
   for (int r = 0; r < m.nrack; ++r) {
     g.rack_Q_liquid[r] /= window;

@@ -56,11 +56,12 @@ TEST_CASE("help is complete for the program and each subcommand", "[cli]") {
 TEST_CASE("dctwin run writes results with units and prints a summary", "[cli]") {
   std::string out = tmpPath("pod.h5");
   Result r = sh(kCli + " run " + kSrc +
-                "/data/facilities/pod_gb200.yaml --duration 20min -i 30s -o " + out);
+                "/data/facilities/pod_gb200.yaml --duration 20min -i 30s -p 0.5s -o " + out);
   INFO(r.out);
   REQUIRE(r.code == 0);
   for (const char* s :
-       {"peak case temp", "rack flows", "energy balance", "solver", "degC", "L/min", "kW"})
+       {"peak case temp", "rack flows", "energy balance", "solver", "degC", "L/min", "kW",
+        "576 resolved", "peak junction", "job llm_training", "throughput ratio"})
     CHECK(r.out.find(s) != std::string::npos);
   // every dataset carries a units attribute; the time axis has 41 rows (0..1200 s every 30 s)
   H5::H5File f(out, H5F_ACC_RDONLY);
@@ -72,7 +73,10 @@ TEST_CASE("dctwin run writes results with units and prints a summary", "[cli]") 
        {"/rack/T_supply", "/rack/T_return", "/rack/V_flow", "/rack/dp", "/rack/Q_liquid",
         "/cdu/T_sec_supply", "/cdu/T_sec_return", "/cdu/T_prim_supply", "/cdu/T_prim_return",
         "/cdu/V_flow_sec", "/cdu/V_flow_prim", "/cdu/pump_speed", "/cdu/P_pump",
-        "/cdu/valve_position", "/cdu/Q_hex", "/energy/balance_error"}) {
+        "/cdu/valve_position", "/cdu/Q_hex", "/energy/balance_error", "/gpu/T_junction",
+        "/gpu/T_hbm", "/gpu/P", "/gpu/clock_ratio", "/gpu/throttle_reasons",
+        "/gpu/utilization_sm", "/job/iteration_time", "/job/throughput_ratio",
+        "/job/throttled_gpu_seconds", "/facility/P_IT"}) {
     INFO(path);
     H5::DataSet d = f.openDataSet(path);
     REQUIRE(d.attrExists("units"));
@@ -80,6 +84,14 @@ TEST_CASE("dctwin run writes results with units and prints a summary", "[cli]") 
     CHECK(dims[0] == 41);
   }
   CHECK(f.openDataSet("/rack/names").attrExists("description"));
+  for (const char* path : {"/gpu/rack", "/gpu/tray", "/gpu/slot"}) {
+    f.openDataSet(path).getSpace().getSimpleExtentDims(dims);
+    CHECK(dims[0] == 576);
+  }
+  // sub-second power: 20 min every 0.5 s
+  f.openDataSet("/power/P_IT").getSpace().getSimpleExtentDims(dims);
+  CHECK(dims[0] == 2400);
+  CHECK(f.openDataSet("/power/P_IT").attrExists("units"));
   for (const char* a :
        {"dctwin_version", "facility_text", "scenario_text", "solver_steps", "status"})
     CHECK(f.attrExists(a));
