@@ -177,6 +177,9 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
     const int j = m.njob++;
     m.job_name.push_back(js.name);
     m.job_spec.push_back(js.training);
+    m.job_kind.push_back(int(js.kind));
+    m.job_inference.push_back(js.inference);
+    m.job_trace.push_back(js.trace);
     m.job_gpus.emplace_back();
     for (const auto& rn : js.racks) {
       auto it = rack_of.find(rn);
@@ -211,6 +214,10 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
       }
     }
     m.job_xref.push_back(std::move(xref));
+    if (js.kind == JobSpec::Kind::Trace && js.trace.gpus.size() > m.job_gpus[j].size())
+      err.add(js.loc, std::to_string(js.trace.gpus.size()),
+              "job '" + js.name + "': the trace has more GPUs than the job's racks hold (" +
+                  std::to_string(m.job_gpus[j].size()) + ")");
   }
 }
 

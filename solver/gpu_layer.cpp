@@ -83,6 +83,17 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         g.job_speed_m[j][k] = g.gpu[i].hw_slowdown ? 0.5 : 1.0;
         g.job_alive[j][k] = g.gpu[i].shut_down ? 0 : 1;
       }
+      if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
+        const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
+        for (std::size_t k = 0; k < gpus.size(); ++k) g.util[gpus[k]] = g.job_alive[j][k] ? u : Utilization{};
+        continue;
+      }
+      if (m.job_kind[j] == 2) {  // trace replay: per-GPU samples (GPUs beyond the trace idle)
+        const TraceSpec& tr = m.job_trace[j];
+        for (std::size_t k = 0; k < gpus.size(); ++k)
+          g.util[gpus[k]] = k < tr.gpus.size() ? traceUtilization(tr, int(k), t + 0.5 * dt) : Utilization{};
+        continue;
+      }
       stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
                       g.job_alive[j], g.job_util[j]);
       for (std::size_t k = 0; k < gpus.size(); ++k) g.util[gpus[k]] = g.job_util[j][k];
@@ -102,6 +113,16 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         const Utilization& u = g.util[i];
         GpuLoad load{u.a_sm, u.a_hbm, u.a_nvlink, u.memory_bound > 0.5, false};
         GpuOperatingPoint op = gpuOperatingPoint(p, m.gpu_cap[i], load, g.gpu[i]);
+        // a replayed power trace sets the board power directly (no cap or thermal feedback)
+        const int j = m.gpu_job[i];
+        if (j >= 0 && m.job_kind[j] == 2 && !g.gpu[i].shut_down) {
+          const TraceSpec& tr = m.job_trace[j];
+          const int k = m.gpu_jobslot[i];
+          if (k < int(tr.gpus.size()) && traceHasPower(tr, k)) {
+            op.P = tracePower(tr, k, t + 0.5 * dt);
+            op.P_hbm = std::min(op.P_hbm, op.P);
+          }
+        }
         GpuPlate plate{R_path * m.gpu_R_factor[i], m.gpu_C_plate[i]};
         const double Q = gpuThermalStep(p, plate, T_in, op, dt, g.gpu[i]);
         g.op[i] = op;

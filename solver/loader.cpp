@@ -108,8 +108,10 @@ using Keys = std::vector<const char*>;
 const Keys kTopKeys{"dctwin",     "name",       "description", "site", "facility_water",
                     "rack_types", "coldplates", "cdus",        "racks", "jobs", "gpu_layer"};
 const Keys kGpuLayerKeys{"step", "coupling"};
-const Keys kJobKeys{"name", "racks", "start", "stop", "phases", "checkpoint_interval",
-                    "checkpoint_duration", "gpu_power_cap", "reference_junction_temperature"};
+const Keys kJobKeys{"name",  "kind",   "racks", "start", "stop", "phases", "checkpoint_interval",
+                    "checkpoint_duration", "gpu_power_cap", "reference_junction_temperature",
+                    "load",  "trace"};
+const Keys kTraceKeys{"csv", "offset", "loop"};
 const Keys kPhaseKeys{"name", "duration", "bound", "sm", "hbm", "nvlink", "network", "barrier"};
 const Keys kDegradeKeys{"gpu", "factor"};
 const Keys kGpuKeys{"name", "description", "sources", "tdp", "power_limit_min", "power_limit_max",
@@ -1951,6 +1953,38 @@ class FacilityReader {
     JobSpec j;
     j.loc = m.loc();
     m.name("name", j.name, true);
+    std::string kind = "training";
+    if (m.name("kind", kind)) {
+      if (kind == "inference") j.kind = JobSpec::Kind::Inference;
+      else if (kind == "trace") j.kind = JobSpec::Kind::Trace;
+      else if (kind != "training")
+        f_.s.add(m.locOf("kind"), kind,
+                 "expected training, inference or trace" +
+                     didYouMean(kind, {"training", "inference", "trace"}));
+    }
+    if (j.kind == JobSpec::Kind::Inference) {
+      j.inference = defaultInference(1.0);
+      if (const YAML::Node* l = m.get("load")) {
+        if (auto ts = readSeries(f_, *l, m.sub("load"), Dim::None, kFraction)) {
+          j.inference.t = ts->t;
+          j.inference.load = ts->v;
+          if (ts->kind == TimeSeries::Kind::Steps && ts->t.size() > 1)
+            f_.s.add(m.locOf("load"), "", "an inference load is interpolated linearly: use 'series' or 'csv', not 'steps'");
+        }
+      }
+    } else if (m.get("load")) {
+      f_.s.add(m.locOf("load"), "", "'load' belongs to inference jobs (kind: inference)");
+    }
+    if (j.kind == JobSpec::Kind::Trace) {
+      if (auto tm = m.map("trace", kTraceKeys, true)) {
+        std::string csv;
+        if (tm->text("csv", csv, true)) readTraceCsv(*tm->get("csv"), tm->sub("csv"), csv, j.trace);
+        tm->quantity("offset", Dim::Time, kJobTime, j.trace.t_offset);
+        if (const YAML::Node* lp = tm->get("loop")) j.trace.loop = lp->IsScalar() && lp->Scalar() == "true";
+      }
+    } else if (m.get("trace")) {
+      f_.s.add(m.locOf("trace"), "", "'trace' belongs to trace-replay jobs (kind: trace)");
+    }
     if (const YAML::Node* r = m.get("racks")) {
       if (r->IsScalar() && r->Scalar() == "all") {
         // every rack with resolved GPUs
@@ -2008,10 +2042,106 @@ class FacilityReader {
     }
     try {
       validateTrainingJob(j.training);
+      if (j.kind == JobSpec::Kind::Inference) validateInference(j.inference);
+      if (j.kind == JobSpec::Kind::Trace && !j.trace.gpus.empty()) validateTrace(j.trace);
     } catch (const std::exception& e) {
       f_.s.add(j.loc, j.name, e.what());
     }
     spec_.jobs.push_back(std::move(j));
+  }
+
+  // trace CSV: header 'time_s,gpu,<columns>' with columns among power_W, sm, hbm, nvlink, network;
+  // one row per sample and GPU (GPU = rank in the job, 0-based); rows of a GPU in time order
+  void readTraceCsv(const YAML::Node& at, const std::string& path, const std::string& csv,
+                    TraceSpec& tr) {
+    std::string why;
+    fs::path p(csv);
+    if (p.is_relative()) p = fs::path(f_.dir.empty() ? "." : f_.dir) / p;
+    const std::string file = p.lexically_normal().string();
+    const auto text = readTextFile(file, &why);
+    if (!text) {
+      f_.error(at, path, csv, "cannot read the trace file '" + file + "': " + why);
+      return;
+    }
+    auto split = [](std::string_view row) {
+      std::vector<std::string> cells;
+      std::size_t start = 0;
+      while (true) {
+        std::size_t c = row.find(',', start);
+        cells.push_back(trimmed(row.substr(start, c == std::string_view::npos ? row.npos : c - start)));
+        if (c == std::string_view::npos) break;
+        start = c + 1;
+      }
+      return cells;
+    };
+    std::vector<std::string> cols;
+    int line = 0;
+    std::size_t pos = 0, rows = 0;
+    while (pos < text->size()) {
+      std::size_t end = text->find('\n', pos);
+      if (end == std::string::npos) end = text->size();
+      const std::string row = trimmed(std::string_view(text->data() + pos, end - pos));
+      pos = end + 1;
+      ++line;
+      if (row.empty()) continue;
+      auto cells = split(row);
+      if (cols.empty()) {
+        cols = cells;
+        const std::vector<std::string> known{"power_W", "sm", "hbm", "nvlink", "network"};
+        if (cols.size() < 3 || cols[0] != "time_s" || cols[1] != "gpu") {
+          f_.s.add(SourceLoc{file, line, 1, path}, row,
+                   "the header must be 'time_s,gpu,' followed by any of power_W, sm, hbm, nvlink, network");
+          return;
+        }
+        for (std::size_t k = 2; k < cols.size(); ++k)
+          if (std::find(known.begin(), known.end(), cols[k]) == known.end()) {
+            f_.s.add(SourceLoc{file, line, 1, path}, cols[k],
+                     "unknown trace column" + didYouMean(cols[k], known));
+            return;
+          }
+        continue;
+      }
+      if (++rows > kMaxListLength) {
+        f_.s.add(SourceLoc{file, line, 1, path}, "", "the trace has too many rows (at most 1000000)");
+        return;
+      }
+      f_.s.visit([&] { return SourceLoc{file, line, 1, path}; });
+      if (cells.size() != cols.size()) {
+        f_.s.add(SourceLoc{file, line, 1, path}, row,
+                 "expected " + std::to_string(cols.size()) + " comma-separated values");
+        return;
+      }
+      std::vector<double> v(cells.size());
+      for (std::size_t k = 0; k < cells.size(); ++k) {
+        const auto [ptr, ec] = std::from_chars(cells[k].data(), cells[k].data() + cells[k].size(), v[k]);
+        if (ec != std::errc() || ptr != cells[k].data() + cells[k].size() || !std::isfinite(v[k])) {
+          f_.s.add(SourceLoc{file, line, int(k) + 1, path}, cells[k], "expected a number");
+          return;
+        }
+      }
+      if (v[1] < 0 || v[1] > kMaxCount || v[1] != std::floor(v[1])) {
+        f_.s.add(SourceLoc{file, line, 2, path}, cells[1], "expected a GPU rank 0 ... 10000");
+        return;
+      }
+      const std::size_t g = std::size_t(v[1]);
+      if (tr.gpus.size() <= g) tr.gpus.resize(g + 1);
+      TraceSeries& ser = tr.gpus[g];
+      if (!ser.t.empty() && !(v[0] > ser.t.back())) {
+        f_.s.add(SourceLoc{file, line, 1, path}, cells[0], "times of a GPU must increase strictly");
+        return;
+      }
+      ser.t.push_back(v[0]);
+      for (std::size_t k = 2; k < cols.size(); ++k) {
+        auto& dst = cols[k] == "power_W" ? ser.P
+                    : cols[k] == "sm"    ? ser.a_sm
+                    : cols[k] == "hbm"   ? ser.a_hbm
+                    : cols[k] == "nvlink" ? ser.a_nvlink
+                                          : ser.a_network;
+        dst.push_back(v[k]);
+      }
+    }
+    if (tr.gpus.empty())
+      f_.error(at, path, csv, "the trace file '" + file + "' has no data rows");
   }
 
   void readRack(const YAML::Node& n, const std::string& path) {

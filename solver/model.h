@@ -126,6 +126,9 @@ struct FacilityModel {
   int njob = 0;
   std::vector<std::string> job_name;
   std::vector<TrainingJobSpec> job_spec;
+  std::vector<int> job_kind;                  // 0 training, 1 inference, 2 trace
+  std::vector<InferenceSpec> job_inference;
+  std::vector<TraceSpec> job_trace;
   std::vector<std::vector<int>> job_gpus;   // GPU indices of each job (rank order)
   // clock ratio of each phase in the unthrottled reference run: [job][type * nphase + phase]
   std::vector<std::vector<double>> job_xref;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -259,6 +260,7 @@ void SummarySink::sample(const FacilityModel& m, const State& st, const double* 
     J.throughput_ratio = throughputRatio(js);
     J.throttled_gpu_seconds = gl.job_throttled[j];
     J.gpus = int(m.job_gpus[j].size());
+    J.kind = m.job_kind[j];
   }
 }
 
@@ -293,7 +295,11 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
          s.gpu_seconds_throttled, s.gpus_shut_down);
     line("  IT power (end)      %.1f kW (mean of the last output interval)", s.P_IT / 1e3);
     for (const auto& J : s.jobs)
-      line("  job %-15s %d GPUs, %ld iterations, iteration %.3f s (reference %.3f s), "
+      if (J.kind != 0)
+        line("  job %-15s %d GPUs, %s", J.name.c_str(), J.gpus,
+             J.kind == 1 ? "inference (load profile)" : "trace replay");
+      else
+        line("  job %-15s %d GPUs, %ld iterations, iteration %.3f s (reference %.3f s), "
            "throughput ratio %.4f, %.0f GPU-s throttled",
            J.name.c_str(), J.gpus, J.iterations, J.iteration_time, J.reference_time,
            J.throughput_ratio, J.throttled_gpu_seconds);
@@ -522,9 +528,12 @@ void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, 
   }
   if (m.njob > 0) {
     const GpuLayerState& gl = st.gl;
-    put(I.j_it, [&](int j) { return meanIterationTime(gl.job[j]); }, m.njob);
-    put(I.j_last, [&](int j) { return gl.job[j].last_iteration_time; }, m.njob);
-    put(I.j_ratio, [&](int j) { return throughputRatio(gl.job[j]); }, m.njob);
+    // iteration metrics exist for training jobs only (NaN for inference and trace replay)
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    auto tr = [&](int j) { return m.job_kind[j] == 0; };
+    put(I.j_it, [&](int j) { return tr(j) ? meanIterationTime(gl.job[j]) : nan; }, m.njob);
+    put(I.j_last, [&](int j) { return tr(j) ? gl.job[j].last_iteration_time : nan; }, m.njob);
+    put(I.j_ratio, [&](int j) { return tr(j) ? throughputRatio(gl.job[j]) : nan; }, m.njob);
     put(I.j_thr, [&](int j) { return gl.job_throttled[j]; }, m.njob);
     put(I.j_n, [&](int j) { return double(gl.job[j].iterations); }, m.njob);
   }

@@ -61,6 +61,7 @@ struct RunSummary {
     double iteration_time = 0, reference_time = 0, throughput_ratio = 0;  // (s), (s), (1)
     double throttled_gpu_seconds = 0;                                     // (s)
     int gpus = 0;
+    int kind = 0;  // 0 training, 1 inference, 2 trace replay
   };
   std::vector<Job> jobs;
   double gpu_seconds_throttled = 0;  // all GPUs (s)

@@ -158,6 +158,10 @@ struct RackSpec {
 
 // a synchronous training job on a set of racks (every GPU of those racks)
 struct JobSpec {
+  enum class Kind { Training, Inference, Trace };
+  Kind kind = Kind::Training;
+  InferenceSpec inference;  // Kind::Inference: load profile
+  TraceSpec trace;          // Kind::Trace: per-GPU samples (rank order)
   std::string name;
   std::vector<std::string> racks;  // rack names; empty = every rack with resolved GPUs
   TrainingJobSpec training;        // phases, start, stop, checkpoints

@@ -164,3 +164,55 @@ TEST_CASE("W45 facility water throttles and costs throughput while W32 does not"
   CHECK(th45 > 0.0);
   CHECK(r45 < r32 - 0.01);
 }
+
+TEST_CASE("inference and trace-replay jobs drive the GPUs", "[gpu_layer]") {
+  const std::string text = std::string(R"(dctwin: 1
+name: serve
+site: {ambient_temperature: 25 degC}
+facility_water: {supply_temperature: 32 degC, differential_pressure: 200 kPa}
+cdus:
+  - name: cdu1
+    model: vertiv_xdu1350
+    control: {supply_temperature: 36 degC, flow_setpoint: 275 L/min}
+    piping:
+      supply: {length: 10 m, diameter: 80 mm}
+      return: {length: 10 m, diameter: 80 mm}
+jobs:
+  - {name: serving, kind: inference, racks: [A01], load: {series: [[0 s, 0.0], [60 s, 0.0], [61 s, 1.0]]}}
+  - {name: replay, kind: trace, racks: [A02], trace: {csv: )") +
+                           DCTWIN_TEST_DATA_DIR + R"(/traces/gemm_mem_idle_4gpu.csv, loop: true}}
+racks:
+  - {name: A01, cdu: cdu1, type: gb200_nvl72, row: A, index: 1}
+  - {name: A02, cdu: cdu1, type: gb200_nvl72, row: A, index: 2}
+)";
+  FacilityModel m = compileFacility(loadFacilityFromString(text, "t.yaml"));
+  REQUIRE(m.njob == 2);
+  State st = makeState(m, 305.15);
+  struct Probe : OutputSink {
+    std::vector<double> t, P_a01_gpu0, P_a02_gpu0, P_a02_gpu5;
+    void sample(const FacilityModel&, const State&, const double*, double, const EnergyTotals&) override {}
+    void fast(const FacilityModel& mm, const State& s, double tt) override {
+      t.push_back(tt);
+      P_a01_gpu0.push_back(s.gl.op[mm.rack_gpuadr[0]].P);
+      P_a02_gpu0.push_back(s.gl.op[mm.rack_gpuadr[1]].P);
+      P_a02_gpu5.push_back(s.gl.op[mm.rack_gpuadr[1] + 5].P);
+    }
+  } probe;
+  REQUIRE(runFor(m, st, 120, &probe).ok);
+  // inference: ~idle-serving power before 60 s, full-load decode power after (B200-class
+  // serving draws 387-458 W at high utilization, ~250 W near idle [K4]; GB200 a little less)
+  auto at = [&](const std::vector<double>& v, double tt) {
+    std::size_t i = std::lower_bound(probe.t.begin(), probe.t.end(), tt) - probe.t.begin();
+    return v[std::min(i, v.size() - 1)];
+  };
+  CHECK(at(probe.P_a01_gpu0, 50) > 180);
+  CHECK(at(probe.P_a01_gpu0, 50) < 300);
+  CHECK(at(probe.P_a01_gpu0, 100) > 350);
+  CHECK(at(probe.P_a01_gpu0, 100) < 480);
+  // trace: the board power follows the replayed samples (GEMM 1180 W, memory-bound 650 W, idle
+  // 170 W, 2 s each, looping every 30 s); GPUs beyond the trace's 4 idle
+  CHECK(at(probe.P_a02_gpu0, 31.0) == Approx(1180));
+  CHECK(at(probe.P_a02_gpu0, 33.0) == Approx(650));
+  CHECK(at(probe.P_a02_gpu0, 35.0) == Approx(170));
+  CHECK(at(probe.P_a02_gpu5, 31.0) < 200);
+}
