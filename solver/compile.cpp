@@ -107,6 +107,28 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   const int n = rt.trays * rt.gpus_per_tray;
   m.rack_gpuadr.push_back(m.ngpu);
   m.rack_tray_gpus.push_back(rt.gpus_per_tray);
+  m.rack_power_cap.push_back(rs.power_cap);
+  // non-GPU parts: one resolved set per rack type, shared by its racks
+  int partset = -1;
+  if (!rs.has_heat_load && !rt.parts.empty()) {
+    for (std::size_t k = 0; k < m.part_set_type.size(); ++k)
+      if (m.part_set_type[k] == rt.name) partset = int(k);
+    if (partset < 0) {
+      RackParts rp;
+      for (const auto& [pname, count] : rt.parts) {
+        auto it = spec.parts.find(pname);
+        if (it == spec.parts.end()) {
+          err.add(rt.loc, pname, "unknown rack part in rack type '" + rt.name + "'");
+          continue;
+        }
+        rp.parts.emplace_back(it->second, count);
+      }
+      m.part_sets.push_back(std::move(rp));
+      m.part_set_type.push_back(rt.name);
+      partset = int(m.part_sets.size()) - 1;
+    }
+  }
+  m.rack_partset.push_back(partset);
   const bool resolved = !rs.has_heat_load && !rt.gpu.empty();
   m.rack_resolved.push_back(resolved ? 1 : 0);
   if (!resolved) {
@@ -180,6 +202,7 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
     m.job_kind.push_back(int(js.kind));
     m.job_inference.push_back(js.inference);
     m.job_trace.push_back(js.trace);
+    m.job_smoothing.push_back(js.smoothing);
     m.job_gpus.emplace_back();
     for (const auto& rn : js.racks) {
       auto it = rack_of.find(rn);

@@ -19,6 +19,8 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   gs.T_j = gs.T_hbm = gs.T_plate = T_init;
   g.gpu.assign(m.ngpu, gs);
   g.op.assign(m.ngpu, GpuOperatingPoint{});
+  g.smooth.assign(m.ngpu, PowerSmoothingState{});
+  g.filler_energy.assign(m.ngpu, 0.0);
   g.util.assign(m.ngpu, Utilization{});
   g.P_sum.assign(m.ngpu, 0.0);
   g.Tj_max.assign(m.ngpu, T_init);
@@ -42,6 +44,7 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.rack_P.assign(m.nrack, 0.0);
   g.rack_Q_air.assign(m.nrack, 0.0);
   g.rack_P_now.assign(m.nrack, 0.0);
+  g.rack_gpu_P_now.assign(m.nrack, 0.0);
   g.interval_time = 0;
   g.E_electric = g.E_to_coolant = 0;
   g.E_stored0 = 0;
@@ -106,13 +109,31 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
       const double rho = m.fluids[m.cdu_fluid[c]].rho_ref();
       const double V_path = st.sig.m_rack[r] / rho / m.rack_paths[r];
       const double R_path = m.rack_coldplate[r].R(V_path);
-      double P_gpu = 0, Q_gpu = 0, a_sum = 0;
+      double P_gpu = 0, Q_gpu = 0, a_sum = 0, nvl_sum = 0, net_sum = 0;
+      // a whole-rack cap is shared equally by its GPUs, after the non-GPU parts' last draw (a)
+      double rack_share = 1e300;
+      if (m.rack_power_cap[r] > 0 && m.rack_gpunum[r] > 0) {
+        const double other_prev = std::max(g.rack_P_now[r] - g.rack_gpu_P_now[r], 0.0);
+        rack_share = (m.rack_power_cap[r] - other_prev) / m.rack_gpunum[r];
+      }
       for (int k = 0; k < m.rack_gpunum[r]; ++k) {
         const int i = m.rack_gpuadr[r] + k;
         const GpuParams& p = m.gpu_types[m.gpu_type[i]];
         const Utilization& u = g.util[i];
         GpuLoad load{u.a_sm, u.a_hbm, u.a_nvlink, u.memory_bound > 0.5, false};
-        GpuOperatingPoint op = gpuOperatingPoint(p, m.gpu_cap[i], load, g.gpu[i]);
+        // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
+        // so the clock (and the job) slow down; the floor is filled with dummy work
+        const int jj = m.gpu_job[i];
+        const PowerSmoothingParams* ps = jj >= 0 ? &m.job_smoothing[jj] : nullptr;
+        double cap = std::min(m.gpu_cap[i], rack_share);
+        if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, g.smooth[i], dt));
+        GpuOperatingPoint op = gpuOperatingPoint(p, cap, load, g.gpu[i]);
+        if (ps && ps->enabled && !g.gpu[i].shut_down) {
+          const bool active = m.job_kind[jj] != 0 || (t >= m.job_spec[jj].start && t < m.job_spec[jj].stop);
+          const SmoothedPower sp = smoothPower(*ps, op.P, dt, g.smooth[i], active);
+          op.P = sp.P;
+          g.filler_energy[i] += sp.filler * dt;
+        }
         // a replayed power trace sets the board power directly (no cap or thermal feedback)
         const int j = m.gpu_job[i];
         if (j >= 0 && m.job_kind[j] == 2 && !g.gpu[i].shut_down) {
@@ -129,6 +150,8 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         P_gpu += op.P;
         Q_gpu += Q;
         a_sum += u.a_sm;
+        nvl_sum += u.a_nvlink;
+        net_sum += u.a_network;
         g.P_sum[i] += op.P * dt;
         g.Tj_max[i] = std::max(g.Tj_max[i], g.gpu[i].T_j);
         g.Thbm_max[i] = std::max(g.Thbm_max[i], g.gpu[i].T_hbm);
@@ -137,14 +160,24 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
           if (m.gpu_job[i] >= 0) g.job_throttled[m.gpu_job[i]] += dt;
         }
       }
-      // non-GPU parts follow the mean SM activity of the rack's GPUs (a)
-      const double a_mean = m.rack_gpunum[r] > 0 ? a_sum / m.rack_gpunum[r] : 0.0;
-      const double P_other = m.rack_other_idle[r] + (m.rack_other_max[r] - m.rack_other_idle[r]) * a_mean;
-      const double P_rack = P_gpu + P_other;
+      // non-GPU parts: the rack type's parts (CPUs follow the mean SM activity, switch trays the
+      // NVLink, NICs the network utilization), or a lumped power following the SM activity (a)
+      const double inv_n = m.rack_gpunum[r] > 0 ? 1.0 / m.rack_gpunum[r] : 0.0;
+      PartPower other;
+      if (m.rack_partset[r] >= 0) {
+        PartActivity act{a_sum * inv_n, nvl_sum * inv_n, net_sum * inv_n, true};
+        other = rackPartsPower(m.part_sets[m.rack_partset[r]], act);
+      } else {
+        other.P = m.rack_other_idle[r] + (m.rack_other_max[r] - m.rack_other_idle[r]) * a_sum * inv_n;
+        other.Q_liquid = m.rack_other_liquid[r] * other.P;
+        other.Q_air = other.P - other.Q_liquid;
+      }
+      const double P_rack = P_gpu + other.P;
       g.rack_P_now[r] = P_rack;
+      g.rack_gpu_P_now[r] = P_gpu;
       g.rack_P[r] += P_rack * dt;
-      g.rack_Q_liquid[r] += (Q_gpu + m.rack_other_liquid[r] * P_other) * dt;
-      g.rack_Q_air[r] += (1.0 - m.rack_other_liquid[r]) * P_other * dt;
+      g.rack_Q_liquid[r] += (Q_gpu + other.Q_liquid) * dt;
+      g.rack_Q_air[r] += other.Q_air * dt;
       g.E_electric += P_gpu * dt;
       g.E_to_coolant += Q_gpu * dt;
     }

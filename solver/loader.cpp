@@ -81,6 +81,7 @@ const Range kVolume{0, 1e4, true, true, "> 0 and < 10000 m3"};
 const Range kVolumeOrZero{0, 1e4, false, true, ">= 0 and < 10000 m3"};
 const Range kLossPerLength{0, 1e4, false, true, ">= 0 and < 10000 W/(m K)"};
 const Range kDegradeFactor{0, 1000, true, false, "> 0 and <= 1000 (1 = as the rack type's law)"};
+const Range kRampRate{0, 1e9, false, false, ">= 0 W/s (0: unlimited)"};
 const Range kGpuStep{0, 1, true, false, "> 0 s and <= 1 s"};
 const Range kCouplingStep{0, 600, true, false, "> 0 s and <= 10 min"};
 const Range kJobTime{0, 366 * 86400.0, false, false, ">= 0 s and <= 366 d"};
@@ -110,7 +111,8 @@ const Keys kTopKeys{"dctwin",     "name",       "description", "site", "facility
 const Keys kGpuLayerKeys{"step", "coupling"};
 const Keys kJobKeys{"name",  "kind",   "racks", "start", "stop", "phases", "checkpoint_interval",
                     "checkpoint_duration", "gpu_power_cap", "reference_junction_temperature",
-                    "load",  "trace"};
+                    "load",  "trace", "power_smoothing"};
+const Keys kSmoothingKeys{"floor", "ramp_up", "ramp_down", "hysteresis"};
 const Keys kTraceKeys{"csv", "offset", "loop"};
 const Keys kPhaseKeys{"name", "duration", "bound", "sm", "hbm", "nvlink", "network", "barrier"};
 const Keys kDegradeKeys{"gpu", "factor"};
@@ -168,7 +170,12 @@ const Keys kRackBodyKeys{"nominal_power",
                          "supply_temperature_max",
                          "gpu",
                          "other_idle_power",
-                         "other_max_power"};
+                         "other_max_power",
+                         "parts"};
+const Keys kRackPartKeys{"part", "count"};
+const Keys kPartKeys{"name", "description", "sources", "kind", "idle_power", "max_power",
+                     "liquid_fraction", "ports", "port_active_power", "port_idle_power",
+                     "port_lpm_power"};
 const Keys kRackTypeFacilityKeys{"name", "base", "description"};
 const Keys kLawDpKeys{"dp_nominal", "flow_nominal", "exponent"};
 const Keys kColdPlateKeys{"name",          "description",   "sources",
@@ -180,7 +187,7 @@ const Keys kFluidKeys{"name", "description", "sources", "T_min", "T_max", "freez
 const Keys kFluidTableKeys{"columns", "rows"};
 const Keys kRackKeys{"name",      "cdu",           "type",
                      "row",       "index",         "balancing_valve",
-                     "heat_load", "gpu_power_cap", "coldplate_degradation"};
+                     "heat_load", "gpu_power_cap", "coldplate_degradation", "power_cap"};
 const Keys kBalancingKeys{"opening", "kv"};
 
 Keys join(const Keys& a, const Keys& b) {
@@ -271,6 +278,8 @@ const char* noun(Dim dim) {
       return "a data size";
     case Dim::Bandwidth:
       return "a bandwidth";
+    case Dim::PowerRate:
+      return "a power ramp rate";
     case Dim::Energy:
       return "an energy";
   }
@@ -1402,6 +1411,36 @@ void readRackType(MapIn& m, RackTypeSpec& r) {
   m.name("gpu", r.gpu);
   m.quantity("other_idle_power", Dim::Power, kHeatLoad, r.other_idle_power);
   m.quantity("other_max_power", Dim::Power, kHeatLoad, r.other_max_power);
+  if (const YAML::Node* pl = m.get("parts"); pl && !pl->IsNull()) {
+    r.parts.clear();
+    forEachItem(m.f(), *pl, m.sub("parts"), 0, "parts",
+                [&](const YAML::Node& x, const std::string& p, std::size_t) {
+                  MapIn pm(m.f(), x, p, kRackPartKeys);
+                  if (!pm.valid()) return;
+                  std::string name;
+                  int count = 0;
+                  bool ok = pm.name("part", name, true);
+                  ok = pm.integer("count", 0, kMaxCount, count, true) && ok;
+                  if (ok) r.parts.emplace_back(name, count);
+                });
+  }
+}
+
+//--- rack parts (CPUs, switch trays, NICs, fans)
+void readPart(MapIn& m, PartParams& p) {
+  std::string kind;
+  if (m.name("kind", kind, true) && !partKindFromName(kind, &p.kind))
+    m.f().s.add(m.locOf("kind"), kind,
+                "expected cpu, nvswitch_tray, nic, switch_optics, fan or other" +
+                    didYouMean(kind, {"cpu", "nvswitch_tray", "nic", "switch_optics", "fan", "other"}));
+  m.quantity("idle_power", Dim::Power, kHeatLoad, p.P_idle, true);
+  m.quantity("max_power", Dim::Power, kHeatLoad, p.P_max, true);
+  m.quantity("liquid_fraction", Dim::None, kFraction, p.liquid_fraction, true);
+  m.integer("ports", 0, kMaxCount, p.ports);
+  m.quantity("port_active_power", Dim::Power, kHeatLoad, p.P_port_active);
+  m.quantity("port_idle_power", Dim::Power, kHeatLoad, p.P_port_idle);
+  m.quantity("port_lpm_power", Dim::Power, kHeatLoad, p.P_port_lpm);
+  if (p.P_idle > p.P_max) m.f().s.add(m.loc(), "", "expected idle_power <= max_power");
 }
 
 //--- GPUs
@@ -1646,6 +1685,7 @@ struct CatalogEntry {
   RackTypeSpec rack;
   CduSpec cdu;
   GpuParams gpu;
+  PartParams part;
   Provided prov;
 };
 
@@ -1713,6 +1753,7 @@ class Catalog {
     const Keys keys = kind == "fluids"       ? kFluidKeys
                       : kind == "coldplates" ? kColdPlateKeys
                       : kind == "gpus"       ? kGpuKeys
+                      : kind == "parts"      ? kPartKeys
                                              : join(kCatalogKeys, *body);
     MapIn m(f, root, "", keys, &e.prov, "");
     if (!m.valid()) return;
@@ -1731,6 +1772,9 @@ class Catalog {
     } else if (kind == "gpus") {
       readGpu(m, e.gpu);
       e.gpu.name = name;
+    } else if (kind == "parts") {
+      readPart(m, e.part);
+      e.part.name = name;
     } else if (kind == "racks") {
       readRackType(m, e.rack);
       e.rack.name = name;
@@ -1975,6 +2019,13 @@ class FacilityReader {
     } else if (m.get("load")) {
       f_.s.add(m.locOf("load"), "", "'load' belongs to inference jobs (kind: inference)");
     }
+    if (auto ps = m.map("power_smoothing", kSmoothingKeys)) {
+      j.smoothing.enabled = true;
+      ps->quantity("floor", Dim::Power, kGpuPowerOrZero, j.smoothing.floor);
+      ps->quantity("ramp_up", Dim::PowerRate, kRampRate, j.smoothing.ramp_up);
+      ps->quantity("ramp_down", Dim::PowerRate, kRampRate, j.smoothing.ramp_down);
+      ps->quantity("hysteresis", Dim::Time, kPhaseDuration, j.smoothing.hysteresis);
+    }
     if (j.kind == JobSpec::Kind::Trace) {
       if (auto tm = m.map("trace", kTraceKeys, true)) {
         std::string csv;
@@ -2170,6 +2221,7 @@ class FacilityReader {
     info.heat_load_loc = m.loc();
     info.heat_load_suggested = m.suggested("heat_load");
     m.quantity("gpu_power_cap", Dim::Power, kGpuPower, r.gpu_power_cap);
+    m.quantity("power_cap", Dim::Power, kRackPower, r.power_cap);
     if (const YAML::Node* d = m.get("coldplate_degradation"); d && !d->IsNull())
       forEachItem(f_, *d, m.sub("coldplate_degradation"), 0, "degraded cold plates",
                   [&](const YAML::Node& x, const std::string& p, std::size_t) {
@@ -2280,6 +2332,22 @@ class FacilityReader {
     spec_.gpus.emplace(name, e->gpu);
   }
 
+  void part(const std::string& name, const SourceLoc& at) {
+    if (spec_.parts.count(name) || bad_parts_.count(name)) return;
+    const CatalogEntry* e = cat_.get("parts", name);
+    if (!e) {
+      const auto& known = cat_.names("parts");
+      f_.s.add(at, name, "unknown rack part" + didYouMean(name, known) + knownList(known));
+      bad_parts_.insert(name);
+      return;
+    }
+    if (!e->ok) {
+      bad_parts_.insert(name);
+      return;
+    }
+    spec_.parts.emplace(name, e->part);
+  }
+
   void fluid(const std::string& name, const SourceLoc& at) {
     if (spec_.fluids.count(name) || bad_fluids_.count(name)) return;
     const CatalogEntry* e = cat_.get("fluids", name);
@@ -2375,6 +2443,7 @@ class FacilityReader {
       if (!r.has_heat_load && !type->gpu.empty()) {
         gpu(type->gpu, type_info_.count(r.type) ? type_info_[r.type].gpu_loc
                                                 : catalog_types_[r.type].gpu_loc);
+        for (const auto& [pname, count] : type->parts) part(pname, type->loc);
         const int n = type->trays * type->gpus_per_tray;
         for (const auto& [slot, factor] : r.coldplate_degradation)
           if (slot >= n)
@@ -2446,7 +2515,7 @@ class FacilityReader {
     bool broken = false;
   };
 
-  std::set<std::string> bad_gpus_;
+  std::set<std::string> bad_gpus_, bad_parts_;
   File& f_;
   Catalog& cat_;
   FacilitySpec& spec_;

@@ -26,6 +26,8 @@
 #include "models/heat_exchanger.h"
 #include "models/hydraulics.h"
 #include "models/pump.h"
+#include "models/power_smoothing.h"
+#include "models/rack_parts.h"
 #include "models/workload.h"
 #include "solver/spec.h"
 
@@ -109,6 +111,10 @@ struct FacilityModel {
   std::vector<double> rack_other_idle, rack_other_max;  // non-GPU power                 (W)
   std::vector<double> rack_other_liquid;    // liquid share of the non-GPU heat         (1)
   std::vector<int> rack_tray_gpus;          // GPUs per tray                            (1)
+  std::vector<double> rack_power_cap;       // whole-rack limit; 0 = none               (W)
+  std::vector<int> rack_partset;            // index into part_sets; -1: lumped other power
+  std::vector<RackParts> part_sets;         // resolved non-GPU parts, one per rack type
+  std::vector<std::string> part_set_type;   // the rack type of each set
 
   // GPU layer (ngpu): explicit fixed step gpu_dt, exchanging heat with the coolant every
   // coupling_dt (docs/models/gpu_layer.md)
@@ -129,6 +135,7 @@ struct FacilityModel {
   std::vector<int> job_kind;                  // 0 training, 1 inference, 2 trace
   std::vector<InferenceSpec> job_inference;
   std::vector<TraceSpec> job_trace;
+  std::vector<PowerSmoothingParams> job_smoothing;
   std::vector<std::vector<int>> job_gpus;   // GPU indices of each job (rank order)
   // clock ratio of each phase in the unthrottled reference run: [job][type * nphase + phase]
   std::vector<std::vector<double>> job_xref;
@@ -182,6 +189,8 @@ struct Signals {
 struct GpuLayerState {
   std::vector<GpuState> gpu;                 // thermal nodes and latches
   std::vector<GpuOperatingPoint> op;         // last fast step
+  std::vector<PowerSmoothingState> smooth;   // power floor / ramp limiter per GPU
+  std::vector<double> filler_energy;         // burnt by the power floor, cumulative    (J)
   std::vector<Utilization> util;             // last fast step
   std::vector<double> P_sum, Tj_max, Thbm_max;  // over the current output interval
   std::vector<double> throttled_time;        // thermal or brake throttling, cumulative  (s)
@@ -195,6 +204,7 @@ struct GpuLayerState {
   std::vector<double> rack_P;                // rack electrical power                     (W)
   std::vector<double> rack_Q_air;            // (W)
   std::vector<double> rack_P_now;            // rack power at the last fast step          (W)
+  std::vector<double> rack_gpu_P_now;        // its GPU part                              (W)
   double interval_time = 0;                  // time accumulated in P_sum                 (s)
   // energy of the GPU layer since t = 0 (J)
   double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;

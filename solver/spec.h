@@ -11,6 +11,8 @@
 
 #include "models/fluid.h"
 #include "models/gpu.h"
+#include "models/power_smoothing.h"
+#include "models/rack_parts.h"
 #include "models/workload.h"
 
 namespace dctwin {
@@ -77,6 +79,7 @@ struct RackTypeSpec {
   std::string gpu;                    // GpuParams name (catalog/gpus); "" = none
   double other_idle_power = 0;        // CPUs, switches, NICs, fans at idle               (W)
   double other_max_power = 0;         // the same under full load                          (W)
+  std::vector<std::pair<std::string, int>> parts;  // non-GPU parts (catalog/parts) and counts
   SourceLoc loc;
 };
 
@@ -151,6 +154,7 @@ struct RackSpec {
   TimeSeries heat_load;        // rack electrical power = heat                     (W)
   bool has_heat_load = false;  // false: the rack's GPUs are resolved (type.gpu)
   double gpu_power_cap = 0;    // per-GPU power limit; 0 = the job's or the GPU's TDP (W)
+  double power_cap = 0;        // whole-rack power limit shared by its GPUs; 0 = none  (W)
   // cold plates that conduct worse than the type's law: (GPU slot in the rack, R factor)
   std::vector<std::pair<int, double>> coldplate_degradation;
   SourceLoc loc;
@@ -162,6 +166,7 @@ struct JobSpec {
   Kind kind = Kind::Training;
   InferenceSpec inference;  // Kind::Inference: load profile
   TraceSpec trace;          // Kind::Trace: per-GPU samples (rank order)
+  PowerSmoothingParams smoothing;  // GB200-style power floor and ramp limits per GPU
   std::string name;
   std::vector<std::string> racks;  // rack names; empty = every rack with resolved GPUs
   TrainingJobSpec training;        // phases, start, stop, checkpoints
@@ -189,6 +194,7 @@ struct FacilitySpec {
   std::map<std::string, ColdPlateSpec> coldplates;
   std::map<std::string, RackTypeSpec> rack_types;
   std::map<std::string, GpuParams> gpus;         // resolved from the catalog
+  std::map<std::string, PartParams> parts;       // resolved from the catalog
   std::vector<CduSpec> cdus;
   std::vector<RackSpec> racks;
   std::vector<JobSpec> jobs;

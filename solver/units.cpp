@@ -77,6 +77,9 @@ constexpr std::array kUnits{
     UnitDef{"MB/s", Dim::Bandwidth, 1e6, 0},
     UnitDef{"GB/s", Dim::Bandwidth, 1e9, 0},
     UnitDef{"TB/s", Dim::Bandwidth, 1e12, 0},
+    UnitDef{"W/s", Dim::PowerRate, 1.0, 0},
+    UnitDef{"kW/s", Dim::PowerRate, 1e3, 0},
+    UnitDef{"MW/s", Dim::PowerRate, 1e6, 0},
 };
 
 bool accepts(Dim want, Dim have) {
@@ -134,6 +137,8 @@ std::string describe(Dim dim) {
       return "a data size with its unit (B, kB, MB, GB, TB; decimal)";
     case Dim::Bandwidth:
       return "a bandwidth with its unit (B/s, MB/s, GB/s, TB/s; decimal)";
+    case Dim::PowerRate:
+      return "a power ramp rate with its unit (W/s, kW/s, MW/s)";
   }
   return "a value";
 }

@@ -30,6 +30,7 @@ enum class Dim {
   Frequency,          // Hz kHz MHz GHz                             -> Hz
   DataSize,           // B kB MB GB TB (decimal)                    -> B
   Bandwidth,          // B/s GB/s TB/s (decimal)                    -> B/s
+  PowerRate,          // W/s kW/s MW/s                              -> W/s
 };
 
 struct Quantity {

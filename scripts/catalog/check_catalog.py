@@ -4,7 +4,9 @@
 Checks: parses; name == file stem; one-line description; every numeric leaf (number, list of
 numbers, or "<number> <unit>" string) has a `sources` entry at its dotted path or at an ancestor
 path (one entry for a table is enough); no source key points at a missing path; units are in the
-allowed set; fluid tables ascend in T with steps <= 10 K covering T_min..T_max.
+allowed set; fluid tables ascend in T with steps <= 10 K covering T_min..T_max; rack parts
+(parts/*.yaml) have a known kind, 0 <= idle <= max power, 0 <= liquid_fraction <= 1, constant fans,
+and port keys (lpm <= idle <= active) exactly when the kind has ports.
 Usage: python3 scripts/catalog/check_catalog.py [files...]   (default: all catalog files)
 """
 import glob
@@ -20,6 +22,8 @@ UNITS = {"degC", "K", "W", "kW", "MW", "L/min", "m3/s", "m3/h", "kg/s", "Pa", "k
          "MHz", "GHz", "GB", "TB/s", "GB/s"}
 QTY = re.compile(r"^\s*([-+]?(\d+(\.\d*)?|\.\d+)([eE][-+]?\d+)?)\s+(\S+)\s*$")
 SKIP = {"name", "description", "sources"}
+PART_KINDS = {"cpu", "nvswitch_tray", "nic", "switch_optics", "fan", "other"}
+PORT_KEYS = ("ports", "port_active_power", "port_idle_power", "port_lpm_power")
 
 
 def is_num(v):
@@ -46,6 +50,45 @@ def walk(d, prefix=""):
             yield from walk(v, p + ".")
         else:
             yield p, v, True
+
+
+def watts(v):
+    m = QTY.match(v) if isinstance(v, str) else None
+    if not m or m.group(5) not in ("W", "kW", "MW"):
+        return None
+    return float(m.group(1)) * {"W": 1.0, "kW": 1e3, "MW": 1e6}[m.group(5)]
+
+
+def check_part(doc):
+    """rack parts (data/catalog/parts): kind, power ordering, liquid fraction, port keys"""
+    errs = []
+    kind = doc.get("kind")
+    if kind not in PART_KINDS:
+        return ["kind %r not one of %s" % (kind, sorted(PART_KINDS))]
+    idle, pmax = watts(doc.get("idle_power")), watts(doc.get("max_power"))
+    if idle is None or pmax is None:
+        errs.append("idle_power and max_power must be powers")
+    elif not 0 <= idle <= pmax:
+        errs.append("need 0 <= idle_power <= max_power")
+    elif kind == "fan" and idle != pmax:
+        errs.append("fans run at constant power: idle_power must equal max_power")
+    lf = doc.get("liquid_fraction")
+    if not (isinstance(lf, (int, float)) and not isinstance(lf, bool) and 0 <= lf <= 1):
+        errs.append("liquid_fraction must be a number in 0..1")
+    has = [k for k in PORT_KEYS if k in doc]
+    if kind in ("nic", "switch_optics"):
+        if len(has) != len(PORT_KEYS):
+            errs.append("%s needs %s" % (kind, ", ".join(PORT_KEYS)))
+        else:
+            n = doc["ports"]
+            a, i, l = (watts(doc[k]) for k in PORT_KEYS[1:])
+            if not (isinstance(n, int) and not isinstance(n, bool) and n >= 1):
+                errs.append("ports must be an integer >= 1")
+            if None in (a, i, l) or not 0 <= l <= i <= a:
+                errs.append("need 0 <= port_lpm_power <= port_idle_power <= port_active_power")
+    elif has:
+        errs.append("port keys only for nic / switch_optics: %s" % ", ".join(has))
+    return errs
 
 
 def check(path):
@@ -78,6 +121,8 @@ def check(path):
             errs.append("sources key %r points at nothing" % k)
         if not isinstance(v, str) or not v.strip():
             errs.append("sources[%r] is empty" % k)
+    if os.path.basename(os.path.dirname(os.path.abspath(path))) == "parts":
+        errs += check_part(doc)
     tab = doc.get("table")
     if isinstance(tab, dict) and "rows" in tab:
         ts = [r[0] for r in tab["rows"]]

@@ -128,7 +128,11 @@ TEST_CASE("the synchronous power swing has the period and amplitude of the phase
   const auto [mn, mx] = std::minmax_element(rec.P_IT.begin(), rec.P_IT.end());
   // compute phases: every GPU at its 1200 W cap, the other parts at their 90 %-activity power
   const GpuParams& gp = m.gpu_types[0];
-  const double other = m.rack_other_idle[0] + (m.rack_other_max[0] - m.rack_other_idle[0]) * 0.9;
+  // (the backward phase: the longest compute phase; docs/models/rack_parts.md)
+  const PhaseSpec& bwd = m.job_spec[0].phases[1];
+  REQUIRE(m.rack_partset[0] >= 0);
+  const double other =
+      rackPartsPower(m.part_sets[m.rack_partset[0]], PartActivity{bwd.a_sm, bwd.a_nvlink, bwd.a_network, true}).P;
   CHECK(*mx == Approx(2 * (72 * gp.P_tdp + other)).epsilon(0.01));
   // the lowest phase (pipeline bubble / all-reduce) is far below: the swing of synchronous training
   CHECK(*mx - *mn > 0.5 * *mx);
@@ -215,4 +219,50 @@ racks:
   CHECK(at(probe.P_a02_gpu0, 33.0) == Approx(650));
   CHECK(at(probe.P_a02_gpu0, 35.0) == Approx(170));
   CHECK(at(probe.P_a02_gpu5, 31.0) < 200);
+}
+
+TEST_CASE("a GB200-style power floor and ramp limits shrink the swing by the expected amount",
+          "[gpu_layer]") {
+  struct Swing : OutputSink {
+    double t_from = 300;
+    std::vector<double> P_gpu;  // GPU power of both racks at every fast step
+    void sample(const FacilityModel&, const State&, const double*, double, const EnergyTotals&) override {}
+    void fast(const FacilityModel& m, const State& st, double tt) override {
+      if (tt < t_from) return;
+      double P = 0;
+      for (int r = 0; r < m.nrack; ++r) P += st.gl.rack_gpu_P_now[r];
+      P_gpu.push_back(P);
+    }
+  };
+  auto run = [](const std::string& job_extra, Swing* sw, double* ratio) {
+    FacilityModel m = compileFacility(loadFacilityFromString(twoRacks("32 degC", "36 degC", "", job_extra), "t.yaml"));
+    State st = makeState(m, 305.15);
+    REQUIRE(runFor(m, st, 360, sw).ok);
+    *ratio = throughputRatio(st.gl.job[0]);
+    return m;
+  };
+  Swing plain, floored, ramped;
+  double r_plain, r_floor, r_ramp;
+  FacilityModel m = run("", &plain, &r_plain);
+  run(", power_smoothing: {floor: 1000 W}", &floored, &r_floor);
+  run(", power_smoothing: {ramp_up: 4000 W/s, ramp_down: 4000 W/s}", &ramped, &r_ramp);
+  const double dt = m.gpu_dt;
+  const SwingMetrics sp = swingMetrics(plain.P_gpu, dt), sf = swingMetrics(floored.P_gpu, dt),
+                     sr = swingMetrics(ramped.P_gpu, dt);
+  const int n = m.ngpu;
+  INFO("swing plain " << sp.peak_to_peak << " W, floor " << sf.peak_to_peak << " W, ramp "
+                      << sr.peak_to_peak << " W; ramps " << sp.max_ramp_up << " / " << sr.max_ramp_up
+                      << " W/s; throughput " << r_plain << " / " << r_floor << " / " << r_ramp);
+  // the floor: GPUs never below 1000 W while the job runs, the cap still 1200 W -> swing 200 W per GPU
+  CHECK(sf.min >= n * 1000.0 - 1e-6);
+  CHECK(sf.peak_to_peak <= n * 200.0 + 1e-6);
+  CHECK(sf.peak_to_peak < 0.4 * sp.peak_to_peak);
+  // filler work costs no iteration time of its own, only a little through the warmer, leakier die
+  CHECK(r_floor <= r_plain);
+  CHECK(r_floor == Approx(r_plain).margin(0.01));
+  // the ramp limits: no faster than n x 4 kW/s, and the job pays for the slower rise
+  CHECK(sr.max_ramp_up <= n * 4000.0 * (1 + 1e-9));
+  CHECK(sr.max_ramp_down <= n * 4000.0 * (1 + 1e-9));
+  CHECK(sp.max_ramp_up > 2 * n * 4000.0);
+  CHECK(r_ramp < r_plain);
 }
