@@ -71,6 +71,7 @@ void buildSparsity(FacilityModel& m) {
     }
     for (int i = 1; i < nr; ++i) addDeps(rows, ret0 + i, {ret0 + i - 1});
   }
+  if (m.room_state >= 0) addDeps(rows, m.room_state, {m.room_state});
   // transpose to CSC
   std::vector<std::vector<int>> cols(m.nstate);
   for (int i = 0; i < m.nstate; ++i) {
@@ -449,6 +450,12 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
   m.coupling_dt = spec.coupling_step;
   compileJobs(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
+  if (spec.has_room_air) {
+    m.room_state = state++;
+    m.room_C = kAirRho * spec.room_volume * kAirCp;
+    m.room_G = kAirRho * spec.room_airflow * kAirCp;
+    m.room_supply_T = spec.room_supply_T;
+  }
   m.nstate = state;
   std::sort(m.breakpoints.begin(), m.breakpoints.end());
   m.breakpoints.erase(std::unique(m.breakpoints.begin(), m.breakpoints.end()), m.breakpoints.end());

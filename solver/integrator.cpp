@@ -37,6 +37,8 @@ int quadFn(sunrealtype t, N_Vector y, N_Vector q, void* user) {
   qd[0] = ctx->st->sig.heat_in;
   qd[1] = ctx->st->sig.heat_out_fws;
   qd[2] = ctx->st->sig.heat_loss;
+  qd[3] = ctx->st->sig.air_in;
+  qd[4] = ctx->st->sig.air_removed;
   return flag;
 }
 
@@ -149,6 +151,7 @@ std::string describeState(const FacilityModel& m, int i) {
       if (i == a + 1) return "rack '" + m.rack_name[r] + "' cold-plate case temperature";
     }
   }
+  if (i == m.room_state) return "room air temperature";
   return "state " + std::to_string(i);
 }
 
@@ -172,7 +175,7 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
   // 1. vectors and initial values
   std::unique_ptr<_generic_N_Vector, NVectorDeleter> y(N_VNew_Serial(m.nstate, sunctx));
   std::unique_ptr<_generic_N_Vector, NVectorDeleter> atol(N_VNew_Serial(m.nstate, sunctx));
-  std::unique_ptr<_generic_N_Vector, NVectorDeleter> q(N_VNew_Serial(3, sunctx));
+  std::unique_ptr<_generic_N_Vector, NVectorDeleter> q(N_VNew_Serial(5, sunctx));
   double* yd = N_VGetArrayPointer(y.get());
   std::copy(st.y.begin(), st.y.end(), yd);
   double* ad = N_VGetArrayPointer(atol.get());
@@ -183,6 +186,7 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
       ad[i] = ctrl ? so.atol_ctrl : so.atol_T;
       if (off == kXTemp) ad[i] = so.atol_T * 10.0;  // K s
     }
+  if (m.room_state >= 0) ad[m.room_state] = so.atol_T;
   N_VConst(0.0, q.get());
 
   // 2. cvode: BDF, sparse jacobian by difference quotients, KLU
@@ -215,6 +219,10 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
     res.energy.heat_in = qd[0];
     res.energy.heat_out_fws = qd[1];
     res.energy.heat_loss = qd[2];
+    res.energy.air_in = qd[3];
+    res.energy.air_removed = qd[4];
+    res.energy.air_stored =
+        m.room_state >= 0 ? m.room_C * (yd[m.room_state] - st.y0[m.room_state]) : 0.0;
     res.energy.stored = storedEnergy(m, yd, st.y0.data());
     res.energy.gpu_electric = st.gl.E_electric;
     res.energy.gpu_to_coolant = st.gl.E_to_coolant;

@@ -124,7 +124,8 @@ const Keys kGpuPowerKeys{"sm_max", "hbm_max", "nvlink_max", "voltage_v0", "leaka
                          "leakage_beta"};
 const Keys kGpuThermalKeys{"maxop", "slowdown", "shutdown", "hbm_max", "R_junction_plate",
                            "C_die", "R_hbm_plate", "C_hbm"};
-const Keys kSiteKeys{"ambient_temperature"};
+const Keys kSiteKeys{"ambient_temperature", "room_air"};
+const Keys kRoomKeys{"volume", "supply_temperature", "airflow"};
 const Keys kWaterKeys{"fluid", "supply_temperature", "differential_pressure", "flow"};
 const Keys kSeriesKeys{"steps", "series", "csv", "unit"};
 const Keys kCduBodyKeys{"heat_exchanger",  "pumps",   "primary_valve", "expansion_tank",
@@ -1812,7 +1813,15 @@ class FacilityReader {
     top.name("name", spec_.name, true);
     top.text("description", spec_.description, false, true);
     if (auto site = top.map("site", kSiteKeys, true))
+    {
       site->quantity("ambient_temperature", Dim::Temperature, kTemperature, spec_.T_ambient, true);
+      if (auto room = site->map("room_air", kRoomKeys)) {
+        spec_.has_room_air = true;
+        room->quantity("volume", Dim::Volume, kVolume, spec_.room_volume, true);
+        room->quantity("supply_temperature", Dim::Temperature, kTemperature, spec_.room_supply_T, true);
+        room->quantity("airflow", Dim::VolumeFlow, kVolumeFlow, spec_.room_airflow, true);
+      }
+    }
     readWater(top);
     if (const YAML::Node* n = top.get("coldplates"); n && !n->IsNull())
       forEachItem(f_, *n, "coldplates", 0, "cold plates",

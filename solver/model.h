@@ -33,6 +33,9 @@
 
 namespace dctwin {
 
+// air at 25 degC and sea level, for the room-air node (a)
+constexpr double kAirRho = 1.184, kAirCp = 1006.0;
+
 enum StateOffset : int {
   kTHexSec = 0,
   kTHexPrim,
@@ -66,6 +69,11 @@ struct FacilityModel {
   int fws_fluid = 0;                // facility-water fluid index
   TimeSeries fws_T;                 // facility-water supply temperature             (K)
   double T_ambient = 298.15;        // (K)
+  // room-air node (optional): the last state, after every CDU's block
+  int room_state = -1;               // state index; -1: no room-air node
+  double room_C = 0;                 // air heat capacity rho V c_p                         (J/K)
+  double room_G = 0;                 // air-handler conductance rho V_dot c_p               (W/K)
+  double room_supply_T = 0;          // (K)
   std::vector<double> breakpoints;  // input discontinuities, sorted                 (s)
 
   // cdus (ncdu)
@@ -180,6 +188,7 @@ struct Signals {
   std::vector<double> R_cp;  // whole-rack plate resistance            (K/W)
   // totals
   double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
+  double air_in = 0, air_removed = 0;  // room air: rack air-side heat in, air handlers out (W)
   int hydraulic_failures = 0;  // nested solves that did not converge (counted, never thrown)
   int range_state = -1;        // the state furthest outside its fluid's range at the last
   double range_value = 0;      // evaluation (-1: none), and its value (K)

@@ -232,6 +232,7 @@ void SummarySink::sample(const FacilityModel& m, const State& st, const double* 
     s.P_pump += g.P_pump[c];
   }
   s.heat_fws = g.heat_out_fws;
+  if (m.room_state >= 0) s.T_room_max = std::max(s.T_room_max, y[m.room_state]);
   s.energy = e;
   s.t_end = t;
   // GPUs and jobs
@@ -288,6 +289,9 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
   line("  heat (end)          %.1f kW to liquid, %.1f kW to air, %.1f kW to facility water",
        s.heat_liquid / 1e3, s.heat_air / 1e3, s.heat_fws / 1e3);
   line("  pump power (end)    %.2f kW", s.P_pump / 1e3);
+  if (m.room_state >= 0)
+    line("  room air            %.1f degC peak, %.1f kW from the racks' air side (end)",
+         toCelsius(s.T_room_max), s.heat_air / 1e3);
   if (m.ngpu > 0) {
     line("  GPUs                %d resolved; peak junction %.1f degC (%s), peak HBM %.1f degC",
          m.ngpu, toCelsius(s.T_j_max), s.T_j_max_gpu.c_str(), toCelsius(s.T_hbm_max));
@@ -333,6 +337,7 @@ struct Hdf5Sink::Impl {
   int g_Tj = -1, g_Thbm, g_P, g_clk, g_thr, g_asm, g_ahbm, g_anvl;
   int j_it, j_last, j_ratio, j_thr, j_n;
   int f_PIT = -1;
+  int room_T = -1, e_ain, e_arem, e_ast;
   int p_time = -1, p_PIT, p_rack;
   int power_every = 0, fast_count = 0;
   std::vector<double> row;
@@ -439,6 +444,12 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
                           "cumulative GPU-seconds with thermal or power-brake throttling");
     I.j_n = f.addSeries("/job/iterations", nj, "1", "completed iterations");
   }
+  if (m.room_state >= 0) {
+    I.room_T = f.addSeries("/room/T_air", 0, "K", "room air temperature (mixed room-air node)");
+    I.e_ain = f.addSeries("/energy/air_in", 0, "J", "cumulative rack air-side heat into the room air");
+    I.e_arem = f.addSeries("/energy/air_removed", 0, "J", "cumulative heat removed by the air handlers");
+    I.e_ast = f.addSeries("/energy/air_stored", 0, "J", "change of the energy held in the room air");
+  }
   if (m.ngpu > 0 && power_interval > 0) {
     I.power_every = std::max(1, int(std::lround(power_interval / m.gpu_dt)));
     I.p_time = f.addSeries("/power/time", 0, "s", "time of each fast power row");
@@ -511,6 +522,11 @@ void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, 
   double P_IT = 0;
   for (int r = 0; r < m.nrack; ++r) P_IT += g.P_rack[r];
   f.appendRow(I.f_PIT, std::span<const double>(&P_IT, 1));
+  if (I.room_T >= 0) {
+    double v[4] = {y[m.room_state], e.air_in, e.air_removed, e.air_stored};
+    int ids[4] = {I.room_T, I.e_ain, I.e_arem, I.e_ast};
+    for (int k = 0; k < 4; ++k) f.appendRow(ids[k], std::span<const double>(&v[k], 1));
+  }
   if (I.g_Tj >= 0) {
     const GpuLayerState& gl = st.gl;
     const double span_t = gl.interval_time > 0 ? gl.interval_time : 1.0;

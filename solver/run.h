@@ -66,6 +66,7 @@ struct RunSummary {
   std::vector<Job> jobs;
   double gpu_seconds_throttled = 0;  // all GPUs (s)
   int gpus_shut_down = 0;
+  double T_room_max = -1e300;  // (K)
 };
 
 class SummarySink : public OutputSink {

@@ -189,6 +189,12 @@ struct FacilitySpec {
   std::string file;           // path it was loaded from
   std::string text;           // the file's text, kept for provenance in results
   double T_ambient = 298.15;  // (K)
+  // the room air that takes the racks' air-side heat (optional): a mixed air volume cooled by
+  // air handlers supplying air at a fixed temperature and flow
+  bool has_room_air = false;
+  double room_volume = 0;            // air volume of the hall                              (m3)
+  double room_supply_T = 0;          // air-handler supply temperature                      (K)
+  double room_airflow = 0;           // air-handler volume flow                             (m3/s)
   FacilityWaterSpec facility_water;
   std::map<std::string, FluidData> fluids;  // resolved from the catalog
   std::map<std::string, ColdPlateSpec> coldplates;

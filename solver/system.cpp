@@ -123,6 +123,7 @@ void solveSecondary(const FacilityModel& m, Signals& sig, int c, double N, doubl
 State makeState(const FacilityModel& m, double T_init) {
   State st;
   st.y.assign(m.nstate, T_init);
+  if (m.room_state >= 0) st.y[m.room_state] = m.room_supply_T;
   st.scratch.assign(m.nstate, 0.0);
   initGpuLayer(m, st, T_init);
   st.fscratch.assign(m.nstate, 0.0);
@@ -276,6 +277,15 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     sig.heat_out_fws += q_fws;
     sig.heat_loss += loss;
   }
+  // room air: the racks' air-side heat in, the air handlers' supply air out
+  sig.air_in = 0;
+  for (int r = 0; r < m.nrack; ++r) sig.air_in += sig.Q_air[r];
+  sig.air_removed = 0;
+  if (m.room_state >= 0) {
+    const double T_room = y[m.room_state];
+    sig.air_removed = m.room_G * (T_room - m.room_supply_T);
+    ydot[m.room_state] = (sig.air_in - sig.air_removed) / m.room_C;
+  }
   for (int i = 0; i < m.nstate; ++i)
     if (!std::isfinite(ydot[i])) return -1;
   return status;
@@ -284,7 +294,7 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
 //---------------------------------------------------------------------------------------------
 double storedEnergy(const FacilityModel& m, const double* y, const double* y0) {
   const Fluid& fp = m.fluids[m.fws_fluid];
-  double E = 0.0;
+  double E = 0.0;  // coolant side only; the room air has its own balance (roomAirEnergy)
   for (int c = 0; c < m.ncdu; ++c) {
     const Fluid& f = m.fluids[m.cdu_fluid[c]];
     const int o = m.cdu_stateadr[c];

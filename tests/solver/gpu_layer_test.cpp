@@ -266,3 +266,23 @@ TEST_CASE("a GB200-style power floor and ramp limits shrink the swing by the exp
   CHECK(sp.max_ramp_up > 2 * n * 4000.0);
   CHECK(r_ramp < r_plain);
 }
+
+TEST_CASE("the racks' air-side heat warms the room-air node, and its balance closes", "[gpu_layer]") {
+  std::string text = twoRacks();
+  text.replace(text.find("site: {ambient_temperature: 25 degC}"), 36,
+               "site: {ambient_temperature: 25 degC, room_air: {volume: 500 m3, supply_temperature: "
+               "24 degC, airflow: 4 m3/s}}");
+  FacilityModel m = compileFacility(loadFacilityFromString(text, "t.yaml"));
+  REQUIRE(m.room_state == m.nstate - 1);
+  State st = makeState(m, 305.15);
+  PowerRecorder rec;
+  REQUIRE(runFor(m, st, 1800, &rec).ok);
+  // steady: T_room = T_supply + Q_air / (rho V_dot c_p), Q_air the racks' air-side heat
+  double Q_air = 0;
+  for (int r = 0; r < m.nrack; ++r) Q_air += st.sig.Q_air[r];
+  CHECK(Q_air > 0.05 * 2 * 100e3);  // ~13 % of a GB200 rack's heat goes to air [K32]
+  CHECK(st.y[m.room_state] ==
+        Approx(273.15 + 24 + Q_air / (kAirRho * 4.0 * kAirCp)).margin(0.3));  // Q_air of the last window
+  for (const auto& e : rec.e)
+    CHECK(std::abs(e.air_in - e.air_removed - e.air_stored) <= 1e-3 * std::max(e.air_in, 1.0));
+}
