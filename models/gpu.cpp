@@ -81,7 +81,8 @@ GpuOperatingPoint gpuOperatingPoint(const GpuParams& p, double P_cap, const GpuL
     op.reasons |= kThrottlePowerBrake | kThrottleHwSlowdown;
   }
   op.clock_ratio = x;
-  op.P = gpuPower(p, x, s.T_j, a, &op.P_hbm);
+  op.P = f(x);  // = gpuPower(p, x, T_j, a), with the leakage term evaluated once
+  op.P_hbm = p.P_hbm_idle + p.P_hbm_max * a.a_hbm;
   return op;
 }
 
