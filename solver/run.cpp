@@ -216,7 +216,8 @@ void SummarySink::sample(const FacilityModel& m, const State& st, const double* 
   for (int r = 0; r < m.nrack; ++r) {
     const int a = m.rackAdr(r);
     const double V = g.m_rack[r] / m.fluids[m.cdu_fluid[m.rack_cdu[r]]].rho_ref();
-    if (y[a + 1] > s.T_case_max)
+    // the rack case node means something only for heat-load racks (resolved GPUs: /gpu/*)
+    if (!m.rack_resolved[r] && y[a + 1] > s.T_case_max)
       s.T_case_max = y[a + 1], s.T_case_max_rack = m.rack_name[r], s.T_case_max_time = t;
     if (y[a] > s.T_return_max) s.T_return_max = y[a], s.T_return_max_rack = m.rack_name[r];
     if (t > 0) {  // flows at t = 0 are those of the initial pump speed
@@ -278,8 +279,9 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
        r.ok ? "completed" : "FAILED", r.t_end, r.t_end / 3600.0, r.wall_seconds,
        r.wall_seconds > 0 ? r.t_end / r.wall_seconds : 0.0);
   if (!r.ok) line("  error               %s", r.error.c_str());
-  line("  peak case temp      %.1f degC  (rack %s, t = %.0f s)", toCelsius(s.T_case_max),
-       s.T_case_max_rack.c_str(), s.T_case_max_time);
+  if (!s.T_case_max_rack.empty())
+    line("  peak case temp      %.1f degC  (rack %s, t = %.0f s; racks with a heat-load profile)",
+         toCelsius(s.T_case_max), s.T_case_max_rack.c_str(), s.T_case_max_time);
   line("  peak rack outlet    %.1f degC  (rack %s)", toCelsius(s.T_return_max),
        s.T_return_max_rack.c_str());
   line("  peak CDU supply     %.1f degC", toCelsius(s.T_supply_max));

@@ -60,7 +60,7 @@ TEST_CASE("dctwin run writes results with units and prints a summary", "[cli]") 
   INFO(r.out);
   REQUIRE(r.code == 0);
   for (const char* s :
-       {"peak case temp", "rack flows", "energy balance", "solver", "degC", "L/min", "kW",
+       {"peak junction", "rack flows", "energy balance", "solver", "degC", "L/min", "kW",
         "576 resolved", "peak junction", "job llm_training", "throughput ratio"})
     CHECK(r.out.find(s) != std::string::npos);
   // every dataset carries a units attribute; the time axis has 41 rows (0..1200 s every 30 s)
