@@ -72,8 +72,9 @@ void expectErrors(const std::string& yaml, const std::vector<std::pair<int, std:
   }
 }
 
-// loading must fail (never crash) and finish quickly
-std::vector<LoadError> mustFail(const std::string& text, double max_seconds = 10.0) {
+// loading must fail (never crash) and finish. The time bound is a hang guard only, generous
+// enough for sanitizer builds on a loaded 2-core machine; speed goals live in tests/bench
+std::vector<LoadError> mustFail(const std::string& text, double max_seconds = 300.0) {
   const auto t0 = std::chrono::steady_clock::now();
   std::vector<LoadError> errors;
   try {
