@@ -446,6 +446,24 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
     m.cdu_statenum.push_back(n_states);
     state += n_states;
   }
+  // power chain: each rack on its busway
+  if (spec.power.present) {
+    m.has_power = true;
+    m.power = spec.power;
+    std::map<std::string, int> bus_of;
+    for (std::size_t b = 0; b < spec.power.busways.size(); ++b) {
+      m.busway_name.push_back(spec.power.busways[b].name);
+      for (const auto& rn : spec.power.busways[b].racks) bus_of[rn] = int(b);
+    }
+    for (int r = 0; r < m.nrack; ++r) {
+      auto it = bus_of.find(m.rack_name[r]);
+      if (it == bus_of.end()) err.add(SourceLoc{spec.file, 0, 0, "power.busways"}, m.rack_name[r], "rack on no busway");
+      m.rack_busway.push_back(it == bus_of.end() ? 0 : it->second);
+    }
+    // shelf losses are computed by the chain: drop a lumped shelf-loss part from the rack parts
+    for (auto& set : m.part_sets)
+      std::erase_if(set.parts, [](const auto& p) { return p.first.name.rfind("power_shelf", 0) == 0; });
+  }
   m.gpu_dt = spec.gpu_step;
   m.coupling_dt = spec.coupling_step;
   compileJobs(spec, m, err);

@@ -65,7 +65,7 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
                      FastCallback fast, void* user) {
   GpuLayerState& g = st.gl;
   const double window = t1 - t0;
-  if (m.ngpu == 0 || window <= 0) return;
+  if ((m.ngpu == 0 && !m.has_power) || window <= 0) return;
   for (int r = 0; r < m.nrack; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
   // uniform steps no longer than gpu_dt that end exactly at t1
   const long nstep = std::max(1L, long(std::ceil(window / m.gpu_dt - 1e-6)));
@@ -84,7 +84,8 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
             ph < nph ? m.job_xref[j][std::size_t(m.gpu_type[i]) * nph + ph] : 1.0;
         g.job_speed_c[j][k] = op.clock_ratio > 0 ? op.clock_ratio / xref : 1.0;
         g.job_speed_m[j][k] = g.gpu[i].hw_slowdown ? 0.5 : 1.0;
-        g.job_alive[j][k] = g.gpu[i].shut_down ? 0 : 1;
+        const bool powered = !m.has_power || st.pl.rack_powered[m.gpu_rack[i]];
+        g.job_alive[j][k] = g.gpu[i].shut_down || !powered ? 0 : 1;
       }
       if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
         const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
@@ -120,14 +121,16 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         const int i = m.rack_gpuadr[r] + k;
         const GpuParams& p = m.gpu_types[m.gpu_type[i]];
         const Utilization& u = g.util[i];
-        GpuLoad load{u.a_sm, u.a_hbm, u.a_nvlink, u.memory_bound > 0.5, false};
+        const bool powered = !m.has_power || st.pl.rack_powered[r];
+        GpuLoad load{u.a_sm, u.a_hbm, u.a_nvlink, u.memory_bound > 0.5,
+                     m.has_power && st.pl.rack_brake[r] != 0};
         // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
         // so the clock (and the job) slow down; the floor is filled with dummy work
         const int jj = m.gpu_job[i];
         const PowerSmoothingParams* ps = jj >= 0 ? &m.job_smoothing[jj] : nullptr;
         double cap = std::min(m.gpu_cap[i], rack_share);
         if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, g.smooth[i], dt));
-        GpuOperatingPoint op = gpuOperatingPoint(p, cap, load, g.gpu[i]);
+        GpuOperatingPoint op = powered ? gpuOperatingPoint(p, cap, load, g.gpu[i]) : GpuOperatingPoint{};
         if (ps && ps->enabled && !g.gpu[i].shut_down) {
           const bool active = m.job_kind[jj] != 0 || (t >= m.job_spec[jj].start && t < m.job_spec[jj].stop);
           const SmoothedPower sp = smoothPower(*ps, op.P, dt, g.smooth[i], active);
@@ -172,6 +175,7 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         other.Q_liquid = m.rack_other_liquid[r] * other.P;
         other.Q_air = other.P - other.Q_liquid;
       }
+      if (m.has_power && !st.pl.rack_powered[r]) other = PartPower{};
       const double P_rack = P_gpu + other.P;
       g.rack_P_now[r] = P_rack;
       g.rack_gpu_P_now[r] = P_gpu;
@@ -181,6 +185,7 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
       g.E_electric += P_gpu * dt;
       g.E_to_coolant += Q_gpu * dt;
     }
+    powerStep(m, st, t, dt);
     g.interval_time += dt;
     if (fast) fast(user, m, st, t + dt);
   }

@@ -39,6 +39,8 @@ int quadFn(sunrealtype t, N_Vector y, N_Vector q, void* user) {
   qd[2] = ctx->st->sig.heat_loss;
   qd[3] = ctx->st->sig.air_in;
   qd[4] = ctx->st->sig.air_removed;
+  qd[5] = 0;
+  for (double P : ctx->st->sig.P_pump) qd[5] += P;
   return flag;
 }
 
@@ -175,7 +177,7 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
   // 1. vectors and initial values
   std::unique_ptr<_generic_N_Vector, NVectorDeleter> y(N_VNew_Serial(m.nstate, sunctx));
   std::unique_ptr<_generic_N_Vector, NVectorDeleter> atol(N_VNew_Serial(m.nstate, sunctx));
-  std::unique_ptr<_generic_N_Vector, NVectorDeleter> q(N_VNew_Serial(5, sunctx));
+  std::unique_ptr<_generic_N_Vector, NVectorDeleter> q(N_VNew_Serial(6, sunctx));
   double* yd = N_VGetArrayPointer(y.get());
   std::copy(st.y.begin(), st.y.end(), yd);
   double* ad = N_VGetArrayPointer(atol.get());
@@ -221,6 +223,7 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
     res.energy.heat_loss = qd[2];
     res.energy.air_in = qd[3];
     res.energy.air_removed = qd[4];
+    res.energy.pump_electric = qd[5];
     res.energy.air_stored =
         m.room_state >= 0 ? m.room_C * (yd[m.room_state] - st.y0[m.room_state]) : 0.0;
     res.energy.stored = storedEnergy(m, yd, st.y0.data());
@@ -246,7 +249,7 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
   while (t < t_end - 1e-9) {
     double t_out = std::min(st.time + k_out * dt_out, t_end);
     double t_stop = std::min(t_out, t_break);
-    if (m.ngpu > 0) {
+    if (m.ngpu > 0 || m.has_power) {
       // GPU layer first, over the coupling window, with the coolant state at its start
       t_stop = std::min(t_stop, t + m.coupling_dt);
       evalRhs(m, st, t, yd, ctx.ydot.data());

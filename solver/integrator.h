@@ -26,6 +26,7 @@ struct EnergyTotals {
   double air_in = 0;          // rack air-side heat into the room air
   double air_removed = 0;     // removed by the air handlers
   double air_stored = 0;      // change of the energy held in the room air
+  double pump_electric = 0;   // CDU pump electrical energy
   double balanceError() const { return heat_in - heat_out_fws - heat_loss - stored; }
 };
 

@@ -107,8 +107,12 @@ const Range kPlateR{0, 10, true, false, "> 0 and <= 10 (K/W)"};
 
 using Keys = std::vector<const char*>;
 const Keys kTopKeys{"dctwin",     "name",       "description", "site", "facility_water",
-                    "rack_types", "coldplates", "cdus",        "racks", "jobs", "gpu_layer"};
+                    "rack_types", "coldplates", "cdus",        "racks", "jobs", "gpu_layer",
+                    "power"};
 const Keys kGpuLayerKeys{"step", "coupling"};
+const Keys kPowerKeys{"line_voltage_V", "power_factor", "transformer", "ups", "shelf",
+                      "shelf_breaker", "busways"};
+const Keys kBuswayKeys{"name", "model", "length", "breaker", "racks"};
 const Keys kJobKeys{"name",  "kind",   "racks", "start", "stop", "phases", "checkpoint_interval",
                     "checkpoint_duration", "gpu_power_cap", "reference_junction_temperature",
                     "load",  "trace", "power_smoothing"};
@@ -1687,6 +1691,7 @@ struct CatalogEntry {
   CduSpec cdu;
   GpuParams gpu;
   PartParams part;
+  YAML::Node node;  // electrical entries: read on demand by their user
   Provided prov;
 };
 
@@ -1755,8 +1760,10 @@ class Catalog {
                       : kind == "coldplates" ? kColdPlateKeys
                       : kind == "gpus"       ? kGpuKeys
                       : kind == "parts"      ? kPartKeys
+                      : kind == "electrical" ? kCatalogKeys
                                              : join(kCatalogKeys, *body);
-    MapIn m(f, root, "", keys, &e.prov, "");
+    // electrical entries carry documentation keys of their standards: any key is accepted
+    MapIn m(f, root, "", keys, &e.prov, "", kind == "electrical");
     if (!m.valid()) return;
     std::string declared;
     if (m.name("name", declared, true) && declared != name)
@@ -1776,6 +1783,8 @@ class Catalog {
     } else if (kind == "parts") {
       readPart(m, e.part);
       e.part.name = name;
+    } else if (kind == "electrical") {
+      e.node = root;
     } else if (kind == "racks") {
       readRackType(m, e.rack);
       e.rack.name = name;
@@ -1838,6 +1847,7 @@ class FacilityReader {
     if (const YAML::Node* n = top.get("jobs"); n && !n->IsNull())
       forEachItem(f_, *n, "jobs", 0, "jobs",
                   [&](const YAML::Node& x, const std::string& p, std::size_t) { readJob(x, p); });
+    if (auto pw = top.map("power", kPowerKeys)) readPower(*pw);
     if (auto gl = top.map("gpu_layer", kGpuLayerKeys)) {
       gl->quantity("step", Dim::Time, kGpuStep, spec_.gpu_step);
       gl->quantity("coupling", Dim::Time, kCouplingStep, spec_.coupling_step);
@@ -1998,6 +2008,138 @@ class FacilityReader {
     cdu_index_[c.name] = spec_.cdus.size();
     spec_.cdus.push_back(std::move(c));
     cdu_info_.push_back(info);
+  }
+
+  // an electrical catalog entry of the given kind (busway, breaker, psu, shelf, ups, transformer),
+  // as an open map of its file; nullptr (with an error at `at`) when unknown or of another kind
+  std::optional<MapIn> electrical(const std::string& name, const std::string& kind,
+                                  const SourceLoc& at, File** file) {
+    const CatalogEntry* e = cat_.get("electrical", name);
+    if (!e) {
+      const auto& known = cat_.names("electrical");
+      f_.s.add(at, name, "unknown electrical component" + didYouMean(name, known) + knownList(known));
+      return std::nullopt;
+    }
+    if (!e->ok || !e->node) return std::nullopt;
+    elec_files_.push_back(std::make_unique<File>(f_.s, e->path, fs::path(e->path).parent_path().string()));
+    *file = elec_files_.back().get();
+    MapIn m(**file, e->node, "", {}, nullptr, "", true);
+    std::string k;
+    if (!m.name("kind", k, true) || k != kind) {
+      f_.s.add(at, name, "expected a " + kind + " (data/catalog/electrical/" + name + ".yaml is a '" + k + "')");
+      return std::nullopt;
+    }
+    return m;
+  }
+  bool plain(MapIn& m, const char* key, double lo, double hi, double& out) {
+    double v = 0;
+    if (!m.quantity(key, Dim::None, Range{lo, hi, false, false, "in range"}, v, true)) return false;
+    out = v;
+    return true;
+  }
+  bool curve(MapIn& m, std::vector<double>& load, std::vector<double>& eta) {
+    auto c = m.map("efficiency", {"load", "eta"}, true);
+    if (!c) return false;
+    return c->numbers("load", kFraction, 2, load, true) && c->numbers("eta", kFraction, 2, eta, true);
+  }
+  void breaker(const std::string& name, const SourceLoc& at, BreakerParams& b) {
+    File* bf = nullptr;
+    auto m = electrical(name, "breaker", at, &bf);
+    if (!m) return;
+    plain(*m, "rated_current_A", 0.1, 1e5, b.I_n);
+    plain(*m, "k_trip", 1.0, 3.0, b.k_trip);
+    plain(*m, "magnetic_multiple", 1.0, 100.0, b.magnetic_multiple);
+    m->quantity("thermal_time_constant", Dim::Time, kJobTime, b.tau, true);
+  }
+  void readPower(MapIn& pw) {
+    PowerSpec& P = spec_.power;
+    P.present = true;
+    pw.quantity("line_voltage_V", Dim::None, Range{100, 50000, false, false, "100 ... 50000 V"}, P.V_LL);
+    pw.quantity("power_factor", Dim::None, Range{0.5, 1, false, false, "0.5 ... 1"}, P.pf);
+    std::string name;
+    File* ef = nullptr;
+    if (pw.name("transformer", name)) {
+      if (auto m = electrical(name, "transformer", pw.locOf("transformer"), &ef)) {
+        P.has_transformer = true;
+        double kva = 0;
+        if (plain(*m, "rated_power_kVA", 1, 1e7, kva)) P.transformer.S_rated = kva * 1e3;
+        m->quantity("no_load_loss", Dim::Power, kHeatLoad, P.transformer.P_no_load, true);
+        m->quantity("load_loss", Dim::Power, kHeatLoad, P.transformer.P_load_rated, true);
+      }
+    }
+    if (pw.name("ups", name)) {
+      if (auto m = electrical(name, "ups", pw.locOf("ups"), &ef)) {
+        P.has_ups = true;
+        m->quantity("rated_power", Dim::Power, kPower, P.ups.P_rated, true);
+        curve(*m, P.ups.load, P.ups.eta);
+        m->quantity("standby_power", Dim::Power, kHeatLoad, P.ups.P_standby, true);
+        double kwh = 0;
+        if (plain(*m, "battery_energy_kWh", 0, 1e7, kwh)) P.ups.battery_J = kwh * 3.6e6;
+        m->quantity("recharge_power", Dim::Power, kHeatLoad, P.ups.P_charge_max);
+        double ec = P.ups.eta_charge;
+        if (m->get("charge_efficiency") && plain(*m, "charge_efficiency", 0.1, 1, ec)) P.ups.eta_charge = ec;
+      }
+    }
+    if (pw.name("shelf", name, true)) {
+      if (auto m = electrical(name, "shelf", pw.locOf("shelf"), &ef)) {
+        m->integer("psu_count", 1, 1000, P.shelf.psu_count, true);
+        m->integer("psu_redundant", 0, 1000, P.shelf.psu_redundant, true);
+        m->integer("shelves_per_rack", 1, 1000, P.shelves_per_rack, true);
+        std::string psu;
+        if (m->name("psu", psu, true)) {
+          File* pf = nullptr;
+          if (auto pm = electrical(psu, "psu", m->locOf("psu"), &pf)) {
+            pm->quantity("rated_power", Dim::Power, kPower, P.shelf.psu.P_rated, true);
+            curve(*pm, P.shelf.psu.load, P.shelf.psu.eta);
+            pm->quantity("standby_power", Dim::Power, kHeatLoad, P.shelf.psu.P_standby, true);
+          }
+        }
+      }
+    }
+    if (pw.name("shelf_breaker", name)) {
+      P.has_shelf_breaker = true;
+      breaker(name, pw.locOf("shelf_breaker"), P.shelf_breaker);
+    }
+    if (const YAML::Node* bl = pw.require("busways"))
+      forEachItem(f_, *bl, pw.sub("busways"), 1, "busways", [&](const YAML::Node& x, const std::string& p, std::size_t) {
+        MapIn bm(f_, x, p, kBuswayKeys);
+        if (!bm.valid()) return;
+        PowerSpec::Busway b;
+        b.loc = bm.loc();
+        bm.name("name", b.name, true);
+        bm.quantity("length", Dim::Length, kLength, b.params.length, true);
+        std::string model;
+        if (bm.name("model", model, true)) {
+          File* bf = nullptr;
+          if (auto m = electrical(model, "busway", bm.locOf("model"), &bf)) {
+            double I = 0, R = 0, X = 0;
+            plain(*m, "rated_current_A", 1, 1e5, I);
+            plain(*m, "R_mohm_per_100ft", 0, 1e3, R);
+            plain(*m, "X_mohm_per_100ft", 0, 1e3, X);
+            b.params.I_rated = I;
+            b.params.R20_per_m = R * 1e-3 / 30.48;
+            b.params.X_per_m = X * 1e-3 / 30.48;
+            if (m->get("temperature_coefficient_per_K")) plain(*m, "temperature_coefficient_per_K", 0, 0.01, b.params.alpha);
+            m->quantity("rated_ambient", Dim::Temperature, kTemperature, b.params.T_amb_rated);
+            m->quantity("rated_rise", Dim::TemperatureDiff, kTempDiff, b.params.dT_rated);
+            m->quantity("thermal_time_constant", Dim::Time, kJobTime, b.params.tau_thermal, true);
+          }
+        }
+        if (bm.name("breaker", model)) {
+          b.has_breaker = true;
+          breaker(model, bm.locOf("breaker"), b.breaker);
+        }
+        if (const YAML::Node* r = bm.require("racks")) {
+          if (r->IsScalar() && r->Scalar() == "all") b.racks = {"*"};
+          else
+            forEachItem(f_, *r, bm.sub("racks"), 1, "racks", [&](const YAML::Node& y, const std::string& q, std::size_t) {
+              if (auto nm = readName(f_, y, q)) b.racks.push_back(*nm);
+            });
+        }
+        P.busways.push_back(std::move(b));
+      });
+    P.shelf.psu.P_standby = std::max(P.shelf.psu.P_standby, 0.0);
+    for (auto& b : P.busways) b.params.V_LL = P.V_LL, b.params.pf = P.pf;
   }
 
   void readJob(const YAML::Node& n, const std::string& path) {
@@ -2476,11 +2618,38 @@ class FacilityReader {
                    "' (it has laws for: " + (has.empty() ? "none" : has) + ")");
     }
     resolveJobs();
+    resolvePower();
     for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
       if (racks_per_cdu[c] == 0)
         f_.s.add(spec_.cdus[c].loc, "",
                  "CDU '" + spec_.cdus[c].name +
                      "' feeds no racks; remove it or give racks 'cdu: " + spec_.cdus[c].name + "'");
+  }
+
+  // every rack on exactly one busway
+  void resolvePower() {
+    if (!spec_.power.present) return;
+    std::map<std::string, std::string> on;
+    for (auto& b : spec_.power.busways) {
+      if (b.racks.size() == 1 && b.racks[0] == "*") {
+        b.racks.clear();
+        for (const auto& r : spec_.racks)
+          if (!on.count(r.name)) b.racks.push_back(r.name);
+      }
+      for (const auto& rn : b.racks) {
+        if (!rack_index_.count(rn)) {
+          std::vector<std::string> known;
+          for (const auto& r : spec_.racks) known.push_back(r.name);
+          f_.s.add(b.loc, rn, "busway '" + b.name + "': unknown rack" + didYouMean(rn, known));
+          continue;
+        }
+        auto [o, fresh] = on.try_emplace(rn, b.name);
+        if (!fresh) f_.s.add(b.loc, rn, "rack '" + rn + "' is already on busway '" + o->second + "'");
+      }
+    }
+    for (const auto& r : spec_.racks)
+      if (!on.count(r.name))
+        f_.s.add(r.loc, r.name, "rack '" + r.name + "' is on no busway of the power section");
   }
 
   // job racks exist, have resolved GPUs, and belong to one job only
@@ -2525,6 +2694,7 @@ class FacilityReader {
   };
 
   std::set<std::string> bad_gpus_, bad_parts_;
+  std::vector<std::unique_ptr<File>> elec_files_;  // for errors in electrical catalog entries
   File& f_;
   Catalog& cat_;
   FacilitySpec& spec_;

@@ -148,6 +148,12 @@ struct FacilityModel {
   // clock ratio of each phase in the unthrottled reference run: [job][type * nphase + phase]
   std::vector<std::vector<double>> job_xref;
 
+  // power chain (docs/models/power_chain.md); stepped with the GPU layer's fast clock
+  bool has_power = false;
+  PowerSpec power;                  // resolved parameters
+  std::vector<int> rack_busway;     // busway feeding each rack (model order)
+  std::vector<std::string> busway_name;
+
   // jacobian sparsity (CSC) and column coloring for difference quotients
   std::vector<long long> jac_colptr;  // (nstate+1)
   std::vector<long long> jac_rowind;  // (nnz)
@@ -219,6 +225,21 @@ struct GpuLayerState {
   double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;
 };
 
+// mutable state of the power chain
+struct PowerLayerState {
+  std::vector<BreakerState> shelf_brk;   // nrack x shelves_per_rack
+  std::vector<BreakerState> bus_brk;     // per busway
+  std::vector<double> T_bus;             // conductor temperature                        (K)
+  UpsState ups;
+  std::vector<char> rack_powered;        // 0: no working shelf, feeder or UPS
+  std::vector<char> rack_brake;          // 1: the working shelves cannot carry the load
+  // last step (W, A)
+  std::vector<double> rack_P_in, rack_psu_loss, bus_I, bus_loss, bus_P;
+  double P_ups_in = 0, P_ups_out = 0, P_tx_loss = 0, P_utility = 0;
+  // cumulative energies (J)
+  double E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_utility = 0, E_battery = 0;
+};
+
 struct SolverStats {
   long steps = 0, rhs_evals = 0, jac_evals = 0, lin_setups = 0, nonlin_iters = 0;
   long nonlin_conv_fails = 0, err_test_fails = 0, rhs_evals_jac = 0;
@@ -233,6 +254,7 @@ struct State {
   std::vector<double> fscratch;  // perturbed rhs
   Signals sig;
   GpuLayerState gl;
+  PowerLayerState pl;
   double time = 0;
   SolverStats stats;
 };
@@ -254,6 +276,10 @@ double storedEnergy(const FacilityModel& m, const double* y, const double* y0);
 // GPU layer (solver/gpu_layer.cpp)
 // sizes st.gl and puts every GPU node at T_init; called by makeState
 void initGpuLayer(const FacilityModel& m, State& st, double T_init);
+// the power chain for one fast step of length dt with the racks' DC power at its end
+// (solver/power_layer.cpp)
+void initPowerLayer(const FacilityModel& m, State& st);
+void powerStep(const FacilityModel& m, State& st, double t, double dt);
 // advance the GPUs and jobs from t0 to t1 in steps of m.gpu_dt, with the rack inlet temperatures
 // and flows of the coolant state y; leaves the window means in st.gl.rack_Q_liquid/rack_P/rack_Q_air
 // for evalRhs. `fast` (may be null) is called after every fast step with t and st.

@@ -234,6 +234,20 @@ void SummarySink::sample(const FacilityModel& m, const State& st, const double* 
   }
   s.heat_fws = g.heat_out_fws;
   if (m.room_state >= 0) s.T_room_max = std::max(s.T_room_max, y[m.room_state]);
+  s.E_pump = e.pump_electric;
+  if (m.has_power) {
+    const PowerLayerState& pl = st.pl;
+    s.E_utility = pl.E_utility;
+    s.E_it_dc = pl.E_it;
+    s.E_psu = pl.E_psu;
+    s.E_bus = pl.E_bus;
+    s.E_ups = pl.E_ups;
+    s.E_tx = pl.E_tx;
+    for (std::size_t b = 0; b < pl.bus_I.size(); ++b)
+      s.bus_load_max = std::max(s.bus_load_max, pl.bus_I[b] / m.power.busways[b].params.I_rated);
+    s.racks_unpowered = 0;
+    for (char p : pl.rack_powered) s.racks_unpowered += p ? 0 : 1;
+  }
   s.energy = e;
   s.t_end = t;
   // GPUs and jobs
@@ -291,6 +305,18 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
   line("  heat (end)          %.1f kW to liquid, %.1f kW to air, %.1f kW to facility water",
        s.heat_liquid / 1e3, s.heat_air / 1e3, s.heat_fws / 1e3);
   line("  pump power (end)    %.2f kW", s.P_pump / 1e3);
+  if (m.has_power && s.E_utility > 0 && s.t_end > 0) {
+    const double T = s.t_end, it_ac = s.E_it_dc + s.E_psu;
+    line("  power chain (mean)  utility %.1f kW; IT %.1f kW at the racks' AC input (%.1f kW DC)",
+         s.E_utility / T / 1e3, it_ac / T / 1e3, s.E_it_dc / T / 1e3);
+    line("  losses by stage     shelves %.2f kW, busways %.2f kW, UPS %.2f kW, transformer %.2f kW",
+         s.E_psu / T / 1e3, s.E_bus / T / 1e3, s.E_ups / T / 1e3, s.E_tx / T / 1e3);
+    line("  PUE                 %.4f  ((utility + CDU pumps) / IT AC energy; ExaDigiT form %.4f)",
+         (s.E_utility + s.E_pump) / it_ac, (it_ac + s.E_pump) / it_ac);
+    line("  busways             peak load %.0f %% of rating at an output time%s; %d racks unpowered",
+         100 * s.bus_load_max, s.bus_load_max > 0.8 ? " (above the 80 % continuous rule)" : "",
+         s.racks_unpowered);
+  }
   if (m.room_state >= 0)
     line("  room air            %.1f degC peak, %.1f kW from the racks' air side (end)",
          toCelsius(s.T_room_max), s.heat_air / 1e3);
@@ -340,6 +366,8 @@ struct Hdf5Sink::Impl {
   int j_it, j_last, j_ratio, j_thr, j_n;
   int f_PIT = -1;
   int room_T = -1, e_ain, e_arem, e_ast;
+  int b_I = -1, b_ratio, b_T, b_loss, b_brk, r_Pin, r_psu, u_P, u_Pin, u_soc, u_loss, f_Ptot, f_Pcool, f_pue, f_pue_x;
+  int e_util, e_it, e_chain;
   int p_time = -1, p_PIT, p_rack;
   int power_every = 0, fast_count = 0;
   std::vector<double> row;
@@ -452,6 +480,30 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
     I.e_arem = f.addSeries("/energy/air_removed", 0, "J", "cumulative heat removed by the air handlers");
     I.e_ast = f.addSeries("/energy/air_stored", 0, "J", "change of the energy held in the room air");
   }
+  if (m.has_power) {
+    const std::size_t nb = m.busway_name.size();
+    f.writeStrings("/busway/names", m.busway_name, "busway names, column labels of /busway/*");
+    std::vector<long long> rb(m.rack_busway.begin(), m.rack_busway.end());
+    f.writeIntVector("/rack/busway", rb, "index into /busway/names of the busway feeding each rack");
+    I.b_I = f.addSeries("/busway/I", nb, "A", "line current");
+    I.b_ratio = f.addSeries("/busway/load_ratio", nb, "1", "line current / rated current");
+    I.b_T = f.addSeries("/busway/T_conductor", nb, "K", "conductor temperature");
+    I.b_loss = f.addSeries("/busway/P_loss", nb, "W", "I^2 R(T) loss (to the hall air)");
+    I.b_brk = f.addSeries("/busway/breaker_state", nb, "1", "feeder breaker: 0 closed, 1 tripped");
+    I.r_Pin = f.addSeries("/rack/P_in", nr, "W", "AC input power of the rack's power shelves");
+    I.r_psu = f.addSeries("/rack/P_psu_loss", nr, "W", "conversion loss of the rack's power shelves");
+    I.u_P = f.addSeries("/ups/P", 0, "W", "UPS output power");
+    I.u_Pin = f.addSeries("/ups/P_in", 0, "W", "UPS input power");
+    I.u_soc = f.addSeries("/ups/SOC", 0, "1", "battery state of charge");
+    I.u_loss = f.addSeries("/ups/P_loss", 0, "W", "UPS conversion, standby and charging loss");
+    I.f_Ptot = f.addSeries("/facility/P_total", 0, "W", "utility power (IT + power-chain losses + CDU pumps)");
+    I.f_Pcool = f.addSeries("/facility/P_cooling", 0, "W", "cooling power: CDU pumps (plant pumps and towers: not modelled yet)");
+    I.f_pue = f.addSeries("/facility/PUE", 0, "1", "P_total / IT power (IT: AC input of the racks' power shelves)");
+    I.f_pue_x = f.addSeries("/facility/PUE_exadigit", 0, "1", "(IT heat + CDU pumps + plant) / IT heat, as ExaDigiT/RAPS defines it");
+    I.e_util = f.addSeries("/energy/utility", 0, "J", "cumulative utility energy");
+    I.e_it = f.addSeries("/energy/it", 0, "J", "cumulative DC energy delivered to the racks");
+    I.e_chain = f.addSeries("/energy/power_chain_loss", 0, "J", "cumulative shelf + busway + UPS + transformer losses");
+  }
   if (m.ngpu > 0 && power_interval > 0) {
     I.power_every = std::max(1, int(std::lround(power_interval / m.gpu_dt)));
     I.p_time = f.addSeries("/power/time", 0, "s", "time of each fast power row");
@@ -524,6 +576,33 @@ void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, 
   double P_IT = 0;
   for (int r = 0; r < m.nrack; ++r) P_IT += g.P_rack[r];
   f.appendRow(I.f_PIT, std::span<const double>(&P_IT, 1));
+  if (I.b_I >= 0) {
+    const PowerLayerState& pl = st.pl;
+    const int nb = int(m.busway_name.size());
+    put(I.b_I, [&](int b) { return pl.bus_I[b]; }, nb);
+    put(I.b_ratio, [&](int b) { return pl.bus_I[b] / m.power.busways[b].params.I_rated; }, nb);
+    put(I.b_T, [&](int b) { return pl.T_bus[b]; }, nb);
+    put(I.b_loss, [&](int b) { return pl.bus_loss[b]; }, nb);
+    put(I.b_brk, [&](int b) { return pl.bus_brk[b].tripped ? 1.0 : 0.0; }, nb);
+    put(I.r_Pin, [&](int r) { return pl.rack_P_in[r]; }, m.nrack);
+    put(I.r_psu, [&](int r) { return pl.rack_psu_loss[r]; }, m.nrack);
+    double P_pumps = 0;
+    for (int c = 0; c < m.ncdu; ++c) P_pumps += g.P_pump[c];
+    double P_it = 0;
+    for (int r = 0; r < m.nrack; ++r) P_it += pl.rack_P_in[r];  // IT = rack AC input (as metered)
+    const double soc = m.power.ups.battery_J > 0 ? pl.ups.soc_J / m.power.ups.battery_J : 0.0;
+    const double P_total = pl.P_utility + P_pumps;
+    PueComponents pc;
+    pc.Q_it = P_it;
+    pc.W_cdu_pumps = P_pumps;
+    double v[12] = {pl.P_ups_out, pl.P_ups_in, soc, pl.ups.P_loss, P_total, P_pumps,
+                    P_it > 0 ? P_total / P_it : std::numeric_limits<double>::quiet_NaN(),
+                    P_it > 0 ? pueExaDigiT(pc) : std::numeric_limits<double>::quiet_NaN(),
+                    pl.E_utility, pl.E_it, pl.E_psu + pl.E_bus + pl.E_ups + pl.E_tx, 0};
+    int ids[11] = {I.u_P, I.u_Pin, I.u_soc, I.u_loss, I.f_Ptot, I.f_Pcool, I.f_pue, I.f_pue_x,
+                   I.e_util, I.e_it, I.e_chain};
+    for (int k = 0; k < 11; ++k) f.appendRow(ids[k], std::span<const double>(&v[k], 1));
+  }
   if (I.room_T >= 0) {
     double v[4] = {y[m.room_state], e.air_in, e.air_removed, e.air_stored};
     int ids[4] = {I.room_T, I.e_ain, I.e_arem, I.e_ast};

@@ -67,6 +67,10 @@ struct RunSummary {
   double gpu_seconds_throttled = 0;  // all GPUs (s)
   int gpus_shut_down = 0;
   double T_room_max = -1e300;  // (K)
+  // power chain, cumulative (J)
+  double E_utility = 0, E_it_dc = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_pump = 0;
+  double bus_load_max = 0;  // highest busway current / rating seen at an output (1)
+  int racks_unpowered = 0;
 };
 
 class SummarySink : public OutputSink {

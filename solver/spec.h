@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "models/fluid.h"
+#include "models/electrical.h"
 #include "models/gpu.h"
 #include "models/power_smoothing.h"
 #include "models/rack_parts.h"
@@ -183,6 +184,32 @@ struct FacilityWaterSpec {
   FlowValue flow;  // flow at a fully open valve, per CDU
 };
 
+// the power chain: utility -> transformer -> UPS -> busways per row -> shelf breakers -> rack
+// power shelves (docs/models/power_chain.md); every rack of a facility with a power section hangs
+// on exactly one busway
+struct PowerSpec {
+  bool present = false;
+  double V_LL = 415;                    // line-to-line voltage of the busways            (V)
+  double pf = 0.95;                     // load power factor                              (1)
+  bool has_transformer = false;
+  TransformerParams transformer;
+  bool has_ups = false;
+  UpsParams ups;
+  ShelfParams shelf;                    // rack power shelf
+  int shelves_per_rack = 0;
+  bool has_shelf_breaker = false;
+  BreakerParams shelf_breaker;          // the breaker of each shelf's AC feed
+  struct Busway {
+    std::string name;
+    BuswayParams params;
+    bool has_breaker = false;
+    BreakerParams breaker;              // the feeder breaker of the busway
+    std::vector<std::string> racks;
+    SourceLoc loc;
+  };
+  std::vector<Busway> busways;
+};
+
 struct FacilitySpec {
   std::string name;
   std::string description;
@@ -204,6 +231,7 @@ struct FacilitySpec {
   std::vector<CduSpec> cdus;
   std::vector<RackSpec> racks;
   std::vector<JobSpec> jobs;
+  PowerSpec power;
   double gpu_step = 0.05;                        // fast step of the GPU layer            (s)
   double coupling_step = 5.0;                    // GPU layer <-> coolant exchange interval (s)
 };

@@ -126,6 +126,7 @@ State makeState(const FacilityModel& m, double T_init) {
   if (m.room_state >= 0) st.y[m.room_state] = m.room_supply_T;
   st.scratch.assign(m.nstate, 0.0);
   initGpuLayer(m, st, T_init);
+  initPowerLayer(m, st);
   st.fscratch.assign(m.nstate, 0.0);
   Signals& s = st.sig;
   for (auto* v : {&s.m_sec, &s.m_prim, &s.dp_pump, &s.dp_bank, &s.P_pump, &s.Q_pump_fluid, &s.Q_hex,
@@ -231,7 +232,8 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
       const double T_cool = y[a], T_case = y[a + 1];
       // a heat-load profile, or the GPU layer's window means (resolved GPUs)
       const bool resolved = m.rack_resolved[r] != 0;
-      const double P = resolved ? st.gl.rack_P[r] : m.rack_load[r].eval(t);
+      const double powered = m.has_power && !st.pl.rack_powered[r] ? 0.0 : 1.0;
+      const double P = resolved ? st.gl.rack_P[r] : powered * m.rack_load[r].eval(t);
       const double Q_liq = resolved ? st.gl.rack_Q_liquid[r] : m.rack_liquid_frac[r] * P;
       const double Q_gpu = resolved ? 0.0 : m.rack_gpu_frac[r] * P;
       const double m_r = sig.m_rack[r];
@@ -280,6 +282,10 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
   // room air: the racks' air-side heat in, the air handlers' supply air out
   sig.air_in = 0;
   for (int r = 0; r < m.nrack; ++r) sig.air_in += sig.Q_air[r];
+  if (m.has_power) {  // shelf and busway losses are in the hall (last fast step)
+    for (int r = 0; r < m.nrack; ++r) sig.air_in += st.pl.rack_psu_loss[r];
+    for (double l : st.pl.bus_loss) sig.air_in += l;
+  }
   sig.air_removed = 0;
   if (m.room_state >= 0) {
     const double T_room = y[m.room_state];

@@ -1,0 +1,101 @@
+// power_layer.cpp: the power chain from the utility to the rack power shelves
+//
+// every fast step: rack DC power -> shelves (PSU efficiency, failed shelves, overload brake) ->
+// shelf breakers -> busway per row (I^2 R(T) loss, conductor temperature, feeder breaker) ->
+// UPS (efficiency, battery) -> transformer -> utility. A tripped feeder, a dropped UPS or a rack
+// without a working shelf cuts the rack; shelves that cannot carry the load assert the GPUs'
+// power brake. See docs/models/power_chain.md and docs/models/electrical.md.
+#include <algorithm>
+#include <cmath>
+
+#include "solver/model.h"
+
+namespace dctwin {
+
+void initPowerLayer(const FacilityModel& m, State& st) {
+  PowerLayerState& p = st.pl;
+  if (!m.has_power) return;
+  const int ns = m.power.shelves_per_rack;
+  const std::size_t nb = m.power.busways.size();
+  p.shelf_brk.assign(std::size_t(m.nrack) * ns, BreakerState{});
+  p.bus_brk.assign(nb, BreakerState{});
+  p.T_bus.assign(nb, m.T_ambient);
+  p.ups = UpsState{};
+  p.ups.soc_J = m.power.ups.battery_J;  // a charged battery
+  p.rack_powered.assign(m.nrack, 1);
+  p.rack_brake.assign(m.nrack, 0);
+  for (auto* v : {&p.rack_P_in, &p.rack_psu_loss}) v->assign(m.nrack, 0.0);
+  for (auto* v : {&p.bus_I, &p.bus_loss, &p.bus_P}) v->assign(nb, 0.0);
+}
+
+void powerStep(const FacilityModel& m, State& st, double t, double dt) {
+  if (!m.has_power) return;
+  PowerLayerState& p = st.pl;
+  const PowerSpec& ps = m.power;
+  const int ns = ps.shelves_per_rack;
+  const double sqrt3 = std::sqrt(3.0);
+  std::fill(p.bus_P.begin(), p.bus_P.end(), 0.0);
+  double E_it = 0;
+  // 1. racks: shelves and their breakers
+  for (int r = 0; r < m.nrack; ++r) {
+    const double P_dc = m.rack_resolved[r] ? st.gl.rack_P_now[r] : m.rack_load[r].eval(t);
+    const int b = m.rack_busway[r];
+    const bool fed = !p.bus_brk[b].tripped;
+    int working = 0;
+    for (int k = 0; k < ns; ++k) working += p.shelf_brk[std::size_t(r) * ns + k].tripped ? 0 : 1;
+    if (!fed || working == 0 || !p.rack_powered[r]) {
+      p.rack_powered[r] = 0;  // latched until the run ends (no automatic re-close)
+      p.rack_P_in[r] = p.rack_psu_loss[r] = 0;
+      p.rack_brake[r] = 0;
+      continue;
+    }
+    bool overload = false, lost = false;
+    const double per_shelf = P_dc / working;
+    const double P_in_shelf = shelfInputPower(ps.shelf, per_shelf, 0, &overload, &lost);
+    p.rack_brake[r] = overload ? 1 : 0;
+    const double I_shelf = P_in_shelf / (sqrt3 * ps.V_LL * ps.pf);
+    for (int k = 0; k < ns; ++k) {
+      BreakerState& bs = p.shelf_brk[std::size_t(r) * ns + k];
+      if (!bs.tripped && ps.has_shelf_breaker) breakerStep(ps.shelf_breaker, I_shelf, t, dt, bs);
+    }
+    p.rack_P_in[r] = P_in_shelf * working;
+    p.rack_psu_loss[r] = p.rack_P_in[r] - P_dc;
+    p.bus_P[b] += p.rack_P_in[r];
+    E_it += P_dc * dt;
+    p.E_psu += p.rack_psu_loss[r] * dt;
+  }
+  // 2. busways: current, loss, conductor temperature, feeder breaker
+  double P_ups_out = 0;
+  const double T_amb = m.room_state >= 0 ? st.y[m.room_state] : m.T_ambient;
+  for (std::size_t b = 0; b < ps.busways.size(); ++b) {
+    const BuswayParams& bp = ps.busways[b].params;
+    const double I = p.bus_brk[b].tripped ? 0.0 : buswayCurrent(bp, p.bus_P[b], ps.V_LL);
+    const double loss = buswayLoss(bp, I, p.T_bus[b]);
+    p.bus_I[b] = I;
+    p.bus_loss[b] = loss;
+    p.T_bus[b] = buswayThermalStep(bp, I, T_amb, dt, p.T_bus[b]);
+    if (ps.busways[b].has_breaker && !p.bus_brk[b].tripped)
+      breakerStep(ps.busways[b].breaker, I, t, dt, p.bus_brk[b]);
+    P_ups_out += p.bus_P[b] + loss;
+    p.E_bus += loss * dt;
+  }
+  // 3. UPS and transformer
+  double P_in = P_ups_out;
+  if (ps.has_ups) {
+    bool dropped = false;
+    const double soc0 = p.ups.soc_J;
+    P_in = upsStep(ps.ups, P_ups_out, true, dt, p.ups, &dropped);
+    p.E_ups += p.ups.P_loss * dt;
+    p.E_battery += soc0 - p.ups.soc_J;
+    if (dropped) std::fill(p.rack_powered.begin(), p.rack_powered.end(), 0);
+  }
+  p.P_ups_out = P_ups_out;
+  p.P_ups_in = P_in;
+  p.P_tx_loss = ps.has_transformer ? transformerLoss(ps.transformer, P_in, ps.pf) : 0.0;
+  p.P_utility = P_in + p.P_tx_loss;
+  p.E_tx += p.P_tx_loss * dt;
+  p.E_utility += p.P_utility * dt;
+  p.E_it += E_it;
+}
+
+}  // namespace dctwin

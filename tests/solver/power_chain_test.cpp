@@ -1,0 +1,88 @@
+// power_chain_test.cpp: the power chain from the utility to the rack shelves, with the GPU layer
+// (docs/models/power_chain.md)
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "solver/integrator.h"
+#include "solver/loader.h"
+#include "solver/model.h"
+
+using namespace dctwin;
+
+namespace {
+std::string withPower(const std::string& feeder) {
+  return R"(dctwin: 1
+name: chain
+site: {ambient_temperature: 25 degC}
+facility_water: {supply_temperature: 32 degC, differential_pressure: 200 kPa}
+cdus:
+  - name: cdu1
+    model: vertiv_xdu1350
+    control: {supply_temperature: 36 degC, flow_setpoint: 275 L/min}
+    piping:
+      supply: {length: 10 m, diameter: 80 mm}
+      return: {length: 10 m, diameter: 80 mm}
+power:
+  line_voltage_V: 480
+  transformer: transformer_2500kva
+  ups: ups_double_conversion_1mw
+  shelf: shelf_gb200_33kw
+  shelf_breaker: breaker_mcb_63a_c
+  busways:
+    - {name: BW1, model: eaton_powrway3_cu_800a, length: 30 m, breaker: )" +
+         feeder + R"(, racks: [A01]}
+    - {name: BW2, model: eaton_powrway3_cu_800a, length: 30 m, breaker: breaker_mccb_800a, racks: [A02]}
+jobs:
+  - {name: train, racks: all, start: 0 s}
+racks:
+  - {name: A01, cdu: cdu1, type: gb200_nvl72, row: A, index: 1}
+  - {name: A02, cdu: cdu1, type: gb200_nvl72, row: A, index: 2}
+)";
+}
+}  // namespace
+
+TEST_CASE("power balance: utility = IT + every loss of the chain", "[power_chain]") {
+  FacilityModel m = compileFacility(loadFacilityFromString(withPower("breaker_mccb_800a"), "p.yaml"));
+  REQUIRE(m.has_power);
+  State st = makeState(m, 305.15);
+  RunOptions ro;
+  ro.duration = 600;
+  REQUIRE(simulate(m, st, ro, nullptr).ok);
+  const PowerLayerState& p = st.pl;
+  const double losses = p.E_psu + p.E_bus + p.E_ups + p.E_tx;
+  CHECK(p.E_utility > 0);
+  CHECK(std::abs(p.E_utility - (p.E_it + losses - p.E_battery)) <= 1e-9 * p.E_utility);  // << 0.1 %
+  // every stage loses something, and the shelves lose what 80 PLUS Titanium says (4-9 % of IT)
+  CHECK(p.E_bus > 0);
+  CHECK(p.E_ups > 0);
+  CHECK(p.E_tx > 0);
+  CHECK(p.E_psu / p.E_it > 0.03);
+  CHECK(p.E_psu / p.E_it < 0.10);
+  // the busway current follows the racks' AC input: I = P / (sqrt3 V pf)
+  CHECK(p.bus_I[1] == Approx(p.rack_P_in[1] / (std::sqrt(3.0) * 480 * 0.95)).epsilon(1e-12));
+  CHECK(p.rack_powered[0] == 1);
+  CHECK(p.rack_powered[1] == 1);
+}
+
+TEST_CASE("a tripped feeder cuts its racks: GPUs off, heat gone, the job stalls", "[power_chain]") {
+  // a 63 A breaker on a ~200 A feeder: it trips within seconds, rack A01 loses power
+  FacilityModel m = compileFacility(loadFacilityFromString(withPower("breaker_mcb_63a_c"), "p.yaml"));
+  State st = makeState(m, 305.15);
+  RunOptions ro;
+  ro.duration = 300;
+  REQUIRE(simulate(m, st, ro, nullptr).ok);
+  const PowerLayerState& p = st.pl;
+  CHECK(p.bus_brk[0].tripped);
+  CHECK(p.bus_brk[0].t_trip < 60.0);
+  CHECK_FALSE(p.bus_brk[1].tripped);
+  CHECK(p.rack_powered[0] == 0);
+  CHECK(p.rack_powered[1] == 1);
+  CHECK(st.gl.rack_P[0] == 0.0);                     // no power
+  CHECK(std::abs(st.gl.rack_Q_liquid[0]) < 1e3);      // only the plates' residual heat
+  // the healthy rack idles at the barrier: the job waits for the dead rank
+  CHECK(st.gl.rack_P[1] > 10e3);
+  CHECK(st.gl.rack_P[1] < 45e3);
+  // a synchronous job cannot finish a collective without every rank
+  CHECK(st.gl.job[0].stalled_time > 200.0);
+}
