@@ -191,14 +191,24 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     std::string best;
     int bestd = 3;
     for (auto& r : spec.racks) {
-      if (e.target == "*" || r.name == e.target) {
+      if (r.name == e.target && !r.has_heat_load) {
+        errors.push_back(LoadError{e.loc, e.target,
+                                   "rack '" + r.name + "' has resolved GPUs (no heat_load profile): "
+                                   "its load comes from its job, not from a heat_load event"});
+        found = true;
+        continue;
+      }
+      if ((e.target == "*" && r.has_heat_load) || r.name == e.target) {
         stepSeries(r.heat_load, e.time, e.value);
         found = true;
       }
       int d = editDistance(e.target, r.name);
       if (d < bestd) bestd = d, best = r.name;
     }
-    if (!found)
+    if (!found && e.target == "*")
+      errors.push_back(LoadError{e.loc, "", "no rack has a heat_load profile to step (racks with "
+                                            "resolved GPUs take their load from their jobs)"});
+    else if (!found)
       errors.push_back(LoadError{
           e.loc, e.target,
           "unknown rack" + (best.empty() ? std::string() : "; did you mean '" + best + "'?")});

@@ -105,8 +105,8 @@ TEST_CASE("dctwin run writes results with units and prints a summary", "[cli]") 
 }
 
 TEST_CASE("dctwin run with a scenario, and check", "[cli]") {
-  Result r = sh(kCli + " run " + kSrc + "/data/facilities/pod_gb200.yaml --scenario " + kSrc +
-                "/data/scenarios/pod_load_step.yaml --duration 40min -q");
+  Result r = sh(kCli + " run " + kSrc + "/data/facilities/two_cdu_mixed.yaml --scenario " + kSrc +
+                "/data/scenarios/load_step_excursion.yaml --duration 40min -q");
   INFO(r.out);
   CHECK(r.code == 0);
   CHECK(r.out.empty());
