@@ -46,15 +46,15 @@ void checkEfficiencyCurve(const std::vector<double>& load, const std::vector<dou
                           const char* what) {
   const std::string w = what;
   if (load.empty() || load.size() != eta.size())
-    throw std::invalid_argument(w + ": efficiency curve needs load and eta of the same length >= 1 (" +
-                                std::to_string(load.size()) + " loads, " +
-                                std::to_string(eta.size()) + " etas)");
+    throw std::invalid_argument(
+        w + ": efficiency curve needs load and eta of the same length >= 1 (" +
+        std::to_string(load.size()) + " loads, " + std::to_string(eta.size()) + " etas)");
   for (std::size_t i = 0; i < load.size(); ++i) {
     if (!std::isfinite(load[i]) || load[i] <= 0 || (i > 0 && load[i] <= load[i - 1]))
-      throw std::invalid_argument(w + ": efficiency curve loads must be > 0 and strictly increasing");
+      throw std::invalid_argument(w +
+                                  ": efficiency curve loads must be > 0 and strictly increasing");
     if (!std::isfinite(eta[i]) || eta[i] <= 0 || eta[i] > 1)
-      throw std::invalid_argument(w + ": efficiency " + std::to_string(eta[i]) +
-                                  " outside (0, 1]");
+      throw std::invalid_argument(w + ": efficiency " + std::to_string(eta[i]) + " outside (0, 1]");
   }
 }
 
@@ -73,8 +73,7 @@ double shelfRatedPower(const ShelfParams& s) {
   return (s.psu_count - s.psu_redundant) * s.psu.P_rated;
 }
 
-double shelfInputPower(const ShelfParams& s, double P_out, int failed, bool* overload,
-                       bool* lost) {
+double shelfInputPower(const ShelfParams& s, double P_out, int failed, bool* overload, bool* lost) {
   if (overload) *overload = false;
   if (lost) *lost = false;
   const int working = s.psu_count - std::clamp(failed, 0, s.psu_count);
@@ -129,8 +128,7 @@ double buswaySteadyTemperature(const BuswayParams& b, double I, double T_amb) {
   return kT20 + (T_amb - kT20 + G) / a;
 }
 
-double buswayThermalStep(const BuswayParams& b, double I, double T_amb, double dt,
-                         double T_cond) {
+double buswayThermalStep(const BuswayParams& b, double I, double T_amb, double dt, double T_cond) {
   if (b.tau_thermal <= 0) return buswaySteadyTemperature(b, I, T_amb);
   const double G = 3.0 * I * I * b.length * b.R20_per_m * buswayThermalResistance(b);
   const double a = (1.0 - G * b.alpha) / b.tau_thermal;  // 1/tau_eff
@@ -194,8 +192,10 @@ double breakerTauIec60898(double k_trip, double I_n) {
     band.tau_max = std::min(band.tau_max, (I_n <= 32 ? 60.0 : 120.0) / L);
   }
   if (!(band.tau_min <= band.tau_max) || band.tau_max <= 0)
-    throw std::invalid_argument("IEC 60898-1 breaker: no thermal time constant meets the bands "
-                                "with k_trip = " + std::to_string(k_trip));
+    throw std::invalid_argument(
+        "IEC 60898-1 breaker: no thermal time constant meets the bands "
+        "with k_trip = " +
+        std::to_string(k_trip));
   return band.tau_min > 0 ? std::sqrt(band.tau_min * band.tau_max) : band.tau_max;
 }
 
@@ -205,8 +205,10 @@ double breakerTauIec60947(double k_trip) {
   const double p = 1.30 * 1.30, k2 = k_trip * k_trip;
   const double tau = p > k2 ? 0.5 * t_conv / std::log(p / (p - k2)) : 0.0;
   if (!(tau > 0) || tau < band.tau_min || tau > band.tau_max)
-    throw std::invalid_argument("IEC 60947-2 breaker: no thermal time constant meets the bands "
-                                "with k_trip = " + std::to_string(k_trip));
+    throw std::invalid_argument(
+        "IEC 60947-2 breaker: no thermal time constant meets the bands "
+        "with k_trip = " +
+        std::to_string(k_trip));
   return tau;
 }
 

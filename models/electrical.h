@@ -5,9 +5,11 @@
 //   rack shelves   P_in = P_out/eta at the 80 PLUS points per PSU (curve below), load shared
 //                  by the working PSUs                                                 [K77, K78]
 //   tap-off breaker (no loss) thermal element theta, magnetic trip                  [K72-K76]
-//   busway         I = P/(sqrt3 V pf);  P_loss = 3 I^2 R(T) L;  dV = sqrt3 I L (R cos + X sin) [K67]
+//   busway         I = P/(sqrt3 V pf);  P_loss = 3 I^2 R(T) L;  dV = sqrt3 I L (R cos + X sin)
+//   [K67]
 //                  R(T) = R20 [1 + alpha (T - 20 degC)]  (Cu alpha = 0.00393 /K)
-//                  C_th dT/dt = P_loss(T) - (T - T_amb)/R_th,  R_th: rated I gives the 55 K rise (a)
+//                  C_th dT/dt = P_loss(T) - (T - T_amb)/R_th,  R_th: rated I gives the 55 K rise
+//                  (a)
 //   UPS            double conversion P_in = P_out/eta(load); on battery the same draw comes from
 //                  the battery's stored energy                                            [K80-K82]
 //   transformer    P_loss = P_no_load + P_load_rated (S/S_rated)^2,  S = P/pf               (a)
@@ -68,16 +70,16 @@ double shelfInputPower(const ShelfParams& s, double P_out, int failed, bool* ove
 // ----- busway --------------------------------------------------------------------------------
 
 struct BuswayParams {
-  double R20_per_m = 0;        // phase resistance at 20 degC, line-to-neutral           (ohm/m)
-  double X_per_m = 0;          // phase reactance, line-to-neutral                       (ohm/m)
-  double length = 0;           // run length                                             (m)
-  double alpha = 0.00393;      // resistance temperature coefficient (Cu, IEC 60028)     (1/K)
-  double I_rated = 0;          // rated line current                                     (A)
-  double T_amb_rated = 313.15; // ambient of the rating (40 degC, UL 857)                (K)
-  double dT_rated = 55;        // conductor rise over T_amb_rated at I_rated             (K)
-  double tau_thermal = 0;      // C_th R_th, the time constant at zero current           (s)
-  double V_LL = 415;           // line-to-line voltage                                   (V)
-  double pf = 1;               // load power factor cos(phi)                             (1)
+  double R20_per_m = 0;         // phase resistance at 20 degC, line-to-neutral           (ohm/m)
+  double X_per_m = 0;           // phase reactance, line-to-neutral                       (ohm/m)
+  double length = 0;            // run length                                             (m)
+  double alpha = 0.00393;       // resistance temperature coefficient (Cu, IEC 60028)     (1/K)
+  double I_rated = 0;           // rated line current                                     (A)
+  double T_amb_rated = 313.15;  // ambient of the rating (40 degC, UL 857)                (K)
+  double dT_rated = 55;         // conductor rise over T_amb_rated at I_rated             (K)
+  double tau_thermal = 0;       // C_th R_th, the time constant at zero current           (s)
+  double V_LL = 415;            // line-to-line voltage                                   (V)
+  double pf = 1;                // load power factor cos(phi)                             (1)
 };
 
 // phase resistance per metre at conductor temperature T_cond (K)                          (ohm/m)
@@ -116,9 +118,9 @@ struct BreakerParams {
 };
 
 struct BreakerState {
-  double theta = 0;     // thermal element, (I/I_n)^2 at steady state                   (1)
-  bool tripped = false; // latched until breakerReset
-  double t_trip = -1;   // time of the trip (s); -1 while closed
+  double theta = 0;      // thermal element, (I/I_n)^2 at steady state                   (1)
+  bool tripped = false;  // latched until breakerReset
+  double t_trip = -1;    // time of the trip (s); -1 while closed
 };
 
 // advance the breaker over [t, t + dt] at constant |I| (exact exponential step); a thermal trip
@@ -126,7 +128,9 @@ struct BreakerState {
 // breaker stays tripped (the caller then sets the downstream current to zero).
 void breakerStep(const BreakerParams& b, double I, double t, double dt, BreakerState& s);
 // reclose: cold thermal element
-inline void breakerReset(BreakerState& s) { s = BreakerState{}; }
+inline void breakerReset(BreakerState& s) {
+  s = BreakerState{};
+}
 // analytic trip time at constant I from theta0 (s): 0 at or above the magnetic multiple,
 // +infinity when (I/I_n)^2 <= k_trip^2 (never trips), else tau ln[(r - theta0)/(r - k^2)]
 double breakerTripTime(const BreakerParams& b, double I, double theta0 = 0);
@@ -148,29 +152,30 @@ BreakerTauBand breakerTauBand(double k_trip, double hold_multiple, double trip_m
 double breakerTauIec60898(double k_trip, double I_n);
 // IEC 60947-2 MCCB (physics.md 6 [K72]): 1.05 I_n holds and 1.30 I_n trips within 1 h; returns
 // the tau at which 1.30 I_n trips at 30 min, half the conventional time (a).
-// Throws std::invalid_argument when that tau is outside the band (k_trip >= 1.30, or far below 1.05)
+// Throws std::invalid_argument when that tau is outside the band (k_trip >= 1.30, or far
+// below 1.05)
 double breakerTauIec60947(double k_trip);
 
 // ----- UPS -----------------------------------------------------------------------------------
 
 struct UpsParams {
-  double P_rated = 0;          // rated output                                          (W)
-  std::vector<double> load;    // load fractions of the efficiency points               (1)
-  std::vector<double> eta;     // double-conversion efficiency at those points          (1)
-  double battery_J = 0;        // usable battery energy                                 (J)
-  double P_standby = 0;        // input at zero output (fans, control, magnetics) (a)   (W)
-  double P_charge_max = 0;     // recharge power drawn from utility; 0: no recharge     (W)
-  double eta_charge = 0.95;    // share of the recharge power stored (a)                (1)
+  double P_rated = 0;        // rated output                                          (W)
+  std::vector<double> load;  // load fractions of the efficiency points               (1)
+  std::vector<double> eta;   // double-conversion efficiency at those points          (1)
+  double battery_J = 0;      // usable battery energy                                 (J)
+  double P_standby = 0;      // input at zero output (fans, control, magnetics) (a)   (W)
+  double P_charge_max = 0;   // recharge power drawn from utility; 0: no recharge     (W)
+  double eta_charge = 0.95;  // share of the recharge power stored (a)                (1)
 };
 
 struct UpsState {
-  double soc_J = 0;          // stored battery energy (J); set the initial charge
-  bool on_battery = false;   // last step ran from the battery
+  double soc_J = 0;         // stored battery energy (J); set the initial charge
+  bool on_battery = false;  // last step ran from the battery
   // flows of the last step, mean rates (W): P_in = P_out + P_loss - P_battery (P_out: as
   // delivered, 0 when dropped)
-  double P_loss = 0;         // conversion + standby + charging loss                    (W)
-  double P_battery = 0;      // rate of change of -soc: > 0 discharging, < 0 charging    (W)
-  double P_charge = 0;       // utility power drawn for recharging (eta_charge of it stored) (W)
+  double P_loss = 0;     // conversion + standby + charging loss                    (W)
+  double P_battery = 0;  // rate of change of -soc: > 0 discharging, < 0 charging    (W)
+  double P_charge = 0;   // utility power drawn for recharging (eta_charge of it stored) (W)
 };
 
 // conversion loss at output P_out (W): P_out/eta(x) - P_out plus the standby term

@@ -9,7 +9,9 @@ namespace {
 constexpr double kHwReleaseBand = 2.0;  // K below T_slowdown / T_hbm_max to release (a)
 }  // namespace
 
-double gpuVoltageRatio(const GpuParams& p, double x) { return p.v0 + (1.0 - p.v0) * x; }
+double gpuVoltageRatio(const GpuParams& p, double x) {
+  return p.v0 + (1.0 - p.v0) * x;
+}
 
 double gpuStaticPower(const GpuParams& p, double T_j) {
   return (p.P_idle - p.P_leak_ref) + p.P_leak_ref * std::exp(p.beta * (T_j - p.T_leak_ref));

@@ -4,14 +4,15 @@
 // workloads.md 3; coefficients calibrated per GPU in data/catalog/gpus):
 //   P = P_static(T_j) + P_sm_max a_sm x v(x)^2 + P_hbm_max a_hbm + P_nvl_max a_nvl
 //   v(x) = v0 + (1 - v0) x                                  (voltage rises with clock)
-//   P_static(T) = (P_idle - P_leak_ref) + P_leak_ref exp(beta (T - T_leak_ref)) (leakage [K23, K24])
+//   P_static(T) = (P_idle - P_leak_ref) + P_leak_ref exp(beta (T - T_leak_ref)) (leakage [K23,
+//   K24])
 // clocks follow the most restrictive limit (NVML clocks_event_reasons [K4]):
 //   target      x = 1 (boost); memory-bound phases park at f_membound; idle at f_idle
 //   power cap   largest x with P(x) <= P_cap                                    -> 0x4 SW power cap
 //   SW thermal  above T_maxop the clock walks down linearly to the idle clock at T_slowdown -> 0x20
-//   HW thermal  at T_slowdown (or HBM at T_hbm_max) the clock halves, released 2 K below  -> 0x40|0x8
-//   power brake external PWR_BRAKE# halves the clock                                   -> 0x80|0x8
-//   shutdown    at T_shutdown the GPU powers off and stays off (latched)
+//   HW thermal  at T_slowdown (or HBM at T_hbm_max) the clock halves, released 2 K below  ->
+//   0x40|0x8 power brake external PWR_BRAKE# halves the clock                                   ->
+//   0x80|0x8 shutdown    at T_shutdown the GPU powers off and stays off (latched)
 // thermal nodes per GPU (backward Euler over the fast step, exact energy bookkeeping):
 //   C_die dT_j/dt   = P - P_hbm - (T_j - T_p)/R_jc
 //   C_hbm dT_hbm/dt = P_hbm - (T_hbm - T_p)/R_hbm
@@ -35,31 +36,31 @@ enum GpuThrottle : unsigned {
 
 struct GpuParams {
   std::string name;
-  double P_tdp = 0;          // default power limit                                  (W)
-  double P_limit_min = 0;    // settable power-limit range                           (W)
+  double P_tdp = 0;        // default power limit                                  (W)
+  double P_limit_min = 0;  // settable power-limit range                           (W)
   double P_limit_max = 0;
-  double P_idle = 0;         // at idle clock and T_leak_ref, 0 % utilization         (W)
-  double P_hbm_idle = 0;     // HBM share of P_idle                                  (W)
-  double f_max = 0;          // boost SM clock                                       (Hz)
-  double f_idle = 0;         // idle SM clock                                        (Hz)
-  double f_membound = 0;     // clock at which memory-bound work parks               (Hz)
-  double P_sm_max = 0;       // SM dynamic power at a_sm = 1, f_max, V_max           (W)
-  double P_hbm_max = 0;      // HBM dynamic power at full bandwidth                  (W)
-  double P_nvl_max = 0;      // NVLink dynamic power at full link utilization         (W)
-  double v0 = 0.65;          // voltage ratio intercept                              (1)
-  double P_leak_ref = 0;     // leakage share of P_idle at T_leak_ref                (W)
-  double beta = 0.02;        // leakage temperature coefficient                      (1/K)
-  double T_leak_ref = 308.15;  // junction at which P_idle was measured (35 degC)    (K)
-  double T_maxop = 0;        // max operating temperature                            (K)
-  double T_slowdown = 0;     // HW slowdown                                          (K)
-  double T_shutdown = 0;     // (K)
-  double T_hbm_max = 0;      // HBM max operating                                    (K)
-  double R_jc = 0;           // die to cold-plate base                               (K/W)
-  double C_die = 0;          // (J/K)
-  double R_hbm = 0;          // HBM to cold-plate base                               (K/W)
-  double C_hbm = 0;          // (J/K)
-  double hbm_bandwidth = 0;  // (B/s), for reports
-  double hbm_capacity = 0;   // (B)
+  double P_idle = 0;            // at idle clock and T_leak_ref, 0 % utilization         (W)
+  double P_hbm_idle = 0;        // HBM share of P_idle                                  (W)
+  double f_max = 0;             // boost SM clock                                       (Hz)
+  double f_idle = 0;            // idle SM clock                                        (Hz)
+  double f_membound = 0;        // clock at which memory-bound work parks               (Hz)
+  double P_sm_max = 0;          // SM dynamic power at a_sm = 1, f_max, V_max           (W)
+  double P_hbm_max = 0;         // HBM dynamic power at full bandwidth                  (W)
+  double P_nvl_max = 0;         // NVLink dynamic power at full link utilization         (W)
+  double v0 = 0.65;             // voltage ratio intercept                              (1)
+  double P_leak_ref = 0;        // leakage share of P_idle at T_leak_ref                (W)
+  double beta = 0.02;           // leakage temperature coefficient                      (1/K)
+  double T_leak_ref = 308.15;   // junction at which P_idle was measured (35 degC)    (K)
+  double T_maxop = 0;           // max operating temperature                            (K)
+  double T_slowdown = 0;        // HW slowdown                                          (K)
+  double T_shutdown = 0;        // (K)
+  double T_hbm_max = 0;         // HBM max operating                                    (K)
+  double R_jc = 0;              // die to cold-plate base                               (K/W)
+  double C_die = 0;             // (J/K)
+  double R_hbm = 0;             // HBM to cold-plate base                               (K/W)
+  double C_hbm = 0;             // (J/K)
+  double hbm_bandwidth = 0;     // (B/s), for reports
+  double hbm_capacity = 0;      // (B)
   double nvlink_bandwidth = 0;  // (B/s)
 };
 
@@ -72,25 +73,27 @@ struct GpuLoad {
 
 // per-GPU mutable state
 struct GpuState {
-  double T_j = 0, T_hbm = 0, T_plate = 0;    // (K)
-  bool hw_slowdown = false;                  // latched HW thermal slowdown
-  bool shut_down = false;                    // latched thermal shutdown
+  double T_j = 0, T_hbm = 0, T_plate = 0;  // (K)
+  bool hw_slowdown = false;                // latched HW thermal slowdown
+  bool shut_down = false;                  // latched thermal shutdown
 };
 
 struct GpuOperatingPoint {
-  double clock_ratio = 0;   // f / f_max                                             (1)
-  double P = 0;             // total board power                                     (W)
-  double P_hbm = 0;         // dissipated in the HBM stacks                          (W)
-  unsigned reasons = 0;     // GpuThrottle bits
+  double clock_ratio = 0;  // f / f_max                                             (1)
+  double P = 0;            // total board power                                     (W)
+  double P_hbm = 0;        // dissipated in the HBM stacks                          (W)
+  unsigned reasons = 0;    // GpuThrottle bits
 };
 
 double gpuVoltageRatio(const GpuParams& p, double x);
 double gpuStaticPower(const GpuParams& p, double T_j);
 // total power and its HBM share at clock ratio x
-double gpuPower(const GpuParams& p, double x, double T_j, const GpuLoad& a, double* P_hbm = nullptr);
+double gpuPower(const GpuParams& p, double x, double T_j, const GpuLoad& a,
+                double* P_hbm = nullptr);
 
 // clock and power after every limit; updates the latched HW-slowdown and shutdown flags
-GpuOperatingPoint gpuOperatingPoint(const GpuParams& p, double P_cap, const GpuLoad& a, GpuState& s);
+GpuOperatingPoint gpuOperatingPoint(const GpuParams& p, double P_cap, const GpuLoad& a,
+                                    GpuState& s);
 
 // advance the thermal nodes by dt at constant power (backward Euler); returns the heat that left
 // the plate into the coolant during the step, as a mean rate (W). C_plate and R_cp: the GPU's plate
@@ -104,7 +107,8 @@ double gpuThermalStep(const GpuParams& p, const GpuPlate& plate, double T_in,
 // energy held in the GPU's nodes relative to T_ref (J)
 inline double gpuStoredEnergy(const GpuParams& p, const GpuPlate& plate, const GpuState& s,
                               double T_ref) {
-  return p.C_die * (s.T_j - T_ref) + p.C_hbm * (s.T_hbm - T_ref) + plate.C_plate * (s.T_plate - T_ref);
+  return p.C_die * (s.T_j - T_ref) + p.C_hbm * (s.T_hbm - T_ref) +
+         plate.C_plate * (s.T_plate - T_ref);
 }
 
 }  // namespace dctwin

@@ -35,7 +35,8 @@ SmoothedPower smoothPower(const PowerSmoothingParams& p, double P_work, double d
   return r;
 }
 
-double powerSmoothingCeiling(const PowerSmoothingParams& p, const PowerSmoothingState& s, double dt) {
+double powerSmoothingCeiling(const PowerSmoothingParams& p, const PowerSmoothingState& s,
+                             double dt) {
   if (!p.enabled || !s.primed || p.ramp_up <= 0) return std::numeric_limits<double>::infinity();
   return s.P_out + p.ramp_up * dt;
 }
@@ -78,8 +79,8 @@ double gridPower(const StorageParams& p, double P_rack, double dt, StorageState&
   double P_s = P_rack - target;  // > 0: discharge
   if (p.P_max_W > 0) P_s = std::clamp(P_s, -p.P_max_W, p.P_max_W);
   if (dt <= 0) return P_rack;
-  const double P_dis = std::max(0.0, s.soc_J) / dt;                  // empties the store
-  const double P_chg = std::max(0.0, p.capacity_J - s.soc_J) / dt;   // fills it
+  const double P_dis = std::max(0.0, s.soc_J) / dt;                 // empties the store
+  const double P_chg = std::max(0.0, p.capacity_J - s.soc_J) / dt;  // fills it
   if (P_s >= P_dis) {
     P_s = P_dis;
     s.soc_J = 0;

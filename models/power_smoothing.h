@@ -32,9 +32,9 @@ struct PowerSmoothingParams {
 };
 
 struct PowerSmoothingState {
-  double P_out = 0;      // board power drawn in the last step (W)
-  double hold = 0;       // time the request has stayed below P_out (s)
-  bool primed = false;   // false: the next call starts at the request (steady start)
+  double P_out = 0;     // board power drawn in the last step (W)
+  double hold = 0;      // time the request has stayed below P_out (s)
+  bool primed = false;  // false: the next call starts at the request (steady start)
 };
 
 struct SmoothedPower {
@@ -52,7 +52,8 @@ SmoothedPower smoothPower(const PowerSmoothingParams& p, double P_work, double d
 // when the up-ramp is unlimited, smoothing is disabled or the state is not primed yet. Passing
 // min(power cap, ceiling) to gpuOperatingPoint makes the GPU lower its clock instead of the work
 // being scaled afterwards (then smoothPower returns work_fraction = 1 and only adds filler).
-double powerSmoothingCeiling(const PowerSmoothingParams& p, const PowerSmoothingState& s, double dt);
+double powerSmoothingCeiling(const PowerSmoothingParams& p, const PowerSmoothingState& s,
+                             double dt);
 
 // swing metrics of a uniformly sampled power series (any unit of power; ramps per second)
 struct SwingMetrics {
@@ -73,9 +74,9 @@ struct StorageParams {
   double soc_tau = 0;     // SOC recovery toward half capacity (s); <= 0: off
 };
 struct StorageState {
-  double soc_J = 0;      // stored energy (J); set the initial charge, e.g. capacity/2
-  double avg = 0;        // moving average of the rack power (W)
-  bool primed = false;   // false: the next call starts the average at P_rack
+  double soc_J = 0;     // stored energy (J); set the initial charge, e.g. capacity/2
+  double avg = 0;       // moving average of the rack power (W)
+  bool primed = false;  // false: the next call starts the average at P_rack
 };
 // the grid power (W) for a rack drawing P_rack (W) during a step dt; updates soc and the average
 double gridPower(const StorageParams& p, double P_rack, double dt, StorageState& s);

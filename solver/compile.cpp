@@ -166,9 +166,9 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   // the non-GPU liquid share that keeps the type's liquid fraction at nominal power
   double other_liq = rt.liquid_fraction;
   if (rt.nominal_power > n * gp.P_tdp)
-    other_liq = std::clamp((rt.liquid_fraction * rt.nominal_power - n * gp.P_tdp) /
-                               (rt.nominal_power - n * gp.P_tdp),
-                           0.0, 1.0);
+    other_liq = std::clamp(
+        (rt.liquid_fraction * rt.nominal_power - n * gp.P_tdp) / (rt.nominal_power - n * gp.P_tdp),
+        0.0, 1.0);
   m.rack_gpunum.push_back(n);
   m.rack_other_idle.push_back(other_idle);
   m.rack_other_max.push_back(other_max);
@@ -457,12 +457,14 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
     }
     for (int r = 0; r < m.nrack; ++r) {
       auto it = bus_of.find(m.rack_name[r]);
-      if (it == bus_of.end()) err.add(SourceLoc{spec.file, 0, 0, "power.busways"}, m.rack_name[r], "rack on no busway");
+      if (it == bus_of.end())
+        err.add(SourceLoc{spec.file, 0, 0, "power.busways"}, m.rack_name[r], "rack on no busway");
       m.rack_busway.push_back(it == bus_of.end() ? 0 : it->second);
     }
     // shelf losses are computed by the chain: drop a lumped shelf-loss part from the rack parts
     for (auto& set : m.part_sets)
-      std::erase_if(set.parts, [](const auto& p) { return p.first.name.rfind("power_shelf", 0) == 0; });
+      std::erase_if(set.parts,
+                    [](const auto& p) { return p.first.name.rfind("power_shelf", 0) == 0; });
   }
   m.gpu_dt = spec.gpu_step;
   m.coupling_dt = spec.coupling_step;

@@ -70,8 +70,8 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
   // uniform steps no longer than gpu_dt that end exactly at t1
   const long nstep = std::max(1L, long(std::ceil(window / m.gpu_dt - 1e-6)));
   const double dt = window / double(nstep);
-  for (long k = 0; k < nstep; ++k) {
-    const double t = t0 + double(k) * dt;
+  for (long step = 0; step < nstep; ++step) {
+    const double t = t0 + double(step) * dt;
     // 1. jobs: progress with the clocks of the previous step, utilizations for this step
     for (int j = 0; j < m.njob; ++j) {
       const auto& gpus = m.job_gpus[j];
@@ -80,8 +80,7 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         const int i = gpus[k];
         const GpuOperatingPoint& op = g.op[i];
         const int ph = g.job[j].gpu[k].phase;
-        const double xref =
-            ph < nph ? m.job_xref[j][std::size_t(m.gpu_type[i]) * nph + ph] : 1.0;
+        const double xref = ph < nph ? m.job_xref[j][std::size_t(m.gpu_type[i]) * nph + ph] : 1.0;
         g.job_speed_c[j][k] = op.clock_ratio > 0 ? op.clock_ratio / xref : 1.0;
         g.job_speed_m[j][k] = g.gpu[i].hw_slowdown ? 0.5 : 1.0;
         const bool powered = !m.has_power || st.pl.rack_powered[m.gpu_rack[i]];
@@ -89,13 +88,15 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
       }
       if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
         const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
-        for (std::size_t k = 0; k < gpus.size(); ++k) g.util[gpus[k]] = g.job_alive[j][k] ? u : Utilization{};
+        for (std::size_t k = 0; k < gpus.size(); ++k)
+          g.util[gpus[k]] = g.job_alive[j][k] ? u : Utilization{};
         continue;
       }
       if (m.job_kind[j] == 2) {  // trace replay: per-GPU samples (GPUs beyond the trace idle)
         const TraceSpec& tr = m.job_trace[j];
         for (std::size_t k = 0; k < gpus.size(); ++k)
-          g.util[gpus[k]] = k < tr.gpus.size() ? traceUtilization(tr, int(k), t + 0.5 * dt) : Utilization{};
+          g.util[gpus[k]] =
+              k < tr.gpus.size() ? traceUtilization(tr, int(k), t + 0.5 * dt) : Utilization{};
         continue;
       }
       stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
@@ -130,20 +131,22 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         const PowerSmoothingParams* ps = jj >= 0 ? &m.job_smoothing[jj] : nullptr;
         double cap = std::min(m.gpu_cap[i], rack_share);
         if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, g.smooth[i], dt));
-        GpuOperatingPoint op = powered ? gpuOperatingPoint(p, cap, load, g.gpu[i]) : GpuOperatingPoint{};
-        if (ps && ps->enabled && !g.gpu[i].shut_down) {
-          const bool active = m.job_kind[jj] != 0 || (t >= m.job_spec[jj].start && t < m.job_spec[jj].stop);
+        GpuOperatingPoint op =
+            powered ? gpuOperatingPoint(p, cap, load, g.gpu[i]) : GpuOperatingPoint{};
+        if (ps && ps->enabled && powered && !g.gpu[i].shut_down) {
+          const bool active =
+              m.job_kind[jj] != 0 || (t >= m.job_spec[jj].start && t < m.job_spec[jj].stop);
           const SmoothedPower sp = smoothPower(*ps, op.P, dt, g.smooth[i], active);
           op.P = sp.P;
           g.filler_energy[i] += sp.filler * dt;
         }
         // a replayed power trace sets the board power directly (no cap or thermal feedback)
         const int j = m.gpu_job[i];
-        if (j >= 0 && m.job_kind[j] == 2 && !g.gpu[i].shut_down) {
+        if (j >= 0 && m.job_kind[j] == 2 && powered && !g.gpu[i].shut_down) {
           const TraceSpec& tr = m.job_trace[j];
-          const int k = m.gpu_jobslot[i];
-          if (k < int(tr.gpus.size()) && traceHasPower(tr, k)) {
-            op.P = tracePower(tr, k, t + 0.5 * dt);
+          const int rank = m.gpu_jobslot[i];
+          if (rank < int(tr.gpus.size()) && traceHasPower(tr, rank)) {
+            op.P = tracePower(tr, rank, t + 0.5 * dt);
             op.P_hbm = std::min(op.P_hbm, op.P);
           }
         }
@@ -171,7 +174,8 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         PartActivity act{a_sum * inv_n, nvl_sum * inv_n, net_sum * inv_n, true};
         other = rackPartsPower(m.part_sets[m.rack_partset[r]], act);
       } else {
-        other.P = m.rack_other_idle[r] + (m.rack_other_max[r] - m.rack_other_idle[r]) * a_sum * inv_n;
+        other.P =
+            m.rack_other_idle[r] + (m.rack_other_max[r] - m.rack_other_idle[r]) * a_sum * inv_n;
         other.Q_liquid = m.rack_other_liquid[r] * other.P;
         other.Q_air = other.P - other.Q_liquid;
       }

@@ -233,7 +233,8 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
     if (sink) sink->sample(m, st, yd, tt, res.energy);
     // GPU-layer interval statistics restart with every output row
     std::fill(st.gl.P_sum.begin(), st.gl.P_sum.end(), 0.0);
-    for (int i = 0; i < m.ngpu; ++i) st.gl.Tj_max[i] = st.gl.gpu[i].T_j, st.gl.Thbm_max[i] = st.gl.gpu[i].T_hbm;
+    for (int i = 0; i < m.ngpu; ++i)
+      st.gl.Tj_max[i] = st.gl.gpu[i].T_j, st.gl.Thbm_max[i] = st.gl.gpu[i].T_hbm;
     st.gl.interval_time = 0;
   };
   const double t_end = st.time + opt.duration;

@@ -23,10 +23,10 @@ struct EnergyTotals {
   double gpu_to_coolant = 0;  // heat from the GPU cold plates into the coolant
   double gpu_stored = 0;      // change of the energy held in the GPU die, HBM and plate nodes
   // the room-air node (when the facility has one): air_in = air_removed + air_stored
-  double air_in = 0;          // rack air-side heat into the room air
-  double air_removed = 0;     // removed by the air handlers
-  double air_stored = 0;      // change of the energy held in the room air
-  double pump_electric = 0;   // CDU pump electrical energy
+  double air_in = 0;         // rack air-side heat into the room air
+  double air_removed = 0;    // removed by the air handlers
+  double air_stored = 0;     // change of the energy held in the room air
+  double pump_electric = 0;  // CDU pump electrical energy
   double balanceError() const { return heat_in - heat_out_fws - heat_loss - stored; }
 };
 

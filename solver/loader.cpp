@@ -106,27 +106,38 @@ const Range kPlateFlow{0, 1e4, true, false, "> 0 and <= 10000 (L/min)"};
 const Range kPlateR{0, 10, true, false, "> 0 and <= 10 (K/W)"};
 
 using Keys = std::vector<const char*>;
-const Keys kTopKeys{"dctwin",     "name",       "description", "site", "facility_water",
-                    "rack_types", "coldplates", "cdus",        "racks", "jobs", "gpu_layer",
-                    "power"};
+const Keys kTopKeys{"dctwin",     "name", "description", "site", "facility_water", "rack_types",
+                    "coldplates", "cdus", "racks",       "jobs", "gpu_layer",      "power"};
 const Keys kGpuLayerKeys{"step", "coupling"};
-const Keys kPowerKeys{"line_voltage_V", "power_factor", "transformer", "ups", "shelf",
-                      "shelf_breaker", "busways"};
+const Keys kPowerKeys{"line_voltage_V", "power_factor",  "transformer", "ups",
+                      "shelf",          "shelf_breaker", "busways"};
 const Keys kBuswayKeys{"name", "model", "length", "breaker", "racks"};
-const Keys kJobKeys{"name",  "kind",   "racks", "start", "stop", "phases", "checkpoint_interval",
-                    "checkpoint_duration", "gpu_power_cap", "reference_junction_temperature",
-                    "load",  "trace", "power_smoothing"};
+const Keys kJobKeys{"name",
+                    "kind",
+                    "racks",
+                    "start",
+                    "stop",
+                    "phases",
+                    "checkpoint_interval",
+                    "checkpoint_duration",
+                    "gpu_power_cap",
+                    "reference_junction_temperature",
+                    "load",
+                    "trace",
+                    "power_smoothing"};
 const Keys kSmoothingKeys{"floor", "ramp_up", "ramp_down", "hysteresis"};
 const Keys kTraceKeys{"csv", "offset", "loop"};
 const Keys kPhaseKeys{"name", "duration", "bound", "sm", "hbm", "nvlink", "network", "barrier"};
 const Keys kDegradeKeys{"gpu", "factor"};
-const Keys kGpuKeys{"name", "description", "sources", "tdp", "power_limit_min", "power_limit_max",
-                    "idle_power", "hbm_idle_power", "hbm_capacity", "hbm_bandwidth",
-                    "nvlink_bandwidth", "clock_max", "clock_idle", "clock_memory_bound",
-                    "power_model", "thermal"};
-const Keys kGpuPowerKeys{"sm_max", "hbm_max", "nvlink_max", "voltage_v0", "leakage_ref",
-                         "leakage_beta"};
-const Keys kGpuThermalKeys{"maxop", "slowdown", "shutdown", "hbm_max", "R_junction_plate",
+const Keys kGpuKeys{"name",          "description",        "sources",
+                    "tdp",           "power_limit_min",    "power_limit_max",
+                    "idle_power",    "hbm_idle_power",     "hbm_capacity",
+                    "hbm_bandwidth", "nvlink_bandwidth",   "clock_max",
+                    "clock_idle",    "clock_memory_bound", "power_model",
+                    "thermal"};
+const Keys kGpuPowerKeys{"sm_max",     "hbm_max",     "nvlink_max",
+                         "voltage_v0", "leakage_ref", "leakage_beta"};
+const Keys kGpuThermalKeys{"maxop", "slowdown",    "shutdown", "hbm_max", "R_junction_plate",
                            "C_die", "R_hbm_plate", "C_hbm"};
 const Keys kSiteKeys{"ambient_temperature", "room_air"};
 const Keys kRoomKeys{"volume", "supply_temperature", "airflow"};
@@ -178,8 +189,16 @@ const Keys kRackBodyKeys{"nominal_power",
                          "other_max_power",
                          "parts"};
 const Keys kRackPartKeys{"part", "count"};
-const Keys kPartKeys{"name", "description", "sources", "kind", "idle_power", "max_power",
-                     "liquid_fraction", "ports", "port_active_power", "port_idle_power",
+const Keys kPartKeys{"name",
+                     "description",
+                     "sources",
+                     "kind",
+                     "idle_power",
+                     "max_power",
+                     "liquid_fraction",
+                     "ports",
+                     "port_active_power",
+                     "port_idle_power",
                      "port_lpm_power"};
 const Keys kRackTypeFacilityKeys{"name", "base", "description"};
 const Keys kLawDpKeys{"dp_nominal", "flow_nominal", "exponent"};
@@ -192,7 +211,8 @@ const Keys kFluidKeys{"name", "description", "sources", "T_min", "T_max", "freez
 const Keys kFluidTableKeys{"columns", "rows"};
 const Keys kRackKeys{"name",      "cdu",           "type",
                      "row",       "index",         "balancing_valve",
-                     "heat_load", "gpu_power_cap", "coldplate_degradation", "power_cap"};
+                     "heat_load", "gpu_power_cap", "coldplate_degradation",
+                     "power_cap"};
 const Keys kBalancingKeys{"opening", "kv"};
 
 Keys join(const Keys& a, const Keys& b) {
@@ -1435,9 +1455,10 @@ void readRackType(MapIn& m, RackTypeSpec& r) {
 void readPart(MapIn& m, PartParams& p) {
   std::string kind;
   if (m.name("kind", kind, true) && !partKindFromName(kind, &p.kind))
-    m.f().s.add(m.locOf("kind"), kind,
-                "expected cpu, nvswitch_tray, nic, switch_optics, fan or other" +
-                    didYouMean(kind, {"cpu", "nvswitch_tray", "nic", "switch_optics", "fan", "other"}));
+    m.f().s.add(
+        m.locOf("kind"), kind,
+        "expected cpu, nvswitch_tray, nic, switch_optics, fan or other" +
+            didYouMean(kind, {"cpu", "nvswitch_tray", "nic", "switch_optics", "fan", "other"}));
   m.quantity("idle_power", Dim::Power, kHeatLoad, p.P_idle, true);
   m.quantity("max_power", Dim::Power, kHeatLoad, p.P_max, true);
   m.quantity("liquid_fraction", Dim::None, kFraction, p.liquid_fraction, true);
@@ -1821,13 +1842,13 @@ class FacilityReader {
     }
     top.name("name", spec_.name, true);
     top.text("description", spec_.description, false, true);
-    if (auto site = top.map("site", kSiteKeys, true))
-    {
+    if (auto site = top.map("site", kSiteKeys, true)) {
       site->quantity("ambient_temperature", Dim::Temperature, kTemperature, spec_.T_ambient, true);
       if (auto room = site->map("room_air", kRoomKeys)) {
         spec_.has_room_air = true;
         room->quantity("volume", Dim::Volume, kVolume, spec_.room_volume, true);
-        room->quantity("supply_temperature", Dim::Temperature, kTemperature, spec_.room_supply_T, true);
+        room->quantity("supply_temperature", Dim::Temperature, kTemperature, spec_.room_supply_T,
+                       true);
         room->quantity("airflow", Dim::VolumeFlow, kVolumeFlow, spec_.room_airflow, true);
       }
     }
@@ -2017,16 +2038,20 @@ class FacilityReader {
     const CatalogEntry* e = cat_.get("electrical", name);
     if (!e) {
       const auto& known = cat_.names("electrical");
-      f_.s.add(at, name, "unknown electrical component" + didYouMean(name, known) + knownList(known));
+      f_.s.add(at, name,
+               "unknown electrical component" + didYouMean(name, known) + knownList(known));
       return std::nullopt;
     }
     if (!e->ok || !e->node) return std::nullopt;
-    elec_files_.push_back(std::make_unique<File>(f_.s, e->path, fs::path(e->path).parent_path().string()));
+    elec_files_.push_back(
+        std::make_unique<File>(f_.s, e->path, fs::path(e->path).parent_path().string()));
     *file = elec_files_.back().get();
     MapIn m(**file, e->node, "", {}, nullptr, "", true);
     std::string k;
     if (!m.name("kind", k, true) || k != kind) {
-      f_.s.add(at, name, "expected a " + kind + " (data/catalog/electrical/" + name + ".yaml is a '" + k + "')");
+      f_.s.add(
+          at, name,
+          "expected a " + kind + " (data/catalog/electrical/" + name + ".yaml is a '" + k + "')");
       return std::nullopt;
     }
     return m;
@@ -2040,7 +2065,8 @@ class FacilityReader {
   bool curve(MapIn& m, std::vector<double>& load, std::vector<double>& eta) {
     auto c = m.map("efficiency", {"load", "eta"}, true);
     if (!c) return false;
-    return c->numbers("load", kFraction, 2, load, true) && c->numbers("eta", kFraction, 2, eta, true);
+    return c->numbers("load", kFraction, 2, load, true) &&
+           c->numbers("eta", kFraction, 2, eta, true);
   }
   void breaker(const std::string& name, const SourceLoc& at, BreakerParams& b) {
     File* bf = nullptr;
@@ -2054,7 +2080,8 @@ class FacilityReader {
   void readPower(MapIn& pw) {
     PowerSpec& P = spec_.power;
     P.present = true;
-    pw.quantity("line_voltage_V", Dim::None, Range{100, 50000, false, false, "100 ... 50000 V"}, P.V_LL);
+    pw.quantity("line_voltage_V", Dim::None, Range{100, 50000, false, false, "100 ... 50000 V"},
+                P.V_LL);
     pw.quantity("power_factor", Dim::None, Range{0.5, 1, false, false, "0.5 ... 1"}, P.pf);
     std::string name;
     File* ef = nullptr;
@@ -2077,7 +2104,8 @@ class FacilityReader {
         if (plain(*m, "battery_energy_kWh", 0, 1e7, kwh)) P.ups.battery_J = kwh * 3.6e6;
         m->quantity("recharge_power", Dim::Power, kHeatLoad, P.ups.P_charge_max);
         double ec = P.ups.eta_charge;
-        if (m->get("charge_efficiency") && plain(*m, "charge_efficiency", 0.1, 1, ec)) P.ups.eta_charge = ec;
+        if (m->get("charge_efficiency") && plain(*m, "charge_efficiency", 0.1, 1, ec))
+          P.ups.eta_charge = ec;
       }
     }
     if (pw.name("shelf", name, true)) {
@@ -2101,43 +2129,49 @@ class FacilityReader {
       breaker(name, pw.locOf("shelf_breaker"), P.shelf_breaker);
     }
     if (const YAML::Node* bl = pw.require("busways"))
-      forEachItem(f_, *bl, pw.sub("busways"), 1, "busways", [&](const YAML::Node& x, const std::string& p, std::size_t) {
-        MapIn bm(f_, x, p, kBuswayKeys);
-        if (!bm.valid()) return;
-        PowerSpec::Busway b;
-        b.loc = bm.loc();
-        bm.name("name", b.name, true);
-        bm.quantity("length", Dim::Length, kLength, b.params.length, true);
-        std::string model;
-        if (bm.name("model", model, true)) {
-          File* bf = nullptr;
-          if (auto m = electrical(model, "busway", bm.locOf("model"), &bf)) {
-            double I = 0, R = 0, X = 0;
-            plain(*m, "rated_current_A", 1, 1e5, I);
-            plain(*m, "R_mohm_per_100ft", 0, 1e3, R);
-            plain(*m, "X_mohm_per_100ft", 0, 1e3, X);
-            b.params.I_rated = I;
-            b.params.R20_per_m = R * 1e-3 / 30.48;
-            b.params.X_per_m = X * 1e-3 / 30.48;
-            if (m->get("temperature_coefficient_per_K")) plain(*m, "temperature_coefficient_per_K", 0, 0.01, b.params.alpha);
-            m->quantity("rated_ambient", Dim::Temperature, kTemperature, b.params.T_amb_rated);
-            m->quantity("rated_rise", Dim::TemperatureDiff, kTempDiff, b.params.dT_rated);
-            m->quantity("thermal_time_constant", Dim::Time, kJobTime, b.params.tau_thermal, true);
-          }
-        }
-        if (bm.name("breaker", model)) {
-          b.has_breaker = true;
-          breaker(model, bm.locOf("breaker"), b.breaker);
-        }
-        if (const YAML::Node* r = bm.require("racks")) {
-          if (r->IsScalar() && r->Scalar() == "all") b.racks = {"*"};
-          else
-            forEachItem(f_, *r, bm.sub("racks"), 1, "racks", [&](const YAML::Node& y, const std::string& q, std::size_t) {
-              if (auto nm = readName(f_, y, q)) b.racks.push_back(*nm);
-            });
-        }
-        P.busways.push_back(std::move(b));
-      });
+      forEachItem(
+          f_, *bl, pw.sub("busways"), 1, "busways",
+          [&](const YAML::Node& x, const std::string& p, std::size_t) {
+            MapIn bm(f_, x, p, kBuswayKeys);
+            if (!bm.valid()) return;
+            PowerSpec::Busway b;
+            b.loc = bm.loc();
+            bm.name("name", b.name, true);
+            bm.quantity("length", Dim::Length, kLength, b.params.length, true);
+            std::string model;
+            if (bm.name("model", model, true)) {
+              File* bf = nullptr;
+              if (auto m = electrical(model, "busway", bm.locOf("model"), &bf)) {
+                double I = 0, R = 0, X = 0;
+                plain(*m, "rated_current_A", 1, 1e5, I);
+                plain(*m, "R_mohm_per_100ft", 0, 1e3, R);
+                plain(*m, "X_mohm_per_100ft", 0, 1e3, X);
+                b.params.I_rated = I;
+                b.params.R20_per_m = R * 1e-3 / 30.48;
+                b.params.X_per_m = X * 1e-3 / 30.48;
+                if (m->get("temperature_coefficient_per_K"))
+                  plain(*m, "temperature_coefficient_per_K", 0, 0.01, b.params.alpha);
+                m->quantity("rated_ambient", Dim::Temperature, kTemperature, b.params.T_amb_rated);
+                m->quantity("rated_rise", Dim::TemperatureDiff, kTempDiff, b.params.dT_rated);
+                m->quantity("thermal_time_constant", Dim::Time, kJobTime, b.params.tau_thermal,
+                            true);
+              }
+            }
+            if (bm.name("breaker", model)) {
+              b.has_breaker = true;
+              breaker(model, bm.locOf("breaker"), b.breaker);
+            }
+            if (const YAML::Node* r = bm.require("racks")) {
+              if (r->IsScalar() && r->Scalar() == "all")
+                b.racks = {"*"};
+              else
+                forEachItem(f_, *r, bm.sub("racks"), 1, "racks",
+                            [&](const YAML::Node& y, const std::string& q, std::size_t) {
+                              if (auto nm = readName(f_, y, q)) b.racks.push_back(*nm);
+                            });
+            }
+            P.busways.push_back(std::move(b));
+          });
     P.shelf.psu.P_standby = std::max(P.shelf.psu.P_standby, 0.0);
     for (auto& b : P.busways) b.params.V_LL = P.V_LL, b.params.pf = P.pf;
   }
@@ -2150,8 +2184,10 @@ class FacilityReader {
     m.name("name", j.name, true);
     std::string kind = "training";
     if (m.name("kind", kind)) {
-      if (kind == "inference") j.kind = JobSpec::Kind::Inference;
-      else if (kind == "trace") j.kind = JobSpec::Kind::Trace;
+      if (kind == "inference")
+        j.kind = JobSpec::Kind::Inference;
+      else if (kind == "trace")
+        j.kind = JobSpec::Kind::Trace;
       else if (kind != "training")
         f_.s.add(m.locOf("kind"), kind,
                  "expected training, inference or trace" +
@@ -2164,7 +2200,9 @@ class FacilityReader {
           j.inference.t = ts->t;
           j.inference.load = ts->v;
           if (ts->kind == TimeSeries::Kind::Steps && ts->t.size() > 1)
-            f_.s.add(m.locOf("load"), "", "an inference load is interpolated linearly: use 'series' or 'csv', not 'steps'");
+            f_.s.add(
+                m.locOf("load"), "",
+                "an inference load is interpolated linearly: use 'series' or 'csv', not 'steps'");
         }
       }
     } else if (m.get("load")) {
@@ -2182,7 +2220,8 @@ class FacilityReader {
         std::string csv;
         if (tm->text("csv", csv, true)) readTraceCsv(*tm->get("csv"), tm->sub("csv"), csv, j.trace);
         tm->quantity("offset", Dim::Time, kJobTime, j.trace.t_offset);
-        if (const YAML::Node* lp = tm->get("loop")) j.trace.loop = lp->IsScalar() && lp->Scalar() == "true";
+        if (const YAML::Node* lp = tm->get("loop"))
+          j.trace.loop = lp->IsScalar() && lp->Scalar() == "true";
       }
     } else if (m.get("trace")) {
       f_.s.add(m.locOf("trace"), "", "'trace' belongs to trace-replay jobs (kind: trace)");
@@ -2191,9 +2230,10 @@ class FacilityReader {
       if (r->IsScalar() && r->Scalar() == "all") {
         // every rack with resolved GPUs
       } else {
-        forEachItem(f_, *r, m.sub("racks"), 1, "racks", [&](const YAML::Node& x, const std::string& p, std::size_t) {
-          if (auto name = readName(f_, x, p)) j.racks.push_back(*name);
-        });
+        forEachItem(f_, *r, m.sub("racks"), 1, "racks",
+                    [&](const YAML::Node& x, const std::string& p, std::size_t) {
+                      if (auto name = readName(f_, x, p)) j.racks.push_back(*name);
+                    });
       }
     } else {
       m.missing("racks", " (a list of rack names, or 'all')");
@@ -2211,35 +2251,42 @@ class FacilityReader {
         // defaultTrainingJob()
       } else {
         j.training.phases.clear();
-        forEachItem(f_, *ph, m.sub("phases"), 1, "phases", [&](const YAML::Node& x, const std::string& p, std::size_t) {
-          MapIn pm(f_, x, p, kPhaseKeys);
-          if (!pm.valid()) return;
-          PhaseSpec s;
-          pm.name("name", s.name, true);
-          pm.quantity("duration", Dim::Time, kPhaseDuration, s.duration, true);
-          std::string bound;
-          if (pm.name("bound", bound, true)) {
-            if (bound == "compute") s.bound = PhaseSpec::Bound::Compute;
-            else if (bound == "memory") s.bound = PhaseSpec::Bound::Memory;
-            else if (bound == "communication") s.bound = PhaseSpec::Bound::Communication;
-            else if (bound == "idle") s.bound = PhaseSpec::Bound::Idle;
-            else
-              f_.s.add(pm.locOf("bound"), bound,
-                       "expected one of compute, memory, communication, idle" +
-                           didYouMean(bound, {"compute", "memory", "communication", "idle"}));
-          }
-          pm.quantity("sm", Dim::None, kFraction, s.a_sm);
-          pm.quantity("hbm", Dim::None, kFraction, s.a_hbm);
-          pm.quantity("nvlink", Dim::None, kFraction, s.a_nvlink);
-          pm.quantity("network", Dim::None, kFraction, s.a_network);
-          if (const YAML::Node* b = pm.get("barrier")) {
-            if (b->IsScalar() && (b->Scalar() == "true" || b->Scalar() == "false"))
-              s.barrier = b->Scalar() == "true";
-            else
-              f_.s.add(pm.locOf("barrier"), b->IsScalar() ? b->Scalar() : "", "expected true or false");
-          }
-          j.training.phases.push_back(s);
-        });
+        forEachItem(
+            f_, *ph, m.sub("phases"), 1, "phases",
+            [&](const YAML::Node& x, const std::string& p, std::size_t) {
+              MapIn pm(f_, x, p, kPhaseKeys);
+              if (!pm.valid()) return;
+              PhaseSpec s;
+              pm.name("name", s.name, true);
+              pm.quantity("duration", Dim::Time, kPhaseDuration, s.duration, true);
+              std::string bound;
+              if (pm.name("bound", bound, true)) {
+                if (bound == "compute")
+                  s.bound = PhaseSpec::Bound::Compute;
+                else if (bound == "memory")
+                  s.bound = PhaseSpec::Bound::Memory;
+                else if (bound == "communication")
+                  s.bound = PhaseSpec::Bound::Communication;
+                else if (bound == "idle")
+                  s.bound = PhaseSpec::Bound::Idle;
+                else
+                  f_.s.add(pm.locOf("bound"), bound,
+                           "expected one of compute, memory, communication, idle" +
+                               didYouMean(bound, {"compute", "memory", "communication", "idle"}));
+              }
+              pm.quantity("sm", Dim::None, kFraction, s.a_sm);
+              pm.quantity("hbm", Dim::None, kFraction, s.a_hbm);
+              pm.quantity("nvlink", Dim::None, kFraction, s.a_nvlink);
+              pm.quantity("network", Dim::None, kFraction, s.a_network);
+              if (const YAML::Node* b = pm.get("barrier")) {
+                if (b->IsScalar() && (b->Scalar() == "true" || b->Scalar() == "false"))
+                  s.barrier = b->Scalar() == "true";
+                else
+                  f_.s.add(pm.locOf("barrier"), b->IsScalar() ? b->Scalar() : "",
+                           "expected true or false");
+              }
+              j.training.phases.push_back(s);
+            });
       }
     }
     try {
@@ -2270,7 +2317,8 @@ class FacilityReader {
       std::size_t start = 0;
       while (true) {
         std::size_t c = row.find(',', start);
-        cells.push_back(trimmed(row.substr(start, c == std::string_view::npos ? row.npos : c - start)));
+        cells.push_back(
+            trimmed(row.substr(start, c == std::string_view::npos ? row.npos : c - start)));
         if (c == std::string_view::npos) break;
         start = c + 1;
       }
@@ -2292,7 +2340,8 @@ class FacilityReader {
         const std::vector<std::string> known{"power_W", "sm", "hbm", "nvlink", "network"};
         if (cols.size() < 3 || cols[0] != "time_s" || cols[1] != "gpu") {
           f_.s.add(SourceLoc{file, line, 1, path}, row,
-                   "the header must be 'time_s,gpu,' followed by any of power_W, sm, hbm, nvlink, network");
+                   "the header must be 'time_s,gpu,' followed by any of power_W, sm, hbm, nvlink, "
+                   "network");
           return;
         }
         for (std::size_t k = 2; k < cols.size(); ++k)
@@ -2304,7 +2353,8 @@ class FacilityReader {
         continue;
       }
       if (++rows > kMaxListLength) {
-        f_.s.add(SourceLoc{file, line, 1, path}, "", "the trace has too many rows (at most 1000000)");
+        f_.s.add(SourceLoc{file, line, 1, path}, "",
+                 "the trace has too many rows (at most 1000000)");
         return;
       }
       f_.s.visit([&] { return SourceLoc{file, line, 1, path}; });
@@ -2315,7 +2365,8 @@ class FacilityReader {
       }
       std::vector<double> v(cells.size());
       for (std::size_t k = 0; k < cells.size(); ++k) {
-        const auto [ptr, ec] = std::from_chars(cells[k].data(), cells[k].data() + cells[k].size(), v[k]);
+        const auto [ptr, ec] =
+            std::from_chars(cells[k].data(), cells[k].data() + cells[k].size(), v[k]);
         if (ec != std::errc() || ptr != cells[k].data() + cells[k].size() || !std::isfinite(v[k])) {
           f_.s.add(SourceLoc{file, line, int(k) + 1, path}, cells[k], "expected a number");
           return;
@@ -2334,16 +2385,15 @@ class FacilityReader {
       }
       ser.t.push_back(v[0]);
       for (std::size_t k = 2; k < cols.size(); ++k) {
-        auto& dst = cols[k] == "power_W" ? ser.P
-                    : cols[k] == "sm"    ? ser.a_sm
-                    : cols[k] == "hbm"   ? ser.a_hbm
+        auto& dst = cols[k] == "power_W"  ? ser.P
+                    : cols[k] == "sm"     ? ser.a_sm
+                    : cols[k] == "hbm"    ? ser.a_hbm
                     : cols[k] == "nvlink" ? ser.a_nvlink
                                           : ser.a_network;
         dst.push_back(v[k]);
       }
     }
-    if (tr.gpus.empty())
-      f_.error(at, path, csv, "the trace file '" + file + "' has no data rows");
+    if (tr.gpus.empty()) f_.error(at, path, csv, "the trace file '" + file + "' has no data rows");
   }
 
   void readRack(const YAML::Node& n, const std::string& path) {
@@ -2592,8 +2642,8 @@ class FacilityReader {
                  "missing key 'heat_load': rack type '" + type->name +
                      "' has no GPU model ('gpu'), so the rack needs a heat-load profile");
       if (!r.has_heat_load && !type->gpu.empty()) {
-        gpu(type->gpu, type_info_.count(r.type) ? type_info_[r.type].gpu_loc
-                                                : catalog_types_[r.type].gpu_loc);
+        gpu(type->gpu,
+            type_info_.count(r.type) ? type_info_[r.type].gpu_loc : catalog_types_[r.type].gpu_loc);
         for (const auto& [pname, count] : type->parts) part(pname, type->loc);
         const int n = type->trays * type->gpus_per_tray;
         for (const auto& [slot, factor] : r.coldplate_degradation)
@@ -2644,7 +2694,8 @@ class FacilityReader {
           continue;
         }
         auto [o, fresh] = on.try_emplace(rn, b.name);
-        if (!fresh) f_.s.add(b.loc, rn, "rack '" + rn + "' is already on busway '" + o->second + "'");
+        if (!fresh)
+          f_.s.add(b.loc, rn, "rack '" + rn + "' is already on busway '" + o->second + "'");
       }
     }
     for (const auto& r : spec_.racks)

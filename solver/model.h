@@ -25,8 +25,8 @@
 #include "models/fluid.h"
 #include "models/heat_exchanger.h"
 #include "models/hydraulics.h"
-#include "models/pump.h"
 #include "models/power_smoothing.h"
+#include "models/pump.h"
 #include "models/rack_parts.h"
 #include "models/workload.h"
 #include "solver/spec.h"
@@ -66,14 +66,14 @@ struct FacilityModel {
 
   // fluids
   std::vector<Fluid> fluids;
-  int fws_fluid = 0;                // facility-water fluid index
-  TimeSeries fws_T;                 // facility-water supply temperature             (K)
-  double T_ambient = 298.15;        // (K)
+  int fws_fluid = 0;          // facility-water fluid index
+  TimeSeries fws_T;           // facility-water supply temperature             (K)
+  double T_ambient = 298.15;  // (K)
   // room-air node (optional): the last state, after every CDU's block
-  int room_state = -1;               // state index; -1: no room-air node
-  double room_C = 0;                 // air heat capacity rho V c_p                         (J/K)
-  double room_G = 0;                 // air-handler conductance rho V_dot c_p               (W/K)
-  double room_supply_T = 0;          // (K)
+  int room_state = -1;              // state index; -1: no room-air node
+  double room_C = 0;                // air heat capacity rho V c_p                         (J/K)
+  double room_G = 0;                // air-handler conductance rho V_dot c_p               (W/K)
+  double room_supply_T = 0;         // (K)
   std::vector<double> breakpoints;  // input discontinuities, sorted                 (s)
 
   // cdus (ncdu)
@@ -114,44 +114,44 @@ struct FacilityModel {
   std::vector<TimeSeries> rack_load;    // rack power                              (W)
 
   // racks with resolved GPUs (nrack): the GPU layer supplies their heat and power
-  std::vector<char> rack_resolved;          // 1: GPUs resolved, 0: heat_load profile
-  std::vector<int> rack_gpuadr, rack_gpunum;  // first GPU, count
+  std::vector<char> rack_resolved;                      // 1: GPUs resolved, 0: heat_load profile
+  std::vector<int> rack_gpuadr, rack_gpunum;            // first GPU, count
   std::vector<double> rack_other_idle, rack_other_max;  // non-GPU power                 (W)
-  std::vector<double> rack_other_liquid;    // liquid share of the non-GPU heat         (1)
-  std::vector<int> rack_tray_gpus;          // GPUs per tray                            (1)
-  std::vector<double> rack_power_cap;       // whole-rack limit; 0 = none               (W)
-  std::vector<int> rack_partset;            // index into part_sets; -1: lumped other power
-  std::vector<RackParts> part_sets;         // resolved non-GPU parts, one per rack type
-  std::vector<std::string> part_set_type;   // the rack type of each set
+  std::vector<double> rack_other_liquid;   // liquid share of the non-GPU heat         (1)
+  std::vector<int> rack_tray_gpus;         // GPUs per tray                            (1)
+  std::vector<double> rack_power_cap;      // whole-rack limit; 0 = none               (W)
+  std::vector<int> rack_partset;           // index into part_sets; -1: lumped other power
+  std::vector<RackParts> part_sets;        // resolved non-GPU parts, one per rack type
+  std::vector<std::string> part_set_type;  // the rack type of each set
 
   // GPU layer (ngpu): explicit fixed step gpu_dt, exchanging heat with the coolant every
   // coupling_dt (docs/models/gpu_layer.md)
   int ngpu = 0;
-  double gpu_dt = 0.05;       // (s)
-  double coupling_dt = 5.0;   // (s)
+  double gpu_dt = 0.05;      // (s)
+  double coupling_dt = 5.0;  // (s)
   std::vector<GpuParams> gpu_types;
   std::vector<int> gpu_type, gpu_rack, gpu_slot;
-  std::vector<double> gpu_cap;       // power limit                                       (W)
-  std::vector<double> gpu_R_factor;  // cold-plate degradation factor                     (1)
-  std::vector<double> gpu_C_plate;   // plate capacity                                    (J/K)
+  std::vector<double> gpu_cap;            // power limit                                       (W)
+  std::vector<double> gpu_R_factor;       // cold-plate degradation factor                     (1)
+  std::vector<double> gpu_C_plate;        // plate capacity                                    (J/K)
   std::vector<int> gpu_job, gpu_jobslot;  // job index (-1: idle) and rank in it
 
   // jobs
   int njob = 0;
   std::vector<std::string> job_name;
   std::vector<TrainingJobSpec> job_spec;
-  std::vector<int> job_kind;                  // 0 training, 1 inference, 2 trace
+  std::vector<int> job_kind;  // 0 training, 1 inference, 2 trace
   std::vector<InferenceSpec> job_inference;
   std::vector<TraceSpec> job_trace;
   std::vector<PowerSmoothingParams> job_smoothing;
-  std::vector<std::vector<int>> job_gpus;   // GPU indices of each job (rank order)
+  std::vector<std::vector<int>> job_gpus;  // GPU indices of each job (rank order)
   // clock ratio of each phase in the unthrottled reference run: [job][type * nphase + phase]
   std::vector<std::vector<double>> job_xref;
 
   // power chain (docs/models/power_chain.md); stepped with the GPU layer's fast clock
   bool has_power = false;
-  PowerSpec power;                  // resolved parameters
-  std::vector<int> rack_busway;     // busway feeding each rack (model order)
+  PowerSpec power;               // resolved parameters
+  std::vector<int> rack_busway;  // busway feeding each rack (model order)
   std::vector<std::string> busway_name;
 
   // jacobian sparsity (CSC) and column coloring for difference quotients
@@ -202,37 +202,37 @@ struct Signals {
 
 // mutable state of the GPU layer
 struct GpuLayerState {
-  std::vector<GpuState> gpu;                 // thermal nodes and latches
-  std::vector<GpuOperatingPoint> op;         // last fast step
-  std::vector<PowerSmoothingState> smooth;   // power floor / ramp limiter per GPU
-  std::vector<double> filler_energy;         // burnt by the power floor, cumulative    (J)
-  std::vector<Utilization> util;             // last fast step
+  std::vector<GpuState> gpu;                    // thermal nodes and latches
+  std::vector<GpuOperatingPoint> op;            // last fast step
+  std::vector<PowerSmoothingState> smooth;      // power floor / ramp limiter per GPU
+  std::vector<double> filler_energy;            // burnt by the power floor, cumulative    (J)
+  std::vector<Utilization> util;                // last fast step
   std::vector<double> P_sum, Tj_max, Thbm_max;  // over the current output interval
-  std::vector<double> throttled_time;        // thermal or brake throttling, cumulative  (s)
+  std::vector<double> throttled_time;           // thermal or brake throttling, cumulative  (s)
   std::vector<JobState> job;
   std::vector<std::vector<double>> job_speed_c, job_speed_m;  // scratch per job
   std::vector<std::vector<char>> job_alive;
   std::vector<std::vector<Utilization>> job_util;
-  std::vector<double> job_throttled;         // GPU-seconds of thermal/brake throttling   (s)
+  std::vector<double> job_throttled;  // GPU-seconds of thermal/brake throttling   (s)
   // window means handed to the coolant (nrack)
-  std::vector<double> rack_Q_liquid;         // heat into the rack coolant                (W)
-  std::vector<double> rack_P;                // rack electrical power                     (W)
-  std::vector<double> rack_Q_air;            // (W)
-  std::vector<double> rack_P_now;            // rack power at the last fast step          (W)
-  std::vector<double> rack_gpu_P_now;        // its GPU part                              (W)
-  double interval_time = 0;                  // time accumulated in P_sum                 (s)
+  std::vector<double> rack_Q_liquid;   // heat into the rack coolant                (W)
+  std::vector<double> rack_P;          // rack electrical power                     (W)
+  std::vector<double> rack_Q_air;      // (W)
+  std::vector<double> rack_P_now;      // rack power at the last fast step          (W)
+  std::vector<double> rack_gpu_P_now;  // its GPU part                              (W)
+  double interval_time = 0;            // time accumulated in P_sum                 (s)
   // energy of the GPU layer since t = 0 (J)
   double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;
 };
 
 // mutable state of the power chain
 struct PowerLayerState {
-  std::vector<BreakerState> shelf_brk;   // nrack x shelves_per_rack
-  std::vector<BreakerState> bus_brk;     // per busway
-  std::vector<double> T_bus;             // conductor temperature                        (K)
+  std::vector<BreakerState> shelf_brk;  // nrack x shelves_per_rack
+  std::vector<BreakerState> bus_brk;    // per busway
+  std::vector<double> T_bus;            // conductor temperature                        (K)
   UpsState ups;
-  std::vector<char> rack_powered;        // 0: no working shelf, feeder or UPS
-  std::vector<char> rack_brake;          // 1: the working shelves cannot carry the load
+  std::vector<char> rack_powered;  // 0: no working shelf, feeder or UPS
+  std::vector<char> rack_brake;    // 1: the working shelves cannot carry the load
   // last step (W, A)
   std::vector<double> rack_P_in, rack_psu_loss, bus_I, bus_loss, bus_P;
   double P_ups_in = 0, P_ups_out = 0, P_tx_loss = 0, P_utility = 0;
@@ -281,8 +281,9 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init);
 void initPowerLayer(const FacilityModel& m, State& st);
 void powerStep(const FacilityModel& m, State& st, double t, double dt);
 // advance the GPUs and jobs from t0 to t1 in steps of m.gpu_dt, with the rack inlet temperatures
-// and flows of the coolant state y; leaves the window means in st.gl.rack_Q_liquid/rack_P/rack_Q_air
-// for evalRhs. `fast` (may be null) is called after every fast step with t and st.
+// and flows of the coolant state y; leaves the window means in
+// st.gl.rack_Q_liquid/rack_P/rack_Q_air for evalRhs. `fast` (may be null) is called after every
+// fast step with t and st.
 using FastCallback = void (*)(void* user, const FacilityModel& m, const State& st, double t);
 void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
                      FastCallback fast = nullptr, void* user = nullptr);

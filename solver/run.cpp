@@ -193,8 +193,9 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     for (auto& r : spec.racks) {
       if (r.name == e.target && !r.has_heat_load) {
         errors.push_back(LoadError{e.loc, e.target,
-                                   "rack '" + r.name + "' has resolved GPUs (no heat_load profile): "
-                                   "its load comes from its job, not from a heat_load event"});
+                                   "rack '" + r.name +
+                                       "' has resolved GPUs (no heat_load profile): "
+                                       "its load comes from its job, not from a heat_load event"});
         found = true;
         continue;
       }
@@ -206,8 +207,9 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
       if (d < bestd) bestd = d, best = r.name;
     }
     if (!found && e.target == "*")
-      errors.push_back(LoadError{e.loc, "", "no rack has a heat_load profile to step (racks with "
-                                            "resolved GPUs take their load from their jobs)"});
+      errors.push_back(LoadError{e.loc, "",
+                                 "no rack has a heat_load profile to step (racks with "
+                                 "resolved GPUs take their load from their jobs)"});
     else if (!found)
       errors.push_back(LoadError{
           e.loc, e.target,
@@ -269,7 +271,8 @@ void SummarySink::sample(const FacilityModel& m, const State& st, const double* 
   for (int i = 0; i < m.ngpu; ++i) {
     if (gl.Tj_max[i] > s.T_j_max) {
       s.T_j_max = gl.Tj_max[i];
-      s.T_j_max_gpu = "rack " + m.rack_name[m.gpu_rack[i]] + " GPU " + std::to_string(m.gpu_slot[i]);
+      s.T_j_max_gpu =
+          "rack " + m.rack_name[m.gpu_rack[i]] + " GPU " + std::to_string(m.gpu_slot[i]);
     }
     s.T_hbm_max = std::max(s.T_hbm_max, gl.Thbm_max[i]);
     s.gpu_seconds_throttled += gl.throttled_time[i];
@@ -323,9 +326,10 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
          s.E_psu / T / 1e3, s.E_bus / T / 1e3, s.E_ups / T / 1e3, s.E_tx / T / 1e3);
     line("  PUE                 %.4f  ((utility + CDU pumps) / IT AC energy; ExaDigiT form %.4f)",
          (s.E_utility + s.E_pump) / it_ac, (it_ac + s.E_pump) / it_ac);
-    line("  busways             peak load %.0f %% of rating at an output time%s; %d racks unpowered",
-         100 * s.bus_load_max, s.bus_load_max > 0.8 ? " (above the 80 % continuous rule)" : "",
-         s.racks_unpowered);
+    line(
+        "  busways             peak load %.0f %% of rating at an output time%s; %d racks unpowered",
+        100 * s.bus_load_max, s.bus_load_max > 0.8 ? " (above the 80 % continuous rule)" : "",
+        s.racks_unpowered);
   }
   if (m.room_state >= 0)
     line("  room air            %.1f degC peak, %.1f kW from the racks' air side (end)",
@@ -341,10 +345,11 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
         line("  job %-15s %d GPUs, %s", J.name.c_str(), J.gpus,
              J.kind == 1 ? "inference (load profile)" : "trace replay");
       else
-        line("  job %-15s %d GPUs, %ld iterations, iteration %.3f s (reference %.3f s), "
-           "throughput ratio %.4f, %.0f GPU-s throttled",
-           J.name.c_str(), J.gpus, J.iterations, J.iteration_time, J.reference_time,
-           J.throughput_ratio, J.throttled_gpu_seconds);
+        line(
+            "  job %-15s %d GPUs, %ld iterations, iteration %.3f s (reference %.3f s), "
+            "throughput ratio %.4f, %.0f GPU-s throttled",
+            J.name.c_str(), J.gpus, J.iterations, J.iteration_time, J.reference_time,
+            J.throughput_ratio, J.throttled_gpu_seconds);
   }
   const EnergyTotals& e = s.energy;
   double rel = e.heat_in > 0 ? e.balanceError() / e.heat_in : 0.0;
@@ -376,7 +381,8 @@ struct Hdf5Sink::Impl {
   int j_it, j_last, j_ratio, j_thr, j_n;
   int f_PIT = -1;
   int room_T = -1, e_ain, e_arem, e_ast;
-  int b_I = -1, b_ratio, b_T, b_loss, b_brk, r_Pin, r_psu, u_P, u_Pin, u_soc, u_loss, f_Ptot, f_Pcool, f_pue, f_pue_x;
+  int b_I = -1, b_ratio, b_T, b_loss, b_brk, r_Pin, r_psu, u_P, u_Pin, u_soc, u_loss, f_Ptot,
+      f_Pcool, f_pue, f_pue_x;
   int e_util, e_it, e_chain;
   int p_time = -1, p_PIT, p_rack;
   int power_every = 0, fast_count = 0;
@@ -455,7 +461,8 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
     f.writeStrings("/gpu/type", types, "GPU model of each GPU (data/catalog/gpus)");
     I.g_Tj = f.addSeries("/gpu/T_junction", ng, "K",
                          "GPU junction temperature, maximum over the output interval");
-    I.g_Thbm = f.addSeries("/gpu/T_hbm", ng, "K", "HBM temperature, maximum over the output interval");
+    I.g_Thbm =
+        f.addSeries("/gpu/T_hbm", ng, "K", "HBM temperature, maximum over the output interval");
     I.g_P = f.addSeries("/gpu/P", ng, "W", "GPU board power, mean over the output interval");
     I.g_clk = f.addSeries("/gpu/clock_ratio", ng, "1", "SM clock / boost clock at the output time");
     I.g_thr = f.addSeries("/gpu/throttle_reasons", ng, "1",
@@ -463,8 +470,10 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
                           "power cap, 0x8 HW slowdown, 0x20 SW thermal, 0x40 HW thermal, 0x80 HW "
                           "power brake)");
     I.g_asm = f.addSeries("/gpu/utilization_sm", ng, "1", "SM activity at the output time");
-    I.g_ahbm = f.addSeries("/gpu/utilization_hbm", ng, "1", "HBM bandwidth utilization at the output time");
-    I.g_anvl = f.addSeries("/gpu/utilization_nvlink", ng, "1", "NVLink utilization at the output time");
+    I.g_ahbm = f.addSeries("/gpu/utilization_hbm", ng, "1",
+                           "HBM bandwidth utilization at the output time");
+    I.g_anvl =
+        f.addSeries("/gpu/utilization_nvlink", ng, "1", "NVLink utilization at the output time");
     I.e_gel = f.addSeries("/energy/gpu_electric", 0, "J",
                           "cumulative electrical energy into the resolved GPUs");
     I.e_gco = f.addSeries("/energy/gpu_to_coolant", 0, "J",
@@ -476,7 +485,8 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
     const std::size_t nj = m.njob;
     f.writeStrings("/job/names", m.job_name, "job names, column labels of /job/*");
     I.j_it = f.addSeries("/job/iteration_time", nj, "s", "mean iteration time so far");
-    I.j_last = f.addSeries("/job/last_iteration_time", nj, "s", "time of the last completed iteration");
+    I.j_last =
+        f.addSeries("/job/last_iteration_time", nj, "s", "time of the last completed iteration");
     I.j_ratio = f.addSeries("/job/throughput_ratio", nj, "1",
                             "reference iteration time / mean iteration time (reference: the same "
                             "job without thermal limits at its reference junction temperature)");
@@ -486,33 +496,43 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
   }
   if (m.room_state >= 0) {
     I.room_T = f.addSeries("/room/T_air", 0, "K", "room air temperature (mixed room-air node)");
-    I.e_ain = f.addSeries("/energy/air_in", 0, "J", "cumulative rack air-side heat into the room air");
-    I.e_arem = f.addSeries("/energy/air_removed", 0, "J", "cumulative heat removed by the air handlers");
-    I.e_ast = f.addSeries("/energy/air_stored", 0, "J", "change of the energy held in the room air");
+    I.e_ain =
+        f.addSeries("/energy/air_in", 0, "J", "cumulative rack air-side heat into the room air");
+    I.e_arem =
+        f.addSeries("/energy/air_removed", 0, "J", "cumulative heat removed by the air handlers");
+    I.e_ast =
+        f.addSeries("/energy/air_stored", 0, "J", "change of the energy held in the room air");
   }
   if (m.has_power) {
     const std::size_t nb = m.busway_name.size();
     f.writeStrings("/busway/names", m.busway_name, "busway names, column labels of /busway/*");
     std::vector<long long> rb(m.rack_busway.begin(), m.rack_busway.end());
-    f.writeIntVector("/rack/busway", rb, "index into /busway/names of the busway feeding each rack");
+    f.writeIntVector("/rack/busway", rb,
+                     "index into /busway/names of the busway feeding each rack");
     I.b_I = f.addSeries("/busway/I", nb, "A", "line current");
     I.b_ratio = f.addSeries("/busway/load_ratio", nb, "1", "line current / rated current");
     I.b_T = f.addSeries("/busway/T_conductor", nb, "K", "conductor temperature");
     I.b_loss = f.addSeries("/busway/P_loss", nb, "W", "I^2 R(T) loss (to the hall air)");
     I.b_brk = f.addSeries("/busway/breaker_state", nb, "1", "feeder breaker: 0 closed, 1 tripped");
     I.r_Pin = f.addSeries("/rack/P_in", nr, "W", "AC input power of the rack's power shelves");
-    I.r_psu = f.addSeries("/rack/P_psu_loss", nr, "W", "conversion loss of the rack's power shelves");
+    I.r_psu =
+        f.addSeries("/rack/P_psu_loss", nr, "W", "conversion loss of the rack's power shelves");
     I.u_P = f.addSeries("/ups/P", 0, "W", "UPS output power");
     I.u_Pin = f.addSeries("/ups/P_in", 0, "W", "UPS input power");
     I.u_soc = f.addSeries("/ups/SOC", 0, "1", "battery state of charge");
     I.u_loss = f.addSeries("/ups/P_loss", 0, "W", "UPS conversion, standby and charging loss");
-    I.f_Ptot = f.addSeries("/facility/P_total", 0, "W", "utility power (IT + power-chain losses + CDU pumps)");
-    I.f_Pcool = f.addSeries("/facility/P_cooling", 0, "W", "cooling power: CDU pumps (plant pumps and towers: not modelled yet)");
-    I.f_pue = f.addSeries("/facility/PUE", 0, "1", "P_total / IT power (IT: AC input of the racks' power shelves)");
-    I.f_pue_x = f.addSeries("/facility/PUE_exadigit", 0, "1", "(IT heat + CDU pumps + plant) / IT heat, as ExaDigiT/RAPS defines it");
+    I.f_Ptot = f.addSeries("/facility/P_total", 0, "W",
+                           "utility power (IT + power-chain losses + CDU pumps)");
+    I.f_Pcool = f.addSeries("/facility/P_cooling", 0, "W",
+                            "cooling power: CDU pumps (plant pumps and towers: not modelled yet)");
+    I.f_pue = f.addSeries("/facility/PUE", 0, "1",
+                          "P_total / IT power (IT: AC input of the racks' power shelves)");
+    I.f_pue_x = f.addSeries("/facility/PUE_exadigit", 0, "1",
+                            "(IT heat + CDU pumps + plant) / IT heat, as ExaDigiT/RAPS defines it");
     I.e_util = f.addSeries("/energy/utility", 0, "J", "cumulative utility energy");
     I.e_it = f.addSeries("/energy/it", 0, "J", "cumulative DC energy delivered to the racks");
-    I.e_chain = f.addSeries("/energy/power_chain_loss", 0, "J", "cumulative shelf + busway + UPS + transformer losses");
+    I.e_chain = f.addSeries("/energy/power_chain_loss", 0, "J",
+                            "cumulative shelf + busway + UPS + transformer losses");
   }
   if (m.ngpu > 0 && power_interval > 0) {
     I.power_every = std::max(1, int(std::lround(power_interval / m.gpu_dt)));
@@ -589,13 +609,20 @@ void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, 
   if (I.b_I >= 0) {
     const PowerLayerState& pl = st.pl;
     const int nb = int(m.busway_name.size());
-    put(I.b_I, [&](int b) { return pl.bus_I[b]; }, nb);
-    put(I.b_ratio, [&](int b) { return pl.bus_I[b] / m.power.busways[b].params.I_rated; }, nb);
-    put(I.b_T, [&](int b) { return pl.T_bus[b]; }, nb);
-    put(I.b_loss, [&](int b) { return pl.bus_loss[b]; }, nb);
-    put(I.b_brk, [&](int b) { return pl.bus_brk[b].tripped ? 1.0 : 0.0; }, nb);
-    put(I.r_Pin, [&](int r) { return pl.rack_P_in[r]; }, m.nrack);
-    put(I.r_psu, [&](int r) { return pl.rack_psu_loss[r]; }, m.nrack);
+    put(
+        I.b_I, [&](int b) { return pl.bus_I[b]; }, nb);
+    put(
+        I.b_ratio, [&](int b) { return pl.bus_I[b] / m.power.busways[b].params.I_rated; }, nb);
+    put(
+        I.b_T, [&](int b) { return pl.T_bus[b]; }, nb);
+    put(
+        I.b_loss, [&](int b) { return pl.bus_loss[b]; }, nb);
+    put(
+        I.b_brk, [&](int b) { return pl.bus_brk[b].tripped ? 1.0 : 0.0; }, nb);
+    put(
+        I.r_Pin, [&](int r) { return pl.rack_P_in[r]; }, m.nrack);
+    put(
+        I.r_psu, [&](int r) { return pl.rack_psu_loss[r]; }, m.nrack);
     double P_pumps = 0;
     for (int c = 0; c < m.ncdu; ++c) P_pumps += g.P_pump[c];
     double P_it = 0;
@@ -605,12 +632,20 @@ void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, 
     PueComponents pc;
     pc.Q_it = P_it;
     pc.W_cdu_pumps = P_pumps;
-    double v[12] = {pl.P_ups_out, pl.P_ups_in, soc, pl.ups.P_loss, P_total, P_pumps,
+    double v[12] = {pl.P_ups_out,
+                    pl.P_ups_in,
+                    soc,
+                    pl.ups.P_loss,
+                    P_total,
+                    P_pumps,
                     P_it > 0 ? P_total / P_it : std::numeric_limits<double>::quiet_NaN(),
                     P_it > 0 ? pueExaDigiT(pc) : std::numeric_limits<double>::quiet_NaN(),
-                    pl.E_utility, pl.E_it, pl.E_psu + pl.E_bus + pl.E_ups + pl.E_tx, 0};
-    int ids[11] = {I.u_P, I.u_Pin, I.u_soc, I.u_loss, I.f_Ptot, I.f_Pcool, I.f_pue, I.f_pue_x,
-                   I.e_util, I.e_it, I.e_chain};
+                    pl.E_utility,
+                    pl.E_it,
+                    pl.E_psu + pl.E_bus + pl.E_ups + pl.E_tx,
+                    0};
+    int ids[11] = {I.u_P,   I.u_Pin,   I.u_soc,  I.u_loss, I.f_Ptot, I.f_Pcool,
+                   I.f_pue, I.f_pue_x, I.e_util, I.e_it,   I.e_chain};
     for (int k = 0; k < 11; ++k) f.appendRow(ids[k], std::span<const double>(&v[k], 1));
   }
   if (I.room_T >= 0) {
@@ -621,14 +656,23 @@ void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, 
   if (I.g_Tj >= 0) {
     const GpuLayerState& gl = st.gl;
     const double span_t = gl.interval_time > 0 ? gl.interval_time : 1.0;
-    put(I.g_Tj, [&](int i) { return gl.Tj_max[i]; }, m.ngpu);
-    put(I.g_Thbm, [&](int i) { return gl.Thbm_max[i]; }, m.ngpu);
-    put(I.g_P, [&](int i) { return gl.interval_time > 0 ? gl.P_sum[i] / span_t : gl.op[i].P; }, m.ngpu);
-    put(I.g_clk, [&](int i) { return gl.op[i].clock_ratio; }, m.ngpu);
-    put(I.g_thr, [&](int i) { return double(gl.op[i].reasons); }, m.ngpu);
-    put(I.g_asm, [&](int i) { return gl.util[i].a_sm; }, m.ngpu);
-    put(I.g_ahbm, [&](int i) { return gl.util[i].a_hbm; }, m.ngpu);
-    put(I.g_anvl, [&](int i) { return gl.util[i].a_nvlink; }, m.ngpu);
+    put(
+        I.g_Tj, [&](int i) { return gl.Tj_max[i]; }, m.ngpu);
+    put(
+        I.g_Thbm, [&](int i) { return gl.Thbm_max[i]; }, m.ngpu);
+    put(
+        I.g_P, [&](int i) { return gl.interval_time > 0 ? gl.P_sum[i] / span_t : gl.op[i].P; },
+        m.ngpu);
+    put(
+        I.g_clk, [&](int i) { return gl.op[i].clock_ratio; }, m.ngpu);
+    put(
+        I.g_thr, [&](int i) { return double(gl.op[i].reasons); }, m.ngpu);
+    put(
+        I.g_asm, [&](int i) { return gl.util[i].a_sm; }, m.ngpu);
+    put(
+        I.g_ahbm, [&](int i) { return gl.util[i].a_hbm; }, m.ngpu);
+    put(
+        I.g_anvl, [&](int i) { return gl.util[i].a_nvlink; }, m.ngpu);
     double gev[3] = {e.gpu_electric, e.gpu_to_coolant, e.gpu_stored};
     int ges[3] = {I.e_gel, I.e_gco, I.e_gst};
     for (int k = 0; k < 3; ++k) f.appendRow(ges[k], std::span<const double>(&gev[k], 1));
@@ -638,11 +682,16 @@ void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, 
     // iteration metrics exist for training jobs only (NaN for inference and trace replay)
     const double nan = std::numeric_limits<double>::quiet_NaN();
     auto tr = [&](int j) { return m.job_kind[j] == 0; };
-    put(I.j_it, [&](int j) { return tr(j) ? meanIterationTime(gl.job[j]) : nan; }, m.njob);
-    put(I.j_last, [&](int j) { return tr(j) ? gl.job[j].last_iteration_time : nan; }, m.njob);
-    put(I.j_ratio, [&](int j) { return tr(j) ? throughputRatio(gl.job[j]) : nan; }, m.njob);
-    put(I.j_thr, [&](int j) { return gl.job_throttled[j]; }, m.njob);
-    put(I.j_n, [&](int j) { return double(gl.job[j].iterations); }, m.njob);
+    put(
+        I.j_it, [&](int j) { return tr(j) ? meanIterationTime(gl.job[j]) : nan; }, m.njob);
+    put(
+        I.j_last, [&](int j) { return tr(j) ? gl.job[j].last_iteration_time : nan; }, m.njob);
+    put(
+        I.j_ratio, [&](int j) { return tr(j) ? throughputRatio(gl.job[j]) : nan; }, m.njob);
+    put(
+        I.j_thr, [&](int j) { return gl.job_throttled[j]; }, m.njob);
+    put(
+        I.j_n, [&](int j) { return double(gl.job[j].iterations); }, m.njob);
   }
   double ev[5] = {e.heat_in, e.heat_out_fws, e.heat_loss, e.stored, e.balanceError()};
   int es[5] = {I.e_in, I.e_out, I.e_loss, I.e_stored, I.e_err};

@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "models/fluid.h"
 #include "models/electrical.h"
+#include "models/fluid.h"
 #include "models/gpu.h"
 #include "models/power_smoothing.h"
 #include "models/rack_parts.h"
@@ -77,9 +77,9 @@ struct RackTypeSpec {
   double max_working_pressure = 0;    // gauge                                          (Pa)
   double supply_temperature_max = 0;  // (K)
   // resolved accelerators (racks without a heat_load profile)
-  std::string gpu;                    // GpuParams name (catalog/gpus); "" = none
-  double other_idle_power = 0;        // CPUs, switches, NICs, fans at idle               (W)
-  double other_max_power = 0;         // the same under full load                          (W)
+  std::string gpu;              // GpuParams name (catalog/gpus); "" = none
+  double other_idle_power = 0;  // CPUs, switches, NICs, fans at idle               (W)
+  double other_max_power = 0;   // the same under full load                          (W)
   std::vector<std::pair<std::string, int>> parts;  // non-GPU parts (catalog/parts) and counts
   SourceLoc loc;
 };
@@ -165,8 +165,8 @@ struct RackSpec {
 struct JobSpec {
   enum class Kind { Training, Inference, Trace };
   Kind kind = Kind::Training;
-  InferenceSpec inference;  // Kind::Inference: load profile
-  TraceSpec trace;          // Kind::Trace: per-GPU samples (rank order)
+  InferenceSpec inference;         // Kind::Inference: load profile
+  TraceSpec trace;                 // Kind::Trace: per-GPU samples (rank order)
   PowerSmoothingParams smoothing;  // GB200-style power floor and ramp limits per GPU
   std::string name;
   std::vector<std::string> racks;  // rack names; empty = every rack with resolved GPUs
@@ -189,21 +189,21 @@ struct FacilityWaterSpec {
 // on exactly one busway
 struct PowerSpec {
   bool present = false;
-  double V_LL = 415;                    // line-to-line voltage of the busways            (V)
-  double pf = 0.95;                     // load power factor                              (1)
+  double V_LL = 415;  // line-to-line voltage of the busways            (V)
+  double pf = 0.95;   // load power factor                              (1)
   bool has_transformer = false;
   TransformerParams transformer;
   bool has_ups = false;
   UpsParams ups;
-  ShelfParams shelf;                    // rack power shelf
+  ShelfParams shelf;  // rack power shelf
   int shelves_per_rack = 0;
   bool has_shelf_breaker = false;
-  BreakerParams shelf_breaker;          // the breaker of each shelf's AC feed
+  BreakerParams shelf_breaker;  // the breaker of each shelf's AC feed
   struct Busway {
     std::string name;
     BuswayParams params;
     bool has_breaker = false;
-    BreakerParams breaker;              // the feeder breaker of the busway
+    BreakerParams breaker;  // the feeder breaker of the busway
     std::vector<std::string> racks;
     SourceLoc loc;
   };
@@ -219,21 +219,21 @@ struct FacilitySpec {
   // the room air that takes the racks' air-side heat (optional): a mixed air volume cooled by
   // air handlers supplying air at a fixed temperature and flow
   bool has_room_air = false;
-  double room_volume = 0;            // air volume of the hall                              (m3)
-  double room_supply_T = 0;          // air-handler supply temperature                      (K)
-  double room_airflow = 0;           // air-handler volume flow                             (m3/s)
+  double room_volume = 0;    // air volume of the hall                              (m3)
+  double room_supply_T = 0;  // air-handler supply temperature                      (K)
+  double room_airflow = 0;   // air-handler volume flow                             (m3/s)
   FacilityWaterSpec facility_water;
   std::map<std::string, FluidData> fluids;  // resolved from the catalog
   std::map<std::string, ColdPlateSpec> coldplates;
   std::map<std::string, RackTypeSpec> rack_types;
-  std::map<std::string, GpuParams> gpus;         // resolved from the catalog
-  std::map<std::string, PartParams> parts;       // resolved from the catalog
+  std::map<std::string, GpuParams> gpus;    // resolved from the catalog
+  std::map<std::string, PartParams> parts;  // resolved from the catalog
   std::vector<CduSpec> cdus;
   std::vector<RackSpec> racks;
   std::vector<JobSpec> jobs;
   PowerSpec power;
-  double gpu_step = 0.05;                        // fast step of the GPU layer            (s)
-  double coupling_step = 5.0;                    // GPU layer <-> coolant exchange interval (s)
+  double gpu_step = 0.05;      // fast step of the GPU layer            (s)
+  double coupling_step = 5.0;  // GPU layer <-> coolant exchange interval (s)
 };
 
 }  // namespace dctwin

@@ -10,7 +10,9 @@ using namespace dctwin;
 namespace {
 constexpr double kFt = 0.3048;  // m
 constexpr double kSqrt3 = 1.7320508075688772;
-double degC(double t) { return 273.15 + t; }
+double degC(double t) {
+  return 273.15 + t;
+}
 
 // Eaton Pow-R-Way III 800 A Cu: R/X 2.30/1.20 mOhm per 100 ft L-N [K67], as in
 // data/catalog/electrical/eaton_powrway3_cu_800a.yaml; 100 ft run
@@ -35,7 +37,9 @@ PsuParams titanium5500() {
   p.P_standby = 25;
   return p;
 }
-ShelfParams gb200Shelf() { return ShelfParams{6, 3, titanium5500()}; }
+ShelfParams gb200Shelf() {
+  return ShelfParams{6, 3, titanium5500()};
+}
 
 // ups_double_conversion_1mw.yaml
 UpsParams ups1mw() {
@@ -51,7 +55,9 @@ UpsParams ups1mw() {
 }
 
 // transformer_2500kva.yaml
-TransformerParams tx2500() { return TransformerParams{2500e3, 1900, 16000}; }
+TransformerParams tx2500() {
+  return TransformerParams{2500e3, 1900, 16000};
+}
 
 // RK4 of C dT/dt = 3 I^2 L R(T) - (T - T_amb)/R_th, a check independent of the exact step
 double buswayRk4(const BuswayParams& b, double I, double T_amb, double t_end, int n, double T) {
@@ -83,7 +89,7 @@ TEST_CASE("busway: 800 A Cu Pow-R-Way 100 ft worked example", "[electrical]") {
   CHECK(P == Approx(4400).epsilon(0.05));
   CHECK(P == Approx(3 * 800.0 * 800.0 * 2.30e-3).epsilon(1e-12));  // 4416 W
   CHECK(dV == Approx(3.2).epsilon(0.05));
-  CHECK(dV == Approx(kSqrt3 * 800 * 2.30e-3).epsilon(1e-12));      // 3.187 V
+  CHECK(dV == Approx(kSqrt3 * 800 * 2.30e-3).epsilon(1e-12));  // 3.187 V
   // at pf 0.95 the reactance adds: sqrt3 800 (2.30 0.95 + 1.20 0.312) mOhm = 3.55 V
   b.pf = 0.95;
   CHECK(buswayVoltageDrop(b, 800, degC(20)) ==
@@ -249,7 +255,8 @@ TEST_CASE("PSU: 80 PLUS Titanium points, standby, shelf load sharing", "[electri
   }
   // the loss is linear between points: 35 % is halfway between the 20 % and 50 % losses
   const double l20 = 0.2 * (1 / 0.94 - 1), l50 = 0.5 * (1 / 0.96 - 1), l100 = 1 / 0.91 - 1;
-  CHECK(efficiencyAt(p.load, p.eta, 0.35) == Approx(0.35 / (0.35 + 0.5 * (l20 + l50))).epsilon(1e-14));
+  CHECK(efficiencyAt(p.load, p.eta, 0.35) ==
+        Approx(0.35 / (0.35 + 0.5 * (l20 + l50))).epsilon(1e-14));
   CHECK(efficiencyAt(p.load, p.eta, 0.35) == Approx(0.9542).epsilon(1e-4));
   // held at the ends; below 10 % the standby term fades in: 5 % -> P/0.90 + 25 W / 2
   CHECK(efficiencyAt(p.load, p.eta, 1.2) == 0.91);

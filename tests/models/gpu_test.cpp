@@ -52,17 +52,17 @@ TEST_CASE("B200 published points: idle, power-capped GEMM, memory-bound plateau"
 
   s = at(65);  // a working junction
   GpuOperatingPoint gemm = gpuOperatingPoint(p, 1000, GpuLoad{1.0, 0.3, 0.0}, s);
-  CHECK(gemm.P == Approx(1000).margin(1e-6));        // at the cap (988 W measured)
-  CHECK(gemm.clock_ratio >= 0.55);                    // 55-62 % of the 1965 MHz boost [K4]
+  CHECK(gemm.P == Approx(1000).margin(1e-6));  // at the cap (988 W measured)
+  CHECK(gemm.clock_ratio >= 0.55);             // 55-62 % of the 1965 MHz boost [K4]
   CHECK(gemm.clock_ratio <= 0.62);
   CHECK((gemm.reasons & kThrottleSwPowerCap) != 0);
 
   GpuLoad mem{0.15, 1.0, 0.0, true};
   GpuOperatingPoint mb = gpuOperatingPoint(p, 1000, mem, s);
   CHECK(mb.clock_ratio * p.f_max == Approx(1597e6));  // parked at 1597 MHz [K4]
-  CHECK(mb.P >= 628);                                  // 628-686 W [K4]
+  CHECK(mb.P >= 628);                                 // 628-686 W [K4]
   CHECK(mb.P <= 686);
-  CHECK((mb.reasons & kThrottleSwPowerCap) == 0);      // the cap never bites [36]
+  CHECK((mb.reasons & kThrottleSwPowerCap) == 0);  // the cap never bites [36]
   // a lower cap moves the GEMM clock down, never the power above the cap
   GpuOperatingPoint capped = gpuOperatingPoint(p, 700, GpuLoad{1.0, 0.3, 0.0}, s);
   CHECK(capped.P == Approx(700).margin(1e-6));
@@ -95,7 +95,8 @@ TEST_CASE("throttle thresholds: SW thermal, HW slowdown with release, latched sh
   CHECK(op.clock_ratio > 0.4);
   s = at(90.0);  // HW slowdown: at least a factor 2 [K4]
   op = gpuOperatingPoint(p, 2000, load, s);
-  CHECK((op.reasons & (kThrottleHwThermal | kThrottleHwSlowdown)) == (kThrottleHwThermal | kThrottleHwSlowdown));
+  CHECK((op.reasons & (kThrottleHwThermal | kThrottleHwSlowdown)) ==
+        (kThrottleHwThermal | kThrottleHwSlowdown));
   CHECK(s.hw_slowdown);
   s.T_j = 273.15 + 88.5;  // still inside the 2 K release band
   op = gpuOperatingPoint(p, 2000, load, s);

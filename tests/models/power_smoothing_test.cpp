@@ -19,7 +19,9 @@ constexpr int kPeriod = 150;   // 3 s square-wave period in steps: 75 high, 75 l
 constexpr double kHigh = 1.0 * kTdp, kLow = 0.3 * kTdp;
 
 // work power of a synchronous training step: compute phase at TDP, communication phase at 0.3 TDP
-double squareWave(int k) { return (k % kPeriod) < kPeriod / 2 ? kHigh : kLow; }
+double squareWave(int k) {
+  return (k % kPeriod) < kPeriod / 2 ? kHigh : kLow;
+}
 
 struct Run {
   std::vector<double> P, P_work, filler, frac;
@@ -208,7 +210,8 @@ TEST_CASE("ramp limiter as a power cap: the GPU clock yields, not the work", "[p
   }
 }
 
-TEST_CASE("rack storage: peak grid power cut, energy conserved, SOC in bounds", "[power_smoothing]") {
+TEST_CASE("rack storage: peak grid power cut, energy conserved, SOC in bounds",
+          "[power_smoothing]") {
   const double P_hi = 100e3, P_lo = 30e3;  // rack square wave 0.3 <-> 1.0 (W)
   auto rack = [&](int k) { return (k % kPeriod) < kPeriod / 2 ? P_hi : P_lo; };
 
@@ -281,7 +284,7 @@ TEST_CASE("rack storage: peak grid power cut, energy conserved, SOC in bounds", 
       }
     }
     SwingMetrics m = swingMetrics(last, kDt);
-    CHECK(m.max <= 0.7 * P_hi);                              // peak demand cut >= 30 % [6]
+    CHECK(m.max <= 0.7 * P_hi);  // peak demand cut >= 30 % [6]
     CHECK(m.mean == Approx(0.5 * (P_hi + P_lo)).epsilon(0.01));
     CHECK(soc_last == Approx(0.5 * p.capacity_J).epsilon(0.1));  // recovered to half
     CHECK(E_grid == Approx(E_rack + (s.soc_J - 100e3)).epsilon(1e-13));
@@ -334,5 +337,6 @@ TEST_CASE("swing metrics of analytic signals", "[power_smoothing]") {
   CHECK(mw.rms_ripple == Approx(A / std::sqrt(2.0)));
   CHECK(mw.max_ramp_up == Approx(2 * A * std::sin(w * dt / 2) / dt));
   CHECK(mw.max_ramp_down == Approx(2 * A * std::sin(w * dt / 2) / dt));
-  CHECK(mw.peak_to_peak == Approx(2 * A * std::cos(std::numbers::pi / N)));  // samples straddle the peaks
+  CHECK(mw.peak_to_peak ==
+        Approx(2 * A * std::cos(std::numbers::pi / N)));  // samples straddle the peaks
 }

@@ -69,14 +69,32 @@ TEST_CASE("dctwin run writes results with units and prints a summary", "[cli]") 
   hsize_t dims[2];
   t.getSpace().getSimpleExtentDims(dims);
   CHECK(dims[0] == 41);
-  for (const char* path :
-       {"/rack/T_supply", "/rack/T_return", "/rack/V_flow", "/rack/dp", "/rack/Q_liquid",
-        "/cdu/T_sec_supply", "/cdu/T_sec_return", "/cdu/T_prim_supply", "/cdu/T_prim_return",
-        "/cdu/V_flow_sec", "/cdu/V_flow_prim", "/cdu/pump_speed", "/cdu/P_pump",
-        "/cdu/valve_position", "/cdu/Q_hex", "/energy/balance_error", "/gpu/T_junction",
-        "/gpu/T_hbm", "/gpu/P", "/gpu/clock_ratio", "/gpu/throttle_reasons",
-        "/gpu/utilization_sm", "/job/iteration_time", "/job/throughput_ratio",
-        "/job/throttled_gpu_seconds", "/facility/P_IT"}) {
+  for (const char* path : {"/rack/T_supply",
+                           "/rack/T_return",
+                           "/rack/V_flow",
+                           "/rack/dp",
+                           "/rack/Q_liquid",
+                           "/cdu/T_sec_supply",
+                           "/cdu/T_sec_return",
+                           "/cdu/T_prim_supply",
+                           "/cdu/T_prim_return",
+                           "/cdu/V_flow_sec",
+                           "/cdu/V_flow_prim",
+                           "/cdu/pump_speed",
+                           "/cdu/P_pump",
+                           "/cdu/valve_position",
+                           "/cdu/Q_hex",
+                           "/energy/balance_error",
+                           "/gpu/T_junction",
+                           "/gpu/T_hbm",
+                           "/gpu/P",
+                           "/gpu/clock_ratio",
+                           "/gpu/throttle_reasons",
+                           "/gpu/utilization_sm",
+                           "/job/iteration_time",
+                           "/job/throughput_ratio",
+                           "/job/throttled_gpu_seconds",
+                           "/facility/P_IT"}) {
     INFO(path);
     H5::DataSet d = f.openDataSet(path);
     REQUIRE(d.attrExists("units"));

@@ -47,7 +47,8 @@ struct PowerRecorder : OutputSink {
   std::vector<double> t, P_IT;
   std::vector<EnergyTotals> e;
   double t_from = 0;
-  void sample(const FacilityModel&, const State&, const double*, double, const EnergyTotals& ee) override {
+  void sample(const FacilityModel&, const State&, const double*, double,
+              const EnergyTotals& ee) override {
     e.push_back(ee);
   }
   void fast(const FacilityModel& m, const State& st, double tt) override {
@@ -80,7 +81,8 @@ TEST_CASE("resolved GPUs: the job runs, and both energy balances close", "[gpu_l
   // coolant: heat in = to facility water + stored, within 0.1 %; GPU layer: to round-off
   for (const auto& e : rec.e) {
     CHECK(std::abs(e.balanceError()) <= 1e-3 * std::max(e.heat_in, 1.0));
-    CHECK(std::abs(e.gpu_electric - e.gpu_to_coolant - e.gpu_stored) <= 1e-9 * std::max(e.gpu_electric, 1.0));
+    CHECK(std::abs(e.gpu_electric - e.gpu_to_coolant - e.gpu_stored) <=
+          1e-9 * std::max(e.gpu_electric, 1.0));
   }
   // every GPU is at its cap in the compute phases: SW power cap bit, no thermal throttling at W32
   double throttled = 0;
@@ -99,14 +101,16 @@ TEST_CASE("straggler: one GPU behind a degraded cold plate slows the whole job",
   State healthy, degraded;
   run(twoRacks(), &healthy);
   // GPU 5 of rack A01: its plate conducts 2.5x worse (a clogged or badly seated plate)
-  FacilityModel m = run(twoRacks("32 degC", "36 degC", ", coldplate_degradation: [{gpu: 5, factor: 2.5}]"), &degraded);
+  FacilityModel m =
+      run(twoRacks("32 degC", "36 degC", ", coldplate_degradation: [{gpu: 5, factor: 2.5}]"),
+          &degraded);
   const int bad = m.rack_gpuadr[0] + 5;
-  CHECK(degraded.gl.throttled_time[bad] > 100.0);        // the hot GPU throttles
-  CHECK(degraded.gl.throttled_time[bad + 1] == 0.0);     // its neighbour does not
+  CHECK(degraded.gl.throttled_time[bad] > 100.0);     // the hot GPU throttles
+  CHECK(degraded.gl.throttled_time[bad + 1] == 0.0);  // its neighbour does not
   const double t_h = meanIterationTime(healthy.gl.job[0]);
   const double t_d = meanIterationTime(degraded.gl.job[0]);
   INFO("iteration healthy " << t_h << " s, degraded " << t_d << " s");
-  CHECK(t_d > 1.03 * t_h);                                // the whole job runs slower
+  CHECK(t_d > 1.03 * t_h);  // the whole job runs slower
   CHECK(throughputRatio(degraded.gl.job[0]) < throughputRatio(healthy.gl.job[0]));
   // the healthy GPUs spend the difference waiting at the barriers
   const auto& g = degraded.gl.job[0].gpu;
@@ -131,8 +135,9 @@ TEST_CASE("the synchronous power swing has the period and amplitude of the phase
   // (the backward phase: the longest compute phase; docs/models/rack_parts.md)
   const PhaseSpec& bwd = m.job_spec[0].phases[1];
   REQUIRE(m.rack_partset[0] >= 0);
-  const double other =
-      rackPartsPower(m.part_sets[m.rack_partset[0]], PartActivity{bwd.a_sm, bwd.a_nvlink, bwd.a_network, true}).P;
+  const double other = rackPartsPower(m.part_sets[m.rack_partset[0]],
+                                      PartActivity{bwd.a_sm, bwd.a_nvlink, bwd.a_network, true})
+                           .P;
   CHECK(*mx == Approx(2 * (72 * gp.P_tdp + other)).epsilon(0.01));
   // the lowest phase (pipeline bubble / all-reduce) is far below: the swing of synchronous training
   CHECK(*mx - *mn > 0.5 * *mx);
@@ -161,9 +166,10 @@ TEST_CASE("W45 facility water throttles and costs throughput while W32 does not"
     *throttled = st.gl.job_throttled[0];
   };
   double r32, th32, r45, th45;
-  run("32 degC", "36 degC", &r32, &th32);   // W32, TCS 36 degC
-  run("45 degC", "50 degC", &r45, &th45);   // W45, TCS 50 degC (5 K CDU approach, CHx2000 [K43])
-  INFO("W32: ratio " << r32 << ", " << th32 << " GPU-s throttled; W45: ratio " << r45 << ", " << th45);
+  run("32 degC", "36 degC", &r32, &th32);  // W32, TCS 36 degC
+  run("45 degC", "50 degC", &r45, &th45);  // W45, TCS 50 degC (5 K CDU approach, CHx2000 [K43])
+  INFO("W32: ratio " << r32 << ", " << th32 << " GPU-s throttled; W45: ratio " << r45 << ", "
+                     << th45);
   CHECK(th32 == 0.0);
   CHECK(th45 > 0.0);
   CHECK(r45 < r32 - 0.01);
@@ -194,7 +200,8 @@ racks:
   State st = makeState(m, 305.15);
   struct Probe : OutputSink {
     std::vector<double> t, P_a01_gpu0, P_a02_gpu0, P_a02_gpu5;
-    void sample(const FacilityModel&, const State&, const double*, double, const EnergyTotals&) override {}
+    void sample(const FacilityModel&, const State&, const double*, double,
+                const EnergyTotals&) override {}
     void fast(const FacilityModel& mm, const State& s, double tt) override {
       t.push_back(tt);
       P_a01_gpu0.push_back(s.gl.op[mm.rack_gpuadr[0]].P);
@@ -226,7 +233,8 @@ TEST_CASE("a GB200-style power floor and ramp limits shrink the swing by the exp
   struct Swing : OutputSink {
     double t_from = 300;
     std::vector<double> P_gpu;  // GPU power of both racks at every fast step
-    void sample(const FacilityModel&, const State&, const double*, double, const EnergyTotals&) override {}
+    void sample(const FacilityModel&, const State&, const double*, double,
+                const EnergyTotals&) override {}
     void fast(const FacilityModel& m, const State& st, double tt) override {
       if (tt < t_from) return;
       double P = 0;
@@ -235,7 +243,8 @@ TEST_CASE("a GB200-style power floor and ramp limits shrink the swing by the exp
     }
   };
   auto run = [](const std::string& job_extra, Swing* sw, double* ratio) {
-    FacilityModel m = compileFacility(loadFacilityFromString(twoRacks("32 degC", "36 degC", "", job_extra), "t.yaml"));
+    FacilityModel m = compileFacility(
+        loadFacilityFromString(twoRacks("32 degC", "36 degC", "", job_extra), "t.yaml"));
     State st = makeState(m, 305.15);
     REQUIRE(runFor(m, st, 360, sw).ok);
     *ratio = throughputRatio(st.gl.job[0]);
@@ -251,9 +260,11 @@ TEST_CASE("a GB200-style power floor and ramp limits shrink the swing by the exp
                      sr = swingMetrics(ramped.P_gpu, dt);
   const int n = m.ngpu;
   INFO("swing plain " << sp.peak_to_peak << " W, floor " << sf.peak_to_peak << " W, ramp "
-                      << sr.peak_to_peak << " W; ramps " << sp.max_ramp_up << " / " << sr.max_ramp_up
-                      << " W/s; throughput " << r_plain << " / " << r_floor << " / " << r_ramp);
-  // the floor: GPUs never below 1000 W while the job runs, the cap still 1200 W -> swing 200 W per GPU
+                      << sr.peak_to_peak << " W; ramps " << sp.max_ramp_up << " / "
+                      << sr.max_ramp_up << " W/s; throughput " << r_plain << " / " << r_floor
+                      << " / " << r_ramp);
+  // the floor: GPUs never below 1000 W while the job runs, the cap still 1200 W -> swing 200 W per
+  // GPU
   CHECK(sf.min >= n * 1000.0 - 1e-6);
   CHECK(sf.peak_to_peak <= n * 200.0 + 1e-6);
   CHECK(sf.peak_to_peak < 0.4 * sp.peak_to_peak);
@@ -267,11 +278,13 @@ TEST_CASE("a GB200-style power floor and ramp limits shrink the swing by the exp
   CHECK(r_ramp < r_plain);
 }
 
-TEST_CASE("the racks' air-side heat warms the room-air node, and its balance closes", "[gpu_layer]") {
+TEST_CASE("the racks' air-side heat warms the room-air node, and its balance closes",
+          "[gpu_layer]") {
   std::string text = twoRacks();
-  text.replace(text.find("site: {ambient_temperature: 25 degC}"), 36,
-               "site: {ambient_temperature: 25 degC, room_air: {volume: 500 m3, supply_temperature: "
-               "24 degC, airflow: 4 m3/s}}");
+  text.replace(
+      text.find("site: {ambient_temperature: 25 degC}"), 36,
+      "site: {ambient_temperature: 25 degC, room_air: {volume: 500 m3, supply_temperature: "
+      "24 degC, airflow: 4 m3/s}}");
   FacilityModel m = compileFacility(loadFacilityFromString(text, "t.yaml"));
   REQUIRE(m.room_state == m.nstate - 1);
   State st = makeState(m, 305.15);
@@ -281,8 +294,8 @@ TEST_CASE("the racks' air-side heat warms the room-air node, and its balance clo
   double Q_air = 0;
   for (int r = 0; r < m.nrack; ++r) Q_air += st.sig.Q_air[r];
   CHECK(Q_air > 0.05 * 2 * 100e3);  // ~13 % of a GB200 rack's heat goes to air [K32]
-  CHECK(st.y[m.room_state] ==
-        Approx(273.15 + 24 + Q_air / (kAirRho * 4.0 * kAirCp)).margin(0.3));  // Q_air of the last window
+  CHECK(st.y[m.room_state] == Approx(273.15 + 24 + Q_air / (kAirRho * 4.0 * kAirCp))
+                                  .margin(0.3));  // Q_air of the last window
   for (const auto& e : rec.e)
     CHECK(std::abs(e.air_in - e.air_removed - e.air_stored) <= 1e-3 * std::max(e.air_in, 1.0));
 }

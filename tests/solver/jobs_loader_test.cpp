@@ -63,7 +63,8 @@ TEST_CASE("jobs: racks, phases, caps and the GPU catalog load", "[loader][jobs]"
   CHECK(s.gpus.at("gb200_blackwell").P_tdp == 1200);
   CHECK(s.gpus.at("gb200_blackwell").f_max == Approx(1965e6));
   // racks: all, and the default phases
-  FacilitySpec d = loadFacilityFromString(facility("jobs:\n  - {name: t, racks: all, phases: default}\n"), "f.yaml");
+  FacilitySpec d = loadFacilityFromString(
+      facility("jobs:\n  - {name: t, racks: all, phases: default}\n"), "f.yaml");
   CHECK(d.jobs[0].racks.size() == 2);
   CHECK(d.jobs[0].training.phases.size() == defaultTrainingJob().phases.size());
 }
@@ -74,7 +75,8 @@ TEST_CASE("jobs: clear errors for bad references and values", "[loader][jobs]") 
   CHECK(e.find("did you mean 'A01'") != std::string::npos);
   e = errorsOf(facility("jobs:\n  - {name: t, racks: [A02]}\n", ", heat_load: 100 kW"));
   CHECK(e.find("has a heat_load profile") != std::string::npos);
-  e = errorsOf(facility("jobs:\n  - {name: t, racks: all, phases: [{name: x, duration: 1 s, bound: computer}]}\n"));
+  e = errorsOf(facility(
+      "jobs:\n  - {name: t, racks: all, phases: [{name: x, duration: 1 s, bound: computer}]}\n"));
   CHECK(e.find("did you mean 'compute'") != std::string::npos);
   e = errorsOf(facility("jobs:\n  - {name: t, racks: all, gpu_power_cap: -5 W}\n"));
   CHECK(e.find("gpu_power_cap") != std::string::npos);

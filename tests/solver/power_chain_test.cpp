@@ -43,7 +43,8 @@ racks:
 }  // namespace
 
 TEST_CASE("power balance: utility = IT + every loss of the chain", "[power_chain]") {
-  FacilityModel m = compileFacility(loadFacilityFromString(withPower("breaker_mccb_800a"), "p.yaml"));
+  FacilityModel m =
+      compileFacility(loadFacilityFromString(withPower("breaker_mccb_800a"), "p.yaml"));
   REQUIRE(m.has_power);
   State st = makeState(m, 305.15);
   RunOptions ro;
@@ -67,7 +68,8 @@ TEST_CASE("power balance: utility = IT + every loss of the chain", "[power_chain
 
 TEST_CASE("a tripped feeder cuts its racks: GPUs off, heat gone, the job stalls", "[power_chain]") {
   // a 63 A breaker on a ~200 A feeder: it trips within seconds, rack A01 loses power
-  FacilityModel m = compileFacility(loadFacilityFromString(withPower("breaker_mcb_63a_c"), "p.yaml"));
+  FacilityModel m =
+      compileFacility(loadFacilityFromString(withPower("breaker_mcb_63a_c"), "p.yaml"));
   State st = makeState(m, 305.15);
   RunOptions ro;
   ro.duration = 300;
@@ -78,8 +80,8 @@ TEST_CASE("a tripped feeder cuts its racks: GPUs off, heat gone, the job stalls"
   CHECK_FALSE(p.bus_brk[1].tripped);
   CHECK(p.rack_powered[0] == 0);
   CHECK(p.rack_powered[1] == 1);
-  CHECK(st.gl.rack_P[0] == 0.0);                     // no power
-  CHECK(std::abs(st.gl.rack_Q_liquid[0]) < 1e3);      // only the plates' residual heat
+  CHECK(st.gl.rack_P[0] == 0.0);                  // no power
+  CHECK(std::abs(st.gl.rack_Q_liquid[0]) < 1e3);  // only the plates' residual heat
   // the healthy rack idles at the barrier: the job waits for the dead rank
   CHECK(st.gl.rack_P[1] > 10e3);
   CHECK(st.gl.rack_P[1] < 45e3);

@@ -82,14 +82,17 @@ TEST_CASE("scenario errors name file, line, key and value", "[scenario]") {
 TEST_CASE("the bundled scenario applies to heat-load racks, never to resolved GPUs", "[scenario]") {
   FacilitySpec spec =
       loadFacility(std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/two_cdu_mixed.yaml");
-  Scenario sc = loadScenario(std::string(DCTWIN_SOURCE_DIR) + "/data/scenarios/load_step_excursion.yaml");
+  Scenario sc =
+      loadScenario(std::string(DCTWIN_SOURCE_DIR) + "/data/scenarios/load_step_excursion.yaml");
   applyScenario(sc, spec);
   CHECK(spec.racks[2].heat_load.eval(7000) == 90e3);
   CHECK(spec.racks[3].heat_load.eval(7000) == 120e3);
   // the default pod's GPUs are resolved: a heat_load event naming one of its racks is an error,
   // and rack-less events leave them alone
-  FacilitySpec pod = loadFacility(std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/pod_gb200.yaml");
-  Scenario bad = loadScenarioFromString("events:\n  - {time: 1 h, rack: A03, heat_load: 1 kW}\n", "s.yaml");
+  FacilitySpec pod =
+      loadFacility(std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/pod_gb200.yaml");
+  Scenario bad =
+      loadScenarioFromString("events:\n  - {time: 1 h, rack: A03, heat_load: 1 kW}\n", "s.yaml");
   CHECK_THROWS_AS(applyScenario(bad, pod), LoadFailure);
   Scenario all = loadScenarioFromString("events:\n  - {time: 1 h, heat_load: 1 kW}\n", "s.yaml");
   try {
