@@ -109,6 +109,8 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   m.rack_gpuadr.push_back(m.ngpu);
   m.rack_tray_gpus.push_back(rt.gpus_per_tray);
   m.rack_power_cap.push_back(rs.power_cap);
+  m.rack_has_storage.push_back(rt.has_storage ? 1 : 0);
+  m.rack_storage.push_back(rt.storage);
   // non-GPU parts: one resolved set per rack type, shared by its racks
   int partset = -1;
   if (!rs.has_heat_load && !rt.parts.empty()) {

@@ -187,7 +187,9 @@ const Keys kRackBodyKeys{"nominal_power",
                          "gpu",
                          "other_idle_power",
                          "other_max_power",
-                         "parts"};
+                         "parts",
+                         "energy_storage"};
+const Keys kStorageKeys{"capacity", "max_power", "time_constant", "recovery_time"};
 const Keys kRackPartKeys{"part", "count"};
 const Keys kPartKeys{"name",
                      "description",
@@ -1436,6 +1438,13 @@ void readRackType(MapIn& m, RackTypeSpec& r) {
   m.name("gpu", r.gpu);
   m.quantity("other_idle_power", Dim::Power, kHeatLoad, r.other_idle_power);
   m.quantity("other_max_power", Dim::Power, kHeatLoad, r.other_max_power);
+  if (auto es = m.map("energy_storage", kStorageKeys)) {
+    r.has_storage = true;
+    es->quantity("capacity", Dim::Energy, Range{0, 1e12, true, false, "> 0 J"}, r.storage.capacity_J, true);
+    es->quantity("max_power", Dim::Power, kHeatLoad, r.storage.P_max_W, true);
+    es->quantity("time_constant", Dim::Time, kPhaseDuration, r.storage.tau, true);
+    es->quantity("recovery_time", Dim::Time, kPhaseDuration, r.storage.soc_tau);
+  }
   if (const YAML::Node* pl = m.get("parts"); pl && !pl->IsNull()) {
     r.parts.clear();
     forEachItem(m.f(), *pl, m.sub("parts"), 0, "parts",

@@ -152,6 +152,8 @@ struct FacilityModel {
   bool has_power = false;
   PowerSpec power;               // resolved parameters
   std::vector<int> rack_busway;  // busway feeding each rack (model order)
+  std::vector<char> rack_has_storage;
+  std::vector<StorageParams> rack_storage;  // rack energy storage (GB300-style)
   std::vector<std::string> busway_name;
 
   // jacobian sparsity (CSC) and column coloring for difference quotients
@@ -235,6 +237,9 @@ struct PowerLayerState {
   std::vector<char> rack_brake;    // 1: the working shelves cannot carry the load
   // last step (W, A)
   std::vector<double> rack_P_in, rack_psu_loss, bus_I, bus_loss, bus_P;
+  std::vector<StorageState> storage;     // per rack
+  std::vector<double> rack_P_grid;       // after the rack storage                     (W)
+  double E_storage0 = 0;                 // stored energy at t = 0                      (J)
   double P_ups_in = 0, P_ups_out = 0, P_tx_loss = 0, P_utility = 0;
   // cumulative energies (J)
   double E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_utility = 0, E_battery = 0;

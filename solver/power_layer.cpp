@@ -24,7 +24,14 @@ void initPowerLayer(const FacilityModel& m, State& st) {
   p.ups.soc_J = m.power.ups.battery_J;  // a charged battery
   p.rack_powered.assign(m.nrack, 1);
   p.rack_brake.assign(m.nrack, 0);
-  for (auto* v : {&p.rack_P_in, &p.rack_psu_loss}) v->assign(m.nrack, 0.0);
+  for (auto* v : {&p.rack_P_in, &p.rack_psu_loss, &p.rack_P_grid}) v->assign(m.nrack, 0.0);
+  p.storage.assign(m.nrack, StorageState{});
+  p.E_storage0 = 0;
+  for (int r = 0; r < m.nrack; ++r)
+    if (m.rack_has_storage[r]) {
+      p.storage[r].soc_J = 0.5 * m.rack_storage[r].capacity_J;  // starts half charged (a)
+      p.E_storage0 += p.storage[r].soc_J;
+    }
   for (auto* v : {&p.bus_I, &p.bus_loss, &p.bus_P}) v->assign(nb, 0.0);
 }
 
@@ -45,7 +52,7 @@ void powerStep(const FacilityModel& m, State& st, double t, double dt) {
     for (int k = 0; k < ns; ++k) working += p.shelf_brk[std::size_t(r) * ns + k].tripped ? 0 : 1;
     if (!fed || working == 0 || !p.rack_powered[r]) {
       p.rack_powered[r] = 0;  // latched until the run ends (no automatic re-close)
-      p.rack_P_in[r] = p.rack_psu_loss[r] = 0;
+      p.rack_P_in[r] = p.rack_psu_loss[r] = p.rack_P_grid[r] = 0;
       p.rack_brake[r] = 0;
       continue;
     }
@@ -60,7 +67,11 @@ void powerStep(const FacilityModel& m, State& st, double t, double dt) {
     }
     p.rack_P_in[r] = P_in_shelf * working;
     p.rack_psu_loss[r] = p.rack_P_in[r] - P_dc;
-    p.bus_P[b] += p.rack_P_in[r];
+    // rack energy storage: the busway sees the smoothed grid draw (lossless store (a))
+    p.rack_P_grid[r] = m.rack_has_storage[r]
+                           ? gridPower(m.rack_storage[r], p.rack_P_in[r], dt, p.storage[r])
+                           : p.rack_P_in[r];
+    p.bus_P[b] += p.rack_P_grid[r];
     E_it += P_dc * dt;
     p.E_psu += p.rack_psu_loss[r] * dt;
   }

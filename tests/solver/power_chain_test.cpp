@@ -2,7 +2,10 @@
 // (docs/models/power_chain.md)
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <string>
+#include <vector>
 
 #include "solver/integrator.h"
 #include "solver/loader.h"
@@ -87,4 +90,46 @@ TEST_CASE("a tripped feeder cuts its racks: GPUs off, heat gone, the job stalls"
   CHECK(st.gl.rack_P[1] < 45e3);
   // a synchronous job cannot finish a collective without every rank
   CHECK(st.gl.job[0].stalled_time > 200.0);
+}
+
+TEST_CASE("rack energy storage smooths the grid draw of a training job", "[power_chain]") {
+  std::string text = withPower("breaker_mccb_800a");
+  text.replace(text.find("power:"), 0,
+               "rack_types:\n  - {name: stor, base: gb200_nvl72, energy_storage: {capacity: 150 kJ, "
+               "max_power: 60 kW, time_constant: 30 s, recovery_time: 300 s}}\n");
+  text.replace(text.find("{name: A02, cdu: cdu1, type: gb200_nvl72"), 40,
+               "{name: A02, cdu: cdu1, type: stor       ");
+  FacilityModel m = compileFacility(loadFacilityFromString(text, "p.yaml"));
+  REQUIRE(m.rack_has_storage[1] == 1);
+  REQUIRE(m.rack_has_storage[0] == 0);
+  struct Bus : OutputSink {
+    std::vector<double> in1, grid1, bus0;
+    void sample(const FacilityModel&, const State&, const double*, double, const EnergyTotals&) override {}
+    void fast(const FacilityModel&, const State& st, double t) override {
+      if (t < 300) return;
+      in1.push_back(st.pl.rack_P_in[1]);
+      grid1.push_back(st.pl.rack_P_grid[1]);
+      bus0.push_back(st.pl.bus_P[0]);
+    }
+  } rec;
+  State st = makeState(m, 305.15);
+  RunOptions ro;
+  ro.duration = 600;
+  REQUIRE(simulate(m, st, ro, &rec).ok);
+  auto p2p = [](const std::vector<double>& v) {
+    auto [a, b] = std::minmax_element(v.begin(), v.end());
+    return *b - *a;
+  };
+  INFO("rack p2p " << p2p(rec.in1) << " W, grid p2p " << p2p(rec.grid1) << " W");
+  CHECK(p2p(rec.in1) > 50e3);                       // the square wave at the rack
+  CHECK(p2p(rec.grid1) < 0.3 * p2p(rec.in1));       // what the busway sees behind the store
+  CHECK(p2p(rec.bus0) > 0.8 * p2p(rec.in1));        // the rack without storage passes it on
+  // the store's energy is part of the balance
+  const PowerLayerState& p = st.pl;
+  double stored = -p.E_storage0;
+  for (const auto& s : p.storage) stored += s.soc_J;
+  const double losses = p.E_psu + p.E_bus + p.E_ups + p.E_tx;
+  CHECK(std::abs(p.E_utility - (p.E_it + losses - p.E_battery + stored)) <= 1e-9 * p.E_utility);
+  CHECK(p.storage[1].soc_J >= 0);
+  CHECK(p.storage[1].soc_J <= 150e3);
 }
