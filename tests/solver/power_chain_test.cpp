@@ -133,3 +133,23 @@ TEST_CASE("rack energy storage smooths the grid draw of a training job", "[power
   CHECK(p.storage[1].soc_J >= 0);
   CHECK(p.storage[1].soc_J <= 150e3);
 }
+
+TEST_CASE("power section: clear errors for unknown parts, wrong kinds and unplaced racks",
+          "[power_chain][loader]") {
+  std::string text = withPower("breaker_mccb_800a");
+  text.replace(text.find("shelf: shelf_gb200_33kw"), 23, "shelf: shelf_gb200_33kwh");
+  text.replace(text.find("ups: ups_double_conversion_1mw"), 30, "ups: breaker_mcb_63a_c");
+  text.replace(text.find("racks: [A02]"), 12, "racks: [A2]");
+  try {
+    loadFacilityFromString(text, "p.yaml");
+    FAIL("expected a LoadFailure");
+  } catch (const LoadFailure& e) {
+    const std::string w = e.what();
+    INFO(w);
+    CHECK(w.find("did you mean 'shelf_gb200_33kw'") != std::string::npos);
+    CHECK(w.find("expected a ups") != std::string::npos);
+    CHECK(w.find("did you mean 'A02'") != std::string::npos);
+    CHECK(w.find("rack 'A02' is on no busway") != std::string::npos);
+    CHECK(e.errors().size() == 4);
+  }
+}
