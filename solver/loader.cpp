@@ -1440,7 +1440,8 @@ void readRackType(MapIn& m, RackTypeSpec& r) {
   m.quantity("other_max_power", Dim::Power, kHeatLoad, r.other_max_power);
   if (auto es = m.map("energy_storage", kStorageKeys)) {
     r.has_storage = true;
-    es->quantity("capacity", Dim::Energy, Range{0, 1e12, true, false, "> 0 J"}, r.storage.capacity_J, true);
+    es->quantity("capacity", Dim::Energy, Range{0, 1e12, true, false, "> 0 J"},
+                 r.storage.capacity_J, true);
     es->quantity("max_power", Dim::Power, kHeatLoad, r.storage.P_max_W, true);
     es->quantity("time_constant", Dim::Time, kPhaseDuration, r.storage.tau, true);
     es->quantity("recovery_time", Dim::Time, kPhaseDuration, r.storage.soc_tau);

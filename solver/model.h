@@ -237,9 +237,9 @@ struct PowerLayerState {
   std::vector<char> rack_brake;    // 1: the working shelves cannot carry the load
   // last step (W, A)
   std::vector<double> rack_P_in, rack_psu_loss, bus_I, bus_loss, bus_P;
-  std::vector<StorageState> storage;     // per rack
-  std::vector<double> rack_P_grid;       // after the rack storage                     (W)
-  double E_storage0 = 0;                 // stored energy at t = 0                      (J)
+  std::vector<StorageState> storage;  // per rack
+  std::vector<double> rack_P_grid;    // after the rack storage                     (W)
+  double E_storage0 = 0;              // stored energy at t = 0                      (J)
   double P_ups_in = 0, P_ups_out = 0, P_tx_loss = 0, P_utility = 0;
   // cumulative energies (J)
   double E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_utility = 0, E_battery = 0;

@@ -81,8 +81,8 @@ struct RackTypeSpec {
   double other_idle_power = 0;  // CPUs, switches, NICs, fans at idle               (W)
   double other_max_power = 0;   // the same under full load                          (W)
   std::vector<std::pair<std::string, int>> parts;  // non-GPU parts (catalog/parts) and counts
-  bool has_storage = false;           // GB300-style rack energy storage behind the shelves
-  StorageParams storage;              // (used with a power section)
+  bool has_storage = false;  // GB300-style rack energy storage behind the shelves
+  StorageParams storage;     // (used with a power section)
   SourceLoc loc;
 };
 

@@ -94,9 +94,10 @@ TEST_CASE("a tripped feeder cuts its racks: GPUs off, heat gone, the job stalls"
 
 TEST_CASE("rack energy storage smooths the grid draw of a training job", "[power_chain]") {
   std::string text = withPower("breaker_mccb_800a");
-  text.replace(text.find("power:"), 0,
-               "rack_types:\n  - {name: stor, base: gb200_nvl72, energy_storage: {capacity: 150 kJ, "
-               "max_power: 60 kW, time_constant: 30 s, recovery_time: 300 s}}\n");
+  text.replace(
+      text.find("power:"), 0,
+      "rack_types:\n  - {name: stor, base: gb200_nvl72, energy_storage: {capacity: 150 kJ, "
+      "max_power: 60 kW, time_constant: 30 s, recovery_time: 300 s}}\n");
   text.replace(text.find("{name: A02, cdu: cdu1, type: gb200_nvl72"), 40,
                "{name: A02, cdu: cdu1, type: stor       ");
   FacilityModel m = compileFacility(loadFacilityFromString(text, "p.yaml"));
@@ -104,7 +105,8 @@ TEST_CASE("rack energy storage smooths the grid draw of a training job", "[power
   REQUIRE(m.rack_has_storage[0] == 0);
   struct Bus : OutputSink {
     std::vector<double> in1, grid1, bus0;
-    void sample(const FacilityModel&, const State&, const double*, double, const EnergyTotals&) override {}
+    void sample(const FacilityModel&, const State&, const double*, double,
+                const EnergyTotals&) override {}
     void fast(const FacilityModel&, const State& st, double t) override {
       if (t < 300) return;
       in1.push_back(st.pl.rack_P_in[1]);
@@ -121,9 +123,9 @@ TEST_CASE("rack energy storage smooths the grid draw of a training job", "[power
     return *b - *a;
   };
   INFO("rack p2p " << p2p(rec.in1) << " W, grid p2p " << p2p(rec.grid1) << " W");
-  CHECK(p2p(rec.in1) > 50e3);                       // the square wave at the rack
-  CHECK(p2p(rec.grid1) < 0.3 * p2p(rec.in1));       // what the busway sees behind the store
-  CHECK(p2p(rec.bus0) > 0.8 * p2p(rec.in1));        // the rack without storage passes it on
+  CHECK(p2p(rec.in1) > 50e3);                  // the square wave at the rack
+  CHECK(p2p(rec.grid1) < 0.3 * p2p(rec.in1));  // what the busway sees behind the store
+  CHECK(p2p(rec.bus0) > 0.8 * p2p(rec.in1));   // the rack without storage passes it on
   // the store's energy is part of the balance
   const PowerLayerState& p = st.pl;
   double stored = -p.E_storage0;
