@@ -10,19 +10,29 @@ constexpr double kHwReleaseBand = 2.0;  // K below T_slowdown / T_hbm_max to rel
 }  // namespace
 
 double gpuVoltageRatio(const GpuParams& p, double x) {
-  return p.v0 + (1.0 - p.v0) * x;
+  return std::max(p.v_floor, p.v0 + (1.0 - p.v0) * x);
 }
+
+namespace {
+// x v(x)^2 and its derivative; the floor makes it linear below the knee, convex above
+double clockVoltage(const GpuParams& p, double x, double* d = nullptr) {
+  const double lin = p.v0 + (1.0 - p.v0) * x;
+  const double v = std::max(p.v_floor, lin);
+  if (d) *d = lin >= p.v_floor ? v * v + 2.0 * x * v * (1.0 - p.v0) : v * v;
+  return x * v * v;
+}
+}  // namespace
 
 double gpuStaticPower(const GpuParams& p, double T_j) {
   return (p.P_idle - p.P_leak_ref) + p.P_leak_ref * std::exp(p.beta * (T_j - p.T_leak_ref));
 }
 
 double gpuPower(const GpuParams& p, double x, double T_j, const GpuLoad& a, double* P_hbm) {
-  const double v = gpuVoltageRatio(p, x);
   const double hbm = p.P_hbm_idle + p.P_hbm_max * a.a_hbm;
   if (P_hbm) *P_hbm = hbm;
-  return gpuStaticPower(p, T_j) + p.P_sm_max * a.a_sm * x * v * v + p.P_hbm_max * a.a_hbm +
-         p.P_nvl_max * a.a_nvlink;
+  const double g = clockVoltage(p, x), g_idle = clockVoltage(p, p.f_idle / p.f_max);
+  return gpuStaticPower(p, T_j) + p.P_sm_max * a.a_sm * g + p.P_clk * (g - g_idle) +
+         p.P_hbm_max * a.a_hbm + p.P_nvl_max * a.a_nvlink;
 }
 
 //---------------------------------------------------------------------------------------------
@@ -35,24 +45,24 @@ GpuOperatingPoint gpuOperatingPoint(const GpuParams& p, double P_cap, const GpuL
 
   const double x_idle = p.f_idle / p.f_max;
   const bool idle = a.a_sm <= 0.0 && a.a_hbm <= 0.0 && a.a_nvlink <= 0.0;
-  double x = idle ? x_idle : (a.memory_bound ? p.f_membound / p.f_max : 1.0);
-  if (idle) op.reasons |= kThrottleIdle;
+  double x = idle ? (a.held ? 1.0 : x_idle) : (a.memory_bound ? p.f_membound / p.f_max : 1.0);
+  if (idle && !a.held) op.reasons |= kThrottleIdle;
 
-  // power cap: P(x) = B + A x v(x)^2 is increasing and convex in x, so Newton from the target
-  // clock approaches the root from above, monotonically
-  const double A = p.P_sm_max * a.a_sm;
-  const double B = gpuStaticPower(p, s.T_j) + p.P_hbm_max * a.a_hbm + p.P_nvl_max * a.a_nvlink;
-  auto f = [&](double z) {
-    const double v = gpuVoltageRatio(p, z);
-    return B + A * z * v * v;
-  };
-  if (!idle && f(x) > P_cap) {
+  // power cap: P(x) = B + A x v(x)^2 is increasing and convex in x (the voltage floor only adds a
+  // kink that raises the slope), so Newton from the target clock approaches the root from above,
+  // monotonically
+  const double A = p.P_sm_max * a.a_sm + p.P_clk;
+  const double B = gpuStaticPower(p, s.T_j) + p.P_hbm_max * a.a_hbm + p.P_nvl_max * a.a_nvlink -
+                   p.P_clk * clockVoltage(p, x_idle);
+  auto f = [&](double z) { return B + A * clockVoltage(p, z); };
+  if (f(x) > P_cap && x > x_idle) {
     if (f(x_idle) >= P_cap || A <= 0) {
       x = x_idle;  // even the idle clock exceeds the cap: the lowest clock is all it can do
     } else {
       for (int it = 0; it < 50; ++it) {
-        const double v = gpuVoltageRatio(p, x);
-        const double df = A * (v * v + 2.0 * x * v * (1.0 - p.v0));
+        double dg = 0;
+        clockVoltage(p, x, &dg);
+        const double df = A * dg;
         const double step = (f(x) - P_cap) / df;
         x = std::max(x - step, x_idle);
         if (std::abs(step) < 1e-12) break;
@@ -61,7 +71,7 @@ GpuOperatingPoint gpuOperatingPoint(const GpuParams& p, double P_cap, const GpuL
     op.reasons |= kThrottleSwPowerCap;
   }
   // SW thermal slowdown: clock walks down between T_maxop and T_slowdown
-  if (!idle && s.T_j > p.T_maxop) {
+  if ((!idle || a.held) && s.T_j > p.T_maxop) {
     double frac = std::clamp((s.T_j - p.T_maxop) / (p.T_slowdown - p.T_maxop), 0.0, 1.0);
     double x_sw = 1.0 - frac * (1.0 - x_idle);
     if (x_sw < x) {

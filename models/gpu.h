@@ -2,12 +2,16 @@
 //
 // power at SM clock ratio x = f/f_max, junction temperature T_j and utilizations a (physics.md 1d,
 // workloads.md 3; coefficients calibrated per GPU in data/catalog/gpus):
-//   P = P_static(T_j) + P_sm_max a_sm x v(x)^2 + P_hbm_max a_hbm + P_nvl_max a_nvl
-//   v(x) = v0 + (1 - v0) x                                  (voltage rises with clock)
+//   P = P_static(T_j) + P_sm_max a_sm x v(x)^2 + P_clk (x v(x)^2 - x_idle v(x_idle)^2)
+//       + P_hbm_max a_hbm + P_nvl_max a_nvl
+//   v(x) = max(v_floor, v0 + (1 - v0) x)       (voltage rises with clock above a V_min floor)
+//   P_clk: clock tree and uncore at zero activity, paid whenever the clock is up (measured on H200
+//   as the held-idle excess: data/telemetry/h200_sxm_2026-11-29)
 //   P_static(T) = (P_idle - P_leak_ref) + P_leak_ref exp(beta (T - T_leak_ref)) (leakage [K23,
 //   K24])
 // clocks follow the most restrictive limit (NVML clocks_event_reasons [K4]):
-//   target      x = 1 (boost); memory-bound phases park at f_membound; idle at f_idle
+//   target      x = 1 (boost); memory-bound phases park at f_membound; idle at f_idle, unless a
+//               process holds the GPU (a running job): then the clock stays at boost
 //   power cap   largest x with P(x) <= P_cap                                    -> 0x4 SW power cap
 //   SW thermal  above T_maxop the clock walks down linearly to the idle clock at T_slowdown -> 0x20
 //   HW thermal  at T_slowdown (or HBM at T_hbm_max) the clock halves, released 2 K below  ->
@@ -48,6 +52,8 @@ struct GpuParams {
   double P_hbm_max = 0;         // HBM dynamic power at full bandwidth                  (W)
   double P_nvl_max = 0;         // NVLink dynamic power at full link utilization         (W)
   double v0 = 0.65;             // voltage ratio intercept                              (1)
+  double v_floor = 0.0;         // voltage ratio floor (V_min / V_max); 0: none           (1)
+  double P_clk = 0.0;           // clock-tree power at f_max, V_max and zero activity    (W)
   double P_leak_ref = 0;        // leakage share of P_idle at T_leak_ref                (W)
   double beta = 0.02;           // leakage temperature coefficient                      (1/K)
   double T_leak_ref = 308.15;   // junction at which P_idle was measured (35 degC)    (K)
@@ -69,6 +75,7 @@ struct GpuLoad {
   double a_sm = 0, a_hbm = 0, a_nvlink = 0;  // utilizations                        (1)
   bool memory_bound = false;                 // park at f_membound
   bool brake = false;                        // external power brake asserted
+  bool held = false;  // a process holds the GPU: with no work the clock stays at boost
 };
 
 // per-GPU mutable state

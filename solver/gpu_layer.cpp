@@ -123,20 +123,25 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         const GpuParams& p = m.gpu_types[m.gpu_type[i]];
         const Utilization& u = g.util[i];
         const bool powered = !m.has_power || st.pl.rack_powered[r];
-        GpuLoad load{u.a_sm, u.a_hbm, u.a_nvlink, u.memory_bound > 0.5,
-                     m.has_power && st.pl.rack_brake[r] != 0};
+        const int jj = m.gpu_job[i];
+        // a running job's process holds its GPUs: at a barrier or in a bubble the clock stays up
+        const bool held = jj >= 0 && (m.job_kind[jj] != 0 ||
+                                      (t >= m.job_spec[jj].start && t < m.job_spec[jj].stop));
+        GpuLoad load{u.a_sm,
+                     u.a_hbm,
+                     u.a_nvlink,
+                     u.memory_bound > 0.5,
+                     m.has_power && st.pl.rack_brake[r] != 0,
+                     held};
         // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
         // so the clock (and the job) slow down; the floor is filled with dummy work
-        const int jj = m.gpu_job[i];
         const PowerSmoothingParams* ps = jj >= 0 ? &m.job_smoothing[jj] : nullptr;
         double cap = std::min(m.gpu_cap[i], rack_share);
         if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, g.smooth[i], dt));
         GpuOperatingPoint op =
             powered ? gpuOperatingPoint(p, cap, load, g.gpu[i]) : GpuOperatingPoint{};
         if (ps && ps->enabled && powered && !g.gpu[i].shut_down) {
-          const bool active =
-              m.job_kind[jj] != 0 || (t >= m.job_spec[jj].start && t < m.job_spec[jj].stop);
-          const SmoothedPower sp = smoothPower(*ps, op.P, dt, g.smooth[i], active);
+          const SmoothedPower sp = smoothPower(*ps, op.P, dt, g.smooth[i], held);
           op.P = sp.P;
           g.filler_energy[i] += sp.filler * dt;
         }

@@ -135,8 +135,8 @@ const Keys kGpuKeys{"name",          "description",        "sources",
                     "hbm_bandwidth", "nvlink_bandwidth",   "clock_max",
                     "clock_idle",    "clock_memory_bound", "power_model",
                     "thermal"};
-const Keys kGpuPowerKeys{"sm_max",     "hbm_max",     "nvlink_max",
-                         "voltage_v0", "leakage_ref", "leakage_beta"};
+const Keys kGpuPowerKeys{"sm_max",        "hbm_max",     "nvlink_max",  "voltage_v0",
+                         "voltage_floor", "clock_power", "leakage_ref", "leakage_beta"};
 const Keys kGpuThermalKeys{"maxop", "slowdown",    "shutdown", "hbm_max", "R_junction_plate",
                            "C_die", "R_hbm_plate", "C_hbm"};
 const Keys kSiteKeys{"ambient_temperature", "room_air"};
@@ -1506,6 +1506,8 @@ void readGpu(MapIn& m, GpuParams& g) {
     pm->quantity("hbm_max", Dim::Power, kGpuPowerOrZero, g.P_hbm_max, true);
     pm->quantity("nvlink_max", Dim::Power, kGpuPowerOrZero, g.P_nvl_max, true);
     pm->quantity("voltage_v0", Dim::None, kV0, g.v0, true);
+    pm->quantity("voltage_floor", Dim::None, kV0, g.v_floor);
+    pm->quantity("clock_power", Dim::Power, kGpuPowerOrZero, g.P_clk);
     pm->quantity("leakage_ref", Dim::Power, kGpuPowerOrZero, g.P_leak_ref, true);
     pm->quantity("leakage_beta", Dim::None, kBeta, g.beta, true);
   }

@@ -37,6 +37,7 @@ TOP = {
 }
 POWER_MODEL = {"sm_max": {"W"}, "hbm_max": {"W"}, "nvlink_max": {"W"}, "voltage_v0": None,
                "leakage_ref": {"W"}, "leakage_beta": None}
+POWER_MODEL_OPTIONAL = {"voltage_floor": None, "clock_power": {"W"}}
 THERMAL = {"maxop": {"degC"}, "slowdown": {"degC"}, "shutdown": {"degC"}, "hbm_max": {"degC"},
            "R_junction_plate": {"K/W"}, "C_die": {"J/K"}, "R_hbm_plate": {"K/W"}, "C_hbm": {"J/K"}}
 T_LEAK_REF = 35.0  # degC: idle_power and leakage_ref are the 35 degC values (docs/models/gpu.md)
@@ -57,19 +58,24 @@ def val(errs, where, v, units):
     return float(m.group(1)) * SCALE[m.group(5)]
 
 
-def section(errs, doc, key, spec):
+def section(errs, doc, key, spec, optional=None):
     d = doc.get(key) if key else doc
     if not isinstance(d, dict):
         errs.append("%s: missing mapping" % key)
         return {}
     want = set(spec) | ({"name", "description", "power_model", "thermal", "sources"} if not key else set())
-    for k in sorted(set(d) ^ want):
+    optional = optional or {}
+    for k in sorted((set(d) - set(optional)) ^ want):
         errs.append("%s%s: %s" % (key + "." if key else "", k, "missing" if k in want else "unexpected key"))
-    return {k: val(errs, (key + "." if key else "") + k, d[k], u) for k, u in spec.items() if k in d}
+    both = dict(spec, **optional)
+    return {k: val(errs, (key + "." if key else "") + k, d[k], u) for k, u in both.items() if k in d}
+
+
+V_FLOOR = 0.0  # set per entry in check(): power_model.voltage_floor
 
 
 def g(x, v0):
-    v = v0 + (1.0 - v0) * x
+    v = max(V_FLOOR, v0 + (1.0 - v0) * x)
     return x * v * v
 
 
@@ -79,7 +85,9 @@ def static(p, T):
 
 def cap_clock(p, T, a_sm=1.0, a_hbm=0.3):
     """Clock (MHz) at which a_sm/a_hbm work draws exactly tdp; f_max if it stays below tdp."""
-    budget = (p["tdp"] - static(p, T) - p["hbm_max"] * a_hbm) / (p["sm_max"] * a_sm)
+    xi = p["clock_idle"] / p["clock_max"]
+    budget = ((p["tdp"] - static(p, T) - p["hbm_max"] * a_hbm + p["clock_power"] * g(xi, p["voltage_v0"]))
+              / (p["sm_max"] * a_sm + p["clock_power"]))
     if budget >= g(1.0, p["voltage_v0"]):
         return p["clock_max"]
     lo, hi = 0.0, 1.0
@@ -91,7 +99,9 @@ def cap_clock(p, T, a_sm=1.0, a_hbm=0.3):
 
 def power(p, f, T, a_sm, a_hbm, a_nvl=0.0):
     x = f / p["clock_max"]
-    return (static(p, T) + p["sm_max"] * a_sm * g(x, p["voltage_v0"]) + p["hbm_max"] * a_hbm
+    xi = p["clock_idle"] / p["clock_max"]
+    return (static(p, T) + p["sm_max"] * a_sm * g(x, p["voltage_v0"])
+            + p["clock_power"] * (g(x, p["voltage_v0"]) - g(xi, p["voltage_v0"])) + p["hbm_max"] * a_hbm
             + p["nvlink_max"] * a_nvl)
 
 
@@ -100,7 +110,11 @@ def check(path):
     doc = yaml.safe_load(open(path))
     p = {}
     p.update(section(errs, doc, "", TOP))
-    p.update(section(errs, doc, "power_model", POWER_MODEL))
+    p.update(section(errs, doc, "power_model", POWER_MODEL, POWER_MODEL_OPTIONAL))
+    p.setdefault("voltage_floor", 0.0)
+    p.setdefault("clock_power", 0.0)
+    global V_FLOOR
+    V_FLOOR = p["voltage_floor"]
     th = section(errs, doc, "thermal", THERMAL)
     if errs:
         return errs, None

@@ -163,3 +163,39 @@ TEST_CASE("GPU thermal step: steady state, plate RC response, energy and converg
   CHECK(e1 < 0.1);
   CHECK(std::log2(e1 / e2) == Approx(1.0).margin(0.1));  // backward Euler: first order
 }
+
+TEST_CASE("voltage floor, clock power and a held GPU", "[gpu]") {
+  GpuParams p = b200();
+  p.v0 = 0.02;
+  p.v_floor = 0.68;
+  p.P_clk = 44;
+  // below the knee the voltage sits on the floor: x v^2 is linear in x
+  const double knee = (p.v_floor - p.v0) / (1 - p.v0);
+  CHECK(gpuVoltageRatio(p, 0.5 * knee) == Approx(p.v_floor));
+  CHECK(gpuVoltageRatio(p, 1.0) == Approx(1.0));
+  GpuLoad work{1.0, 0.3, 0.0};
+  const double T = 273.15 + 50;
+  const double p1 = gpuPower(p, 0.2, T, work), p2 = gpuPower(p, 0.4, T, work),
+               p3 = gpuPower(p, 0.6, T, work);
+  CHECK(p3 - p2 == Approx(p2 - p1));
+  // the clock power vanishes at the idle clock, so P_idle keeps its meaning
+  GpuState s = at(35);
+  GpuOperatingPoint free = gpuOperatingPoint(p, 1000, GpuLoad{}, s);
+  CHECK(free.P == Approx(p.P_idle));
+  CHECK(free.reasons == kThrottleIdle);
+  // held: boost clock, no idle bit, P_idle + P_clk (1 - x_i v_i^2)
+  GpuLoad held;
+  held.held = true;
+  GpuOperatingPoint h = gpuOperatingPoint(p, 1000, held, s);
+  CHECK(h.clock_ratio == 1.0);
+  CHECK(h.reasons == 0u);
+  const double xi = p.f_idle / p.f_max;
+  CHECK(h.P == Approx(p.P_idle + p.P_clk * (1 - xi * std::pow(p.v_floor, 2))));
+  // the cap is met exactly on either side of the knee
+  for (double cap : {400.0, 700.0, 1000.0}) {
+    s = at(60);
+    GpuOperatingPoint op = gpuOperatingPoint(p, cap, work, s);
+    CHECK(op.P == Approx(cap).margin(1e-6));
+    CHECK(op.reasons == kThrottleSwPowerCap);
+  }
+}
