@@ -250,6 +250,82 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
 }  // namespace
 
 //---------------------------------------------------------------------------------------------
+// scenario faults -> model events (names to indices); a failed pump is replaced by a standby
+// pump, if the CDU has one left, detection.pump_switchover later (scheduled here, so that every
+// event time is a known solver breakpoint)
+void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
+  using K = FaultSpec::Kind;
+  m.detection = spec.detection;
+  auto cduIndex = [&](const FaultSpec& f) {
+    for (int c = 0; c < m.ncdu; ++c)
+      if (m.cdu_name[c] == f.target) return c;
+    err.add(f.loc, f.target, "no CDU of that name");
+    return -1;
+  };
+  auto rackIndex = [&](const FaultSpec& f) {
+    for (int r = 0; r < m.nrack; ++r)
+      if (m.rack_name[r] == f.target) return r;
+    err.add(f.loc, f.target, "no rack of that name");
+    return -1;
+  };
+  std::vector<int> standby(m.ncdu);
+  std::vector<char> cdu_dead(m.ncdu, 0);
+  for (int c = 0; c < m.ncdu; ++c) standby[c] = m.cdu_pump_count[c] - m.cdu_pump_running[c];
+  for (const FaultSpec& f : spec.faults) {
+    FacilityModel::FaultEvent e{f.time, f.kind, -1, f.value, ""};
+    switch (f.kind) {
+      case K::PumpFailure:
+      case K::CduFailure:
+      case K::ValveStuck:
+        e.index = cduIndex(f);
+        if (e.index < 0) continue;
+        e.label = m.cdu_name[e.index];
+        break;
+      case K::PsuFailure:
+        e.index = rackIndex(f);
+        if (e.index < 0) continue;
+        e.label = "rack " + m.rack_name[e.index];
+        if (!m.has_power) {
+          err.add(f.loc, f.target, "psu_failure needs the facility's power section");
+          continue;
+        }
+        break;
+      case K::Utility:
+        e.label = "utility";
+        if (!m.has_power) {
+          err.add(f.loc, "", "utility events need the facility's power section");
+          continue;
+        }
+        break;
+      case K::FacilityWaterFlow:
+        e.label = "facility water";
+        break;
+    }
+    const int c = e.index;
+    int take = 0;
+    if (f.kind == K::CduFailure) cdu_dead[c] = 1;
+    if (f.kind == K::PumpFailure && !cdu_dead[c]) take = std::min(standby[c], int(f.value));
+    e.covered = take >= int(f.value);
+    m.fault_events.push_back(e);
+    m.breakpoints.push_back(f.time);
+    if (f.kind == K::PumpFailure) {
+      if (take > 0) {
+        standby[c] -= take;
+        FacilityModel::FaultEvent sw{f.time + spec.detection.pump_switchover,
+                                     K::PumpFailure,
+                                     c,
+                                     -static_cast<double>(take),
+                                     m.cdu_name[c],
+                                     true};
+        m.fault_events.push_back(sw);
+        m.breakpoints.push_back(sw.time);
+      }
+    }
+  }
+  std::stable_sort(m.fault_events.begin(), m.fault_events.end(),
+                   [](const auto& a, const auto& b) { return a.time < b.time; });
+}
+
 FacilityModel compileFacility(const FacilitySpec& spec) {
   FacilityModel m;
   Errors err;
@@ -440,6 +516,13 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
       ++m.nrack;
     }
     m.cdu_racknum.back() = m.nrack - m.cdu_rackadr.back();
+    double design = 0;
+    for (const auto& rs : spec.racks)
+      if (rs.cdu == cs.name) {
+        auto rt = spec.rack_types.find(rs.type);
+        if (rt != spec.rack_types.end()) design += rt->second.design_flow;
+      }
+    m.cdu_design_flow.push_back(design);
 
     // state layout
     m.cdu_stateadr.push_back(state);
@@ -478,6 +561,8 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
     m.room_G = kAirRho * spec.room_airflow * kAirCp;
     m.room_supply_T = spec.room_supply_T;
   }
+  compileFaults(spec, m, err);
+  if (!err.list.empty()) throw LoadFailure(std::move(err.list));
   m.nstate = state;
   std::sort(m.breakpoints.begin(), m.breakpoints.end());
   m.breakpoints.erase(std::unique(m.breakpoints.begin(), m.breakpoints.end()), m.breakpoints.end());

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 #include "solver/model.h"
 
@@ -55,6 +56,7 @@ struct RunResult {
   SolverStats stats;
   EnergyTotals energy;
   double wall_seconds = 0;
+  std::vector<EventRecord> events;  // the event log (faults, alarms), in time order
 };
 
 RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, OutputSink* sink);

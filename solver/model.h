@@ -162,6 +162,20 @@ struct FacilityModel {
   std::vector<int> jac_color;         // color of each column
   int jac_ncolor = 0;
 
+  // faults and detection (docs/scenario-format.md "Faults"): events in time order, with the
+  // pump switch-overs they cause already scheduled
+  struct FaultEvent {
+    double time = 0;
+    FaultSpec::Kind kind = FaultSpec::Kind::PumpFailure;
+    int index = -1;        // CDU or rack
+    double value = 0;      // pumps (negative: standby pumps taking over), opening, fraction, PSUs
+    std::string label;     // component name for the event log
+    bool covered = false;  // pump failure with a standby switch-over scheduled
+  };
+  std::vector<FaultEvent> fault_events;
+  DetectionSpec detection;
+  std::vector<double> cdu_design_flow;  // sum of its racks' design flows            (m3/s)
+
   SolverOptions options;
 
   int stateAdr(int cdu, int offset) const { return cdu_stateadr[cdu] + offset; }
@@ -245,6 +259,33 @@ struct PowerLayerState {
   double E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_utility = 0, E_battery = 0;
 };
 
+// one entry of the event log (/events in the results)
+struct EventRecord {
+  double time = 0;        // (s)
+  std::string component;  // "cdu1", "rack A03", "busway A", "ups", "facility water"
+  std::string kind;       // "pump_failure", "low_flow", "gpu_shutdown", ...
+  std::string severity;   // "info", "warning", "critical"
+  std::string message;
+};
+
+// what the faults have done so far, and the detectors' memory
+struct FaultState {
+  std::size_t next = 0;             // next entry of m.fault_events
+  std::vector<int> pumps_out;       // per CDU: pumps not running because of faults
+  std::vector<double> valve_stuck;  // per CDU: stuck opening, -1: free
+  double fws_flow = 1.0;            // facility-water flow fraction
+  bool utility_ok = true;
+  std::vector<int> rack_psu_failed;  // per rack
+  // detectors
+  double next_poll = 0;
+  std::vector<double> low_flow_since;  // per CDU; -1: flow fine
+  std::vector<char> low_flow_alarm;
+  std::vector<double> bus_high_since;  // per busway; -1: below the continuous-load ratio
+  std::vector<char> bus_alarm, bus_trip_logged;
+  std::vector<char> rack_lost_logged, rack_throttle_logged, rack_shutdown_logged, rack_brake_logged;
+  bool ups_battery_logged = false;
+};
+
 struct SolverStats {
   long steps = 0, rhs_evals = 0, jac_evals = 0, lin_setups = 0, nonlin_iters = 0;
   long nonlin_conv_fails = 0, err_test_fails = 0, rhs_evals_jac = 0;
@@ -260,6 +301,8 @@ struct State {
   Signals sig;
   GpuLayerState gl;
   PowerLayerState pl;
+  FaultState faults;
+  std::vector<EventRecord> events;
   double time = 0;
   SolverStats stats;
 };
@@ -270,6 +313,11 @@ FacilityModel compileFacility(const FacilitySpec& spec);
 // a state sized for the model, initialized to a cold start: every fluid node and case at
 // T_init (K), valves and pumps at their initial positions, PI integrators bumpless
 State makeState(const FacilityModel& m, double T_init);
+
+// faults: apply the events due at t (logs them); poll the detectors (logs alarms). Both run
+// between solver steps, never inside the right-hand side.
+void applyFaults(const FacilityModel& m, State& st, double t);
+void pollDetectors(const FacilityModel& m, State& st, double t);
 
 // right-hand side dy/dt at (t, y); fills st.sig. Returns 0, or > 0 for a recoverable problem
 // (a property lookup outside its range), as SUNDIALS expects. Never allocates.

@@ -56,9 +56,20 @@ void powerStep(const FacilityModel& m, State& st, double t, double dt) {
       p.rack_brake[r] = 0;
       continue;
     }
+    // the working shelves' PSUs share the load (active current sharing on the rack busbar);
+    // failed PSUs (scenario faults) first consume the redundancy, then assert the power brake
     bool overload = false, lost = false;
-    const double per_shelf = P_dc / working;
-    const double P_in_shelf = shelfInputPower(ps.shelf, per_shelf, 0, &overload, &lost);
+    ShelfParams pool = ps.shelf;
+    pool.psu_count *= working;
+    const int failed = st.faults.rack_psu_failed.empty() ? 0 : st.faults.rack_psu_failed[r];
+    const double P_in_rack = shelfInputPower(pool, P_dc, failed, &overload, &lost);
+    if (lost) {
+      p.rack_powered[r] = 0;
+      p.rack_P_in[r] = p.rack_psu_loss[r] = p.rack_P_grid[r] = 0;
+      p.rack_brake[r] = 0;
+      continue;
+    }
+    const double P_in_shelf = P_in_rack / working;
     p.rack_brake[r] = overload ? 1 : 0;
     const double I_shelf = P_in_shelf / (sqrt3 * ps.V_LL * ps.pf);
     for (int k = 0; k < ns; ++k) {
@@ -95,10 +106,14 @@ void powerStep(const FacilityModel& m, State& st, double t, double dt) {
   if (ps.has_ups) {
     bool dropped = false;
     const double soc0 = p.ups.soc_J;
-    P_in = upsStep(ps.ups, P_ups_out, true, dt, p.ups, &dropped);
+    P_in = upsStep(ps.ups, P_ups_out, st.faults.utility_ok, dt, p.ups, &dropped);
     p.E_ups += p.ups.P_loss * dt;
     p.E_battery += soc0 - p.ups.soc_J;
     if (dropped) std::fill(p.rack_powered.begin(), p.rack_powered.end(), 0);
+  }
+  if (!ps.has_ups && !st.faults.utility_ok) {  // no UPS: a utility loss drops every rack
+    std::fill(p.rack_powered.begin(), p.rack_powered.end(), 0);
+    P_in = 0;
   }
   p.P_ups_out = P_ups_out;
   p.P_ups_in = P_in;

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -90,7 +91,7 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
   }
   p.checkKeys(root, "",
               {"dctwin_scenario", "name", "description", "duration", "output_interval", "solver",
-               "initial_temperature", "events"});
+               "initial_temperature", "events", "detection"});
   p.quantity(root, "duration", "", Dim::Time, sc.duration);
   p.quantity(root, "output_interval", "", Dim::Time, sc.output_interval);
   if (!(sc.duration > 0 && sc.duration <= 366 * 86400.0))
@@ -110,6 +111,36 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
   }
   if (p.quantity(root, "initial_temperature", "", Dim::Temperature, sc.T_init))
     sc.has_T_init = true;
+  if (YAML::Node d = root["detection"]) {
+    if (!d.IsMap()) {
+      p.error(d, "detection", "", "expected a mapping");
+    } else {
+      DetectionSpec& ds = sc.detection;
+      p.checkKeys(d, "detection.",
+                  {"poll_interval", "pump_switchover", "low_flow_fraction", "low_flow_delay",
+                   "continuous_load_ratio", "continuous_load_time"});
+      struct Item {
+        const char* key;
+        Dim dim;
+        double* out;
+        double lo, hi;
+        const char* expect;
+      };
+      const Item items[] = {
+          {"poll_interval", Dim::Time, &ds.poll_interval, 0.05, 60, "0.05 s ... 60 s"},
+          {"pump_switchover", Dim::Time, &ds.pump_switchover, 0, 3600, "0 ... 1 h"},
+          {"low_flow_fraction", Dim::None, &ds.low_flow_fraction, 0, 1, "0 ... 1"},
+          {"low_flow_delay", Dim::Time, &ds.low_flow_delay, 0, 3600, "0 ... 1 h"},
+          {"continuous_load_ratio", Dim::None, &ds.continuous_load_ratio, 0.1, 2, "0.1 ... 2"},
+          {"continuous_load_time", Dim::Time, &ds.continuous_load_time, 0, 30 * 86400.0,
+           "0 ... 30 d"}};
+      for (const Item& it : items)
+        if (p.quantity(d, it.key, "detection.", it.dim, *it.out) &&
+            !(*it.out >= it.lo && *it.out <= it.hi))
+          p.error(d[it.key], std::string("detection.") + it.key, d[it.key].Scalar(),
+                  std::string("expected ") + it.expect);
+    }
+  }
   if (YAML::Node ev = root["events"]) {
     if (!ev.IsSequence())
       p.error(ev, "events", "", "expected a list of events");
@@ -121,7 +152,10 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
           p.error(e, path, "", "expected a mapping");
           continue;
         }
-        p.checkKeys(e, path, {"time", "rack", "heat_load", "facility_water_temperature"});
+        p.checkKeys(
+            e, path,
+            {"time", "rack", "cdu", "heat_load", "facility_water_temperature", "pump_failure",
+             "cdu_failure", "valve_stuck", "facility_water_flow", "utility", "psu_failure"});
         ScenarioEvent se;
         se.loc = p.loc(e, path);
         if (!p.quantity(e, "time", path, Dim::Time, se.time))
@@ -133,10 +167,77 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
         if (p.quantity(e, "heat_load", path, Dim::Power, se.value)) se.kind = "heat_load", ++kinds;
         if (p.quantity(e, "facility_water_temperature", path, Dim::Temperature, se.value))
           se.kind = "facility_water_temperature", ++kinds;
-        if (kinds != 1 && !e["heat_load"] && !e["facility_water_temperature"])
-          p.error(e, path, "", "an event needs one of 'heat_load' or 'facility_water_temperature'");
-        else if (kinds == 1)
+        // faults (docs/scenario-format.md "Faults")
+        auto count = [&](const char* key, int lo, int hi) {
+          YAML::Node n = e[key];
+          if (!n) return false;
+          int v = -1;
+          if (n.IsScalar()) try {
+              std::size_t used = 0;
+              v = std::stoi(n.Scalar(), &used);
+              if (used != n.Scalar().size()) v = -1;
+            } catch (...) {
+              v = -1;
+            }
+          if (v < lo || v > hi) {
+            p.error(n, path + key, n.IsScalar() ? n.Scalar() : "",
+                    "expected a whole number " + std::to_string(lo) + " ... " + std::to_string(hi));
+            return false;
+          }
+          se.value = v;
+          return true;
+        };
+        auto fraction = [&](const char* key) {
+          double v = 0;
+          if (!p.quantity(e, key, path, Dim::None, v)) return false;
+          if (!(v >= 0 && v <= 1)) {
+            p.error(e[key], path + key, e[key].Scalar(), "expected a fraction 0 ... 1");
+            return false;
+          }
+          se.value = v;
+          return true;
+        };
+        const bool has_cdu = e["cdu"] && e["cdu"].IsScalar();
+        const bool has_rack = e["rack"] && e["rack"].IsScalar();
+        auto needs = [&](const char* key, bool ok, const char* who) {
+          if (!ok) p.error(e, path + who, "", std::string("'") + key + "' needs '" + who + "'");
+          return ok;
+        };
+        if (e["pump_failure"] && count("pump_failure", 1, 64) &&
+            needs("pump_failure", has_cdu, "cdu"))
+          se.kind = "pump_failure", se.target = e["cdu"].Scalar(), ++kinds;
+        if (e["cdu_failure"]) {
+          YAML::Node n = e["cdu_failure"];
+          if (!n.IsScalar() || n.Scalar() != "true")
+            p.error(n, path + "cdu_failure", n.IsScalar() ? n.Scalar() : "", "expected true");
+          else if (needs("cdu_failure", has_cdu, "cdu"))
+            se.kind = "cdu_failure", se.target = e["cdu"].Scalar(), ++kinds;
+        }
+        if (e["valve_stuck"] && fraction("valve_stuck") && needs("valve_stuck", has_cdu, "cdu"))
+          se.kind = "valve_stuck", se.target = e["cdu"].Scalar(), ++kinds;
+        if (e["facility_water_flow"] && fraction("facility_water_flow"))
+          se.kind = "facility_water_flow", ++kinds;
+        if (YAML::Node n = e["utility"]) {
+          if (!n.IsScalar() || (n.Scalar() != "lost" && n.Scalar() != "restored"))
+            p.error(n, path + "utility", n.IsScalar() ? n.Scalar() : "",
+                    "expected 'lost' or 'restored'");
+          else
+            se.kind = "utility", se.value = n.Scalar() == "restored" ? 1 : 0, ++kinds;
+        }
+        if (e["psu_failure"] && count("psu_failure", 1, 256) &&
+            needs("psu_failure", has_rack, "rack"))
+          se.kind = "psu_failure", ++kinds;
+        if (kinds == 0 && !p.errors.empty() && p.errors.back().loc.path.rfind(path, 0) == 0) {
+          // the event's own value was reported
+        } else if (kinds == 0) {
+          p.error(e, path, "",
+                  "an event needs one of heat_load, facility_water_temperature, pump_failure, "
+                  "cdu_failure, valve_stuck, facility_water_flow, utility, psu_failure");
+        } else if (kinds > 1) {
+          p.error(e, path, "", "an event has exactly one action; split it into several events");
+        } else {
           sc.events.push_back(se);
+        }
       }
   }
   if (!p.errors.empty()) throw LoadFailure(std::move(p.errors));
@@ -182,7 +283,46 @@ void stepSeries(TimeSeries& ts, double time, double value) {
 
 void applyScenario(const Scenario& sc, FacilitySpec& spec) {
   std::vector<LoadError> errors;
+  spec.detection = sc.detection;
+  using K = FaultSpec::Kind;
+  const std::map<std::string, K> fault_kinds{
+      {"pump_failure", K::PumpFailure}, {"cdu_failure", K::CduFailure},
+      {"valve_stuck", K::ValveStuck},   {"facility_water_flow", K::FacilityWaterFlow},
+      {"utility", K::Utility},          {"psu_failure", K::PsuFailure}};
+  auto suggest = [](const std::string& name, const std::vector<std::string>& names) {
+    std::string best;
+    int bestd = 3;
+    for (const auto& n : names) {
+      int d = editDistance(name, n);
+      if (d < bestd) bestd = d, best = n;
+    }
+    return best.empty() ? std::string() : "; did you mean '" + best + "'?";
+  };
   for (const auto& e : sc.events) {
+    auto fk = fault_kinds.find(e.kind);
+    if (fk == fault_kinds.end()) continue;
+    FaultSpec f{e.time, fk->second, e.target, e.value, e.loc};
+    std::vector<std::string> names;
+    if (f.kind == K::PsuFailure)
+      for (const auto& r : spec.racks) names.push_back(r.name);
+    else if (f.kind == K::PumpFailure || f.kind == K::CduFailure || f.kind == K::ValveStuck)
+      for (const auto& c : spec.cdus) names.push_back(c.name);
+    if (!names.empty() && std::find(names.begin(), names.end(), f.target) == names.end()) {
+      errors.push_back(
+          LoadError{e.loc, f.target,
+                    std::string(f.kind == K::PsuFailure ? "unknown rack" : "unknown CDU") +
+                        suggest(f.target, names)});
+      continue;
+    }
+    if ((f.kind == K::PsuFailure || f.kind == K::Utility) && !spec.power.present) {
+      errors.push_back(
+          LoadError{e.loc, "", "'" + e.kind + "' needs a facility with a power section"});
+      continue;
+    }
+    spec.faults.push_back(f);
+  }
+  for (const auto& e : sc.events) {
+    if (fault_kinds.count(e.kind)) continue;
     if (e.kind == "facility_water_temperature") {
       stepSeries(spec.facility_water.T_supply, e.time, e.value);
       continue;
@@ -350,6 +490,16 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
             "throughput ratio %.4f, %.0f GPU-s throttled",
             J.name.c_str(), J.gpus, J.iterations, J.iteration_time, J.reference_time,
             J.throughput_ratio, J.throttled_gpu_seconds);
+  }
+  if (!r.events.empty()) {
+    line("  events              %zu (faults and alarms; /events in the results)", r.events.size());
+    const std::size_t shown = std::min<std::size_t>(r.events.size(), 20);
+    for (std::size_t k = 0; k < shown; ++k) {
+      const EventRecord& ev = r.events[k];
+      line("    %9.1f s  %-8s %-16s %-22s %s", ev.time, ev.severity.c_str(), ev.component.c_str(),
+           ev.kind.c_str(), ev.message.c_str());
+    }
+    if (shown < r.events.size()) line("    ... %zu more", r.events.size() - shown);
   }
   const EnergyTotals& e = s.energy;
   double rel = e.heat_in > 0 ? e.balanceError() / e.heat_in : 0.0;
@@ -734,6 +884,21 @@ void Hdf5Sink::finish(const RunResult& r) {
   f.setAttribute("/", "solver_last_step", r.stats.last_step);
   f.setAttribute("/", "hydraulic_solve_failures",
                  static_cast<long long>(r.stats.hydraulic_failures));
+  // the event log, one entry per row across the datasets of /events
+  std::vector<double> time;
+  std::vector<std::string> component, kind, severity, message;
+  for (const EventRecord& ev : r.events) {
+    time.push_back(ev.time);
+    component.push_back(ev.component);
+    kind.push_back(ev.kind);
+    severity.push_back(ev.severity);
+    message.push_back(ev.message);
+  }
+  f.writeVector("/events/time", time, "s", "time of each event");
+  f.writeStrings("/events/component", component, "component the event is about");
+  f.writeStrings("/events/kind", kind, "event kind (docs/results.md)");
+  f.writeStrings("/events/severity", severity, "info, warning or critical");
+  f.writeStrings("/events/message", message, "what happened, in words");
   f.close();
 }
 

@@ -15,8 +15,8 @@ namespace dctwin {
 // (docs/scenario-format.md). Events are applied to the spec before it is compiled.
 struct ScenarioEvent {
   double time = 0;     // (s)
-  std::string kind;    // "heat_load" or "facility_water_temperature"
-  std::string target;  // rack name, or "*" for every rack
+  std::string kind;    // "heat_load", "facility_water_temperature" or a fault (FaultSpec)
+  std::string target;  // rack or CDU name, or "*" for every rack
   double value = 0;    // SI
   SourceLoc loc;
 };
@@ -30,6 +30,7 @@ struct Scenario {
   bool has_T_init = false;
   double T_init = 0;  // initial fluid temperature; default: facility water at t=0 (K)
   std::vector<ScenarioEvent> events;
+  DetectionSpec detection;
 };
 
 // throws LoadFailure

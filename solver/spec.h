@@ -212,6 +212,34 @@ struct PowerSpec {
   std::vector<Busway> busways;
 };
 
+// a fault or operating event from a scenario (docs/scenario-format.md "Faults"), applied at its
+// time
+struct FaultSpec {
+  enum class Kind {
+    PumpFailure,        // `value` pumps of CDU `target` fail; standby pumps take over
+    CduFailure,         // every pump of CDU `target` stops, no switch-over
+    ValveStuck,         // CDU `target`'s facility-water valve sticks at opening `value`
+    FacilityWaterFlow,  // facility-water flow to every CDU at fraction `value` (0: plant trip)
+    Utility,            // utility feed lost (value 0) or restored (1): the UPS carries the load
+    PsuFailure          // `value` PSUs of rack `target` fail
+  };
+  double time = 0;  // (s)
+  Kind kind = Kind::PumpFailure;
+  std::string target;  // CDU or rack name
+  double value = 0;
+  SourceLoc loc;
+};
+
+// detection and response policies (docs/scenario-format.md "detection"); defaults (a) unless noted
+struct DetectionSpec {
+  double poll_interval = 1.0;           // sensors polled (openBMC leak manager: 1 s [K86]) (s)
+  double pump_switchover = 5.0;         // failed pump -> standby running                   (s)
+  double low_flow_fraction = 0.5;       // CDU flow below this share of the racks' design  (1)
+  double low_flow_delay = 10.0;         // ... for this long raises the low-flow alarm      (s)
+  double continuous_load_ratio = 0.8;   // busway current / rating: the 80 % rule           (1)
+  double continuous_load_time = 10800;  // ... held this long is "continuous" (NEC: 3 h)    (s)
+};
+
 struct FacilitySpec {
   std::string name;
   std::string description;
@@ -234,8 +262,10 @@ struct FacilitySpec {
   std::vector<RackSpec> racks;
   std::vector<JobSpec> jobs;
   PowerSpec power;
-  double gpu_step = 0.05;      // fast step of the GPU layer            (s)
-  double coupling_step = 5.0;  // GPU layer <-> coolant exchange interval (s)
+  double gpu_step = 0.05;         // fast step of the GPU layer            (s)
+  double coupling_step = 5.0;     // GPU layer <-> coolant exchange interval (s)
+  std::vector<FaultSpec> faults;  // from a scenario, in time order
+  DetectionSpec detection;
 };
 
 }  // namespace dctwin

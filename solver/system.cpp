@@ -53,11 +53,10 @@ double branchFlow(const PowerLaw& valve, const PowerLaw& man, double dp, double*
 }
 
 // secondary loop operating point of CDU c: fills sig.m_rack, sig.m_sec, sig.dp_bank, sig.dp_pump
-void solveSecondary(const FacilityModel& m, Signals& sig, int c, double N, double T_ref) {
+void solveSecondary(const FacilityModel& m, Signals& sig, int c, int nrun, double N, double T_ref) {
   const Fluid& f = m.fluids[m.cdu_fluid[c]];
   const double rho = f.rho_ref(), mu = f.mu(T_ref);
   const PumpParams& pp = m.cdu_pump[c];
-  const int nrun = m.cdu_pump_running[c];
   const int r0 = m.cdu_rackadr[c], nr = m.cdu_racknum[c];
   const double H0 = pumpHead(pp, nrun, N, 0.0);
   if (nr == 0 || H0 <= 0) {
@@ -173,8 +172,13 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     const double rho = f.rho_ref();
     const int o = m.cdu_stateadr[c];
     const double T_hs = y[o + kTHexSec], T_hp = y[o + kTHexPrim], T_res = y[o + kTRes];
-    const double y_valve = std::clamp(y[o + kYValve], 0.0, 1.0);
+    // faults: a stuck valve holds its opening, failed pumps are out of the bank
+    const FaultState& fs = st.faults;
+    const bool faulted = !fs.pumps_out.empty();
+    const double y_valve = faulted && fs.valve_stuck[c] >= 0 ? fs.valve_stuck[c]
+                                                             : std::clamp(y[o + kYValve], 0.0, 1.0);
     const double N = std::clamp(y[o + kNPump], 0.0, 1.0);
+    const int nrun = m.cdu_pump_running[c] - (faulted ? fs.pumps_out[c] : 0);
     // coolant temperatures far outside the fluid's table (frozen, boiling): ask for a smaller
     // step, and remember the worst offender for the failure message. Cold-plate case nodes are
     // metal and are not checked against the coolant's range.
@@ -193,12 +197,13 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     }
 
     // 1. hydraulics
-    solveSecondary(m, sig, c, N, T_res);
+    solveSecondary(m, sig, c, nrun, N, T_res);
     const double m_sec = sig.m_sec[c], V_sec = m_sec / rho;
     const double c_valve = valveQuadraticCoefficient(
         m.cdu_valve_kv[c] * equalPercentage(y_valve, m.cdu_valve_R[c], m.cdu_valve_leak[c]),
         fp.rho_ref());
-    const double m_p = std::sqrt(m.cdu_fws_dp[c] / (m.cdu_prim_c_hex[c] + c_valve));
+    const double m_p = (faulted ? fs.fws_flow : 1.0) *
+                       std::sqrt(m.cdu_fws_dp[c] / (m.cdu_prim_c_hex[c] + c_valve));
     sig.m_prim[c] = m_p;
     sig.T_fws[c] = T_fws;
     const PumpParams& pp = m.cdu_pump[c];

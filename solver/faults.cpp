@@ -1,0 +1,196 @@
+// faults.cpp: scenario faults applied at their times, and the detectors that raise alarms
+//
+// Faults change inputs of the right-hand side (pumps running, valve opening, facility-water flow)
+// and of the power layer (utility, PSUs). They act between solver steps: every fault time is a
+// breakpoint, where the integrator restarts. The detectors poll the state every
+// detection.poll_interval (when the scenario has faults; else at every coupling window and output)
+// and append to the event log: CDU low flow, GPU thermal throttling and shutdown per rack, rack
+// power lost, power brake, busway continuous load (the 80 % rule) and breaker trips, UPS on
+// battery. See docs/scenario-format.md "Faults" and docs/results.md "/events".
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+#include "solver/model.h"
+
+namespace dctwin {
+
+namespace {
+
+void log(State& st, double t, const std::string& component, const char* kind, const char* severity,
+         const std::string& message) {
+  st.events.push_back(EventRecord{t, component, kind, severity, message});
+}
+
+std::string fmt(double v, int prec = 3) {
+  std::ostringstream os;
+  os.precision(prec);
+  os << v;
+  return os.str();
+}
+
+void initFaultState(const FacilityModel& m, State& st) {
+  FaultState& f = st.faults;
+  if (!f.pumps_out.empty() || m.ncdu == 0) return;
+  f.pumps_out.assign(m.ncdu, 0);
+  f.valve_stuck.assign(m.ncdu, -1.0);
+  f.rack_psu_failed.assign(m.nrack, 0);
+  f.low_flow_since.assign(m.ncdu, -1.0);
+  f.low_flow_alarm.assign(m.ncdu, 0);
+  const std::size_t nb = m.has_power ? m.power.busways.size() : 0;
+  f.bus_high_since.assign(nb, -1.0);
+  f.bus_alarm.assign(nb, 0);
+  f.bus_trip_logged.assign(nb, 0);
+  for (auto* v : {&f.rack_lost_logged, &f.rack_throttle_logged, &f.rack_shutdown_logged,
+                  &f.rack_brake_logged})
+    v->assign(m.nrack, 0);
+}
+
+}  // namespace
+
+void applyFaults(const FacilityModel& m, State& st, double t) {
+  using K = FaultSpec::Kind;
+  initFaultState(m, st);
+  FaultState& f = st.faults;
+  while (f.next < m.fault_events.size() && m.fault_events[f.next].time <= t + 1e-9) {
+    const auto& e = m.fault_events[f.next++];
+    const int i = e.index;
+    switch (e.kind) {
+      case K::PumpFailure: {
+        const int n = static_cast<int>(e.value);
+        if (n < 0) {  // standby pumps taking over
+          f.pumps_out[i] = std::max(f.pumps_out[i] + n, 0);
+          log(st, e.time, e.label, "pump_switchover", "info",
+              std::to_string(-n) + " standby pump(s) running; " +
+                  std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
+                  std::to_string(m.cdu_pump_running[i]) + " duty pumps available");
+        } else {
+          f.pumps_out[i] = std::min(f.pumps_out[i] + n, m.cdu_pump_running[i]);
+          log(st, e.time, e.label, "pump_failure", e.covered ? "warning" : "critical",
+              std::to_string(n) + " pump(s) failed; " +
+                  std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
+                  std::to_string(m.cdu_pump_running[i]) + " duty pumps running" +
+                  (e.covered ? "; standby switching over" : "; no standby left"));
+        }
+        break;
+      }
+      case K::CduFailure:
+        f.pumps_out[i] = m.cdu_pump_running[i];
+        log(st, e.time, e.label, "cdu_failure", "critical", "CDU failed: every pump stopped");
+        break;
+      case K::ValveStuck:
+        f.valve_stuck[i] = e.value;
+        log(st, e.time, e.label, "valve_stuck", "warning",
+            "facility-water valve stuck at " + fmt(100 * e.value) + " % open");
+        break;
+      case K::FacilityWaterFlow:
+        f.fws_flow = e.value;
+        log(st, e.time, e.label, e.value <= 0 ? "plant_trip" : "facility_water_flow",
+            e.value < 1 ? "critical" : "info",
+            "facility-water flow at " + fmt(100 * e.value) + " % of its design");
+        break;
+      case K::Utility:
+        f.utility_ok = e.value > 0.5;
+        log(st, e.time, e.label, f.utility_ok ? "utility_restored" : "utility_lost",
+            f.utility_ok ? "info" : "critical",
+            f.utility_ok ? "utility feed restored" : "utility feed lost");
+        break;
+      case K::PsuFailure:
+        f.rack_psu_failed[i] += static_cast<int>(e.value);
+        log(st, e.time, e.label, "psu_failure", "warning",
+            std::to_string(static_cast<int>(e.value)) + " PSU(s) failed; " +
+                std::to_string(f.rack_psu_failed[i]) + " out of " +
+                std::to_string(m.power.shelves_per_rack * m.power.shelf.psu_count));
+        break;
+    }
+  }
+}
+
+void pollDetectors(const FacilityModel& m, State& st, double t) {
+  initFaultState(m, st);
+  FaultState& f = st.faults;
+  const DetectionSpec& d = m.detection;
+  // CDU low flow: secondary flow below a share of the racks' design flow, held for a delay
+  for (int c = 0; c < m.ncdu; ++c) {
+    const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
+    const bool low = m.cdu_design_flow[c] > 0 && V < d.low_flow_fraction * m.cdu_design_flow[c];
+    if (!low) {
+      if (f.low_flow_alarm[c])
+        log(st, t, m.cdu_name[c], "low_flow_cleared", "info",
+            "secondary flow back to " + fmt(V * 60000) + " L/min");
+      f.low_flow_since[c] = -1, f.low_flow_alarm[c] = 0;
+      continue;
+    }
+    if (f.low_flow_since[c] < 0) f.low_flow_since[c] = t;
+    if (!f.low_flow_alarm[c] && t - f.low_flow_since[c] >= d.low_flow_delay - 1e-9) {
+      f.low_flow_alarm[c] = 1;
+      log(st, t, m.cdu_name[c], "low_flow", "critical",
+          "secondary flow " + fmt(V * 60000) + " L/min < " + fmt(100 * d.low_flow_fraction) +
+              " % of the racks' design " + fmt(m.cdu_design_flow[c] * 60000) + " L/min for " +
+              fmt(d.low_flow_delay) + " s");
+    }
+  }
+  // GPUs, per rack: the first thermal throttling and the first shutdown
+  for (int r = 0; r < m.nrack; ++r) {
+    if (!m.rack_resolved[r] || st.gl.op.empty()) continue;
+    int throttled = 0, down = 0;
+    for (int k = 0; k < m.rack_gpunum[r]; ++k) {
+      const int i = m.rack_gpuadr[r] + k;
+      if (st.gl.op[i].reasons & (kThrottleSwThermal | kThrottleHwThermal)) ++throttled;
+      if (st.gl.gpu[i].shut_down) ++down;
+    }
+    const std::string who = "rack " + m.rack_name[r];
+    if (throttled && !f.rack_throttle_logged[r]) {
+      f.rack_throttle_logged[r] = 1;
+      log(st, t, who, "gpu_thermal_throttle", "warning",
+          std::to_string(throttled) + " GPU(s) thermally throttled");
+    }
+    if (down && !f.rack_shutdown_logged[r]) {
+      f.rack_shutdown_logged[r] = 1;
+      log(st, t, who, "gpu_shutdown", "critical",
+          std::to_string(down) + " GPU(s) at their shutdown temperature: powered off");
+    }
+  }
+  if (!m.has_power || st.pl.rack_powered.empty()) return;
+  const PowerLayerState& p = st.pl;
+  for (int r = 0; r < m.nrack; ++r) {
+    const std::string who = "rack " + m.rack_name[r];
+    if (!p.rack_powered[r] && !f.rack_lost_logged[r]) {
+      f.rack_lost_logged[r] = 1;
+      log(st, t, who, "rack_power_lost", "critical", "rack without power: its GPUs are off");
+    }
+    if (p.rack_brake[r] && !f.rack_brake_logged[r]) {
+      f.rack_brake_logged[r] = 1;
+      log(st, t, who, "power_brake", "warning",
+          "working PSUs cannot carry the load: power brake asserted");
+    }
+  }
+  for (std::size_t b = 0; b < m.power.busways.size(); ++b) {
+    const std::string who = "busway " + m.busway_name[b];
+    if (p.bus_brk[b].tripped && !f.bus_trip_logged[b]) {
+      f.bus_trip_logged[b] = 1;
+      log(st, t, who, "breaker_trip", "critical", "feeder breaker tripped: its racks lose power");
+    }
+    const double ratio = p.bus_I[b] / m.power.busways[b].params.I_rated;
+    if (ratio < d.continuous_load_ratio) {
+      f.bus_high_since[b] = -1;
+      continue;
+    }
+    if (f.bus_high_since[b] < 0) f.bus_high_since[b] = t;
+    if (!f.bus_alarm[b] && t - f.bus_high_since[b] >= d.continuous_load_time - 1e-9) {
+      f.bus_alarm[b] = 1;
+      log(st, t, who, "continuous_overload", "warning",
+          "current at " + fmt(100 * ratio) + " % of the rating for " +
+              fmt(d.continuous_load_time / 3600) + " h (continuous-load limit " +
+              fmt(100 * d.continuous_load_ratio) + " %)");
+    }
+  }
+  if (m.power.has_ups && p.ups.on_battery && !f.ups_battery_logged) {
+    f.ups_battery_logged = true;
+    log(st, t, "ups", "ups_on_battery", "critical",
+        "UPS on battery, " + fmt(p.ups.soc_J / 3.6e6) + " kWh left");
+  }
+  if (m.power.has_ups && !p.ups.on_battery) f.ups_battery_logged = false;
+}
+
+}  // namespace dctwin

@@ -1,0 +1,233 @@
+// faults_test.cpp: scenario faults (pumps, valve, facility water, utility, PSUs), detection and the
+// event log, on the default pod (docs/scenario-format.md "Faults")
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+
+#include "solver/loader.h"
+#include "solver/run.h"
+
+using namespace dctwin;
+
+namespace {
+
+const std::string kPod = std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/pod_gb200.yaml";
+
+struct Outcome {
+  FacilityModel m;
+  State st;
+  RunResult res;
+  RunSummary sum;
+  std::vector<double> t, flow;  // CDU secondary flow at every output (m3/s)
+};
+
+class FlowSink : public OutputSink {
+ public:
+  explicit FlowSink(Outcome& o) : o_(o) {}
+  void sample(const FacilityModel& m, const State& st, const double* y, double t,
+              const EnergyTotals& e) override {
+    summary_.sample(m, st, y, t, e);
+    o_.t.push_back(t);
+    o_.flow.push_back(st.sig.m_sec[0] / m.fluids[m.cdu_fluid[0]].rho_ref());
+  }
+  SummarySink summary_;
+
+ private:
+  Outcome& o_;
+};
+
+Outcome run(const std::string& scenario, double duration) {
+  FacilitySpec spec = loadFacility(kPod);
+  Scenario sc = loadScenarioFromString(scenario, "s.yaml");
+  applyScenario(sc, spec);
+  Outcome o{compileFacility(spec), {}, {}, {}, {}, {}};
+  o.m.options.output_interval = 1.0;
+  o.st = makeState(o.m, o.m.fws_T.eval(0.0));
+  FlowSink sink(o);
+  RunOptions ro;
+  ro.duration = duration;
+  o.res = simulate(o.m, o.st, ro, &sink);
+  o.sum = sink.summary_.summary;
+  REQUIRE(o.res.ok);
+  return o;
+}
+
+const EventRecord* find(const RunResult& r, const std::string& kind, const std::string& who = "") {
+  for (const auto& e : r.events)
+    if (e.kind == kind && (who.empty() || e.component == who)) return &e;
+  return nullptr;
+}
+
+double flowAt(const Outcome& o, double t) {
+  auto it = std::lower_bound(o.t.begin(), o.t.end(), t - 1e-9);
+  REQUIRE(it != o.t.end());
+  return o.flow[static_cast<std::size_t>(it - o.t.begin())];
+}
+
+std::string errorsOf(const std::string& scenario) {
+  try {
+    FacilitySpec spec = loadFacility(kPod);
+    Scenario sc = loadScenarioFromString(scenario, "s.yaml");
+    applyScenario(sc, spec);
+  } catch (const LoadFailure& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("fault events: bad input is reported with file, key and a did-you-mean",
+          "[faults][scenario]") {
+  CHECK_THAT(errorsOf("events:\n  - {time: 1 min, cdu: cdu2, pump_failure: 1}\n"),
+             Catch::Contains("s.yaml:2") && Catch::Contains("unknown CDU") &&
+                 Catch::Contains("did you mean 'cdu1'"));
+  CHECK_THAT(errorsOf("events:\n  - {time: 1 min, pump_failure: 1}\n"),
+             Catch::Contains("'pump_failure' needs 'cdu'"));
+  CHECK_THAT(errorsOf("events:\n  - {time: 1 min, utility: gone}\n"),
+             Catch::Contains("utility") && Catch::Contains("expected 'lost' or 'restored'"));
+  CHECK_THAT(errorsOf("events:\n  - {time: 1 min, cdu: cdu1, valve_stuck: 1.5}\n"),
+             Catch::Contains("valve_stuck") && Catch::Contains("fraction"));
+  CHECK_THAT(errorsOf("events:\n  - {time: 1 min, cdu: cdu1, pump_failure: 1, "
+                      "facility_water_flow: 0}\n"),
+             Catch::Contains("exactly one action"));
+  CHECK_THAT(errorsOf("events:\n  - {time: 1 min, rack: A09, psu_failure: 2}\n"),
+             Catch::Contains("unknown rack") && Catch::Contains("A09"));
+  CHECK_THAT(errorsOf("detection: {low_flow_delay: -3 s}\nevents: []\n"),
+             Catch::Contains("detection.low_flow_delay"));
+}
+
+TEST_CASE("pump failure with N+1 redundancy: the standby takes over, nothing throttles",
+          "[faults][cdu]") {
+  Outcome o = run(
+      "detection: {pump_switchover: 5 s}\nevents:\n  - {time: 310 s, cdu: cdu1, pump_failure: 1}\n",
+      420);
+  const double before = flowAt(o, 309);
+  CHECK(flowAt(o, 312) < 0.9 * before);                   // one of two duty pumps: the flow dips
+  CHECK(flowAt(o, 410) == Approx(before).epsilon(0.01));  // the standby restored it
+  const EventRecord* f = find(o.res, "pump_failure");
+  const EventRecord* s = find(o.res, "pump_switchover");
+  REQUIRE(f);
+  REQUIRE(s);
+  CHECK(f->time == Approx(310));
+  CHECK(f->severity == "warning");
+  CHECK(s->time == Approx(315));
+  CHECK_FALSE(find(o.res, "low_flow"));
+  CHECK_FALSE(find(o.res, "gpu_thermal_throttle"));
+  CHECK(o.sum.gpu_seconds_throttled == 0);
+}
+
+TEST_CASE("pump failures beyond the redundancy: low flow, throttling, then shutdown",
+          "[faults][cdu]") {
+  // three failures on a 2 duty + 1 standby CDU: the standby covers the first, then no flow
+  Outcome o = run(R"(detection: {pump_switchover: 5 s, low_flow_delay: 10 s}
+events:
+  - {time: 310 s, cdu: cdu1, pump_failure: 1}
+  - {time: 330 s, cdu: cdu1, pump_failure: 1}
+  - {time: 350 s, cdu: cdu1, pump_failure: 1}
+)",
+                  390);
+  // (the pod's job starts at 5 min: the failures hit a training job at full power)
+  CHECK(flowAt(o, 345) < 0.9 * flowAt(o, 309));   // one pump left
+  CHECK(flowAt(o, 355) < 1e-3 * flowAt(o, 309));  // none
+  const EventRecord* lf = find(o.res, "low_flow", "cdu1");
+  REQUIRE(lf);
+  CHECK(lf->time >= 360 - 1e-6);  // delay 10 s after the flow collapsed at 350 s
+  CHECK(lf->time <= 362);         // ... detected within a 1 s poll
+  const EventRecord* th = find(o.res, "gpu_thermal_throttle");
+  const EventRecord* sd = find(o.res, "gpu_shutdown");
+  REQUIRE(th);
+  REQUIRE(sd);
+  CHECK(th->time > 350);
+  CHECK(sd->time >= th->time);
+  // the GPUs that shut down reached the shutdown temperature, and none ran above it
+  const double T_shut = o.m.gpu_types[0].T_shutdown;
+  CHECK(o.sum.gpus_shut_down > 0);
+  CHECK(o.sum.T_j_max >= T_shut - 0.5);
+  CHECK(o.sum.T_j_max <= T_shut + 5.0);
+  // energy still balances through the faults
+  CHECK(std::abs(o.res.energy.balanceError()) < 1e-4 * o.res.energy.heat_in);
+}
+
+TEST_CASE("facility-water faults: a plant trip heats the loop, a stuck valve holds its opening",
+          "[faults][plant]") {
+  Outcome trip = run("events:\n  - {time: 30 s, facility_water_flow: 0}\n", 120);
+  REQUIRE(find(trip.res, "plant_trip"));
+  CHECK(trip.st.sig.m_prim[0] == 0.0);
+  CHECK(trip.st.sig.Q_hex[0] == Approx(0).margin(1e-9));
+  Outcome stuck = run("events:\n  - {time: 30 s, cdu: cdu1, valve_stuck: 0.3}\n", 120);
+  REQUIRE(find(stuck.res, "valve_stuck"));
+  // the primary flow is the one of a 30 % open valve, whatever the controller asks
+  FacilitySpec spec = loadFacility(kPod);
+  FacilityModel m = compileFacility(spec);
+  State s = makeState(m, m.fws_T.eval(0.0));
+  s.faults = stuck.st.faults;  // same fault, different valve state
+  s.y[m.stateAdr(0, kYValve)] = 0.9;
+  std::vector<double> ydot(m.nstate);
+  evalRhs(m, s, 0.0, s.y.data(), ydot.data());
+  CHECK(s.sig.m_prim[0] == Approx(stuck.st.sig.m_prim[0]).epsilon(1e-6));
+}
+
+TEST_CASE("utility loss: the UPS carries the pod from its battery, then recharges",
+          "[faults][power]") {
+  Outcome o = run(R"(events:
+  - {time: 310 s, utility: lost}
+  - {time: 370 s, utility: restored}
+)",
+                  380);
+  REQUIRE(find(o.res, "utility_lost"));
+  REQUIRE(find(o.res, "ups_on_battery"));
+  REQUIRE(find(o.res, "utility_restored"));
+  CHECK(o.sum.racks_unpowered == 0);
+  // the battery delivered the UPS output + loss over the 60 s (the pod draws 274-902 kW through
+  // a training iteration), less the 10 s of recharge after
+  CHECK(o.st.pl.E_battery > 60 * 274e3 - 10 * o.m.power.ups.P_charge_max);
+  CHECK(o.st.pl.E_battery < 60 * 1000e3);
+  CHECK(o.st.pl.ups.soc_J < o.m.power.ups.battery_J);
+  CHECK_FALSE(o.st.pl.ups.on_battery);
+}
+
+TEST_CASE("PSU failures consume the N+N redundancy before they brake the GPUs", "[faults][power]") {
+  Outcome some = run("events:\n  - {time: 305 s, rack: A01, psu_failure: 12}\n", 330);
+  CHECK_FALSE(find(some.res, "power_brake"));
+  CHECK(some.sum.racks_unpowered == 0);
+  Outcome many = run("events:\n  - {time: 305 s, rack: A01, psu_failure: 32}\n", 330);
+  const EventRecord* b = find(many.res, "power_brake", "rack A01");
+  REQUIRE(b);
+  CHECK(b->time > 305);
+  CHECK_FALSE(find(many.res, "power_brake", "rack A02"));
+  Outcome all = run("events:\n  - {time: 10 s, rack: A01, psu_failure: 48}\n", 30);
+  REQUIRE(find(all.res, "rack_power_lost", "rack A01"));
+  CHECK(all.sum.racks_unpowered == 1);
+}
+
+TEST_CASE("every bundled scenario runs", "[faults][scenario][data]") {
+  namespace fs = std::filesystem;
+  const fs::path dir = fs::path(DCTWIN_SOURCE_DIR) / "data" / "scenarios";
+  int n = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".yaml") continue;
+    const std::string name = entry.path().filename().string();
+    INFO(name);
+    // pod_* scenarios are for the default pod, the others for the two-CDU heat-load example
+    const std::string facility =
+        std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/" +
+        (name.rfind("pod_", 0) == 0 ? "pod_gb200.yaml" : "two_cdu_mixed.yaml");
+    FacilitySpec spec = loadFacility(facility);
+    Scenario sc = loadScenario(entry.path().string());
+    applyScenario(sc, spec);
+    FacilityModel m = compileFacility(spec);
+    m.options.output_interval = std::min(sc.output_interval, sc.duration);
+    State st = makeState(m, sc.has_T_init ? sc.T_init : m.fws_T.eval(0.0));
+    RunOptions ro;
+    ro.duration = std::min(sc.duration, 16 * 60.0);  // every event of the bundled files
+    RunResult r = simulate(m, st, ro, nullptr);
+    CHECK(r.ok);
+    CHECK(std::abs(r.energy.balanceError()) < 1e-4 * r.energy.heat_in);
+    if (!m.fault_events.empty()) CHECK_FALSE(r.events.empty());
+    ++n;
+  }
+  CHECK(n >= 7);
+}
