@@ -33,6 +33,7 @@ void initFaultState(const FacilityModel& m, State& st) {
   FaultState& f = st.faults;
   if (!f.pumps_out.empty() || m.ncdu == 0) return;
   f.pumps_out.assign(m.ncdu, 0);
+  f.cdu_failed.assign(m.ncdu, 0);
   f.valve_stuck.assign(m.ncdu, -1.0);
   f.rack_psu_failed.assign(m.nrack, 0);
   f.low_flow_since.assign(m.ncdu, -1.0);
@@ -58,7 +59,8 @@ void applyFaults(const FacilityModel& m, State& st, double t) {
     switch (e.kind) {
       case K::PumpFailure: {
         const int n = static_cast<int>(e.value);
-        if (n < 0) {  // standby pumps taking over
+        if (n < 0 && f.cdu_failed[i]) break;  // the CDU failed meanwhile: nothing starts
+        if (n < 0) {                          // standby pumps taking over
           f.pumps_out[i] = std::max(f.pumps_out[i] + n, 0);
           log(st, e.time, e.label, "pump_switchover", "info",
               std::to_string(-n) + " standby pump(s) running; " +
@@ -76,6 +78,7 @@ void applyFaults(const FacilityModel& m, State& st, double t) {
       }
       case K::CduFailure:
         f.pumps_out[i] = m.cdu_pump_running[i];
+        f.cdu_failed[i] = 1;
         log(st, e.time, e.label, "cdu_failure", "critical", "CDU failed: every pump stopped");
         break;
       case K::ValveStuck:

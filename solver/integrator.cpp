@@ -287,6 +287,7 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
       break;
     }
     if (polling && t >= t_poll - 1e-9) t_poll += m.detection.poll_interval;
+    evalRhs(m, st, t, yd, ctx.ydot.data());  // signals at t, not at a jacobian perturbation
     pollDetectors(m, st, t);
     if (t >= t_break - 1e-9) {
       applyFaults(m, st, t);

@@ -272,6 +272,7 @@ struct EventRecord {
 struct FaultState {
   std::size_t next = 0;             // next entry of m.fault_events
   std::vector<int> pumps_out;       // per CDU: pumps not running because of faults
+  std::vector<char> cdu_failed;     // per CDU: failed as a whole (no switch-over)
   std::vector<double> valve_stuck;  // per CDU: stuck opening, -1: free
   double fws_flow = 1.0;            // facility-water flow fraction
   bool utility_ok = true;

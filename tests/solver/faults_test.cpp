@@ -231,3 +231,16 @@ TEST_CASE("every bundled scenario runs", "[faults][scenario][data]") {
   }
   CHECK(n >= 7);
 }
+
+TEST_CASE("a CDU failure stops every pump, and a pending switch-over does not restart one",
+          "[faults][cdu]") {
+  Outcome o = run(R"(detection: {pump_switchover: 5 s}
+events:
+  - {time: 310 s, cdu: cdu1, pump_failure: 1}
+  - {time: 312 s, cdu: cdu1, cdu_failure: true}
+)",
+                  330);
+  REQUIRE(find(o.res, "cdu_failure"));
+  CHECK_FALSE(find(o.res, "pump_switchover"));
+  CHECK(flowAt(o, 325) < 1e-3 * flowAt(o, 309));
+}
