@@ -55,7 +55,10 @@ void buildSparsity(FacilityModel& m) {
     const int ret0 = m.retSegAdr(c), nr = m.cdu_nseg_ret[c];
     const int T_in = sup0 + ns - 1;  // rack inlet = last supply segment
     // flows depend on pump speed and on T_res (fluid properties of the hydraulic solve)
-    for (int i = o; i < o + m.cdu_statenum[c]; ++i) addDeps(rows, i, {i, Tres, N});
+    for (int i = o; i < o + m.cdu_statenum[c]; ++i) addDeps(rows, i, {i, Tres, N, o + kVAir});
+    // leaks: the flows depend on the local pressures (tank from the lost volume, pump head)
+    addDeps(rows, o + kVLost, {o + kVLost, o + kVAir, o + kXPump});
+    addDeps(rows, o + kVAir, {o + kVLost, o + kVAir, o + kXPump});
     addDeps(rows, Tres, {ret0 + nr - 1});
     addDeps(rows, o + kTHexSec, {y});
     addDeps(rows, o + kTHexPrim, {y});
@@ -300,6 +303,41 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
       case K::FacilityWaterFlow:
         e.label = "facility water";
         break;
+      case K::Leak: {
+        FacilityModel::Leak L;
+        L.time = f.time;
+        L.where = f.where;
+        L.area = f.area;
+        L.area_final = f.area_final > 0 ? f.area_final : f.area;
+        L.growth_time = f.growth_time;
+        L.Cd = f.Cd;
+        if (f.where == FaultSpec::Where::Rack) {
+          L.rack = rackIndex(f);
+          if (L.rack < 0) continue;
+          L.cdu = m.rack_cdu[L.rack];
+          L.label = "rack " + m.rack_name[L.rack];
+        } else {
+          L.cdu = cduIndex(f);
+          if (L.cdu < 0) continue;
+          L.label =
+              m.cdu_name[L.cdu] + (f.where == FaultSpec::Where::Cdu            ? ""
+                                   : f.where == FaultSpec::Where::SupplyHeader ? " supply header"
+                                                                               : " return header");
+        }
+        if (m.cdu_V_tank[L.cdu] <= 0 && m.cdu_vacuum[L.cdu] >= 0)
+          err.add(f.loc, f.target, "a leak needs the CDU's expansion_tank (volume, precharge)");
+        m.cdu_has_leak[L.cdu] = 1;
+        e.index = static_cast<int>(m.leaks.size());
+        e.label = L.label;
+        m.leaks.push_back(L);
+        break;
+      }
+    }
+    if (f.kind == K::Leak) {  // acts through m.leaks; logged when it opens
+      m.fault_events.push_back(e);
+      m.breakpoints.push_back(f.time);
+      if (f.growth_time > 0) m.breakpoints.push_back(f.time + f.growth_time);
+      continue;
     }
     const int c = e.index;
     int take = 0;
@@ -523,6 +561,21 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
         if (rt != spec.rack_types.end()) design += rt->second.design_flow;
       }
     m.cdu_design_flow.push_back(design);
+    // inventory: the liquid outside the tank; the tank's gas sets the loop pressure
+    double V_loop = cs.internal_volume + cs.hex_holdup_secondary +
+                    m.cdu_pipe_sup[c].area() * cs.supply_pipe.length +
+                    m.cdu_pipe_ret[c].area() * cs.return_pipe.length;
+    for (int k = 0; k < m.cdu_racknum[c]; ++k)
+      V_loop += m.rack_M_cool[m.cdu_rackadr[c] + k] / rho_s;
+    m.cdu_V_loop.push_back(V_loop);
+    m.cdu_V_tank.push_back(cs.tank_volume);
+    m.cdu_p_pre.push_back(cs.tank_precharge);
+    m.cdu_p_fill.push_back(cs.tank_fill > 0 ? cs.tank_fill : cs.tank_precharge + 50e3);
+    if (cs.tank_fill > 0 && cs.tank_fill < cs.tank_precharge)
+      err.add(cs.loc, cs.name,
+              "expansion_tank.fill_pressure is below the precharge: the tank would start empty");
+    m.cdu_vacuum.push_back(cs.vacuum);
+    m.cdu_has_leak.push_back(0);
 
     // state layout
     m.cdu_stateadr.push_back(state);

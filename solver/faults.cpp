@@ -43,8 +43,16 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.bus_alarm.assign(nb, 0);
   f.bus_trip_logged.assign(nb, 0);
   for (auto* v : {&f.rack_lost_logged, &f.rack_throttle_logged, &f.rack_shutdown_logged,
-                  &f.rack_brake_logged})
+                  &f.rack_brake_logged, &f.rack_isolated_logged, &f.rack_power_off})
     v->assign(m.nrack, 0);
+  f.leak_on_sensor.assign(m.leaks.size(), 0.0);
+  f.leak_detected.assign(m.leaks.size(), -1.0);
+  f.rack_isolation.assign(m.nrack, -1.0);
+  f.low_level.assign(m.ncdu, 0);
+  f.pressure_alarm.assign(m.ncdu, 0);
+  f.imbalance_since.assign(m.ncdu, -1.0);
+  f.imbalance_alarm.assign(m.ncdu, 0);
+  f.job_stalled_logged.assign(m.njob, 0);
 }
 
 }  // namespace
@@ -98,6 +106,15 @@ void applyFaults(const FacilityModel& m, State& st, double t) {
             f.utility_ok ? "info" : "critical",
             f.utility_ok ? "utility feed restored" : "utility feed lost");
         break;
+      case K::Leak: {
+        const auto& L = m.leaks[i];
+        log(st, e.time, e.label, "leak_start", "critical",
+            "leak opens: orifice " + fmt(L.area * 1e6) + " mm2" +
+                (L.growth_time > 0 ? " growing to " + fmt(L.area_final * 1e6) + " mm2 over " +
+                                         fmt(L.growth_time) + " s"
+                                   : std::string()));
+        break;
+      }
       case K::PsuFailure:
         f.rack_psu_failed[i] += static_cast<int>(e.value);
         log(st, e.time, e.label, "psu_failure", "warning",
@@ -109,10 +126,100 @@ void applyFaults(const FacilityModel& m, State& st, double t) {
   }
 }
 
-void pollDetectors(const FacilityModel& m, State& st, double t) {
+namespace {
+
+// leak sensors under racks and headers, CDU level, pressure and flow balance, and the response
+// policies (rack liquid and electrical isolation, pump stop on low level)
+void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const double* y) {
+  FaultState& f = st.faults;
+  const DetectionSpec& d = m.detection;
+  if (m.leaks.empty()) return;
+  for (std::size_t k = 0; k < m.leaks.size(); ++k) {
+    const auto& L = m.leaks[k];
+    if (t < L.time) continue;
+    // liquid reaching the sensor since the last poll (explicit; the leak opened at L.time)
+    f.leak_on_sensor[k] += st.sig.leak_flow[k] * std::min(dt, t - L.time);
+    if (f.leak_detected[k] >= 0 || f.leak_on_sensor[k] < d.leak_sensor_volume) continue;
+    f.leak_detected[k] = t;
+    log(st, t, L.label, "leak_detected", "critical",
+        "leak sensor wet (" + fmt(f.leak_on_sensor[k] * 1e6) + " mL), " + fmt(t - L.time) +
+            " s after the leak opened");
+    if (L.rack < 0) continue;
+    const int r = L.rack;
+    const std::string who = "rack " + m.rack_name[r];
+    if (d.rack_liquid_isolation && f.rack_isolation[r] < 0) {
+      f.rack_isolation[r] = t;
+      f.changed = true;
+      log(st, t, who, "liquid_isolation", "warning",
+          "isolation valves closing (" + fmt(d.isolation_valve_stroke) + " s stroke)");
+    }
+    if (d.rack_electrical_isolation && !f.rack_power_off[r]) {
+      f.rack_power_off[r] = 1;
+      f.changed = true;
+      log(st, t, who, "electrical_isolation", "warning", "rack powered off");
+    }
+  }
+  for (int r = 0; r < m.nrack; ++r)
+    if (f.rack_isolation[r] >= 0 && !f.rack_isolated_logged[r] &&
+        rackIsolation(m, st, r, t) >= 1.0) {
+      f.rack_isolated_logged[r] = 1;
+      log(st, t, "rack " + m.rack_name[r], "isolated", "info",
+          "isolation valves shut " + fmt(t - f.rack_isolation[r]) + " s after the command");
+    }
+  for (int c = 0; c < m.ncdu; ++c) {
+    if (!m.cdu_has_leak[c]) continue;
+    const int o = m.cdu_stateadr[c];
+    const double V_lost = y[o + kVLost];
+    const double p = tankPressure(m, c, V_lost);
+    if (!f.pressure_alarm[c] && m.cdu_vacuum[c] >= 0 && p < m.cdu_p_fill[c] - d.pressure_drop) {
+      f.pressure_alarm[c] = 1;
+      log(st, t, m.cdu_name[c], "low_pressure", "warning",
+          "loop pressure " + fmt(p / 1e3) + " kPa(g), fill " + fmt(m.cdu_p_fill[c] / 1e3) +
+              " kPa(g): pressure decay");
+    }
+    // tank level: the liquid left in the expansion tank
+    if (m.cdu_vacuum[c] >= 0 && m.cdu_V_tank[c] > 0 && !f.low_level[c]) {
+      const double pre = m.cdu_p_pre[c] + 101325.0, fill = m.cdu_p_fill[c] + 101325.0;
+      const double level = 1.0 - (pre / fill + V_lost / m.cdu_V_tank[c]);
+      if (level < d.low_level_fraction) {
+        f.low_level[c] = 1;
+        log(st, t, m.cdu_name[c], "low_level", "critical",
+            "expansion tank at " + fmt(100 * std::max(level, 0.0)) + " % liquid" +
+                (d.low_level_pump_stop ? ": level switch stops the pumps" : ""));
+        if (d.low_level_pump_stop) {
+          f.pumps_out[c] = m.cdu_pump_running[c];
+          f.cdu_failed[c] = 1;
+          f.changed = true;
+        }
+      }
+    }
+    // flow balance: supply - return = the leaks' flow
+    double q = 0;
+    for (std::size_t k = 0; k < m.leaks.size(); ++k)
+      if (m.leaks[k].cdu == c) q += st.sig.leak_flow[k];
+    const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
+    if (V > 0 && q > d.imbalance_fraction * V) {
+      if (f.imbalance_since[c] < 0) f.imbalance_since[c] = t;
+      if (!f.imbalance_alarm[c] && t - f.imbalance_since[c] >= d.imbalance_delay - 1e-9) {
+        f.imbalance_alarm[c] = 1;
+        log(st, t, m.cdu_name[c], "flow_imbalance", "warning",
+            "supply - return " + fmt(q * 60000) + " L/min (" + fmt(100 * q / V) + " % of flow)");
+      }
+    } else {
+      f.imbalance_since[c] = -1;
+    }
+  }
+}
+
+}  // namespace
+
+void pollDetectors(const FacilityModel& m, State& st, double t, const double* y) {
   initFaultState(m, st);
   FaultState& f = st.faults;
   const DetectionSpec& d = m.detection;
+  const double dt = f.last_poll < 0 ? 0.0 : t - f.last_poll;
+  f.last_poll = t;
+  pollLeaks(m, st, t, dt, y);
   // CDU low flow: secondary flow below a share of the racks' design flow, held for a delay
   for (int c = 0; c < m.ncdu; ++c) {
     const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
@@ -154,6 +261,13 @@ void pollDetectors(const FacilityModel& m, State& st, double t) {
           std::to_string(down) + " GPU(s) at their shutdown temperature: powered off");
     }
   }
+  // a synchronous job whose GPUs wait on one that is off makes no progress
+  for (int j = 0; j < m.njob && j < static_cast<int>(st.gl.job.size()); ++j)
+    if (m.job_kind[j] == 0 && st.gl.job[j].stalled_time > 0 && !f.job_stalled_logged[j]) {
+      f.job_stalled_logged[j] = 1;
+      log(st, t, "job " + m.job_name[j], "job_stalled", "critical",
+          "a GPU of the job is off: the others wait at the next barrier (no progress)");
+    }
   if (!m.has_power || st.pl.rack_powered.empty()) return;
   const PowerLayerState& p = st.pl;
   for (int r = 0; r < m.nrack; ++r) {

@@ -122,7 +122,8 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         const int i = m.rack_gpuadr[r] + k;
         const GpuParams& p = m.gpu_types[m.gpu_type[i]];
         const Utilization& u = g.util[i];
-        const bool powered = !m.has_power || st.pl.rack_powered[r];
+        const bool powered = (!m.has_power || st.pl.rack_powered[r]) &&
+                             (st.faults.rack_power_off.empty() || !st.faults.rack_power_off[r]);
         const int jj = m.gpu_job[i];
         // a running job's process holds its GPUs: at a barrier or in a bubble the clock stays up
         const bool held = jj >= 0 && (m.job_kind[jj] != 0 ||

@@ -139,6 +139,10 @@ std::string describeState(const FacilityModel& m, int i) {
         return cdu + "pump controller";
       case kNPump:
         return cdu + "pump speed";
+      case kVLost:
+        return cdu + "coolant lost through leaks";
+      case kVAir:
+        return cdu + "air in the loop";
       default:
         break;
     }
@@ -186,7 +190,8 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
       int off = i - m.cdu_stateadr[c];
       bool ctrl = off == kYValve || off == kNPump || off == kXPump;
       ad[i] = ctrl ? so.atol_ctrl : so.atol_T;
-      if (off == kXTemp) ad[i] = so.atol_T * 10.0;  // K s
+      if (off == kXTemp) ad[i] = so.atol_T * 10.0;      // K s
+      if (off == kVLost || off == kVAir) ad[i] = 1e-9;  // m3 (1 mL = 1e-6)
     }
   if (m.room_state >= 0) ad[m.room_state] = so.atol_T;
   N_VConst(0.0, q.get());
@@ -287,10 +292,12 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
       break;
     }
     if (polling && t >= t_poll - 1e-9) t_poll += m.detection.poll_interval;
+    const bool at_break = t >= t_break - 1e-9;
+    if (at_break) applyFaults(m, st, t);
     evalRhs(m, st, t, yd, ctx.ydot.data());  // signals at t, not at a jacobian perturbation
-    pollDetectors(m, st, t);
-    if (t >= t_break - 1e-9) {
-      applyFaults(m, st, t);
+    pollDetectors(m, st, t, yd);
+    if (at_break || st.faults.changed) {
+      st.faults.changed = false;
       // restart past a discontinuity of the inputs (fresh BDF history)
       CVodeGetQuad(mem, &t, q.get());
       addStats(mem, res.stats);

@@ -144,7 +144,8 @@ const Keys kRoomKeys{"volume", "supply_temperature", "airflow"};
 const Keys kWaterKeys{"fluid", "supply_temperature", "differential_pressure", "flow"};
 const Keys kSeriesKeys{"steps", "series", "csv", "unit"};
 const Keys kCduBodyKeys{"heat_exchanger",  "pumps",   "primary_valve", "expansion_tank",
-                        "internal_volume", "control", "limits"};
+                        "internal_volume", "control", "limits",        "vacuum_tank"};
+const Keys kVacuumKeys{"pressure"};
 const Keys kCduFacilityKeys{"name", "model", "description", "fluid", "piping"};
 const Keys kCatalogKeys{"name", "description", "sources"};
 const Keys kHexKeys{
@@ -163,7 +164,7 @@ const Keys kPumpKeys{"count",
                      "min_speed"};
 const Keys kCurveKeys{"flow_ratio", "head_ratio"};
 const Keys kValveKeys{"rangeability", "leakage", "dp_nominal", "stroke_time"};
-const Keys kTankKeys{"volume", "precharge"};
+const Keys kTankKeys{"volume", "precharge", "fill_pressure"};
 const Keys kControlKeys{"supply_temperature", "pump_mode",      "flow_setpoint",
                         "dp_setpoint",        "temperature_pi", "pump_pi"};
 const Keys kPiKeys{"k", "Ti"};
@@ -289,6 +290,8 @@ const char* noun(Dim dim) {
       return "a length";
     case Dim::Volume:
       return "a volume";
+    case Dim::Area:
+      return "an area";
     case Dim::Time:
       return "a time";
     case Dim::ThermalResistance:
@@ -1595,6 +1598,12 @@ void readCduBody(MapIn& m, CduSpec& c) {
   if (auto t = m.map("expansion_tank", kTankKeys)) {
     t->quantity("volume", Dim::Volume, kVolume, c.tank_volume);
     t->quantity("precharge", Dim::Pressure, kPressureGauge, c.tank_precharge);
+    t->quantity("fill_pressure", Dim::Pressure, kPressureGauge, c.tank_fill);
+  }
+  // negative-pressure loop (physics.md 7 [K92]): a vacuum pump holds the tank below atmosphere
+  if (auto v = m.map("vacuum_tank", kVacuumKeys)) {
+    static const Range kVacuum{-0.9e5, -1e3, true, true, "-90 kPa ... -1 kPa (gauge)"};
+    v->quantity("pressure", Dim::Pressure, kVacuum, c.vacuum, true);
   }
   m.quantity("internal_volume", Dim::Volume, kVolumeOrZero, c.internal_volume);
   if (auto ct = m.map("control", kControlKeys)) {

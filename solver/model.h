@@ -44,6 +44,8 @@ enum StateOffset : int {
   kYValve,
   kXPump,
   kNPump,
+  kVLost,          // coolant lost through leaks                                   (m3)
+  kVAir,           // air in the loop (drained tank, air in-leak)                  (m3)
   kCduFixedStates  // first supply segment
 };
 
@@ -175,6 +177,19 @@ struct FacilityModel {
   std::vector<FaultEvent> fault_events;
   DetectionSpec detection;
   std::vector<double> cdu_design_flow;  // sum of its racks' design flows            (m3/s)
+  // coolant inventory and loop pressure (docs/models/leak.md)
+  std::vector<double> cdu_V_loop;  // liquid volume outside the tank                  (m3)
+  std::vector<double> cdu_V_tank, cdu_p_pre, cdu_p_fill;  // tank volume, precharge, fill (gauge)
+  std::vector<double> cdu_vacuum;  // < 0: negative-pressure loop held at this gauge  (Pa)
+  std::vector<char> cdu_has_leak;
+  struct Leak {
+    double time = 0;  // (s)
+    int cdu = -1, rack = -1;
+    FaultSpec::Where where = FaultSpec::Where::Rack;
+    double area = 0, area_final = 0, growth_time = 0, Cd = 0.62;  // (m2), (m2), (s), (1)
+    std::string label;
+  };
+  std::vector<Leak> leaks;
 
   SolverOptions options;
 
@@ -207,7 +222,12 @@ struct Signals {
   // per rack
   std::vector<double> m_rack, dp_rack;                // (kg/s), (Pa)
   std::vector<double> P_rack, Q_liquid, Q_air, Q_cp;  // (W)
-  std::vector<double> R_cp;  // whole-rack plate resistance            (K/W)
+  std::vector<double> R_cp;         // whole-rack plate resistance            (K/W)
+  std::vector<double> p_tank;       // tank (pump suction) gauge pressure    (Pa)
+  std::vector<double> head_factor;  // pump head left with air in the loop   (1)
+  std::vector<double> leak_flow;    // per leak: liquid out                  (m3/s)
+  std::vector<double> leak_air;     // per leak: air in                      (m3/s)
+  std::vector<double> leak_p;       // per leak: local gauge pressure        (Pa)
   // totals
   double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
   double air_in = 0, air_removed = 0;  // room air: rack air-side heat in, air handlers out (W)
@@ -285,6 +305,18 @@ struct FaultState {
   std::vector<char> bus_alarm, bus_trip_logged;
   std::vector<char> rack_lost_logged, rack_throttle_logged, rack_shutdown_logged, rack_brake_logged;
   bool ups_battery_logged = false;
+  // leaks and the response to them
+  bool changed = false;                // a policy acted: the integrator restarts
+  std::vector<double> leak_on_sensor;  // per leak: coolant on its rack's sensor (m3)
+  std::vector<double> leak_detected;   // per leak: detection time; -1: not yet
+  std::vector<double> rack_isolation;  // per rack: isolation command time; -1: none
+  std::vector<char> rack_isolated_logged;
+  std::vector<char> rack_power_off;             // per rack: electrically isolated
+  std::vector<char> low_level, pressure_alarm;  // per CDU
+  std::vector<double> imbalance_since;          // per CDU; -1: balanced
+  std::vector<char> imbalance_alarm;
+  double last_poll = -1;
+  std::vector<char> job_stalled_logged;  // per job
 };
 
 struct SolverStats {
@@ -318,7 +350,13 @@ State makeState(const FacilityModel& m, double T_init);
 // faults: apply the events due at t (logs them); poll the detectors (logs alarms). Both run
 // between solver steps, never inside the right-hand side.
 void applyFaults(const FacilityModel& m, State& st, double t);
-void pollDetectors(const FacilityModel& m, State& st, double t);
+// leaks (docs/models/leak.md): tank gauge pressure after losing V_lost (m3), pump head factor for
+// V_air (m3) of air in the loop, a rack's isolation-valve closing fraction at t, orifice flow
+double tankPressure(const FacilityModel& m, int c, double V_lost, bool* drained = nullptr);
+double pumpHeadFactor(const FacilityModel& m, int c, double V_air);
+double rackIsolation(const FacilityModel& m, const State& st, int r, double t);
+double orificeFlow(double CdA, double dp, double rho);
+void pollDetectors(const FacilityModel& m, State& st, double t, const double* y);
 
 // right-hand side dy/dt at (t, y); fills st.sig. Returns 0, or > 0 for a recoverable problem
 // (a property lookup outside its range), as SUNDIALS expects. Never allocates.

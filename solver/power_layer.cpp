@@ -50,7 +50,8 @@ void powerStep(const FacilityModel& m, State& st, double t, double dt) {
     const bool fed = !p.bus_brk[b].tripped;
     int working = 0;
     for (int k = 0; k < ns; ++k) working += p.shelf_brk[std::size_t(r) * ns + k].tripped ? 0 : 1;
-    if (!fed || working == 0 || !p.rack_powered[r]) {
+    const bool isolated = !st.faults.rack_power_off.empty() && st.faults.rack_power_off[r];
+    if (!fed || working == 0 || !p.rack_powered[r] || isolated) {
       p.rack_powered[r] = 0;  // latched until the run ends (no automatic re-close)
       p.rack_P_in[r] = p.rack_psu_loss[r] = p.rack_P_grid[r] = 0;
       p.rack_brake[r] = 0;

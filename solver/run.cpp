@@ -118,7 +118,10 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
       DetectionSpec& ds = sc.detection;
       p.checkKeys(d, "detection.",
                   {"poll_interval", "pump_switchover", "low_flow_fraction", "low_flow_delay",
-                   "continuous_load_ratio", "continuous_load_time"});
+                   "continuous_load_ratio", "continuous_load_time", "leak_sensor_volume",
+                   "rack_liquid_isolation", "rack_electrical_isolation", "isolation_valve_stroke",
+                   "low_level_fraction", "low_level_pump_stop", "pressure_drop",
+                   "imbalance_fraction", "imbalance_delay"});
       struct Item {
         const char* key;
         Dim dim;
@@ -133,7 +136,29 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
           {"low_flow_delay", Dim::Time, &ds.low_flow_delay, 0, 3600, "0 ... 1 h"},
           {"continuous_load_ratio", Dim::None, &ds.continuous_load_ratio, 0.1, 2, "0.1 ... 2"},
           {"continuous_load_time", Dim::Time, &ds.continuous_load_time, 0, 30 * 86400.0,
-           "0 ... 30 d"}};
+           "0 ... 30 d"},
+          {"leak_sensor_volume", Dim::Volume, &ds.leak_sensor_volume, 0, 0.1, "0 ... 100 L"},
+          {"isolation_valve_stroke", Dim::Time, &ds.isolation_valve_stroke, 0.1, 600,
+           "0.1 s ... 10 min"},
+          {"low_level_fraction", Dim::None, &ds.low_level_fraction, 0, 1, "0 ... 1"},
+          {"pressure_drop", Dim::Pressure, &ds.pressure_drop, 0, 1e6, "0 ... 10 bar"},
+          {"imbalance_fraction", Dim::None, &ds.imbalance_fraction, 0, 1, "0 ... 1"},
+          {"imbalance_delay", Dim::Time, &ds.imbalance_delay, 0, 3600, "0 ... 1 h"}};
+      struct Flag {
+        const char* key;
+        bool* out;
+      };
+      const Flag flags[] = {{"rack_liquid_isolation", &ds.rack_liquid_isolation},
+                            {"rack_electrical_isolation", &ds.rack_electrical_isolation},
+                            {"low_level_pump_stop", &ds.low_level_pump_stop}};
+      for (const Flag& fl : flags)
+        if (YAML::Node n = d[fl.key]) {
+          if (n.IsScalar() && (n.Scalar() == "true" || n.Scalar() == "false"))
+            *fl.out = n.Scalar() == "true";
+          else
+            p.error(n, std::string("detection.") + fl.key, n.IsScalar() ? n.Scalar() : "",
+                    "expected true or false");
+        }
       for (const Item& it : items)
         if (p.quantity(d, it.key, "detection.", it.dim, *it.out) &&
             !(*it.out >= it.lo && *it.out <= it.hi))
@@ -152,10 +177,10 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
           p.error(e, path, "", "expected a mapping");
           continue;
         }
-        p.checkKeys(
-            e, path,
-            {"time", "rack", "cdu", "heat_load", "facility_water_temperature", "pump_failure",
-             "cdu_failure", "valve_stuck", "facility_water_flow", "utility", "psu_failure"});
+        p.checkKeys(e, path,
+                    {"time", "rack", "cdu", "heat_load", "facility_water_temperature",
+                     "pump_failure", "cdu_failure", "valve_stuck", "facility_water_flow", "utility",
+                     "psu_failure", "leak"});
         ScenarioEvent se;
         se.loc = p.loc(e, path);
         if (!p.quantity(e, "time", path, Dim::Time, se.time))
@@ -227,6 +252,67 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
         if (e["psu_failure"] && count("psu_failure", 1, 256) &&
             needs("psu_failure", has_rack, "rack"))
           se.kind = "psu_failure", ++kinds;
+        if (YAML::Node lk = e["leak"]) {
+          const std::string lp = path + "leak.";
+          if (!lk.IsMap()) {
+            p.error(lk, path + "leak", "", "expected a mapping {diameter or area, location, ...}");
+          } else {
+            p.checkKeys(lk, lp,
+                        {"location", "diameter", "area", "diameter_final", "area_final",
+                         "growth_time", "discharge_coefficient"});
+            std::string where = has_rack ? "rack" : "cdu";
+            if (lk["location"] && lk["location"].IsScalar()) where = lk["location"].Scalar();
+            using W = FaultSpec::Where;
+            const std::map<std::string, W> places{{"rack", W::Rack},
+                                                  {"cdu", W::Cdu},
+                                                  {"supply_header", W::SupplyHeader},
+                                                  {"return_header", W::ReturnHeader}};
+            auto pl = places.find(where);
+            bool ok = true;
+            if (pl == places.end()) {
+              p.error(lk["location"], lp + "location", where,
+                      "expected rack, cdu, supply_header or return_header");
+              ok = false;
+            } else {
+              se.where = pl->second;
+              if (se.where == W::Rack)
+                ok = needs("leak at a rack", has_rack, "rack");
+              else if ((ok = needs("leak at a CDU or header", has_cdu, "cdu")))
+                se.target = e["cdu"].Scalar();
+            }
+            auto size = [&](const char* dkey, const char* akey, double& out) {
+              double v = 0;
+              if (p.quantity(lk, dkey, lp, Dim::Length, v)) {
+                if (v > 0 && v <= 0.2)
+                  out = M_PI * v * v / 4;
+                else
+                  p.error(lk[dkey], lp + dkey, lk[dkey].Scalar(),
+                          "expected 0 < diameter <= 200 mm");
+              }
+              if (p.quantity(lk, akey, lp, Dim::Area, v)) {
+                if (v > 0 && v <= 0.03)
+                  out = v;
+                else
+                  p.error(lk[akey], lp + akey, lk[akey].Scalar(), "expected 0 < area <= 0.03 m2");
+              }
+            };
+            size("diameter", "area", se.area);
+            size("diameter_final", "area_final", se.area_final);
+            if (!(se.area > 0)) {
+              p.error(lk, lp + "diameter", "", "a leak needs 'diameter' or 'area'");
+              ok = false;
+            }
+            if (p.quantity(lk, "growth_time", lp, Dim::Time, se.growth_time) &&
+                !(se.growth_time >= 0))
+              p.error(lk["growth_time"], lp + "growth_time", lk["growth_time"].Scalar(),
+                      "expected growth_time >= 0");
+            if (p.quantity(lk, "discharge_coefficient", lp, Dim::None, se.Cd) &&
+                !(se.Cd > 0 && se.Cd <= 1))
+              p.error(lk["discharge_coefficient"], lp + "discharge_coefficient",
+                      lk["discharge_coefficient"].Scalar(), "expected 0 < C_d <= 1");
+            if (ok) se.kind = "leak", ++kinds;
+          }
+        }
         if (kinds == 0 && !p.errors.empty() && p.errors.back().loc.path.rfind(path, 0) == 0) {
           // the event's own value was reported
         } else if (kinds == 0) {
@@ -285,10 +371,13 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
   std::vector<LoadError> errors;
   spec.detection = sc.detection;
   using K = FaultSpec::Kind;
-  const std::map<std::string, K> fault_kinds{
-      {"pump_failure", K::PumpFailure}, {"cdu_failure", K::CduFailure},
-      {"valve_stuck", K::ValveStuck},   {"facility_water_flow", K::FacilityWaterFlow},
-      {"utility", K::Utility},          {"psu_failure", K::PsuFailure}};
+  const std::map<std::string, K> fault_kinds{{"pump_failure", K::PumpFailure},
+                                             {"cdu_failure", K::CduFailure},
+                                             {"valve_stuck", K::ValveStuck},
+                                             {"facility_water_flow", K::FacilityWaterFlow},
+                                             {"utility", K::Utility},
+                                             {"psu_failure", K::PsuFailure},
+                                             {"leak", K::Leak}};
   auto suggest = [](const std::string& name, const std::vector<std::string>& names) {
     std::string best;
     int bestd = 3;
@@ -302,16 +391,23 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     auto fk = fault_kinds.find(e.kind);
     if (fk == fault_kinds.end()) continue;
     FaultSpec f{e.time, fk->second, e.target, e.value, e.loc};
+    f.where = e.where;
+    f.area = e.area;
+    f.area_final = e.area_final;
+    f.growth_time = e.growth_time;
+    f.Cd = e.Cd;
+    const bool at_rack =
+        f.kind == K::PsuFailure || (f.kind == K::Leak && f.where == FaultSpec::Where::Rack);
     std::vector<std::string> names;
-    if (f.kind == K::PsuFailure)
+    if (at_rack)
       for (const auto& r : spec.racks) names.push_back(r.name);
-    else if (f.kind == K::PumpFailure || f.kind == K::CduFailure || f.kind == K::ValveStuck)
+    else if (f.kind == K::PumpFailure || f.kind == K::CduFailure || f.kind == K::ValveStuck ||
+             f.kind == K::Leak)
       for (const auto& c : spec.cdus) names.push_back(c.name);
     if (!names.empty() && std::find(names.begin(), names.end(), f.target) == names.end()) {
-      errors.push_back(
-          LoadError{e.loc, f.target,
-                    std::string(f.kind == K::PsuFailure ? "unknown rack" : "unknown CDU") +
-                        suggest(f.target, names)});
+      errors.push_back(LoadError{
+          e.loc, f.target,
+          std::string(at_rack ? "unknown rack" : "unknown CDU") + suggest(f.target, names)});
       continue;
     }
     if ((f.kind == K::PsuFailure || f.kind == K::Utility) && !spec.power.present) {
@@ -365,6 +461,11 @@ void SummarySink::sample(const FacilityModel& m, const State& st, const double* 
   RunSummary& s = summary;
   const Signals& g = st.sig;
   s.heat_liquid = s.heat_air = s.heat_fws = s.P_pump = s.cdu_flow_total = 0;
+  s.coolant_lost = s.air_volume = 0;
+  for (int c = 0; c < m.ncdu; ++c) {
+    s.coolant_lost += y[m.stateAdr(c, kVLost)];
+    s.air_volume += y[m.stateAdr(c, kVAir)];
+  }
   for (int r = 0; r < m.nrack; ++r) {
     const int a = m.rackAdr(r);
     const double V = g.m_rack[r] / m.fluids[m.cdu_fluid[m.rack_cdu[r]]].rho_ref();
@@ -428,10 +529,19 @@ void SummarySink::sample(const FacilityModel& m, const State& st, const double* 
     J.reference_time = js.reference_iteration_time;
     J.throughput_ratio = throughputRatio(js);
     J.throttled_gpu_seconds = gl.job_throttled[j];
+    J.stalled_time = js.stalled_time;
     J.gpus = int(m.job_gpus[j].size());
     J.kind = m.job_kind[j];
   }
 }
+
+namespace {
+std::string fmtS(double seconds) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f s", seconds);
+  return b;
+}
+}  // namespace
 
 std::string formatSummary(const FacilityModel& m, const RunSummary& s, const RunResult& r) {
   char buf[512];
@@ -490,6 +600,28 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
             "throughput ratio %.4f, %.0f GPU-s throttled",
             J.name.c_str(), J.gpus, J.iterations, J.iteration_time, J.reference_time,
             J.throughput_ratio, J.throttled_gpu_seconds);
+    for (const auto& J : s.jobs)
+      if (J.stalled_time > 0)
+        line("  job %-15s stalled %.0f s: a GPU was off and the others waited at its barrier",
+             J.name.c_str(), J.stalled_time);
+  }
+  if (!m.leaks.empty()) {
+    line("  coolant lost        %.2f L through leaks; %.2f L of air in the loop (end)",
+         s.coolant_lost * 1e3, s.air_volume * 1e3);
+    // per leak: time from the leak to its detection and to the rack's isolation
+    for (const auto& start : r.events) {
+      if (start.kind != "leak_start") continue;
+      double t_det = -1, t_iso = -1;
+      for (const auto& ev : r.events) {
+        if (ev.component != start.component || ev.time < start.time) continue;
+        if (ev.kind == "leak_detected" && t_det < 0) t_det = ev.time;
+        if (ev.kind == "isolated" && t_iso < 0) t_iso = ev.time;
+      }
+      std::string det = t_det < 0 ? "not detected" : "detected after " + fmtS(t_det - start.time);
+      std::string iso = t_iso < 0 ? "not isolated" : "isolated after " + fmtS(t_iso - start.time);
+      line("  leak %-14s at %.0f s: %s, %s", start.component.c_str(), start.time, det.c_str(),
+           iso.c_str());
+    }
   }
   if (!r.events.empty()) {
     line("  events              %zu (faults and alarms; /events in the results)", r.events.size());
@@ -525,6 +657,7 @@ struct Hdf5Sink::Impl {
   int s_time;
   int r_Tsup, r_Tret, r_Tcase, r_V, r_dp, r_Qliq, r_Qair, r_P;
   int c_Tss, c_Tsr, c_Tps, c_Tpr, c_Vs, c_Vp, c_N, c_Pp, c_y, c_Q, c_dpb;
+  int c_pt, c_lost, c_air, c_level, r_iso, r_leak;
   int e_in, e_out, e_loss, e_stored, e_err;
   int e_gel = -1, e_gco = -1, e_gst = -1;
   int g_Tj = -1, g_Thbm, g_P, g_clk, g_thr, g_asm, g_ahbm, g_anvl;
@@ -584,6 +717,14 @@ Hdf5Sink::Hdf5Sink(const std::string& path, const FacilityModel& m,
   I.c_Q = f.addSeries("/cdu/Q_hex", nc, "W",
                       "heat through the plate heat exchanger, secondary to primary");
   I.c_dpb = f.addSeries("/cdu/dp_bank", nc, "Pa", "differential pressure across the rack bank");
+  I.c_pt = f.addSeries("/cdu/p_tank", nc, "Pa",
+                       "expansion-tank (pump suction) gauge pressure; vacuum loops: negative");
+  I.c_lost = f.addSeries("/cdu/coolant_lost", nc, "m3", "coolant lost through leaks, cumulative");
+  I.c_air = f.addSeries("/cdu/air_volume", nc, "m3", "air in the loop (drained tank, air in-leak)");
+  I.c_level = f.addSeries("/cdu/tank_level", nc, "1", "liquid share of the expansion tank");
+  I.r_iso = f.addSeries("/rack/isolation", nr, "1",
+                        "isolation valves closing fraction (0 open, 1 shut); leak response");
+  I.r_leak = f.addSeries("/rack/leak_flow", nr, "m3/s", "liquid leaving the rack through leaks");
   I.e_in =
       f.addSeries("/energy/heat_in", 0, "J", "cumulative heat into the coolant (racks + pumps)");
   I.e_out = f.addSeries("/energy/heat_to_facility_water", 0, "J",
@@ -753,6 +894,31 @@ void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, 
       I.c_Q, [&](int c) { return g.Q_hex[c]; }, m.ncdu);
   put(
       I.c_dpb, [&](int c) { return g.dp_bank[c]; }, m.ncdu);
+  put(
+      I.c_pt, [&](int c) { return g.p_tank[c]; }, m.ncdu);
+  put(
+      I.c_lost, [&](int c) { return ys[m.stateAdr(c, kVLost)]; }, m.ncdu);
+  put(
+      I.c_air, [&](int c) { return ys[m.stateAdr(c, kVAir)]; }, m.ncdu);
+  put(
+      I.c_level,
+      [&](int c) {
+        if (m.cdu_V_tank[c] <= 0 || m.cdu_vacuum[c] < 0) return 0.0;
+        const double pre = m.cdu_p_pre[c] + 101325.0, fill = m.cdu_p_fill[c] + 101325.0;
+        return std::max(1.0 - pre / fill - ys[m.stateAdr(c, kVLost)] / m.cdu_V_tank[c], 0.0);
+      },
+      m.ncdu);
+  put(
+      I.r_iso, [&](int r) { return rackIsolation(m, st, r, t); }, m.nrack);
+  put(
+      I.r_leak,
+      [&](int r) {
+        double q = 0;
+        for (std::size_t k = 0; k < m.leaks.size(); ++k)
+          if (m.leaks[k].rack == r) q += g.leak_flow[k];
+        return q;
+      },
+      m.nrack);
   double P_IT = 0;
   for (int r = 0; r < m.nrack; ++r) P_IT += g.P_rack[r];
   f.appendRow(I.f_PIT, std::span<const double>(&P_IT, 1));

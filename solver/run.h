@@ -18,7 +18,9 @@ struct ScenarioEvent {
   std::string kind;    // "heat_load", "facility_water_temperature" or a fault (FaultSpec)
   std::string target;  // rack or CDU name, or "*" for every rack
   double value = 0;    // SI
-  SourceLoc loc;
+  SourceLoc loc;       // leaks
+  FaultSpec::Where where = FaultSpec::Where::Rack;
+  double area = 0, area_final = 0, growth_time = 0, Cd = 0.62;
 };
 
 struct Scenario {
@@ -61,6 +63,7 @@ struct RunSummary {
     long iterations = 0;
     double iteration_time = 0, reference_time = 0, throughput_ratio = 0;  // (s), (s), (1)
     double throttled_gpu_seconds = 0;                                     // (s)
+    double stalled_time = 0;  // the live GPUs waited on one that is off    (s)
     int gpus = 0;
     int kind = 0;  // 0 training, 1 inference, 2 trace replay
   };
@@ -72,6 +75,8 @@ struct RunSummary {
   double E_utility = 0, E_it_dc = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_pump = 0;
   double bus_load_max = 0;  // highest busway current / rating seen at an output (1)
   int racks_unpowered = 0;
+  // leaks, at the end
+  double coolant_lost = 0, air_volume = 0;  // all CDUs (m3)
 };
 
 class SummarySink : public OutputSink {

@@ -129,6 +129,8 @@ struct CduSpec {
   double tank_volume = 0;      // (m3)
   double tank_precharge = 0;   // gauge                                        (Pa)
   double internal_volume = 0;  // reservoir and internal piping                (m3)
+  double tank_fill = 0;  // static fill pressure at the tank, gauge; 0: precharge + 50 kPa (Pa)
+  double vacuum = 0;     // negative-pressure loop: tank held at this gauge pressure (< 0) (Pa)
   // controls
   double T_supply_set = 0;  // secondary supply set point                   (K)
   enum class PumpMode { Flow, Dp } pump_mode = PumpMode::Flow;
@@ -221,13 +223,19 @@ struct FaultSpec {
     ValveStuck,         // CDU `target`'s facility-water valve sticks at opening `value`
     FacilityWaterFlow,  // facility-water flow to every CDU at fraction `value` (0: plant trip)
     Utility,            // utility feed lost (value 0) or restored (1): the UPS carries the load
-    PsuFailure          // `value` PSUs of rack `target` fail
+    PsuFailure,         // `value` PSUs of rack `target` fail
+    Leak                // an orifice opens at `location` of rack or CDU `target`
   };
   double time = 0;  // (s)
   Kind kind = Kind::PumpFailure;
   std::string target;  // CDU or rack name
   double value = 0;
   SourceLoc loc;
+  // leaks: where, orifice area (growing linearly to area_final over growth_time), discharge
+  // coefficient (sharp-edged orifice 0.61-0.62 (a))
+  enum class Where { Rack, Cdu, SupplyHeader, ReturnHeader } where = Where::Rack;
+  double area = 0, area_final = 0, growth_time = 0;  // (m2), (m2), (s)
+  double Cd = 0.62;
 };
 
 // detection and response policies (docs/scenario-format.md "detection"); defaults (a) unless noted
@@ -238,6 +246,16 @@ struct DetectionSpec {
   double low_flow_delay = 10.0;         // ... for this long raises the low-flow alarm      (s)
   double continuous_load_ratio = 0.8;   // busway current / rating: the 80 % rule           (1)
   double continuous_load_time = 10800;  // ... held this long is "continuous" (NEC: 3 h)    (s)
+  // leaks (physics.md 7): rope/point sensors under each rack, CDU level and pressure, flow balance
+  double leak_sensor_volume = 20e-6;      // coolant on the sensor that trips it (a)          (m3)
+  bool rack_liquid_isolation = true;      // close the rack's isolation valves on a leak [K88]
+  bool rack_electrical_isolation = true;  // power the rack off on a leak [K86, K88]
+  double isolation_valve_stroke = 30;     // valve closing time (seconds to 120 s, physics.md 7) (s)
+  double low_level_fraction = 0.1;        // tank liquid below this share of its volume       (1)
+  bool low_level_pump_stop = true;        // the level switch blocks the pumps [K58, K61]
+  double pressure_drop = 30e3;            // tank pressure below its fill pressure by this    (Pa)
+  double imbalance_fraction = 0.01;       // supply - return above this share of the flow ... (1)
+  double imbalance_delay = 10;            // ... for this long                                (s)
 };
 
 struct FacilitySpec {

@@ -52,13 +52,59 @@ double branchFlow(const PowerLaw& valve, const PowerLaw& man, double dp, double*
   return x;
 }
 
+constexpr double kPatm = 101325.0, kRhoAir = 1.2;  // (Pa), (kg/m3)
+constexpr double kAlphaRef = 0.03;  // air share of the loop that halves the pump head (a)
+
+}  // namespace
+
+// closing fraction of rack r's isolation valves at t (0 open, 1 shut)
+double rackIsolation(const FacilityModel& m, const State& st, int r, double t) {
+  if (st.faults.rack_isolation.empty() || st.faults.rack_isolation[r] < 0) return 0.0;
+  return std::clamp((t - st.faults.rack_isolation[r]) / m.detection.isolation_valve_stroke, 0.0,
+                    1.0);
+}
+
+// tank (pump suction) gauge pressure after losing V_lost of liquid: isothermal gas cushion
+// p_abs V_gas = const from the fill state. Once the tank is drained the loop is a stiff closed
+// volume: the pressure collapses with the loop's effective bulk modulus (physics.md 7) down to the
+// coolant's vapour pressure, and the lost liquid leaves a void (docs/models/leak.md)
+double tankPressure(const FacilityModel& m, int c, double V_lost, bool* drained) {
+  constexpr double K_eff = 1e9;  // liquid + pipe compliance (a)                       (Pa)
+  constexpr double p_vap = 5e3;  // vapour pressure of water/PG25 near 35 degC         (Pa)
+  if (drained) *drained = false;
+  if (m.cdu_vacuum[c] < 0) return m.cdu_vacuum[c];
+  const double V_tank = m.cdu_V_tank[c];
+  if (V_tank <= 0) return m.cdu_p_fill[c];
+  const double pre = m.cdu_p_pre[c] + kPatm, fill = m.cdu_p_fill[c] + kPatm;
+  const double V_liquid0 = V_tank * (1.0 - pre / fill);  // liquid in the tank at the fill
+  const double V = std::max(V_lost, 0.0);
+  if (V < V_liquid0) return pre * V_tank / (V_tank - V_liquid0 + V) - kPatm;
+  if (drained) *drained = true;
+  return std::max(m.cdu_p_pre[c] - K_eff * (V - V_liquid0) / m.cdu_V_loop[c], p_vap - kPatm);
+}
+
+// pump head left with air in the loop (void fraction alpha = V_air / V_loop) (a)
+double pumpHeadFactor(const FacilityModel& m, int c, double V_air) {
+  const double a = std::max(V_air, 0.0) / m.cdu_V_loop[c] / kAlphaRef;
+  return 1.0 / (1.0 + a * a * a * a);
+}
+
+// orifice flow C_d A sqrt(2 |dp| / rho), regularized below 100 Pa so that it stays smooth
+double orificeFlow(double CdA, double dp, double rho) {
+  constexpr double dp_s = 100.0;
+  return CdA * std::sqrt(2.0 / rho) * std::abs(dp) / std::pow(dp * dp + dp_s * dp_s, 0.25);
+}
+
+namespace {
+
 // secondary loop operating point of CDU c: fills sig.m_rack, sig.m_sec, sig.dp_bank, sig.dp_pump
-void solveSecondary(const FacilityModel& m, Signals& sig, int c, int nrun, double N, double T_ref) {
+void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c, int nrun,
+                    double N, double T_ref, double phi, double t) {
   const Fluid& f = m.fluids[m.cdu_fluid[c]];
   const double rho = f.rho_ref(), mu = f.mu(T_ref);
   const PumpParams& pp = m.cdu_pump[c];
   const int r0 = m.cdu_rackadr[c], nr = m.cdu_racknum[c];
-  const double H0 = pumpHead(pp, nrun, N, 0.0);
+  const double H0 = phi * pumpHead(pp, nrun, N, 0.0);
   if (nr == 0 || H0 <= 0) {
     for (int k = 0; k < nr; ++k) sig.m_rack[r0 + k] = sig.dp_rack[r0 + k] = 0;
     sig.m_sec[c] = sig.dp_bank[c] = sig.dp_pump[c] = 0;
@@ -79,7 +125,11 @@ void solveSecondary(const FacilityModel& m, Signals& sig, int c, int nrun, doubl
     for (int k = 0; k < nr; ++k) {
       int r = r0 + k;
       double d;
-      double q = branchFlow(m.rack_valve[r], m.rack_manifold[r], dpb, &d, &ok);
+      // a rack's isolation valves closing over their stroke (leak response): Kv (1 - s)
+      const double s_iso = rackIsolation(m, st, r, t);
+      PowerLaw valve = m.rack_valve[r];
+      if (s_iso > 0) valve.k /= std::pow(std::max(1.0 - s_iso, 1e-4), 2);
+      double q = branchFlow(valve, m.rack_manifold[r], dpb, &d, &ok);
       sig.m_rack[r] = q;
       Q += q;
       s += 1.0 / d;
@@ -94,12 +144,12 @@ void solveSecondary(const FacilityModel& m, Signals& sig, int c, int nrun, doubl
     double dQ;
     Q = bank(x, &dQ);
     double V = Q / rho;
-    double r = pumpHead(pp, nrun, N, V) - x - series(Q);
+    double r = phi * pumpHead(pp, nrun, N, V) - x - series(Q);
     if (r > 0)
       lo = x;
     else
       hi = x;
-    double dr = (pumpHeadSlope(pp, nrun, N, V) / rho - seriesSlope(Q)) * dQ - 1.0;
+    double dr = (phi * pumpHeadSlope(pp, nrun, N, V) / rho - seriesSlope(Q)) * dQ - 1.0;
     double xn = x - r / dr;
     if (!(xn > lo && xn < hi)) xn = 0.5 * (lo + hi);
     double step = std::abs(xn - x);
@@ -131,6 +181,9 @@ State makeState(const FacilityModel& m, double T_init) {
   for (auto* v : {&s.m_sec, &s.m_prim, &s.dp_pump, &s.dp_bank, &s.P_pump, &s.Q_pump_fluid, &s.Q_hex,
                   &s.T_fws, &s.N_cmd, &s.y_cmd, &s.Q_loss})
     v->assign(m.ncdu, 0.0);
+  s.p_tank.assign(m.ncdu, 0.0);
+  s.head_factor.assign(m.ncdu, 1.0);
+  for (auto* v : {&s.leak_flow, &s.leak_air, &s.leak_p}) v->assign(m.leaks.size(), 0.0);
   for (auto* v : {&s.m_rack, &s.dp_rack, &s.P_rack, &s.Q_liquid, &s.Q_air, &s.Q_cp, &s.R_cp})
     v->assign(m.nrack, 0.0);
   for (int c = 0; c < m.ncdu; ++c) {
@@ -138,6 +191,7 @@ State makeState(const FacilityModel& m, double T_init) {
     const double y0 = 0.5, N0 = 0.5;
     st.y[m.stateAdr(c, kYValve)] = y0;
     st.y[m.stateAdr(c, kNPump)] = N0;
+    st.y[m.stateAdr(c, kVLost)] = st.y[m.stateAdr(c, kVAir)] = 0.0;
     st.y[m.stateAdr(c, kXTemp)] = piStateFor(m.cdu_pi_temp[c], y0, T_init - m.cdu_T_set[c]);
   }
   // pump integrators: bumpless for the actual initial flow (or dp) error
@@ -184,7 +238,9 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     // metal and are not checked against the coolant's range.
     for (int i = o; i < o + m.cdu_statenum[c]; ++i) {
       const int off = i - o;
-      if (off == kXTemp || off == kYValve || off == kXPump || off == kNPump) continue;
+      if (off == kXTemp || off == kYValve || off == kXPump || off == kNPump || off == kVLost ||
+          off == kVAir)
+        continue;
       if (m.isCaseState(i)) continue;
       const Fluid& fl = off == kTHexPrim ? fp : f;
       double excess = std::max(fl.T_min() - 20.0 - y[i], y[i] - fl.T_max() - 20.0);
@@ -197,8 +253,57 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     }
 
     // 1. hydraulics
-    solveSecondary(m, sig, c, nrun, N, T_res);
+    const double V_lost = y[o + kVLost], V_air = y[o + kVAir];
+    const double phi = m.cdu_vacuum[c] < 0 ? 1.0 : pumpHeadFactor(m, c, V_air);
+    sig.head_factor[c] = phi;
+    solveSecondary(m, st, sig, c, nrun, N, T_res, phi, t);
     const double m_sec = sig.m_sec[c], V_sec = m_sec / rho;
+    // leaks: orifice flows from the local gauge pressures, the tank's gas cushion, air in the loop
+    bool drained = false;
+    const double p_t = tankPressure(m, c, V_lost, &drained);
+    sig.p_tank[c] = p_t;
+    double q_liq = 0, q_air = 0;
+    if (m.cdu_has_leak[c]) {
+      const double mu = f.mu(T_res);
+      const double dp_ret = m.cdu_pipe_ret[c].dp(m_sec, rho, mu);
+      const double dp_hex = m.cdu_hex_sec_dp[c].dp(m_sec);
+      for (std::size_t k = 0; k < m.leaks.size(); ++k) {
+        const auto& L = m.leaks[k];
+        sig.leak_flow[k] = sig.leak_air[k] = sig.leak_p[k] = 0;
+        if (L.cdu != c || t < L.time) continue;
+        // local gauge pressure. Positive-pressure loop: the pump lifts the coolant from the tank
+        // (its suction) through the HX and supply header into the racks. A negative-pressure loop
+        // pulls it through the racks into its vacuum tank, (a): the racks and headers sit below
+        // the tank's pressure by the drops between them and the tank. An isolated rack drains.
+        const bool vac = m.cdu_vacuum[c] < 0;
+        const double sgn = vac ? -1.0 : 1.0;
+        double p = p_t;                         // Where::Cdu: the tank
+        if (L.where == FaultSpec::Where::Rack)  // mid-rack: manifolds, trays
+          p = (1.0 - rackIsolation(m, st, L.rack, t)) *
+              (p_t + sgn * (dp_ret + 0.5 * sig.dp_bank[c]));
+        else if (L.where == FaultSpec::Where::SupplyHeader)  // at the CDU outlet
+          p = vac ? p_t - dp_ret - sig.dp_bank[c] : p_t + sig.dp_pump[c] - dp_hex;
+        else if (L.where == FaultSpec::Where::ReturnHeader)  // at the racks' end
+          p = p_t + sgn * dp_ret;
+        const double grow =
+            L.growth_time > 0 ? std::clamp((t - L.time) / L.growth_time, 0.0, 1.0) : 1.0;
+        const double CdA = L.Cd * (L.area + (L.area_final - L.area) * grow);
+        sig.leak_p[k] = p;
+        if (p > 0)
+          sig.leak_flow[k] = orificeFlow(CdA, p, rho);
+        else
+          sig.leak_air[k] = orificeFlow(CdA, p, kRhoAir);
+        q_liq += sig.leak_flow[k];
+        q_air += sig.leak_air[k];
+      }
+    }
+    ydot[o + kVLost] = q_liq;
+    // (vacuum loops: the vacuum pump removes the air it separates; kVAir then counts the air
+    // drawn in, cumulative, and the pump head is not derated)
+    // a drained tank no longer makes up the loss: air takes the lost liquid's place
+    // air drawn in stops when it fills the loop (the loop is then at atmospheric pressure) (a)
+    const double room = std::clamp(1.0 - V_air / m.cdu_V_loop[c], 0.0, 1.0);
+    ydot[o + kVAir] = q_air * room + (drained ? q_liq : 0.0);
     const double c_valve = valveQuadraticCoefficient(
         m.cdu_valve_kv[c] * equalPercentage(y_valve, m.cdu_valve_R[c], m.cdu_valve_leak[c]),
         fp.rho_ref());
@@ -237,7 +342,9 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
       const double T_cool = y[a], T_case = y[a + 1];
       // a heat-load profile, or the GPU layer's window means (resolved GPUs)
       const bool resolved = m.rack_resolved[r] != 0;
-      const double powered = m.has_power && !st.pl.rack_powered[r] ? 0.0 : 1.0;
+      const bool off = (m.has_power && !st.pl.rack_powered[r]) ||
+                       (!st.faults.rack_power_off.empty() && st.faults.rack_power_off[r]);
+      const double powered = off ? 0.0 : 1.0;
       const double P = resolved ? st.gl.rack_P[r] : powered * m.rack_load[r].eval(t);
       const double Q_liq = resolved ? st.gl.rack_Q_liquid[r] : m.rack_liquid_frac[r] * P;
       const double Q_gpu = resolved ? 0.0 : m.rack_gpu_frac[r] * P;

@@ -44,7 +44,11 @@ constexpr std::array kUnits{
     UnitDef{"cm", Dim::Length, 1e-2, 0},
     UnitDef{"ft", Dim::Length, 0.3048, 0},
     UnitDef{"in", Dim::Length, 0.0254, 0},
+    UnitDef{"mL", Dim::Volume, 1e-6, 0},
     UnitDef{"L", Dim::Volume, 1e-3, 0},
+    UnitDef{"mm2", Dim::Area, 1e-6, 0},
+    UnitDef{"cm2", Dim::Area, 1e-4, 0},
+    UnitDef{"m2", Dim::Area, 1.0, 0},
     UnitDef{"m3", Dim::Volume, 1.0, 0},
     UnitDef{"gal", Dim::Volume, kGal, 0},
     UnitDef{"s", Dim::Time, 1.0, 0},
@@ -139,6 +143,8 @@ std::string describe(Dim dim) {
       return "a bandwidth with its unit (B/s, MB/s, GB/s, TB/s; decimal)";
     case Dim::PowerRate:
       return "a power ramp rate with its unit (W/s, kW/s, MW/s)";
+    case Dim::Area:
+      return "an area with its unit (mm2, cm2, m2)";
   }
   return "a value";
 }

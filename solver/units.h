@@ -31,6 +31,7 @@ enum class Dim {
   DataSize,           // B kB MB GB TB (decimal)                    -> B
   Bandwidth,          // B/s GB/s TB/s (decimal)                    -> B/s
   PowerRate,          // W/s kW/s MW/s                              -> W/s
+  Area,               // mm2 cm2 m2                                 -> m2
 };
 
 struct Quantity {
