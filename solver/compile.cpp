@@ -303,6 +303,27 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
       case K::FacilityWaterFlow:
         e.label = "facility water";
         break;
+      case K::FilterClogging:
+      case K::SensorFault:
+        e.index = cduIndex(f);
+        if (e.index < 0) continue;
+        e.label = m.cdu_name[e.index];
+        e.time2 = f.growth_time;
+        e.sensor = f.sensor;
+        e.stuck = f.stuck;
+        if (f.kind == K::FilterClogging && f.growth_time > 0)
+          m.breakpoints.push_back(f.time + f.growth_time);
+        break;
+      case K::PowerCap: {
+        for (int j = 0; j < m.njob; ++j)
+          if (m.job_name[j] == f.target) e.index = j;
+        if (e.index < 0) {
+          err.add(f.loc, f.target, "no job of that name");
+          continue;
+        }
+        e.label = "job " + f.target;
+        break;
+      }
       case K::Leak: {
         FacilityModel::Leak L;
         L.time = f.time;

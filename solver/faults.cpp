@@ -53,11 +53,17 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.imbalance_since.assign(m.ncdu, -1.0);
   f.imbalance_alarm.assign(m.ncdu, 0);
   f.job_stalled_logged.assign(m.njob, 0);
+  for (auto* v :
+       {&f.filter_dp, &f.filter_t0, &f.filter_time, &f.sensor_T_offset, &f.sensor_flow_offset})
+    v->assign(m.ncdu, 0.0);
+  f.sensor_T_stuck.assign(m.ncdu, NAN);
+  f.sensor_flow_stuck.assign(m.ncdu, NAN);
+  f.job_cap.assign(m.njob, 0.0);
 }
 
 }  // namespace
 
-void applyFaults(const FacilityModel& m, State& st, double t) {
+void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
   using K = FaultSpec::Kind;
   initFaultState(m, st);
   FaultState& f = st.faults;
@@ -90,9 +96,40 @@ void applyFaults(const FacilityModel& m, State& st, double t) {
         log(st, e.time, e.label, "cdu_failure", "critical", "CDU failed: every pump stopped");
         break;
       case K::ValveStuck:
-        f.valve_stuck[i] = e.value;
+        f.valve_stuck[i] = e.value >= 0 ? e.value : std::clamp(y[m.stateAdr(i, kYValve)], 0.0, 1.0);
         log(st, e.time, e.label, "valve_stuck", "warning",
-            "facility-water valve stuck at " + fmt(100 * e.value) + " % open");
+            "facility-water valve stuck at " + fmt(100 * f.valve_stuck[i]) + " % open");
+        break;
+      case K::FilterClogging:
+        f.filter_dp[i] = e.value;
+        f.filter_t0[i] = e.time;
+        f.filter_time[i] = e.time2;
+        log(st, e.time, e.label, "filter_clogging", "warning",
+            "strainer clogging: pressure drop at design flow rising to " + fmt(e.value / 1e3) +
+                " kPa over " + fmt(e.time2) + " s");
+        break;
+      case K::SensorFault: {
+        const bool T = e.sensor == FaultSpec::Sensor::SupplyTemperature;
+        const double reading =
+            T ? y[m.stateAdr(i, kTHexSec)] : st.sig.m_sec[i] / m.fluids[m.cdu_fluid[i]].rho_ref();
+        if (T) {
+          f.sensor_T_stuck[i] = e.stuck ? reading : NAN;
+          f.sensor_T_offset[i] = e.stuck ? 0.0 : e.value;
+        } else {
+          f.sensor_flow_stuck[i] = e.stuck ? reading : NAN;
+          f.sensor_flow_offset[i] = e.stuck ? 0.0 : e.value;
+        }
+        log(st, e.time, e.label, "sensor_fault", "warning",
+            std::string(T ? "supply-temperature" : "flow") + " sensor " +
+                (e.stuck ? "stuck at " + (T ? fmt(reading - 273.15) + " degC"
+                                            : fmt(reading * 60000) + " L/min")
+                         : "off by " + (T ? fmt(e.value) + " K" : fmt(100 * e.value) + " %")));
+        break;
+      }
+      case K::PowerCap:
+        f.job_cap[i] = e.value;
+        log(st, e.time, e.label, "power_cap", "info",
+            "GPU power limit set to " + fmt(e.value) + " W");
         break;
       case K::FacilityWaterFlow:
         f.fws_flow = e.value;

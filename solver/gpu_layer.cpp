@@ -137,7 +137,12 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
         // so the clock (and the job) slow down; the floor is filled with dummy work
         const PowerSmoothingParams* ps = jj >= 0 ? &m.job_smoothing[jj] : nullptr;
-        double cap = std::min(m.gpu_cap[i], rack_share);
+        // a power-cap event replaces the job's limit (within the GPU's settable range)
+        const double event_cap =
+            jj >= 0 && !st.faults.job_cap.empty() && st.faults.job_cap[jj] > 0
+                ? std::clamp(st.faults.job_cap[jj], p.P_limit_min, p.P_limit_max)
+                : m.gpu_cap[i];
+        double cap = std::min(event_cap, rack_share);
         if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, g.smooth[i], dt));
         GpuOperatingPoint op =
             powered ? gpuOperatingPoint(p, cap, load, g.gpu[i]) : GpuOperatingPoint{};

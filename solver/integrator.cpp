@@ -251,7 +251,7 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
   st.gl.E_stored0 = gpuLayerEnergy(m, st, 0.0);
   // faults due at the start act before the first output; detectors poll on their own clock when
   // the scenario has faults (else at every window and output)
-  applyFaults(m, st, t);
+  applyFaults(m, st, t, yd);
   const bool polling = !m.fault_events.empty();
   double t_poll = t + m.detection.poll_interval;
   emit(t);
@@ -293,7 +293,7 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
     }
     if (polling && t >= t_poll - 1e-9) t_poll += m.detection.poll_interval;
     const bool at_break = t >= t_break - 1e-9;
-    if (at_break) applyFaults(m, st, t);
+    if (at_break) applyFaults(m, st, t, yd);
     evalRhs(m, st, t, yd, ctx.ydot.data());  // signals at t, not at a jacobian perturbation
     pollDetectors(m, st, t, yd);
     if (at_break || st.faults.changed) {

@@ -173,6 +173,9 @@ struct FacilityModel {
     double value = 0;      // pumps (negative: standby pumps taking over), opening, fraction, PSUs
     std::string label;     // component name for the event log
     bool covered = false;  // pump failure with a standby switch-over scheduled
+    double time2 = 0;      // filter clogging: growth time (s)
+    FaultSpec::Sensor sensor = FaultSpec::Sensor::SupplyTemperature;
+    bool stuck = false;
   };
   std::vector<FaultEvent> fault_events;
   DetectionSpec detection;
@@ -317,6 +320,11 @@ struct FaultState {
   std::vector<char> imbalance_alarm;
   double last_poll = -1;
   std::vector<char> job_stalled_logged;  // per job
+  // strainer clogging per CDU: dp at design flow rising linearly from t0 over `time` to `dp`
+  std::vector<double> filter_dp, filter_t0, filter_time;
+  // sensor faults per CDU: offsets, and stuck readings (NaN: free)
+  std::vector<double> sensor_T_offset, sensor_T_stuck, sensor_flow_offset, sensor_flow_stuck;
+  std::vector<double> job_cap;  // per job: power limit set by an event; 0: the facility's (W)
 };
 
 struct SolverStats {
@@ -349,7 +357,7 @@ State makeState(const FacilityModel& m, double T_init);
 
 // faults: apply the events due at t (logs them); poll the detectors (logs alarms). Both run
 // between solver steps, never inside the right-hand side.
-void applyFaults(const FacilityModel& m, State& st, double t);
+void applyFaults(const FacilityModel& m, State& st, double t, const double* y);
 // leaks (docs/models/leak.md): tank gauge pressure after losing V_lost (m3), pump head factor for
 // V_air (m3) of air in the loop, a rack's isolation-valve closing fraction at t, orifice flow
 double tankPressure(const FacilityModel& m, int c, double V_lost, bool* drained = nullptr);

@@ -177,10 +177,11 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
           p.error(e, path, "", "expected a mapping");
           continue;
         }
-        p.checkKeys(e, path,
-                    {"time", "rack", "cdu", "heat_load", "facility_water_temperature",
-                     "pump_failure", "cdu_failure", "valve_stuck", "facility_water_flow", "utility",
-                     "psu_failure", "leak"});
+        p.checkKeys(
+            e, path,
+            {"time", "rack", "cdu", "heat_load", "facility_water_temperature", "pump_failure",
+             "cdu_failure", "valve_stuck", "facility_water_flow", "utility", "psu_failure", "leak",
+             "filter_clogging", "sensor_fault", "job", "power_cap", "job_start", "job_stop"});
         ScenarioEvent se;
         se.loc = p.loc(e, path);
         if (!p.quantity(e, "time", path, Dim::Time, se.time))
@@ -238,8 +239,15 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
           else if (needs("cdu_failure", has_cdu, "cdu"))
             se.kind = "cdu_failure", se.target = e["cdu"].Scalar(), ++kinds;
         }
-        if (e["valve_stuck"] && fraction("valve_stuck") && needs("valve_stuck", has_cdu, "cdu"))
+        if (e["valve_stuck"] && e["valve_stuck"].IsScalar() &&
+            e["valve_stuck"].Scalar() == "current") {
+          se.value = -1;  // where the valve is when it sticks
+          if (needs("valve_stuck", has_cdu, "cdu"))
+            se.kind = "valve_stuck", se.target = e["cdu"].Scalar(), ++kinds;
+        } else if (e["valve_stuck"] && fraction("valve_stuck") &&
+                   needs("valve_stuck", has_cdu, "cdu")) {
           se.kind = "valve_stuck", se.target = e["cdu"].Scalar(), ++kinds;
+        }
         if (e["facility_water_flow"] && fraction("facility_water_flow"))
           se.kind = "facility_water_flow", ++kinds;
         if (YAML::Node n = e["utility"]) {
@@ -252,6 +260,85 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
         if (e["psu_failure"] && count("psu_failure", 1, 256) &&
             needs("psu_failure", has_rack, "rack"))
           se.kind = "psu_failure", ++kinds;
+        // filter clogging, sensor faults, power caps, job start/stop
+        if (YAML::Node fc = e["filter_clogging"]) {
+          const std::string fp = path + "filter_clogging.";
+          if (!fc.IsMap()) {
+            p.error(fc, path + "filter_clogging", "", "expected a mapping {dp, growth_time}");
+          } else {
+            p.checkKeys(fc, fp, {"dp", "growth_time"});
+            bool ok = p.quantity(fc, "dp", fp, Dim::Pressure, se.value);
+            if (!fc["dp"]) p.error(fc, fp + "dp", "", "missing key 'dp' (at the design flow)");
+            if (ok && !(se.value > 0 && se.value <= 1e6))
+              p.error(fc["dp"], fp + "dp", fc["dp"].Scalar(), "expected 0 < dp <= 10 bar"),
+                  ok = false;
+            if (p.quantity(fc, "growth_time", fp, Dim::Time, se.growth_time) &&
+                !(se.growth_time >= 0))
+              p.error(fc["growth_time"], fp + "growth_time", fc["growth_time"].Scalar(),
+                      "expected growth_time >= 0"),
+                  ok = false;
+            if (ok && needs("filter_clogging", has_cdu, "cdu"))
+              se.kind = "filter_clogging", se.target = e["cdu"].Scalar(), ++kinds;
+          }
+        }
+        if (YAML::Node sf = e["sensor_fault"]) {
+          const std::string sp = path + "sensor_fault.";
+          if (!sf.IsMap()) {
+            p.error(sf, path + "sensor_fault", "", "expected a mapping {sensor, offset or stuck}");
+          } else {
+            p.checkKeys(sf, sp, {"sensor", "offset", "stuck"});
+            bool ok = true;
+            const std::string which =
+                sf["sensor"] && sf["sensor"].IsScalar() ? sf["sensor"].Scalar() : "";
+            if (which == "supply_temperature")
+              se.sensor = FaultSpec::Sensor::SupplyTemperature;
+            else if (which == "flow")
+              se.sensor = FaultSpec::Sensor::Flow;
+            else
+              p.error(sf["sensor"] ? sf["sensor"] : sf, sp + "sensor", which,
+                      "expected supply_temperature or flow"),
+                  ok = false;
+            const bool has_offset = bool(sf["offset"]);
+            if (YAML::Node st = sf["stuck"]) {
+              if (st.IsScalar() && st.Scalar() == "true")
+                se.stuck = true;
+              else if (!(st.IsScalar() && st.Scalar() == "false"))
+                p.error(st, sp + "stuck", st.IsScalar() ? st.Scalar() : "",
+                        "expected true or false"),
+                    ok = false;
+            }
+            if (has_offset == se.stuck)
+              p.error(sf, sp + "offset", "", "a sensor fault has either 'offset' or 'stuck: true'"),
+                  ok = false;
+            if (has_offset && ok) {
+              if (se.sensor == FaultSpec::Sensor::SupplyTemperature)
+                ok = p.quantity(sf, "offset", sp, Dim::TemperatureDiff, se.value);
+              else if ((ok = p.quantity(sf, "offset", sp, Dim::None, se.value)) &&
+                       !(se.value > -1 && se.value < 10))
+                p.error(sf["offset"], sp + "offset", sf["offset"].Scalar(),
+                        "expected a flow offset as a fraction, -1 < offset < 10"),
+                    ok = false;
+            }
+            if (ok && needs("sensor_fault", has_cdu, "cdu"))
+              se.kind = "sensor_fault", se.target = e["cdu"].Scalar(), ++kinds;
+          }
+        }
+        const bool has_job = e["job"] && e["job"].IsScalar();
+        if (e["power_cap"] && p.quantity(e, "power_cap", path, Dim::Power, se.value) &&
+            needs("power_cap", has_job, "job")) {
+          if (!(se.value > 0 && se.value <= 1e4))
+            p.error(e["power_cap"], path + "power_cap", e["power_cap"].Scalar(),
+                    "expected 0 < power_cap <= 10 kW");
+          else
+            se.kind = "power_cap", se.target = e["job"].Scalar(), ++kinds;
+        }
+        for (const char* key : {"job_start", "job_stop"})
+          if (YAML::Node n = e[key]) {
+            if (!n.IsScalar() || n.Scalar() != "true")
+              p.error(n, path + key, n.IsScalar() ? n.Scalar() : "", "expected true");
+            else if (needs(key, has_job, "job"))
+              se.kind = key, se.target = e["job"].Scalar(), ++kinds;
+          }
         if (YAML::Node lk = e["leak"]) {
           const std::string lp = path + "leak.";
           if (!lk.IsMap()) {
@@ -318,7 +405,8 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
         } else if (kinds == 0) {
           p.error(e, path, "",
                   "an event needs one of heat_load, facility_water_temperature, pump_failure, "
-                  "cdu_failure, valve_stuck, facility_water_flow, utility, psu_failure");
+                  "cdu_failure, valve_stuck, facility_water_flow, utility, psu_failure, leak, "
+                  "filter_clogging, sensor_fault, power_cap, job_start, job_stop");
         } else if (kinds > 1) {
           p.error(e, path, "", "an event has exactly one action; split it into several events");
         } else {
@@ -377,7 +465,10 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                              {"facility_water_flow", K::FacilityWaterFlow},
                                              {"utility", K::Utility},
                                              {"psu_failure", K::PsuFailure},
-                                             {"leak", K::Leak}};
+                                             {"leak", K::Leak},
+                                             {"filter_clogging", K::FilterClogging},
+                                             {"sensor_fault", K::SensorFault},
+                                             {"power_cap", K::PowerCap}};
   auto suggest = [](const std::string& name, const std::vector<std::string>& names) {
     std::string best;
     int bestd = 3;
@@ -388,6 +479,29 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     return best.empty() ? std::string() : "; did you mean '" + best + "'?";
   };
   for (const auto& e : sc.events) {
+    if (e.kind != "job_start" && e.kind != "job_stop" && e.kind != "power_cap") continue;
+    std::vector<std::string> jobs;
+    JobSpec* job = nullptr;
+    for (auto& j : spec.jobs) {
+      jobs.push_back(j.name);
+      if (j.name == e.target) job = &j;
+    }
+    if (!job) {
+      errors.push_back(LoadError{e.loc, e.target, "unknown job" + suggest(e.target, jobs)});
+      continue;
+    }
+    if (e.kind == "power_cap") continue;  // a fault event (below)
+    if (job->kind != JobSpec::Kind::Training) {
+      errors.push_back(LoadError{e.loc, e.target,
+                                 "'" + e.kind +
+                                     "' applies to training jobs (inference and trace "
+                                     "jobs follow their profiles)"});
+      continue;
+    }
+    (e.kind == "job_start" ? job->training.start : job->training.stop) = e.time;
+  }
+  for (const auto& e : sc.events) {
+    if (e.kind == "job_start" || e.kind == "job_stop") continue;
     auto fk = fault_kinds.find(e.kind);
     if (fk == fault_kinds.end()) continue;
     FaultSpec f{e.time, fk->second, e.target, e.value, e.loc};
@@ -396,13 +510,15 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     f.area_final = e.area_final;
     f.growth_time = e.growth_time;
     f.Cd = e.Cd;
+    f.sensor = e.sensor;
+    f.stuck = e.stuck;
     const bool at_rack =
         f.kind == K::PsuFailure || (f.kind == K::Leak && f.where == FaultSpec::Where::Rack);
     std::vector<std::string> names;
     if (at_rack)
       for (const auto& r : spec.racks) names.push_back(r.name);
     else if (f.kind == K::PumpFailure || f.kind == K::CduFailure || f.kind == K::ValveStuck ||
-             f.kind == K::Leak)
+             f.kind == K::Leak || f.kind == K::FilterClogging || f.kind == K::SensorFault)
       for (const auto& c : spec.cdus) names.push_back(c.name);
     if (!names.empty() && std::find(names.begin(), names.end(), f.target) == names.end()) {
       errors.push_back(LoadError{
@@ -418,7 +534,7 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     spec.faults.push_back(f);
   }
   for (const auto& e : sc.events) {
-    if (fault_kinds.count(e.kind)) continue;
+    if (fault_kinds.count(e.kind) || e.kind == "job_start" || e.kind == "job_stop") continue;
     if (e.kind == "facility_water_temperature") {
       stepSeries(spec.facility_water.T_supply, e.time, e.value);
       continue;

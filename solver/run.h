@@ -21,6 +21,9 @@ struct ScenarioEvent {
   SourceLoc loc;       // leaks
   FaultSpec::Where where = FaultSpec::Where::Rack;
   double area = 0, area_final = 0, growth_time = 0, Cd = 0.62;
+  // sensor faults
+  FaultSpec::Sensor sensor = FaultSpec::Sensor::SupplyTemperature;
+  bool stuck = false;
 };
 
 struct Scenario {

@@ -224,7 +224,10 @@ struct FaultSpec {
     FacilityWaterFlow,  // facility-water flow to every CDU at fraction `value` (0: plant trip)
     Utility,            // utility feed lost (value 0) or restored (1): the UPS carries the load
     PsuFailure,         // `value` PSUs of rack `target` fail
-    Leak                // an orifice opens at `location` of rack or CDU `target`
+    Leak,               // an orifice opens at `location` of rack or CDU `target`
+    FilterClogging,  // CDU `target`'s strainer: dp at design flow rises to `value` over growth_time
+    SensorFault,     // CDU `target`'s `sensor` reads `value` off, or sticks (stuck)
+    PowerCap         // job `target`'s GPUs get the power limit `value`
   };
   double time = 0;  // (s)
   Kind kind = Kind::PumpFailure;
@@ -236,6 +239,10 @@ struct FaultSpec {
   enum class Where { Rack, Cdu, SupplyHeader, ReturnHeader } where = Where::Rack;
   double area = 0, area_final = 0, growth_time = 0;  // (m2), (m2), (s)
   double Cd = 0.62;
+  // sensor faults: which sensor, stuck at its reading or offset by `value` (K, or a fraction of
+  // the flow)
+  enum class Sensor { SupplyTemperature, Flow } sensor = Sensor::SupplyTemperature;
+  bool stuck = false;
 };
 
 // detection and response policies (docs/scenario-format.md "detection"); defaults (a) unless noted

@@ -99,7 +99,7 @@ namespace {
 
 // secondary loop operating point of CDU c: fills sig.m_rack, sig.m_sec, sig.dp_bank, sig.dp_pump
 void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c, int nrun,
-                    double N, double T_ref, double phi, double t) {
+                    double N, double T_ref, double phi, double k_filter, double t) {
   const Fluid& f = m.fluids[m.cdu_fluid[c]];
   const double rho = f.rho_ref(), mu = f.mu(T_ref);
   const PumpParams& pp = m.cdu_pump[c];
@@ -112,11 +112,11 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
   }
   auto series = [&](double mf) {
     return m.cdu_hex_sec_dp[c].dp(mf) + m.cdu_pipe_sup[c].dp(mf, rho, mu) +
-           m.cdu_pipe_ret[c].dp(mf, rho, mu);
+           m.cdu_pipe_ret[c].dp(mf, rho, mu) + k_filter * mf * mf;
   };
   auto seriesSlope = [&](double mf) {
     return m.cdu_hex_sec_dp[c].ddp_dm(mf) + m.cdu_pipe_sup[c].ddp_dm(mf, rho, mu) +
-           m.cdu_pipe_ret[c].ddp_dm(mf, rho, mu);
+           m.cdu_pipe_ret[c].ddp_dm(mf, rho, mu) + 2.0 * k_filter * mf;
   };
   bool ok = true;
   // bank flow Q(dp_b) and dQ/ddp_b
@@ -256,7 +256,16 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     const double V_lost = y[o + kVLost], V_air = y[o + kVAir];
     const double phi = m.cdu_vacuum[c] < 0 ? 1.0 : pumpHeadFactor(m, c, V_air);
     sig.head_factor[c] = phi;
-    solveSecondary(m, st, sig, c, nrun, N, T_res, phi, t);
+    // a clogging strainer: dp = k m^2, k from its dp at the racks' design flow, rising linearly
+    double k_filter = 0;
+    if (faulted && fs.filter_dp[c] > 0) {
+      const double grow = fs.filter_time[c] > 0
+                              ? std::clamp((t - fs.filter_t0[c]) / fs.filter_time[c], 0.0, 1.0)
+                              : 1.0;
+      const double m_design = m.cdu_design_flow[c] * rho;
+      k_filter = grow * fs.filter_dp[c] / (m_design * m_design);
+    }
+    solveSecondary(m, st, sig, c, nrun, N, T_res, phi, k_filter, t);
     const double m_sec = sig.m_sec[c], V_sec = m_sec / rho;
     // leaks: orifice flows from the local gauge pressures, the tank's gas cushion, air in the loop
     bool drained = false;
@@ -375,13 +384,21 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
 
     // 3. controls
     const PIParams& pt = m.cdu_pi_temp[c];
-    const double e_T = T_hs - m.cdu_T_set[c];
+    // what the sensors tell the controllers (sensor faults: offset or stuck)
+    const double T_meas = !faulted                            ? T_hs
+                          : !std::isnan(fs.sensor_T_stuck[c]) ? fs.sensor_T_stuck[c]
+                                                              : T_hs + fs.sensor_T_offset[c];
+    const double V_meas = !faulted ? V_sec
+                          : !std::isnan(fs.sensor_flow_stuck[c])
+                              ? fs.sensor_flow_stuck[c]
+                              : V_sec * (1 + fs.sensor_flow_offset[c]);
+    const double e_T = T_meas - m.cdu_T_set[c];
     sig.y_cmd[c] = piOutput(pt, e_T, y[o + kXTemp]);
     ydot[o + kXTemp] = piStateDerivative(pt, e_T, y[o + kXTemp]);
     ydot[o + kYValve] = (sig.y_cmd[c] - y[o + kYValve]) / m.cdu_valve_tau[c];
     const PIParams& pu = m.cdu_pi_pump[c];
     const double e_P = m.cdu_pump_mode[c] == 0
-                           ? (m.cdu_flow_set[c] - V_sec) / m.cdu_flow_set[c]
+                           ? (m.cdu_flow_set[c] - V_meas) / m.cdu_flow_set[c]
                            : (m.cdu_dp_set[c] - sig.dp_bank[c]) / m.cdu_dp_set[c];
     sig.N_cmd[c] = piOutput(pu, e_P, y[o + kXPump]);
     ydot[o + kXPump] = piStateDerivative(pu, e_P, y[o + kXPump]);

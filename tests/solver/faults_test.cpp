@@ -20,7 +20,8 @@ struct Outcome {
   State st;
   RunResult res;
   RunSummary sum;
-  std::vector<double> t, flow;  // CDU secondary flow at every output (m3/s)
+  std::vector<double> t, flow;           // CDU secondary flow at every output (m3/s)
+  std::vector<double> T_sup, T_rack_in;  // CDU supply and rack inlet (end of the header) (K)
 };
 
 class FlowSink : public OutputSink {
@@ -31,6 +32,8 @@ class FlowSink : public OutputSink {
     summary_.sample(m, st, y, t, e);
     o_.t.push_back(t);
     o_.flow.push_back(st.sig.m_sec[0] / m.fluids[m.cdu_fluid[0]].rho_ref());
+    o_.T_sup.push_back(y[m.stateAdr(0, kTHexSec)]);
+    o_.T_rack_in.push_back(y[m.supSegAdr(0) + m.cdu_nseg_sup[0] - 1]);
   }
   SummarySink summary_;
 
@@ -42,7 +45,7 @@ Outcome run(const std::string& scenario, double duration) {
   FacilitySpec spec = loadFacility(kPod);
   Scenario sc = loadScenarioFromString(scenario, "s.yaml");
   applyScenario(sc, spec);
-  Outcome o{compileFacility(spec), {}, {}, {}, {}, {}};
+  Outcome o{compileFacility(spec), {}, {}, {}, {}, {}, {}, {}};
   o.m.options.output_interval = 1.0;
   o.st = makeState(o.m, o.m.fws_T.eval(0.0));
   FlowSink sink(o);
@@ -243,4 +246,87 @@ events:
   REQUIRE(find(o.res, "cdu_failure"));
   CHECK_FALSE(find(o.res, "pump_switchover"));
   CHECK(flowAt(o, 325) < 1e-3 * flowAt(o, 309));
+}
+
+TEST_CASE("a clogging strainer raises the loop's pressure drop until the pumps run out of head",
+          "[faults][cdu]") {
+  Outcome o = run(R"(events:
+  - {time: 310 s, cdu: cdu1, filter_clogging: {dp: 800 kPa, growth_time: 60 s}}
+)",
+                  420);
+  REQUIRE(find(o.res, "filter_clogging"));
+  // the flow controller speeds the pumps up; with 3 bar more at design flow they saturate and
+  // the flow falls short of its set point
+  CHECK(o.st.y[o.m.stateAdr(0, kNPump)] > 0.99);
+  CHECK(flowAt(o, 415) < 0.95 * flowAt(o, 305));
+}
+
+TEST_CASE("sensor faults mislead the controllers", "[faults][cdu]") {
+  // the supply-temperature sensor reads 2 K low: the loop settles 2 K warmer than its set point
+  Outcome off = run(R"(events:
+  - {time: 60 s, cdu: cdu1, sensor_fault: {sensor: supply_temperature, offset: -2 K}}
+)",
+                    1500);
+  REQUIRE(find(off.res, "sensor_fault"));
+  const double T_sup = off.st.y[off.m.stateAdr(0, kTHexSec)];
+  CHECK(T_sup == Approx(off.m.cdu_T_set[0] + 2.0).margin(0.3));
+  // a flow meter stuck low: the pump controller drives the pumps to full speed
+  Outcome stuck = run(R"(events:
+  - {time: 30 s, cdu: cdu1, sensor_fault: {sensor: flow, stuck: true}}
+)",
+                      200);
+  CHECK(stuck.st.y[stuck.m.stateAdr(0, kNPump)] > 0.99);
+}
+
+TEST_CASE("job events: a power cap lowers the GPUs' power, a stop ends the job", "[faults][jobs]") {
+  Outcome o = run(R"(events:
+  - {time: 330 s, job: llm_training, power_cap: 800 W}
+  - {time: 400 s, job: llm_training, job_stop: true}
+)",
+                  420);
+  REQUIRE(find(o.res, "power_cap"));
+  const double P_end = o.sum.P_IT;  // after the stop: idle GPUs
+  CHECK(P_end < 400e3);
+  CHECK_THAT(errorsOf("events:\n  - {time: 1 s, job: llm_trainin, job_stop: true}\n"),
+             Catch::Contains("unknown job") && Catch::Contains("did you mean 'llm_training'"));
+  CHECK_THAT(errorsOf("events:\n  - {time: 1 s, power_cap: 800 W}\n"),
+             Catch::Contains("'power_cap' needs 'job'"));
+}
+
+TEST_CASE("a facility-water excursion reaches the racks late and damped", "[faults][plant]") {
+  // the valve is held where it is, so the controller cannot compensate: the step in facility
+  // water passes through the HX (damped by its effectiveness and the reservoir), then the supply
+  // header (delayed by its transport time) to the racks
+  Outcome o = run(R"(events:
+  - {time: 600 s, cdu: cdu1, valve_stuck: current}
+  - {time: 601 s, facility_water_temperature: 36 degC}
+)",
+                  1500);
+  // (the facility water was 32 degC: a 4 K step)
+  REQUIRE(find(o.res, "valve_stuck"));
+  const FacilityModel& m = o.m;
+  const double V_header =
+      m.cdu_M_seg_sup[0] * m.cdu_nseg_sup[0] / m.fluids[m.cdu_fluid[0]].rho_ref();
+  const double tau = V_header / flowAt(o, 600);  // transport time of the supply header
+  REQUIRE(tau > 5);
+  auto at = [&](const std::vector<double>& v, double t) {
+    auto it = std::lower_bound(o.t.begin(), o.t.end(), t - 1e-9);
+    return v[static_cast<std::size_t>(it - o.t.begin())];
+  };
+  const double sup0 = at(o.T_sup, 600), in0 = at(o.T_rack_in, 600);
+  const double d_sup = o.T_sup.back() - sup0, d_in = o.T_rack_in.back() - in0;
+  // damped: the loop passes on part of the 4 K, never more
+  CHECK(d_sup > 0.3 * 4.0);
+  CHECK(d_sup < 4.0);
+  CHECK(d_in == Approx(d_sup).epsilon(0.1));
+  // delayed: half the header's transport time after the step the racks have seen almost nothing
+  CHECK(at(o.T_rack_in, 601 + 0.5 * tau) - in0 < 0.05 * d_in);
+  // and they reach half of the rise about one transport time after the CDU supply does
+  auto half = [&](const std::vector<double>& v, double v0, double dv) {
+    for (std::size_t k = 0; k < o.t.size(); ++k)
+      if (o.t[k] > 601 && v[k] - v0 >= 0.5 * dv) return o.t[k];
+    return 1e30;
+  };
+  const double lag = half(o.T_rack_in, in0, d_in) - half(o.T_sup, sup0, d_sup);
+  CHECK(lag == Approx(tau).epsilon(0.5));
 }
