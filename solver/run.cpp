@@ -735,8 +735,26 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
       }
       std::string det = t_det < 0 ? "not detected" : "detected after " + fmtS(t_det - start.time);
       std::string iso = t_iso < 0 ? "not isolated" : "isolated after " + fmtS(t_iso - start.time);
-      line("  leak %-14s at %.0f s: %s, %s", start.component.c_str(), start.time, det.c_str(),
-           iso.c_str());
+      // the neighbours: the other racks on the same CDU, throttled or shut down after the leak
+      std::string nb;
+      for (int k = 0; k < m.nrack; ++k) {
+        if ("rack " + m.rack_name[k] != start.component) continue;
+        int hit = 0, total = 0;
+        for (int q = 0; q < m.nrack; ++q) {
+          if (q == k || m.rack_cdu[q] != m.rack_cdu[k]) continue;
+          ++total;
+          for (const auto& ev : r.events)
+            if (ev.component == "rack " + m.rack_name[q] && ev.time >= start.time &&
+                (ev.kind == "gpu_thermal_throttle" || ev.kind == "gpu_shutdown")) {
+              ++hit;
+              break;
+            }
+        }
+        nb = "; " + std::to_string(hit) + " of " + std::to_string(total) +
+             " neighbouring racks throttled";
+      }
+      line("  leak %-14s at %.0f s: %s, %s%s", start.component.c_str(), start.time, det.c_str(),
+           iso.c_str(), nb.c_str());
     }
   }
   if (!r.events.empty()) {
