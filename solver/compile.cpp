@@ -596,6 +596,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
       err.add(cs.loc, cs.name,
               "expansion_tank.fill_pressure is below the precharge: the tank would start empty");
     m.cdu_vacuum.push_back(cs.vacuum);
+    m.cdu_p_max.push_back(cs.p_secondary_max);
     m.cdu_has_leak.push_back(0);
 
     // state layout

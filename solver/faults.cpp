@@ -52,6 +52,7 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.pressure_alarm.assign(m.ncdu, 0);
   f.imbalance_since.assign(m.ncdu, -1.0);
   f.imbalance_alarm.assign(m.ncdu, 0);
+  f.over_pressure.assign(m.ncdu, 0);
   f.job_stalled_logged.assign(m.njob, 0);
   for (auto* v :
        {&f.filter_dp, &f.filter_t0, &f.filter_time, &f.sensor_T_offset, &f.sensor_flow_offset})
@@ -275,6 +276,18 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
           "secondary flow " + fmt(V * 60000) + " L/min < " + fmt(100 * d.low_flow_fraction) +
               " % of the racks' design " + fmt(m.cdu_design_flow[c] * 60000) + " L/min for " +
               fmt(d.low_flow_delay) + " s");
+    }
+  }
+  // CDU over-pressure: pump discharge above 90 % of the secondary's maximum working pressure (the
+  // relief valve's set point less 10 %, physics.md 7 [K58])
+  for (int c = 0; c < m.ncdu; ++c) {
+    if (m.cdu_p_max[c] <= 0 || f.over_pressure[c]) continue;
+    const double p_dis = st.sig.p_tank[c] + st.sig.dp_pump[c];
+    if (p_dis > 0.9 * m.cdu_p_max[c]) {
+      f.over_pressure[c] = 1;
+      log(st, t, m.cdu_name[c], "over_pressure", "critical",
+          "pump discharge " + fmt(p_dis / 1e5) + " bar(g) above 90 % of the " +
+              fmt(m.cdu_p_max[c] / 1e5) + " bar(g) maximum");
     }
   }
   // GPUs, per rack: the first thermal throttling and the first shutdown

@@ -184,6 +184,7 @@ struct FacilityModel {
   std::vector<double> cdu_V_loop;  // liquid volume outside the tank                  (m3)
   std::vector<double> cdu_V_tank, cdu_p_pre, cdu_p_fill;  // tank volume, precharge, fill (gauge)
   std::vector<double> cdu_vacuum;  // < 0: negative-pressure loop held at this gauge  (Pa)
+  std::vector<double> cdu_p_max;   // secondary maximum working pressure, gauge; 0: none (Pa)
   std::vector<char> cdu_has_leak;
   struct Leak {
     double time = 0;  // (s)
@@ -318,6 +319,7 @@ struct FaultState {
   std::vector<char> low_level, pressure_alarm;  // per CDU
   std::vector<double> imbalance_since;          // per CDU; -1: balanced
   std::vector<char> imbalance_alarm;
+  std::vector<char> over_pressure;  // per CDU
   double last_poll = -1;
   std::vector<char> job_stalled_logged;  // per job
   // strainer clogging per CDU: dp at design flow rising linearly from t0 over `time` to `dp`

@@ -351,6 +351,8 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
             if (lk["location"] && lk["location"].IsScalar()) where = lk["location"].Scalar();
             using W = FaultSpec::Where;
             const std::map<std::string, W> places{{"rack", W::Rack},
+                                                  {"manifold", W::Rack},
+                                                  {"tray", W::Rack},
                                                   {"cdu", W::Cdu},
                                                   {"supply_header", W::SupplyHeader},
                                                   {"return_header", W::ReturnHeader}};
@@ -358,7 +360,7 @@ Scenario loadScenarioFromString(const std::string& text, const std::string& name
             bool ok = true;
             if (pl == places.end()) {
               p.error(lk["location"], lp + "location", where,
-                      "expected rack, cdu, supply_header or return_header");
+                      "expected rack (or manifold, tray), cdu, supply_header or return_header");
               ok = false;
             } else {
               se.where = pl->second;

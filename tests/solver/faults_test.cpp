@@ -259,6 +259,9 @@ TEST_CASE("a clogging strainer raises the loop's pressure drop until the pumps r
   // the flow falls short of its set point
   CHECK(o.st.y[o.m.stateAdr(0, kNPump)] > 0.99);
   CHECK(flowAt(o, 415) < 0.95 * flowAt(o, 305));
+  // the pumps at full speed against the clogged strainer: discharge near the 6 bar maximum
+  REQUIRE(find(o.res, "over_pressure"));
+  CHECK(find(o.res, "over_pressure")->time > 310);
 }
 
 TEST_CASE("sensor faults mislead the controllers", "[faults][cdu]") {

@@ -199,8 +199,9 @@ TEST_CASE("leak input errors", "[leak][scenario]") {
              Catch::Contains("needs 'diameter' or 'area'"));
   CHECK_THAT(err("events:\n  - {time: 1 s, rack: A03, leak: {diameter: 2 L}}\n"),
              Catch::Contains("leak.diameter"));
-  CHECK_THAT(err("events:\n  - {time: 1 s, cdu: cdu1, leak: {location: attic, area: 2 mm2}}\n"),
-             Catch::Contains("expected rack, cdu, supply_header or return_header"));
+  CHECK_THAT(
+      err("events:\n  - {time: 1 s, cdu: cdu1, leak: {location: attic, area: 2 mm2}}\n"),
+      Catch::Contains("expected rack (or manifold, tray), cdu, supply_header or return_header"));
   CHECK_THAT(err("events:\n  - {time: 1 s, rack: A33, leak: {area: 2 mm2}}\n"),
              Catch::Contains("unknown rack") && Catch::Contains("did you mean 'A03'"));
   CHECK_THAT(err("events:\n  - {time: 1 s, leak: {location: cdu, area: 2 mm2}}\n"),
