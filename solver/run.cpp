@@ -648,6 +648,11 @@ void SummarySink::sample(const FacilityModel& m, const State& st, const double* 
     J.throughput_ratio = throughputRatio(js);
     J.throttled_gpu_seconds = gl.job_throttled[j];
     J.stalled_time = js.stalled_time;
+    // progress against the reference pace since the job started (stalls and throttling count)
+    const double t0 = m.job_spec[j].start, t1 = std::min(t, m.job_spec[j].stop);
+    J.progress_ratio = t1 > t0 && js.reference_iteration_time > 0
+                           ? js.iterations * js.reference_iteration_time / (t1 - t0)
+                           : 0.0;
     J.gpus = int(m.job_gpus[j].size());
     J.kind = m.job_kind[j];
   }
@@ -720,8 +725,10 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
             J.throughput_ratio, J.throttled_gpu_seconds);
     for (const auto& J : s.jobs)
       if (J.stalled_time > 0)
-        line("  job %-15s stalled %.0f s: a GPU was off and the others waited at its barrier",
-             J.name.c_str(), J.stalled_time);
+        line(
+            "  job %-15s stalled %.0f s: a GPU was off and the others waited at its barrier; "
+            "progress %.3f of the reference pace since its start",
+            J.name.c_str(), J.stalled_time, J.progress_ratio);
   }
   if (!m.leaks.empty()) {
     line("  coolant lost        %.2f L through leaks; %.2f L of air in the loop (end)",

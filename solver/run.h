@@ -66,7 +66,8 @@ struct RunSummary {
     long iterations = 0;
     double iteration_time = 0, reference_time = 0, throughput_ratio = 0;  // (s), (s), (1)
     double throttled_gpu_seconds = 0;                                     // (s)
-    double stalled_time = 0;  // the live GPUs waited on one that is off    (s)
+    double stalled_time = 0;    // the live GPUs waited on one that is off    (s)
+    double progress_ratio = 0;  // iterations x reference / time since start (1)
     int gpus = 0;
     int kind = 0;  // 0 training, 1 inference, 2 trace replay
   };
