@@ -2,7 +2,8 @@
 # Installs the missing Debian 12 packages, builds dctwin and runs every check:
 #   1. strict build (-Werror) into build/ and its ctest suite;
 #   2. AddressSanitizer + UBSan build into build-asan/ and its ctest suite without GUI tests;
-#   3. clang libFuzzer build into build-fuzz/ and a bounded run of fuzz_loader on tests/fuzz/corpus.
+#   3. clang libFuzzer build into build-fuzz/ and bounded runs of fuzz_loader on tests/fuzz/corpus
+#      and of fuzz_scenario on tests/fuzz/scenario_corpus.
 # Stops at the first failing stage and exits non-zero; prints one summary line per stage.
 #
 #   bash scripts/test.sh [--quick]        --quick: stage 1 only
@@ -105,6 +106,10 @@ elif ((fuzz_seconds == 0)); then
 else
   dctwin_stage_begin fuzz "fuzz_loader for ${fuzz_seconds} s on a copy of tests/fuzz/corpus"
   dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_loader" "$seeds" "$fuzz_dir/fuzz-run" "$fuzz_seconds"
+  dctwin_stage_end ok
+  dctwin_stage_begin fuzz-scenario "fuzz_scenario for ${fuzz_seconds} s on a copy of tests/fuzz/scenario_corpus"
+  dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_scenario" "$root/tests/fuzz/scenario_corpus" \
+    "$fuzz_dir/fuzz-run-scenario" "$fuzz_seconds"
   dctwin_stage_end ok
 fi
 
