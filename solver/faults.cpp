@@ -1,12 +1,14 @@
 // faults.cpp: scenario faults applied at their times, and the detectors that raise alarms
 //
-// Faults change inputs of the right-hand side (pumps running, valve opening, facility-water flow)
-// and of the power layer (utility, PSUs). They act between solver steps: every fault time is a
-// breakpoint, where the integrator restarts. The detectors poll the state every
-// detection.poll_interval (when the scenario has faults; else at every coupling window and output)
-// and append to the event log: CDU low flow, GPU thermal throttling and shutdown per rack, rack
-// power lost, power brake, busway continuous load (the 80 % rule) and breaker trips, UPS on
-// battery. See docs/scenario-format.md "Faults" and docs/results.md "/events".
+// Faults change inputs of the right-hand side (pumps running, valve opening, facility-water flow,
+// strainer resistance, sensor readings, leaks) and of the GPU and power layers (power caps,
+// utility, PSUs). They act between solver steps: every fault time is a breakpoint, where the
+// integrator restarts; a policy that acts (isolation, pump stop) restarts it too. The detectors
+// poll the state every detection.poll_interval when the scenario has faults (else at every coupling
+// window and output) and append to the event log: leak sensors, CDU pressure, level, flow balance,
+// over-pressure and low flow, GPU thermal throttling and shutdown per rack, stalled jobs, rack power
+// lost, power brake, busway continuous load (the 80 % rule), breaker trips, UPS on battery.
+// See docs/scenario-format.md "Faults", docs/models/leak.md and docs/results.md "/events".
 #include <algorithm>
 #include <cmath>
 #include <sstream>
