@@ -554,6 +554,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
       m.rack_paths.push_back(rt.coldplate_paths);
       m.rack_liquid_frac.push_back(rt.liquid_fraction);
       m.rack_gpu_frac.push_back(rt.gpu_heat_fraction);
+      m.rack_design_flow.push_back(rt.design_flow);
       const double m_man = rt.manifold_flow_nominal * rho_s;
       m.rack_manifold.push_back(
           PowerLaw::fromNominal(rt.manifold_dp_nominal, m_man, rt.manifold_exponent));

@@ -109,6 +109,7 @@ struct FacilityModel {
   std::vector<ColdPlateLaw> rack_coldplate;
   std::vector<double> rack_paths;  // parallel cold-plate paths               (1)
   std::vector<double> rack_liquid_frac, rack_gpu_frac;
+  std::vector<double> rack_design_flow;  // (m3/s)
   std::vector<PowerLaw> rack_manifold;  // vs rack mass flow
   std::vector<PowerLaw> rack_valve;     // balancing valve, quadratic, vs mass flow
   std::vector<double> rack_C_case;      // cold-plate case capacity, whole rack    (J/K)

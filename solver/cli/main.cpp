@@ -2,8 +2,10 @@
 //
 //   dctwin run FACILITY.yaml [--scenario S.yaml] [--duration 2h] [--output out.h5]
 //   dctwin check FACILITY.yaml
+//   dctwin sweep SWEEP.yaml [-j N] [-o sweep.h5] [--max-cases K]
 #include <CLI/CLI.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <iostream>
@@ -13,6 +15,7 @@
 #include "solver/model.h"
 #include "solver/results.h"
 #include "solver/run.h"
+#include "solver/sweep.h"
 #include "solver/units.h"
 
 namespace {
@@ -79,6 +82,49 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
 
 }  // namespace
 
+int sweepCommand(const std::string& file, int threads, const std::string& output, int max_cases,
+                 bool quiet) {
+  using namespace dctwin;
+  const SweepSpec s = loadSweep(file);
+  validateSweep(s);
+  const std::vector<SweepCase> cases = expandCases(s);
+  const std::string journal = output + ".journal";
+  std::vector<CaseResult> done = readJournal(journal, s);
+  if (!quiet)
+    std::cerr << "dctwin sweep: " << cases.size() << " cases, " << threads << " thread(s)"
+              << (done.empty() ? "" : ", resuming: " + std::to_string(done.size()) + " done")
+              << "\n";
+  startJournal(journal, s);
+  const auto t0 = std::chrono::steady_clock::now();
+  auto progress = [&](const CaseResult& r, int k, int n) {
+    appendJournal(journal, r);
+    if (quiet) return;
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const double eta = el / k * (n - k);
+    std::fprintf(stderr, "  [%d/%d] case %d %s in %.1f s; elapsed %.0f s, ETA %.0f s%s%s\n", k, n,
+                 r.index, r.ok ? "ok" : "FAILED", r.wall_seconds, el, eta, r.ok ? "" : ": ",
+                 r.ok ? "" : r.error.substr(0, 200).c_str());
+  };
+  const std::vector<CaseResult> all = runSweep(s, cases, done, threads, max_cases, progress);
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  int failed = 0;
+  for (const auto& r : all) failed += r.ok ? 0 : 1;
+  if (all.size() < cases.size()) {
+    std::cerr << "dctwin sweep: " << all.size() << " of " << cases.size()
+              << " cases done; run the same command again to resume (" << journal << ")\n";
+    return 0;
+  }
+  writeSweepResults(output, s, cases, all);
+  std::filesystem::remove(journal);
+  if (!quiet) {
+    std::printf(
+        "dctwin sweep: %zu cases (%d failed) in %.1f s wall, %.1f cases per minute; /cases in %s\n",
+        cases.size(), failed, wall, wall > 0 ? 60.0 * (all.size() - done.size()) / wall : 0.0,
+        output.c_str());
+  }
+  return failed > 0 ? 4 : 0;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{
       "dctwin: digital twin of liquid-cooled AI data centers (coolant loops, CDUs, "
@@ -116,10 +162,28 @@ int main(int argc, char** argv) {
       ->required()
       ->check(CLI::ExistingFile);
 
+  std::string sweep_file, sweep_out = "sweep.h5";
+  int sweep_threads = 1, sweep_max = 0;
+  CLI::App* sweep = app.add_subcommand(
+      "sweep",
+      "Run a design sweep (docs/sweep-format.md): cases in parallel, one metrics row per case in "
+      "/cases; an interrupted sweep resumes from its journal");
+  sweep->add_option("sweep", sweep_file, "Sweep file (YAML)")->required()->check(CLI::ExistingFile);
+  sweep->add_option("-j,--jobs", sweep_threads, "Cases run at once (threads)")
+      ->check(CLI::Range(1, 1024));
+  sweep->add_option("--output,-o", sweep_out, "HDF5 file for the /cases table (default sweep.h5)");
+  sweep
+      ->add_option("--max-cases", sweep_max,
+                   "Run at most this many new cases, then stop (resume later with the same "
+                   "command; for time-limited batch jobs)")
+      ->check(CLI::Range(0, 1000000));
+  sweep->add_flag("--quiet,-q", quiet, "Print nothing but errors");
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run)
       return runCommand(facility, scenario, duration, output, interval, power_interval, quiet);
+    if (*sweep) return sweepCommand(sweep_file, sweep_threads, sweep_out, sweep_max, quiet);
     if (*check) {
       dctwin::FacilitySpec spec = dctwin::loadFacility(check_file);
       dctwin::FacilityModel m = dctwin::compileFacility(spec);

@@ -1,0 +1,718 @@
+// sweep.cpp: design sweeps (docs/sweep-format.md)
+//
+// A case is the base facility and scenario YAML with one value written at each parameter's path;
+// it is loaded, compiled and simulated on its own (one model and one state per case), so cases
+// are independent and the results do not depend on the number of threads. Finished cases go to a
+// journal next to the output, from which an interrupted sweep resumes.
+#include "solver/sweep.h"
+
+#include <yaml-cpp/yaml.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <mutex>
+#include <random>
+#include <sstream>
+#include <thread>
+
+#include "solver/results.h"
+#include "solver/run.h"
+#include "solver/units.h"
+
+namespace dctwin {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+LoadFailure failure(const SourceLoc& loc, const std::string& value, const std::string& msg) {
+  return LoadFailure({LoadError{loc, value, msg}});
+}
+
+SourceLoc locOf(const std::string& file, const YAML::Node& n, const std::string& path) {
+  const YAML::Mark mk = n.Mark();
+  return SourceLoc{file, mk.line + 1, mk.column + 1, path};
+}
+
+std::string fmtNum(double v) {
+  char b[40];
+  std::snprintf(b, sizeof b, "%.6g", v);
+  return b;
+}
+
+// "25 degC" -> 25, "degC"; "0.5" -> 0.5, ""
+bool splitQuantity(const std::string& text, double& v, std::string& unit) {
+  std::istringstream is(text);
+  if (!(is >> v)) return false;
+  unit.clear();
+  is >> unit;
+  std::string rest;
+  return !(is >> rest);
+}
+
+// any quantity dctwin reads, to SI (for the numeric parameter columns)
+double toSI(const std::string& text) {
+  for (Dim d : {Dim::None, Dim::Temperature, Dim::Power, Dim::VolumeFlow, Dim::MassFlow,
+                Dim::Pressure, Dim::Length, Dim::Volume, Dim::Time, Dim::Energy, Dim::Area,
+                Dim::Frequency, Dim::PowerRate})
+    if (auto q = parseQuantity(text, d, nullptr)) return q->value;
+  return kNaN;
+}
+
+// deterministic uniform in [0, 1) from a 64-bit generator (std distributions are not portable)
+double uniform(std::mt19937_64& rng) {
+  return static_cast<double>(rng() >> 11) * 0x1.0p-53;
+}
+
+// the node at a path ("a.b[name].c"), creating the last key; throws std::runtime_error
+void setPath(YAML::Node root, const std::string& path, const std::string& value) {
+  std::vector<std::string> parts;
+  std::stringstream ss(path);
+  std::string p;
+  while (std::getline(ss, p, '.')) parts.push_back(p);
+  if (parts.empty()) throw std::runtime_error("empty path");
+  YAML::Node node = root;
+  std::string where;
+  for (std::size_t i = 0; i < parts.size(); ++i) {
+    std::string key = parts[i], sel;
+    const auto lb = key.find('[');
+    if (lb != std::string::npos) {
+      if (key.back() != ']') throw std::runtime_error("'" + parts[i] + "': expected key[name]");
+      sel = key.substr(lb + 1, key.size() - lb - 2);
+      key = key.substr(0, lb);
+    }
+    const bool last = i + 1 == parts.size() && sel.empty();
+    if (!node.IsMap()) throw std::runtime_error("'" + where + "' is not a mapping");
+    if (last) {
+      node[key] = value;
+      return;
+    }
+    if (!node[key]) {
+      std::string best;
+      int bestd = 3;
+      for (auto it = node.begin(); it != node.end(); ++it) {
+        const int d = editDistance(key, it->first.as<std::string>());
+        if (d < bestd) bestd = d, best = it->first.as<std::string>();
+      }
+      throw std::runtime_error("no key '" + key + "'" +
+                               (where.empty() ? "" : " in '" + where + "'") +
+                               (best.empty() ? "" : "; did you mean '" + best + "'?"));
+    }
+    YAML::Node next = node[key];
+    where += (where.empty() ? "" : ".") + key;
+    if (!sel.empty()) {
+      if (!next.IsSequence()) throw std::runtime_error("'" + where + "' is not a list");
+      YAML::Node found;
+      bool hit = false;
+      const bool numeric = !sel.empty() && std::all_of(sel.begin(), sel.end(), ::isdigit);
+      for (std::size_t k = 0; k < next.size() && !hit; ++k)
+        if ((numeric && k == std::stoul(sel)) ||
+            (next[k].IsMap() && next[k]["name"] && next[k]["name"].IsScalar() &&
+             next[k]["name"].Scalar() == sel)) {
+          found.reset(next[k]);
+          hit = true;
+        }
+      if (!hit) throw std::runtime_error("no entry '" + sel + "' in '" + where + "'");
+      where += "[" + sel + "]";
+      if (i + 1 == parts.size()) throw std::runtime_error("'" + where + "': a path ends in a key");
+      next.reset(found);
+    }
+    node.reset(next);
+  }
+}
+
+std::string emit(const YAML::Node& n) {
+  YAML::Emitter out;
+  out << n;
+  return std::string(out.c_str()) + "\n";
+}
+
+std::string readText(const std::string& path, const SourceLoc& loc) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw failure(loc, path, "cannot open the file");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// records what the summary sink does not: each GPU's highest junction temperature over the run
+// (for the 99th percentile) and the lowest rack flow relative to its design flow
+class MetricsSink : public OutputSink {
+ public:
+  void sample(const FacilityModel& m, const State& st, const double* y, double t,
+              const EnergyTotals& e) override {
+    summary.sample(m, st, y, t, e);
+    if (Tj_max.empty()) Tj_max.assign(m.ngpu, -1e300);
+    for (int i = 0; i < m.ngpu; ++i) Tj_max[i] = std::max(Tj_max[i], st.gl.Tj_max[i]);
+    if (t <= 0) return;  // flows at t = 0 are those of the initial pump speed
+    for (int r = 0; r < m.nrack; ++r) {
+      const double V = st.sig.m_rack[r] / m.fluids[m.cdu_fluid[m.rack_cdu[r]]].rho_ref();
+      if (m.rack_design_flow[r] > 0) margin = std::min(margin, V / m.rack_design_flow[r]);
+    }
+  }
+  SummarySink summary;
+  std::vector<double> Tj_max;
+  double margin = kNaN;
+};
+
+}  // namespace
+
+//---------------------------------------------------------------------------------------------
+const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
+  static const std::vector<std::pair<std::string, std::string>> m{{"T_junction_max", "K"},
+                                                                  {"T_junction_p99", "K"},
+                                                                  {"T_hbm_max", "K"},
+                                                                  {"T_case_max", "K"},
+                                                                  {"T_supply_max", "K"},
+                                                                  {"gpu_seconds_throttled", "s"},
+                                                                  {"gpus_shut_down", "1"},
+                                                                  {"throughput_ratio", "1"},
+                                                                  {"progress_ratio", "1"},
+                                                                  {"E_utility", "J"},
+                                                                  {"E_it", "J"},
+                                                                  {"E_cooling", "J"},
+                                                                  {"E_power_losses", "J"},
+                                                                  {"PUE", "1"},
+                                                                  {"P_pump_mean", "W"},
+                                                                  {"flow_margin_min", "1"},
+                                                                  {"busway_load_max", "1"},
+                                                                  {"time_to_detection", "s"},
+                                                                  {"time_to_isolation", "s"},
+                                                                  {"coolant_lost", "m3"},
+                                                                  {"energy_balance_error", "1"}};
+  return m;
+}
+
+//---------------------------------------------------------------------------------------------
+SweepSpec loadSweepFromString(const std::string& text, const std::string& name,
+                              const std::string& base_dir) {
+  SweepSpec s;
+  s.file = name;
+  s.text = text;
+  std::vector<LoadError> errors;
+  auto err = [&](const YAML::Node& n, const std::string& path, const std::string& value,
+                 const std::string& msg) {
+    errors.push_back({locOf(name, n, path), value, msg});
+  };
+  YAML::Node root;
+  try {
+    root = YAML::Load(text);
+  } catch (const YAML::Exception& e) {
+    throw failure(SourceLoc{name, e.mark.line + 1, e.mark.column + 1, ""}, "",
+                  "malformed YAML: " + e.msg);
+  }
+  if (!root.IsMap()) throw failure(SourceLoc{name, 1, 1, ""}, "", "expected a mapping at the top");
+  const std::vector<std::string> keys{
+      "dctwin_sweep", "name", "description", "facility",        "scenario",  "sampling",
+      "samples",      "seed", "duration",    "output_interval", "parameters"};
+  for (auto it = root.begin(); it != root.end(); ++it) {
+    const std::string k = it->first.IsScalar() ? it->first.Scalar() : "?";
+    if (std::find(keys.begin(), keys.end(), k) != keys.end()) continue;
+    std::string best;
+    int bestd = 3;
+    for (const auto& a : keys)
+      if (int d = editDistance(k, a); d < bestd) bestd = d, best = a;
+    err(it->first, k, k, "unknown key" + (best.empty() ? "" : "; did you mean '" + best + "'?"));
+  }
+  auto scalar = [&](const char* key) -> std::string {
+    YAML::Node n = root[key];
+    if (!n) return "";
+    if (!n.IsScalar()) err(n, key, "", "expected a value");
+    return n.IsScalar() ? n.Scalar() : "";
+  };
+  s.name = scalar("name");
+  s.base_dir = base_dir;
+  auto resolve = [&](const std::string& p) {
+    if (p.empty() || std::filesystem::path(p).is_absolute()) return p;
+    return (std::filesystem::path(base_dir) / p).lexically_normal().string();
+  };
+  s.facility_path = resolve(scalar("facility"));
+  if (s.facility_path.empty())
+    err(root, "facility", "", "missing key 'facility' (a facility file)");
+  s.scenario_path = resolve(scalar("scenario"));
+  const std::string mode = scalar("sampling");
+  if (mode.empty() || mode == "grid")
+    s.mode = SweepSpec::Mode::Grid;
+  else if (mode == "list")
+    s.mode = SweepSpec::Mode::List;
+  else if (mode == "latin_hypercube")
+    s.mode = SweepSpec::Mode::Lhs;
+  else
+    err(root["sampling"], "sampling", mode, "expected grid, list or latin_hypercube");
+  auto integer = [&](const char* key, long lo, long hi, long& out) {
+    const std::string v = scalar(key);
+    if (v.empty()) return;
+    try {
+      std::size_t used = 0;
+      out = std::stol(v, &used);
+      if (used != v.size() || out < lo || out > hi) throw std::out_of_range(v);
+    } catch (...) {
+      err(root[key], key, v,
+          "expected a whole number " + std::to_string(lo) + " ... " + std::to_string(hi));
+    }
+  };
+  long samples = 0, seed = 1;
+  integer("samples", 1, 100000, samples);
+  integer("seed", 0, std::numeric_limits<long>::max(), seed);
+  s.samples = static_cast<int>(samples);
+  s.seed = static_cast<std::uint64_t>(seed);
+  if (s.mode == SweepSpec::Mode::Lhs && s.samples == 0)
+    err(root, "samples", "", "latin_hypercube needs 'samples'");
+  for (auto [key, out] :
+       {std::pair{"duration", &s.duration}, std::pair{"output_interval", &s.output_interval}}) {
+    const std::string v = scalar(key);
+    if (v.empty()) continue;
+    std::string why;
+    auto q = parseQuantity(v, Dim::Time, &why);
+    if (!q || !(q->value > 0))
+      err(root[key], key, v, q ? "expected a positive time" : why);
+    else
+      *out = q->value;
+  }
+  YAML::Node ps = root["parameters"];
+  if (!ps || !ps.IsSequence() || ps.size() == 0) {
+    err(ps ? ps : root, "parameters", "", "expected a list of parameters");
+  } else {
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      const YAML::Node p = ps[i];
+      const std::string pp = "parameters[" + std::to_string(i) + "].";
+      if (!p.IsMap()) {
+        err(p, pp, "", "expected a mapping {path, values | range}");
+        continue;
+      }
+      SweepParam sp;
+      sp.loc = locOf(name, p, pp + "path");
+      for (auto it = p.begin(); it != p.end(); ++it) {
+        const std::string k = it->first.IsScalar() ? it->first.Scalar() : "?";
+        if (k != "name" && k != "path" && k != "values" && k != "range" && k != "steps")
+          err(it->first, pp + k, k, "unknown key (expected name, path, values, range, steps)");
+      }
+      const std::string path = p["path"] && p["path"].IsScalar() ? p["path"].Scalar() : "";
+      const auto dot = path.find('.');
+      sp.target = path.substr(0, dot);
+      sp.path = dot == std::string::npos ? "" : path.substr(dot + 1);
+      if (path == "facility") sp.target = "facility_file", sp.path = "facility";  // whole files
+      if ((sp.target != "facility" && sp.target != "scenario" && sp.target != "facility_file") ||
+          sp.path.empty()) {
+        err(p["path"] ? p["path"] : p, pp + "path", path,
+            "expected facility.<path> or scenario.<path>, e.g. "
+            "facility.facility_water.supply_temperature");
+        continue;
+      }
+      sp.name = p["name"] && p["name"].IsScalar() ? p["name"].Scalar() : sp.path;
+      if (YAML::Node v = p["values"]) {
+        if (!v.IsSequence() || v.size() == 0)
+          err(v, pp + "values", "", "expected a list of values");
+        else
+          for (const auto& x : v) {
+            if (!x.IsScalar())
+              err(x, pp + "values", "", "expected a value such as \"35 degC\"");
+            else
+              sp.values.push_back(x.Scalar());
+          }
+      }
+      if (YAML::Node r = p["range"]) {
+        double a = 0, b = 0;
+        std::string ua, ub;
+        if (!r.IsSequence() || r.size() != 2 || !r[0].IsScalar() || !r[1].IsScalar() ||
+            !splitQuantity(r[0].Scalar(), a, ua) || !splitQuantity(r[1].Scalar(), b, ub) ||
+            ua != ub || !(b > a)) {
+          err(r, pp + "range", "",
+              "expected [low, high] in one unit with low < high, e.g. [\"25 degC\", \"45 degC\"]");
+        } else {
+          sp.lo = a, sp.hi = b, sp.unit = ua;
+          if (YAML::Node st = p["steps"]) {  // a grid over the range
+            long n = 0;
+            try {
+              n = st.IsScalar() ? std::stol(st.Scalar()) : 0;
+            } catch (...) {
+              n = 0;
+            }
+            if (n < 2 || n > 10000)
+              err(st, pp + "steps", st.IsScalar() ? st.Scalar() : "", "expected 2 ... 10000");
+            else
+              for (long k = 0; k < n; ++k)
+                sp.values.push_back(fmtNum(a + (b - a) * k / (n - 1)) +
+                                    (ua.empty() ? "" : " " + ua));
+          }
+        }
+      }
+      if (s.mode == SweepSpec::Mode::Lhs && !p["range"])
+        err(p, pp + "range", "", "latin_hypercube parameters need a 'range'");
+      if (s.mode != SweepSpec::Mode::Lhs && sp.values.empty() && !p["values"] && !p["range"])
+        err(p, pp + "values", "", "a parameter needs 'values' (or 'range' and 'steps')");
+      s.params.push_back(sp);
+    }
+  }
+  if (s.mode == SweepSpec::Mode::List)
+    for (const auto& sp : s.params)
+      if (sp.values.size() != s.params[0].values.size())
+        errors.push_back({sp.loc, sp.name,
+                          "sampling: list needs the same number of values for every parameter (" +
+                              std::to_string(s.params[0].values.size()) + " for the first)"});
+  if (!errors.empty()) throw LoadFailure(std::move(errors));
+  return s;
+}
+
+SweepSpec loadSweep(const std::string& path) {
+  const std::string text = readText(path, SourceLoc{path, 0, 0, ""});
+  return loadSweepFromString(text, path, std::filesystem::path(path).parent_path().string());
+}
+
+std::vector<SweepCase> expandCases(const SweepSpec& s) {
+  std::vector<SweepCase> cases;
+  const std::size_t np = s.params.size();
+  if (s.mode == SweepSpec::Mode::List) {
+    for (std::size_t k = 0; k < s.params[0].values.size(); ++k) {
+      SweepCase c{static_cast<int>(k), {}};
+      for (const auto& p : s.params) c.values.push_back(p.values[k]);
+      cases.push_back(c);
+    }
+  } else if (s.mode == SweepSpec::Mode::Grid) {
+    std::size_t n = 1;
+    for (const auto& p : s.params) n *= p.values.size();
+    for (std::size_t k = 0; k < n; ++k) {
+      SweepCase c{static_cast<int>(k), std::vector<std::string>(np)};
+      std::size_t r = k;
+      for (std::size_t j = np; j-- > 0;) {  // the last parameter varies fastest
+        c.values[j] = s.params[j].values[r % s.params[j].values.size()];
+        r /= s.params[j].values.size();
+      }
+      cases.push_back(c);
+    }
+  } else {  // Latin hypercube: one stratum per sample and parameter, strata shuffled per parameter
+    std::mt19937_64 rng(s.seed);
+    const int n = s.samples;
+    std::vector<std::vector<std::string>> cols(np);
+    for (std::size_t j = 0; j < np; ++j) {
+      std::vector<int> perm(n);
+      for (int k = 0; k < n; ++k) perm[k] = k;
+      for (int k = n - 1; k > 0; --k) std::swap(perm[k], perm[rng() % (k + 1)]);
+      const auto& p = s.params[j];
+      for (int k = 0; k < n; ++k) {
+        const double u = (perm[k] + uniform(rng)) / n;
+        cols[j].push_back(fmtNum(p.lo + (p.hi - p.lo) * u) + (p.unit.empty() ? "" : " " + p.unit));
+      }
+    }
+    for (int k = 0; k < n; ++k) {
+      SweepCase c{k, {}};
+      for (std::size_t j = 0; j < np; ++j) c.values.push_back(cols[j][k]);
+      cases.push_back(c);
+    }
+  }
+  return cases;
+}
+
+CaseInputs caseInputs(const SweepSpec& s, const SweepCase& c, const std::string& facility_text,
+                      const std::string& scenario_text) {
+  // a facility_file parameter replaces the base facility (topology variants as files)
+  std::string fac_text = facility_text, fac_path = s.facility_path;
+  for (std::size_t j = 0; j < s.params.size(); ++j)
+    if (s.params[j].target == "facility_file") {
+      fac_path =
+          std::filesystem::path(c.values[j]).is_absolute()
+              ? c.values[j]
+              : (std::filesystem::path(s.base_dir) / c.values[j]).lexically_normal().string();
+      fac_text = readText(fac_path, s.params[j].loc);
+    }
+  YAML::Node fac = YAML::Load(fac_text);
+  YAML::Node sc =
+      scenario_text.empty() ? YAML::Node(YAML::NodeType::Map) : YAML::Load(scenario_text);
+  for (std::size_t j = 0; j < s.params.size(); ++j) {
+    const SweepParam& p = s.params[j];
+    if (p.target == "facility_file") continue;
+    try {
+      setPath(p.target == "facility" ? fac : sc, p.path, c.values[j]);
+    } catch (const std::exception& e) {
+      throw failure(p.loc, p.target + "." + p.path, e.what());
+    }
+  }
+  return {emit(fac), emit(sc), fac_path};
+}
+
+void validateSweep(const SweepSpec& s) {
+  const std::string fac = readText(s.facility_path, SourceLoc{s.file, 0, 0, "facility"});
+  const std::string sc =
+      s.scenario_path.empty() ? "" : readText(s.scenario_path, SourceLoc{s.file, 0, 0, "scenario"});
+  std::vector<LoadError> errors;
+  // every value of every parameter, once (the first case that uses it)
+  std::vector<SweepCase> cases = expandCases(s);
+  std::vector<std::map<std::string, bool>> seen(s.params.size());
+  for (const SweepCase& c : cases) {
+    bool fresh = false;
+    for (std::size_t j = 0; j < s.params.size(); ++j)
+      if (!seen[j][c.values[j]]) seen[j][c.values[j]] = fresh = true;
+    if (!fresh) continue;
+    try {
+      const CaseInputs in = caseInputs(s, c, fac, sc);
+      FacilitySpec spec =
+          loadFacilityFromString(in.facility_text, in.facility_path,
+                                 std::filesystem::path(in.facility_path).parent_path().string());
+      if (!s.scenario_path.empty() || !in.scenario_text.empty())
+        applyScenario(loadScenarioFromString(in.scenario_text, s.scenario_path), spec);
+    } catch (const LoadFailure& e) {
+      // the case's own text has no meaning to the user: report against the sweep file
+      std::string vals;
+      for (std::size_t j = 0; j < s.params.size(); ++j)
+        vals += (j ? ", " : "") + s.params[j].name + " = " + c.values[j];
+      for (const auto& le : e.errors()) {
+        if (le.loc.file == s.file) {  // a path error, already located in the sweep file
+          errors.push_back(le);
+          continue;
+        }
+        errors.push_back({s.params.empty() ? SourceLoc{s.file, 0, 0, ""} : s.params[0].loc,
+                          le.value,
+                          "case " + std::to_string(c.index) + " (" + vals + "): " + le.loc.path +
+                              ": " + le.message});
+      }
+    }
+    if (errors.size() > 50) break;
+  }
+  if (!errors.empty()) throw LoadFailure(std::move(errors));
+}
+
+CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& facility_text,
+                   const std::string& scenario_text) {
+  CaseResult r;
+  r.index = c.index;
+  for (const auto& [name, unit] : sweepMetrics()) r.metrics[name] = kNaN;
+  const auto wall0 = std::chrono::steady_clock::now();
+  try {
+    const CaseInputs in = caseInputs(s, c, facility_text, scenario_text);
+    FacilitySpec spec =
+        loadFacilityFromString(in.facility_text, s.facility_path,
+                               std::filesystem::path(s.facility_path).parent_path().string());
+    Scenario sc;
+    if (!in.scenario_text.empty() && in.scenario_text != "{}\n") {
+      sc = loadScenarioFromString(in.scenario_text, s.scenario_path);
+      applyScenario(sc, spec);
+    }
+    if (s.duration > 0) sc.duration = s.duration;
+    if (s.output_interval > 0) sc.output_interval = s.output_interval;
+    FacilityModel model = compileFacility(spec);
+    model.options.rtol = sc.rtol;
+    model.options.output_interval = std::min(sc.output_interval, sc.duration);
+    State st = makeState(model, sc.has_T_init ? sc.T_init : model.fws_T.eval(0.0));
+    MetricsSink sink;
+    RunOptions ro;
+    ro.duration = sc.duration;
+    const RunResult res = simulate(model, st, ro, &sink);
+    const RunSummary& m = sink.summary.summary;
+    auto& x = r.metrics;
+    x["T_junction_max"] = model.ngpu > 0 ? m.T_j_max : kNaN;
+    if (!sink.Tj_max.empty()) {
+      std::vector<double> v = sink.Tj_max;
+      const std::size_t k = static_cast<std::size_t>(std::ceil(0.99 * v.size())) - 1;
+      std::nth_element(v.begin(), v.begin() + k, v.end());
+      x["T_junction_p99"] = v[k];
+    }
+    x["T_hbm_max"] = model.ngpu > 0 ? m.T_hbm_max : kNaN;
+    x["T_case_max"] = m.T_case_max > -1e299 ? m.T_case_max : kNaN;
+    x["T_supply_max"] = m.T_supply_max;
+    x["gpu_seconds_throttled"] = m.gpu_seconds_throttled;
+    x["gpus_shut_down"] = m.gpus_shut_down;
+    for (const auto& J : m.jobs)
+      if (J.kind == 0) {
+        x["throughput_ratio"] = J.throughput_ratio;
+        x["progress_ratio"] = J.progress_ratio;
+        break;
+      }
+    const double E_cool = res.energy.pump_electric;
+    const double E_loss = m.E_psu + m.E_bus + m.E_ups + m.E_tx;
+    x["E_utility"] = model.has_power ? m.E_utility : kNaN;
+    x["E_it"] = model.has_power ? m.E_it_dc : res.energy.heat_in - E_cool;
+    x["E_cooling"] = E_cool;
+    x["E_power_losses"] = model.has_power ? E_loss : kNaN;
+    const double E_it_ac = m.E_it_dc + m.E_psu;
+    x["PUE"] = model.has_power && E_it_ac > 0 ? (m.E_utility + E_cool) / E_it_ac : kNaN;
+    x["P_pump_mean"] = res.t_end > 0 ? E_cool / res.t_end : kNaN;
+    x["flow_margin_min"] = sink.margin;
+    x["busway_load_max"] = model.has_power ? m.bus_load_max : kNaN;
+    double t_leak = -1;
+    for (const auto& e : res.events) {
+      if (e.kind == "leak_start" && t_leak < 0) t_leak = e.time;
+      if (t_leak >= 0 && e.kind == "leak_detected" && std::isnan(x["time_to_detection"]))
+        x["time_to_detection"] = e.time - t_leak;
+      if (t_leak >= 0 && e.kind == "isolated" && std::isnan(x["time_to_isolation"]))
+        x["time_to_isolation"] = e.time - t_leak;
+    }
+    x["coolant_lost"] = m.coolant_lost;
+    x["energy_balance_error"] =
+        res.energy.heat_in > 0 ? res.energy.balanceError() / res.energy.heat_in : 0.0;
+    r.ok = res.ok;
+    r.error = res.error;
+  } catch (const LoadFailure& e) {
+    r.error = e.what();
+  } catch (const std::exception& e) {
+    r.error = e.what();
+  }
+  r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  return r;
+}
+
+std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase>& cases,
+                                 std::vector<CaseResult> done, int threads, int max_new,
+                                 const std::function<void(const CaseResult&, int, int)>& finished) {
+  const std::string fac = readText(s.facility_path, SourceLoc{s.file, 0, 0, "facility"});
+  const std::string sc =
+      s.scenario_path.empty() ? "" : readText(s.scenario_path, SourceLoc{s.file, 0, 0, "scenario"});
+  std::vector<char> have(cases.size(), 0);
+  for (const auto& r : done)
+    if (r.index >= 0 && r.index < static_cast<int>(cases.size())) have[r.index] = 1;
+  std::vector<int> todo;
+  for (const auto& c : cases)
+    if (!have[c.index]) todo.push_back(c.index);
+  if (max_new > 0 && static_cast<int>(todo.size()) > max_new) todo.resize(max_new);
+  std::vector<CaseResult> fresh(todo.size());
+  std::atomic<std::size_t> next{0};
+  std::mutex mu;
+  int count = 0;
+  auto worker = [&] {
+    for (std::size_t k; (k = next++) < todo.size();) {
+      fresh[k] = runCase(s, cases[todo[k]], fac, sc);
+      std::lock_guard<std::mutex> lock(mu);
+      ++count;
+      if (finished) finished(fresh[k], count, static_cast<int>(todo.size()));
+    }
+  };
+  std::vector<std::thread> pool;
+  for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(worker);
+  for (auto& t : pool) t.join();
+  done.insert(done.end(), fresh.begin(), fresh.end());
+  std::sort(done.begin(), done.end(),
+            [](const CaseResult& a, const CaseResult& b) { return a.index < b.index; });
+  return done;
+}
+
+//---------------------------------------------------------------------------------------------
+// journal: a header naming the sweep, then one line per finished case:
+//   index <TAB> ok|failed <TAB> wall <TAB> v1,v2,... (metric order, %.17g) <TAB> escaped error
+namespace {
+std::string fingerprint(const SweepSpec& s) {
+  std::size_t h = std::hash<std::string>{}(s.text);
+  return "dctwin-sweep-journal 1 " + std::to_string(h);
+}
+std::string escape(const std::string& e) {
+  std::string o;
+  for (char ch : e)
+    o += ch == '\n' ? std::string("\\n") : ch == '\t' ? std::string(" ") : std::string(1, ch);
+  return o;
+}
+}  // namespace
+
+std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s) {
+  std::vector<CaseResult> out;
+  std::ifstream in(path);
+  if (!in) return out;
+  std::string line;
+  std::getline(in, line);
+  if (line != fingerprint(s))
+    throw failure(SourceLoc{path, 1, 1, ""}, line,
+                  "this journal belongs to another sweep file: delete it to start over");
+  const auto& names = sweepMetrics();
+  while (std::getline(in, line)) {
+    std::vector<std::string> f;
+    std::stringstream ss(line);
+    std::string x;
+    while (std::getline(ss, x, '\t')) f.push_back(x);
+    if (f.size() < 4) continue;  // a line cut short by the interruption
+    CaseResult r;
+    try {
+      r.index = std::stoi(f[0]);
+      r.ok = f[1] == "ok";
+      r.wall_seconds = std::stod(f[2]);
+      std::stringstream vs(f[3]);
+      for (const auto& [name, unit] : names) {
+        std::string v;
+        if (!std::getline(vs, v, ',')) throw std::runtime_error("short");
+        r.metrics[name] = v == "nan" ? kNaN : std::stod(v);
+      }
+    } catch (...) {
+      continue;
+    }
+    r.error = f.size() > 4 ? f[4] : "";
+    out.push_back(r);
+  }
+  return out;
+}
+
+void appendJournal(const std::string& path, const CaseResult& r) {
+  // the header goes in when the file is new; the sweep's fingerprint is the first line
+  std::ofstream out(path, std::ios::app);
+  char b[64];
+  out << r.index << '\t' << (r.ok ? "ok" : "failed") << '\t';
+  std::snprintf(b, sizeof b, "%.6g", r.wall_seconds);
+  out << b << '\t';
+  bool first = true;
+  for (const auto& [name, unit] : sweepMetrics()) {
+    const double v = r.metrics.at(name);
+    if (std::isnan(v))
+      std::snprintf(b, sizeof b, "nan");
+    else
+      std::snprintf(b, sizeof b, "%.17g", v);
+    out << (first ? "" : ",") << b;
+    first = false;
+  }
+  out << '\t' << escape(r.error) << '\n';
+}
+
+void startJournal(const std::string& path, const SweepSpec& s) {
+  if (std::filesystem::exists(path)) return;
+  std::ofstream out(path);
+  out << fingerprint(s) << '\n';
+}
+
+//---------------------------------------------------------------------------------------------
+void writeSweepResults(const std::string& path, const SweepSpec& s,
+                       const std::vector<SweepCase>& cases,
+                       const std::vector<CaseResult>& results) {
+  ResultsFile f(path);
+  f.setAttribute("/", "schema", std::string("dctwin-sweep 1"));
+  f.setAttribute("/", "sweep_file", s.file);
+  f.setAttribute("/", "sweep_text", s.text);
+  f.setAttribute("/", "facility_file", s.facility_path);
+  f.setAttribute("/", "scenario_file", s.scenario_path);
+  f.setAttribute("/", "cases", static_cast<long long>(cases.size()));
+  long long failed = 0;
+  for (const auto& r : results) failed += r.ok ? 0 : 1;
+  f.setAttribute("/", "failed_cases", failed);
+  std::vector<long long> index;
+  std::vector<std::string> status, error;
+  std::vector<double> wall;
+  for (const auto& r : results) {
+    index.push_back(r.index);
+    status.push_back(r.ok ? "ok" : "failed");
+    error.push_back(r.error);
+    wall.push_back(r.wall_seconds);
+  }
+  f.writeIntVector("/cases/index", index, "case number (grid: the last parameter varies fastest)");
+  f.writeStrings("/cases/status", status, "ok or failed");
+  f.writeStrings("/cases/error", error, "why a case failed (empty when ok)");
+  f.writeVector("/cases/wall_seconds", wall, "s", "wall time of the case");
+  for (std::size_t j = 0; j < s.params.size(); ++j) {
+    std::vector<std::string> text;
+    std::vector<double> si;
+    for (const auto& r : results) {
+      text.push_back(cases[r.index].values[j]);
+      si.push_back(toSI(cases[r.index].values[j]));
+    }
+    const std::string col = s.params[j].name;
+    f.writeStrings("/cases/parameters/" + col, text,
+                   s.params[j].target + "." + s.params[j].path + " as written");
+    f.writeVector("/cases/parameters_si/" + col, si, "SI",
+                  s.params[j].target + "." + s.params[j].path + " in SI units (NaN: not a number)");
+  }
+  for (const auto& [name, unit] : sweepMetrics()) {
+    std::vector<double> v;
+    for (const auto& r : results) v.push_back(r.metrics.at(name));
+    f.writeVector("/cases/" + name, v, unit, "metric of each case (docs/sweep-format.md)");
+  }
+  f.close();
+}
+
+}  // namespace dctwin

@@ -1,0 +1,91 @@
+// sweep.h: design sweeps: one base facility and scenario, parameters addressed by path into their
+// YAML, cases from a grid, a list or a Latin hypercube, run in parallel, one metrics row per case
+// (docs/sweep-format.md)
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "solver/loader.h"
+
+namespace dctwin {
+
+struct SweepParam {
+  std::string name;    // column name (default: the path)
+  std::string target;  // "facility", "scenario", or "facility_file" (values are facility files)
+  std::string path;    // e.g. facility_water.supply_temperature, cdus[cdu1].control.flow_setpoint
+  std::vector<std::string> values;  // YAML scalars as written ("32 degC"); grid and list
+  double lo = 0, hi = 0;            // Latin hypercube: range in `unit`
+  std::string unit;                 // "degC", "kW", ... ("" for plain numbers)
+  SourceLoc loc;
+};
+
+struct SweepSpec {
+  std::string file, text;
+  std::string name;
+  std::string facility_path, scenario_path;  // resolved against the sweep file's folder
+  std::string base_dir;                      // the sweep file's folder
+  enum class Mode { Grid, List, Lhs } mode = Mode::Grid;
+  int samples = 0;         // Latin hypercube
+  std::uint64_t seed = 1;  // Latin hypercube
+  double duration = 0;     // overrides the scenario's (s); 0: the scenario's
+  double output_interval = 0;
+  std::vector<SweepParam> params;
+};
+
+// one case: a value (YAML scalar text) per parameter
+struct SweepCase {
+  int index = 0;
+  std::vector<std::string> values;
+};
+
+struct CaseResult {
+  int index = 0;
+  bool ok = false;
+  std::string error;
+  double wall_seconds = 0;
+  std::map<std::string, double> metrics;  // SI; NaN where not applicable
+};
+
+// metric name -> unit, in column order (docs/sweep-format.md)
+const std::vector<std::pair<std::string, std::string>>& sweepMetrics();
+
+SweepSpec loadSweep(const std::string& path);  // throws LoadFailure
+SweepSpec loadSweepFromString(const std::string& text, const std::string& name,
+                              const std::string& base_dir);
+std::vector<SweepCase> expandCases(const SweepSpec& s);
+
+// the facility and scenario texts of a case; throws LoadFailure naming the parameter's line
+struct CaseInputs {
+  std::string facility_text, scenario_text;
+  std::string facility_path;  // the base facility file of this case
+};
+CaseInputs caseInputs(const SweepSpec& s, const SweepCase& c, const std::string& facility_text,
+                      const std::string& scenario_text);
+
+// checks that every case loads (values and paths), reporting errors against the sweep file
+void validateSweep(const SweepSpec& s);
+
+// runs one case (loads, compiles, simulates); never throws: a failure is in the result
+CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& facility_text,
+                   const std::string& scenario_text);
+
+// runs the cases not in `done` on `threads` threads, calling `finished` (serialized) after each;
+// `max_new` > 0 stops after that many new cases. Returns every result (done + new), by index.
+std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase>& cases,
+                                 std::vector<CaseResult> done, int threads, int max_new,
+                                 const std::function<void(const CaseResult&, int, int)>& finished);
+
+// journal of finished cases (one line each) for resuming an interrupted sweep
+std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s);
+void startJournal(const std::string& path, const SweepSpec& s);  // header, if the file is new
+void appendJournal(const std::string& path, const CaseResult& r);
+
+// the /cases table and the sweep's provenance into an HDF5 file
+void writeSweepResults(const std::string& path, const SweepSpec& s,
+                       const std::vector<SweepCase>& cases, const std::vector<CaseResult>& results);
+
+}  // namespace dctwin

@@ -1,0 +1,230 @@
+// sweep_test.cpp: design sweeps: the sweep file, case expansion (grid, list, Latin hypercube),
+// errors, parallel runs with results independent of the thread count, failed cases, resume,
+// and the /cases table (docs/sweep-format.md)
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <string>
+#include <utility>
+
+#include <sys/wait.h>
+
+#include "solver/sweep.h"
+
+using namespace dctwin;
+
+namespace {
+
+const std::string kFacilities = std::string(DCTWIN_SOURCE_DIR) + "/data/facilities";
+
+// a sweep over the two-CDU heat-load example (fast: no resolved GPUs)
+std::string sweepText(const std::string& body) {
+  return "dctwin_sweep: 1\nfacility: two_cdu_mixed.yaml\nduration: 10 min\noutput_interval: 60 "
+         "s\n" +
+         body;
+}
+
+SweepSpec load(const std::string& body) {
+  return loadSweepFromString(sweepText(body), "s.yaml", kFacilities);
+}
+
+std::string errorsOf(const std::string& body) {
+  try {
+    SweepSpec s = load(body);
+    validateSweep(s);
+  } catch (const LoadFailure& e) {
+    return e.what();
+  }
+  return "";
+}
+
+const std::string kGrid = R"(parameters:
+  - name: fws
+    path: facility.facility_water.supply_temperature
+    values: ["30 degC", "36 degC"]
+  - name: load
+    path: facility.racks[A01].heat_load
+    range: ["60 kW", "120 kW"]
+    steps: 3
+)";
+
+}  // namespace
+
+TEST_CASE("sweep file: grid, list and Latin-hypercube cases", "[sweep]") {
+  SweepSpec g = load(kGrid);
+  std::vector<SweepCase> c = expandCases(g);
+  REQUIRE(c.size() == 6);
+  CHECK(c[0].values == std::vector<std::string>{"30 degC", "60 kW"});
+  CHECK(c[1].values == std::vector<std::string>{"30 degC", "90 kW"});  // last varies fastest
+  CHECK(c[5].values == std::vector<std::string>{"36 degC", "120 kW"});
+  SweepSpec l = load(R"(sampling: list
+parameters:
+  - {path: facility.facility_water.supply_temperature, values: ["30 degC", "34 degC"]}
+  - {path: "facility.racks[A01].heat_load", values: ["80 kW", "100 kW"]}
+)");
+  REQUIRE(expandCases(l).size() == 2);
+  CHECK(expandCases(l)[1].values == std::vector<std::string>{"34 degC", "100 kW"});
+  const std::string lhs = R"(sampling: latin_hypercube
+samples: 10
+seed: 7
+parameters:
+  - {path: facility.facility_water.supply_temperature, range: ["25 degC", "45 degC"]}
+  - {path: "facility.racks[A01].heat_load", range: ["50 kW", "130 kW"]}
+)";
+  std::vector<SweepCase> a = expandCases(load(lhs)), b = expandCases(load(lhs));
+  REQUIRE(a.size() == 10);
+  for (std::size_t k = 0; k < a.size(); ++k) CHECK(a[k].values == b[k].values);  // seeded
+  // one sample in each of the 10 strata of every parameter
+  std::set<int> strata_T, strata_P;
+  for (const auto& s : a) {
+    strata_T.insert(static_cast<int>((std::stod(s.values[0]) - 25) / 2.0));
+    strata_P.insert(static_cast<int>((std::stod(s.values[1]) - 50) / 8.0));
+  }
+  CHECK(strata_T.size() == 10);
+  CHECK(strata_P.size() == 10);
+  std::vector<SweepCase> other =
+      expandCases(load(std::string(lhs).replace(lhs.find("seed: 7"), 7, "seed: 8")));
+  CHECK(other[0].values != a[0].values);
+}
+
+TEST_CASE("sweep file: errors name the sweep file, the parameter and the case", "[sweep]") {
+  CHECK_THAT(errorsOf("samplng: grid\n" + kGrid), Catch::Contains("did you mean 'sampling'"));
+  CHECK_THAT(errorsOf(R"(parameters:
+  - {path: facility.facility_watr.supply_temperature, values: ["30 degC"]}
+)"),
+             Catch::Contains("s.yaml:6") && Catch::Contains("no key 'facility_watr'") &&
+                 Catch::Contains("did you mean 'facility_water'"));
+  CHECK_THAT(errorsOf(R"(parameters:
+  - {path: "facility.racks[Z99].heat_load", values: ["30 kW"]}
+)"),
+             Catch::Contains("no entry 'Z99' in 'racks'"));
+  // a value the facility loader rejects: the loader's message, for that case and value
+  CHECK_THAT(errorsOf(R"(parameters:
+  - {name: fws, path: facility.facility_water.supply_temperature, values: ["30 degC", "30 kW"]}
+)"),
+             Catch::Contains("case 1 (fws = 30 kW)") && Catch::Contains("supply_temperature"));
+  CHECK_THAT(errorsOf(R"(sampling: list
+parameters:
+  - {path: facility.facility_water.supply_temperature, values: ["30 degC", "31 degC"]}
+  - {path: "facility.racks[A01].heat_load", values: ["80 kW"]}
+)"),
+             Catch::Contains("same number of values"));
+  CHECK_THAT(errorsOf("parameters:\n  - {path: nowhere.x, values: [1]}\n"),
+             Catch::Contains("expected facility.<path> or scenario.<path>"));
+}
+
+TEST_CASE("sweep runs: identical results on 1 and 3 threads; a failed case does not stop it",
+          "[sweep]") {
+  SweepSpec s = load(kGrid);
+  const auto cases = expandCases(s);
+  const auto r1 = runSweep(s, cases, {}, 1, 0, nullptr);
+  const auto r3 = runSweep(s, cases, {}, 3, 0, nullptr);
+  REQUIRE(r1.size() == 6);
+  REQUIRE(r3.size() == 6);
+  for (std::size_t k = 0; k < r1.size(); ++k) {
+    CHECK(r1[k].ok);
+    CHECK(r1[k].index == static_cast<int>(k));
+    for (const auto& [name, unit] : sweepMetrics()) {
+      const double a = r1[k].metrics.at(name), b = r3[k].metrics.at(name);
+      CHECK(((std::isnan(a) && std::isnan(b)) || a == b));
+    }
+  }
+  // the parameter reached the case: more load on A01 is more IT energy
+  CHECK(r1[2].metrics.at("E_it") > r1[0].metrics.at("E_it"));
+  CHECK(std::abs(r1[0].metrics.at("energy_balance_error")) < 1e-4);
+  // a case that fails at run time (the coolant boils) is marked, the others run
+  SweepSpec f = load(R"(parameters:
+  - {path: "facility.racks[A01].heat_load", values: ["100 kW", "9 MW"]}
+)");
+  const auto rf = runSweep(f, expandCases(f), {}, 2, 0, nullptr);
+  REQUIRE(rf.size() == 2);
+  CHECK(rf[0].ok);
+  CHECK_FALSE(rf[1].ok);
+  CHECK_THAT(rf[1].error, Catch::Contains("solver failure") || Catch::Contains("range"));
+}
+
+TEST_CASE("an interrupted sweep resumes from its journal without redoing cases", "[sweep]") {
+  SweepSpec s = load(kGrid);
+  const auto cases = expandCases(s);
+  const std::string dir = (std::filesystem::temp_directory_path() / "dctwin_sweep_test").string();
+  std::filesystem::create_directories(dir);
+  const std::string journal = dir + "/sweep.h5.journal";
+  std::filesystem::remove(journal);
+  startJournal(journal, s);
+  int ran = 0;
+  auto log = [&](const CaseResult& r, int, int) {
+    appendJournal(journal, r);
+    ++ran;
+  };
+  auto part = runSweep(s, cases, {}, 2, 2, log);  // stops after 2 new cases
+  CHECK(part.size() == 2);
+  CHECK(ran == 2);
+  auto done = readJournal(journal, s);
+  REQUIRE(done.size() == 2);
+  ran = 0;
+  auto all = runSweep(s, cases, done, 2, 0, log);
+  CHECK(ran == 4);  // only the rest
+  REQUIRE(all.size() == 6);
+  const auto fresh = runSweep(s, cases, {}, 1, 0, nullptr);
+  for (std::size_t k = 0; k < 6; ++k)
+    for (const auto& [name, unit] : sweepMetrics()) {
+      const double a = all[k].metrics.at(name), b = fresh[k].metrics.at(name);
+      CHECK(((std::isnan(a) && std::isnan(b)) || a == b));  // %.17g round trip
+    }
+  // a journal of another sweep is refused
+  SweepSpec other = load(kGrid +
+                         "  - {path: facility.facility_water.differential_pressure, "
+                         "values: [\"200 kPa\"]}\n");
+  CHECK_THROWS_AS(readJournal(journal, other), LoadFailure);
+  // the /cases table
+  writeSweepResults(dir + "/sweep.h5", s, cases, all);
+  const std::string dump = [&] {
+    const std::string cmd =
+        "h5dump -d /cases/status -d /cases/parameters/fws -a /schema " + dir + "/sweep.h5 2>&1";
+    std::string out;
+    FILE* p = popen(cmd.c_str(), "r");
+    char buf[4096];
+    while (p && fgets(buf, sizeof buf, p)) out += buf;
+    if (p) pclose(p);
+    return out;
+  }();
+  CHECK_THAT(dump, Catch::Contains("dctwin-sweep 1") && Catch::Contains("\"36 degC\"") &&
+                       Catch::Contains("\"ok\""));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("dctwin sweep: stops after --max-cases, resumes, and writes /cases", "[sweep][cli]") {
+  const std::string dir = (std::filesystem::temp_directory_path() / "dctwin_sweep_cli").string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream out(dir + "/s.yaml");
+    out << "facility: " << kFacilities << "/two_cdu_mixed.yaml\nduration: 5 min\n" << kGrid;
+  }
+  auto sh = [](const std::string& cmd) {
+    std::string out;
+    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+    char buf[4096];
+    while (p && fgets(buf, sizeof buf, p)) out += buf;
+    const int rc = p ? pclose(p) : -1;
+    return std::make_pair(WEXITSTATUS(rc), out);
+  };
+  const std::string cli = std::string(DCTWIN_CLI) + " sweep " + dir + "/s.yaml -o " + dir + "/o.h5";
+  auto [rc1, out1] = sh(cli + " -j 2 --max-cases 4");
+  CHECK(rc1 == 0);
+  CHECK_THAT(out1, Catch::Contains("4 of 6 cases done") && Catch::Contains("resume"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/o.h5"));
+  auto [rc2, out2] = sh(cli + " -j 2");
+  CHECK(rc2 == 0);
+  CHECK_THAT(out2, Catch::Contains("resuming: 4 done") && Catch::Contains("6 cases (0 failed)"));
+  CHECK(std::filesystem::exists(dir + "/o.h5"));
+  CHECK_FALSE(std::filesystem::exists(dir + "/o.h5.journal"));
+  auto [rc3, out3] = sh("h5dump -d /cases/T_supply_max " + dir + "/o.h5");
+  CHECK(rc3 == 0);
+  CHECK_THAT(out3, Catch::Contains("( 6 )") && Catch::Contains("\"K\""));
+  std::filesystem::remove_all(dir);
+}
