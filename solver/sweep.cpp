@@ -557,16 +557,20 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
 
 std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase>& cases,
                                  std::vector<CaseResult> done, int threads, int max_new,
-                                 const std::function<void(const CaseResult&, int, int)>& finished) {
+                                 const std::function<void(const CaseResult&, int, int)>& finished,
+                                 const std::vector<int>& only) {
   const std::string fac = readText(s.facility_path, SourceLoc{s.file, 0, 0, "facility"});
   const std::string sc =
       s.scenario_path.empty() ? "" : readText(s.scenario_path, SourceLoc{s.file, 0, 0, "scenario"});
   std::vector<char> have(cases.size(), 0);
   for (const auto& r : done)
     if (r.index >= 0 && r.index < static_cast<int>(cases.size())) have[r.index] = 1;
+  std::vector<char> mine(cases.size(), only.empty() ? 1 : 0);
+  for (int i : only)
+    if (i >= 0 && i < static_cast<int>(cases.size())) mine[i] = 1;
   std::vector<int> todo;
   for (const auto& c : cases)
-    if (!have[c.index]) todo.push_back(c.index);
+    if (!have[c.index] && mine[c.index]) todo.push_back(c.index);
   if (max_new > 0 && static_cast<int>(todo.size()) > max_new) todo.resize(max_new);
   std::vector<CaseResult> fresh(todo.size());
   std::atomic<std::size_t> next{0};
@@ -605,6 +609,48 @@ std::string escape(const std::string& e) {
 }
 }  // namespace
 
+std::string journalLine(const CaseResult& r) {
+  std::string out = std::to_string(r.index) + '\t' + (r.ok ? "ok" : "failed") + '\t';
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", r.wall_seconds);
+  out += std::string(b) + '\t';
+  bool first = true;
+  for (const auto& [name, unit] : sweepMetrics()) {
+    const double v = r.metrics.at(name);
+    if (std::isnan(v))
+      std::snprintf(b, sizeof b, "nan");
+    else
+      std::snprintf(b, sizeof b, "%.17g", v);
+    out += (first ? "" : ",") + std::string(b);
+    first = false;
+  }
+  return out + '\t' + escape(r.error);
+}
+
+bool parseJournalLine(const std::string& line, CaseResult& r) {
+  std::vector<std::string> f;
+  std::stringstream ss(line);
+  std::string x;
+  while (std::getline(ss, x, '\t')) f.push_back(x);
+  if (f.size() < 4) return false;  // a line cut short by an interruption
+  try {
+    r = CaseResult{};
+    r.index = std::stoi(f[0]);
+    r.ok = f[1] == "ok";
+    r.wall_seconds = std::stod(f[2]);
+    std::stringstream vs(f[3]);
+    for (const auto& [name, unit] : sweepMetrics()) {
+      std::string v;
+      if (!std::getline(vs, v, ',')) return false;
+      r.metrics[name] = v == "nan" ? kNaN : std::stod(v);
+    }
+  } catch (...) {
+    return false;
+  }
+  r.error = f.size() > 4 ? f[4] : "";
+  return true;
+}
+
 std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s) {
   std::vector<CaseResult> out;
   std::ifstream in(path);
@@ -614,51 +660,15 @@ std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s)
   if (line != fingerprint(s))
     throw failure(SourceLoc{path, 1, 1, ""}, line,
                   "this journal belongs to another sweep file: delete it to start over");
-  const auto& names = sweepMetrics();
-  while (std::getline(in, line)) {
-    std::vector<std::string> f;
-    std::stringstream ss(line);
-    std::string x;
-    while (std::getline(ss, x, '\t')) f.push_back(x);
-    if (f.size() < 4) continue;  // a line cut short by the interruption
-    CaseResult r;
-    try {
-      r.index = std::stoi(f[0]);
-      r.ok = f[1] == "ok";
-      r.wall_seconds = std::stod(f[2]);
-      std::stringstream vs(f[3]);
-      for (const auto& [name, unit] : names) {
-        std::string v;
-        if (!std::getline(vs, v, ',')) throw std::runtime_error("short");
-        r.metrics[name] = v == "nan" ? kNaN : std::stod(v);
-      }
-    } catch (...) {
-      continue;
-    }
-    r.error = f.size() > 4 ? f[4] : "";
-    out.push_back(r);
-  }
+  CaseResult r;
+  while (std::getline(in, line))
+    if (parseJournalLine(line, r)) out.push_back(r);
   return out;
 }
 
 void appendJournal(const std::string& path, const CaseResult& r) {
-  // the header goes in when the file is new; the sweep's fingerprint is the first line
   std::ofstream out(path, std::ios::app);
-  char b[64];
-  out << r.index << '\t' << (r.ok ? "ok" : "failed") << '\t';
-  std::snprintf(b, sizeof b, "%.6g", r.wall_seconds);
-  out << b << '\t';
-  bool first = true;
-  for (const auto& [name, unit] : sweepMetrics()) {
-    const double v = r.metrics.at(name);
-    if (std::isnan(v))
-      std::snprintf(b, sizeof b, "nan");
-    else
-      std::snprintf(b, sizeof b, "%.17g", v);
-    out << (first ? "" : ",") << b;
-    first = false;
-  }
-  out << '\t' << escape(r.error) << '\n';
+  out << journalLine(r) << '\n';
 }
 
 void startJournal(const std::string& path, const SweepSpec& s) {

@@ -75,14 +75,19 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
 
 // runs the cases not in `done` on `threads` threads, calling `finished` (serialized) after each;
 // `max_new` > 0 stops after that many new cases. Returns every result (done + new), by index.
+// `only` (if not empty) restricts the run to those case indices (an MPI rank's share).
 std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase>& cases,
                                  std::vector<CaseResult> done, int threads, int max_new,
-                                 const std::function<void(const CaseResult&, int, int)>& finished);
+                                 const std::function<void(const CaseResult&, int, int)>& finished,
+                                 const std::vector<int>& only = {});
 
 // journal of finished cases (one line each) for resuming an interrupted sweep
 std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s);
 void startJournal(const std::string& path, const SweepSpec& s);  // header, if the file is new
 void appendJournal(const std::string& path, const CaseResult& r);
+// one result as a journal line (no newline) and back; used to gather results over MPI
+std::string journalLine(const CaseResult& r);
+bool parseJournalLine(const std::string& line, CaseResult& r);
 
 // the /cases table and the sweep's provenance into an HDF5 file
 void writeSweepResults(const std::string& path, const SweepSpec& s,

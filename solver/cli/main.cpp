@@ -2,13 +2,21 @@
 //
 //   dctwin run FACILITY.yaml [--scenario S.yaml] [--duration 2h] [--output out.h5]
 //   dctwin check FACILITY.yaml
-//   dctwin sweep SWEEP.yaml [-j N] [-o sweep.h5] [--max-cases K]
+//   dctwin sweep SWEEP.yaml [-j N] [-o sweep.h5] [--max-cases K] [--shard K/N]
+//   dctwin merge SWEEP.yaml JOURNAL... -o sweep.h5
 #include <CLI/CLI.hpp>
+#ifdef DCTWIN_WITH_MPI
+#include <mpi.h>
+#endif
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <iostream>
+#include <sstream>
+#include <vector>
 
 #include "solver/integrator.h"
 #include "solver/loader.h"
@@ -82,16 +90,102 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
 
 }  // namespace
 
+// MPI (when built with it and launched by mpirun): rank and size, 0 and 1 otherwise
+struct Ranks {
+  int rank = 0, size = 1;
+};
+
+Ranks startMpi(int* argc, char*** argv) {
+  Ranks r;
+#ifdef DCTWIN_WITH_MPI
+  const char* ws = std::getenv("OMPI_COMM_WORLD_SIZE");
+  if (ws && std::atoi(ws) > 1) {
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &r.rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &r.size);
+  }
+#else
+  (void)argc, (void)argv;
+#endif
+  return r;
+}
+
+// rank 0 receives every rank's journal lines (one string per rank, '\n'-separated)
+std::string gatherLines(const Ranks& rk, const std::string& mine) {
+#ifdef DCTWIN_WITH_MPI
+  if (rk.size > 1) {
+    int n = static_cast<int>(mine.size());
+    std::vector<int> sizes(rk.size), offsets(rk.size);
+    MPI_Gather(&n, 1, MPI_INT, sizes.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    int total = 0;
+    for (int r = 0; r < rk.size; ++r) offsets[r] = total, total += sizes[r];
+    std::string all(rk.rank == 0 ? total : 0, '\0');
+    MPI_Gatherv(mine.data(), n, MPI_CHAR, all.data(), sizes.data(), offsets.data(), MPI_CHAR, 0,
+                MPI_COMM_WORLD);
+    return all;
+  }
+#else
+  (void)rk;
+#endif
+  return mine;
+}
+
+// "K/N" -> shard K of N (1-based); {0, 0} for none
+std::pair<int, int> parseShard(const std::string& text) {
+  if (text.empty()) return {0, 0};
+  int k = 0, n = 0;
+  char slash = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &k, &slash, &n, &extra) != 3 || slash != '/' || n < 1 ||
+      k < 1 || k > n)
+    throw CLI::ValidationError("--shard", "expected K/N with 1 <= K <= N, e.g. 3/8");
+  return {k, n};
+}
+
 int sweepCommand(const std::string& file, int threads, const std::string& output, int max_cases,
-                 bool quiet) {
+                 bool quiet, const Ranks& rk, const std::string& shard_text) {
+  const auto [shard_k, shard_n] = parseShard(shard_text);
   using namespace dctwin;
   const SweepSpec s = loadSweep(file);
   validateSweep(s);
   const std::vector<SweepCase> cases = expandCases(s);
-  const std::string journal = output + ".journal";
-  std::vector<CaseResult> done = readJournal(journal, s);
-  if (!quiet)
-    std::cerr << "dctwin sweep: " << cases.size() << " cases, " << threads << " thread(s)"
+  // journals: rank 0 writes OUTPUT.journal, rank r > 0 OUTPUT.journal.r; a resume reads them all
+  const std::string journal0 = output + ".journal";
+  const std::string journal = rk.rank == 0 ? journal0 : journal0 + "." + std::to_string(rk.rank);
+  std::vector<CaseResult> done = readJournal(journal0, s);
+  for (int r = 1; r < 1024; ++r) {
+    const std::string jr = journal0 + "." + std::to_string(r);
+    if (!std::filesystem::exists(jr)) continue;
+    for (const auto& x : readJournal(jr, s)) done.push_back(x);
+  }
+  std::sort(done.begin(), done.end(),
+            [](const CaseResult& a, const CaseResult& b) { return a.index < b.index; });
+  done.erase(
+      std::unique(done.begin(), done.end(),
+                  [](const CaseResult& a, const CaseResult& b) { return a.index == b.index; }),
+      done.end());
+  // a Slurm array task's share: every N-th case from the K-th (the journal is its result)
+  std::vector<int> only;
+  if (shard_n > 0) {
+    for (const auto& c : cases)
+      if (c.index % shard_n == shard_k - 1) only.push_back(c.index);
+    if (only.empty()) only.push_back(-1);
+    std::vector<CaseResult> mine_done;
+    for (const auto& d : done)
+      if (d.index % shard_n == shard_k - 1) mine_done.push_back(d);
+    done = mine_done;
+  }
+  // this rank's share: every size-th of the cases still to run
+  if (rk.size > 1 && shard_n == 0) {
+    std::vector<char> have(cases.size(), 0);
+    for (const auto& d : done) have[d.index] = 1;
+    int k = 0;
+    for (const auto& c : cases)
+      if (!have[c.index] && k++ % rk.size == rk.rank) only.push_back(c.index);
+    if (only.empty()) only.push_back(-1);  // nothing for this rank (not "everything")
+  }
+  if (!quiet && rk.rank == 0)
+    std::cerr << "dctwin sweep: " << cases.size() << " cases, " << rk.size << " rank(s) x "
+              << threads << " thread(s)"
               << (done.empty() ? "" : ", resuming: " + std::to_string(done.size()) + " done")
               << "\n";
   startJournal(journal, s);
@@ -101,21 +195,51 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
     if (quiet) return;
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     const double eta = el / k * (n - k);
-    std::fprintf(stderr, "  [%d/%d] case %d %s in %.1f s; elapsed %.0f s, ETA %.0f s%s%s\n", k, n,
+    std::fprintf(stderr, "  %s[%d/%d] case %d %s in %.1f s; elapsed %.0f s, ETA %.0f s%s%s\n",
+                 rk.size > 1 ? ("rank " + std::to_string(rk.rank) + " ").c_str() : "", k, n,
                  r.index, r.ok ? "ok" : "FAILED", r.wall_seconds, el, eta, r.ok ? "" : ": ",
                  r.ok ? "" : r.error.substr(0, 200).c_str());
   };
-  const std::vector<CaseResult> all = runSweep(s, cases, done, threads, max_cases, progress);
+  std::vector<CaseResult> all = runSweep(s, cases, done, threads, max_cases, progress, only);
+  // gather the ranks' new results on rank 0
+  std::string mine;
+  for (const auto& r : all)
+    if (!std::binary_search(
+            done.begin(), done.end(), r,
+            [](const CaseResult& a, const CaseResult& b) { return a.index < b.index; }))
+      mine += journalLine(r) + "\n";
+  const std::string gathered = gatherLines(rk, mine);
+  if (rk.rank != 0) return 0;
+  if (rk.size > 1) {
+    all = done;
+    std::stringstream ss(gathered);
+    std::string line;
+    CaseResult r;
+    while (std::getline(ss, line))
+      if (parseJournalLine(line, r)) all.push_back(r);
+    std::sort(all.begin(), all.end(),
+              [](const CaseResult& a, const CaseResult& b) { return a.index < b.index; });
+  }
   const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   int failed = 0;
   for (const auto& r : all) failed += r.ok ? 0 : 1;
+  if (shard_n > 0) {
+    const std::size_t share = only.size() == 1 && only[0] < 0 ? 0 : only.size();
+    if (!quiet)
+      std::cerr << "dctwin sweep: shard " << shard_k << "/" << shard_n << ": " << all.size()
+                << " of its " << share << " cases done (" << failed << " failed) in " << wall
+                << " s; combine the shards with: dctwin merge " << file << " " << journal0
+                << " ... -o sweep.h5\n";
+    return 0;
+  }
   if (all.size() < cases.size()) {
     std::cerr << "dctwin sweep: " << all.size() << " of " << cases.size()
-              << " cases done; run the same command again to resume (" << journal << ")\n";
+              << " cases done; run the same command again to resume (" << journal0 << ")\n";
     return 0;
   }
   writeSweepResults(output, s, cases, all);
-  std::filesystem::remove(journal);
+  for (int r = 0; r < 1024; ++r)
+    std::filesystem::remove(r == 0 ? journal0 : journal0 + "." + std::to_string(r));
   if (!quiet) {
     std::printf(
         "dctwin sweep: %zu cases (%d failed) in %.1f s wall, %.1f cases per minute; /cases in %s\n",
@@ -123,6 +247,43 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
         output.c_str());
   }
   return failed > 0 ? 4 : 0;
+}
+
+int mergeCommand(const std::string& file, const std::vector<std::string>& journals,
+                 const std::string& output, bool quiet) {
+  using namespace dctwin;
+  const SweepSpec s = loadSweep(file);
+  const std::vector<SweepCase> cases = expandCases(s);
+  std::vector<CaseResult> all;
+  for (const auto& j : journals) {
+    if (!std::filesystem::exists(j))
+      throw LoadFailure({LoadError{SourceLoc{j, 0, 0, ""}, j, "no such journal"}});
+    for (const auto& r : readJournal(j, s)) all.push_back(r);
+  }
+  std::sort(all.begin(), all.end(),
+            [](const CaseResult& a, const CaseResult& b) { return a.index < b.index; });
+  all.erase(
+      std::unique(all.begin(), all.end(),
+                  [](const CaseResult& a, const CaseResult& b) { return a.index == b.index; }),
+      all.end());
+  if (all.size() < cases.size()) {
+    std::string missing;
+    std::vector<char> have(cases.size(), 0);
+    for (const auto& r : all) have[r.index] = 1;
+    int shown = 0;
+    for (const auto& c : cases)
+      if (!have[c.index] && shown++ < 20) missing += " " + std::to_string(c.index);
+    std::cerr << "dctwin merge: " << cases.size() - all.size() << " of " << cases.size()
+              << " cases missing:" << missing << (shown > 20 ? " ..." : "") << "\n";
+    return 5;
+  }
+  writeSweepResults(output, s, cases, all);
+  int failed = 0;
+  for (const auto& r : all) failed += r.ok ? 0 : 1;
+  if (!quiet)
+    std::printf("dctwin merge: %zu cases (%d failed) from %zu journal(s); /cases in %s\n",
+                cases.size(), failed, journals.size(), output.c_str());
+  return 0;
 }
 
 int main(int argc, char** argv) {
@@ -177,13 +338,39 @@ int main(int argc, char** argv) {
                    "Run at most this many new cases, then stop (resume later with the same "
                    "command; for time-limited batch jobs)")
       ->check(CLI::Range(0, 1000000));
+  std::string sweep_shard;
+  sweep->add_option("--shard", sweep_shard,
+                    "Run only shard K of N (K/N; cases K-1, K-1+N, ...), e.g. a Slurm array task "
+                    "with --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT; its journal "
+                    "OUTPUT.journal is its result, combined by 'dctwin merge'");
   sweep->add_flag("--quiet,-q", quiet, "Print nothing but errors");
+
+  std::string merge_file, merge_out = "sweep.h5";
+  std::vector<std::string> merge_journals;
+  CLI::App* merge = app.add_subcommand(
+      "merge", "Combine the journals of sweep shards into one /cases table (docs/sweep-format.md)");
+  merge->add_option("sweep", merge_file, "The sweep file the shards ran")
+      ->required()
+      ->check(CLI::ExistingFile);
+  merge->add_option("journals", merge_journals, "The shards' journals (OUTPUT.journal)")
+      ->required();
+  merge->add_option("--output,-o", merge_out, "HDF5 file for the /cases table");
+  merge->add_flag("--quiet,-q", quiet, "Print nothing but errors");
 
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run)
       return runCommand(facility, scenario, duration, output, interval, power_interval, quiet);
-    if (*sweep) return sweepCommand(sweep_file, sweep_threads, sweep_out, sweep_max, quiet);
+    if (*merge) return mergeCommand(merge_file, merge_journals, merge_out, quiet);
+    if (*sweep) {
+      const Ranks rk = startMpi(&argc, &argv);
+      const int rc =
+          sweepCommand(sweep_file, sweep_threads, sweep_out, sweep_max, quiet, rk, sweep_shard);
+#ifdef DCTWIN_WITH_MPI
+      if (rk.size > 1) MPI_Finalize();
+#endif
+      return rc;
+    }
     if (*check) {
       dctwin::FacilitySpec spec = dctwin::loadFacility(check_file);
       dctwin::FacilityModel m = dctwin::compileFacility(spec);
