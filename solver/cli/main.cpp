@@ -4,6 +4,7 @@
 //   dctwin check FACILITY.yaml
 //   dctwin sweep SWEEP.yaml [-j N] [-o sweep.h5] [--max-cases K] [--shard K/N]
 //   dctwin merge SWEEP.yaml JOURNAL... -o sweep.h5
+//   dctwin report RESULTS.h5 -o DIR
 #include <CLI/CLI.hpp>
 #ifdef DCTWIN_WITH_MPI
 #include <mpi.h>
@@ -357,11 +358,33 @@ int main(int argc, char** argv) {
   merge->add_option("--output,-o", merge_out, "HDF5 file for the /cases table");
   merge->add_flag("--quiet,-q", quiet, "Print nothing but errors");
 
+  std::string report_file, report_dir;
+  CLI::App* report = app.add_subcommand(
+      "report",
+      "Write an HTML review page with plots of a run or sweep results file (runs "
+      "scripts/report.py with /usr/bin/python3: python3-h5py, python3-matplotlib)");
+  report->add_option("results", report_file, "Results file (dctwin run -o or dctwin sweep -o)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  report->add_option("--output,-o", report_dir, "Folder for index.html and the plots")->required();
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run)
       return runCommand(facility, scenario, duration, output, interval, power_interval, quiet);
     if (*merge) return mergeCommand(merge_file, merge_journals, merge_out, quiet);
+    if (*report) {
+      auto quote = [](const std::string& x) {
+        std::string q = "'";
+        for (char ch : x) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+        return q + "'";
+      };
+      const std::string cmd = "/usr/bin/python3 " +
+                              quote(std::string(DCTWIN_SCRIPTS_DIR) + "/report.py") + " " +
+                              quote(report_file) + " -o " + quote(report_dir);
+      const int rc = std::system(cmd.c_str());
+      return rc == 0 ? 0 : 6;
+    }
     if (*sweep) {
       const Ranks rk = startMpi(&argc, &argv);
       const int rc =

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
 #include <utility>
 
@@ -303,5 +304,50 @@ TEST_CASE("sweep shards (Slurm array tasks) merge into the same /cases", "[sweep
         sh("h5dump" + cols + dir + "/all.h5 | tail -n +2").second);
   CHECK_THAT(sh(cli + " sweep bad --shard 5/4").second,
              Catch::Contains("shard") || Catch::Contains("sweep"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("dctwin report: an HTML page with non-empty plots for a run and a sweep",
+          "[report][cli]") {
+  if (std::system("/usr/bin/python3 -c 'import h5py, matplotlib' > /dev/null 2>&1") != 0) {
+    WARN("/usr/bin/python3 with h5py and matplotlib not available: the report is not tested");
+    return;
+  }
+  const std::string dir = (std::filesystem::temp_directory_path() / "dctwin_report").string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string cli = std::string(DCTWIN_CLI);
+  {
+    std::ofstream out(dir + "/s.yaml");
+    out << "facility: " << kFacilities << "/two_cdu_mixed.yaml\nduration: 5 min\n" << kGrid;
+  }
+  REQUIRE(std::system(
+              (cli + " sweep " + dir + "/s.yaml -q -j 2 -o " + dir + "/sweep.h5").c_str()) == 0);
+  REQUIRE(std::system((cli + " run " + kFacilities + "/two_cdu_mixed.yaml --duration 20min -q -o " +
+                       dir + "/run.h5")
+                          .c_str()) == 0);
+  auto html = [](const std::string& p) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  };
+  REQUIRE(std::system((cli + " report " + dir + "/run.h5 -o " + dir + "/r > /dev/null").c_str()) ==
+          0);
+  const std::string run_page = html(dir + "/r/index.html");
+  for (const char* png : {"temperatures.png", "flows.png", "power.png", "floor.png"}) {
+    INFO(png);
+    CHECK_THAT(run_page, Catch::Contains(png));
+    CHECK(std::filesystem::file_size(dir + "/r/" + png) > 5000);
+  }
+  REQUIRE(std::system(
+              (cli + " report " + dir + "/sweep.h5 -o " + dir + "/s > /dev/null").c_str()) == 0);
+  const std::string sweep_page = html(dir + "/s/index.html");
+  for (const char* png : {"metrics_fws.png", "metrics_load.png", "pareto.png"}) {
+    INFO(png);
+    CHECK_THAT(sweep_page, Catch::Contains(png));
+    CHECK(std::filesystem::file_size(dir + "/s/" + png) > 5000);
+  }
+  CHECK_THAT(sweep_page, Catch::Contains("<td>36 degC</td>"));
   std::filesystem::remove_all(dir);
 }
