@@ -9,6 +9,9 @@
 #ifdef DCTWIN_WITH_MPI
 #include <mpi.h>
 #endif
+#ifdef DCTWIN_WITH_VTK
+#include "solver/vtk/vtk_export.h"
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -48,7 +51,7 @@ double parseDuration(const std::string& text) {
 
 int runCommand(const std::string& facility, const std::string& scenario_path,
                const std::string& duration, const std::string& output, const std::string& interval,
-               const std::string& power_interval, bool quiet) {
+               const std::string& power_interval, bool quiet, const std::string& vtk_dir) {
   using namespace dctwin;
   FacilitySpec spec = loadFacility(facility);
   Scenario sc;
@@ -74,11 +77,24 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
     h5 = std::make_unique<Hdf5Sink>(output, model, sc.text, 10, pi);
     sinks.push_back(h5.get());
   }
+#ifdef DCTWIN_WITH_VTK
+  std::unique_ptr<VtkSink> vtk;
+  if (!vtk_dir.empty()) {
+    vtk = std::make_unique<VtkSink>(vtk_dir, model);
+    sinks.push_back(vtk.get());
+  }
+#else
+  if (!vtk_dir.empty())
+    throw CLI::ValidationError("--vtk", "this dctwin was built without VTK (libvtk9-dev)");
+#endif
   TeeSink tee(sinks);
   RunOptions ro;
   ro.duration = sc.duration;
   RunResult res = simulate(model, st, ro, &tee);
   if (h5) h5->finish(res);
+#ifdef DCTWIN_WITH_VTK
+  if (vtk) vtk->finish();
+#endif
   if (!quiet) std::cout << formatSummary(model, summary.summary, res);
   if (!output.empty() && !quiet) std::cout << "  results             " << output << "\n";
   if (!res.ok) {
@@ -315,6 +331,10 @@ int main(int argc, char** argv) {
   run->add_option("--power-interval,-p", power_interval,
                   "Also record rack and IT power every this often (e.g. 0.1s, rounded to the GPU "
                   "step) under /power, to see the sub-second swings of synchronous training");
+  std::string vtk_dir;
+  run->add_option("--vtk", vtk_dir,
+                  "Also write the facility geometry with its fields at every output time for "
+                  "ParaView: DIR/facility.pvd and DIR/facility_NNNNNN.vtu (docs/results.md)");
   run->add_flag("--quiet,-q", quiet, "Print nothing but errors");
 
   std::string check_file;
@@ -371,7 +391,8 @@ int main(int argc, char** argv) {
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run)
-      return runCommand(facility, scenario, duration, output, interval, power_interval, quiet);
+      return runCommand(facility, scenario, duration, output, interval, power_interval, quiet,
+                        vtk_dir);
     if (*merge) return mergeCommand(merge_file, merge_journals, merge_out, quiet);
     if (*report) {
       auto quote = [](const std::string& x) {

@@ -1,0 +1,206 @@
+// vtk_export.cpp: ParaView export with VTK's XML writers (see vtk_export.h)
+//
+// One vtkUnstructuredGrid per output time. Cells:
+//   racks: hexahedra, 0.6 m x 1.2 m x 2.2 m, rack `index` along x in its row, rows along y
+//   CDUs:  hexahedra at the start of their first rack's row (x < 0)
+//   pipes: lines from the CDU to each rack: supply header at 2.4 m, return header at 2.6 m
+// Cell data, as people read them: temperatures in degC, power in kW, flows in L/min, pressures in
+// kPa; every array is defined on every cell (NaN where it does not apply), so ParaView can colour
+// the whole facility by any of them.
+#include "solver/vtk/vtk_export.h"
+
+#include <vtkCellData.h>
+#include <vtkDoubleArray.h>
+#include <vtkIntArray.h>
+#include <vtkNew.h>
+#include <vtkPoints.h>
+#include <vtkSmartPointer.h>
+#include <vtkUnstructuredGrid.h>
+#include <vtkXMLUnstructuredGridWriter.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <vector>
+
+namespace dctwin {
+
+namespace {
+constexpr double kC = 273.15;
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+enum Kind { kRack = 0, kCdu = 1, kSupplyPipe = 2, kReturnPipe = 3 };
+
+const char* const kArrays[] = {"T_inlet_degC", "T_outlet_degC",  "T_junction_max_degC",
+                               "P_kW",         "Q_liquid_kW",    "flow_Lpm",
+                               "pump_speed",   "valve_position", "p_tank_kPa",
+                               "isolation",    "powered",        "coolant_lost_L"};
+constexpr int kNumArrays = sizeof(kArrays) / sizeof(kArrays[0]);
+}  // namespace
+
+struct VtkSink::Impl {
+  std::string dir;
+  vtkSmartPointer<vtkPoints> points;
+  std::vector<int> cell_type;  // VTK cell type
+  std::vector<std::vector<vtkIdType>> cells;
+  std::vector<int> kind, owner;                       // Kind, and the rack or CDU index
+  std::vector<std::pair<double, std::string>> steps;  // time, file
+  bool finished = false;
+
+  vtkIdType addPoint(double x, double y, double z) { return points->InsertNextPoint(x, y, z); }
+  void addBox(double x0, double y0, double dx, double dy, double dz, int k, int who) {
+    std::vector<vtkIdType> ids;
+    for (double z : {0.0, dz})
+      for (auto [x, y] : {std::pair{x0, y0}, {x0 + dx, y0}, {x0 + dx, y0 + dy}, {x0, y0 + dy}})
+        ids.push_back(addPoint(x, y, z));
+    cell_type.push_back(VTK_HEXAHEDRON);
+    cells.push_back(ids);
+    kind.push_back(k);
+    owner.push_back(who);
+  }
+  void addLine(double x0, double y0, double x1, double y1, double z, int k, int who) {
+    cell_type.push_back(VTK_POLY_LINE);
+    cells.push_back({addPoint(x0, y0, z), addPoint(x1, y0, z), addPoint(x1, y1, z)});
+    kind.push_back(k);
+    owner.push_back(who);
+  }
+};
+
+VtkSink::VtkSink(const std::string& dir, const FacilityModel& m) : impl_(std::make_unique<Impl>()) {
+  Impl& I = *impl_;
+  I.dir = dir;
+  std::filesystem::create_directories(dir);
+  I.points = vtkSmartPointer<vtkPoints>::New();
+  // rows in alphabetical order along y
+  std::map<std::string, int> row_of;
+  for (int r = 0; r < m.nrack; ++r) row_of[m.rack_row[r]] = 0;
+  int k = 0;
+  for (auto& [name, y] : row_of) y = k++;
+  std::vector<double> rack_x(m.nrack), rack_y(m.nrack);
+  for (int r = 0; r < m.nrack; ++r) {
+    rack_x[r] = (m.rack_index[r] - 1) * kVtkRackWidth;
+    rack_y[r] = row_of[m.rack_row[r]] * kVtkRowPitch;
+    I.addBox(rack_x[r], rack_y[r], kVtkRackWidth, kVtkRackDepth, kVtkRackHeight, kRack, r);
+  }
+  // CDUs at the start of their first rack's row; several in a row step back along x
+  std::map<int, int> cdus_in_row;
+  for (int c = 0; c < m.ncdu; ++c) {
+    const int r0 = m.cdu_rackadr[c];
+    const double y = m.cdu_racknum[c] > 0 ? rack_y[r0] : 0.0;
+    const int n = cdus_in_row[static_cast<int>(y)]++;
+    const double x = -1.2 - 0.8 * n;
+    I.addBox(x, y, kVtkRackWidth, kVtkRackDepth, 2.0, kCdu, c);
+    for (int q = 0; q < m.cdu_racknum[c]; ++q) {
+      const int r = r0 + q;
+      const double xr = rack_x[r] + 0.5 * kVtkRackWidth, yr = rack_y[r] + 0.5 * kVtkRackDepth;
+      I.addLine(x + 0.3, y + 0.4, xr, yr, 2.4, kSupplyPipe, r);
+      I.addLine(x + 0.3, y + 0.8, xr, yr, 2.6, kReturnPipe, r);
+    }
+  }
+}
+
+VtkSink::~VtkSink() {
+  try {
+    finish();
+  } catch (...) {
+  }
+}
+
+void VtkSink::sample(const FacilityModel& m, const State& st, const double* y, double t,
+                     const EnergyTotals&) {
+  Impl& I = *impl_;
+  vtkNew<vtkUnstructuredGrid> grid;
+  grid->SetPoints(I.points);
+  for (std::size_t c = 0; c < I.cells.size(); ++c)
+    grid->InsertNextCell(I.cell_type[c], static_cast<vtkIdType>(I.cells[c].size()),
+                         I.cells[c].data());
+  // per-rack GPU hottest junction over the last output interval
+  std::vector<double> Tj(m.nrack, kNaN);
+  for (int i = 0; i < m.ngpu && !st.gl.Tj_max.empty(); ++i) {
+    const int r = m.gpu_rack[i];
+    Tj[r] = std::isnan(Tj[r]) ? st.gl.Tj_max[i] : std::max(Tj[r], st.gl.Tj_max[i]);
+  }
+  vtkNew<vtkIntArray> kind, owner;
+  kind->SetName("kind");  // 0 rack, 1 CDU, 2 supply pipe, 3 return pipe
+  owner->SetName("index");
+  std::vector<vtkSmartPointer<vtkDoubleArray>> a(kNumArrays);
+  for (int k = 0; k < kNumArrays; ++k) {
+    a[k] = vtkSmartPointer<vtkDoubleArray>::New();
+    a[k]->SetName(kArrays[k]);
+  }
+  const Signals& g = st.sig;
+  for (std::size_t c = 0; c < I.cells.size(); ++c) {
+    double v[kNumArrays];
+    std::fill(v, v + kNumArrays, kNaN);
+    const int who = I.owner[c];
+    kind->InsertNextValue(I.kind[c]);
+    owner->InsertNextValue(who);
+    if (I.kind[c] == kCdu) {
+      const int o = m.cdu_stateadr[who];
+      const double rho = m.fluids[m.cdu_fluid[who]].rho_ref();
+      v[0] = y[m.retSegAdr(who) + m.cdu_nseg_ret[who] - 1] - kC;  // return into the CDU
+      v[1] = y[o + kTHexSec] - kC;                                // its supply
+      v[5] = g.m_sec[who] / rho * 60000;
+      v[6] = y[o + kNPump];
+      v[7] = y[o + kYValve];
+      v[8] = g.p_tank.empty() ? kNaN : g.p_tank[who] / 1e3;
+      v[11] = y[o + kVLost] * 1e3;
+    } else {
+      const int r = who, cdu = m.rack_cdu[r];
+      const int a_r = m.rackAdr(r);
+      const double rho = m.fluids[m.cdu_fluid[cdu]].rho_ref();
+      const double T_in = y[m.supSegAdr(cdu) + m.cdu_nseg_sup[cdu] - 1] - kC;
+      const double T_out = y[a_r] - kC;
+      const double V = g.m_rack[r] / rho * 60000;
+      if (I.kind[c] == kRack) {
+        v[0] = T_in;
+        v[1] = T_out;
+        v[2] = std::isnan(Tj[r]) ? kNaN : Tj[r] - kC;
+        v[3] = g.P_rack[r] / 1e3;
+        v[4] = g.Q_liquid[r] / 1e3;
+        v[5] = V;
+        v[9] = rackIsolation(m, st, r, t);
+        const bool off = (m.has_power && !st.pl.rack_powered.empty() && !st.pl.rack_powered[r]) ||
+                         (!st.faults.rack_power_off.empty() && st.faults.rack_power_off[r]);
+        v[10] = off ? 0.0 : 1.0;
+      } else {  // the header branch to this rack: its temperature and the rack's flow
+        v[0] = v[1] = I.kind[c] == kSupplyPipe ? T_in : T_out;
+        v[5] = V;
+      }
+    }
+    for (int k = 0; k < kNumArrays; ++k) a[k]->InsertNextValue(v[k]);
+  }
+  grid->GetCellData()->AddArray(kind);
+  grid->GetCellData()->AddArray(owner);
+  for (auto& arr : a) grid->GetCellData()->AddArray(arr);
+  char name[64];
+  std::snprintf(name, sizeof name, "facility_%06zu.vtu", I.steps.size());
+  vtkNew<vtkXMLUnstructuredGridWriter> w;
+  w->SetFileName((std::filesystem::path(I.dir) / name).string().c_str());
+  w->SetInputData(grid);
+  w->SetDataModeToBinary();
+  w->SetCompressorTypeToZLib();
+  if (w->Write() != 1) throw std::runtime_error("cannot write " + std::string(name));
+  I.steps.emplace_back(t, name);
+  I.finished = false;
+}
+
+void VtkSink::finish() {
+  Impl& I = *impl_;
+  if (I.finished) return;
+  std::ofstream out(std::filesystem::path(I.dir) / "facility.pvd");
+  out << "<?xml version=\"1.0\"?>\n"
+      << "<VTKFile type=\"Collection\" version=\"0.1\" byte_order=\"LittleEndian\">\n"
+      << "  <Collection>\n";
+  for (const auto& [t, file] : I.steps)
+    out << "    <DataSet timestep=\"" << t << "\" group=\"\" part=\"0\" file=\"" << file
+        << "\"/>\n";
+  out << "  </Collection>\n</VTKFile>\n";
+  I.finished = true;
+}
+
+}  // namespace dctwin

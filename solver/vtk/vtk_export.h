@@ -1,0 +1,33 @@
+// vtk_export.h: ParaView export of a run: the facility's geometry (racks and CDUs as boxes placed
+// by row and position, supply and return headers as lines) with time-varying fields, as VTK XML
+// unstructured grids (.vtu) and a .pvd time collection (docs/results.md "ParaView export").
+// Built only where VTK is found (dctwin_vtk library); no VTK type in this header.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "solver/integrator.h"
+#include "solver/model.h"
+
+namespace dctwin {
+
+class VtkSink : public OutputSink {
+ public:
+  // writes DIR/facility_NNNNNN.vtu at every output and DIR/facility.pvd when finished
+  VtkSink(const std::string& dir, const FacilityModel& m);
+  ~VtkSink() override;
+  void sample(const FacilityModel& m, const State& st, const double* y, double t,
+              const EnergyTotals& e) override;
+  void finish();  // writes the .pvd collection (also done by the destructor)
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+// the geometry's conventions (a): rack footprint and row pitch (m)
+constexpr double kVtkRackWidth = 0.6, kVtkRackDepth = 1.2, kVtkRackHeight = 2.2;
+constexpr double kVtkRowPitch = 3.6;
+
+}  // namespace dctwin
