@@ -15,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <mutex>
 #include <random>
 #include <sstream>
@@ -208,8 +209,8 @@ SweepSpec loadSweepFromString(const std::string& text, const std::string& name,
   }
   if (!root.IsMap()) throw failure(SourceLoc{name, 1, 1, ""}, "", "expected a mapping at the top");
   const std::vector<std::string> keys{
-      "dctwin_sweep", "name", "description", "facility",        "scenario",  "sampling",
-      "samples",      "seed", "duration",    "output_interval", "parameters"};
+      "dctwin_sweep", "name", "description", "facility",        "scenario",   "sampling",
+      "samples",      "seed", "duration",    "output_interval", "parameters", "series"};
   for (auto it = root.begin(); it != root.end(); ++it) {
     const std::string k = it->first.IsScalar() ? it->first.Scalar() : "?";
     if (std::find(keys.begin(), keys.end(), k) != keys.end()) continue;
@@ -235,6 +236,10 @@ SweepSpec loadSweepFromString(const std::string& text, const std::string& name,
   if (s.facility_path.empty())
     err(root, "facility", "", "missing key 'facility' (a facility file)");
   s.scenario_path = resolve(scalar("scenario"));
+  if (const std::string v = scalar("series"); !v.empty()) {
+    if (v != "true" && v != "false") err(root["series"], "series", v, "expected true or false");
+    s.series = v == "true";
+  }
   const std::string mode = scalar("sampling");
   if (mode.empty() || mode == "grid")
     s.mode = SweepSpec::Mode::Grid;
@@ -476,8 +481,14 @@ void validateSweep(const SweepSpec& s) {
   if (!errors.empty()) throw LoadFailure(std::move(errors));
 }
 
+std::string caseSeriesPath(const std::string& output, int index) {
+  char b[32];
+  std::snprintf(b, sizeof b, "case_%06d.h5", index);
+  return output + ".cases/" + b;
+}
+
 CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& facility_text,
-                   const std::string& scenario_text) {
+                   const std::string& scenario_text, const std::string& series_path) {
   CaseResult r;
   r.index = c.index;
   for (const auto& [name, unit] : sweepMetrics()) r.metrics[name] = kNaN;
@@ -499,9 +510,18 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     model.options.output_interval = std::min(sc.output_interval, sc.duration);
     State st = makeState(model, sc.has_T_init ? sc.T_init : model.fws_T.eval(0.0));
     MetricsSink sink;
+    std::unique_ptr<Hdf5Sink> h5;
+    std::vector<OutputSink*> sinks{&sink};
+    if (!series_path.empty()) {
+      std::filesystem::create_directories(std::filesystem::path(series_path).parent_path());
+      h5 = std::make_unique<Hdf5Sink>(series_path, model, in.scenario_text);
+      sinks.push_back(h5.get());
+    }
+    TeeSink tee(sinks);
     RunOptions ro;
     ro.duration = sc.duration;
-    const RunResult res = simulate(model, st, ro, &sink);
+    const RunResult res = simulate(model, st, ro, &tee);
+    if (h5) h5->finish(res);
     const RunSummary& m = sink.summary.summary;
     auto& x = r.metrics;
     x["T_junction_max"] = model.ngpu > 0 ? m.T_j_max : kNaN;
@@ -558,7 +578,7 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
 std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase>& cases,
                                  std::vector<CaseResult> done, int threads, int max_new,
                                  const std::function<void(const CaseResult&, int, int)>& finished,
-                                 const std::vector<int>& only) {
+                                 const std::vector<int>& only, const std::string& series_output) {
   const std::string fac = readText(s.facility_path, SourceLoc{s.file, 0, 0, "facility"});
   const std::string sc =
       s.scenario_path.empty() ? "" : readText(s.scenario_path, SourceLoc{s.file, 0, 0, "scenario"});
@@ -578,7 +598,9 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase
   int count = 0;
   auto worker = [&] {
     for (std::size_t k; (k = next++) < todo.size();) {
-      fresh[k] = runCase(s, cases[todo[k]], fac, sc);
+      fresh[k] = runCase(s, cases[todo[k]], fac, sc,
+                         s.series && !series_output.empty() ? caseSeriesPath(series_output, todo[k])
+                                                            : std::string());
       std::lock_guard<std::mutex> lock(mu);
       ++count;
       if (finished) finished(fresh[k], count, static_cast<int>(todo.size()));
@@ -683,6 +705,7 @@ void writeSweepResults(const std::string& path, const SweepSpec& s,
                        const std::vector<CaseResult>& results) {
   ResultsFile f(path);
   f.setAttribute("/", "schema", std::string("dctwin-sweep 1"));
+  f.setAttribute("/", "schema_version", 1LL);
   f.setAttribute("/", "sweep_file", s.file);
   f.setAttribute("/", "sweep_text", s.text);
   f.setAttribute("/", "facility_file", s.facility_path);

@@ -33,6 +33,7 @@ struct SweepSpec {
   std::uint64_t seed = 1;  // Latin hypercube
   double duration = 0;     // overrides the scenario's (s); 0: the scenario's
   double output_interval = 0;
+  bool series = false;  // keep every case's run file (time series, compressed)
   std::vector<SweepParam> params;
 };
 
@@ -69,9 +70,13 @@ CaseInputs caseInputs(const SweepSpec& s, const SweepCase& c, const std::string&
 // checks that every case loads (values and paths), reporting errors against the sweep file
 void validateSweep(const SweepSpec& s);
 
-// runs one case (loads, compiles, simulates); never throws: a failure is in the result
+// runs one case (loads, compiles, simulates); never throws: a failure is in the result.
+// series_path: also write the case's run file there (docs/results.md); "" for none
 CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& facility_text,
-                   const std::string& scenario_text);
+                   const std::string& scenario_text, const std::string& series_path = "");
+
+// where a case's run file goes when the sweep keeps its series: OUTPUT.cases/case_NNNNNN.h5
+std::string caseSeriesPath(const std::string& output, int index);
 
 // runs the cases not in `done` on `threads` threads, calling `finished` (serialized) after each;
 // `max_new` > 0 stops after that many new cases. Returns every result (done + new), by index.
@@ -79,7 +84,8 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
 std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase>& cases,
                                  std::vector<CaseResult> done, int threads, int max_new,
                                  const std::function<void(const CaseResult&, int, int)>& finished,
-                                 const std::vector<int>& only = {});
+                                 const std::vector<int>& only = {},
+                                 const std::string& series_output = "");
 
 // journal of finished cases (one line each) for resuming an interrupted sweep
 std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s);

@@ -217,7 +217,8 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
                  r.index, r.ok ? "ok" : "FAILED", r.wall_seconds, el, eta, r.ok ? "" : ": ",
                  r.ok ? "" : r.error.substr(0, 200).c_str());
   };
-  std::vector<CaseResult> all = runSweep(s, cases, done, threads, max_cases, progress, only);
+  std::vector<CaseResult> all =
+      runSweep(s, cases, done, threads, max_cases, progress, only, output);
   // gather the ranks' new results on rank 0
   std::string mine;
   for (const auto& r : all)

@@ -351,3 +351,25 @@ TEST_CASE("dctwin report: an HTML page with non-empty plots for a run and a swee
   CHECK_THAT(sweep_page, Catch::Contains("<td>36 degC</td>"));
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("a sweep with series: true keeps every case's run file", "[sweep][cli]") {
+  const std::string dir = (std::filesystem::temp_directory_path() / "dctwin_sweep_series").string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    std::ofstream out(dir + "/s.yaml");
+    out << "facility: " << kFacilities << "/two_cdu_mixed.yaml\nduration: 5 min\nseries: true\n"
+        << "parameters:\n  - {path: facility.facility_water.supply_temperature, "
+           "values: [\"30 degC\", \"34 degC\"]}\n";
+  }
+  REQUIRE(std::system((std::string(DCTWIN_CLI) + " sweep " + dir + "/s.yaml -q -j 2 -o " + dir +
+                       "/o.h5")
+                          .c_str()) == 0);
+  for (int k = 0; k < 2; ++k) {
+    const std::string f = caseSeriesPath(dir + "/o.h5", k);
+    INFO(f);
+    REQUIRE(std::filesystem::exists(f));
+    CHECK(std::system(("h5dump -d /cdu/T_sec_supply " + f + " > /dev/null").c_str()) == 0);
+  }
+  std::filesystem::remove_all(dir);
+}
