@@ -12,7 +12,7 @@ A run file (dctwin run -o, docs/results.md) gives:
   - the event log
 A sweep file (dctwin sweep -o, docs/sweep-format.md) gives:
   - every metric against every parameter
-  - the Pareto front of energy against throttling
+  - the Pareto front of energy overhead (PUE) against training throughput lost
   - the table of cases
 Units as people read them: degC, kW, L/min, minutes.
 """
@@ -208,28 +208,37 @@ def sweep_report(f, out):
             axes[k // cols][k % cols].axis("off")
         safe = "".join(ch if ch.isalnum() else "_" for ch in p)
         figs.append((f"Metrics against {p}", save(fig, out, f"metrics_{safe}.png")))
-    # Pareto front: energy against throttling (both to be minimized)
-    e_key = "E_utility" if "E_utility" in c and np.any(np.isfinite(c["E_utility"][()])) else "E_it"
-    if e_key in c and "gpu_seconds_throttled" in c:
-        e = (c[e_key][()] + (c["E_cooling"][()] if e_key == "E_it" else 0)) / 3.6e6
-        th = c["gpu_seconds_throttled"][()]
-        good = ok & np.isfinite(e) & np.isfinite(th)
-        idx = np.where(good)[0]
-        fig, ax = plt.subplots(figsize=(7, 4.5))
-        ax.scatter(e[good], th[good], s=16, label="cases")
-        if idx.size:
-            front = idx[pareto(e[idx], th[idx])]
-            front = front[np.argsort(e[front])]
-            ax.plot(e[front], th[front], "r-o", ms=5, label="Pareto front")
-            for i in front:
-                ax.annotate(str(int(c["index"][i])), (e[i], th[i]), fontsize=7,
-                            textcoords="offset points", xytext=(3, 3))
-        ax.set_xlabel("energy (kWh, utility + pumps)" if e_key == "E_utility"
-                      else "energy (kWh, IT + pumps)")
-        ax.set_ylabel("throttled GPU-seconds")
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-        figs.append(("Energy against throttling: the Pareto front", save(fig, out, "pareto.png")))
+    # Pareto front: energy overhead against training throughput lost (both to be minimized);
+    # PUE where the facility has a power chain, else cooling energy per IT energy
+    if "PUE" in c and np.any(np.isfinite(c["PUE"][()][ok])):
+        x = c["PUE"][()]
+        xlabel = "PUE (energy overhead)"
+    else:
+        x = 1.0 + c["E_cooling"][()] / c["E_it"][()]
+        xlabel = "1 + cooling energy / IT energy"
+    if "throughput_ratio" in c and np.any(np.isfinite(c["throughput_ratio"][()][ok])):
+        yv = 1.0 - c["throughput_ratio"][()]
+        ylabel = "training throughput lost (1 - throughput ratio)"
+    else:
+        yv = c["gpu_seconds_throttled"][()]
+        ylabel = "throttled GPU-seconds"
+    good = ok & np.isfinite(x) & np.isfinite(yv)
+    idx = np.where(good)[0]
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    ax.scatter(x[good], yv[good], s=16, label="cases")
+    if idx.size:
+        front = idx[pareto(x[idx], yv[idx])]
+        front = front[np.argsort(x[front])]
+        ax.plot(x[front], yv[front], "r-o", ms=5, label="Pareto front")
+        for i in front:
+            ax.annotate(str(int(c["index"][i])), (x[i], yv[i]), fontsize=7,
+                        textcoords="offset points", xytext=(3, 3))
+    ax.set_xlabel(xlabel)
+    ax.set_ylabel(ylabel)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    figs.append(("Energy overhead against throughput lost: the Pareto front",
+                 save(fig, out, "pareto.png")))
     table = []
     shown = [m for m in metrics[:6]]
     for i in range(n):
