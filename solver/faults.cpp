@@ -6,8 +6,8 @@
 // integrator restarts; a policy that acts (isolation, pump stop) restarts it too. The detectors
 // poll the state every detection.poll_interval when the scenario has faults (else at every coupling
 // window and output) and append to the event log: leak sensors, CDU pressure, level, flow balance,
-// over-pressure and low flow, GPU thermal throttling and shutdown per rack, stalled jobs, rack power
-// lost, power brake, busway continuous load (the 80 % rule), breaker trips, UPS on battery.
+// over-pressure and low flow, GPU thermal throttling and shutdown per rack, stalled jobs, rack
+// power lost, power brake, busway continuous load (the 80 % rule), breaker trips, UPS on battery.
 // See docs/scenario-format.md "Faults", docs/models/leak.md and docs/results.md "/events".
 #include <algorithm>
 #include <cmath>

@@ -110,11 +110,11 @@ struct FacilityModel {
   std::vector<double> rack_paths;  // parallel cold-plate paths               (1)
   std::vector<double> rack_liquid_frac, rack_gpu_frac;
   std::vector<double> rack_design_flow;  // (m3/s)
-  std::vector<PowerLaw> rack_manifold;  // vs rack mass flow
-  std::vector<PowerLaw> rack_valve;     // balancing valve, quadratic, vs mass flow
-  std::vector<double> rack_C_case;      // cold-plate case capacity, whole rack    (J/K)
-  std::vector<double> rack_M_cool;      // rack coolant mass                       (kg)
-  std::vector<TimeSeries> rack_load;    // rack power                              (W)
+  std::vector<PowerLaw> rack_manifold;   // vs rack mass flow
+  std::vector<PowerLaw> rack_valve;      // balancing valve, quadratic, vs mass flow
+  std::vector<double> rack_C_case;       // cold-plate case capacity, whole rack    (J/K)
+  std::vector<double> rack_M_cool;       // rack coolant mass                       (kg)
+  std::vector<TimeSeries> rack_load;     // rack power                              (W)
 
   // racks with resolved GPUs (nrack): the GPU layer supplies their heat and power
   std::vector<char> rack_resolved;                      // 1: GPUs resolved, 0: heat_load profile

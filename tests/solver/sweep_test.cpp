@@ -362,9 +362,9 @@ TEST_CASE("a sweep with series: true keeps every case's run file", "[sweep][cli]
         << "parameters:\n  - {path: facility.facility_water.supply_temperature, "
            "values: [\"30 degC\", \"34 degC\"]}\n";
   }
-  REQUIRE(std::system((std::string(DCTWIN_CLI) + " sweep " + dir + "/s.yaml -q -j 2 -o " + dir +
-                       "/o.h5")
-                          .c_str()) == 0);
+  REQUIRE(std::system(
+              (std::string(DCTWIN_CLI) + " sweep " + dir + "/s.yaml -q -j 2 -o " + dir + "/o.h5")
+                  .c_str()) == 0);
   for (int k = 0; k < 2; ++k) {
     const std::string f = caseSeriesPath(dir + "/o.h5", k);
     INFO(f);
