@@ -53,6 +53,26 @@ const std::string kGrid = R"(parameters:
     steps: 3
 )";
 
+// a shell command's exit status and output (stdout and stderr)
+std::pair<int, std::string> sh(const std::string& cmd) {
+  std::string out;
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  char buf[4096];
+  while (p && fgets(buf, sizeof buf, p)) out += buf;
+  const int rc = p ? pclose(p) : -1;
+  return {WEXITSTATUS(rc), out};
+}
+
+// a fresh temporary folder holding s.yaml: the kGrid sweep on the two-CDU example, 5 min per case
+std::string gridSweepDir(const std::string& name) {
+  const std::string dir = (std::filesystem::temp_directory_path() / name).string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  std::ofstream out(dir + "/s.yaml");
+  out << "facility: " << kFacilities << "/two_cdu_mixed.yaml\nduration: 5 min\n" << kGrid;
+  return dir;
+}
+
 }  // namespace
 
 TEST_CASE("sweep file: grid, list and Latin-hypercube cases", "[sweep]") {
@@ -199,21 +219,7 @@ TEST_CASE("an interrupted sweep resumes from its journal without redoing cases",
 }
 
 TEST_CASE("dctwin sweep: stops after --max-cases, resumes, and writes /cases", "[sweep][cli]") {
-  const std::string dir = (std::filesystem::temp_directory_path() / "dctwin_sweep_cli").string();
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  {
-    std::ofstream out(dir + "/s.yaml");
-    out << "facility: " << kFacilities << "/two_cdu_mixed.yaml\nduration: 5 min\n" << kGrid;
-  }
-  auto sh = [](const std::string& cmd) {
-    std::string out;
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    char buf[4096];
-    while (p && fgets(buf, sizeof buf, p)) out += buf;
-    const int rc = p ? pclose(p) : -1;
-    return std::make_pair(WEXITSTATUS(rc), out);
-  };
+  const std::string dir = gridSweepDir("dctwin_sweep_cli");
   const std::string cli = std::string(DCTWIN_CLI) + " sweep " + dir + "/s.yaml -o " + dir + "/o.h5";
   auto [rc1, out1] = sh(cli + " -j 2 --max-cases 4");
   CHECK(rc1 == 0);
@@ -235,21 +241,7 @@ TEST_CASE("mpirun -np 2 dctwin sweep gives the same /cases as threads", "[sweep]
     WARN("mpirun not found: the MPI sweep is not tested");
     return;
   }
-  const std::string dir = (std::filesystem::temp_directory_path() / "dctwin_sweep_mpi").string();
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  {
-    std::ofstream out(dir + "/s.yaml");
-    out << "facility: " << kFacilities << "/two_cdu_mixed.yaml\nduration: 5 min\n" << kGrid;
-  }
-  auto sh = [](const std::string& cmd) {
-    std::string out;
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    char buf[4096];
-    while (p && fgets(buf, sizeof buf, p)) out += buf;
-    const int rc = p ? pclose(p) : -1;
-    return std::make_pair(WEXITSTATUS(rc), out);
-  };
+  const std::string dir = gridSweepDir("dctwin_sweep_mpi");
   // root in CI containers: OpenMPI refuses root unless told; OpenMPI's own allocations are not
   // ours to report (LeakSanitizer in the sanitizer build)
   const std::string env =
@@ -270,21 +262,7 @@ TEST_CASE("mpirun -np 2 dctwin sweep gives the same /cases as threads", "[sweep]
 }
 
 TEST_CASE("sweep shards (Slurm array tasks) merge into the same /cases", "[sweep][cli]") {
-  const std::string dir = (std::filesystem::temp_directory_path() / "dctwin_sweep_shards").string();
-  std::filesystem::remove_all(dir);
-  std::filesystem::create_directories(dir);
-  {
-    std::ofstream out(dir + "/s.yaml");
-    out << "facility: " << kFacilities << "/two_cdu_mixed.yaml\nduration: 5 min\n" << kGrid;
-  }
-  auto sh = [](const std::string& cmd) {
-    std::string out;
-    FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-    char buf[4096];
-    while (p && fgets(buf, sizeof buf, p)) out += buf;
-    const int rc = p ? pclose(p) : -1;
-    return std::make_pair(WEXITSTATUS(rc), out);
-  };
+  const std::string dir = gridSweepDir("dctwin_sweep_shards");
   const std::string cli = std::string(DCTWIN_CLI);
   for (int k = 1; k <= 4; ++k)  // 6 cases over 4 shards: shards of 2, 2, 1 and 1 cases
     REQUIRE(sh(cli + " sweep " + dir + "/s.yaml -q --shard " + std::to_string(k) + "/4 -o " + dir +
