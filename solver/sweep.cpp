@@ -678,7 +678,7 @@ std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s)
   std::ifstream in(path);
   if (!in) return out;
   std::string line;
-  std::getline(in, line);
+  if (!std::getline(in, line) || line.empty()) return out;  // being created: nothing done yet
   if (line != fingerprint(s))
     throw failure(SourceLoc{path, 1, 1, ""}, line,
                   "this journal belongs to another sweep file: delete it to start over");

@@ -191,6 +191,10 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
       if (d.index % shard_n == shard_k - 1) mine_done.push_back(d);
     done = mine_done;
   }
+#ifdef DCTWIN_WITH_MPI
+  // every rank has read the journals before any rank starts writing its own
+  if (rk.size > 1) MPI_Barrier(MPI_COMM_WORLD);
+#endif
   // this rank's share: every size-th of the cases still to run
   if (rk.size > 1 && shard_n == 0) {
     std::vector<char> have(cases.size(), 0);
