@@ -153,7 +153,9 @@ class MetricsSink : public OutputSink {
     if (t <= 0) return;  // flows at t = 0 are those of the initial pump speed
     for (int r = 0; r < m.nrack; ++r) {
       const double V = st.sig.m_rack[r] / m.fluids[m.cdu_fluid[m.rack_cdu[r]]].rho_ref();
-      if (m.rack_design_flow[r] > 0) margin = std::min(margin, V / m.rack_design_flow[r]);
+      if (m.rack_design_flow[r] <= 0) continue;
+      const double ratio = V / m.rack_design_flow[r];
+      margin = std::isnan(margin) ? ratio : std::min(margin, ratio);
     }
   }
   SummarySink summary;

@@ -156,6 +156,15 @@ TEST_CASE("sweep runs: identical results on 1 and 3 threads; a failed case does 
   }
   // the parameter reached the case: more load on A01 is more IT energy
   CHECK(r1[2].metrics.at("E_it") > r1[0].metrics.at("E_it"));
+  // every metric that applies to a heat-load facility without a power chain is a number
+  for (const char* name : {"T_case_max", "T_supply_max", "E_it", "E_cooling", "P_pump_mean",
+                           "flow_margin_min", "coolant_lost", "energy_balance_error"}) {
+    INFO(name);
+    CHECK(std::isfinite(r1[0].metrics.at(name)));
+  }
+  CHECK(r1[0].metrics.at("flow_margin_min") > 0.5);
+  CHECK(r1[0].metrics.at("flow_margin_min") < 2.0);
+  CHECK(std::isnan(r1[0].metrics.at("PUE")));  // no power chain
   CHECK(std::abs(r1[0].metrics.at("energy_balance_error")) < 1e-4);
   // a case that fails at run time (the coolant boils) is marked, the others run
   SweepSpec f = load(R"(parameters:
