@@ -219,8 +219,7 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
     }
     // tank level: the liquid left in the expansion tank
     if (m.cdu_vacuum[c] >= 0 && m.cdu_V_tank[c] > 0 && !f.low_level[c]) {
-      const double pre = m.cdu_p_pre[c] + 101325.0, fill = m.cdu_p_fill[c] + 101325.0;
-      const double level = 1.0 - (pre / fill + V_lost / m.cdu_V_tank[c]);
+      const double level = tankLiquidFraction(m, c, V_lost);
       if (level < d.low_level_fraction) {
         f.low_level[c] = 1;
         log(st, t, m.cdu_name[c], "low_level", "critical",

@@ -365,6 +365,7 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y);
 // V_air (m3) of air in the loop, a rack's isolation-valve closing fraction at t, orifice flow
 double tankPressure(const FacilityModel& m, int c, double V_lost, bool* drained = nullptr);
 double pumpHeadFactor(const FacilityModel& m, int c, double V_air);
+double tankLiquidFraction(const FacilityModel& m, int c, double V_lost);
 double rackIsolation(const FacilityModel& m, const State& st, int r, double t);
 double orificeFlow(double CdA, double dp, double rho);
 void pollDetectors(const FacilityModel& m, State& st, double t, const double* y);

@@ -489,11 +489,7 @@ void Hdf5Sink::sample(const FacilityModel& m, const State& st, const double* y, 
       I.c_air, [&](int c) { return ys[m.stateAdr(c, kVAir)]; }, m.ncdu);
   put(
       I.c_level,
-      [&](int c) {
-        if (m.cdu_V_tank[c] <= 0 || m.cdu_vacuum[c] < 0) return 0.0;
-        const double pre = m.cdu_p_pre[c] + 101325.0, fill = m.cdu_p_fill[c] + 101325.0;
-        return std::max(1.0 - pre / fill - ys[m.stateAdr(c, kVLost)] / m.cdu_V_tank[c], 0.0);
-      },
+      [&](int c) { return std::max(tankLiquidFraction(m, c, ys[m.stateAdr(c, kVLost)]), 0.0); },
       m.ncdu);
   put(
       I.r_iso, [&](int r) { return rackIsolation(m, st, r, t); }, m.nrack);

@@ -590,22 +590,23 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase
   std::vector<char> mine(cases.size(), only.empty() ? 1 : 0);
   for (int i : only)
     if (i >= 0 && i < static_cast<int>(cases.size())) mine[i] = 1;
-  std::vector<int> todo;
+  std::vector<int> pending;
   for (const auto& c : cases)
-    if (!have[c.index] && mine[c.index]) todo.push_back(c.index);
-  if (max_new > 0 && static_cast<int>(todo.size()) > max_new) todo.resize(max_new);
-  std::vector<CaseResult> fresh(todo.size());
+    if (!have[c.index] && mine[c.index]) pending.push_back(c.index);
+  if (max_new > 0 && static_cast<int>(pending.size()) > max_new) pending.resize(max_new);
+  std::vector<CaseResult> fresh(pending.size());
   std::atomic<std::size_t> next{0};
   std::mutex mu;
   int count = 0;
   auto worker = [&] {
-    for (std::size_t k; (k = next++) < todo.size();) {
-      fresh[k] = runCase(s, cases[todo[k]], fac, sc,
-                         s.series && !series_output.empty() ? caseSeriesPath(series_output, todo[k])
-                                                            : std::string());
+    for (std::size_t k; (k = next++) < pending.size();) {
+      fresh[k] =
+          runCase(s, cases[pending[k]], fac, sc,
+                  s.series && !series_output.empty() ? caseSeriesPath(series_output, pending[k])
+                                                     : std::string());
       std::lock_guard<std::mutex> lock(mu);
       ++count;
-      if (finished) finished(fresh[k], count, static_cast<int>(todo.size()));
+      if (finished) finished(fresh[k], count, static_cast<int>(pending.size()));
     }
   };
   std::vector<std::thread> pool;
@@ -622,7 +623,9 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase
 //   index <TAB> ok|failed <TAB> wall <TAB> v1,v2,... (metric order, %.17g) <TAB> escaped error
 namespace {
 std::string fingerprint(const SweepSpec& s) {
-  std::size_t h = std::hash<std::string>{}(s.text);
+  // FNV-1a, 64 bit: the same on every platform, so shards merge across machines
+  std::uint64_t h = 1469598103934665603ULL;
+  for (unsigned char ch : s.text) h = (h ^ ch) * 1099511628211ULL;
   return "dctwin-sweep-journal 1 " + std::to_string(h);
 }
 std::string escape(const std::string& e) {

@@ -83,6 +83,14 @@ double tankPressure(const FacilityModel& m, int c, double V_lost, bool* drained)
   return std::max(m.cdu_p_pre[c] - K_eff * (V - V_liquid0) / m.cdu_V_loop[c], p_vap - kPatm);
 }
 
+// liquid left in the expansion tank as a share of its volume (< 0 once drained); 0 without a tank
+// or on a negative-pressure loop
+double tankLiquidFraction(const FacilityModel& m, int c, double V_lost) {
+  if (m.cdu_vacuum[c] < 0 || m.cdu_V_tank[c] <= 0) return 0.0;
+  const double pre = m.cdu_p_pre[c] + kPatm, fill = m.cdu_p_fill[c] + kPatm;
+  return 1.0 - pre / fill - V_lost / m.cdu_V_tank[c];
+}
+
 // pump head left with air in the loop (void fraction alpha = V_air / V_loop) (a)
 double pumpHeadFactor(const FacilityModel& m, int c, double V_air) {
   const double a = std::max(V_air, 0.0) / m.cdu_V_loop[c] / kAlphaRef;
