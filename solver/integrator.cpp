@@ -258,6 +258,10 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
   long k_out = 1;
   double t_break = nextBreak(t);
   while (t < t_end - 1e-9) {
+    if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) {
+      res.cancelled = true;
+      break;
+    }
     double t_out = std::min(st.time + k_out * dt_out, t_end);
     double t_stop = std::min(t_out, t_break);
     if (polling) t_stop = std::min(t_stop, t_poll);

@@ -6,6 +6,7 @@
 // restarted there. A failure names the component and the time, and the results so far stay.
 #pragma once
 
+#include <atomic>
 #include <string>
 #include <vector>
 
@@ -47,12 +48,16 @@ class OutputSink {
 struct RunOptions {
   double duration = 3600;  // (s)
   // output interval and tolerances come from model.options
+  // set from another thread to stop the run at the next coupling window (GUI cancel); the
+  // results so far stay, RunResult::cancelled is set
+  const std::atomic<bool>* cancel = nullptr;
 };
 
 struct RunResult {
   bool ok = true;
-  std::string error;  // "at t = 1234.5 s: CVODE ... (largest local error: rack A03 case)"
-  double t_end = 0;   // last time reached (s)
+  bool cancelled = false;  // stopped by RunOptions::cancel (ok stays true)
+  std::string error;       // "at t = 1234.5 s: CVODE ... (largest local error: rack A03 case)"
+  double t_end = 0;        // last time reached (s)
   SolverStats stats;
   EnergyTotals energy;
   double wall_seconds = 0;
