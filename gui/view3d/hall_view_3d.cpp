@@ -18,8 +18,6 @@
 #include <QOpenGLExtraFunctions>
 #include <QOpenGLWidget>
 #include <QSurfaceFormat>
-#include <QToolTip>
-#include <QVBoxLayout>
 #include <QWheelEvent>
 
 #include <vtkActor.h>
@@ -299,6 +297,7 @@ struct HallView3D::Impl {
   bool dragged = false;
   int hovered = -1;
   int wheel_accum = 0;
+  bool auto_fit = true;  // camera as resetCamera() left it: refit when the widget resizes
 
   double dpr() const { return gl ? gl->devicePixelRatioF() : 1.0; }
   int heightDevice() const { return rw->GetSize()[1]; }
@@ -306,7 +305,9 @@ struct HallView3D::Impl {
     if (gl) gl->update();
   }
   void sync() {
-    if (gl) gl->syncSize();
+    if (!gl) return;
+    if (gl->size() != gl->parentWidget()->size()) gl->setGeometry(gl->parentWidget()->rect());
+    gl->syncSize();
   }
 };
 
@@ -406,11 +407,9 @@ HallView3D::HallView3D(QWidget* parent) : QWidget(parent), impl_(std::make_uniqu
   I.picker->AddPickList(I.box_actor);
   I.picker->AddLocator(I.locator);
 
-  // the GL widget fills this one
+  // the GL widget fills this one (resizeEvent; no layout, so that it also does while hidden)
   I.gl = new GLView(I.rw, I.iren, this);
-  auto* layout = new QVBoxLayout(this);
-  layout->setContentsMargins(0, 0, 0, 0);
-  layout->addWidget(I.gl);
+  I.gl->setGeometry(rect());
   setMouseTracking(true);
   setMinimumSize(200, 150);
 
@@ -611,12 +610,13 @@ void HallView3D::resetCamera() {
   I.ren->ResetCamera(bb);
   cam->Zoom(1.05);
   I.ren->ResetCameraClippingRange();
+  I.auto_fit = true;
   I.redraw();
 }
 
 QImage HallView3D::renderImage() {
   Impl& I = *impl_;
-  I.sync();
+  I.sync();  // also sizes the GL widget: a hidden widget gets resize events only when shown
   return I.gl->grabFramebuffer();  // runs paintGL: renders and blits
 }
 
@@ -672,15 +672,18 @@ void HallView3D::mousePressEvent(QMouseEvent* e) {
   I.sync();
   switch (e->button()) {
     case Qt::LeftButton:
+      I.auto_fit = false;
       I.left_down = true;
       I.dragged = false;
       I.press_pos = e->position().toPoint();
       forward(I.iren, e, I.dpr(), vtkCommand::LeftButtonPressEvent);
       break;
     case Qt::MiddleButton:
+      I.auto_fit = false;
       forward(I.iren, e, I.dpr(), vtkCommand::MiddleButtonPressEvent);
       break;
     case Qt::RightButton:
+      I.auto_fit = false;
       forward(I.iren, e, I.dpr(), vtkCommand::RightButtonPressEvent);
       break;
     default:
@@ -738,6 +741,7 @@ void HallView3D::wheelEvent(QWheelEvent* e) {
   I.iren->SetEventInformationFlipY(static_cast<int>(p.x()), static_cast<int>(p.y()),
                                    (e->modifiers() & Qt::ControlModifier) ? 1 : 0,
                                    (e->modifiers() & Qt::ShiftModifier) ? 1 : 0);
+  I.auto_fit = false;
   // one VTK wheel step per 120 units (a mouse notch); touchpads accumulate
   I.wheel_accum += e->angleDelta().y();
   while (I.wheel_accum >= 120) {
@@ -763,7 +767,10 @@ void HallView3D::leaveEvent(QEvent* e) {
 
 void HallView3D::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
-  impl_->redraw();
+  impl_->gl->setGeometry(rect());
+  // a scene set before the widget had its size (or a resized window) stays framed until the
+  // user moves the camera
+  if (impl_->auto_fit) resetCamera();
 }
 
 }  // namespace dctwin::gui

@@ -243,6 +243,58 @@ class View3DTest : public QObject {
     QCOMPARE(HallView3D::rampColor(std::nan(""), 0, 1), QColor(128, 128, 128));
   }
 
+  void hiddenViewIsSafe() {
+    // everything before the widget is ever shown (no GL context yet), then destroyed unshown
+    HallView3D v;
+    v.resize(400, 300);
+    v.setScene(boxes_, {});
+    v.setColors(std::vector<QColor>(boxes_.size(), Qt::red));
+    v.setSelected(2);
+    v.setLegend("P", 0, 1, "kW");
+    v.resetCamera();
+    QVERIFY(v.cameraDistance() > 0);
+    const int b = v.pickAt(QPoint(200, 150));
+    QVERIFY(b >= -1 && b < v.boxCount());
+    const QImage img = v.renderImage();  // a frame where the platform can render unshown, else null
+    QVERIFY(img.isNull() || img.size() == QSize(400, 300) * v.devicePixelRatio());
+    qInfo("renderImage of a never-shown view: %s %dx%d", img.isNull() ? "null" : "a frame",
+          img.width(), img.height());
+    if (!img.isNull()) QVERIFY(count(img, isRed) > 1000);
+  }
+
+  void survivesNewContext() {
+    // moving the view into another top-level window gives it a new GL context: VTK must
+    // release its resources on the old one and start again on the new one
+    std::vector<QColor> colors(boxes_.size(), QColor(30, 60, 230));
+    colors[3] = QColor(230, 20, 20);
+    view_->setColors(colors);
+    const int red0 = count(view_->renderImage(), isRed);
+    QWidget other;
+    other.resize(800, 600);
+    view_->setParent(&other);
+    view_->resize(800, 600);
+    other.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&other));
+    const int red1 = count(view_->renderImage(), isRed);
+    qInfo("red pixels in the first window %d, after moving to another %d", red0, red1);
+    QVERIFY(red1 > 200);
+    QVERIFY(std::abs(red1 - red0) < red0 / 10 + 20);
+    // and a second view alongside, with its own context
+    HallView3D second(&other);
+    second.setScene({boxes_[3]}, {});
+    second.setColors({QColor(230, 20, 20)});
+    second.setGeometry(0, 0, 300, 200);
+    second.show();
+    QVERIFY(count(second.renderImage(), isRed) > 1000);
+    QVERIFY(count(view_->renderImage(), isRed) > 200);
+    // back to a top-level of its own
+    view_->setParent(nullptr);
+    view_->resize(800, 600);
+    view_->show();
+    QVERIFY(QTest::qWaitForWindowExposed(view_.get()));
+    QVERIFY(count(view_->renderImage(), isRed) > 200);
+  }
+
   void campusScale() {
     // 4 halls x 40 rows x (24 racks + 1 CDU) = 4,000 boxes, about a campus
     std::vector<Box3D> boxes;
@@ -284,11 +336,19 @@ class View3DTest : public QObject {
     t.restart();
     for (int k = 0; k < frames; ++k) img = view_->renderImage();
     const double t_render = t.nsecsElapsed() / 1e6;
+    // hover picks on every mouse move: a sweep across the view
+    t.restart();
+    int hits = 0;
+    for (int k = 0; k < 100; ++k)
+      hits += view_->pickAt(QPoint(8 * k % view_->width(), view_->height() / 2)) >= 0 ? 1 : 0;
+    const double t_pick = t.nsecsElapsed() / 1e6;
+    QVERIFY(hits > 0);
     std::printf(
         "campus: %zu boxes: setScene %.1f ms, first render %.1f ms, 100 x setColors %.1f ms "
-        "(%.3f ms each), setColors + render %.1f ms per frame, render alone %.1f ms\n",
+        "(%.3f ms each), setColors + render %.1f ms per frame, render alone %.1f ms, pick %.3f "
+        "ms\n",
         boxes.size(), t_scene, t_first, t_colors, t_colors / 100, t_frames / frames,
-        t_render / frames);
+        t_render / frames, t_pick / 100);
     std::fflush(stdout);
     QCOMPARE(view_->boxCount(), 4000);
     QVERIFY(!img.isNull());
