@@ -152,8 +152,6 @@ class GLView : public QOpenGLWidget {
     if (s[0] != w || s[1] != h) iren_->UpdateSize(w, h);
   }
 
-  bool vtkReady() const { return ready_; }
-
  protected:
   void initializeGL() override {
     // a new context (first show, or the widget moved to another window): VTK starts afresh
@@ -584,7 +582,9 @@ void HallView3D::setLegend(const QString& title, double lo, double hi, const QSt
   I.lut->SetTableRange(lo, hi);
   const QString t = unit.isEmpty() ? title : QStringLiteral("%1 [%2]").arg(title, unit);
   I.bar->SetTitle(t.toUtf8().constData());
+  const bool was_visible = I.bar->GetVisibility();
   I.bar->VisibilityOn();
+  if (!was_visible && I.auto_fit) resetCamera();  // make room for the bar
   I.redraw();
 }
 
@@ -607,8 +607,36 @@ void HallView3D::resetCamera() {
   cam->SetPosition(c[0] + d[0], c[1] + d[1], c[2] + d[2]);
   cam->SetViewUp(0, 0, 1);
   I.sync();
-  I.ren->ResetCamera(bb);
-  cam->Zoom(1.05);
+  I.ren->ResetCamera(bb);  // fits the bounding sphere: loose for a flat hall seen from above
+  // then pan and dolly until the corners of the bounds fill the view (left of the legend when
+  // it is shown); a few steps, as perspective makes near corners grow faster
+  const double xlo = -0.92, xhi = I.bar->GetVisibility() ? 0.68 : 0.92, yhi = 0.88;
+  for (int step = 0; step < 6; ++step) {
+    double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
+    for (int k = 0; k < 8; ++k) {
+      I.ren->SetWorldPoint(bb[k & 1], bb[2 + ((k >> 1) & 1)], bb[4 + ((k >> 2) & 1)], 1.0);
+      I.ren->WorldToView();
+      const double* v = I.ren->GetViewPoint();
+      for (int a = 0; a < 2; ++a) lo[a] = std::min(lo[a], v[a]), hi[a] = std::max(hi[a], v[a]);
+    }
+    const double ex = (hi[0] - lo[0]) / (xhi - xlo), ey = (hi[1] - lo[1]) / (2 * yhi);
+    const double extent = std::max(ex, ey);
+    if (!(extent > 0) || !std::isfinite(extent)) break;
+    // pan: the middle of the projected bounds to the middle of the target area
+    double f[3], p[3];
+    cam->GetFocalPoint(f);
+    cam->GetPosition(p);
+    I.ren->SetWorldPoint(f[0], f[1], f[2], 1.0);
+    I.ren->WorldToView();
+    const double fz = I.ren->GetViewPoint()[2];
+    I.ren->SetViewPoint((lo[0] + hi[0]) / 2 - (xlo + xhi) / 2 * extent, (lo[1] + hi[1]) / 2, fz);
+    I.ren->ViewToWorld();
+    const double* w = I.ren->GetWorldPoint();
+    const double d[3] = {w[0] / w[3] - f[0], w[1] / w[3] - f[1], w[2] / w[3] - f[2]};
+    cam->SetFocalPoint(f[0] + d[0], f[1] + d[1], f[2] + d[2]);
+    cam->SetPosition(p[0] + d[0], p[1] + d[1], p[2] + d[2]);
+    cam->Dolly(std::clamp(1.0 / extent, 0.5, 4.0));
+  }
   I.ren->ResetCameraClippingRange();
   I.auto_fit = true;
   I.redraw();

@@ -352,6 +352,7 @@ class View3DTest : public QObject {
     std::fflush(stdout);
     QCOMPARE(view_->boxCount(), 4000);
     QVERIFY(!img.isNull());
+    QVERIFY(img.save(DCTWIN_VIEW3D_CAMPUS_PNG));
   }
 
   void cleanupTestCase() { view_.reset(); }
