@@ -117,7 +117,23 @@ class View3DTest : public QObject {
     qInfo("distinct colours %lld, near-black pixels %d of %d",
           static_cast<long long>(colours.size()), black, (im.width() / 2) * (im.height() / 2));
     QVERIFY(colours.size() > 50);
-    QVERIFY(black < im.width() * im.height() / 8);
+    QVERIFY(black < (im.width() / 2) * (im.height() / 2) / 10);
+    // the boxes cover a good part of the frame: compare with the empty scene (background, floor)
+    view_->setScene({}, {});
+    const QImage empty = view_->renderImage().convertToFormat(QImage::Format_RGB32);
+    view_->setScene(boxes_, smallPipes(boxes_));
+    int differ = 0;
+    for (int y = 0; y < im.height(); ++y)
+      for (int x = 0; x < im.width(); ++x) {
+        const QRgb a = im.pixel(x, y), b = empty.pixel(x, y);
+        differ += std::abs(qRed(a) - qRed(b)) + std::abs(qGreen(a) - qGreen(b)) +
+                              std::abs(qBlue(a) - qBlue(b)) >
+                          40
+                      ? 1
+                      : 0;
+      }
+    qInfo("pixels that differ from the empty scene: %d of %d", differ, im.width() * im.height());
+    QVERIFY(differ > im.width() * im.height() / 5);
   }
 
   void colorsShow() {
