@@ -1,0 +1,56 @@
+// results_reader.h: read a run's HDF5 results file (docs/results.md) back into memory
+//
+// the counterpart of ResultsFile/Hdf5Sink for the GUI and scripts in C++: every dataset of the
+// file by its path, with its units, plus the root attributes and the event log. A file that is not
+// HDF5, is truncated, or lacks the run layout (/time, /rack/names) throws ResultsError naming the
+// file and the reason. No HDF5 types appear in this header.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "solver/model.h"
+#include "solver/results.h"
+
+namespace dctwin {
+
+// a float64 dataset: a time series [rows x width] (row-major), or 1-D [rows] with width 0
+struct ResultsSeries {
+  std::string units;
+  std::size_t rows = 0;
+  std::size_t width = 0;  // 0: 1-D
+  std::vector<double> data;
+  std::size_t columns() const { return width == 0 ? 1 : width; }
+  double at(std::size_t row, std::size_t col = 0) const { return data[row * columns() + col]; }
+};
+
+struct ResultsData {
+  std::string path;
+  std::map<std::string, std::string> text_attributes;       // root string attributes
+  std::map<std::string, double> number_attributes;          // root numeric attributes
+  std::map<std::string, ResultsSeries> series;              // every float64 dataset by path
+  std::map<std::string, std::vector<long long>> integers;   // int64 datasets
+  std::map<std::string, std::vector<std::string>> strings;  // string datasets
+  std::vector<EventRecord> events;                          // /events, in time order
+
+  const ResultsSeries* find(const std::string& p) const {
+    auto it = series.find(p);
+    return it == series.end() ? nullptr : &it->second;
+  }
+  std::size_t rows() const;  // length of /time
+};
+
+struct ResultsReadOptions {
+  // datasets to read (by path); empty reads all. Static name/index datasets and /events are
+  // always read.
+  std::function<bool(const std::string&)> want;
+};
+
+// throws ResultsError: "FILE: not an HDF5 file", "FILE: truncated or damaged (...)",
+// "FILE: not a dctwin results file (no /time)", ...
+ResultsData readResults(const std::string& path, const ResultsReadOptions& options = {});
+
+}  // namespace dctwin
