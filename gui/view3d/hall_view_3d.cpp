@@ -122,7 +122,9 @@ class GLView : public QOpenGLWidget {
   }
 
   ~GLView() override {
-    // release VTK's GL resources while the context still exists
+    // release VTK's GL resources while the context still exists; ~QOpenGLWidget then destroys
+    // the context, whose aboutToBeDestroyed must no longer reach this half-destroyed object
+    QObject::disconnect(about_to_die_);
     releaseVtk();
     for (unsigned long t : tags_) rw_->RemoveObserver(t);
   }
