@@ -17,6 +17,7 @@
 #include <QOpenGLContext>
 #include <QOpenGLExtraFunctions>
 #include <QOpenGLWidget>
+#include <QPainter>
 #include <QSurfaceFormat>
 #include <QWheelEvent>
 
@@ -269,7 +270,8 @@ struct HallView3D::Impl {
   vtkNew<vtkGenericRenderWindowInteractor> iren;
   vtkNew<vtkInteractorStyleTrackballCamera> style;
   vtkNew<vtkRenderer> ren;
-  GLView* gl = nullptr;
+  QWidget* host = nullptr;
+  GLView* gl = nullptr;  // null where the platform cannot host OpenGL widgets (offscreen)
 
   // boxes
   std::vector<Box3D> boxes;
@@ -299,15 +301,22 @@ struct HallView3D::Impl {
   int wheel_accum = 0;
   bool auto_fit = true;  // camera as resetCamera() left it: refit when the widget resizes
 
-  double dpr() const { return gl ? gl->devicePixelRatioF() : 1.0; }
+  double dpr() const { return host->devicePixelRatioF(); }
   int heightDevice() const { return rw->GetSize()[1]; }
   void redraw() {
     if (gl) gl->update();
   }
+  // GL widget and render window sizes follow the host widget
   void sync() {
-    if (!gl) return;
-    if (gl->size() != gl->parentWidget()->size()) gl->setGeometry(gl->parentWidget()->rect());
-    gl->syncSize();
+    if (gl) {
+      if (gl->size() != host->size()) gl->setGeometry(host->rect());
+      gl->syncSize();
+      return;
+    }
+    const int w = std::max(1, static_cast<int>(std::lround(host->width() * dpr())));
+    const int h = std::max(1, static_cast<int>(std::lround(host->height() * dpr())));
+    const int* s = rw->GetSize();
+    if (s[0] != w || s[1] != h) iren->UpdateSize(w, h);
   }
 };
 
@@ -408,8 +417,11 @@ HallView3D::HallView3D(QWidget* parent) : QWidget(parent), impl_(std::make_uniqu
   I.picker->AddLocator(I.locator);
 
   // the GL widget fills this one (resizeEvent; no layout, so that it also does while hidden)
-  I.gl = new GLView(I.rw, I.iren, this);
-  I.gl->setGeometry(rect());
+  I.host = this;
+  if (isAvailable()) {
+    I.gl = new GLView(I.rw, I.iren, this);
+    I.gl->setGeometry(rect());
+  }
   setMouseTracking(true);
   setMinimumSize(200, 150);
 
@@ -420,6 +432,23 @@ HallView3D::~HallView3D() {
   // the GL widget releases VTK's GL resources (it needs its context) before the pipeline goes
   delete impl_->gl;
   impl_->gl = nullptr;
+}
+
+bool HallView3D::isAvailable() {
+  // QOpenGLWidget crashes on the offscreen platform (Qt 6.4, toolchain.md 7) and the minimal
+  // one has no GL at all
+  const QString p = QGuiApplication::platformName();
+  return !(p == QLatin1String("offscreen") || p == QLatin1String("minimal"));
+}
+
+void HallView3D::paintEvent(QPaintEvent* e) {
+  if (impl_->gl) return QWidget::paintEvent(e);
+  QPainter painter(this);
+  painter.fillRect(rect(), QColor(200, 205, 212));
+  painter.setPen(QColor(60, 60, 70));
+  painter.drawText(rect(), Qt::AlignCenter,
+                   tr("3D view unavailable: the %1 platform has no OpenGL widgets")
+                       .arg(QGuiApplication::platformName()));
 }
 
 void HallView3D::setDefaultSurfaceFormat() {
@@ -646,6 +675,7 @@ void HallView3D::resetCamera() {
 
 QImage HallView3D::renderImage() {
   Impl& I = *impl_;
+  if (!I.gl) return QImage();
   I.sync();  // also sizes the GL widget: a hidden widget gets resize events only when shown
   return I.gl->grabFramebuffer();  // runs paintGL: renders and blits
 }
@@ -797,7 +827,7 @@ void HallView3D::leaveEvent(QEvent* e) {
 
 void HallView3D::resizeEvent(QResizeEvent* e) {
   QWidget::resizeEvent(e);
-  impl_->gl->setGeometry(rect());
+  if (impl_->gl) impl_->gl->setGeometry(rect());
   // a scene set before the widget had its size (or a resized window) stays framed until the
   // user moves the camera
   if (impl_->auto_fit) resetCamera();

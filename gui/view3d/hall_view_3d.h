@@ -43,6 +43,11 @@ class HallView3D : public QWidget {
   // Sets the OpenGL 3.2 core profile with a depth buffer as the application default. VTK needs it:
   // call once before constructing the QApplication.
   static void setDefaultSurfaceFormat();
+  // Whether this platform can render the view (not QT_QPA_PLATFORM=offscreen or minimal, where
+  // QOpenGLWidget crashes or has no GL). Where it cannot, the widget shows a notice, renderImage()
+  // returns a null image, and everything else (scene, picking, camera) still works. Call after
+  // the QApplication exists.
+  static bool isAvailable();
 
   // The blue -> red ramp of the legend: v in [lo, hi] (clamped; NaN gives grey), so that box
   // colours and the scalar bar agree.
@@ -62,7 +67,8 @@ class HallView3D : public QWidget {
   void clearLegend();
   // Looks at the whole scene from the front-left, above the floor.
   void resetCamera();
-  // Renders the current frame and returns it (device pixels; size() * devicePixelRatio).
+  // Renders the current frame and returns it (device pixels; size() * devicePixelRatio); works
+  // before the widget is first shown too. Null where !isAvailable().
   QImage renderImage();
 
   int boxCount() const;
@@ -84,6 +90,7 @@ class HallView3D : public QWidget {
   void wheelEvent(QWheelEvent* e) override;
   void leaveEvent(QEvent* e) override;
   void resizeEvent(QResizeEvent* e) override;
+  void paintEvent(QPaintEvent* e) override;
 
  private:
   struct Impl;
