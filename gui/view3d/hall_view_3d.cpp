@@ -326,7 +326,7 @@ HallView3D::HallView3D(QWidget* parent) : QWidget(parent), impl_(std::make_uniqu
   Impl& I = *impl_;
   I.rw->SetReadyForRendering(false);  // until the GL context exists (GLView::initializeGL)
   I.rw->SetMultiSamples(0);
-  // core profiles draw 1-pixel lines only: wider ones go through VTK's geometry shader
+  // core profiles need not draw wide lines: wider than 1 pixel goes through VTK's geometry shader
   I.rw->SetForceMaximumHardwareLineWidth(1);
   I.rw->AddRenderer(I.ren);
   I.iren->SetRenderWindow(I.rw);

@@ -23,7 +23,7 @@ using dctwin::gui::Line3D;
 
 namespace {
 
-constexpr double kW = 0.6, kD = 1.2, kH = 2.2, kPitch = 3.0;
+constexpr double kW = 0.6, kD = 1.2, kH = 2.2, kPitch = 3.6;  // as solver/vtk/vtk_export.h
 
 Box3D rack(int row, int index) {
   const double x = index * kW, y = row * kPitch;
