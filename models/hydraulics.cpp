@@ -19,6 +19,15 @@ double PowerLaw::dp(double m) const {
   return k * m * std::pow(m * m + m_small * m_small, 0.5 * (n - 1.0));
 }
 
+double PowerLaw::dpSlope(double m, double* ddp) const {
+  const double s = m * m + m_small * m_small;
+  const double a = 0.5 * (n - 1.0);
+  // s^(a-1): n = 2 (valves, quadratic laws) needs only a square root
+  const double p = n == 2.0 ? 1.0 / std::sqrt(s) : std::pow(s, a - 1.0);
+  *ddp = k * p * (s + 2.0 * a * m * m);
+  return k * m * p * s;
+}
+
 double PowerLaw::ddp_dm(double m) const {
   double s = m * m + m_small * m_small;
   // d/dm [m s^a] = s^a + 2 a m^2 s^(a-1),  a = (n-1)/2

@@ -19,6 +19,8 @@ struct PowerLaw {
                               double small_fraction = 0.01);
   double dp(double m) const;      // pressure drop              (Pa)
   double ddp_dm(double m) const;  // derivative                 (Pa s/kg)
+  // both at once, with one power (a square root for n = 2): the hydraulic solver's inner loop
+  double dpSlope(double m, double* ddp) const;
 };
 
 // Darcy friction factor: laminar 64/Re below Re 2300, Swamee-Jain above Re 4000, a smooth

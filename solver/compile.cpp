@@ -250,6 +250,37 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
   }
 }
 
+// GPU groups (model.h): runs of GPUs in a rack that nothing tells apart
+void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
+  m.gpu_group.assign(m.ngpu, -1);
+  m.job_groups.assign(m.njob, {});
+  for (int r = 0; r < m.nrack; ++r) {
+    m.rack_groupadr.push_back(m.ngroup);
+    for (int k = 0; k < m.rack_gpunum[r]; ++k) {
+      const int i = m.rack_gpuadr[r] + k;
+      const int j = m.gpu_job[i];
+      bool join = spec.gpu_group_identical && k > 0 && (j < 0 || m.job_kind[j] != 2);
+      if (join) {
+        const int h = i - 1;  // the previous GPU of the rack, the last of the current group
+        join = m.gpu_type[h] == m.gpu_type[i] && m.gpu_cap[h] == m.gpu_cap[i] &&
+               m.gpu_R_factor[h] == m.gpu_R_factor[i] && m.gpu_C_plate[h] == m.gpu_C_plate[i] &&
+               m.gpu_job[h] == j;
+      }
+      if (join) {
+        ++m.group_gpunum.back();
+      } else {
+        m.group_gpuadr.push_back(i);
+        m.group_gpunum.push_back(1);
+        m.group_jobslot.push_back(j >= 0 ? int(m.job_groups[j].size()) : -1);
+        if (j >= 0) m.job_groups[j].push_back(m.ngroup);
+        ++m.ngroup;
+      }
+      m.gpu_group[i] = m.ngroup - 1;
+    }
+    m.rack_groupnum.push_back(m.ngroup - m.rack_groupadr[r]);
+  }
+}
+
 }  // namespace
 
 //---------------------------------------------------------------------------------------------
@@ -631,6 +662,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
   m.coupling_dt = spec.coupling_step;
   compileJobs(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
+  compileGroups(spec, m);
   if (spec.has_room_air) {
     m.room_state = state++;
     m.room_C = kAirRho * spec.room_volume * kAirCp;

@@ -293,12 +293,12 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
   }
   // GPUs, per rack: the first thermal throttling and the first shutdown
   for (int r = 0; r < m.nrack; ++r) {
-    if (!m.rack_resolved[r] || st.gl.op.empty()) continue;
+    if (!m.rack_resolved[r] || st.gl.grp.op.empty()) continue;
     int throttled = 0, down = 0;
-    for (int k = 0; k < m.rack_gpunum[r]; ++k) {
-      const int i = m.rack_gpuadr[r] + k;
-      if (st.gl.op[i].reasons & (kThrottleSwThermal | kThrottleHwThermal)) ++throttled;
-      if (st.gl.gpu[i].shut_down) ++down;
+    for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q) {
+      if (st.gl.grp.op[q].reasons & (kThrottleSwThermal | kThrottleHwThermal))
+        throttled += m.group_gpunum[q];
+      if (st.gl.grp.gpu[q].shut_down) down += m.group_gpunum[q];
     }
     const std::string who = "rack " + m.rack_name[r];
     if (throttled && !f.rack_throttle_logged[r]) {
@@ -356,7 +356,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
   if (m.power.has_ups && p.ups.on_battery && !f.ups_battery_logged) {
     f.ups_battery_logged = true;
     log(st, t, "ups", "ups_on_battery", "critical",
-        "UPS on battery, " + fmt(p.ups.soc_J / 3.6e6) + " kWh left");
+        "UPS on battery, " + fmt(m.power.ups_count * p.ups.soc_J / 3.6e6) + " kWh left");
   }
   if (m.power.has_ups && !p.ups.on_battery) f.ups_battery_logged = false;
 }

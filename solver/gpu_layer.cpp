@@ -17,6 +17,18 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   GpuLayerState& g = st.gl;
   GpuState gs;
   gs.T_j = gs.T_hbm = gs.T_plate = T_init;
+  // the computation, per group
+  GpuLayerState::Groups& q = g.grp;
+  q.gpu.assign(m.ngroup, gs);
+  q.op.assign(m.ngroup, GpuOperatingPoint{});
+  q.smooth.assign(m.ngroup, PowerSmoothingState{});
+  q.filler_energy.assign(m.ngroup, 0.0);
+  q.util.assign(m.ngroup, Utilization{});
+  q.P_sum.assign(m.ngroup, 0.0);
+  q.Tj_max.assign(m.ngroup, T_init);
+  q.Thbm_max.assign(m.ngroup, T_init);
+  q.throttled_time.assign(m.ngroup, 0.0);
+  // its per-GPU view
   g.gpu.assign(m.ngpu, gs);
   g.op.assign(m.ngpu, GpuOperatingPoint{});
   g.smooth.assign(m.ngpu, PowerSmoothingState{});
@@ -32,7 +44,7 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.job_alive.clear();
   g.job_util.clear();
   for (int j = 0; j < m.njob; ++j) {
-    const int n = int(m.job_gpus[j].size());
+    const int n = int(m.job_groups[j].size());
     g.job.push_back(makeJobState(m.job_spec[j], n));
     g.job_speed_c.emplace_back(n, 1.0);
     g.job_speed_m.emplace_back(n, 1.0);
@@ -52,18 +64,44 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
 
 double gpuLayerEnergy(const FacilityModel& m, const State& st, double T_ref) {
   double E = 0;
-  for (int i = 0; i < m.ngpu; ++i) {
+  for (int q = 0; q < m.ngroup; ++q) {
+    const int i = m.group_gpuadr[q];
     const GpuParams& p = m.gpu_types[m.gpu_type[i]];
     GpuPlate plate{1.0, m.gpu_C_plate[i]};
-    E += gpuStoredEnergy(p, plate, st.gl.gpu[i], T_ref);
+    E += m.group_gpunum[q] * gpuStoredEnergy(p, plate, st.gl.grp.gpu[q], T_ref);
   }
   return E;
+}
+
+void syncGpuView(const FacilityModel& m, State& st) {
+  GpuLayerState& g = st.gl;
+  const GpuLayerState::Groups& q = g.grp;
+  for (int i = 0; i < m.ngpu; ++i) {
+    const int k = m.gpu_group[i];
+    g.gpu[i] = q.gpu[k];
+    g.op[i] = q.op[k];
+    g.smooth[i] = q.smooth[k];
+    g.filler_energy[i] = q.filler_energy[k];
+    g.util[i] = q.util[k];
+    g.P_sum[i] = q.P_sum[k];
+    g.Tj_max[i] = q.Tj_max[k];
+    g.Thbm_max[i] = q.Thbm_max[k];
+    g.throttled_time[i] = q.throttled_time[k];
+  }
+}
+
+void resetGpuInterval(const FacilityModel& m, State& st) {
+  GpuLayerState::Groups& q = st.gl.grp;
+  std::fill(q.P_sum.begin(), q.P_sum.end(), 0.0);
+  for (int k = 0; k < m.ngroup; ++k) q.Tj_max[k] = q.gpu[k].T_j, q.Thbm_max[k] = q.gpu[k].T_hbm;
+  st.gl.interval_time = 0;
 }
 
 //---------------------------------------------------------------------------------------------
 void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
                      FastCallback fast, void* user) {
   GpuLayerState& g = st.gl;
+  GpuLayerState::Groups& G = g.grp;
   const double window = t1 - t0;
   if ((m.ngpu == 0 && !m.has_power) || window <= 0) return;
   for (int r = 0; r < m.nrack; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
@@ -74,34 +112,36 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
     const double t = t0 + double(step) * dt;
     // 1. jobs: progress with the clocks of the previous step, utilizations for this step
     for (int j = 0; j < m.njob; ++j) {
-      const auto& gpus = m.job_gpus[j];
+      const auto& groups = m.job_groups[j];
       const int nph = int(m.job_spec[j].phases.size());
-      for (std::size_t k = 0; k < gpus.size(); ++k) {
-        const int i = gpus[k];
-        const GpuOperatingPoint& op = g.op[i];
+      for (std::size_t k = 0; k < groups.size(); ++k) {
+        const int q = groups[k], i = m.group_gpuadr[q];
+        const GpuOperatingPoint& op = G.op[q];
         const int ph = g.job[j].gpu[k].phase;
         const double xref = ph < nph ? m.job_xref[j][std::size_t(m.gpu_type[i]) * nph + ph] : 1.0;
         g.job_speed_c[j][k] = op.clock_ratio > 0 ? op.clock_ratio / xref : 1.0;
-        g.job_speed_m[j][k] = g.gpu[i].hw_slowdown ? 0.5 : 1.0;
+        g.job_speed_m[j][k] = G.gpu[q].hw_slowdown ? 0.5 : 1.0;
         const bool powered = !m.has_power || st.pl.rack_powered[m.gpu_rack[i]];
-        g.job_alive[j][k] = g.gpu[i].shut_down || !powered ? 0 : 1;
+        g.job_alive[j][k] = G.gpu[q].shut_down || !powered ? 0 : 1;
       }
       if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
         const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
-        for (std::size_t k = 0; k < gpus.size(); ++k)
-          g.util[gpus[k]] = g.job_alive[j][k] ? u : Utilization{};
+        for (std::size_t k = 0; k < groups.size(); ++k)
+          G.util[groups[k]] = g.job_alive[j][k] ? u : Utilization{};
         continue;
       }
-      if (m.job_kind[j] == 2) {  // trace replay: per-GPU samples (GPUs beyond the trace idle)
-        const TraceSpec& tr = m.job_trace[j];
-        for (std::size_t k = 0; k < gpus.size(); ++k)
-          g.util[gpus[k]] =
-              k < tr.gpus.size() ? traceUtilization(tr, int(k), t + 0.5 * dt) : Utilization{};
+      if (m.job_kind[j] == 2) {  // trace replay: per-GPU samples (GPUs beyond the trace idle);
+        const TraceSpec& tr = m.job_trace[j];  // its groups are single GPUs
+        for (std::size_t k = 0; k < groups.size(); ++k) {
+          const int rank = m.gpu_jobslot[m.group_gpuadr[groups[k]]];
+          G.util[groups[k]] =
+              rank < int(tr.gpus.size()) ? traceUtilization(tr, rank, t + 0.5 * dt) : Utilization{};
+        }
         continue;
       }
       stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
                       g.job_alive[j], g.job_util[j]);
-      for (std::size_t k = 0; k < gpus.size(); ++k) g.util[gpus[k]] = g.job_util[j][k];
+      for (std::size_t k = 0; k < groups.size(); ++k) G.util[groups[k]] = g.job_util[j][k];
     }
     // 2. GPUs: operating point, thermal nodes, heat to the rack coolant
     for (int r = 0; r < m.nrack; ++r) {
@@ -118,10 +158,11 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         const double other_prev = std::max(g.rack_P_now[r] - g.rack_gpu_P_now[r], 0.0);
         rack_share = (m.rack_power_cap[r] - other_prev) / m.rack_gpunum[r];
       }
-      for (int k = 0; k < m.rack_gpunum[r]; ++k) {
-        const int i = m.rack_gpuadr[r] + k;
+      for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q) {
+        const int i = m.group_gpuadr[q];  // the group's first GPU stands for all of them
+        const double n = m.group_gpunum[q];
         const GpuParams& p = m.gpu_types[m.gpu_type[i]];
-        const Utilization& u = g.util[i];
+        const Utilization& u = G.util[q];
         const bool powered = (!m.has_power || st.pl.rack_powered[r]) &&
                              (st.faults.rack_power_off.empty() || !st.faults.rack_power_off[r]);
         const int jj = m.gpu_job[i];
@@ -143,17 +184,17 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
                 ? std::clamp(st.faults.job_cap[jj], p.P_limit_min, p.P_limit_max)
                 : m.gpu_cap[i];
         double cap = std::min(event_cap, rack_share);
-        if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, g.smooth[i], dt));
+        if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, G.smooth[q], dt));
         GpuOperatingPoint op =
-            powered ? gpuOperatingPoint(p, cap, load, g.gpu[i]) : GpuOperatingPoint{};
-        if (ps && ps->enabled && powered && !g.gpu[i].shut_down) {
-          const SmoothedPower sp = smoothPower(*ps, op.P, dt, g.smooth[i], held);
+            powered ? gpuOperatingPoint(p, cap, load, G.gpu[q]) : GpuOperatingPoint{};
+        if (ps && ps->enabled && powered && !G.gpu[q].shut_down) {
+          const SmoothedPower sp = smoothPower(*ps, op.P, dt, G.smooth[q], held);
           op.P = sp.P;
-          g.filler_energy[i] += sp.filler * dt;
+          G.filler_energy[q] += sp.filler * dt;
         }
         // a replayed power trace sets the board power directly (no cap or thermal feedback)
         const int j = m.gpu_job[i];
-        if (j >= 0 && m.job_kind[j] == 2 && powered && !g.gpu[i].shut_down) {
+        if (j >= 0 && m.job_kind[j] == 2 && powered && !G.gpu[q].shut_down) {
           const TraceSpec& tr = m.job_trace[j];
           const int rank = m.gpu_jobslot[i];
           if (rank < int(tr.gpus.size()) && traceHasPower(tr, rank)) {
@@ -162,19 +203,19 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
           }
         }
         GpuPlate plate{R_path * m.gpu_R_factor[i], m.gpu_C_plate[i]};
-        const double Q = gpuThermalStep(p, plate, T_in, op, dt, g.gpu[i]);
-        g.op[i] = op;
-        P_gpu += op.P;
-        Q_gpu += Q;
-        a_sum += u.a_sm;
-        nvl_sum += u.a_nvlink;
-        net_sum += u.a_network;
-        g.P_sum[i] += op.P * dt;
-        g.Tj_max[i] = std::max(g.Tj_max[i], g.gpu[i].T_j);
-        g.Thbm_max[i] = std::max(g.Thbm_max[i], g.gpu[i].T_hbm);
+        const double Q = gpuThermalStep(p, plate, T_in, op, dt, G.gpu[q]);
+        G.op[q] = op;
+        P_gpu += n * op.P;
+        Q_gpu += n * Q;
+        a_sum += n * u.a_sm;
+        nvl_sum += n * u.a_nvlink;
+        net_sum += n * u.a_network;
+        G.P_sum[q] += op.P * dt;
+        G.Tj_max[q] = std::max(G.Tj_max[q], G.gpu[q].T_j);
+        G.Thbm_max[q] = std::max(G.Thbm_max[q], G.gpu[q].T_hbm);
         if (op.reasons & (kThrottleSwThermal | kThrottleHwThermal | kThrottlePowerBrake)) {
-          g.throttled_time[i] += dt;
-          if (m.gpu_job[i] >= 0) g.job_throttled[m.gpu_job[i]] += dt;
+          G.throttled_time[q] += dt;
+          if (m.gpu_job[i] >= 0) g.job_throttled[m.gpu_job[i]] += n * dt;
         }
       }
       // non-GPU parts: the rack type's parts (CPUs follow the mean SM activity, switch trays the

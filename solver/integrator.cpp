@@ -235,12 +235,12 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
     res.energy.gpu_electric = st.gl.E_electric;
     res.energy.gpu_to_coolant = st.gl.E_to_coolant;
     res.energy.gpu_stored = gpuLayerEnergy(m, st, 0.0) - st.gl.E_stored0;
-    if (sink) sink->sample(m, st, yd, tt, res.energy);
+    if (sink) {
+      syncGpuView(m, st);
+      sink->sample(m, st, yd, tt, res.energy);
+    }
     // GPU-layer interval statistics restart with every output row
-    std::fill(st.gl.P_sum.begin(), st.gl.P_sum.end(), 0.0);
-    for (int i = 0; i < m.ngpu; ++i)
-      st.gl.Tj_max[i] = st.gl.gpu[i].T_j, st.gl.Thbm_max[i] = st.gl.gpu[i].T_hbm;
-    st.gl.interval_time = 0;
+    resetGpuInterval(m, st);
   };
   const double t_end = st.time + opt.duration;
   const double dt_out = so.output_interval;
@@ -268,8 +268,11 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
     if (m.ngpu > 0 || m.has_power) {
       // GPU layer first, over the coupling window, with the coolant state at its start
       t_stop = std::min(t_stop, t + m.coupling_dt);
+      const auto g0 = std::chrono::steady_clock::now();
       evalRhs(m, st, t, yd, ctx.ydot.data());
       advanceGpuLayer(m, st, yd, t, t_stop, sink ? &fastTrampoline : nullptr, sink);
+      res.stats.gpu_layer_seconds +=
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count();
     }
     CVodeSetStopTime(mem, t_stop);
     int flag = CVode(mem, t_stop, y.get(), &t, CV_NORMAL);
@@ -323,6 +326,7 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
   res.stats.hydraulic_failures = st.sig.hydraulic_failures;
   res.t_end = t;
   res.events = st.events;
+  syncGpuView(m, st);
   std::copy(yd, yd + m.nstate, st.y.begin());
   st.time = t;
   res.wall_seconds =

@@ -78,6 +78,8 @@ const Range kLength{0, 1e5, true, true, "> 0 m and < 100 km"};
 const Range kDiameter{0, 10, true, true, "> 0 m and < 10 m"};
 const Range kRoughness{0, 0.01, false, false, ">= 0 and <= 10 mm"};
 const Range kVolume{0, 1e4, true, true, "> 0 and < 10000 m3"};
+const Range kRoomVolume{0, 1e7, true, true, "> 0 and < 10^7 m3"};
+const Range kAirflow{0, 1e5, true, true, "> 0 and < 100000 m3/s"};
 const Range kVolumeOrZero{0, 1e4, false, true, ">= 0 and < 10000 m3"};
 const Range kLossPerLength{0, 1e4, false, true, ">= 0 and < 10000 W/(m K)"};
 const Range kDegradeFactor{0, 1000, true, false, "> 0 and <= 1000 (1 = as the rack type's law)"};
@@ -108,9 +110,10 @@ const Range kPlateR{0, 10, true, false, "> 0 and <= 10 (K/W)"};
 using Keys = std::vector<const char*>;
 const Keys kTopKeys{"dctwin",     "name", "description", "site", "facility_water", "rack_types",
                     "coldplates", "cdus", "racks",       "jobs", "gpu_layer",      "power"};
-const Keys kGpuLayerKeys{"step", "coupling"};
-const Keys kPowerKeys{"line_voltage_V", "power_factor",  "transformer", "ups",
-                      "shelf",          "shelf_breaker", "busways"};
+const Keys kGpuLayerKeys{"step", "coupling", "group_identical"};
+const Keys kPowerKeys{
+    "line_voltage_V", "power_factor",  "transformer", "transformer_count", "ups", "ups_count",
+    "shelf",          "shelf_breaker", "busways"};
 const Keys kBuswayKeys{"name", "model", "length", "breaker", "racks"};
 const Keys kJobKeys{"name",
                     "kind",
@@ -1867,10 +1870,10 @@ class FacilityReader {
       site->quantity("ambient_temperature", Dim::Temperature, kTemperature, spec_.T_ambient, true);
       if (auto room = site->map("room_air", kRoomKeys)) {
         spec_.has_room_air = true;
-        room->quantity("volume", Dim::Volume, kVolume, spec_.room_volume, true);
+        room->quantity("volume", Dim::Volume, kRoomVolume, spec_.room_volume, true);
         room->quantity("supply_temperature", Dim::Temperature, kTemperature, spec_.room_supply_T,
                        true);
-        room->quantity("airflow", Dim::VolumeFlow, kVolumeFlow, spec_.room_airflow, true);
+        room->quantity("airflow", Dim::VolumeFlow, kAirflow, spec_.room_airflow, true);
       }
     }
     readWater(top);
@@ -1895,6 +1898,13 @@ class FacilityReader {
       gl->quantity("coupling", Dim::Time, kCouplingStep, spec_.coupling_step);
       if (spec_.coupling_step < spec_.gpu_step)
         f_.s.add(gl->loc(), "", "gpu_layer.coupling must not be shorter than gpu_layer.step");
+      if (const YAML::Node* b = gl->get("group_identical")) {
+        if (b->IsScalar() && (b->Scalar() == "true" || b->Scalar() == "false"))
+          spec_.gpu_group_identical = b->Scalar() == "true";
+        else
+          f_.s.add(gl->locOf("group_identical"), b->IsScalar() ? b->Scalar() : "",
+                   "gpu_layer.group_identical: expected true or false");
+      }
     }
     resolve();
   }
@@ -2129,6 +2139,8 @@ class FacilityReader {
           P.ups.eta_charge = ec;
       }
     }
+    pw.integer("transformer_count", 1, 100000, P.transformer_count);
+    pw.integer("ups_count", 1, 100000, P.ups_count);
     if (pw.name("shelf", name, true)) {
       if (auto m = electrical(name, "shelf", pw.locOf("shelf"), &ef)) {
         m->integer("psu_count", 1, 1000, P.shelf.psu_count, true);

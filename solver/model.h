@@ -55,6 +55,8 @@ struct SolverOptions {
   double atol_ctrl = 1e-6;      // on valve/pump positions and PI states              (1)
   double max_step = 60;         // (s)
   double output_interval = 60;  // (s)
+  int threads = 1;              // worker threads of one run (GPU layer, rhs); results do not
+                                // depend on it (docs/performance.md)
 };
 
 struct FacilityModel {
@@ -138,6 +140,16 @@ struct FacilityModel {
   std::vector<double> gpu_R_factor;       // cold-plate degradation factor                     (1)
   std::vector<double> gpu_C_plate;        // plate capacity                                    (J/K)
   std::vector<int> gpu_job, gpu_jobslot;  // job index (-1: idle) and rank in it
+  // GPU groups: consecutive GPUs of one rack with the same type, limit, plate and job (not a trace
+  // replay) see the same inlet, flow and load, so their trajectories are identical: the GPU layer
+  // computes each group once and weighs it by its size (docs/performance.md). Without
+  // gpu_layer.group_identical every GPU is its own group (the reference path).
+  int ngroup = 0;
+  std::vector<int> group_gpuadr, group_gpunum;  // first GPU, count
+  std::vector<int> group_jobslot;               // index in job_groups of its job (-1: no job)
+  std::vector<int> gpu_group;                   // group of each GPU
+  std::vector<int> rack_groupadr, rack_groupnum;
+  std::vector<std::vector<int>> job_groups;  // groups of each job, in the rank order of their GPUs
 
   // jobs
   int njob = 0;
@@ -250,6 +262,17 @@ struct GpuLayerState {
   std::vector<Utilization> util;                // last fast step
   std::vector<double> P_sum, Tj_max, Thbm_max;  // over the current output interval
   std::vector<double> throttled_time;           // thermal or brake throttling, cumulative  (s)
+  // the computation, one entry per GPU group (FacilityModel::ngroup); the per-GPU arrays above
+  // are its view, refreshed by syncGpuView at every output and at the end of a run
+  struct Groups {
+    std::vector<GpuState> gpu;
+    std::vector<GpuOperatingPoint> op;
+    std::vector<PowerSmoothingState> smooth;
+    std::vector<double> filler_energy;
+    std::vector<Utilization> util;
+    std::vector<double> P_sum, Tj_max, Thbm_max, throttled_time;
+  } grp;
+  // jobs run over groups: job[j].gpu[k] is group job_groups[j][k]
   std::vector<JobState> job;
   std::vector<std::vector<double>> job_speed_c, job_speed_m;  // scratch per job
   std::vector<std::vector<char>> job_alive;
@@ -279,7 +302,7 @@ struct PowerLayerState {
   std::vector<StorageState> storage;  // per rack
   std::vector<double> rack_P_grid;    // after the rack storage                     (W)
   double E_storage0 = 0;              // stored energy at t = 0                      (J)
-  double P_ups_in = 0, P_ups_out = 0, P_tx_loss = 0, P_utility = 0;
+  double P_ups_in = 0, P_ups_out = 0, P_ups_loss = 0, P_tx_loss = 0, P_utility = 0;  // all units
   // cumulative energies (J)
   double E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_utility = 0, E_battery = 0;
 };
@@ -335,6 +358,7 @@ struct SolverStats {
   long nonlin_conv_fails = 0, err_test_fails = 0, rhs_evals_jac = 0;
   double last_step = 0;
   long hydraulic_failures = 0;
+  double gpu_layer_seconds = 0;  // wall time spent in the GPU layer and power chain (s)
 };
 
 struct State {
@@ -393,5 +417,9 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
                      FastCallback fast = nullptr, void* user = nullptr);
 // energy held in the GPU nodes relative to T_ref (J)
 double gpuLayerEnergy(const FacilityModel& m, const State& st, double T_ref);
+// copies the group computation into the per-GPU arrays of st.gl (gpu, op, util, P_sum, ...)
+void syncGpuView(const FacilityModel& m, State& st);
+// starts a new output interval: P_sum = 0, Tj_max/Thbm_max = the current temperatures
+void resetGpuInterval(const FacilityModel& m, State& st);
 
 }  // namespace dctwin

@@ -107,9 +107,12 @@ void powerStep(const FacilityModel& m, State& st, double t, double dt) {
   if (ps.has_ups) {
     bool dropped = false;
     const double soc0 = p.ups.soc_J;
-    P_in = upsStep(ps.ups, P_ups_out, st.faults.utility_ok, dt, p.ups, &dropped);
-    p.E_ups += p.ups.P_loss * dt;
-    p.E_battery += soc0 - p.ups.soc_J;
+    // one module's state stands for every module: each carries 1/ups_count of the load
+    const double n = ps.ups_count;
+    P_in = n * upsStep(ps.ups, P_ups_out / n, st.faults.utility_ok, dt, p.ups, &dropped);
+    p.P_ups_loss = n * p.ups.P_loss;
+    p.E_ups += p.P_ups_loss * dt;
+    p.E_battery += n * (soc0 - p.ups.soc_J);
     if (dropped) std::fill(p.rack_powered.begin(), p.rack_powered.end(), 0);
   }
   if (!ps.has_ups && !st.faults.utility_ok) {  // no UPS: a utility loss drops every rack
@@ -118,7 +121,9 @@ void powerStep(const FacilityModel& m, State& st, double t, double dt) {
   }
   p.P_ups_out = P_ups_out;
   p.P_ups_in = P_in;
-  p.P_tx_loss = ps.has_transformer ? transformerLoss(ps.transformer, P_in, ps.pf) : 0.0;
+  const double n_tx = ps.transformer_count;
+  p.P_tx_loss =
+      ps.has_transformer ? n_tx * transformerLoss(ps.transformer, P_in / n_tx, ps.pf) : 0.0;
   p.P_utility = P_in + p.P_tx_loss;
   p.E_tx += p.P_tx_loss * dt;
   p.E_utility += p.P_utility * dt;

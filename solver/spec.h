@@ -199,6 +199,10 @@ struct PowerSpec {
   TransformerParams transformer;
   bool has_ups = false;
   UpsParams ups;
+  // identical units in parallel, sharing the load equally (a hall's transformers and UPS modules
+  // are lumped this way: each carries 1/count of the load; losses and battery scale with count)
+  int transformer_count = 1;
+  int ups_count = 1;
   ShelfParams shelf;  // rack power shelf
   int shelves_per_rack = 0;
   bool has_shelf_breaker = false;
@@ -287,8 +291,10 @@ struct FacilitySpec {
   std::vector<RackSpec> racks;
   std::vector<JobSpec> jobs;
   PowerSpec power;
-  double gpu_step = 0.05;         // fast step of the GPU layer            (s)
-  double coupling_step = 5.0;     // GPU layer <-> coolant exchange interval (s)
+  double gpu_step = 0.05;      // fast step of the GPU layer            (s)
+  double coupling_step = 5.0;  // GPU layer <-> coolant exchange interval (s)
+  // compute identical GPUs of a rack once (docs/performance.md); false: the reference path
+  bool gpu_group_identical = true;
   std::vector<FaultSpec> faults;  // from a scenario, in time order
   DetectionSpec detection;
 };

@@ -8,6 +8,7 @@
 // and sums the energy flows that the integrator accumulates as quadratures.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "models/pipe.h"
 #include "models/valve.h"
@@ -19,36 +20,52 @@ namespace {
 
 // flow m >= 0 through a branch (balancing valve + rack manifold in series) at pressure drop dp;
 // safeguarded Newton on the strictly increasing g(m) = dp_valve(m) + dp_manifold(m)
-double branchFlow(const PowerLaw& valve, const PowerLaw& man, double dp, double* dgdm, bool* ok) {
+// x0 > 0: start there (the branch's last flow: the solution moves little between calls);
+// else a quadratic law through the manifold's nominal point
+double branchFlow(const PowerLaw& valve, const PowerLaw& man, double dp, double x0, double* dgdm,
+                  bool* ok) {
   if (dp <= 0) {
     *dgdm = valve.ddp_dm(0) + man.ddp_dm(0);
     return 0.0;
   }
-  auto g = [&](double x) { return valve.dp(x) + man.dp(x); };
-  // deterministic start: a quadratic law through the manifold's nominal point (m_small = 1 %)
-  const double m_nom = 100.0 * man.m_small;
-  const double k2 = valve.k + man.dp(m_nom) / (m_nom * m_nom);
-  double x = std::sqrt(dp / k2);
-  double lo = 0.0, hi = x;
-  while (g(hi) < dp) hi *= 2.0;
-  for (int it = 0; it < 100; ++it) {
-    double r = g(x) - dp;
+  // g(x) - dp and g'(x), g = dp_valve + dp_manifold
+  auto residual = [&](double x, double* d) {
+    double dv, dm;
+    const double g = valve.dpSlope(x, &dv) + man.dpSlope(x, &dm);
+    *d = dv + dm;
+    return g - dp;
+  };
+  double x = x0;
+  if (!(x0 > 0)) {
+    const double m_nom = 100.0 * man.m_small;  // (m_small = 1 % of nominal)
+    x = std::sqrt(dp / (valve.k + man.dp(m_nom) / (m_nom * m_nom)));
+  }
+  // safeguarded Newton: [lo, hi] brackets the root once a residual of each sign was seen
+  double lo = 0.0, hi = std::numeric_limits<double>::infinity();
+  for (int it = 0; it < 200; ++it) {
+    double d;
+    const double r = residual(x, &d);
     if (r > 0)
       hi = std::min(hi, x);
     else
       lo = std::max(lo, x);
-    double d = valve.ddp_dm(x) + man.ddp_dm(x);
+    // converged: the residual is at its round-off level (1e-13 of dp), or the step or bracket is
+    // (without this the last ulps are chased by bisection for another 5-10 iterations)
+    if (std::abs(r) <= 1e-13 * dp) {
+      *dgdm = d;
+      return x;
+    }
     double xn = x - r / d;
-    if (!(xn > lo && xn < hi)) xn = 0.5 * (lo + hi);
-    double step = std::abs(xn - x);
+    if (!(xn > lo && xn < hi)) xn = std::isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * x;
+    const double step = std::abs(xn - x);
     x = xn;
-    if (step <= 1e-15 * x || hi - lo <= 1e-15 * hi) {
-      *dgdm = valve.ddp_dm(x) + man.ddp_dm(x);
+    if (step <= 1e-15 * x || (std::isfinite(hi) && hi - lo <= 1e-15 * hi)) {
+      residual(x, dgdm);
       return x;
     }
   }
   *ok = false;
-  *dgdm = valve.ddp_dm(x) + man.ddp_dm(x);
+  residual(x, dgdm);
   return x;
 }
 
@@ -137,7 +154,7 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
       const double s_iso = rackIsolation(m, st, r, t);
       PowerLaw valve = m.rack_valve[r];
       if (s_iso > 0) valve.k /= std::pow(std::max(1.0 - s_iso, 1e-4), 2);
-      double q = branchFlow(valve, m.rack_manifold[r], dpb, &d, &ok);
+      double q = branchFlow(valve, m.rack_manifold[r], dpb, sig.m_rack[r], &d, &ok);
       sig.m_rack[r] = q;
       Q += q;
       s += 1.0 / d;
@@ -146,13 +163,16 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
     return Q;
   };
   // residual r(dp_b) = H(N, Q) - dp_b - dp_series(Q), strictly decreasing on [0, H0]
-  double lo = 0.0, hi = H0, x = 0.5 * H0;
+  // from the last operating point (warm start: the solution moves little between calls)
+  const double x_last = sig.dp_bank[c];
+  double lo = 0.0, hi = H0, x = x_last > 0 && x_last < H0 ? x_last : 0.5 * H0;
   double Q = 0;
   for (int it = 0; it < 100; ++it) {
     double dQ;
     Q = bank(x, &dQ);
     double V = Q / rho;
     double r = phi * pumpHead(pp, nrun, N, V) - x - series(Q);
+    if (std::abs(r) <= 1e-13 * H0) break;  // at the round-off level of the head
     if (r > 0)
       lo = x;
     else

@@ -1,59 +1,87 @@
-// bench_run: wall time, real-time factor, memory and solver cost of simulating facilities
+// bench_run: wall time, real-time factor, memory and solver cost of simulating one facility
 //
-//   bench_run [--hours H] FACILITY.yaml...
-// prints one markdown table row per facility (scripts/bench.sh adds the header and the machine).
+//   bench_run [--hours H] [--threads N] [--reference] [--header] FACILITY.yaml
+// prints one markdown table row (scripts/bench.sh runs one process per facility and thread count,
+// so that the peak RSS is the facility's own, and adds the header and the machine).
+//   --reference  compile without the fast paths (every GPU computed on its own,
+//   docs/performance.md)
 #include <sys/resource.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
-#include <vector>
 
 #include "solver/integrator.h"
 #include "solver/loader.h"
 #include "solver/model.h"
 
+namespace {
+
+double seconds(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
-  double hours = 24;
-  std::vector<std::string> files;
+  double hours = 1;
+  int threads = 1;
+  bool reference = false, header = false;
+  std::string file;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--hours") && i + 1 < argc)
       hours = std::atof(argv[++i]);
+    else if (!std::strcmp(argv[i], "--threads") && i + 1 < argc)
+      threads = std::atoi(argv[++i]);
+    else if (!std::strcmp(argv[i], "--reference"))
+      reference = true;
+    else if (!std::strcmp(argv[i], "--header"))
+      header = true;
     else
-      files.push_back(argv[i]);
+      file = argv[i];
   }
-  std::printf(
-      "| facility | CDUs | racks | states | jac nnz / colors | simulated | wall (s) | "
-      "wall per sim. hour (s) | real-time factor | steps | rhs (+jac) | err-test fails | "
-      "peak RSS (MiB) |\n");
-  std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
-  for (const auto& file : files) {
-    try {
-      auto t0 = std::chrono::steady_clock::now();
-      dctwin::FacilityModel m = dctwin::compileFacility(dctwin::loadFacility(file));
-      double t_compile =
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-      dctwin::State st = dctwin::makeState(m, m.fws_T.eval(0.0));
-      dctwin::RunOptions ro;
-      ro.duration = hours * 3600;
-      m.options.output_interval = 60;
-      dctwin::RunResult r = dctwin::simulate(m, st, ro, nullptr);
-      rusage ru{};
-      getrusage(RUSAGE_SELF, &ru);
-      std::printf(
-          "| %s | %d | %d | %d | %zu / %d | %.0f h | %.3f | %.4f | %.0f | %ld | %ld (+%ld) | %ld | "
-          "%.1f |%s\n",
-          m.name.c_str(), m.ncdu, m.nrack, m.nstate, m.jac_rowind.size(), m.jac_ncolor, hours,
-          r.wall_seconds + t_compile, (r.wall_seconds + t_compile) / hours,
-          ro.duration / r.wall_seconds, r.stats.steps, r.stats.rhs_evals, r.stats.rhs_evals_jac,
-          r.stats.err_test_fails, ru.ru_maxrss / 1024.0,
-          r.ok ? "" : (" FAILED: " + r.error).c_str());
-    } catch (const std::exception& e) {
-      std::printf("| %s | error: %s |\n", file.c_str(), e.what());
-      return 1;
-    }
+  if (header) {
+    std::printf(
+        "| facility | GPUs | GPU groups | states | threads | simulated (h) | load + compile (s) | "
+        "wall (s) | wall per sim. hour (s) | real-time factor | GPU layer share | CVODE steps | "
+        "rhs (+jac) | jac evals | conv. / err. fails | solver failures | peak RSS (MiB) |\n");
+    std::printf("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    if (file.empty()) return 0;
   }
-  return 0;
+  if (file.empty()) {
+    std::fprintf(stderr, "usage: bench_run [--hours H] [--threads N] [--reference] FACILITY\n");
+    return 2;
+  }
+  try {
+    auto t0 = std::chrono::steady_clock::now();
+    dctwin::FacilitySpec spec = dctwin::loadFacility(file);
+    if (reference) spec.gpu_group_identical = false;
+    dctwin::FacilityModel m = dctwin::compileFacility(spec);
+    m.options.threads = threads;
+    const double t_compile = seconds(t0);
+    dctwin::State st = dctwin::makeState(m, m.fws_T.eval(0.0));
+    dctwin::RunOptions ro;
+    ro.duration = hours * 3600;
+    m.options.output_interval = 60;
+    dctwin::RunResult r = dctwin::simulate(m, st, ro, nullptr);
+    rusage ru{};
+    getrusage(RUSAGE_SELF, &ru);
+    const double wall = r.wall_seconds + t_compile;
+    std::printf(
+        "| %s%s | %d | %d | %d | %d | %.2f | %.2f | %.1f | %.1f | %.0f | %.0f %% | %ld | %ld "
+        "(+%ld) | "
+        "%ld | %ld / %ld | %s | %.0f |\n",
+        m.name.c_str(), reference ? " (reference)" : "", m.ngpu, m.ngroup, m.nstate, threads, hours,
+        t_compile, wall, wall / hours, ro.duration / wall,
+        100.0 * r.stats.gpu_layer_seconds / std::max(r.wall_seconds, 1e-9), r.stats.steps,
+        r.stats.rhs_evals, r.stats.rhs_evals_jac, r.stats.jac_evals, r.stats.nonlin_conv_fails,
+        r.stats.err_test_fails, r.ok ? "0" : ("1: " + r.error).c_str(), ru.ru_maxrss / 1024.0);
+    return r.ok ? 0 : 1;
+  } catch (const std::exception& e) {
+    std::printf("| %s | error: %s |\n", file.c_str(), e.what());
+    return 1;
+  }
 }

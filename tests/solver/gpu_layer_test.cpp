@@ -91,8 +91,11 @@ TEST_CASE("resolved GPUs: the job runs, and both energy balances close", "[gpu_l
 }
 
 TEST_CASE("straggler: one GPU behind a degraded cold plate slows the whole job", "[gpu_layer]") {
+  // the reference path (every GPU its own group), so that each GPU has its own job progress
   auto run = [](const std::string& text, State* out) {
-    FacilityModel m = compileFacility(loadFacilityFromString(text, "t.yaml"));
+    FacilitySpec spec = loadFacilityFromString(text, "t.yaml");
+    spec.gpu_group_identical = false;
+    FacilityModel m = compileFacility(spec);
     State st = makeState(m, 305.15);
     REQUIRE(runFor(m, st, 900, nullptr).ok);
     *out = st;
@@ -204,9 +207,10 @@ racks:
                 const EnergyTotals&) override {}
     void fast(const FacilityModel& mm, const State& s, double tt) override {
       t.push_back(tt);
-      P_a01_gpu0.push_back(s.gl.op[mm.rack_gpuadr[0]].P);
-      P_a02_gpu0.push_back(s.gl.op[mm.rack_gpuadr[1]].P);
-      P_a02_gpu5.push_back(s.gl.op[mm.rack_gpuadr[1] + 5].P);
+      // the fast callback sees the group computation (the per-GPU view follows at outputs)
+      P_a01_gpu0.push_back(s.gl.grp.op[mm.gpu_group[mm.rack_gpuadr[0]]].P);
+      P_a02_gpu0.push_back(s.gl.grp.op[mm.gpu_group[mm.rack_gpuadr[1]]].P);
+      P_a02_gpu5.push_back(s.gl.grp.op[mm.gpu_group[mm.rack_gpuadr[1] + 5]].P);
     }
   } probe;
   REQUIRE(runFor(m, st, 120, &probe).ok);
