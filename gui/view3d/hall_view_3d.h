@@ -65,7 +65,8 @@ class HallView3D : public QWidget {
   // Scalar bar with the rampColor() ramp; clearLegend() hides it.
   void setLegend(const QString& title, double lo, double hi, const QString& unit);
   void clearLegend();
-  // Looks at the whole scene from the front-left, above the floor.
+  // Looks at the scene from the front-left, above the floor, with the boxes filling the view
+  // (left of the legend). Until the user moves the camera, resizes and the legend refit it.
   void resetCamera();
   // Renders the current frame and returns it (device pixels; size() * devicePixelRatio); works
   // before the widget is first shown too. Null where !isAvailable().
