@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "solver/model.h"
+#include "solver/parallel.h"
 
 namespace dctwin {
 
@@ -57,6 +58,8 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.rack_Q_air.assign(m.nrack, 0.0);
   g.rack_P_now.assign(m.nrack, 0.0);
   g.rack_gpu_P_now.assign(m.nrack, 0.0);
+  g.rack_gpu_Q_now.assign(m.nrack, 0.0);
+  g.rack_throttled_now.assign(m.nrack, 0.0);
   g.interval_time = 0;
   g.E_electric = g.E_to_coolant = 0;
   g.E_stored0 = 0;
@@ -99,7 +102,7 @@ void resetGpuInterval(const FacilityModel& m, State& st) {
 
 //---------------------------------------------------------------------------------------------
 void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
-                     FastCallback fast, void* user) {
+                     FastCallback fast, void* user, WorkerPool* pool) {
   GpuLayerState& g = st.gl;
   GpuLayerState::Groups& G = g.grp;
   const double window = t1 - t0;
@@ -143,15 +146,19 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
                       g.job_alive[j], g.job_util[j]);
       for (std::size_t k = 0; k < groups.size(); ++k) G.util[groups[k]] = g.job_util[j][k];
     }
-    // 2. GPUs: operating point, thermal nodes, heat to the rack coolant
-    for (int r = 0; r < m.nrack; ++r) {
-      if (!m.rack_resolved[r]) continue;
+    // 2. racks, in parallel chunks: GPUs (operating point, thermal nodes, heat to the rack
+    // coolant), non-GPU parts, shelves; each writes only its rack's slots
+    auto rackStep = [&](int r) {
+      if (!m.rack_resolved[r]) {
+        if (m.has_power) powerRackStep(m, st, r, t, dt);
+        return;
+      }
       const int c = m.rack_cdu[r];
       const double T_in = y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1];
       const double rho = m.fluids[m.cdu_fluid[c]].rho_ref();
       const double V_path = st.sig.m_rack[r] / rho / m.rack_paths[r];
       const double R_path = m.rack_coldplate[r].R(V_path);
-      double P_gpu = 0, Q_gpu = 0, a_sum = 0, nvl_sum = 0, net_sum = 0;
+      double P_gpu = 0, Q_gpu = 0, a_sum = 0, nvl_sum = 0, net_sum = 0, throttled = 0;
       // a whole-rack cap is shared equally by its GPUs, after the non-GPU parts' last draw (a)
       double rack_share = 1e300;
       if (m.rack_power_cap[r] > 0 && m.rack_gpunum[r] > 0) {
@@ -215,7 +222,7 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         G.Thbm_max[q] = std::max(G.Thbm_max[q], G.gpu[q].T_hbm);
         if (op.reasons & (kThrottleSwThermal | kThrottleHwThermal | kThrottlePowerBrake)) {
           G.throttled_time[q] += dt;
-          if (m.gpu_job[i] >= 0) g.job_throttled[m.gpu_job[i]] += n * dt;
+          throttled += n * dt;
         }
       }
       // non-GPU parts: the rack type's parts (CPUs follow the mean SM activity, switch trays the
@@ -238,10 +245,29 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
       g.rack_P[r] += P_rack * dt;
       g.rack_Q_liquid[r] += (Q_gpu + other.Q_liquid) * dt;
       g.rack_Q_air[r] += other.Q_air * dt;
-      g.E_electric += P_gpu * dt;
-      g.E_to_coolant += Q_gpu * dt;
+      g.rack_gpu_Q_now[r] = Q_gpu;
+      g.rack_throttled_now[r] = throttled;
+      if (m.has_power) powerRackStep(m, st, r, t, dt);
+    };
+    if (pool && pool->size() > 1) {
+      const int nk = pool->size();
+      pool->run([&](int k) {
+        int r0, r1;
+        WorkerPool::chunk(m.nrack, nk, k, &r0, &r1);
+        for (int r = r0; r < r1; ++r) rackStep(r);
+      });
+    } else {
+      for (int r = 0; r < m.nrack; ++r) rackStep(r);
     }
-    powerStep(m, st, t, dt);
+    // sums over the racks, in rack order (the same whatever the number of threads)
+    for (int r = 0; r < m.nrack; ++r) {
+      if (!m.rack_resolved[r]) continue;
+      g.E_electric += g.rack_gpu_P_now[r] * dt;
+      g.E_to_coolant += g.rack_gpu_Q_now[r] * dt;
+      const int j = m.rack_gpunum[r] > 0 ? m.gpu_job[m.rack_gpuadr[r]] : -1;
+      if (j >= 0) g.job_throttled[j] += g.rack_throttled_now[r];
+    }
+    powerFeedStep(m, st, t, dt);
     g.interval_time += dt;
     if (fast) fast(user, m, st, t + dt);
   }

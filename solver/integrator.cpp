@@ -13,6 +13,8 @@
 #include <memory>
 #include <sstream>
 
+#include "solver/parallel.h"
+
 namespace dctwin {
 
 namespace {
@@ -249,6 +251,9 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
     return it == m.breakpoints.end() ? std::numeric_limits<double>::infinity() : *it;
   };
   st.gl.E_stored0 = gpuLayerEnergy(m, st, 0.0);
+  // worker threads for the racks of the fast layers; a chunk of fewer than 16 racks costs more
+  // in hand-offs than it saves
+  WorkerPool pool(std::clamp(so.threads, 1, std::max(1, m.nrack / 16)));
   // faults due at the start act before the first output; detectors poll on their own clock when
   // the scenario has faults (else at every window and output)
   applyFaults(m, st, t, yd);
@@ -270,7 +275,7 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
       t_stop = std::min(t_stop, t + m.coupling_dt);
       const auto g0 = std::chrono::steady_clock::now();
       evalRhs(m, st, t, yd, ctx.ydot.data());
-      advanceGpuLayer(m, st, yd, t, t_stop, sink ? &fastTrampoline : nullptr, sink);
+      advanceGpuLayer(m, st, yd, t, t_stop, sink ? &fastTrampoline : nullptr, sink, &pool);
       res.stats.gpu_layer_seconds +=
           std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count();
     }

@@ -279,12 +279,14 @@ struct GpuLayerState {
   std::vector<std::vector<Utilization>> job_util;
   std::vector<double> job_throttled;  // GPU-seconds of thermal/brake throttling   (s)
   // window means handed to the coolant (nrack)
-  std::vector<double> rack_Q_liquid;   // heat into the rack coolant                (W)
-  std::vector<double> rack_P;          // rack electrical power                     (W)
-  std::vector<double> rack_Q_air;      // (W)
-  std::vector<double> rack_P_now;      // rack power at the last fast step          (W)
-  std::vector<double> rack_gpu_P_now;  // its GPU part                              (W)
-  double interval_time = 0;            // time accumulated in P_sum                 (s)
+  std::vector<double> rack_Q_liquid;       // heat into the rack coolant                (W)
+  std::vector<double> rack_P;              // rack electrical power                     (W)
+  std::vector<double> rack_Q_air;          // (W)
+  std::vector<double> rack_P_now;          // rack power at the last fast step          (W)
+  std::vector<double> rack_gpu_P_now;      // its GPU part                              (W)
+  std::vector<double> rack_gpu_Q_now;      // GPU heat into the coolant, last fast step (W)
+  std::vector<double> rack_throttled_now;  // GPU-seconds throttled in the last fast step (s)
+  double interval_time = 0;                // time accumulated in P_sum                 (s)
   // energy of the GPU layer since t = 0 (J)
   double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;
 };
@@ -301,6 +303,7 @@ struct PowerLayerState {
   std::vector<double> rack_P_in, rack_psu_loss, bus_I, bus_loss, bus_P;
   std::vector<StorageState> storage;  // per rack
   std::vector<double> rack_P_grid;    // after the rack storage                     (W)
+  std::vector<double> rack_P_dc;      // DC power of a powered rack (0 when cut)     (W)
   double E_storage0 = 0;              // stored energy at t = 0                      (J)
   double P_ups_in = 0, P_ups_out = 0, P_ups_loss = 0, P_tx_loss = 0, P_utility = 0;  // all units
   // cumulative energies (J)
@@ -407,14 +410,20 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init);
 // the power chain for one fast step of length dt with the racks' DC power at its end
 // (solver/power_layer.cpp)
 void initPowerLayer(const FacilityModel& m, State& st);
-void powerStep(const FacilityModel& m, State& st, double t, double dt);
+void powerStep(const FacilityModel& m, State& st, double t, double dt);  // = the two below
+// rack r's shelves and breakers (touches only rack r's slots: racks may run in parallel)
+void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt);
+// busways, UPS, transformer and the sums over the racks (after every powerRackStep)
+void powerFeedStep(const FacilityModel& m, State& st, double t, double dt);
 // advance the GPUs and jobs from t0 to t1 in steps of m.gpu_dt, with the rack inlet temperatures
 // and flows of the coolant state y; leaves the window means in
 // st.gl.rack_Q_liquid/rack_P/rack_Q_air for evalRhs. `fast` (may be null) is called after every
 // fast step with t and st.
 using FastCallback = void (*)(void* user, const FacilityModel& m, const State& st, double t);
+// `pool` (may be null) runs the racks in parallel chunks; the results do not depend on it
+class WorkerPool;
 void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
-                     FastCallback fast = nullptr, void* user = nullptr);
+                     FastCallback fast = nullptr, void* user = nullptr, WorkerPool* pool = nullptr);
 // energy held in the GPU nodes relative to T_ref (J)
 double gpuLayerEnergy(const FacilityModel& m, const State& st, double T_ref);
 // copies the group computation into the per-GPU arrays of st.gl (gpu, op, util, P_sum, ...)

@@ -24,7 +24,8 @@ void initPowerLayer(const FacilityModel& m, State& st) {
   p.ups.soc_J = m.power.ups.battery_J;  // a charged battery
   p.rack_powered.assign(m.nrack, 1);
   p.rack_brake.assign(m.nrack, 0);
-  for (auto* v : {&p.rack_P_in, &p.rack_psu_loss, &p.rack_P_grid}) v->assign(m.nrack, 0.0);
+  for (auto* v : {&p.rack_P_in, &p.rack_psu_loss, &p.rack_P_grid, &p.rack_P_dc})
+    v->assign(m.nrack, 0.0);
   p.storage.assign(m.nrack, StorageState{});
   p.E_storage0 = 0;
   for (int r = 0; r < m.nrack; ++r)
@@ -37,14 +38,18 @@ void initPowerLayer(const FacilityModel& m, State& st) {
 
 void powerStep(const FacilityModel& m, State& st, double t, double dt) {
   if (!m.has_power) return;
+  for (int r = 0; r < m.nrack; ++r) powerRackStep(m, st, r, t, dt);
+  powerFeedStep(m, st, t, dt);
+}
+
+// 1. a rack: shelves and their breakers
+void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt) {
   PowerLayerState& p = st.pl;
   const PowerSpec& ps = m.power;
   const int ns = ps.shelves_per_rack;
   const double sqrt3 = std::sqrt(3.0);
-  std::fill(p.bus_P.begin(), p.bus_P.end(), 0.0);
-  double E_it = 0;
-  // 1. racks: shelves and their breakers
-  for (int r = 0; r < m.nrack; ++r) {
+  p.rack_P_dc[r] = 0;
+  {
     const double P_dc = m.rack_resolved[r] ? st.gl.rack_P_now[r] : m.rack_load[r].eval(t);
     const int b = m.rack_busway[r];
     const bool fed = !p.bus_brk[b].tripped;
@@ -55,7 +60,7 @@ void powerStep(const FacilityModel& m, State& st, double t, double dt) {
       p.rack_powered[r] = 0;  // latched until the run ends (no automatic re-close)
       p.rack_P_in[r] = p.rack_psu_loss[r] = p.rack_P_grid[r] = 0;
       p.rack_brake[r] = 0;
-      continue;
+      return;
     }
     // the working shelves' PSUs share the load (active current sharing on the rack busbar);
     // failed PSUs (scenario faults) first consume the redundancy, then assert the power brake
@@ -68,7 +73,7 @@ void powerStep(const FacilityModel& m, State& st, double t, double dt) {
       p.rack_powered[r] = 0;
       p.rack_P_in[r] = p.rack_psu_loss[r] = p.rack_P_grid[r] = 0;
       p.rack_brake[r] = 0;
-      continue;
+      return;
     }
     const double P_in_shelf = P_in_rack / working;
     p.rack_brake[r] = overload ? 1 : 0;
@@ -83,8 +88,20 @@ void powerStep(const FacilityModel& m, State& st, double t, double dt) {
     p.rack_P_grid[r] = m.rack_has_storage[r]
                            ? gridPower(m.rack_storage[r], p.rack_P_in[r], dt, p.storage[r])
                            : p.rack_P_in[r];
-    p.bus_P[b] += p.rack_P_grid[r];
-    E_it += P_dc * dt;
+    p.rack_P_dc[r] = P_dc;
+  }
+}
+
+void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
+  if (!m.has_power) return;
+  PowerLayerState& p = st.pl;
+  const PowerSpec& ps = m.power;
+  // the racks' sums, in rack order
+  std::fill(p.bus_P.begin(), p.bus_P.end(), 0.0);
+  double E_it = 0;
+  for (int r = 0; r < m.nrack; ++r) {
+    p.bus_P[m.rack_busway[r]] += p.rack_P_grid[r];
+    E_it += p.rack_P_dc[r] * dt;
     p.E_psu += p.rack_psu_loss[r] * dt;
   }
   // 2. busways: current, loss, conductor temperature, feeder breaker
