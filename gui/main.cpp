@@ -1,7 +1,130 @@
-// dctwin-gui: placeholder entry point; the Qt6 application arrives with the GUI issue
+// dctwin-gui: desktop application for data center managers
+//
+//   dctwin-gui [FACILITY.yaml | SCENARIO.yaml | RESULTS.h5]...
+//   dctwin-gui --screenshots DIR     the user guide's screenshots: the default pod, a baseline
+//                                    run and the rack-leak scenario, every view saved as PNG
+//
+// With no file it opens the facility of the last session's first recent file, or the default pod.
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QEventLoop>
+#include <QFileInfo>
+#include <QSettings>
+#include <QTabWidget>
+#include <QTimer>
 #include <cstdio>
 
-int main() {
-  std::puts("dctwin-gui: the desktop application is not built yet; use the dctwin CLI");
+#include "gui/floor_plan.h"
+#include "gui/main_window.h"
+#include "gui/rack_detail.h"
+#include "gui/run_data.h"
+#include "gui/timeline.h"
+#include "gui/what_if.h"
+#ifdef DCTWIN_GUI_3D
+#include "gui/view3d/hall_view_3d.h"
+#endif
+
+namespace {
+
+// waits for the window's run to end, keeping the event loop going
+bool waitForRun(dctwin::gui::MainWindow& w) {
+  QEventLoop loop;
+  bool ok = false;
+  QObject::connect(&w, &dctwin::gui::MainWindow::runFinished, &loop, [&](bool r) {
+    ok = r;
+    loop.quit();
+  });
+  if (!w.startRun()) return false;
+  loop.exec();
+  return ok;
+}
+
+int screenshots(dctwin::gui::MainWindow& w, const QString& dir) {
+  using namespace dctwin::gui;
+  const QString data = DCTWIN_DATA_DIR;
+  w.resize(1280, 800);
+  w.show();
+  if (!w.openFacility(data + "/facilities/pod_gb200.yaml")) return 1;
+  // a baseline without faults, then the bundled rack-leak scenario
+  w.whatIf()->resetScenario();
+  w.whatIf()->setScenarioText("name: baseline\nduration: 20 min\noutput_interval: 5 s\n",
+                              "baseline.yaml");
+  if (!waitForRun(w)) return 2;
+  if (!w.openScenario(data + "/scenarios/pod_rack_leak.yaml")) return 3;
+  if (!waitForRun(w)) return 4;
+  // at 12 min: the leak detected, A03 isolated and off, its neighbours warmer
+  w.timeline()->seek(12 * 60);
+  const RunData& run = *w.currentRun();
+  w.selectRack(run.rackByName("A03"));
+  w.pinRack(run.rackByName("A02"));
+  w.pinRack(run.rackByName("A04"));
+  w.floorPlan()->setMetric(Metric::LeakState);
+  w.compareWithPrevious();
+  for (int k = 0; k < 3; ++k) w.compareFloor(k)->setMetric(Metric::ReturnT);
+  w.floorPlan()->setMetric(Metric::LeakState);
+  QApplication::processEvents();
+  if (!w.saveScreenshots(dir)) return 5;
+  // the rack detail just before the leak, when its GPUs are working
+  w.timeline()->seek(9 * 60 + 30);
+  w.views()->setCurrentWidget(w.rackDetail());
+  QApplication::processEvents();
+  w.rackDetail()->grab().save(dir + "/rack_detail.png", "PNG");
+  w.views()->setCurrentWidget(w.floorPlan());
+  w.timeline()->seek(12 * 60);
+  // the floor plan by temperature too
+  w.floorPlan()->setMetric(Metric::JunctionMax);
+  QApplication::processEvents();
+  w.floorPlan()->grab().save(dir + "/floor_plan_junction.png", "PNG");
+  std::printf("screenshots written to %s\n", qPrintable(QDir(dir).absolutePath()));
   return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  // the 3D view needs an OpenGL 3.2 core context, and never under the offscreen platform
+  const bool offscreen = qEnvironmentVariable("QT_QPA_PLATFORM") == "offscreen";
+#ifdef DCTWIN_GUI_3D
+  if (!offscreen) dctwin::gui::HallView3D::setDefaultSurfaceFormat();
+#endif
+  QApplication app(argc, argv);
+  QApplication::setOrganizationName("dctwin");
+  QApplication::setApplicationName("dctwin-gui");
+  QApplication::setApplicationVersion(DCTWIN_VERSION);
+
+  QCommandLineParser p;
+  p.setApplicationDescription(
+      "dctwin-gui: digital twin of liquid-cooled AI data centers (desktop front end)");
+  p.addHelpOption();
+  p.addVersionOption();
+  p.addPositionalArgument("files", "facility or scenario YAML, or a results .h5 file", "[FILE...]");
+  QCommandLineOption shots("screenshots", "write the user guide's screenshots into DIR and exit",
+                           "DIR");
+  QCommandLineOption no3d("no-3d", "leave the 3D view out (no OpenGL)");
+  p.addOption(shots);
+  p.addOption(no3d);
+  p.process(app);
+
+  dctwin::gui::MainWindowOptions opt;
+  opt.with_3d = !offscreen && !p.isSet(no3d);
+  if (p.isSet(shots)) opt.restore_settings = false;
+  dctwin::gui::MainWindow w(opt);
+  if (p.isSet(shots)) return screenshots(w, p.value(shots));
+
+  w.show();
+  const QStringList files = p.positionalArguments();
+  if (!files.isEmpty()) {
+    for (const QString& f : files) w.openFile(f);
+  } else {
+    // the last facility, else the default pod
+    QString start = QString(DCTWIN_DATA_DIR) + "/facilities/pod_gb200.yaml";
+    for (const QString& r : w.recentFiles())
+      if (r.endsWith(".yaml") && QFileInfo::exists(r)) {
+        start = r;
+        break;
+      }
+    QTimer::singleShot(0, &w, [&w, start] { w.openFile(start); });
+  }
+  return app.exec();
 }

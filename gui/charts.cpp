@@ -1,0 +1,377 @@
+// charts.cpp: time-series charts with zoom, pan, cursor and CSV export (see charts.h)
+#include "gui/charts.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFile>
+#include <QHBoxLayout>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QLineSeries>
+#include <QMouseEvent>
+#include <QPen>
+#include <QPushButton>
+#include <QTextStream>
+#include <QVBoxLayout>
+#include <QValueAxis>
+#include <QWheelEvent>
+#include <algorithm>
+#include <cmath>
+
+namespace dctwin::gui {
+
+namespace {
+
+enum Scope { kRack, kCdu, kGpu, kFacility, kJob };
+
+struct Quantity {
+  const char* name;
+  Scope scope;
+  const char* path;  // series path, or "" for a derived rack metric
+  double scale, offset;
+  const char* unit;
+  Metric metric = Metric::Count;  // derived rack metric
+};
+
+const Quantity kQ[] = {
+    {"Rack: max GPU junction temperature", kRack, "", 1, 0, "°C", Metric::JunctionMax},
+    {"Rack: max HBM temperature", kRack, "", 1, 0, "°C", Metric::HbmMax},
+    {"Rack: supply temperature", kRack, "/rack/T_supply", 1, -273.15, "°C"},
+    {"Rack: return temperature", kRack, "/rack/T_return", 1, -273.15, "°C"},
+    {"Rack: coolant flow", kRack, "/rack/V_flow", 60000, 0, "L/min"},
+    {"Rack: power", kRack, "/rack/P", 1e-3, 0, "kW"},
+    {"Rack: mean SM clock", kRack, "", 1, 0, "%", Metric::ClockMean},
+    {"Rack: GPUs throttled", kRack, "", 1, 0, "%", Metric::ThrottleShare},
+    {"Rack: isolation valves closed", kRack, "/rack/isolation", 100, 0, "%"},
+    {"Rack: leak flow", kRack, "/rack/leak_flow", 60000, 0, "L/min"},
+    {"CDU: secondary supply temperature", kCdu, "/cdu/T_sec_supply", 1, -273.15, "°C"},
+    {"CDU: secondary return temperature", kCdu, "/cdu/T_sec_return", 1, -273.15, "°C"},
+    {"CDU: secondary flow", kCdu, "/cdu/V_flow_sec", 60000, 0, "L/min"},
+    {"CDU: pump speed", kCdu, "/cdu/pump_speed", 100, 0, "%"},
+    {"CDU: pump power", kCdu, "/cdu/P_pump", 1e-3, 0, "kW"},
+    {"CDU: tank pressure", kCdu, "/cdu/p_tank", 1e-3, 0, "kPa"},
+    {"CDU: coolant lost", kCdu, "/cdu/coolant_lost", 1e3, 0, "L"},
+    {"CDU: facility water supply temperature", kCdu, "/cdu/T_prim_supply", 1, -273.15, "°C"},
+    {"GPU: junction temperature", kGpu, "/gpu/T_junction", 1, -273.15, "°C"},
+    {"GPU: HBM temperature", kGpu, "/gpu/T_hbm", 1, -273.15, "°C"},
+    {"GPU: power", kGpu, "/gpu/P", 1, 0, "W"},
+    {"GPU: SM clock", kGpu, "/gpu/clock_ratio", 100, 0, "%"},
+    {"Facility: IT power", kFacility, "/facility/P_IT", 1e-3, 0, "kW"},
+    {"Job: throughput (vs reference)", kJob, "/job/throughput_ratio", 100, 0, "%"},
+};
+constexpr int kNQ = sizeof(kQ) / sizeof(kQ[0]);
+
+const QColor kPalette[] = {QColor(31, 119, 180),  QColor(255, 127, 14),  QColor(44, 160, 44),
+                           QColor(214, 39, 40),   QColor(148, 103, 189), QColor(140, 86, 75),
+                           QColor(227, 119, 194), QColor(127, 127, 127), QColor(188, 189, 34),
+                           QColor(23, 190, 207)};
+
+}  // namespace
+
+// a chart view with wheel zoom, drag pan and keyboard zoom/pan
+class ZoomChartView : public QChartView {
+ public:
+  using QChartView::QChartView;
+
+ protected:
+  void wheelEvent(QWheelEvent* e) override {
+    chart()->zoom(e->angleDelta().y() > 0 ? 1.25 : 0.8);
+    e->accept();
+  }
+  void mousePressEvent(QMouseEvent* e) override {
+    if (e->button() == Qt::MiddleButton || e->button() == Qt::RightButton) {
+      panning_ = true;
+      last_ = e->position();
+      e->accept();
+      return;
+    }
+    QChartView::mousePressEvent(e);
+  }
+  void mouseMoveEvent(QMouseEvent* e) override {
+    if (panning_) {
+      const QPointF d = e->position() - last_;
+      chart()->scroll(-d.x(), d.y());
+      last_ = e->position();
+      e->accept();
+      return;
+    }
+    QChartView::mouseMoveEvent(e);
+  }
+  void mouseReleaseEvent(QMouseEvent* e) override {
+    if (panning_ && (e->button() == Qt::MiddleButton || e->button() == Qt::RightButton)) {
+      panning_ = false;
+      e->accept();
+      return;
+    }
+    QChartView::mouseReleaseEvent(e);
+  }
+  void keyPressEvent(QKeyEvent* e) override {
+    switch (e->key()) {
+      case Qt::Key_Plus:
+        chart()->zoomIn();
+        break;
+      case Qt::Key_Minus:
+        chart()->zoomOut();
+        break;
+      case Qt::Key_Left:
+        chart()->scroll(-20, 0);
+        break;
+      case Qt::Key_Right:
+        chart()->scroll(20, 0);
+        break;
+      case Qt::Key_Up:
+        chart()->scroll(0, 20);
+        break;
+      case Qt::Key_Down:
+        chart()->scroll(0, -20);
+        break;
+      default:
+        QChartView::keyPressEvent(e);
+    }
+  }
+
+ private:
+  bool panning_ = false;
+  QPointF last_;
+};
+
+ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {
+  auto* v = new QVBoxLayout(this);
+  v->setContentsMargins(2, 2, 2, 2);
+  auto* bar = new QHBoxLayout;
+  combo_ = new QComboBox(this);
+  combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  combo_->setMinimumContentsLength(14);
+  combo_->setObjectName("quantityCombo");
+  for (const auto& q : kQ) combo_->addItem(QString("%1 (%2)").arg(q.name, q.unit));
+  bar->addWidget(combo_, 1);
+  auto* reset = new QPushButton("Reset zoom", this);
+  reset->setToolTip(
+      "Show the whole run (drag a rectangle to zoom, wheel to zoom, right-drag to pan)");
+  bar->addWidget(reset);
+  v->addLayout(bar);
+  chart_ = new QChart;
+  chart_->legend()->setAlignment(Qt::AlignRight);
+  chart_->setMargins(QMargins(4, 4, 4, 4));
+  ax_ = new QValueAxis;
+  ax_->setTitleText("time (min)");
+  ax_->setLabelFormat("%.1f");
+  ay_ = new QValueAxis;
+  chart_->addAxis(ax_, Qt::AlignBottom);
+  chart_->addAxis(ay_, Qt::AlignLeft);
+  cursor_ = new QLineSeries;
+  cursor_->setName("now");
+  cursor_->setPen(QPen(QColor(90, 90, 90), 1, Qt::DashDotLine));
+  chart_->addSeries(cursor_);
+  cursor_->attachAxis(ax_);
+  cursor_->attachAxis(ay_);
+  view_ = new ZoomChartView(chart_, this);
+  view_->setRenderHint(QPainter::Antialiasing);
+  view_->setRubberBand(QChartView::RectangleRubberBand);
+  view_->setMinimumHeight(160);
+  v->addWidget(view_, 1);
+  connect(combo_, &QComboBox::currentIndexChanged, this, [this](int k) {
+    rebuild();
+    resetZoom();
+    emit quantityChanged(k);
+  });
+  connect(reset, &QPushButton::clicked, this, &ChartPanel::resetZoom);
+  rebuild();
+}
+
+int ChartPanel::quantityCount() {
+  return kNQ;
+}
+QString ChartPanel::quantityName(int k) {
+  return kQ[std::clamp(k, 0, kNQ - 1)].name;
+}
+int ChartPanel::quantity() const {
+  return combo_->currentIndex();
+}
+void ChartPanel::setQuantity(int k) {
+  combo_->setCurrentIndex(std::clamp(k, 0, kNQ - 1));
+}
+
+void ChartPanel::setRuns(const RunData* run, const RunData* baseline) {
+  run_ = run;
+  base_ = baseline;
+  rebuild();
+  resetZoom();
+}
+
+void ChartPanel::setRacks(const std::vector<int>& racks) {
+  racks_ = racks;
+  rebuild();
+}
+
+void ChartPanel::setGpus(const std::vector<int>& gpus) {
+  gpus_ = gpus;
+  rebuild();
+}
+
+void ChartPanel::setCursorTime(double t) {
+  cursor_t_ = t;
+  const double x = t / 60.0;
+  cursor_->replace(QList<QPointF>{QPointF(x, ay_->min()), QPointF(x, ay_->max())});
+}
+
+void ChartPanel::dataChanged() {
+  rebuild();
+}
+
+void ChartPanel::resetZoom() {
+  chart_->zoomReset();
+  rebuild();
+}
+
+void ChartPanel::rebuild() {
+  const Quantity& Q = kQ[std::clamp(combo_->currentIndex(), 0, kNQ - 1)];
+  // the series wanted: (run, column, name)
+  struct Want {
+    const RunData* d;
+    int col;
+    QString name;
+  };
+  std::vector<Want> want;
+  for (const RunData* d : {run_, base_}) {
+    if (!d || d->empty()) continue;
+    const QString suffix = base_ ? (d == run_ ? "" : " (baseline)") : "";
+    switch (Q.scope) {
+      case kRack:
+        for (int r : racks_)
+          if (r >= 0 && r < run_->nrack()) {
+            const int c = d == run_ ? r : d->rackByName(run_->rack_name[r]);
+            if (c >= 0) want.push_back({d, c, QString::fromStdString(d->rack_name[c]) + suffix});
+          }
+        break;
+      case kCdu:
+        for (int c = 0; c < d->ncdu(); ++c)
+          want.push_back({d, c, QString::fromStdString(d->cdu_name[c]) + suffix});
+        break;
+      case kGpu:
+        for (int i : gpus_)
+          if (i >= 0 && i < d->ngpu())
+            want.push_back({d, i,
+                            QString("%1 tray %2 GPU %3")
+                                    .arg(QString::fromStdString(d->rack_name[d->gpu_rack[i]]))
+                                    .arg(d->gpu_tray[i] + 1)
+                                    .arg(d->gpu_slot[i]) +
+                                suffix});
+        break;
+      case kFacility:
+        want.push_back({d, 0, "facility" + suffix});
+        break;
+      case kJob:
+        for (int j = 0; j < int(d->job_name.size()); ++j)
+          want.push_back({d, j, QString::fromStdString(d->job_name[j]) + suffix});
+        break;
+    }
+  }
+  // drop surplus series, add missing ones
+  while (series_.size() > want.size()) {
+    chart_->removeSeries(series_.back());
+    delete series_.back();
+    series_.pop_back();
+  }
+  while (series_.size() < want.size()) {
+    auto* s = new QLineSeries;
+    chart_->addSeries(s);
+    s->attachAxis(ax_);
+    s->attachAxis(ay_);
+    series_.push_back(s);
+  }
+  names_.clear();
+  values_.clear();
+  owners_.clear();
+  double ymin = 1e300, ymax = -1e300, tmax = 0;
+  int colour = 0;
+  int nrun = 0;
+  for (const Want& w : want) nrun += w.d == run_;
+  for (std::size_t k = 0; k < want.size(); ++k) {
+    const Want& w = want[k];
+    const RunData& d = *w.d;
+    std::vector<double> vals(d.rows());
+    QList<QPointF> pts;
+    pts.reserve(d.rows());
+    for (int row = 0; row < d.rows(); ++row) {
+      double v = Q.metric != Metric::Count ? rackMetric(d, Q.metric, w.col, row)
+                                           : d.value(Q.path, row, w.col) * Q.scale + Q.offset;
+      vals[row] = v;
+      if (std::isnan(v)) continue;
+      pts.append(QPointF(d.time[row] / 60.0, v));
+      ymin = std::min(ymin, v);
+      ymax = std::max(ymax, v);
+    }
+    if (!d.time.empty()) tmax = std::max(tmax, d.time.back());
+    series_[k]->replace(pts);
+    series_[k]->setName(w.name);
+    const bool is_base = base_ && w.d == base_;
+    const QColor c = kPalette[std::max(0, is_base ? colour - nrun : colour) % 10];
+    series_[k]->setPen(QPen(c, is_base ? 1.5 : 2, is_base ? Qt::DashLine : Qt::SolidLine));
+    ++colour;
+    names_.push_back(w.name);
+    values_.push_back(std::move(vals));
+    owners_.push_back(w.d);
+  }
+  ay_->setTitleText(Q.unit);
+  if (!chart_->isZoomed()) {
+    if (ymin > ymax) ymin = 0, ymax = 1;
+    const double pad = std::max(0.05 * (ymax - ymin), 0.5);
+    ay_->setRange(ymin - pad, ymax + pad);
+    ax_->setRange(0, std::max(tmax / 60.0, 1.0 / 60.0));
+  }
+  chart_->setTitle(
+      QString(Q.name) +
+      (want.empty() && Q.scope == kRack
+           ? "  (select racks on the floor plan)"
+           : (want.empty() && Q.scope == kGpu ? "  (click GPUs in the rack detail)" : "")));
+  setCursorTime(cursor_t_);
+}
+
+QString ChartPanel::csvText() const {
+  const Quantity& Q = kQ[std::clamp(combo_->currentIndex(), 0, kNQ - 1)];
+  QString out;
+  QTextStream s(&out);
+  s << "time_s";
+  for (const QString& n : names_) {
+    QString h = QString("%1 %2 [%3]").arg(n, QString(Q.name).section(": ", 1), Q.unit);
+    h.replace('"', '\'');
+    s << ",\"" << h << '"';
+  }
+  s << '\n';
+  if (!run_) return out;
+  for (int row = 0; row < run_->rows(); ++row) {
+    const double t = run_->time[row];
+    s << QString::number(t, 'g', 10);
+    for (std::size_t k = 0; k < values_.size(); ++k) {
+      const RunData* d = owners_[k];
+      const int r = d == run_ ? row : d->rowAt(t);
+      const double v = r < int(values_[k].size()) ? values_[k][r] : NAN;
+      s << ',';
+      if (!std::isnan(v)) s << QString::number(v, 'g', 10);
+    }
+    s << '\n';
+  }
+  return out;
+}
+
+bool ChartPanel::exportCsv(const QString& path, QString* error) const {
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text)) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  const QByteArray bytes = csvText().toUtf8();
+  if (f.write(bytes) != bytes.size()) {
+    if (error) *error = f.errorString();
+    return false;
+  }
+  return true;
+}
+
+QImage ChartPanel::renderImage() {
+  return grab().toImage();
+}
+
+}  // namespace dctwin::gui

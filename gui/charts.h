@@ -1,0 +1,66 @@
+// charts.h: time-series chart (Qt Charts) of one quantity for the selected components: several
+// racks, CDUs, GPUs or jobs at once; in compare mode the baseline run's series are drawn dashed
+// next to this run's. Rubber-band zoom, wheel zoom, drag to pan (right or middle button), arrow
+// keys, a reset button; a cursor line at the timeline's time; CSV export of what is plotted.
+#pragma once
+
+#include <QWidget>
+#include <vector>
+
+#include "gui/run_data.h"
+
+class QChart;
+class QComboBox;
+class QLineSeries;
+class QValueAxis;
+
+namespace dctwin::gui {
+
+class ZoomChartView;
+
+class ChartPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ChartPanel(QWidget* parent = nullptr);
+  void setRuns(const RunData* run, const RunData* baseline);
+  void setRacks(const std::vector<int>& racks);
+  void setGpus(const std::vector<int>& gpus);
+  void setQuantity(int k);
+  int quantity() const;
+  static int quantityCount();
+  static QString quantityName(int k);
+  void setCursorTime(double t);
+  void dataChanged();
+  void resetZoom();
+
+  // what is plotted: name of each series and its points (time s, display units)
+  int seriesCount() const { return int(names_.size()); }
+  QString seriesName(int k) const { return names_[k]; }
+  // CSV: "time_s,<series> [unit],..." then one line per time of this run; false on I/O error
+  QString csvText() const;
+  bool exportCsv(const QString& path, QString* error = nullptr) const;
+  QImage renderImage();
+
+ signals:
+  void quantityChanged(int k);
+
+ private:
+  void rebuild();
+
+  const RunData* run_ = nullptr;
+  const RunData* base_ = nullptr;
+  std::vector<int> racks_, gpus_;
+  double cursor_t_ = 0;
+  QComboBox* combo_ = nullptr;
+  QChart* chart_ = nullptr;
+  ZoomChartView* view_ = nullptr;
+  QValueAxis* ax_ = nullptr;
+  QValueAxis* ay_ = nullptr;
+  QLineSeries* cursor_ = nullptr;
+  std::vector<QLineSeries*> series_;
+  std::vector<QString> names_;
+  std::vector<std::vector<double>> values_;  // per series, per row of its run
+  std::vector<const RunData*> owners_;
+};
+
+}  // namespace dctwin::gui

@@ -1,0 +1,46 @@
+// floor_layout.h: where racks, CDUs, pipes and busways sit on the hall floor, in metres
+//
+// the convention of solver/vtk/vtk_export.cpp: racks are 0.6 m x 1.2 m x 2.2 m boxes with their
+// `index` along x in their row (x = (index - 1) 0.6 m), rows 3.6 m apart along y in alphabetical
+// order; each CDU is a 0.6 m x 1.2 m x 2.0 m box at the start of its first rack's row (x < 0),
+// several in a row stepping back 0.8 m. The 2D floor plan and the 3D view both draw from this.
+#pragma once
+
+#include <QPointF>
+#include <QRectF>
+#include <QString>
+#include <vector>
+
+#include "gui/run_data.h"
+
+namespace dctwin::gui {
+
+constexpr double kRackWidth = 0.6, kRackDepth = 1.2, kRackHeight = 2.2, kCduHeight = 2.0;
+constexpr double kRowPitch = 3.6;
+
+struct FloorLayout {
+  std::vector<QRectF> rack, cdu;   // footprints (m)
+  std::vector<QString> row_label;  // one per row, with its y
+  std::vector<double> row_y;
+  // 2D pipes in the aisles: the supply header in front of the row (cold side), the return header
+  // behind it, one branch per rack; 3D pipes over the racks as in the ParaView export
+  struct Pipe {
+    int rack = -1;
+    bool supply = true;
+    std::vector<QPointF> path2d;  // header run from the CDU plus the drop to the rack (m)
+    std::vector<double> xyz3d;    // polyline (m)
+  };
+  std::vector<Pipe> pipes;
+  // busways: a line along the racks each one feeds, behind the return header
+  struct Busway {
+    int index = -1;
+    QString name;
+    QPointF a, b;  // (m)
+  };
+  std::vector<Busway> busways;
+  QRectF bounds;  // everything, with a margin (m)
+};
+
+FloorLayout computeFloorLayout(const RunData& d);
+
+}  // namespace dctwin::gui

@@ -1,0 +1,291 @@
+// rack_detail.cpp: tray x GPU heatmap and loop tables of one rack (see rack_detail.h)
+#include "gui/rack_detail.h"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QHelpEvent>
+#include <QLabel>
+#include <QMouseEvent>
+#include <QPainter>
+#include <QTableWidget>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <algorithm>
+#include <cmath>
+
+namespace dctwin::gui {
+
+namespace {
+struct Quantity {
+  const char* name;
+  const char* path;
+  double scale, offset, lo, hi;
+  const char* unit;
+};
+const Quantity kQuantities[] = {
+    {"Junction temperature", "/gpu/T_junction", 1, -273.15, 30, 90, "°C"},
+    {"HBM temperature", "/gpu/T_hbm", 1, -273.15, 30, 95, "°C"},
+    {"Board power", "/gpu/P", 1, 0, 0, 1200, "W"},
+    {"SM clock", "/gpu/clock_ratio", 100, 0, 0, 100, "%"},
+    {"Throttle reasons", "/gpu/throttle_reasons", 1, 0, 0, 1, ""},
+};
+}  // namespace
+
+class GpuGrid : public QWidget {
+ public:
+  explicit GpuGrid(RackDetail* d) : QWidget(d), d_(d) {
+    setMouseTracking(true);
+    setMinimumSize(260, 240);
+  }
+
+ protected:
+  int trays() const {
+    const RunData* r = d_->run_;
+    return r && d_->rack_ >= 0 ? std::max(1, r->rack_trays[d_->rack_]) : 1;
+  }
+  int perTray() const {
+    const RunData* r = d_->run_;
+    if (!r || d_->rack_ < 0) return 1;
+    return std::max(1, (r->rack_gpunum[d_->rack_] + trays() - 1) / trays());
+  }
+  QRectF cell(int tray, int k) const {
+    const double w = (width() - 60.0) / perTray(), h = (height() - 24.0) / trays();
+    return QRectF(50 + k * w, 20 + tray * h, w - 2, h - 2);
+  }
+  int hit(QPoint p) const {
+    const RunData* r = d_->run_;
+    if (!r || d_->rack_ < 0) return -1;
+    for (int q = 0; q < r->rack_gpunum[d_->rack_]; ++q) {
+      const int i = r->rack_gpuadr[d_->rack_] + q;
+      const int tray = r->gpu_tray[i];
+      const int k = q - tray * perTray();
+      if (cell(tray, std::clamp(k, 0, perTray() - 1)).contains(p)) return q;
+    }
+    return -1;
+  }
+  void paintEvent(QPaintEvent*) override {
+    QPainter g(this);
+    g.fillRect(rect(), QColor(250, 250, 252));
+    const RunData* r = d_->run_;
+    if (!r || d_->rack_ < 0 || r->rack_gpunum[d_->rack_] == 0) {
+      g.setPen(Qt::darkGray);
+      g.drawText(rect(), Qt::AlignCenter,
+                 r && d_->rack_ >= 0 ? "This rack has no resolved GPUs"
+                                     : "Click a rack on the floor plan");
+      return;
+    }
+    const Quantity& Q = kQuantities[d_->quantity_];
+    QFont f = g.font();
+    f.setPixelSize(10);
+    g.setFont(f);
+    for (int c = 0; c < perTray(); ++c)
+      g.drawText(cell(0, c).translated(0, -18).toRect(), Qt::AlignCenter, QString("GPU %1").arg(c));
+    for (int t = 0; t < trays(); ++t)
+      g.drawText(QRectF(0, cell(t, 0).y(), 46, cell(t, 0).height()),
+                 Qt::AlignRight | Qt::AlignVCenter, QString("tray %1").arg(t + 1));
+    const int row = r->rowAt(d_->t_);
+    for (int q = 0; q < r->rack_gpunum[d_->rack_]; ++q) {
+      const int i = r->rack_gpuadr[d_->rack_] + q;
+      const int tray = r->gpu_tray[i];
+      const int k = std::clamp(q - tray * perTray(), 0, perTray() - 1);
+      const double v = d_->cellValue(q);
+      QColor c;
+      if (d_->quantity_ == 4) {
+        const unsigned bits = std::isnan(v) ? 0 : unsigned(v);
+        c = std::isnan(v)   ? QColor(150, 150, 150)
+            : (bits & 0x80) ? QColor(120, 0, 160)
+            : (bits & 0x60) ? QColor(229, 57, 53)
+            : (bits & 0x4)  ? QColor(251, 140, 0)
+                            : QColor(76, 175, 80);
+      } else {
+        c = sequentialColor(v, Q.lo, Q.hi);
+      }
+      const QRectF box = cell(tray, k);
+      g.fillRect(box, c);
+      if (box.height() > 14) {
+        g.setPen(c.lightnessF() < 0.5 ? Qt::white : Qt::black);
+        g.drawText(box, Qt::AlignCenter,
+                   d_->quantity_ == 4 ? QString("0x%1").arg(std::isnan(v) ? 0 : int(v), 0, 16)
+                                      : QString::number(v, 'f', 0));
+      }
+    }
+    (void)row;
+  }
+  bool event(QEvent* e) override {
+    if (e->type() == QEvent::ToolTip) {
+      auto* he = static_cast<QHelpEvent*>(e);
+      const int q = hit(he->pos());
+      const RunData* r = d_->run_;
+      if (q < 0 || !r) {
+        QToolTip::hideText();
+        return true;
+      }
+      const int i = r->rack_gpuadr[d_->rack_] + q;
+      const int row = r->rowAt(d_->t_);
+      auto v = [&](const char* p, double s, double o) {
+        const double x = r->value(p, row, i);
+        return std::isnan(x) ? QString("–") : QString::number(x * s + o, 'f', 1);
+      };
+      QToolTip::showText(
+          he->globalPos(),
+          QString("<b>rack %1, tray %2, GPU %3</b> (#%4)<br>junction %5 °C, HBM %6 °C<br>"
+                  "power %7 W, clock %8 %<br>throttle reasons 0x%9")
+              .arg(QString::fromStdString(r->rack_name[d_->rack_]))
+              .arg(r->gpu_tray[i] + 1)
+              .arg(r->gpu_slot[i])
+              .arg(i)
+              .arg(v("/gpu/T_junction", 1, -273.15), v("/gpu/T_hbm", 1, -273.15), v("/gpu/P", 1, 0),
+                   v("/gpu/clock_ratio", 100, 0))
+              .arg(int(std::isnan(r->value("/gpu/throttle_reasons", row, i))
+                           ? 0
+                           : r->value("/gpu/throttle_reasons", row, i)),
+                   0, 16),
+          this);
+      return true;
+    }
+    return QWidget::event(e);
+  }
+  void mousePressEvent(QMouseEvent* e) override {
+    const int q = hit(e->position().toPoint());
+    if (q >= 0) emit d_->gpuClicked(d_->run_->rack_gpuadr[d_->rack_] + q);
+  }
+
+ private:
+  RackDetail* d_;
+};
+
+RackDetail::RackDetail(QWidget* parent) : QWidget(parent) {
+  auto* v = new QVBoxLayout(this);
+  auto* bar = new QHBoxLayout;
+  title_ = new QLabel("No rack selected", this);
+  QFont f = title_->font();
+  f.setBold(true);
+  f.setPointSizeF(f.pointSizeF() * 1.2);
+  title_->setFont(f);
+  bar->addWidget(title_, 1);
+  bar->addWidget(new QLabel("GPU heatmap:", this));
+  combo_ = new QComboBox(this);
+  combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  combo_->setMinimumContentsLength(14);
+  for (const auto& q : kQuantities)
+    combo_->addItem(q.unit[0] ? QString("%1 (%2)").arg(q.name, q.unit) : QString(q.name));
+  bar->addWidget(combo_);
+  v->addLayout(bar);
+  auto* h = new QHBoxLayout;
+  grid_ = new GpuGrid(this);
+  h->addWidget(grid_, 3);
+  auto* tables = new QVBoxLayout;
+  auto makeTable = [&](const QString& caption) {
+    tables->addWidget(new QLabel(caption, this));
+    auto* t = new QTableWidget(0, 2, this);
+    t->horizontalHeader()->setVisible(false);
+    t->verticalHeader()->setVisible(false);
+    t->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    tables->addWidget(t);
+    return t;
+  };
+  loop_ = makeTable("<b>Rack loop</b>");
+  cdu_ = makeTable("<b>Its CDU</b>");
+  h->addLayout(tables, 2);
+  v->addLayout(h, 1);
+  connect(combo_, &QComboBox::currentIndexChanged, this, [this](int k) {
+    quantity_ = k;
+    refresh();
+  });
+}
+
+void RackDetail::setRun(const RunData* d) {
+  run_ = d;
+  if (!d || rack_ >= d->nrack()) rack_ = -1;
+  refresh();
+}
+
+void RackDetail::setRack(int r) {
+  rack_ = r;
+  refresh();
+}
+
+void RackDetail::setTime(double t) {
+  t_ = t;
+  refresh();
+}
+
+void RackDetail::dataChanged() {
+  refresh();
+}
+
+void RackDetail::setQuantity(int q) {
+  combo_->setCurrentIndex(q);
+}
+
+double RackDetail::cellValue(int k) const {
+  if (!run_ || rack_ < 0 || k < 0 || k >= run_->rack_gpunum[rack_]) return NAN;
+  const Quantity& Q = kQuantities[quantity_];
+  const double x = run_->value(Q.path, run_->rowAt(t_), run_->rack_gpuadr[rack_] + k);
+  return x * Q.scale + Q.offset;
+}
+
+void RackDetail::refresh() {
+  grid_->update();
+  auto fill = [](QTableWidget* t, const std::vector<std::pair<QString, QString>>& rows) {
+    t->setRowCount(int(rows.size()));
+    for (int i = 0; i < int(rows.size()); ++i) {
+      t->setItem(i, 0, new QTableWidgetItem(rows[i].first));
+      t->setItem(i, 1, new QTableWidgetItem(rows[i].second));
+    }
+  };
+  if (!run_ || rack_ < 0 || rack_ >= run_->nrack()) {
+    title_->setText("No rack selected: click a rack on the floor plan");
+    fill(loop_, {});
+    fill(cdu_, {});
+    return;
+  }
+  const RunData& d = *run_;
+  const int row = d.rowAt(t_);
+  const int r = rack_;
+  title_->setText(
+      QString("Rack %1  (row %2, position %3, %4)  at %5")
+          .arg(QString::fromStdString(d.rack_name[r]), QString::fromStdString(d.rack_row[r]))
+          .arg(d.rack_index[r])
+          .arg(r < int(d.rack_type.size()) ? QString::fromStdString(d.rack_type[r]) : QString())
+          .arg(formatTime(t_)));
+  auto num = [](double v, int prec, const QString& unit) {
+    return std::isnan(v) ? QString("–") : QString::number(v, 'f', prec) + " " + unit;
+  };
+  auto rv = [&](const char* p, double s, double o) { return d.value(p, row, r) * s + o; };
+  fill(loop_, {{"Supply temperature", num(rv("/rack/T_supply", 1, -273.15), 2, "°C")},
+               {"Return temperature", num(rv("/rack/T_return", 1, -273.15), 2, "°C")},
+               {"Flow", num(rv("/rack/V_flow", 60000, 0), 1, "L/min")},
+               {"Pressure drop", num(rv("/rack/dp", 1e-3, 0), 1, "kPa")},
+               {"Heat to liquid", num(rv("/rack/Q_liquid", 1e-3, 0), 1, "kW")},
+               {"Power", num(rv("/rack/P", 1e-3, 0), 1, "kW")},
+               {"Max GPU junction", num(rackMetric(d, Metric::JunctionMax, r, row), 1, "°C")},
+               {"Max HBM", num(rackMetric(d, Metric::HbmMax, r, row), 1, "°C")},
+               {"GPUs throttled", num(rackMetric(d, Metric::ThrottleShare, r, row), 0, "%")},
+               {"Isolation valves", num(rv("/rack/isolation", 100, 0), 0, "% closed")},
+               {"Leak flow", num(rv("/rack/leak_flow", 60000, 0), 2, "L/min")},
+               {"State", leakStateName(rackMetric(d, Metric::LeakState, r, row))}});
+  const int c = d.rack_cdu[r];
+  auto cv = [&](const char* p, double s, double o) { return d.value(p, row, c) * s + o; };
+  if (c < 0 || c >= d.ncdu()) {
+    fill(cdu_, {});
+    return;
+  }
+  fill(cdu_, {{"CDU", QString::fromStdString(d.cdu_name[c])},
+              {"Secondary supply", num(cv("/cdu/T_sec_supply", 1, -273.15), 2, "°C")},
+              {"Secondary return", num(cv("/cdu/T_sec_return", 1, -273.15), 2, "°C")},
+              {"Secondary flow", num(cv("/cdu/V_flow_sec", 60000, 0), 0, "L/min")},
+              {"Pump speed", num(cv("/cdu/pump_speed", 100, 0), 0, "%")},
+              {"Pump power", num(cv("/cdu/P_pump", 1e-3, 0), 2, "kW")},
+              {"Facility water in", num(cv("/cdu/T_prim_supply", 1, -273.15), 2, "°C")},
+              {"Facility water flow", num(cv("/cdu/V_flow_prim", 60000, 0), 0, "L/min")},
+              {"Valve position", num(cv("/cdu/valve_position", 100, 0), 0, "%")},
+              {"Tank pressure", num(cv("/cdu/p_tank", 1e-3, 0), 1, "kPa")},
+              {"Tank level", num(cv("/cdu/tank_level", 100, 0), 0, "%")},
+              {"Coolant lost", num(cv("/cdu/coolant_lost", 1e3, 0), 2, "L")}});
+}
+
+}  // namespace dctwin::gui

@@ -1,0 +1,382 @@
+// run_data.cpp: in-memory run, metrics and colour scales (see run_data.h)
+#include "gui/run_data.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "solver/loader.h"
+
+namespace dctwin::gui {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kC = 273.15;
+constexpr unsigned kThrottleBits = 0x20 | 0x40 | 0x80;  // SW/HW thermal, power brake
+}  // namespace
+
+const RunData::Series* RunData::find(const std::string& path) const {
+  auto it = series.find(path);
+  return it == series.end() ? nullptr : &it->second;
+}
+
+double RunData::value(const std::string& path, int row, int col) const {
+  const Series* s = find(path);
+  if (!s || row < 0 || col < 0 || col >= s->width) return kNaN;
+  const std::size_t k = std::size_t(row) * s->width + col;
+  return k < s->data.size() ? s->data[k] : kNaN;
+}
+
+int RunData::rowAt(double t) const {
+  if (time.empty()) return 0;
+  auto it = std::upper_bound(time.begin(), time.end(), t + 1e-9);
+  return it == time.begin() ? 0 : int(it - time.begin()) - 1;
+}
+
+int RunData::rackByName(const std::string& name) const {
+  for (int r = 0; r < nrack(); ++r)
+    if (rack_name[r] == name) return r;
+  return -1;
+}
+
+int RunData::cduByName(const std::string& name) const {
+  for (int c = 0; c < ncdu(); ++c)
+    if (cdu_name[c] == name) return c;
+  return -1;
+}
+
+std::pair<int, int> RunData::component(const std::string& text) const {
+  std::string s = text;
+  if (s.rfind("rack ", 0) == 0) s = s.substr(5);
+  if (int r = rackByName(s); r >= 0) return {0, r};
+  if (s.rfind("cdu ", 0) == 0) s = s.substr(4);
+  if (int c = cduByName(s); c >= 0) return {1, c};
+  return {-1, -1};
+}
+
+void RunData::finishLayout() {
+  const int nr = nrack();
+  rack_gpuadr.assign(nr, 0);
+  rack_gpunum.assign(nr, 0);
+  rack_trays.assign(nr, 0);
+  for (int i = ngpu() - 1; i >= 0; --i) {
+    const int r = gpu_rack[i];
+    if (r < 0 || r >= nr) continue;
+    rack_gpuadr[r] = i;
+    ++rack_gpunum[r];
+    rack_trays[r] = std::max(rack_trays[r], gpu_tray[i] + 1);
+  }
+  if (rack_busway.size() != rack_name.size()) rack_busway.assign(nr, -1);
+  if (rack_cdu.size() != rack_name.size()) rack_cdu.assign(nr, 0);
+  if (rack_index.size() != rack_name.size()) {
+    rack_index.resize(nr);
+    for (int r = 0; r < nr; ++r) rack_index[r] = r + 1;
+  }
+  if (rack_row.size() != rack_name.size()) rack_row.assign(nr, "A");
+}
+
+RunData RunData::fromModel(const FacilityModel& m) {
+  RunData d;
+  d.facility_name = m.name;
+  d.facility_text = m.facility_text;
+  d.rack_name = m.rack_name;
+  d.rack_row = m.rack_row;
+  d.rack_type = m.rack_type;
+  d.cdu_name = m.cdu_name;
+  d.job_name = m.job_name;
+  d.busway_name = m.busway_name;
+  d.rack_index = m.rack_index;
+  d.rack_cdu = m.rack_cdu;
+  if (m.has_power && m.rack_busway.size() == m.rack_name.size()) d.rack_busway = m.rack_busway;
+  d.gpu_rack = m.gpu_rack;
+  d.gpu_slot = m.gpu_slot;
+  d.gpu_tray.resize(m.ngpu);
+  d.gpu_T_hbm_max.resize(m.ngpu);
+  d.gpu_T_slowdown.resize(m.ngpu);
+  for (int i = 0; i < m.ngpu; ++i) {
+    d.gpu_tray[i] = m.gpu_slot[i] / std::max(1, m.rack_tray_gpus[m.gpu_rack[i]]);
+    d.gpu_T_hbm_max[i] = m.gpu_types[m.gpu_type[i]].T_hbm_max;
+    d.gpu_T_slowdown[i] = m.gpu_types[m.gpu_type[i]].T_slowdown;
+  }
+  d.finishLayout();
+  return d;
+}
+
+RunData RunData::fromResults(const ResultsData& r) {
+  RunData d;
+  auto text = [&](const char* k) {
+    auto it = r.text_attributes.find(k);
+    return it == r.text_attributes.end() ? std::string() : it->second;
+  };
+  auto strings = [&](const char* k) {
+    auto it = r.strings.find(k);
+    return it == r.strings.end() ? std::vector<std::string>() : it->second;
+  };
+  auto ints = [&](const char* k) {
+    auto it = r.integers.find(k);
+    return it == r.integers.end() ? std::vector<int>()
+                                  : std::vector<int>(it->second.begin(), it->second.end());
+  };
+  d.source_path = QString::fromStdString(r.path);
+  d.facility_name = text("facility_name");
+  d.facility_text = text("facility_text");
+  d.scenario_text = text("scenario_text");
+  d.complete = text("status") != "running";
+  d.rack_name = strings("/rack/names");
+  d.rack_row = strings("/rack/row");
+  d.rack_type = strings("/rack/type");
+  d.cdu_name = strings("/cdu/names");
+  d.job_name = strings("/job/names");
+  d.busway_name = strings("/busway/names");
+  d.rack_index = ints("/rack/index");
+  d.rack_cdu = ints("/rack/cdu");
+  d.rack_busway = ints("/rack/busway");
+  d.gpu_rack = ints("/gpu/rack");
+  d.gpu_tray = ints("/gpu/tray");
+  d.gpu_slot = ints("/gpu/slot");
+  if (d.gpu_tray.size() != d.gpu_rack.size()) d.gpu_tray.assign(d.gpu_rack.size(), 0);
+  if (d.gpu_slot.size() != d.gpu_rack.size()) d.gpu_slot.assign(d.gpu_rack.size(), 0);
+  const std::size_t T = r.rows();
+  const ResultsSeries* t = r.find("/time");
+  d.time.assign(t->data.begin(), t->data.begin() + T);
+  for (const auto& [path, s] : r.series) {
+    if (s.rows != T || path == "/time") continue;
+    Series x;
+    x.units = s.units;
+    x.width = int(s.columns());
+    x.data = s.data;
+    d.series.emplace(path, std::move(x));
+  }
+  d.events = r.events;
+  // GPU limits from the facility the run used, when it still compiles here
+  if (!d.facility_text.empty() && !d.gpu_rack.empty()) {
+    try {
+      const FacilityModel m = compileFacility(loadFacilityFromString(d.facility_text, r.path));
+      if (m.ngpu == d.ngpu()) {
+        d.gpu_T_hbm_max.resize(m.ngpu);
+        d.gpu_T_slowdown.resize(m.ngpu);
+        for (int i = 0; i < m.ngpu; ++i) {
+          d.gpu_T_hbm_max[i] = m.gpu_types[m.gpu_type[i]].T_hbm_max;
+          d.gpu_T_slowdown[i] = m.gpu_types[m.gpu_type[i]].T_slowdown;
+        }
+      }
+    } catch (const std::exception&) {
+      // limits unknown: no derived HBM alarms
+    }
+  }
+  d.finishLayout();
+  d.deriveAlarms();
+  return d;
+}
+
+void RunData::append(const RowBlock& b) {
+  const std::size_t n = b.time.size();
+  const std::size_t before = time.size();
+  time.insert(time.end(), b.time.begin(), b.time.end());
+  for (const auto& [path, v] : b.values) {
+    Series& s = series[path];
+    if (s.width == 0) s.width = n > 0 ? int(v.size() / n) : 1;
+    if (s.width == 0) s.width = 1;
+    // a series that starts late is padded so its rows line up with /time
+    s.data.resize(before * s.width, kNaN);
+    s.data.insert(s.data.end(), v.begin(), v.end());
+  }
+  events.insert(events.end(), b.events.begin(), b.events.end());
+  if (!b.events.empty() || n > 0) deriveAlarms();
+}
+
+void RunData::deriveAlarms() {
+  const Series* hbm = find("/gpu/T_hbm");
+  if (!hbm || gpu_T_hbm_max.size() != std::size_t(ngpu()) || hbm->width != ngpu()) return;
+  hbm_logged_.resize(nrack(), 0);
+  bool added = false;
+  const std::size_t T = std::min<std::size_t>(time.size(), hbm->data.size() / hbm->width);
+  for (std::size_t k = hbm_rows_checked_; k < T; ++k) {
+    for (int r = 0; r < nrack(); ++r) {
+      if (hbm_logged_[r]) continue;
+      int hot = 0;
+      double Tmax = -1e300;
+      for (int q = 0; q < rack_gpunum[r]; ++q) {
+        const int i = rack_gpuadr[r] + q;
+        const double v = hbm->data[k * hbm->width + i];
+        Tmax = std::max(Tmax, v);
+        if (v >= gpu_T_hbm_max[i]) ++hot;
+      }
+      if (hot == 0) continue;
+      hbm_logged_[r] = 1;
+      EventRecord e;
+      e.time = time[k];
+      e.component = "rack " + rack_name[r];
+      e.kind = "hbm_over_temperature";
+      e.severity = "warning";
+      e.message = std::to_string(hot) + " GPU(s) with HBM at or above its maximum operating " +
+                  "temperature (hottest " + std::to_string(int(std::lround(Tmax - kC))) +
+                  " degC; derived by the GUI from /gpu/T_hbm)";
+      events.push_back(std::move(e));
+      added = true;
+    }
+  }
+  hbm_rows_checked_ = T;
+  if (added)
+    std::stable_sort(events.begin(), events.end(),
+                     [](const EventRecord& a, const EventRecord& b) { return a.time < b.time; });
+}
+
+MetricInfo metricInfo(Metric m) {
+  switch (m) {
+    case Metric::JunctionMax:
+      return {"Max GPU junction temperature", "°C", 30, 90, false};
+    case Metric::HbmMax:
+      return {"Max HBM temperature", "°C", 30, 95, false};
+    case Metric::SupplyT:
+      return {"Supply (inlet) temperature", "°C", 25, 50, false};
+    case Metric::ReturnT:
+      return {"Return (outlet) temperature", "°C", 25, 60, false};
+    case Metric::Flow:
+      return {"Coolant flow", "L/min", 0, 150, false};
+    case Metric::Power:
+      return {"Power", "kW", 0, 140, false};
+    case Metric::ClockMean:
+      return {"Mean SM clock", "%", 0, 100, false};
+    case Metric::ThrottleShare:
+      return {"GPUs throttled", "%", 0, 100, false};
+    case Metric::LeakState:
+      return {"Leak / isolation state", "", 0, 3, true};
+    case Metric::Count:
+      break;
+  }
+  return {};
+}
+
+double rackMetric(const RunData& d, Metric m, int r, int row) {
+  if (r < 0 || r >= d.nrack() || d.rows() == 0) return kNaN;
+  auto gpuMax = [&](const char* path) {
+    const RunData::Series* s = d.find(path);
+    if (!s || d.rack_gpunum[r] == 0) return kNaN;
+    double v = -1e300;
+    for (int q = 0; q < d.rack_gpunum[r]; ++q)
+      v = std::max(v, d.value(path, row, d.rack_gpuadr[r] + q));
+    return v > -1e300 ? v : kNaN;
+  };
+  switch (m) {
+    case Metric::JunctionMax: {
+      const double v = gpuMax("/gpu/T_junction");
+      return std::isnan(v) ? d.value("/rack/T_case", row, r) - kC : v - kC;
+    }
+    case Metric::HbmMax:
+      return gpuMax("/gpu/T_hbm") - kC;
+    case Metric::SupplyT:
+      return d.value("/rack/T_supply", row, r) - kC;
+    case Metric::ReturnT:
+      return d.value("/rack/T_return", row, r) - kC;
+    case Metric::Flow:
+      return d.value("/rack/V_flow", row, r) * 60000.0;
+    case Metric::Power:
+      return d.value("/rack/P", row, r) / 1e3;
+    case Metric::ClockMean: {
+      if (d.rack_gpunum[r] == 0 || !d.find("/gpu/clock_ratio")) return kNaN;
+      double s = 0;
+      for (int q = 0; q < d.rack_gpunum[r]; ++q)
+        s += d.value("/gpu/clock_ratio", row, d.rack_gpuadr[r] + q);
+      return 100.0 * s / d.rack_gpunum[r];
+    }
+    case Metric::ThrottleShare: {
+      if (d.rack_gpunum[r] == 0 || !d.find("/gpu/throttle_reasons")) return kNaN;
+      int n = 0;
+      for (int q = 0; q < d.rack_gpunum[r]; ++q) {
+        const double v = d.value("/gpu/throttle_reasons", row, d.rack_gpuadr[r] + q);
+        if (!std::isnan(v) && (unsigned(v) & kThrottleBits)) ++n;
+      }
+      return 100.0 * n / d.rack_gpunum[r];
+    }
+    case Metric::LeakState: {
+      const double iso = d.value("/rack/isolation", row, r);
+      const double q = d.value("/rack/leak_flow", row, r);
+      if (!std::isnan(iso) && iso >= 0.999) return 3;
+      if (!std::isnan(iso) && iso > 1e-6) return 2;
+      if (!std::isnan(q) && q > 1e-9) return 1;
+      return (std::isnan(iso) && std::isnan(q)) ? kNaN : 0;
+    }
+    case Metric::Count:
+      break;
+  }
+  return kNaN;
+}
+
+double cduMetric(const RunData& d, Metric m, int c, int row) {
+  if (c < 0 || c >= d.ncdu() || d.rows() == 0) return kNaN;
+  switch (m) {
+    case Metric::SupplyT:
+      return d.value("/cdu/T_sec_supply", row, c) - kC;
+    case Metric::ReturnT:
+      return d.value("/cdu/T_sec_return", row, c) - kC;
+    case Metric::Flow:
+      return d.value("/cdu/V_flow_sec", row, c) * 60000.0;
+    case Metric::Power:
+      return d.value("/cdu/P_pump", row, c) / 1e3;
+    case Metric::LeakState: {
+      const double lost = d.value("/cdu/coolant_lost", row, c);
+      return std::isnan(lost) ? kNaN : (lost > 1e-6 ? 1.0 : 0.0);
+    }
+    default:
+      return kNaN;
+  }
+}
+
+QColor sequentialColor(double v, double lo, double hi) {
+  // the 3D view's ramp (HallView3D::rampColor): hue from blue (lo) to red (hi), so the floor
+  // plan, the 3D boxes and both legends agree
+  if (std::isnan(v)) return QColor(128, 128, 128);
+  const double x = hi > lo ? std::clamp((v - lo) / (hi - lo), 0.0, 1.0) : 0.5;
+  return QColor::fromHsvF(static_cast<float>(0.667 * (1.0 - x)), 1.0f, 1.0f);
+}
+
+QColor divergingColor(double v, double span) {
+  if (std::isnan(v)) return QColor(150, 150, 150);
+  const double x = span > 0 ? std::clamp(v / span, -1.0, 1.0) : 0.0;
+  const QColor mid(245, 245, 245), neg(33, 102, 172), pos(178, 24, 43);
+  const QColor& end = x < 0 ? neg : pos;
+  const double f = std::abs(x);
+  return QColor(int(mid.red() + f * (end.red() - mid.red())),
+                int(mid.green() + f * (end.green() - mid.green())),
+                int(mid.blue() + f * (end.blue() - mid.blue())));
+}
+
+QColor leakStateColor(double s) {
+  if (std::isnan(s)) return QColor(150, 150, 150);
+  switch (int(std::lround(s))) {
+    case 0:
+      return QColor(76, 175, 80);  // normal: green
+    case 1:
+      return QColor(229, 57, 53);  // leaking: red
+    case 2:
+      return QColor(251, 140, 0);  // isolating: orange
+    default:
+      return QColor(94, 53, 177);  // isolated: purple
+  }
+}
+
+QString leakStateName(double s) {
+  if (std::isnan(s)) return "unknown";
+  switch (int(std::lround(s))) {
+    case 0:
+      return "normal";
+    case 1:
+      return "leaking";
+    case 2:
+      return "isolating";
+    default:
+      return "isolated";
+  }
+}
+
+QString formatTime(double s) {
+  if (std::isnan(s)) return "--:--:--";
+  const long t = std::lround(std::max(0.0, s));
+  return QString("%1:%2:%3")
+      .arg(t / 3600, 2, 10, QChar('0'))
+      .arg((t / 60) % 60, 2, 10, QChar('0'))
+      .arg(t % 60, 2, 10, QChar('0'));
+}
+
+}  // namespace dctwin::gui

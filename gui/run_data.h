@@ -1,0 +1,121 @@
+// run_data.h: one run held in memory for the views: the facility's static layout (racks, CDUs,
+// GPUs, jobs, busways), the time axis, the recorded series by their results-file path
+// (docs/results.md: "/rack/T_return", "/gpu/T_junction", ...), and the event log.
+//
+// A RunData is filled either from a finished or running simulation (RunWorker streams row blocks
+// into it) or from a results file (dctwin::readResults). The metrics the floor plan colours by are
+// computed here, in the units people read (degC, kW, L/min, %), so every view agrees.
+#pragma once
+
+#include <QColor>
+#include <QString>
+#include <cmath>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "solver/model.h"
+#include "solver/results_reader.h"
+
+namespace dctwin::gui {
+
+// rows appended to a RunData as a run goes: a block of consecutive output rows
+struct RowBlock {
+  std::vector<double> time;                           // (s)
+  std::map<std::string, std::vector<double>> values;  // path -> rows x width, row-major
+  std::vector<EventRecord> events;                    // new events since the last block
+};
+
+struct RunData {
+  // what this run is
+  QString label;        // "run 2 (pod_rack_leak)", a file name, ...
+  QString source_path;  // the results file, if any
+  std::string facility_name, facility_text, scenario_text;
+  bool complete = true;  // false while a run is streaming
+
+  // static layout
+  std::vector<std::string> rack_name, rack_row, rack_type, cdu_name, job_name, busway_name;
+  std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 none
+  std::vector<int> gpu_rack, gpu_tray, gpu_slot;
+  std::vector<int> rack_gpuadr, rack_gpunum, rack_trays;  // derived from gpu_rack/gpu_tray
+  std::vector<double> gpu_T_hbm_max, gpu_T_slowdown;      // per GPU when known, else empty (K)
+
+  // series
+  std::vector<double> time;  // (s)
+  struct Series {
+    std::string units;
+    int width = 0;  // columns; 1-D series have width 1
+    std::vector<double> data;
+  };
+  std::map<std::string, Series> series;
+  std::vector<EventRecord> events;
+
+  int nrack() const { return int(rack_name.size()); }
+  int ncdu() const { return int(cdu_name.size()); }
+  int ngpu() const { return int(gpu_rack.size()); }
+  int rows() const { return int(time.size()); }
+  bool empty() const { return rack_name.empty(); }
+  double duration() const { return time.empty() ? 0.0 : time.back(); }
+
+  // the value of series `path` at row, column; NaN when absent
+  double value(const std::string& path, int row, int col = 0) const;
+  const Series* find(const std::string& path) const;
+  // the last row whose time is <= t (0 when before the first)
+  int rowAt(double t) const;
+  int rackByName(const std::string& name) const;
+  int cduByName(const std::string& name) const;
+  // "rack A03" -> {0, 2}; "cdu1" -> {1, 0}; otherwise {-1, -1}
+  std::pair<int, int> component(const std::string& text) const;
+
+  // static parts from a compiled model (no rows yet)
+  static RunData fromModel(const FacilityModel& m);
+  // everything from a results file; GPU limits when its facility text compiles
+  static RunData fromResults(const ResultsData& d);
+  void append(const RowBlock& b);
+  // derived alarms the library does not log (HBM over-temperature), merged into `events`
+  void deriveAlarms();
+
+ private:
+  void finishLayout();
+  std::size_t hbm_rows_checked_ = 0;
+  std::vector<char> hbm_logged_;
+};
+
+// what the floor plan and the 3D view colour by
+enum class Metric {
+  JunctionMax,    // hottest GPU junction in the rack (degC)
+  HbmMax,         // hottest HBM (degC)
+  SupplyT,        // rack inlet (degC); CDUs: secondary supply
+  ReturnT,        // rack outlet (degC); CDUs: secondary return
+  Flow,           // rack or CDU secondary flow (L/min)
+  Power,          // rack electrical power (kW); CDUs: pump power
+  ClockMean,      // mean SM clock ratio (%)
+  ThrottleShare,  // share of the rack's GPUs throttled (thermal or power brake) (%)
+  LeakState,      // 0 normal, 1 leaking, 2 isolating, 3 isolated/off (category)
+  Count
+};
+
+struct MetricInfo {
+  QString name;  // "Max GPU junction temperature"
+  QString unit;  // "°C"
+  double lo = 0, hi = 1;
+  bool categorical = false;
+};
+MetricInfo metricInfo(Metric m);
+
+// a rack's value of the metric at a row, in display units; NaN when unknown
+double rackMetric(const RunData& d, Metric m, int rack, int row);
+// a CDU's value (its own quantity where the metric applies to CDUs), NaN otherwise
+double cduMetric(const RunData& d, Metric m, int cdu, int row);
+
+// colour scales: sequential (blue -> red) for values in [lo, hi], diverging for differences,
+// categorical for LeakState; grey for NaN
+QColor sequentialColor(double v, double lo, double hi);
+QColor divergingColor(double v, double span);
+QColor leakStateColor(double state);
+QString leakStateName(double state);
+
+// "00:10:05" for 605 s
+QString formatTime(double seconds);
+
+}  // namespace dctwin::gui

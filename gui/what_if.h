@@ -1,0 +1,101 @@
+// what_if.h: the scenario panel: run length and output interval, the list of events (faults and
+// input changes) with a form to add one (leak at a rack, header leak, pump or CDU failure,
+// facility-water temperature or flow, power cap, stuck valve, PSU failures), further scenario
+// settings as YAML (detection, initial temperature), load/save of scenario files, run/cancel
+// and the run's progress.
+//
+// The scenario text (docs/scenario-format.md) is what runs: the panel assembles it and the
+// library parses it (dctwin::loadScenarioFromString), so every check and message is the
+// library's. Each event is kept as its YAML item, e.g. "{time: 60 s, rack: A03, leak: {...}}".
+#pragma once
+
+#include <QStringList>
+#include <QWidget>
+
+#include "gui/run_data.h"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPlainTextEdit;
+class QProgressBar;
+class QPushButton;
+class QTableWidget;
+
+namespace dctwin::gui {
+
+enum class FaultKind {
+  RackLeak,
+  HeaderLeak,
+  PumpFailure,
+  CduFailure,
+  FacilityWaterTemperature,
+  FacilityWaterFlow,
+  PowerCap,
+  ValveStuck,
+  PsuFailure,
+  Count
+};
+
+class WhatIfPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit WhatIfPanel(QWidget* parent = nullptr);
+  void setRun(const RunData* d);  // names for the target lists
+
+  // the scenario as YAML, and its name
+  QString scenarioText() const;
+  QString scenarioName() const;
+  // replace the scenario by a file's text; false (and *error) when the library rejects it
+  bool setScenarioText(const QString& text, const QString& name, QString* error = nullptr);
+  void resetScenario();  // the default: 20 min, 5 s outputs, no events
+
+  // add an event; time (s), value in the form's unit (mm, mm2, pumps, degC, %, W, PSUs);
+  // returns the YAML item added, or "" with *error
+  QString addFault(FaultKind kind, const QString& target, double time, double value,
+                   QString* error = nullptr);
+  // add an event given as a YAML flow mapping; false with *error when it does not parse
+  bool addEventYaml(const QString& item, QString* error = nullptr);
+  void removeEvent(int k);
+  int eventCount() const { return int(events_.size()); }
+  QString eventYaml(int k) const { return events_[k]; }
+  void setDuration(double seconds);
+  void setOutputInterval(double seconds);
+  // preset the form (context menu on the floor plan)
+  void presetFault(FaultKind kind, const QString& target);
+
+  void setRunning(bool running);
+  void setProgress(double fraction, double t, double duration);
+  void setStatus(const QString& text);
+
+ signals:
+  void runRequested();
+  void cancelRequested();
+  void loadRequested();
+  void saveRequested();
+
+ private:
+  void refreshTable();
+  void refreshForm();
+  QString describe(const QString& item, QString* error) const;
+
+  const RunData* run_ = nullptr;
+  QStringList events_;
+  QLineEdit* name_ = nullptr;
+  QDoubleSpinBox* duration_ = nullptr;  // (min)
+  QDoubleSpinBox* interval_ = nullptr;  // (s)
+  QPlainTextEdit* extra_ = nullptr;
+  QComboBox* kind_ = nullptr;
+  QComboBox* target_ = nullptr;
+  QDoubleSpinBox* at_ = nullptr;  // (min)
+  QDoubleSpinBox* value_ = nullptr;
+  QLabel* value_label_ = nullptr;
+  QTableWidget* table_ = nullptr;
+  QPushButton* run_button_ = nullptr;
+  QPushButton* cancel_button_ = nullptr;
+  QProgressBar* progress_ = nullptr;
+  QLabel* status_ = nullptr;
+};
+
+}  // namespace dctwin::gui
