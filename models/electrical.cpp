@@ -139,6 +139,15 @@ double buswayThermalStep(const BuswayParams& b, double I, double T_amb, double d
 
 //---------------------------------------------------------------------------------------------
 void breakerStep(const BreakerParams& b, double I, double t, double dt, BreakerState& s) {
+  breakerStep(b, I, t, dt, breakerDecay(b, dt), s);
+}
+
+double breakerDecay(const BreakerParams& b, double dt) {
+  return b.tau > 0 ? std::exp(-dt / b.tau) : 0.0;
+}
+
+void breakerStep(const BreakerParams& b, double I, double t, double dt, double decay,
+                 BreakerState& s) {
   if (s.tripped) return;
   const double Ia = std::abs(I);
   const double k2 = b.k_trip * b.k_trip;
@@ -148,7 +157,7 @@ void breakerStep(const BreakerParams& b, double I, double t, double dt, BreakerS
     return;
   }
   const double r = (Ia / b.I_n) * (Ia / b.I_n);
-  const double theta1 = b.tau > 0 ? r + (s.theta - r) * std::exp(-dt / b.tau) : r;
+  const double theta1 = b.tau > 0 ? r + (s.theta - r) * decay : r;
   if (theta1 >= k2) {  // crossing inside the step; r > k2 > theta here
     const double x = b.tau > 0 ? b.tau * std::log((r - s.theta) / (r - k2)) : 0.0;
     s.tripped = true;

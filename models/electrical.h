@@ -127,6 +127,11 @@ struct BreakerState {
 // inside the step records its exact crossing time, a magnetic trip the step start t. A tripped
 // breaker stays tripped (the caller then sets the downstream current to zero).
 void breakerStep(const BreakerParams& b, double I, double t, double dt, BreakerState& s);
+// the same with decay = exp(-dt / b.tau) given (breakers of one kind stepped together share it)
+void breakerStep(const BreakerParams& b, double I, double t, double dt, double decay,
+                 BreakerState& s);
+// exp(-dt / b.tau), 0 without a thermal element
+double breakerDecay(const BreakerParams& b, double dt);
 // reclose: cold thermal element
 inline void breakerReset(BreakerState& s) {
   s = BreakerState{};

@@ -60,6 +60,8 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.rack_gpu_P_now.assign(m.nrack, 0.0);
   g.rack_gpu_Q_now.assign(m.nrack, 0.0);
   g.rack_throttled_now.assign(m.nrack, 0.0);
+  g.rack_T_in.assign(m.nrack, T_init);
+  g.rack_R_path.assign(m.nrack, 0.0);
   g.interval_time = 0;
   g.E_electric = g.E_to_coolant = 0;
   g.E_stored0 = 0;
@@ -110,6 +112,15 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
   for (int r = 0; r < m.nrack; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
   // uniform steps no longer than gpu_dt that end exactly at t1
   const long nstep = std::max(1L, long(std::ceil(window / m.gpu_dt - 1e-6)));
+  // the coolant side of each rack holds over the window: its inlet temperature and the plate
+  // resistance at its flow (one power law per rack and window, not per step)
+  for (int r = 0; r < m.nrack; ++r) {
+    if (!m.rack_resolved[r]) continue;
+    const int c = m.rack_cdu[r];
+    g.rack_T_in[r] = y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1];
+    const double V_path = st.sig.m_rack[r] / m.fluids[m.cdu_fluid[c]].rho_ref() / m.rack_paths[r];
+    g.rack_R_path[r] = m.rack_coldplate[r].R(V_path);
+  }
   const double dt = window / double(nstep);
   for (long step = 0; step < nstep; ++step) {
     const double t = t0 + double(step) * dt;
@@ -153,11 +164,7 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         if (m.has_power) powerRackStep(m, st, r, t, dt);
         return;
       }
-      const int c = m.rack_cdu[r];
-      const double T_in = y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1];
-      const double rho = m.fluids[m.cdu_fluid[c]].rho_ref();
-      const double V_path = st.sig.m_rack[r] / rho / m.rack_paths[r];
-      const double R_path = m.rack_coldplate[r].R(V_path);
+      const double T_in = g.rack_T_in[r], R_path = g.rack_R_path[r];
       double P_gpu = 0, Q_gpu = 0, a_sum = 0, nvl_sum = 0, net_sum = 0, throttled = 0;
       // a whole-rack cap is shared equally by its GPUs, after the non-GPU parts' last draw (a)
       double rack_share = 1e300;

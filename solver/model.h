@@ -279,14 +279,15 @@ struct GpuLayerState {
   std::vector<std::vector<Utilization>> job_util;
   std::vector<double> job_throttled;  // GPU-seconds of thermal/brake throttling   (s)
   // window means handed to the coolant (nrack)
-  std::vector<double> rack_Q_liquid;       // heat into the rack coolant                (W)
-  std::vector<double> rack_P;              // rack electrical power                     (W)
-  std::vector<double> rack_Q_air;          // (W)
-  std::vector<double> rack_P_now;          // rack power at the last fast step          (W)
-  std::vector<double> rack_gpu_P_now;      // its GPU part                              (W)
-  std::vector<double> rack_gpu_Q_now;      // GPU heat into the coolant, last fast step (W)
-  std::vector<double> rack_throttled_now;  // GPU-seconds throttled in the last fast step (s)
-  double interval_time = 0;                // time accumulated in P_sum                 (s)
+  std::vector<double> rack_Q_liquid;           // heat into the rack coolant                (W)
+  std::vector<double> rack_P;                  // rack electrical power                     (W)
+  std::vector<double> rack_Q_air;              // (W)
+  std::vector<double> rack_P_now;              // rack power at the last fast step          (W)
+  std::vector<double> rack_gpu_P_now;          // its GPU part                              (W)
+  std::vector<double> rack_gpu_Q_now;          // GPU heat into the coolant, last fast step (W)
+  std::vector<double> rack_throttled_now;      // GPU-seconds throttled in the last fast step (s)
+  std::vector<double> rack_T_in, rack_R_path;  // over the window: inlet (K), plate R (K/W)
+  double interval_time = 0;                    // time accumulated in P_sum                 (s)
   // energy of the GPU layer since t = 0 (J)
   double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;
 };

@@ -78,9 +78,12 @@ void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt
     const double P_in_shelf = P_in_rack / working;
     p.rack_brake[r] = overload ? 1 : 0;
     const double I_shelf = P_in_shelf / (sqrt3 * ps.V_LL * ps.pf);
-    for (int k = 0; k < ns; ++k) {
-      BreakerState& bs = p.shelf_brk[std::size_t(r) * ns + k];
-      if (!bs.tripped && ps.has_shelf_breaker) breakerStep(ps.shelf_breaker, I_shelf, t, dt, bs);
+    if (ps.has_shelf_breaker) {
+      const double decay = breakerDecay(ps.shelf_breaker, dt);  // the same for every shelf
+      for (int k = 0; k < ns; ++k) {
+        BreakerState& bs = p.shelf_brk[std::size_t(r) * ns + k];
+        if (!bs.tripped) breakerStep(ps.shelf_breaker, I_shelf, t, dt, decay, bs);
+      }
     }
     p.rack_P_in[r] = P_in_shelf * working;
     p.rack_psu_loss[r] = p.rack_P_in[r] - P_dc;

@@ -51,7 +51,8 @@ double parseDuration(const std::string& text) {
 
 int runCommand(const std::string& facility, const std::string& scenario_path,
                const std::string& duration, const std::string& output, const std::string& interval,
-               const std::string& power_interval, bool quiet, const std::string& vtk_dir) {
+               const std::string& power_interval, bool quiet, const std::string& vtk_dir,
+               int threads) {
   using namespace dctwin;
   FacilitySpec spec = loadFacility(facility);
   Scenario sc;
@@ -67,6 +68,7 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   FacilityModel model = compileFacility(spec);
   model.options.rtol = sc.rtol;
   model.options.output_interval = std::min(sc.output_interval, sc.duration);
+  model.options.threads = threads;
   const double T_init = sc.has_T_init ? sc.T_init : model.fws_T.eval(0.0);
   State st = makeState(model, T_init);
   SummarySink summary;
@@ -340,6 +342,11 @@ int main(int argc, char** argv) {
   run->add_option("--vtk", vtk_dir,
                   "Also write the facility geometry with its fields at every output time for "
                   "ParaView: DIR/facility.pvd and DIR/facility_NNNNNN.vtu (docs/results.md)");
+  int run_threads = 1;
+  run->add_option("--threads,-j", run_threads,
+                  "Worker threads for the racks (halls and campuses; the results do not depend "
+                  "on it, docs/performance.md)")
+      ->check(CLI::Range(1, 256));
   run->add_flag("--quiet,-q", quiet, "Print nothing but errors");
 
   std::string check_file;
@@ -397,7 +404,7 @@ int main(int argc, char** argv) {
   try {
     if (*run)
       return runCommand(facility, scenario, duration, output, interval, power_interval, quiet,
-                        vtk_dir);
+                        vtk_dir, run_threads);
     if (*merge) return mergeCommand(merge_file, merge_journals, merge_out, quiet);
     if (*report) {
       auto quote = [](const std::string& x) {
