@@ -4,7 +4,7 @@
 //   dctwin-gui --screenshots DIR     the user guide's screenshots: the default pod, a baseline
 //                                    run and the rack-leak scenario, every view saved as PNG
 //
-// With no file it opens the facility of the last session's first recent file, or the default pod.
+// With no file it opens the last facility opened, or the default pod.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
@@ -118,12 +118,9 @@ int main(int argc, char** argv) {
     for (const QString& f : files) w.openFile(f);
   } else {
     // the last facility, else the default pod
-    QString start = QString(DCTWIN_DATA_DIR) + "/facilities/pod_gb200.yaml";
-    for (const QString& r : w.recentFiles())
-      if (r.endsWith(".yaml") && QFileInfo::exists(r)) {
-        start = r;
-        break;
-      }
+    QString start = QSettings().value("files/last_facility").toString();
+    if (start.isEmpty() || !QFileInfo::exists(start))
+      start = QString(DCTWIN_DATA_DIR) + "/facilities/pod_gb200.yaml";
     QTimer::singleShot(0, &w, [&w, start] { w.openFile(start); });
   }
   return app.exec();

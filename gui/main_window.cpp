@@ -4,6 +4,7 @@
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
+#include <QCursor>
 #include <QDesktopServices>
 #include <QDir>
 #include <QDockWidget>
@@ -26,6 +27,7 @@
 #include <QTextStream>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolTip>
 #include <QUrl>
 #include <QVBoxLayout>
 #include <cmath>
@@ -119,6 +121,12 @@ void MainWindow::buildUi() {
     hall3d_ = new HallView3D(tabs_);
     hall3d_->setObjectName("hallView3D");
     tabs_->addTab(hall3d_, "3D hall");
+    connect(hall3d_, &HallView3D::boxHovered, this, [this](int box) {
+      if (!current_ || box < 0) return QToolTip::hideText();
+      const int nr = current_->nrack();
+      const QString tip = box < nr ? floor_->tooltipForRack(box) : floor_->tooltipForCdu(box - nr);
+      QToolTip::showText(QCursor::pos(), tip, hall3d_);
+    });
     connect(hall3d_, &HallView3D::boxClicked, this, [this](int box) {
       if (!current_) return;
       if (box >= 0 && box < current_->nrack())
@@ -414,6 +422,8 @@ bool MainWindow::openFacility(const QString& path) {
     setCurrent(std::move(d));
     current_results_.clear();
     addRecent(path);
+    if (opt_.restore_settings)
+      QSettings().setValue("files/last_facility", QFileInfo(path).absoluteFilePath());
     status_run_->setText(QString("%1: %2 racks, %3 CDUs, %4 GPUs — F5 runs the scenario")
                              .arg(QString::fromStdString(m.name))
                              .arg(m.nrack)
@@ -451,7 +461,19 @@ bool MainWindow::openResults(const QString& path) {
     return false;
   }
   try {
-    const ResultsData r = readResults(path.toStdString());
+    // first without the per-GPU series; then with them where they fit in about 1 GB
+    ResultsReadOptions no_gpu;
+    no_gpu.want = [](const std::string& p) { return p.rfind("/gpu/", 0) != 0; };
+    ResultsData r = readResults(path.toStdString(), no_gpu);
+    const std::size_t ngpu = r.integers.count("/gpu/rack") ? r.integers.at("/gpu/rack").size() : 0;
+    if (ngpu > 0 && double(ngpu) * r.rows() * 5 * 8 <= 1e9) {
+      r = readResults(path.toStdString());
+    } else if (ngpu > 0) {
+      statusBar()->showMessage(
+          "Large run: per-GPU series not loaded (rack detail unavailable; GPU metrics need the "
+          "per-GPU series)",
+          10000);
+    }
     auto d = std::make_unique<RunData>(RunData::fromResults(r));
     d->label = QFileInfo(path).fileName();
     // the facility of the run, so what-if runs can start from it

@@ -76,6 +76,14 @@ class GpuGrid : public QWidget {
       return;
     }
     const Quantity& Q = kQuantities[d_->quantity_];
+    if (!r->find(Q.path)) {
+      g.setPen(Qt::darkGray);
+      g.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap,
+                 QString("Per-GPU values were not kept for a run this large (%1 GPUs): the "
+                         "rack's GPU maxima and means are on the floor plan and in the charts.")
+                     .arg(r->ngpu()));
+      return;
+    }
     QFont f = g.font();
     f.setPixelSize(10);
     g.setFont(f);

@@ -12,7 +12,6 @@ namespace dctwin::gui {
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kC = 273.15;
-constexpr unsigned kThrottleBits = 0x20 | 0x40 | 0x80;  // SW/HW thermal, power brake
 }  // namespace
 
 const RunData::Series* RunData::find(const std::string& path) const {
@@ -165,8 +164,51 @@ RunData RunData::fromResults(const ResultsData& r) {
     }
   }
   d.finishLayout();
+  d.computeRackAggregates();
   d.deriveAlarms();
   return d;
+}
+
+void RunData::computeRackAggregates() {
+  const Series* tj = find("/gpu/T_junction");
+  const Series* hbm = find("/gpu/T_hbm");
+  const Series* clk = find("/gpu/clock_ratio");
+  const Series* thr = find("/gpu/throttle_reasons");
+  const int nr = nrack(), ng = ngpu();
+  if (ng == 0 || !tj || tj->width != ng) return;
+  const std::size_t T = time.size();
+  auto column = [&](const char* path) -> Series& {
+    Series& s = series[path];
+    s.width = nr;
+    s.units = path == kRackClockMean || path == kRackThrottled ? "1" : "K";
+    return s;
+  };
+  Series &a = column(kRackTjMax), &b = column(kRackThbmMax), &c = column(kRackClockMean),
+         &e = column(kRackThrottled);
+  const std::size_t done = a.data.size() / std::max(1, nr);
+  for (Series* s : {&a, &b, &c, &e}) s->data.resize(T * nr, kNaN);
+  auto at = [&](const Series* s, std::size_t k, int i) {
+    return s && s->width == ng && (k + 1) * ng <= s->data.size() ? s->data[k * ng + i] : kNaN;
+  };
+  for (std::size_t k = done; k < T; ++k)
+    for (int r = 0; r < nr; ++r) {
+      const int n = rack_gpunum[r];
+      if (n == 0) continue;
+      double vj = -1e300, vh = -1e300, sc = 0;
+      int throttled = 0;
+      for (int q = 0; q < n; ++q) {
+        const int i = rack_gpuadr[r] + q;
+        vj = std::max(vj, at(tj, k, i));
+        vh = std::max(vh, at(hbm, k, i));
+        sc += at(clk, k, i);
+        const double x = at(thr, k, i);
+        if (!std::isnan(x) && (unsigned(x) & kThrottleBits)) ++throttled;
+      }
+      a.data[k * nr + r] = vj > -1e300 ? vj : kNaN;
+      b.data[k * nr + r] = hbm && vh > -1e300 ? vh : kNaN;
+      c.data[k * nr + r] = clk ? sc / n : kNaN;
+      e.data[k * nr + r] = thr ? double(throttled) / n : kNaN;
+    }
 }
 
 void RunData::append(const RowBlock& b) {
@@ -182,6 +224,8 @@ void RunData::append(const RowBlock& b) {
     s.data.insert(s.data.end(), v.begin(), v.end());
   }
   events.insert(events.end(), b.events.begin(), b.events.end());
+  // aggregates that did not come with the block (the sink sends them; other sources may not)
+  if (!b.values.count(kRackTjMax)) computeRackAggregates();
   if (!b.events.empty() || n > 0) deriveAlarms();
 }
 
@@ -250,21 +294,23 @@ MetricInfo metricInfo(Metric m) {
 
 double rackMetric(const RunData& d, Metric m, int r, int row) {
   if (r < 0 || r >= d.nrack() || d.rows() == 0) return kNaN;
+  // a layout without GPUs (or not finished) has no GPU counts
+  const int gpun = r < int(d.rack_gpunum.size()) ? d.rack_gpunum[r] : 0;
   auto gpuMax = [&](const char* path) {
     const RunData::Series* s = d.find(path);
-    if (!s || d.rack_gpunum[r] == 0) return kNaN;
+    if (!s || gpun == 0) return kNaN;
     double v = -1e300;
-    for (int q = 0; q < d.rack_gpunum[r]; ++q)
-      v = std::max(v, d.value(path, row, d.rack_gpuadr[r] + q));
+    for (int q = 0; q < gpun; ++q) v = std::max(v, d.value(path, row, d.rack_gpuadr[r] + q));
     return v > -1e300 ? v : kNaN;
   };
   switch (m) {
     case Metric::JunctionMax: {
-      const double v = gpuMax("/gpu/T_junction");
+      double v = d.find(kRackTjMax) ? d.value(kRackTjMax, row, r) : gpuMax("/gpu/T_junction");
+      if (gpun == 0) v = kNaN;
       return std::isnan(v) ? d.value("/rack/T_case", row, r) - kC : v - kC;
     }
     case Metric::HbmMax:
-      return gpuMax("/gpu/T_hbm") - kC;
+      return (d.find(kRackThbmMax) ? d.value(kRackThbmMax, row, r) : gpuMax("/gpu/T_hbm")) - kC;
     case Metric::SupplyT:
       return d.value("/rack/T_supply", row, r) - kC;
     case Metric::ReturnT:
@@ -274,20 +320,21 @@ double rackMetric(const RunData& d, Metric m, int r, int row) {
     case Metric::Power:
       return d.value("/rack/P", row, r) / 1e3;
     case Metric::ClockMean: {
-      if (d.rack_gpunum[r] == 0 || !d.find("/gpu/clock_ratio")) return kNaN;
+      if (d.find(kRackClockMean)) return 100.0 * d.value(kRackClockMean, row, r);
+      if (gpun == 0 || !d.find("/gpu/clock_ratio")) return kNaN;
       double s = 0;
-      for (int q = 0; q < d.rack_gpunum[r]; ++q)
-        s += d.value("/gpu/clock_ratio", row, d.rack_gpuadr[r] + q);
-      return 100.0 * s / d.rack_gpunum[r];
+      for (int q = 0; q < gpun; ++q) s += d.value("/gpu/clock_ratio", row, d.rack_gpuadr[r] + q);
+      return 100.0 * s / gpun;
     }
     case Metric::ThrottleShare: {
-      if (d.rack_gpunum[r] == 0 || !d.find("/gpu/throttle_reasons")) return kNaN;
+      if (d.find(kRackThrottled)) return 100.0 * d.value(kRackThrottled, row, r);
+      if (gpun == 0 || !d.find("/gpu/throttle_reasons")) return kNaN;
       int n = 0;
-      for (int q = 0; q < d.rack_gpunum[r]; ++q) {
+      for (int q = 0; q < gpun; ++q) {
         const double v = d.value("/gpu/throttle_reasons", row, d.rack_gpuadr[r] + q);
         if (!std::isnan(v) && (unsigned(v) & kThrottleBits)) ++n;
       }
-      return 100.0 * n / d.rack_gpunum[r];
+      return 100.0 * n / gpun;
     }
     case Metric::LeakState: {
       const double iso = d.value("/rack/isolation", row, r);

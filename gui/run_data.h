@@ -74,12 +74,23 @@ struct RunData {
   void append(const RowBlock& b);
   // derived alarms the library does not log (HBM over-temperature), merged into `events`
   void deriveAlarms();
+  // per-rack GPU aggregates (kRackAggregates) from the per-GPU series, for rows not yet done;
+  // the views read these, so a large facility need not keep every GPU's series
+  void computeRackAggregates();
 
  private:
   void finishLayout();
   std::size_t hbm_rows_checked_ = 0;
   std::vector<char> hbm_logged_;
 };
+
+// per-rack GPU aggregates, one column per rack: hottest junction and HBM over the output interval
+// (K), mean SM clock ratio (1), share of GPUs with a thermal or power-brake throttle reason (1)
+inline constexpr const char* kRackTjMax = "/rack/gpu_T_junction_max";
+inline constexpr const char* kRackThbmMax = "/rack/gpu_T_hbm_max";
+inline constexpr const char* kRackClockMean = "/rack/gpu_clock_mean";
+inline constexpr const char* kRackThrottled = "/rack/gpu_throttled_share";
+inline constexpr unsigned kThrottleBits = 0x20 | 0x40 | 0x80;  // SW/HW thermal, power brake
 
 // what the floor plan and the 3D view colour by
 enum class Metric {

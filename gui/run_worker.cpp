@@ -4,6 +4,7 @@
 #include <QMetaObject>
 #include <algorithm>
 #include <chrono>
+#include <limits>
 
 #include "solver/integrator.h"
 #include "solver/loader.h"
@@ -14,9 +15,9 @@ namespace dctwin::gui {
 // copies what the views show from each output row into the worker's pending block
 struct StreamSink : OutputSink {
   RunWorker* w;
+  bool keep_gpu;  // per-GPU series too (they are what a large facility cannot keep)
   std::size_t events_sent = 0;
-  std::vector<double> row;
-  explicit StreamSink(RunWorker* worker) : w(worker) {}
+  StreamSink(RunWorker* worker, bool gpu) : w(worker), keep_gpu(gpu) {}
 
   void put(RowBlock& b, const char* path, int n, auto fn) {
     std::vector<double>& v = b.values[path];
@@ -69,6 +70,38 @@ struct StreamSink : OutputSink {
     for (int r = 0; r < nr; ++r) P_IT += g.P_rack[r];
     b.values["/facility/P_IT"].push_back(P_IT);
     if (m.ngpu > 0 && !st.gl.Tj_max.empty()) {
+      const GpuLayerState& gl = st.gl;
+      // per-rack aggregates, always
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      auto over = [&](int r, auto fn, auto combine, double init) {
+        if (m.rack_gpunum[r] == 0) return nan;
+        double v = init;
+        for (int q = 0; q < m.rack_gpunum[r]; ++q) v = combine(v, fn(m.rack_gpuadr[r] + q));
+        return v;
+      };
+      auto maxf = [](double a, double b) { return std::max(a, b); };
+      auto sumf = [](double a, double b) { return a + b; };
+      put(b, kRackTjMax, nr, [&](int r) {
+        return over(
+            r, [&](int i) { return gl.Tj_max[i]; }, maxf, -1e300);
+      });
+      put(b, kRackThbmMax, nr, [&](int r) {
+        return over(
+            r, [&](int i) { return gl.Thbm_max[i]; }, maxf, -1e300);
+      });
+      put(b, kRackClockMean, nr, [&](int r) {
+        return over(
+                   r, [&](int i) { return gl.op[i].clock_ratio; }, sumf, 0.0) /
+               std::max(1, m.rack_gpunum[r]);
+      });
+      put(b, kRackThrottled, nr, [&](int r) {
+        return over(
+                   r, [&](int i) { return (gl.op[i].reasons & kThrottleBits) ? 1.0 : 0.0; }, sumf,
+                   0.0) /
+               std::max(1, m.rack_gpunum[r]);
+      });
+    }
+    if (keep_gpu && m.ngpu > 0 && !st.gl.Tj_max.empty()) {
       const GpuLayerState& gl = st.gl;
       const double span = gl.interval_time > 0 ? gl.interval_time : 1.0;
       put(b, "/gpu/T_junction", m.ngpu, [&](int i) { return gl.Tj_max[i]; });
@@ -175,7 +208,10 @@ void RunWorker::work(FacilitySpec spec, std::string text, std::string name, std:
       std::lock_guard<std::mutex> lock(mutex_);
       skeleton_ = std::move(skel);
     }
-    StreamSink stream(this);
+    // per-GPU series (5 of them) only while they stay under about 512 MB for the run
+    const double rows = sc.duration / model.options.output_interval + 2;
+    const bool keep_gpu = rows * model.ngpu * 5 * 8.0 <= 512e6;
+    StreamSink stream(this, keep_gpu);
     SummarySink summary;
     std::unique_ptr<Hdf5Sink> h5;
     std::vector<OutputSink*> sinks{&stream, &summary};

@@ -378,12 +378,16 @@ void WhatIfPanel::refreshTable() {
       at = formatTime(e.time);
       kind = QString::fromStdString(e.kind);
       where = QString::fromStdString(e.target);
-      if (e.kind == "leak")
+      if (e.kind == "leak") {
         value = e.area > 0 ? QString("%1 mm² (Ø %2 mm)")
                                  .arg(e.area * 1e6, 0, 'f', 2)
                                  .arg(std::sqrt(4 * e.area / M_PI) * 1e3, 0, 'f', 1)
                            : "";
-      else if (e.kind == "facility_water_temperature")
+        if (e.area_final > e.area)
+          value += QString(" → Ø %1 mm over %2")
+                       .arg(std::sqrt(4 * e.area_final / M_PI) * 1e3, 0, 'f', 1)
+                       .arg(formatTime(e.growth_time));
+      } else if (e.kind == "facility_water_temperature")
         value = QString("%1 °C").arg(e.value - 273.15, 0, 'f', 1);
       else if (e.kind == "facility_water_flow" || e.kind == "valve_stuck")
         value = QString("%1 %").arg(e.value * 100, 0, 'f', 0);

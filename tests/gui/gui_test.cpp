@@ -149,6 +149,7 @@ class GuiTest : public QObject {
     qInfo("run: %lld ms wall, %d timer ticks, %d rows seen while running", ms, ticks,
           rows_seen_live);
     QVERIFY2(ticks >= 5, qPrintable(QString("only %1 ticks in %2 ms").arg(ticks).arg(ms)));
+    QVERIFY(rows_seen_live > 0);         // rows streamed into the window before the run ended
     QVERIFY(ticks >= int(ms / 20 / 4));  // the loop was never blocked for long
 
     const RunData* d = w.currentRun();
@@ -472,6 +473,47 @@ class GuiTest : public QObject {
     t.setFollowing(true);
     t.setTimes({0, 5, 10, 15, 20, 25});
     QCOMPARE(t.time(), 25.0);
+  }
+
+  void rackAggregatesAndMetrics() {
+    // two racks of two GPUs; rows streamed without aggregates get them computed
+    RunData d;
+    d.rack_name = {"A01", "A02"};
+    d.rack_row = {"A", "A"};
+    d.rack_index = {1, 2};
+    d.rack_cdu = {0, 0};
+    d.cdu_name = {"cdu1"};
+    d.gpu_rack = {0, 0, 1, 1};
+    d.gpu_tray = {0, 0, 0, 0};
+    d.gpu_slot = {0, 1, 0, 1};
+    RunData skeleton = d;  // layout only
+    RunData& s = skeleton;
+    s.rack_gpuadr = {0, 2};
+    s.rack_gpunum = {2, 2};
+    s.rack_trays = {1, 1};
+    RowBlock b;
+    b.time = {0, 5};
+    b.values["/gpu/T_junction"] = {330, 340, 320, 321, 335, 345, 322, 323};
+    b.values["/gpu/T_hbm"] = {320, 330, 310, 311, 325, 335, 312, 313};
+    b.values["/gpu/clock_ratio"] = {1, 1, 1, 0.5, 1, 1, 0.5, 0.5};
+    b.values["/gpu/throttle_reasons"] = {0, 0, 0, 0x20, 0, 0, 0x40, 0x80};
+    b.values["/rack/isolation"] = {0, 0, 0, 0.5};
+    b.values["/rack/leak_flow"] = {0, 0, 0, 1e-5};
+    s.append(b);
+    QCOMPARE(s.rows(), 2);
+    QVERIFY(s.find(kRackTjMax));
+    QCOMPARE(rackMetric(s, Metric::JunctionMax, 0, 1), 345 - 273.15);
+    QCOMPARE(rackMetric(s, Metric::HbmMax, 1, 0), 311 - 273.15);
+    QCOMPARE(rackMetric(s, Metric::ClockMean, 1, 0), 75.0);
+    QCOMPARE(rackMetric(s, Metric::ThrottleShare, 1, 0), 50.0);
+    QCOMPARE(rackMetric(s, Metric::ThrottleShare, 1, 1), 100.0);
+    QCOMPARE(rackMetric(s, Metric::LeakState, 0, 1), 0.0);
+    QCOMPARE(rackMetric(s, Metric::LeakState, 1, 1), 2.0);
+    QCOMPARE(s.rowAt(4.9), 0);
+    QCOMPARE(s.rowAt(5), 1);
+    QCOMPARE(s.component("rack A02"), std::make_pair(0, 1));
+    QCOMPARE(s.component("cdu1"), std::make_pair(1, 0));
+    QCOMPARE(formatTime(3725), QString("01:02:05"));
   }
 
   void compareColorsDifferences() {
