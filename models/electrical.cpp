@@ -74,9 +74,15 @@ double shelfRatedPower(const ShelfParams& s) {
 }
 
 double shelfInputPower(const ShelfParams& s, double P_out, int failed, bool* overload, bool* lost) {
+  return shelvesInputPower(s, 1, P_out, failed, overload, lost);
+}
+
+double shelvesInputPower(const ShelfParams& s, int shelves, double P_out, int failed,
+                         bool* overload, bool* lost) {
   if (overload) *overload = false;
   if (lost) *lost = false;
-  const int working = s.psu_count - std::clamp(failed, 0, s.psu_count);
+  const int count = s.psu_count * shelves;
+  const int working = count - std::clamp(failed, 0, count);
   if (working <= 0) {
     if (lost) *lost = true;
     return 0.0;

@@ -66,6 +66,9 @@ double shelfRatedPower(const ShelfParams& s);
 // PSU works (returns 0: nothing is delivered). Failed PSUs draw nothing.
 double shelfInputPower(const ShelfParams& s, double P_out, int failed, bool* overload = nullptr,
                        bool* lost = nullptr);
+// the same for `shelves` such shelves on one busbar, pooled (their PSUs share the load)
+double shelvesInputPower(const ShelfParams& s, int shelves, double P_out, int failed,
+                         bool* overload = nullptr, bool* lost = nullptr);
 
 // ----- busway --------------------------------------------------------------------------------
 

@@ -65,10 +65,8 @@ void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt
     // the working shelves' PSUs share the load (active current sharing on the rack busbar);
     // failed PSUs (scenario faults) first consume the redundancy, then assert the power brake
     bool overload = false, lost = false;
-    ShelfParams pool = ps.shelf;
-    pool.psu_count *= working;
     const int failed = st.faults.rack_psu_failed.empty() ? 0 : st.faults.rack_psu_failed[r];
-    const double P_in_rack = shelfInputPower(pool, P_dc, failed, &overload, &lost);
+    const double P_in_rack = shelvesInputPower(ps.shelf, working, P_dc, failed, &overload, &lost);
     if (lost) {
       p.rack_powered[r] = 0;
       p.rack_P_in[r] = p.rack_psu_loss[r] = p.rack_P_grid[r] = 0;
