@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdlib>
 #include <string>
 #include <vector>
 
@@ -157,4 +158,18 @@ TEST_CASE("the worker pool runs every chunk once", "[performance]") {
       for (int i = b; i < e; ++i) ++hits[i];
     });
   for (const auto& h : hits) REQUIRE(h == 50);
+}
+
+TEST_CASE("the committed hall and campus are what scripts/make_facilities.py writes",
+          "[performance]") {
+  const std::string cmd = "/usr/bin/python3 " + std::string(DCTWIN_SOURCE_DIR) +
+                          "/scripts/make_facilities.py --check > /dev/null";
+  CHECK(std::system(cmd.c_str()) == 0);
+  // and the campus loads and compiles: 4 halls, 221,184 GPUs in 3,072 groups
+  FacilityModel m = compileFacility(loadFacility(dataFile("campus_gb300.yaml")));
+  CHECK(m.ncdu == 256);
+  CHECK(m.nrack == 3072);
+  CHECK(m.ngpu == 221184);
+  CHECK(m.ngroup == 3072);
+  CHECK(m.njob == 4);
 }
