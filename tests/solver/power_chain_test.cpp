@@ -69,6 +69,44 @@ TEST_CASE("power balance: utility = IT + every loss of the chain", "[power_chain
   CHECK(p.rack_powered[1] == 1);
 }
 
+TEST_CASE("parallel transformers and UPS modules share the load equally", "[power_chain]") {
+  // the same two racks behind 3 transformers and 4 UPS modules: each unit carries 1/N of the load,
+  // so the chain's losses are N times one unit's loss at P/N and the battery holds N times more
+  std::string text = withPower("breaker_mccb_800a");
+  const std::string tx = "  transformer: transformer_2500kva\n",
+                    ups = "  ups: ups_double_conversion_1mw\n";
+  text.replace(text.find(tx), tx.size(), tx + "  transformer_count: 3\n");
+  text.replace(text.find(ups), ups.size(), ups + "  ups_count: 4\n");
+  FacilityModel m = compileFacility(loadFacilityFromString(text, "p.yaml"));
+  REQUIRE(m.power.transformer_count == 3);
+  REQUIRE(m.power.ups_count == 4);
+  State st = makeState(m, 305.15);
+  RunOptions ro;
+  ro.duration = 120;
+  REQUIRE(simulate(m, st, ro, nullptr).ok);
+  const PowerLayerState& p = st.pl;
+  CHECK(
+      p.P_tx_loss ==
+      Approx(3 * transformerLoss(m.power.transformer, p.P_ups_in / 3, m.power.pf)).epsilon(1e-12));
+  // one module's conversion loss at a quarter of the load, times 4 (within the efficiency curve)
+  UpsState one;
+  one.soc_J = m.power.ups.battery_J;
+  const double P_in_one = upsStep(m.power.ups, p.P_ups_out / 4, true, 0.05, one);
+  CHECK(p.P_ups_in == Approx(4 * P_in_one).epsilon(1e-9));
+  CHECK(p.P_ups_loss == Approx(4 * one.P_loss).epsilon(1e-9));
+  const double losses = p.E_psu + p.E_bus + p.E_ups + p.E_tx;
+  CHECK(std::abs(p.E_utility - (p.E_it + losses - p.E_battery)) <= 1e-9 * p.E_utility);
+  // and an unknown count is an error naming the key
+  std::string bad = withPower("breaker_mccb_800a");
+  bad.replace(bad.find(ups), ups.size(), ups + "  ups_count: 0\n");
+  try {
+    loadFacilityFromString(bad, "p.yaml");
+    FAIL("ups_count 0 accepted");
+  } catch (const LoadFailure& e) {
+    CHECK(std::string(e.what()).find("ups_count") != std::string::npos);
+  }
+}
+
 TEST_CASE("a tripped feeder cuts its racks: GPUs off, heat gone, the job stalls", "[power_chain]") {
   // a 63 A breaker on a ~200 A feeder: it trips within seconds, rack A01 loses power
   FacilityModel m =
