@@ -4,10 +4,14 @@
 // - superblock and object formats are left at the library default (earliest) so a file that was
 //   flushed and then abandoned (process killed) opens without h5clear: the 1.10 "latest" format
 //   sets consistency flags in the superblock that only a clean close removes.
-// - time series are chunked {chunk_rows, c} with c = min(width, kMaxChunkBytes / (8 chunk_rows));
+// - time series are chunked {rows, c} with c = min(width, kMaxChunkBytes / (8 rows)), rows =
+//   chunk_rows but see below;
 //   a chunk then fits in HDF5's default 1 MiB per-dataset chunk cache, and very wide datasets
 //   (one column per GPU) are split along the column dimension too.
-// - rows are buffered per series in a block of chunk_rows rows aligned with the chunk grid; a full
+// - a very wide series (per GPU on a hall: 55,296 columns) takes fewer rows per chunk, so that its
+//   row buffer stays under kMaxBlockBytes (64 rows of every per-GPU series would hold ~1 GB of
+//   buffers on a campus)
+// - rows are buffered per series in a block of `rows` rows aligned with the chunk grid; a full
 //   block is written with one extend + hyperslab write. flush() writes the partial block but keeps
 //   it in the buffer, so when the block fills up it is rewritten whole (full-chunk writes need no
 //   read-back of a compressed chunk).
@@ -31,6 +35,7 @@ namespace dctwin {
 namespace {
 
 constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 20;  // = default chunk cache size
+constexpr std::size_t kMaxBlockBytes = std::size_t{4} << 20;  // row buffer per series
 constexpr int kDeflateLevel = 4;
 
 // collects the messages of the current HDF5 error stack, innermost first
@@ -90,10 +95,11 @@ struct ResultsFile::Impl {
     std::string path;
     std::size_t width = 0;        // as given (0: 1-D)
     std::size_t cols = 1;         // values per row (max(width, 1))
-    std::size_t block_start = 0;  // first row of the buffered block (a multiple of chunk_rows)
+    std::size_t rows = 1;         // rows per chunk and buffered block
+    std::size_t block_start = 0;  // first row of the buffered block (a multiple of rows)
     std::size_t buffered = 0;     // rows in the buffer
     std::size_t on_disk = 0;      // rows of the buffer already written by a flush
-    std::vector<double> buf;      // chunk_rows x cols, allocated on the first append
+    std::vector<double> buf;      // rows x cols, allocated on the first append
   };
 
   std::string path;
@@ -224,8 +230,8 @@ struct ResultsFile::Impl {
       }
       s.on_disk = s.buffered;
     }
-    if (s.buffered == chunk_rows) {
-      s.block_start += chunk_rows;
+    if (s.buffered == s.rows) {
+      s.block_start += s.rows;
       s.buffered = 0;
       s.on_disk = 0;
     }
@@ -381,9 +387,11 @@ int ResultsFile::addSeries(const std::string& path, std::size_t width, const std
   Impl::Series s;
   s.width = width;
   s.cols = std::max<std::size_t>(width, 1);
+  s.rows =
+      std::clamp<std::size_t>(kMaxBlockBytes / (sizeof(double) * s.cols), 1, impl_->chunk_rows);
   try {
     s.path = impl_->prepareDataset(path);
-    const hsize_t rows = impl_->chunk_rows;
+    const hsize_t rows = s.rows;
     const hsize_t max_cols = std::max<hsize_t>(1, kMaxChunkBytes / (sizeof(double) * rows));
     H5::DSetCreatPropList dcpl;
     const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -423,11 +431,11 @@ void ResultsFile::appendRow(int series, std::span<const double> row) {
         "row has " + std::to_string(row.size()) + " values, expected " + std::to_string(s.cols),
         s.path);
   }
-  if (s.buf.empty()) s.buf.resize(impl_->chunk_rows * s.cols);
+  if (s.buf.empty()) s.buf.resize(s.rows * s.cols);
   std::copy(row.begin(), row.end(),
             s.buf.begin() + static_cast<std::ptrdiff_t>(s.buffered * s.cols));
   ++s.buffered;
-  if (s.buffered == impl_->chunk_rows) {
+  if (s.buffered == s.rows) {
     try {
       impl_->writeBuffered(s);
     } catch (const H5::Exception& e) {

@@ -305,10 +305,12 @@ TEST_CASE("results: wide series chunk the column dimension", "[results]") {
   TempFile tmp("wide");
   const std::size_t width = 10000;
   {
-    ResultsFile f(tmp.str());  // 64 rows per chunk
+    ResultsFile f(tmp.str());  // 64 rows per chunk, fewer for very wide series
     int s = f.addSeries("/gpu/T_case", width, "K", "case temperature per GPU");
+    int n = f.addSeries("/rack/T", 5000, "K", "narrower");
     std::vector<double> row(width);
-    for (std::size_t r = 0; r < 3; ++r) {
+    f.appendRow(n, std::vector<double>(5000, 1.0));
+    for (std::size_t r = 0; r < 120; ++r) {  // past two blocks of 52 rows
       for (std::size_t c = 0; c < width; ++c) row[c] = cell(r, c);
       f.appendRow(s, row);
     }
@@ -317,10 +319,16 @@ TEST_CASE("results: wide series chunk the column dimension", "[results]") {
   H5::DataSet ds = f.openDataSet("/gpu/T_case");
   hsize_t cdims[2] = {0, 0};
   REQUIRE(ds.getCreatePlist().getChunk(2, cdims) == 2);
-  CHECK(cdims[0] == 64);
+  // the row buffer (rows x 10000 doubles) stays under 4 MiB: 52 rows; a chunk under 1 MiB
+  CHECK(cdims[0] == 52);
+  CHECK(cdims[1] == 2520);  // 52 x 2520 doubles <= 1 MiB
+  REQUIRE(f.openDataSet("/rack/T").getCreatePlist().getChunk(2, cdims) == 2);
+  CHECK(cdims[0] == 64);    // 5000 columns: 64 rows fit in 4 MiB
   CHECK(cdims[1] == 2048);  // 64 x 2048 doubles = 1 MiB
   Array a = readDoubles(f, "/gpu/T_case");
-  REQUIRE(a.dims == std::vector<hsize_t>{3, width});
+  REQUIRE(a.dims == std::vector<hsize_t>{120, width});
+  CHECK(a.values[119 * width + 7] == cell(119, 7));
+  CHECK(a.values[60 * width + 9000] == cell(60, 9000));
   CHECK(a.values[0] == cell(0, 0));
   CHECK(a.values[2 * width + 9999] == cell(2, 9999));
   CHECK(a.values[1 * width + 4097] == cell(1, 4097));
