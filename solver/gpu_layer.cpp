@@ -257,8 +257,9 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
       if (m.has_power) powerRackStep(m, st, r, t, dt);
     };
     if (pool && pool->size() > 1) {
-      const int nk = pool->size();
-      pool->run([&](int k) {
+      // chunks of about 16 racks, claimed one at a time by whichever thread is free
+      const int nk = std::max(1, m.nrack / 16);
+      pool->run(nk, [&](int k) {
         int r0, r1;
         WorkerPool::chunk(m.nrack, nk, k, &r0, &r1);
         for (int r = r0; r < r1; ++r) rackStep(r);

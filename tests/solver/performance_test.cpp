@@ -151,13 +151,17 @@ TEST_CASE("the worker pool runs every chunk once", "[performance]") {
   WorkerPool pool(threads);
   CHECK(pool.size() == threads);
   std::vector<std::atomic<int>> hits(1000);
-  for (int round = 0; round < 50; ++round)
-    pool.run([&](int k) {
+  // many short rounds (as the 20 Hz GPU steps), with more chunks than threads, fewer, or one
+  for (int round = 0; round < 2000; ++round) {
+    const int nk = 1 + round % 37;
+    pool.run(nk, [&](int k) {
       int b, e;
-      WorkerPool::chunk(int(hits.size()), pool.size(), k, &b, &e);
+      WorkerPool::chunk(int(hits.size()), nk, k, &b, &e);
       for (int i = b; i < e; ++i) ++hits[i];
     });
-  for (const auto& h : hits) REQUIRE(h == 50);
+  }
+  for (const auto& h : hits) REQUIRE(h == 2000);
+  pool.run(0, [&](int) { FAIL("no chunk to run"); });
 }
 
 TEST_CASE("the committed hall and campus are what scripts/make_facilities.py writes",
