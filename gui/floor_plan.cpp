@@ -27,6 +27,7 @@ class FloorCanvas : public QWidget {
     setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Expanding);
   }
   void paintTo(QPainter& g, const QRect& area);
+  QPoint worldToWidget(QPointF w) const { return transform(plotArea(rect())).map(w).toPoint(); }
 
  protected:
   void paintEvent(QPaintEvent*) override {
@@ -54,6 +55,10 @@ class FloorCanvas : public QWidget {
     auto [kind, index] = hit(e->position().toPoint());
     if (kind == 0) emit p_->rackClicked(index, e->modifiers());
     if (kind == 1) emit p_->cduClicked(index);
+  }
+  void mouseDoubleClickEvent(QMouseEvent* e) override {
+    auto [kind, index] = hit(e->position().toPoint());
+    if (kind == 0 && e->button() == Qt::LeftButton) emit p_->rackDoubleClicked(index);
   }
   void contextMenuEvent(QContextMenuEvent* e) override {
     auto [kind, index] = hit(e->pos());
@@ -469,6 +474,15 @@ QString FloorPlan::tooltipForCdu(int c) const {
            v("/cdu/V_flow_prim", 60000, 0, 0), v("/cdu/p_tank", 1e-3, 0, 0),
            v("/cdu/tank_level", 100, 0, 0))
       .arg(v("/cdu/coolant_lost", 1e3, 0, 1));
+}
+
+QWidget* FloorPlan::canvas() const {
+  return canvas_;
+}
+
+QPoint FloorPlan::rackCenter(int r) const {
+  return r >= 0 && r < int(layout_.rack.size()) ? canvas_->worldToWidget(layout_.rack[r].center())
+                                                : QPoint();
 }
 
 QImage FloorPlan::renderImage(QSize size) {

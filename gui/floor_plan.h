@@ -50,10 +50,14 @@ class FloorPlan : public QWidget {
   QString tooltipForRack(int r) const;
   QString tooltipForCdu(int c) const;
   QImage renderImage(QSize size = QSize(1280, 520));
+  // the drawing surface and where a rack's centre is on it (for mouse tests)
+  QWidget* canvas() const;
+  QPoint rackCenter(int r) const;
 
  signals:
   void rackClicked(int rack, Qt::KeyboardModifiers mods);
   void cduClicked(int cdu);
+  void rackDoubleClicked(int rack);  // opens the rack detail
   // kind 0 rack, 1 CDU, 2 empty floor
   void contextMenuRequested(int kind, int index, const QPoint& global_pos);
   void metricChanged(dctwin::gui::Metric m);

@@ -205,6 +205,10 @@ void MainWindow::buildUi() {
   connect(timeline_, &Timeline::timeChanged, this, &MainWindow::onTime);
   connect(floor_, &FloorPlan::rackClicked, this, &MainWindow::onRackClicked);
   connect(floor_, &FloorPlan::cduClicked, this, &MainWindow::selectCdu);
+  connect(floor_, &FloorPlan::rackDoubleClicked, this, [this](int r) {
+    selectRack(r);
+    tabs_->setCurrentWidget(detail_);
+  });
   connect(floor_, &FloorPlan::contextMenuRequested, this, &MainWindow::onContextMenu);
   connect(floor_, &FloorPlan::colorsChanged, this, &MainWindow::update3d);
   connect(floor_, &FloorPlan::metricChanged, this, [this](Metric m) {
@@ -831,7 +835,10 @@ void MainWindow::updateCharts() {
 
 void MainWindow::injectFault(FaultKind kind, const QString& target) {
   QString error;
-  const double t = std::max(60.0, std::round(timeline_->time()));
+  // at the timeline's time ("inject it here"), but not in the first minute nor so late that
+  // the scenario would end before it: then at the form's time
+  double t = std::round(timeline_->time());
+  if (t < 60 || t > 0.9 * what_if_->duration()) t = std::max(0.0, what_if_->eventTime());
   what_if_->presetFault(kind, target);
   const QString item = what_if_->addFault(
       kind, target, t,

@@ -357,6 +357,13 @@ void WhatIfPanel::removeEvent(int k) {
   refreshTable();
 }
 
+double WhatIfPanel::duration() const {
+  return duration_->value() * 60;
+}
+double WhatIfPanel::eventTime() const {
+  return at_->value() * 60;
+}
+
 void WhatIfPanel::setDuration(double seconds) {
   duration_->setValue(seconds / 60.0);
 }

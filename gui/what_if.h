@@ -61,6 +61,8 @@ class WhatIfPanel : public QWidget {
   int eventCount() const { return int(events_.size()); }
   QString eventYaml(int k) const { return events_[k]; }
   void setDuration(double seconds);
+  double duration() const;   // (s)
+  double eventTime() const;  // the form's "At" (s)
   void setOutputInterval(double seconds);
   // preset the form (context menu on the floor plan)
   void presetFault(FaultKind kind, const QString& target);

@@ -8,6 +8,7 @@
 #include <QProgressBar>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTimer>
 #include <QtTest>
@@ -102,6 +103,17 @@ class GuiTest : public QObject {
     QVERIFY(w.floorPlan()->tooltipForRack(2).contains("A03"));
     QVERIFY(w.floorPlan()->tooltipForRack(2).contains("cdu1"));
     QVERIFY(w.recentFiles().contains(QFileInfo(kPod).absoluteFilePath()));
+    // the mouse: click selects, Ctrl+click pins to the charts, double-click opens the detail
+    QWidget* canvas = w.floorPlan()->canvas();
+    QTest::mouseClick(canvas, Qt::LeftButton, {}, w.floorPlan()->rackCenter(4));
+    QCOMPARE(w.floorPlan()->selectedRack(), 4);
+    QCOMPARE(w.rackDetail()->rack(), 4);
+    QTest::mouseClick(canvas, Qt::LeftButton, Qt::ControlModifier, w.floorPlan()->rackCenter(6));
+    QCOMPARE(w.floorPlan()->selectedRack(), 4);
+    QCOMPARE(w.chart(0)->seriesCount(), 2);  // the selected rack and the pinned one
+    QTest::mouseDClick(canvas, Qt::LeftButton, {}, w.floorPlan()->rackCenter(1));
+    QCOMPARE(w.floorPlan()->selectedRack(), 1);
+    QCOMPARE(w.views()->currentWidget(), static_cast<QWidget*>(w.rackDetail()));
     // save the facility and open the copy
     QTemporaryDir tmp;
     QVERIFY(w.saveFacility(tmp.filePath("pod_copy.yaml")));
