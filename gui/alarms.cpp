@@ -81,6 +81,21 @@ void AlarmPanel::activateRow(int k) {
   emit eventActivated(e->time, QString::fromStdString(e->component));
 }
 
+QString AlarmPanel::csvText() const {
+  auto quote = [](const std::string& v) {
+    QString q = QString::fromStdString(v);
+    q.replace('"', "\"\"");
+    return "\"" + q + "\"";
+  };
+  QString out = "time_s,severity,component,kind,message\n";
+  for (int k = 0; k < int(rows_.size()); ++k) {
+    const EventRecord& e = run_->events[rows_[k]];
+    out += QString::number(e.time, 'g', 10) + "," + quote(e.severity) + "," + quote(e.component) +
+           "," + quote(e.kind) + "," + quote(e.message) + "\n";
+  }
+  return out;
+}
+
 void AlarmPanel::refill() {
   const int min_rank = severity_->currentIndex();
   const QString needle = filter_->text().trimmed();

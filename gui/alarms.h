@@ -26,6 +26,8 @@ class AlarmPanel : public QWidget {
   // the first row whose event has this kind and component ("rack A03"), -1 if none
   int find(const std::string& kind, const std::string& component) const;
   void activateRow(int k);  // as if clicked
+  // the rows shown, as CSV: time_s,severity,component,kind,message
+  QString csvText() const;
 
  signals:
   void eventActivated(double time, const QString& component);

@@ -140,6 +140,29 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
                       formatTime(P.t_)));
   f.setBold(false);
   g.setFont(f);
+  // the latest warning or critical event up to now, and how many there were
+  {
+    const EventRecord* last = nullptr;
+    int alarms = 0;
+    for (const EventRecord& e : d.events) {
+      if (e.time > P.t_ + 1e-9) break;
+      if (e.severity == "info") continue;
+      ++alarms;
+      last = &e;
+    }
+    if (last) {
+      const bool crit = last->severity == "critical";
+      const QString text =
+          QString("%1 alarm(s) so far; latest %2: %3 at %4 (%5)")
+              .arg(alarms)
+              .arg(QString::fromStdString(last->kind), QString::fromStdString(last->component),
+                   formatTime(last->time), QString::fromStdString(last->severity));
+      const QRect banner(area.x() + 8, area.bottom() - 24, area.width() - 130, 20);
+      g.fillRect(banner, crit ? QColor(255, 205, 210) : QColor(255, 236, 179));
+      g.setPen(crit ? QColor(183, 28, 28) : QColor(130, 90, 0));
+      g.drawText(banner.adjusted(6, 0, -6, 0), Qt::AlignLeft | Qt::AlignVCenter, text);
+    }
+  }
   const int row = d.rowAt(P.t_);
   // row labels
   for (std::size_t k = 0; k < L.row_label.size(); ++k) {

@@ -290,6 +290,11 @@ void MainWindow::buildMenus() {
               "CSV (*.csv)");
           if (!p.isEmpty()) exportChartCsv(k, p);
         });
+  act(file, "Export &alarms as CSV…", QKeySequence(), [this] {
+    const QString p = QFileDialog::getSaveFileName(this, "Export alarms and events",
+                                                   defaultDir() + "/alarms.csv", "CSV (*.csv)");
+    if (!p.isEmpty()) exportAlarmsCsv(p);
+  });
   file->addSeparator();
   act(file, "&Quit", QKeySequence::Quit, [this] { close(); });
 
@@ -618,6 +623,19 @@ bool MainWindow::exportChartCsv(int chart, const QString& path) {
   QString error;
   if (!charts_[chart]->exportCsv(path, &error)) {
     reportError(this, "Cannot export CSV", path + ": " + error);
+    return false;
+  }
+  last_dir_ = QFileInfo(path).absolutePath();
+  statusBar()->showMessage("Saved " + path, 4000);
+  return true;
+}
+
+bool MainWindow::exportAlarmsCsv(const QString& path) {
+  QFile f(path);
+  const QByteArray bytes = alarms_->csvText().toUtf8();
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate | QIODevice::Text) ||
+      f.write(bytes) != bytes.size()) {
+    reportError(this, "Cannot export CSV", path + ": " + f.errorString());
     return false;
   }
   last_dir_ = QFileInfo(path).absolutePath();

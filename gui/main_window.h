@@ -80,6 +80,7 @@ class MainWindow : public QMainWindow {
   // export
   bool exportPng(QWidget* view, const QString& path);
   bool exportChartCsv(int chart, const QString& path);
+  bool exportAlarmsCsv(const QString& path);
   // every view as PNG into dir (docs/gui/); false when one could not be written
   bool saveScreenshots(const QString& dir);
 

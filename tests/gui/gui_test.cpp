@@ -225,6 +225,16 @@ class GuiTest : public QObject {
     QCOMPARE(w.currentRun()->rows(), 181);
     QVERIFY(w.alarms()->find("isolated", "rack A03") >= 0);
 
+    // the alarms as CSV: a header and one line per event shown
+    const QString csv = tmp.filePath("alarms.csv");
+    QVERIFY(w.exportAlarmsCsv(csv));
+    QFile af(csv);
+    QVERIFY(af.open(QIODevice::ReadOnly));
+    const QStringList alines = QString::fromUtf8(af.readAll()).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(alines[0], QString("time_s,severity,component,kind,message"));
+    QCOMPARE(alines.size(), 1 + w.alarms()->rowCount());
+    QVERIFY(alines.join('\n').contains("\"leak_detected\""));
+
     // the artifact: a screenshot of the main window at the end of the run
     w.floorPlan()->setMetric(Metric::LeakState);
     w.timeline()->toEnd();
@@ -485,6 +495,40 @@ class GuiTest : public QObject {
     t.setFollowing(true);
     t.setTimes({0, 5, 10, 15, 20, 25});
     QCOMPARE(t.time(), 25.0);
+  }
+
+  void twoCduMixedFacility() {
+    // two CDUs in two rows, racks with heat-load profiles (no resolved GPUs)
+    ErrorCapture errors;
+    MainWindow w(offscreenOptions());
+    w.show();
+    QVERIFY(w.openFile(kSource + "/data/facilities/two_cdu_mixed.yaml"));
+    const RunData* d = w.currentRun();
+    QCOMPARE(d->ncdu(), 2);
+    QCOMPARE(d->nrack(), 14);
+    QCOMPARE(d->ngpu(), 0);
+    const FloorLayout& L = w.floorPlan()->layout();
+    QCOMPARE(int(L.row_label.size()), 2);
+    QVERIFY(L.rack[d->rackByName("B01")].y() > L.rack[d->rackByName("A01")].y());
+    QVERIFY(L.cdu[1].y() > L.cdu[0].y());
+    w.whatIf()->resetScenario();
+    w.whatIf()->setDuration(600);
+    w.whatIf()->setOutputInterval(30);
+    w.injectFault(FaultKind::PumpFailure, "cdu_b");
+    QVERIFY(w.startRun());
+    QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 120000);
+    QVERIFY2(errors.messages.isEmpty(), qPrintable(errors.messages.join("\n")));
+    QVERIFY(w.lastOutcome().ok);
+    QVERIFY(w.alarms()->find("pump_failure", "cdu_b") >= 0);
+    // without GPUs the "junction" metric falls back to the cold-plate case temperature
+    w.timeline()->toEnd();
+    w.floorPlan()->setMetric(Metric::JunctionMax);
+    QVERIFY(w.floorPlan()->rackValue(0) > 20 && w.floorPlan()->rackValue(0) < 100);
+    w.floorPlan()->setMetric(Metric::Flow);
+    QVERIFY(w.floorPlan()->rackValue(0) > 1);
+    QVERIFY(!std::isnan(cduMetric(*w.currentRun(), Metric::Flow, 1, w.currentRun()->rows() - 1)));
+    w.selectRack(3);
+    QVERIFY(std::isnan(w.rackDetail()->cellValue(0)));  // no GPUs to show
   }
 
   void rackAggregatesAndMetrics() {
