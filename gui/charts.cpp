@@ -72,7 +72,7 @@ const QColor kPalette[] = {QColor(31, 119, 180),  QColor(255, 127, 14),  QColor(
 // a chart view with wheel zoom, drag pan and keyboard zoom/pan
 class ZoomChartView : public QChartView {
  public:
-  using QChartView::QChartView;
+  ZoomChartView(QChart* chart, ChartPanel* panel) : QChartView(chart, panel), panel_(panel) {}
 
  protected:
   void wheelEvent(QWheelEvent* e) override {
@@ -86,6 +86,7 @@ class ZoomChartView : public QChartView {
       e->accept();
       return;
     }
+    if (e->button() == Qt::LeftButton) press_ = e->position();
     QChartView::mousePressEvent(e);
   }
   void mouseMoveEvent(QMouseEvent* e) override {
@@ -101,6 +102,14 @@ class ZoomChartView : public QChartView {
   void mouseReleaseEvent(QMouseEvent* e) override {
     if (panning_ && (e->button() == Qt::MiddleButton || e->button() == Qt::RightButton)) {
       panning_ = false;
+      e->accept();
+      return;
+    }
+    // a click without a drag moves the timeline to that time
+    if (e->button() == Qt::LeftButton && (e->position() - press_).manhattanLength() < 4 &&
+        chart()->plotArea().contains(e->position())) {
+      const QPointF v = chart()->mapToValue(e->position());
+      emit panel_->timeClicked(v.x() * 60.0);
       e->accept();
       return;
     }
@@ -132,8 +141,9 @@ class ZoomChartView : public QChartView {
   }
 
  private:
+  ChartPanel* panel_;
   bool panning_ = false;
-  QPointF last_;
+  QPointF last_, press_;
 };
 
 ChartPanel::ChartPanel(QWidget* parent) : QWidget(parent) {

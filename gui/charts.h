@@ -1,7 +1,8 @@
 // charts.h: time-series chart (Qt Charts) of one quantity for the selected components: several
 // racks, CDUs, GPUs or jobs at once; in compare mode the baseline run's series are drawn dashed
 // next to this run's. Rubber-band zoom, wheel zoom, drag to pan (right or middle button), arrow
-// keys, a reset button; a cursor line at the timeline's time; CSV export of what is plotted.
+// keys, a reset button; a cursor line at the timeline's time (a click moves the timeline there);
+// CSV export of what is plotted.
 #pragma once
 
 #include <QWidget>
@@ -43,8 +44,10 @@ class ChartPanel : public QWidget {
 
  signals:
   void quantityChanged(int k);
+  void timeClicked(double t);  // a click in the plot (s)
 
  private:
+  friend class ZoomChartView;
   void rebuild();
 
   const RunData* run_ = nullptr;

@@ -173,6 +173,11 @@ void MainWindow::buildUi() {
     charts_[k]->setObjectName(QString("chart%1").arg(k));
     csplit->addWidget(charts_[k]);
   }
+  for (auto* c : charts_)
+    connect(c, &ChartPanel::timeClicked, this, [this](double t) {
+      timeline_->setFollowing(false);
+      timeline_->seek(t);
+    });
   charts_[0]->setQuantity(0);   // rack max junction
   charts_[1]->setQuantity(12);  // CDU secondary flow
   cv->addWidget(csplit);

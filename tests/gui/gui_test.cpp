@@ -212,8 +212,10 @@ class GuiTest : public QObject {
     // the rack detail heatmap holds A03's 72 GPUs
     QVERIFY(!std::isnan(w.rackDetail()->cellValue(71)));
     QVERIFY(std::isnan(w.rackDetail()->cellValue(72)));
-    // the selected rack is in the charts
+    // the selected rack is in the charts; a click in a chart moves the timeline there
     QVERIFY(w.chart(0)->seriesCount() >= 1);
+    emit w.chart(0)->timeClicked(300);
+    QCOMPARE(w.timeline()->time(), 300.0);
 
     // the results file of the run saves and opens again with the same events
     QTemporaryDir tmp;
@@ -570,6 +572,22 @@ class GuiTest : public QObject {
     QCOMPARE(s.component("rack A02"), std::make_pair(0, 1));
     QCOMPARE(s.component("cdu1"), std::make_pair(1, 0));
     QCOMPARE(formatTime(3725), QString("01:02:05"));
+    // HBM at or above its limit: an alarm derived by the GUI, once per rack
+    s.gpu_T_hbm_max = {340, 340, 340, 340};
+    RowBlock hot;
+    hot.time = {10, 15};
+    hot.values["/gpu/T_junction"] = {330, 340, 320, 321, 335, 345, 322, 323};
+    hot.values["/gpu/T_hbm"] = {320, 341, 310, 311, 325, 345, 312, 313};
+    s.append(hot);
+    int hbm = 0;
+    for (const auto& e : s.events)
+      if (e.kind == "hbm_over_temperature") {
+        ++hbm;
+        QCOMPARE(e.component, std::string("rack A01"));
+        QCOMPARE(e.time, 10.0);
+      }
+    QCOMPARE(hbm, 1);
+    QCOMPARE(rackMetric(s, Metric::JunctionMax, 0, 3), 345 - 273.15);
   }
 
   void compareColorsDifferences() {
