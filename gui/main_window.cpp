@@ -40,6 +40,7 @@
 #include "gui/timeline.h"
 #include "solver/loader.h"
 #include "solver/results_reader.h"
+#include "solver/run.h"
 #ifdef DCTWIN_GUI_3D
 #include "gui/view3d/hall_view_3d.h"
 #endif
@@ -669,9 +670,20 @@ bool MainWindow::startRun() {
     reportError(this, "Cannot run", "No temporary folder for the results: " + tmp_.errorString());
     return false;
   }
+  const QString text = what_if_->scenarioText();
+  // the library checks the scenario against the facility here, so a mistake (an unknown rack,
+  // a wrong unit) is reported at once with its message
+  try {
+    FacilitySpec check = *spec_;
+    applyScenario(loadScenarioFromString(text.toStdString(),
+                                         what_if_->scenarioName().toStdString() + ".yaml"),
+                  check);
+  } catch (const std::exception& e) {
+    reportError(this, "Cannot run the scenario", QString::fromStdString(e.what()));
+    return false;
+  }
   ++run_counter_;
   const QString path = tmp_.filePath(QString("run_%1.h5").arg(run_counter_));
-  const QString text = what_if_->scenarioText();
   if (!worker_->start(*spec_, text.toStdString(), what_if_->scenarioName().toStdString() + ".yaml",
                       path))
     return false;

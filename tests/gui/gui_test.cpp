@@ -531,6 +531,15 @@ class GuiTest : public QObject {
     QVERIFY(!std::isnan(cduMetric(*w.currentRun(), Metric::Flow, 1, w.currentRun()->rows() - 1)));
     w.selectRack(3);
     QVERIFY(std::isnan(w.rackDetail()->cellValue(0)));  // no GPUs to show
+    // a scenario naming a rack the facility lacks is refused before it runs, with a did-you-mean
+    QVERIFY(w.whatIf()->setScenarioText(
+        "duration: 5 min\nevents:\n  - {time: 1 min, rack: A33, leak: {diameter: 2 mm}}\n",
+        "typo"));
+    QVERIFY(!w.startRun());
+    QVERIFY(!w.isRunning());
+    QCOMPARE(errors.messages.size(), 1);
+    QVERIFY(errors.messages[0].contains("A33"));
+    QVERIFY(errors.titles[0].contains("scenario"));
   }
 
   void rackAggregatesAndMetrics() {
