@@ -574,6 +574,10 @@ bool MainWindow::saveResults(const QString& path) {
 }
 
 bool MainWindow::compareWithFile(const QString& path) {
+  if (isRunning()) {  // the HDF5 library is serial: one thread at a time
+    reportError(this, "A run is going on", "Open the baseline when the run has finished.");
+    return false;
+  }
   try {
     const ResultsData r = readResults(path.toStdString());
     baseline_ = std::make_unique<RunData>(RunData::fromResults(r));

@@ -226,6 +226,17 @@ class GuiTest : public QObject {
     QCOMPARE(int(w.currentRun()->events.size()), nev);
     QCOMPARE(w.currentRun()->rows(), 181);
     QVERIFY(w.alarms()->find("isolated", "rack A03") >= 0);
+    // compare the file with itself and with the streamed run before it: no difference
+    QVERIFY(w.compareWithFile(saved));
+    QVERIFY(w.baselineRun());
+    w.timeline()->toEnd();
+    QVERIFY(w.compareFloor(2)->differenceMode());
+    QCOMPARE(w.compareFloor(2)->rackValue(2), 0.0);
+    QVERIFY(w.compareWithPrevious());
+    QCOMPARE(w.compareFloor(2)->rackValue(5), 0.0);
+    QVERIFY(w.chart(0)->seriesCount() >= 2);  // this run's and the baseline's
+    w.stopComparing();
+    QVERIFY(!w.baselineRun());
 
     // the alarms as CSV: a header and one line per event shown
     const QString csv = tmp.filePath("alarms.csv");
