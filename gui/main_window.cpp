@@ -6,11 +6,14 @@
 #include <QCloseEvent>
 #include <QCursor>
 #include <QDesktopServices>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontDatabase>
 #include <QHBoxLayout>
 #include <QImageWriter>
 #include <QKeySequence>
@@ -18,6 +21,7 @@
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QPlainTextEdit>
 #include <QRegularExpression>
 #include <QScrollArea>
 #include <QSettings>
@@ -319,6 +323,25 @@ void MainWindow::buildMenus() {
     what_if_dock_->raise();
   });
   run->addSeparator();
+  act(run, "Run &summary…", QKeySequence("Ctrl+I"), [this] {
+    if (outcome_.summary.isEmpty()) {
+      statusBar()->showMessage("No run finished yet (F5 runs the scenario)", 4000);
+      return;
+    }
+    QDialog dlg(this);
+    dlg.setWindowTitle("Run summary");
+    auto* lay = new QVBoxLayout(&dlg);
+    auto* text = new QPlainTextEdit(outcome_.summary, &dlg);
+    text->setReadOnly(true);
+    text->setLineWrapMode(QPlainTextEdit::NoWrap);
+    text->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
+    lay->addWidget(text);
+    auto* close = new QDialogButtonBox(QDialogButtonBox::Close, &dlg);
+    connect(close, &QDialogButtonBox::rejected, &dlg, &QDialog::reject);
+    lay->addWidget(close);
+    dlg.resize(900, 600);
+    dlg.exec();
+  });
   act(run, "Compare with &previous run", QKeySequence("Ctrl+D"), [this] { compareWithPrevious(); });
   act(run, "Compare with results &file…", QKeySequence(), [this] {
     const QString p =
@@ -361,7 +384,8 @@ void MainWindow::buildMenus() {
         this, "Keyboard shortcuts",
         "Ctrl+O open · Ctrl+S save results · Ctrl+Shift+S save scenario · Ctrl+Shift+O load "
         "scenario\nF5 run · Esc cancel · Ctrl+L leak at the selected rack · Ctrl+N new "
-        "scenario · Ctrl+D compare with the previous run\nSpace play/pause · Ctrl+Left/Right "
+        "scenario · Ctrl+D compare with the previous run · Ctrl+I run summary\nSpace play/pause · "
+        "Ctrl+Left/Right "
         "step · Ctrl+Home/End start/end\nCtrl+1..4 views · Ctrl+E export view PNG · "
         "Ctrl+Shift+E export chart CSV · Ctrl+Q quit\nCharts: drag to zoom, wheel zoom, "
         "right-drag pan, +/- and arrows\nFloor plan: click selects, Ctrl+click pins to the "
@@ -382,7 +406,7 @@ void MainWindow::buildMenus() {
   tb->addAction(run->actions().at(0));
   tb->addAction(run->actions().at(1));
   tb->addAction(run->actions().at(3));
-  tb->addAction(run->actions().at(6));
+  tb->addAction(run->actions().at(7));
   tb->addSeparator();
   tb->addAction(file->actions().at(9));
   rebuildRecentMenu();

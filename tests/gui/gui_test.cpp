@@ -158,6 +158,7 @@ class GuiTest : public QObject {
     QVERIFY2(errors.messages.isEmpty(), qPrintable(errors.messages.join("\n")));
     QVERIFY(w.lastOutcome().ok);
     QVERIFY(!w.lastOutcome().cancelled);
+    QVERIFY(w.lastOutcome().summary.contains("A03"));  // the CLI's summary of the run
     qInfo("run: %lld ms wall, %d timer ticks, %d rows seen while running", ms, ticks,
           rows_seen_live);
     QVERIFY2(ticks >= 5, qPrintable(QString("only %1 ticks in %2 ms").arg(ticks).arg(ms)));
