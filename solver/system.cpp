@@ -306,8 +306,9 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
       const double dp_hex = m.cdu_hex_sec_dp[c].dp(m_sec);
       for (std::size_t k = 0; k < m.leaks.size(); ++k) {
         const auto& L = m.leaks[k];
+        if (L.cdu != c) continue;  // (another CDU's leak: its signals are that CDU's to set)
         sig.leak_flow[k] = sig.leak_air[k] = sig.leak_p[k] = 0;
-        if (L.cdu != c || t < L.time) continue;
+        if (t < L.time) continue;
         // local gauge pressure. Positive-pressure loop: the pump lifts the coolant from the tank
         // (its suction) through the HX and supply header into the racks. A negative-pressure loop
         // pulls it through the racks into its vacuum tank, (a): the racks and headers sit below
