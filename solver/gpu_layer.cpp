@@ -29,6 +29,8 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   q.Tj_max.assign(m.ngroup, T_init);
   q.Thbm_max.assign(m.ngroup, T_init);
   q.throttled_time.assign(m.ngroup, 0.0);
+  q.clock_ratio.assign(m.ngroup, 0.0);
+  q.latches.assign(m.ngroup, 0);
   // its per-GPU view
   g.gpu.assign(m.ngpu, gs);
   g.op.assign(m.ngpu, GpuOperatingPoint{});
@@ -130,13 +132,15 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
       const int nph = int(m.job_spec[j].phases.size());
       for (std::size_t k = 0; k < groups.size(); ++k) {
         const int q = groups[k], i = m.group_gpuadr[q];
-        const GpuOperatingPoint& op = G.op[q];
+        // (from the compact copies of clock and latches that the rack loop leaves, not from the
+        // operating points: those stay in the cache of the thread that owns the rack)
         const int ph = g.job[j].gpu[k].phase;
         const double xref = ph < nph ? m.job_xref[j][std::size_t(m.gpu_type[i]) * nph + ph] : 1.0;
-        g.job_speed_c[j][k] = op.clock_ratio > 0 ? op.clock_ratio / xref : 1.0;
-        g.job_speed_m[j][k] = G.gpu[q].hw_slowdown ? 0.5 : 1.0;
+        const double clock = G.clock_ratio[q];
+        g.job_speed_c[j][k] = clock > 0 ? clock / xref : 1.0;
+        g.job_speed_m[j][k] = G.latches[q] & 1 ? 0.5 : 1.0;
         const bool powered = !m.has_power || st.pl.rack_powered[m.gpu_rack[i]];
-        g.job_alive[j][k] = G.gpu[q].shut_down || !powered ? 0 : 1;
+        g.job_alive[j][k] = G.latches[q] & 2 || !powered ? 0 : 1;
       }
       if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
         const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
@@ -219,6 +223,8 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
         GpuPlate plate{R_path * m.gpu_R_factor[i], m.gpu_C_plate[i]};
         const double Q = gpuThermalStep(p, plate, T_in, op, dt, G.gpu[q]);
         G.op[q] = op;
+        G.clock_ratio[q] = op.clock_ratio;
+        G.latches[q] = char((G.gpu[q].hw_slowdown ? 1 : 0) | (G.gpu[q].shut_down ? 2 : 0));
         P_gpu += n * op.P;
         Q_gpu += n * Q;
         a_sum += n * u.a_sm;

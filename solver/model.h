@@ -271,6 +271,9 @@ struct GpuLayerState {
     std::vector<double> filler_energy;
     std::vector<Utilization> util;
     std::vector<double> P_sum, Tj_max, Thbm_max, throttled_time;
+    // what the jobs read of the last step: op.clock_ratio, and hw_slowdown | shut_down << 1
+    std::vector<double> clock_ratio;
+    std::vector<char> latches;
   } grp;
   // jobs run over groups: job[j].gpu[k] is group job_groups[j][k]
   std::vector<JobState> job;

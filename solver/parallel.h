@@ -1,17 +1,22 @@
 // parallel.h: a small pool of worker threads for the fast layers of one run
 //
 // run(n, f) calls f(0) ... f(n-1), each exactly once, on the caller and the workers, and returns
-// when all are done. Chunks are claimed one at a time, so a worker that the OS is slow to wake
-// (a busy machine) costs nothing: the caller takes the chunks it has not claimed. Work is split by
-// the caller into chunks whose results land in disjoint slots; any sum over them is taken
-// afterwards in index order, so a run's results do not depend on the number of threads or on who
-// ran which chunk (docs/performance.md).
+// when all are done. Thread t first runs the chunks of its own contiguous share, so that a rack
+// stays on the same core from step to step (its state stays in that core's cache); a thread that
+// runs out takes the chunks others have not started, so a worker that is slow to wake costs
+// nothing. Between jobs a worker spins for a short while before it sleeps: the GPU layer hands
+// out a job every 50 ms of simulated time, a few hundred microseconds apart, and waking a
+// sleeping thread costs about as much (more in a virtual machine). Work is split by the caller
+// into chunks whose results land in disjoint slots; any sum over them is taken afterwards in index
+// order, so a run's results do not depend on the number of threads or on who ran which chunk
+// (docs/performance.md).
 #pragma once
 
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -35,22 +40,25 @@ class WorkerPool {
   }
 
  private:
-  void loop();
-  // the next unclaimed chunk of generation gen, or -1
-  int claim(std::uint64_t gen, int n);
-  // runs chunks of generation gen until none is left
-  void work(std::uint64_t gen, int n, const std::function<void(int)>& f);
+  // one thread's share of the current job in one word, (generation << 40) | (next << 20) | end,
+  // so that a claim succeeds only within its own generation and range. One cache line each.
+  struct alignas(64) Share {
+    std::atomic<std::uint64_t> ticket{0};
+  };
+  static constexpr int kMaxChunks = 1 << 20;
+  void loop(int t);
+  int claim(Share& s, std::uint64_t gen);
+  void work(int t, std::uint64_t gen, const std::function<void(int)>& f);
 
   std::vector<std::thread> workers_;
+  std::unique_ptr<Share[]> shares_;  // size()
   std::mutex mu_;
-  std::condition_variable start_, done_cv_;
-  const std::function<void(int)>* job_ = nullptr;  // guarded by mu_
-  int n_ = 0;                                      // chunks of the current job (mu_)
-  std::uint64_t generation_ = 0;                   // (mu_)
-  bool stop_ = false;                              // (mu_)
-  // (generation << 32) | next chunk: a claim succeeds only within its own generation
-  std::atomic<std::uint64_t> ticket_{0};
-  std::atomic<int> done_{0};  // chunks finished in the current generation
+  std::condition_variable start_;
+  alignas(64) std::atomic<std::uint64_t> generation_{0};  // published after the job
+  std::atomic<const std::function<void(int)>*> job_{nullptr};
+  std::atomic<int> sleepers_{0};  // workers blocked on start_
+  std::atomic<bool> stop_{false};
+  alignas(64) std::atomic<int> done_{0};  // chunks finished in the current generation
 };
 
 }  // namespace dctwin
