@@ -120,7 +120,10 @@ std::string formatSummary(const FacilityModel& m, const RunSummary& s, const Run
   };
   line("dctwin run: %s  (%d CDU, %d racks, %d states)", m.name.c_str(), m.ncdu, m.nrack, m.nstate);
   line("  status              %s at t = %.0f s (%.2f h simulated in %.2f s wall, %.0fx real time)",
-       r.ok ? "completed" : "FAILED", r.t_end, r.t_end / 3600.0, r.wall_seconds,
+       !r.ok         ? "FAILED"
+       : r.cancelled ? "cancelled"
+                     : "completed",
+       r.t_end, r.t_end / 3600.0, r.wall_seconds,
        r.wall_seconds > 0 ? r.t_end / r.wall_seconds : 0.0);
   if (!r.ok) line("  error               %s", r.error.c_str());
   if (!s.T_case_max_rack.empty())
@@ -614,7 +617,10 @@ void Hdf5Sink::fast(const FacilityModel& m, const State& st, double t) {
 
 void Hdf5Sink::finish(const RunResult& r) {
   ResultsFile& f = impl_->file;
-  f.setAttribute("/", "status", std::string(r.ok ? "completed" : "failed"));
+  f.setAttribute("/", "status",
+                 std::string(!r.ok         ? "failed"
+                             : r.cancelled ? "cancelled"
+                                           : "completed"));
   f.setAttribute("/", "error", r.error);
   f.setAttribute("/", "t_end", r.t_end);
   f.setAttribute("/", "wall_seconds", r.wall_seconds);

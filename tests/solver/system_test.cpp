@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "solver/integrator.h"
 #include "solver/loader.h"
 #include "solver/model.h"
+#include "solver/results_reader.h"
+#include "solver/run.h"
 
 using namespace dctwin;
 
@@ -344,9 +347,21 @@ TEST_CASE("a cancelled run stops early and keeps its results", "[system]") {
   RunOptions ro;
   ro.duration = 3600;
   ro.cancel = &cancel;
-  RunResult r = simulate(m, st, ro, &rec);
+  const std::string h5 = "cancelled_run_test.h5";
+  RunResult r;
+  {
+    Hdf5Sink file(h5, m, "");
+    TeeSink tee({&rec, &file});
+    r = simulate(m, st, ro, &tee);
+    file.finish(r);
+  }
   CHECK(r.ok);
   CHECK(r.cancelled);
   CHECK(r.t_end == Approx(600).margin(1e-6));
   CHECK(rec.t.back() == Approx(600).margin(1e-6));
+  // the results file says so, and keeps the rows up to the cancel
+  const ResultsData d = readResults(h5);
+  CHECK(d.text_attributes.at("status") == "cancelled");
+  CHECK(d.series.at("/time").data.back() == Approx(600).margin(1e-6));
+  std::remove(h5.c_str());
 }
