@@ -254,6 +254,12 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
   // worker threads for the racks of the fast layers; a chunk of fewer than 16 racks costs more
   // in hand-offs than it saves
   WorkerPool pool(std::clamp(so.threads, 1, std::max(1, m.nrack / 16)));
+  // the right-hand side runs the CDU loops on it too, for as long as this run lasts
+  struct PoolScope {
+    State& s;
+    ~PoolScope() { s.pool = nullptr; }
+  } pool_scope{st};
+  st.pool = &pool;
   // faults due at the start act before the first output; detectors poll on their own clock when
   // the scenario has faults (else at every window and output)
   applyFaults(m, st, t, yd);

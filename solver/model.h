@@ -368,6 +368,17 @@ struct SolverStats {
   double gpu_layer_seconds = 0;  // wall time spent in the GPU layer and power chain (s)
 };
 
+// one CDU loop's share of a right-hand side evaluation's sums (evalRhs)
+struct CduRhsPart {
+  double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
+  double worst_excess = 0;  // furthest outside the fluid's range (K), with its state and value
+  int range_state = -1;
+  double range_value = 0;
+  int status = 0;
+  long hydraulic_failures = 0;
+};
+
+class WorkerPool;
 struct State {
   std::vector<double> y;         // state vector
   std::vector<double> y0;        // initial state (for stored energy)
@@ -380,6 +391,8 @@ struct State {
   std::vector<EventRecord> events;
   double time = 0;
   SolverStats stats;
+  std::vector<CduRhsPart> cdu_part;  // evalRhs's per-loop sums (sized by makeState)
+  WorkerPool* pool = nullptr;        // set by simulate() while it runs (the CDU loops in parallel)
 };
 
 // throws LoadFailure (loader.h) naming the component when the spec cannot be compiled
@@ -425,7 +438,6 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt);
 // fast step with t and st.
 using FastCallback = void (*)(void* user, const FacilityModel& m, const State& st, double t);
 // `pool` (may be null) runs the racks in parallel chunks; the results do not depend on it
-class WorkerPool;
 void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
                      FastCallback fast = nullptr, void* user = nullptr, WorkerPool* pool = nullptr);
 // energy held in the GPU nodes relative to T_ref (J)

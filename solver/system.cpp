@@ -13,6 +13,7 @@
 #include "models/pipe.h"
 #include "models/valve.h"
 #include "solver/model.h"
+#include "solver/parallel.h"
 
 namespace dctwin {
 
@@ -124,7 +125,7 @@ namespace {
 
 // secondary loop operating point of CDU c: fills sig.m_rack, sig.m_sec, sig.dp_bank, sig.dp_pump
 void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c, int nrun,
-                    double N, double T_ref, double phi, double k_filter, double t) {
+                    double N, double T_ref, double phi, double k_filter, double t, long* failures) {
   const Fluid& f = m.fluids[m.cdu_fluid[c]];
   const double rho = f.rho_ref(), mu = f.mu(T_ref);
   const PumpParams& pp = m.cdu_pump[c];
@@ -191,7 +192,7 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
   sig.m_sec[c] = Q;
   sig.dp_bank[c] = x;
   sig.dp_pump[c] = x + series(Q);
-  if (!ok) ++sig.hydraulic_failures;
+  if (!ok) ++*failures;
 }
 
 }  // namespace
@@ -202,6 +203,7 @@ State makeState(const FacilityModel& m, double T_init) {
   st.y.assign(m.nstate, T_init);
   if (m.room_state >= 0) st.y[m.room_state] = m.room_supply_T;
   st.scratch.assign(m.nstate, 0.0);
+  st.cdu_part.assign(m.ncdu, CduRhsPart{});
   initGpuLayer(m, st, T_init);
   initPowerLayer(m, st);
   st.fscratch.assign(m.nstate, 0.0);
@@ -240,16 +242,17 @@ State makeState(const FacilityModel& m, double T_init) {
 }
 
 //---------------------------------------------------------------------------------------------
-int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double* ydot) {
-  Signals& sig = st.sig;
-  sig.heat_in = sig.heat_out_fws = sig.heat_loss = 0.0;
-  sig.range_state = -1;
-  double worst_excess = 0.0;
-  const Fluid& fp = m.fluids[m.fws_fluid];
-  const double T_fws = m.fws_T.eval(t);
-  int status = 0;
+namespace {
 
-  for (int c = 0; c < m.ncdu; ++c) {
+// CDU loop c: its part of ydot and of the signals (only its own slots: loops may run in
+// parallel), and its share of the sums in `part`
+void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, const double* y,
+            double* ydot, CduRhsPart& part) {
+  Signals& sig = st.sig;
+  const Fluid& fp = m.fluids[m.fws_fluid];
+  part = CduRhsPart{};
+  double& worst_excess = part.worst_excess;
+  {
     const Fluid& f = m.fluids[m.cdu_fluid[c]];
     const double rho = f.rho_ref();
     const int o = m.cdu_stateadr[c];
@@ -273,10 +276,10 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
       const Fluid& fl = off == kTHexPrim ? fp : f;
       double excess = std::max(fl.T_min() - 20.0 - y[i], y[i] - fl.T_max() - 20.0);
       if (!(excess <= worst_excess)) {  // also catches NaN
-        status = 1;
+        part.status = 1;
         worst_excess = std::isnan(excess) ? 1e300 : excess;
-        sig.range_state = i;
-        sig.range_value = y[i];
+        part.range_state = i;
+        part.range_value = y[i];
       }
     }
 
@@ -293,7 +296,7 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
       const double m_design = m.cdu_design_flow[c] * rho;
       k_filter = grow * fs.filter_dp[c] / (m_design * m_design);
     }
-    solveSecondary(m, st, sig, c, nrun, N, T_res, phi, k_filter, t);
+    solveSecondary(m, st, sig, c, nrun, N, T_res, phi, k_filter, t, &part.hydraulic_failures);
     const double m_sec = sig.m_sec[c], V_sec = m_sec / rho;
     // leaks: orifice flows from the local gauge pressures, the tank's gas cushion, air in the loop
     bool drained = false;
@@ -433,9 +436,48 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     ydot[o + kXPump] = piStateDerivative(pu, e_P, y[o + kXPump]);
     ydot[o + kNPump] = (sig.N_cmd[c] - y[o + kNPump]) / m.cdu_pump_tau[c];
 
-    sig.heat_in += heat_racks + sig.Q_pump_fluid[c];
-    sig.heat_out_fws += q_fws;
-    sig.heat_loss += loss;
+    part.heat_in = heat_racks + sig.Q_pump_fluid[c];
+    part.heat_out_fws = q_fws;
+    part.heat_loss = loss;
+  }
+}
+
+}  // namespace
+
+//---------------------------------------------------------------------------------------------
+int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double* ydot) {
+  Signals& sig = st.sig;
+  const double T_fws = m.fws_T.eval(t);
+  std::vector<CduRhsPart>& parts = st.cdu_part;
+  // the CDU loops are independent: in parallel chunks when the run has worker threads
+  if (st.pool && st.pool->size() > 1 && m.ncdu >= 2 * st.pool->size()) {
+    const int nk = std::min(m.ncdu, 4 * st.pool->size());
+    st.pool->run(nk, [&](int k) {
+      int c0, c1;
+      WorkerPool::chunk(m.ncdu, nk, k, &c0, &c1);
+      for (int c = c0; c < c1; ++c) cduRhs(m, st, c, t, T_fws, y, ydot, parts[c]);
+    });
+  } else {
+    for (int c = 0; c < m.ncdu; ++c) cduRhs(m, st, c, t, T_fws, y, ydot, parts[c]);
+  }
+  // sums in CDU order (the same whatever the number of threads); the state furthest outside its
+  // fluid's range: the first of the largest excess
+  sig.heat_in = sig.heat_out_fws = sig.heat_loss = 0.0;
+  sig.range_state = -1;
+  double worst_excess = 0.0;
+  int status = 0;
+  for (int c = 0; c < m.ncdu; ++c) {
+    const CduRhsPart& q = parts[c];
+    sig.heat_in += q.heat_in;
+    sig.heat_out_fws += q.heat_out_fws;
+    sig.heat_loss += q.heat_loss;
+    sig.hydraulic_failures += q.hydraulic_failures;
+    if (q.status && !(q.worst_excess <= worst_excess)) {
+      status = 1;
+      worst_excess = q.worst_excess;
+      sig.range_state = q.range_state;
+      sig.range_value = q.range_value;
+    }
   }
   // room air: the racks' air-side heat in, the air handlers' supply air out
   sig.air_in = 0;
