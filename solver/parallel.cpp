@@ -31,7 +31,7 @@ int WorkerPool::claim(Share& s, std::uint64_t gen) {
   return -1;
 }
 
-void WorkerPool::work(int t, std::uint64_t gen, const std::function<void(int)>& f) {
+void WorkerPool::work(int t, std::uint64_t gen, const ChunkFn& f) {
   const int nt = size();
   for (int i = 0; i < nt; ++i) {  // its own share first, then the others' leftovers
     Share& s = shares_[(t + i) % nt];
@@ -42,7 +42,7 @@ void WorkerPool::work(int t, std::uint64_t gen, const std::function<void(int)>& 
   }
 }
 
-void WorkerPool::run(int chunks, const std::function<void(int)>& f) {
+void WorkerPool::run(int chunks, ChunkFn f) {
   if (workers_.empty() || chunks <= 1) {
     for (int k = 0; k < chunks; ++k) f(k);
     return;
@@ -84,7 +84,7 @@ void WorkerPool::loop(int t) {
     seen = generation_.load();
     // a job that has already moved on to a newer generation fails every claim below (the shares'
     // tickets carry the newer generation), so a stale job pointer is never called
-    const std::function<void(int)>* job = job_.load();
+    const ChunkFn* job = job_.load();
     if (job) work(t, seen, *job);
   }
 }

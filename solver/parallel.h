@@ -15,13 +15,28 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 namespace dctwin {
+
+// a non-owning reference to a callable `void(int)`: unlike std::function it never allocates, so
+// the right-hand side and the GPU steps can hand their loops to the pool without allocating
+class ChunkFn {
+ public:
+  template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, ChunkFn>>>
+  ChunkFn(F&& f)  // NOLINT: implicit, from a lambda that outlives the call
+      : obj_(const_cast<void*>(static_cast<const void*>(&f))),
+        call_([](void* o, int k) { (*static_cast<std::remove_reference_t<F>*>(o))(k); }) {}
+  void operator()(int k) const { call_(obj_, k); }
+
+ private:
+  void* obj_;
+  void (*call_)(void*, int);
+};
 
 class WorkerPool {
  public:
@@ -31,7 +46,7 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   int size() const { return int(workers_.size()) + 1; }
-  void run(int chunks, const std::function<void(int)>& f);
+  void run(int chunks, ChunkFn f);
 
   // [begin, end) of chunk k when n items are split into `chunks` contiguous, near-equal parts
   static void chunk(int n, int chunks, int k, int* begin, int* end) {
@@ -48,14 +63,14 @@ class WorkerPool {
   static constexpr int kMaxChunks = 1 << 20;
   void loop(int t);
   int claim(Share& s, std::uint64_t gen);
-  void work(int t, std::uint64_t gen, const std::function<void(int)>& f);
+  void work(int t, std::uint64_t gen, const ChunkFn& f);
 
   std::vector<std::thread> workers_;
   std::unique_ptr<Share[]> shares_;  // size()
   std::mutex mu_;
   std::condition_variable start_;
   alignas(64) std::atomic<std::uint64_t> generation_{0};  // published after the job
-  std::atomic<const std::function<void(int)>*> job_{nullptr};
+  std::atomic<const ChunkFn*> job_{nullptr};
   std::atomic<int> sleepers_{0};  // workers blocked on start_
   std::atomic<bool> stop_{false};
   alignas(64) std::atomic<int> done_{0};  // chunks finished in the current generation
