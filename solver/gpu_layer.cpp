@@ -18,29 +18,22 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   GpuLayerState& g = st.gl;
   GpuState gs;
   gs.T_j = gs.T_hbm = gs.T_plate = T_init;
-  // the computation, per group
-  GpuLayerState::Groups& q = g.grp;
-  q.gpu.assign(m.ngroup, gs);
-  q.op.assign(m.ngroup, GpuOperatingPoint{});
-  q.smooth.assign(m.ngroup, PowerSmoothingState{});
-  q.filler_energy.assign(m.ngroup, 0.0);
-  q.util.assign(m.ngroup, Utilization{});
-  q.P_sum.assign(m.ngroup, 0.0);
-  q.Tj_max.assign(m.ngroup, T_init);
-  q.Thbm_max.assign(m.ngroup, T_init);
-  q.throttled_time.assign(m.ngroup, 0.0);
-  q.clock_ratio.assign(m.ngroup, 0.0);
-  q.latches.assign(m.ngroup, 0);
-  // its per-GPU view
-  g.gpu.assign(m.ngpu, gs);
-  g.op.assign(m.ngpu, GpuOperatingPoint{});
-  g.smooth.assign(m.ngpu, PowerSmoothingState{});
-  g.filler_energy.assign(m.ngpu, 0.0);
-  g.util.assign(m.ngpu, Utilization{});
-  g.P_sum.assign(m.ngpu, 0.0);
-  g.Tj_max.assign(m.ngpu, T_init);
-  g.Thbm_max.assign(m.ngpu, T_init);
-  g.throttled_time.assign(m.ngpu, 0.0);
+  // the computation (per group) and its per-GPU view have the same arrays
+  auto size = [&](auto& a, int n) {
+    a.gpu.assign(n, gs);
+    a.op.assign(n, GpuOperatingPoint{});
+    a.smooth.assign(n, PowerSmoothingState{});
+    a.filler_energy.assign(n, 0.0);
+    a.util.assign(n, Utilization{});
+    a.P_sum.assign(n, 0.0);
+    a.Tj_max.assign(n, T_init);
+    a.Thbm_max.assign(n, T_init);
+    a.throttled_time.assign(n, 0.0);
+  };
+  size(g.grp, m.ngroup);
+  size(g, m.ngpu);
+  g.grp.clock_ratio.assign(m.ngroup, 0.0);
+  g.grp.latches.assign(m.ngroup, 0);
   g.job.clear();
   g.job_speed_c.clear();
   g.job_speed_m.clear();

@@ -427,7 +427,6 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init);
 // the power chain for one fast step of length dt with the racks' DC power at its end
 // (solver/power_layer.cpp)
 void initPowerLayer(const FacilityModel& m, State& st);
-void powerStep(const FacilityModel& m, State& st, double t, double dt);  // = the two below
 // rack r's shelves and breakers (touches only rack r's slots: racks may run in parallel)
 void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt);
 // busways, UPS, transformer and the sums over the racks (after every powerRackStep)

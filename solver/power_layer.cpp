@@ -36,12 +36,6 @@ void initPowerLayer(const FacilityModel& m, State& st) {
   for (auto* v : {&p.bus_I, &p.bus_loss, &p.bus_P}) v->assign(nb, 0.0);
 }
 
-void powerStep(const FacilityModel& m, State& st, double t, double dt) {
-  if (!m.has_power) return;
-  for (int r = 0; r < m.nrack; ++r) powerRackStep(m, st, r, t, dt);
-  powerFeedStep(m, st, t, dt);
-}
-
 // 1. a rack: shelves and their breakers
 void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt) {
   PowerLayerState& p = st.pl;
