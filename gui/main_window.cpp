@@ -42,9 +42,10 @@
 #include "gui/floor_plan.h"
 #include "gui/rack_detail.h"
 #include "gui/timeline.h"
-#include "solver/loader.h"
-#include "solver/results_reader.h"
-#include "solver/run.h"
+#include "solver/compile/compile.h"
+#include "solver/input/loader.h"
+#include "solver/output/results_reader.h"
+#include "solver/run/run.h"
 #ifdef DCTWIN_GUI_3D
 #include "gui/view3d/hall_view_3d.h"
 #endif

@@ -18,7 +18,7 @@
 #include "gui/run_data.h"
 #include "gui/run_worker.h"
 #include "gui/what_if.h"
-#include "solver/spec.h"
+#include "solver/input/spec.h"
 
 class QAction;
 class QDockWidget;

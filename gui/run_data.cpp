@@ -5,7 +5,8 @@
 #include <cmath>
 #include <limits>
 
-#include "solver/loader.h"
+#include "solver/compile/compile.h"
+#include "solver/input/loader.h"
 
 namespace dctwin::gui {
 

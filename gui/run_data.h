@@ -14,8 +14,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/model.h"
-#include "solver/results_reader.h"
+#include "solver/engine/engine.h"
+#include "solver/output/results_reader.h"
 
 namespace dctwin::gui {
 

@@ -6,9 +6,10 @@
 #include <chrono>
 #include <limits>
 
-#include "solver/integrator.h"
-#include "solver/loader.h"
-#include "solver/run.h"
+#include "solver/compile/compile.h"
+#include "solver/engine/integrator.h"
+#include "solver/input/loader.h"
+#include "solver/run/run.h"
 
 namespace dctwin::gui {
 

@@ -17,7 +17,7 @@
 #include <thread>
 
 #include "gui/run_data.h"
-#include "solver/spec.h"
+#include "solver/input/spec.h"
 
 namespace dctwin::gui {
 

@@ -17,8 +17,8 @@
 #include <QVBoxLayout>
 #include <cmath>
 
-#include "solver/loader.h"
-#include "solver/run.h"
+#include "solver/input/loader.h"
+#include "solver/run/run.h"
 
 namespace dctwin::gui {
 

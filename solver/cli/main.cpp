@@ -10,7 +10,7 @@
 #include <mpi.h>
 #endif
 #ifdef DCTWIN_WITH_VTK
-#include "solver/vtk/vtk_export.h"
+#include "solver/output/vtk/vtk_export.h"
 #endif
 
 #include <algorithm>
@@ -22,13 +22,14 @@
 #include <sstream>
 #include <vector>
 
-#include "solver/integrator.h"
-#include "solver/loader.h"
-#include "solver/model.h"
-#include "solver/results.h"
-#include "solver/run.h"
-#include "solver/sweep.h"
-#include "solver/units.h"
+#include "solver/engine/integrator.h"
+#include "solver/input/loader.h"
+#include "solver/compile/compile.h"
+#include "solver/engine/engine.h"
+#include "solver/output/results.h"
+#include "solver/run/run.h"
+#include "solver/run/sweep.h"
+#include "solver/common/units.h"
 
 namespace {
 

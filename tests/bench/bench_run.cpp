@@ -14,9 +14,10 @@
 #include <cstring>
 #include <string>
 
-#include "solver/integrator.h"
-#include "solver/loader.h"
-#include "solver/model.h"
+#include "solver/engine/integrator.h"
+#include "solver/input/loader.h"
+#include "solver/compile/compile.h"
+#include "solver/engine/engine.h"
 
 namespace {
 

@@ -10,7 +10,7 @@
 #include <exception>
 #include <string>
 
-#include "solver/loader.h"
+#include "solver/input/loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);

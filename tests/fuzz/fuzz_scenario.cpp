@@ -9,8 +9,8 @@
 #include <exception>
 #include <string>
 
-#include "solver/loader.h"
-#include "solver/run.h"
+#include "solver/input/loader.h"
+#include "solver/run/run.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const dctwin::FacilitySpec pod =

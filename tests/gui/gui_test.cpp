@@ -21,9 +21,9 @@
 #include "gui/run_data.h"
 #include "gui/timeline.h"
 #include "gui/what_if.h"
-#include "solver/loader.h"
-#include "solver/results.h"
-#include "solver/run.h"
+#include "solver/input/loader.h"
+#include "solver/output/results.h"
+#include "solver/run/run.h"
 
 using namespace dctwin;
 using namespace dctwin::gui;
@@ -61,7 +61,7 @@ void setupLeakScenario(MainWindow& w) {
   w.whatIf()->setDuration(1800);
   w.whatIf()->setOutputInterval(5);
   w.timeline()->seek(0);
-  w.injectFault(FaultKind::RackLeak, "A03");
+  w.injectFault(gui::FaultKind::RackLeak, "A03");
 }
 
 }  // namespace
@@ -431,29 +431,29 @@ class GuiTest : public QObject {
     QVERIFY(a.events[0].area_final > a.events[0].area);  // growth kept
     QCOMPARE(a.detection.isolation_valve_stroke, 30.0);
     // every kind of the form makes an event the library accepts
-    for (int k = 0; k < int(FaultKind::Count); ++k) {
-      const FaultKind kind = FaultKind(k);
+    for (int k = 0; k < int(gui::FaultKind::Count); ++k) {
+      const gui::FaultKind kind = gui::FaultKind(k);
       const QString target =
-          (kind == FaultKind::RackLeak || kind == FaultKind::PsuFailure) ? "A01"
-          : kind == FaultKind::PowerCap                                  ? "llm_training"
-          : (kind == FaultKind::FacilityWaterTemperature || kind == FaultKind::FacilityWaterFlow)
+          (kind == gui::FaultKind::RackLeak || kind == gui::FaultKind::PsuFailure) ? "A01"
+          : kind == gui::FaultKind::PowerCap                                  ? "llm_training"
+          : (kind == gui::FaultKind::FacilityWaterTemperature || kind == gui::FaultKind::FacilityWaterFlow)
               ? ""
               : "cdu1";
-      const double value = kind == FaultKind::PowerCap
+      const double value = kind == gui::FaultKind::PowerCap
                                ? 900
-                               : (kind == FaultKind::FacilityWaterTemperature ? 40 : 1);
+                               : (kind == gui::FaultKind::FacilityWaterTemperature ? 40 : 1);
       QVERIFY2(!p.addFault(kind, target, 120, value, &err).isEmpty(), qPrintable(err));
     }
-    QCOMPARE(p.eventCount(), 1 + int(FaultKind::Count));
+    QCOMPARE(p.eventCount(), 1 + int(gui::FaultKind::Count));
     const Scenario b = loadScenarioFromString(p.scenarioText().toStdString(), "b.yaml");
-    QCOMPARE(int(b.events.size()), 1 + int(FaultKind::Count));
+    QCOMPARE(int(b.events.size()), 1 + int(gui::FaultKind::Count));
     FacilitySpec spec = loadFacility(kPod.toStdString());
     applyScenario(b, spec);  // every target exists in the pod
     // a bad item is refused with the library's message
     QVERIFY(!p.addEventYaml("{time: 1 min, cdu: cdu1, pump_failure: lots}", &err));
     QVERIFY(err.contains("pump_failure"));
     p.removeEvent(0);
-    QCOMPARE(p.eventCount(), int(FaultKind::Count));
+    QCOMPARE(p.eventCount(), int(gui::FaultKind::Count));
     // save and load through the window
     MainWindow w(offscreenOptions());
     ErrorCapture errors;
@@ -463,7 +463,7 @@ class GuiTest : public QObject {
     w.whatIf()->resetScenario();
     QCOMPARE(w.whatIf()->eventCount(), 0);
     QVERIFY(w.openFile(tmp.filePath("s.yaml")));  // recognised as a scenario
-    QCOMPARE(w.whatIf()->eventCount(), int(FaultKind::Count));
+    QCOMPARE(w.whatIf()->eventCount(), int(gui::FaultKind::Count));
     QVERIFY(errors.messages.isEmpty());
   }
 
@@ -528,7 +528,7 @@ class GuiTest : public QObject {
     w.whatIf()->resetScenario();
     w.whatIf()->setDuration(600);
     w.whatIf()->setOutputInterval(30);
-    w.injectFault(FaultKind::PumpFailure, "cdu_b");
+    w.injectFault(gui::FaultKind::PumpFailure, "cdu_b");
     QVERIFY(w.startRun());
     QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 120000);
     QVERIFY2(errors.messages.isEmpty(), qPrintable(errors.messages.join("\n")));

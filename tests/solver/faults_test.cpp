@@ -6,8 +6,9 @@
 #include <filesystem>
 #include <string>
 
-#include "solver/loader.h"
-#include "solver/run.h"
+#include "solver/compile/compile.h"
+#include "solver/input/loader.h"
+#include "solver/run/run.h"
 
 using namespace dctwin;
 

@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "models/gpu.h"
-#include "solver/loader.h"
+#include "solver/input/loader.h"
 
 using namespace dctwin;
 

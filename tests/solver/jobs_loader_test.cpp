@@ -3,7 +3,7 @@
 
 #include <string>
 
-#include "solver/loader.h"
+#include "solver/input/loader.h"
 
 using namespace dctwin;
 

@@ -7,8 +7,9 @@
 #include <sstream>
 #include <string>
 
-#include "solver/loader.h"
-#include "solver/run.h"
+#include "solver/compile/compile.h"
+#include "solver/input/loader.h"
+#include "solver/run/run.h"
 
 using namespace dctwin;
 

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/loader.h"
+#include "solver/input/loader.h"
 
 using namespace dctwin;
 namespace fs = std::filesystem;

@@ -13,10 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "solver/integrator.h"
-#include "solver/loader.h"
-#include "solver/model.h"
-#include "solver/parallel.h"
+#include "solver/engine/integrator.h"
+#include "solver/input/loader.h"
+#include "solver/compile/compile.h"
+#include "solver/engine/engine.h"
+#include "solver/common/parallel.h"
 
 using namespace dctwin;
 

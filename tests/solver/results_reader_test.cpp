@@ -1,6 +1,7 @@
 // results_reader_test.cpp: readResults gives back what Hdf5Sink wrote (series, names, units,
 // events), and refuses missing, non-HDF5, truncated and non-run files with a message naming them
-#include "solver/results_reader.h"
+#include "solver/compile/compile.h"
+#include "solver/output/results_reader.h"
 
 #include <unistd.h>
 
@@ -11,9 +12,9 @@
 #include <string>
 #include <vector>
 
-#include "solver/loader.h"
-#include "solver/results.h"
-#include "solver/run.h"
+#include "solver/input/loader.h"
+#include "solver/output/results.h"
+#include "solver/run/run.h"
 
 using namespace dctwin;
 namespace fs = std::filesystem;

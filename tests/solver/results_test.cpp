@@ -1,5 +1,5 @@
 // results_test.cpp: ResultsFile writes HDF5 that reads back exactly (HDF5 C++ API, h5dump, h5py)
-#include "solver/results.h"
+#include "solver/output/results.h"
 
 #include <H5Cpp.h>
 #include <sys/wait.h>

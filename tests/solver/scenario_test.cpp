@@ -2,8 +2,8 @@
 
 #include <string>
 
-#include "solver/loader.h"
-#include "solver/run.h"
+#include "solver/input/loader.h"
+#include "solver/run/run.h"
 
 using namespace dctwin;
 

@@ -14,7 +14,7 @@
 
 #include <sys/wait.h>
 
-#include "solver/sweep.h"
+#include "solver/run/sweep.h"
 
 using namespace dctwin;
 

@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "models/valve.h"
-#include "solver/integrator.h"
-#include "solver/loader.h"
-#include "solver/model.h"
-#include "solver/results_reader.h"
-#include "solver/run.h"
+#include "solver/engine/integrator.h"
+#include "solver/input/loader.h"
+#include "solver/compile/compile.h"
+#include "solver/engine/engine.h"
+#include "solver/output/results_reader.h"
+#include "solver/run/run.h"
 
 using namespace dctwin;
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/units.h"
+#include "solver/common/units.h"
 
 using namespace dctwin;
 

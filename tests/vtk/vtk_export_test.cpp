@@ -14,9 +14,10 @@
 #include <sstream>
 #include <string>
 
-#include "solver/loader.h"
-#include "solver/run.h"
-#include "solver/vtk/vtk_export.h"
+#include "solver/compile/compile.h"
+#include "solver/input/loader.h"
+#include "solver/run/run.h"
+#include "solver/output/vtk/vtk_export.h"
 
 using namespace dctwin;
 

@@ -4,7 +4,7 @@
 // tests need X: run_with_display.sh provides it, and without any display the binary exits 77
 // (ctest: skipped). With QT_QPA_PLATFORM=offscreen it checks the view's fallback instead.
 // The scene is 2 rows x 8 racks of 0.6 m x 1.2 m x 2.2 m plus one CDU, laid out like the
-// ParaView export (solver/vtk/vtk_export.cpp). Writes view3d.png next to the test binary.
+// ParaView export (solver/output/vtk/vtk_export.cpp). Writes view3d.png next to the test binary.
 #include "gui/view3d/hall_view_3d.h"
 
 #include <QApplication>
@@ -23,7 +23,7 @@ using dctwin::gui::Line3D;
 
 namespace {
 
-constexpr double kW = 0.6, kD = 1.2, kH = 2.2, kPitch = 3.6;  // as solver/vtk/vtk_export.h
+constexpr double kW = 0.6, kD = 1.2, kH = 2.2, kPitch = 3.6;  // as solver/output/vtk/vtk_export.h
 
 Box3D rack(int row, int index) {
   const double x = index * kW, y = row * kPitch;

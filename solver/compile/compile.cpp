@@ -5,8 +5,9 @@
 #include <set>
 
 #include "models/valve.h"
-#include "solver/loader.h"
-#include "solver/model.h"
+#include "solver/input/loader.h"
+#include "solver/compile/compile.h"
+#include "solver/engine/engine.h"
 
 namespace dctwin {
 

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/loader.h"
+#include "solver/input/loader.h"
 
 namespace dctwin {
 

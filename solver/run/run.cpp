@@ -1,5 +1,5 @@
 // run.cpp: the summary sink (CLI report) and the HDF5 sink (results file)
-#include "solver/run.h"
+#include "solver/run/run.h"
 
 #include <algorithm>
 #include <cmath>
@@ -10,9 +10,9 @@
 #include <set>
 #include <sstream>
 
-#include "solver/loader.h"
-#include "solver/results.h"
-#include "solver/units.h"
+#include "solver/input/loader.h"
+#include "solver/output/results.h"
+#include "solver/common/units.h"
 
 namespace dctwin {
 

@@ -7,7 +7,7 @@
 // Cell data, as people read them: temperatures in degC, power in kW, flows in L/min, pressures in
 // kPa; every array is defined on every cell (NaN where it does not apply), so ParaView can colour
 // the whole facility by any of them.
-#include "solver/vtk/vtk_export.h"
+#include "solver/output/vtk/vtk_export.h"
 
 #include <vtkCellData.h>
 #include <vtkDoubleArray.h>

@@ -2,7 +2,7 @@
 // temperature)
 #include <algorithm>
 
-#include "solver/spec.h"
+#include "solver/input/spec.h"
 
 namespace dctwin {
 

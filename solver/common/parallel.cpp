@@ -1,4 +1,4 @@
-#include "solver/parallel.h"
+#include "solver/common/parallel.h"
 
 #include <chrono>
 #include <stdexcept>

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/spec.h"
+#include "solver/input/spec.h"
 
 namespace dctwin {
 

@@ -1,4 +1,4 @@
-#include "solver/integrator.h"
+#include "solver/engine/integrator.h"
 
 #include <cvodes/cvodes.h>
 #include <nvector/nvector_serial.h>
@@ -13,7 +13,7 @@
 #include <memory>
 #include <sstream>
 
-#include "solver/parallel.h"
+#include "solver/common/parallel.h"
 
 namespace dctwin {
 

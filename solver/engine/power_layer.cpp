@@ -8,7 +8,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "solver/model.h"
+#include "solver/engine/engine.h"
 
 namespace dctwin {
 
@@ -39,7 +39,7 @@ void initPowerLayer(const FacilityModel& m, State& st) {
 // 1. a rack: shelves and their breakers
 void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt) {
   PowerLayerState& p = st.pl;
-  const PowerSpec& ps = m.power;
+  const PowerChainParams& ps = m.power;
   const int ns = ps.shelves_per_rack;
   const double sqrt3 = std::sqrt(3.0);
   p.rack_P_dc[r] = 0;
@@ -90,7 +90,7 @@ void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt
 void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
   if (!m.has_power) return;
   PowerLayerState& p = st.pl;
-  const PowerSpec& ps = m.power;
+  const PowerChainParams& ps = m.power;
   // the racks' sums, in rack order
   std::fill(p.bus_P.begin(), p.bus_P.end(), 0.0);
   double E_it = 0;

@@ -12,8 +12,8 @@
 
 #include "models/pipe.h"
 #include "models/valve.h"
-#include "solver/model.h"
-#include "solver/parallel.h"
+#include "solver/engine/engine.h"
+#include "solver/common/parallel.h"
 
 namespace dctwin {
 
@@ -319,12 +319,12 @@ void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, co
         const bool vac = m.cdu_vacuum[c] < 0;
         const double sgn = vac ? -1.0 : 1.0;
         double p = p_t;                         // Where::Cdu: the tank
-        if (L.where == FaultSpec::Where::Rack)  // mid-rack: manifolds, trays
+        if (L.where == LeakSite::Rack)  // mid-rack: manifolds, trays
           p = (1.0 - rackIsolation(m, st, L.rack, t)) *
               (p_t + sgn * (dp_ret + 0.5 * sig.dp_bank[c]));
-        else if (L.where == FaultSpec::Where::SupplyHeader)  // at the CDU outlet
+        else if (L.where == LeakSite::SupplyHeader)  // at the CDU outlet
           p = vac ? p_t - dp_ret - sig.dp_bank[c] : p_t + sig.dp_pump[c] - dp_hex;
-        else if (L.where == FaultSpec::Where::ReturnHeader)  // at the racks' end
+        else if (L.where == LeakSite::ReturnHeader)  // at the racks' end
           p = p_t + sgn * dp_ret;
         const double grow =
             L.growth_time > 0 ? std::clamp((t - L.time) / L.growth_time, 0.0, 1.0) : 1.0;

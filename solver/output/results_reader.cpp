@@ -4,7 +4,7 @@
 // datasets become ResultsSeries, int64 datasets integer vectors, variable-length strings string
 // vectors. HDF5's automatic error printing is switched off while reading and restored after;
 // every failure becomes a ResultsError naming the file and the innermost HDF5 message.
-#include "solver/results_reader.h"
+#include "solver/output/results_reader.h"
 
 #include <hdf5.h>
 

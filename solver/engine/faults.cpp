@@ -13,7 +13,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "solver/model.h"
+#include "solver/engine/engine.h"
 
 namespace dctwin {
 
@@ -67,7 +67,7 @@ void initFaultState(const FacilityModel& m, State& st) {
 }  // namespace
 
 void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
-  using K = FaultSpec::Kind;
+  using K = FaultKind;
   initFaultState(m, st);
   FaultState& f = st.faults;
   while (f.next < m.fault_events.size() && m.fault_events[f.next].time <= t + 1e-9) {
@@ -112,7 +112,7 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
                 " kPa over " + fmt(e.time2) + " s");
         break;
       case K::SensorFault: {
-        const bool T = e.sensor == FaultSpec::Sensor::SupplyTemperature;
+        const bool T = e.sensor == SensorKind::SupplyTemperature;
         const double reading =
             T ? y[m.stateAdr(i, kTHexSec)] : st.sig.m_sec[i] / m.fluids[m.cdu_fluid[i]].rho_ref();
         if (T) {
@@ -172,7 +172,7 @@ namespace {
 // policies (rack liquid and electrical isolation, pump stop on low level)
 void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const double* y) {
   FaultState& f = st.faults;
-  const DetectionSpec& d = m.detection;
+  const DetectionParams& d = m.detection;
   if (m.leaks.empty()) return;
   for (std::size_t k = 0; k < m.leaks.size(); ++k) {
     const auto& L = m.leaks[k];
@@ -255,7 +255,7 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
 void pollDetectors(const FacilityModel& m, State& st, double t, const double* y) {
   initFaultState(m, st);
   FaultState& f = st.faults;
-  const DetectionSpec& d = m.detection;
+  const DetectionParams& d = m.detection;
   const double dt = f.last_poll < 0 ? 0.0 : t - f.last_poll;
   f.last_poll = t;
   pollLeaks(m, st, t, dt, y);

@@ -16,7 +16,7 @@
 // non-UTF-8 text are refused before parsing; lists are limited to 1e6 entries and the walk to 4e6
 // visited values, so that aliases (which yaml-cpp shares, never copies) cannot make the walk
 // exponential; the walk itself follows the schema, so its depth is bounded whatever the nesting.
-#include "solver/loader.h"
+#include "solver/input/loader.h"
 
 #include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
@@ -36,7 +36,7 @@
 #include <string_view>
 #include <utility>
 
-#include "solver/units.h"
+#include "solver/common/units.h"
 
 namespace dctwin {
 

@@ -7,8 +7,8 @@
 #include <memory>
 #include <string>
 
-#include "solver/integrator.h"
-#include "solver/model.h"
+#include "solver/engine/integrator.h"
+#include "solver/engine/engine.h"
 
 namespace dctwin {
 

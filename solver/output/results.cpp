@@ -15,7 +15,7 @@
 //   block is written with one extend + hyperslab write. flush() writes the partial block but keeps
 //   it in the buffer, so when the block fills up it is rewritten whole (full-chunk writes need no
 //   read-back of a compressed chunk).
-#include "solver/results.h"
+#include "solver/output/results.h"
 
 #include <H5Cpp.h>
 #include <unistd.h>

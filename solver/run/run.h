@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "solver/integrator.h"
-#include "solver/model.h"
-#include "solver/spec.h"
+#include "solver/engine/integrator.h"
+#include "solver/engine/engine.h"
+#include "solver/input/spec.h"
 
 namespace dctwin {
 

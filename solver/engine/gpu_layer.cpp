@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "solver/model.h"
-#include "solver/parallel.h"
+#include "solver/engine/engine.h"
+#include "solver/common/parallel.h"
 
 namespace dctwin {
 

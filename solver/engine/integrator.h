@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/model.h"
+#include "solver/engine/engine.h"
 
 namespace dctwin {
 

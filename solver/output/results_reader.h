@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/model.h"
-#include "solver/results.h"
+#include "solver/engine/engine.h"
+#include "solver/output/results.h"
 
 namespace dctwin {
 

@@ -1,4 +1,4 @@
-#include "solver/units.h"
+#include "solver/common/units.h"
 
 #include <array>
 #include <cctype>

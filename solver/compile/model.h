@@ -1,0 +1,230 @@
+// model.h: the compiled facility (immutable); the per-run state is solver/engine/state.h
+//
+// compileFacility() turns a FacilitySpec into a FacilityModel of flat, indexed arrays; a run owns
+// a State. The right-hand side evalRhs(model, state, t, y, ydot) never allocates. A sweep is one
+// model and many states. Racks are stored grouped by CDU (cdu_rackadr/cdu_racknum).
+//
+// state vector, per CDU c at cdu_stateadr[c] (offsets in StateOffset):
+//   T_hex_sec   secondary outlet of the plate HX = CDU supply                    (K)
+//   T_hex_prim  primary outlet of the plate HX                                   (K)
+//   T_res       CDU reservoir/expansion tank and internal volume, pump inlet      (K)
+//   x_temp      supply-temperature PI integral                                   (K s)
+//   y_valve     primary valve position                                           (1)
+//   x_pump      pump flow/dp PI integral                                         (s)
+//   N_pump      pump speed ratio                                                 (1)
+//   supply header segments [nseg_sup]                                            (K)
+//   per rack: T_cool (rack coolant, outlet), T_case (cold-plate case)            (K)
+//   return header segments [nseg_ret]                                            (K)
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/cold_plate.h"
+#include "models/controller.h"
+#include "models/fluid.h"
+#include "models/gpu.h"
+#include "models/heat_exchanger.h"
+#include "models/hydraulics.h"
+#include "models/power_smoothing.h"
+#include "models/pump.h"
+#include "models/rack_parts.h"
+#include "models/workload.h"
+#include "solver/common/params.h"
+
+namespace dctwin {
+
+// air at 25 degC and sea level, for the room-air node (a)
+constexpr double kAirRho = 1.184, kAirCp = 1006.0;
+
+enum StateOffset : int {
+  kTHexSec = 0,
+  kTHexPrim,
+  kTRes,
+  kXTemp,
+  kYValve,
+  kXPump,
+  kNPump,
+  kVLost,          // coolant lost through leaks                                   (m3)
+  kVAir,           // air in the loop (drained tank, air in-leak)                  (m3)
+  kCduFixedStates  // first supply segment
+};
+
+struct SolverOptions {
+  double rtol = 1e-6;           // relative tolerance                                 (1)
+  double atol_T = 1e-4;         // absolute tolerance on temperatures                 (K)
+  double atol_ctrl = 1e-6;      // on valve/pump positions and PI states              (1)
+  double max_step = 60;         // (s)
+  double output_interval = 60;  // (s)
+  int threads = 1;              // worker threads of one run (GPU layer, rhs); results do not
+                                // depend on it (docs/performance.md)
+};
+
+struct FacilityModel {
+  std::string name;
+  std::string facility_text;  // provenance
+
+  // sizes
+  int ncdu = 0;
+  int nrack = 0;
+  int nstate = 0;
+
+  // fluids
+  std::vector<Fluid> fluids;
+  int fws_fluid = 0;          // facility-water fluid index
+  TimeSeries fws_T;           // facility-water supply temperature             (K)
+  double T_ambient = 298.15;  // (K)
+  // room-air node (optional): the last state, after every CDU's block
+  int room_state = -1;              // state index; -1: no room-air node
+  double room_C = 0;                // air heat capacity rho V c_p                         (J/K)
+  double room_G = 0;                // air-handler conductance rho V_dot c_p               (W/K)
+  double room_supply_T = 0;         // (K)
+  std::vector<double> breakpoints;  // input discontinuities, sorted                 (s)
+
+  // cdus (ncdu)
+  std::vector<std::string> cdu_name;
+  std::vector<int> cdu_fluid;     // secondary fluid index
+  std::vector<int> cdu_stateadr;  // first state
+  std::vector<int> cdu_statenum;
+  std::vector<int> cdu_rackadr;  // first rack (model order)
+  std::vector<int> cdu_racknum;
+  std::vector<int> cdu_nseg_sup, cdu_nseg_ret;
+  std::vector<HexParams> cdu_hex;
+  std::vector<double> cdu_M_hex_sec, cdu_M_hex_prim, cdu_M_res;  // node masses       (kg)
+  std::vector<PowerLaw> cdu_hex_sec_dp;  // HX secondary pressure drop vs mass flow
+  std::vector<double> cdu_prim_c_hex;    // primary HX dp = c m^2                        (Pa s2/kg2)
+  std::vector<double> cdu_fws_dp;        // facility-water dp available across HX + valve (Pa)
+  std::vector<double> cdu_valve_kv, cdu_valve_R, cdu_valve_leak, cdu_valve_tau;
+  std::vector<PumpParams> cdu_pump;
+  std::vector<int> cdu_pump_running, cdu_pump_count;
+  std::vector<double> cdu_pump_tau, cdu_pump_min_speed;
+  std::vector<PipeFriction> cdu_pipe_sup, cdu_pipe_ret;
+  std::vector<double> cdu_M_seg_sup, cdu_M_seg_ret;    // (kg)
+  std::vector<double> cdu_UA_seg_sup, cdu_UA_seg_ret;  // (W/K)
+  std::vector<double> cdu_T_set;                       // (K)
+  std::vector<int> cdu_pump_mode;                      // 0 flow, 1 dp
+  std::vector<double> cdu_flow_set, cdu_dp_set;        // (m3/s), (Pa)
+  std::vector<PIParams> cdu_pi_temp, cdu_pi_pump;
+
+  // racks (nrack, model order)
+  std::vector<std::string> rack_name, rack_row, rack_type;
+  std::vector<int> rack_index, rack_cdu;
+  std::vector<ColdPlateLaw> rack_coldplate;
+  std::vector<double> rack_paths;  // parallel cold-plate paths               (1)
+  std::vector<double> rack_liquid_frac, rack_gpu_frac;
+  std::vector<double> rack_design_flow;  // (m3/s)
+  std::vector<PowerLaw> rack_manifold;   // vs rack mass flow
+  std::vector<PowerLaw> rack_valve;      // balancing valve, quadratic, vs mass flow
+  std::vector<double> rack_C_case;       // cold-plate case capacity, whole rack    (J/K)
+  std::vector<double> rack_M_cool;       // rack coolant mass                       (kg)
+  std::vector<TimeSeries> rack_load;     // rack power                              (W)
+
+  // racks with resolved GPUs (nrack): the GPU layer supplies their heat and power
+  std::vector<char> rack_resolved;                      // 1: GPUs resolved, 0: heat_load profile
+  std::vector<int> rack_gpuadr, rack_gpunum;            // first GPU, count
+  std::vector<double> rack_other_idle, rack_other_max;  // non-GPU power                 (W)
+  std::vector<double> rack_other_liquid;   // liquid share of the non-GPU heat         (1)
+  std::vector<int> rack_tray_gpus;         // GPUs per tray                            (1)
+  std::vector<double> rack_power_cap;      // whole-rack limit; 0 = none               (W)
+  std::vector<int> rack_partset;           // index into part_sets; -1: lumped other power
+  std::vector<RackParts> part_sets;        // resolved non-GPU parts, one per rack type
+  std::vector<std::string> part_set_type;  // the rack type of each set
+
+  // GPU layer (ngpu): explicit fixed step gpu_dt, exchanging heat with the coolant every
+  // coupling_dt (docs/models/gpu_layer.md)
+  int ngpu = 0;
+  double gpu_dt = 0.05;      // (s)
+  double coupling_dt = 5.0;  // (s)
+  std::vector<GpuParams> gpu_types;
+  std::vector<int> gpu_type, gpu_rack, gpu_slot;
+  std::vector<double> gpu_cap;            // power limit                                       (W)
+  std::vector<double> gpu_R_factor;       // cold-plate degradation factor                     (1)
+  std::vector<double> gpu_C_plate;        // plate capacity                                    (J/K)
+  std::vector<int> gpu_job, gpu_jobslot;  // job index (-1: idle) and rank in it
+  // GPU groups: consecutive GPUs of one rack with the same type, limit, plate and job (not a trace
+  // replay) see the same inlet, flow and load, so their trajectories are identical: the GPU layer
+  // computes each group once and weighs it by its size (docs/performance.md). Without
+  // gpu_layer.group_identical every GPU is its own group (the reference path).
+  int ngroup = 0;
+  std::vector<int> group_gpuadr, group_gpunum;  // first GPU, count
+  std::vector<int> group_jobslot;               // index in job_groups of its job (-1: no job)
+  std::vector<int> gpu_group;                   // group of each GPU
+  std::vector<int> rack_groupadr, rack_groupnum;
+  std::vector<std::vector<int>> job_groups;  // groups of each job, in the rank order of their GPUs
+
+  // jobs
+  int njob = 0;
+  std::vector<std::string> job_name;
+  std::vector<TrainingJobSpec> job_spec;
+  std::vector<int> job_kind;  // 0 training, 1 inference, 2 trace
+  std::vector<InferenceSpec> job_inference;
+  std::vector<TraceSpec> job_trace;
+  std::vector<PowerSmoothingParams> job_smoothing;
+  std::vector<std::vector<int>> job_gpus;  // GPU indices of each job (rank order)
+  // clock ratio of each phase in the unthrottled reference run: [job][type * nphase + phase]
+  std::vector<std::vector<double>> job_xref;
+
+  // power chain (docs/models/power_chain.md); stepped with the GPU layer's fast clock
+  bool has_power = false;
+  PowerChainParams power;        // resolved parameters
+  std::vector<int> rack_busway;  // busway feeding each rack (model order)
+  std::vector<char> rack_has_storage;
+  std::vector<StorageParams> rack_storage;  // rack energy storage (GB300-style)
+  std::vector<std::string> busway_name;
+
+  // jacobian sparsity (CSC) and column coloring for difference quotients
+  std::vector<long long> jac_colptr;  // (nstate+1)
+  std::vector<long long> jac_rowind;  // (nnz)
+  std::vector<int> jac_color;         // color of each column
+  int jac_ncolor = 0;
+
+  // faults and detection (docs/scenario-format.md "Faults"): events in time order, with the
+  // pump switch-overs they cause already scheduled
+  struct FaultEvent {
+    double time = 0;
+    FaultKind kind = FaultKind::PumpFailure;
+    int index = -1;        // CDU or rack
+    double value = 0;      // pumps (negative: standby pumps taking over), opening, fraction, PSUs
+    std::string label;     // component name for the event log
+    bool covered = false;  // pump failure with a standby switch-over scheduled
+    double time2 = 0;      // filter clogging: growth time (s)
+    SensorKind sensor = SensorKind::SupplyTemperature;
+    bool stuck = false;
+  };
+  std::vector<FaultEvent> fault_events;
+  DetectionParams detection;
+  std::vector<double> cdu_design_flow;  // sum of its racks' design flows            (m3/s)
+  // coolant inventory and loop pressure (docs/models/leak.md)
+  std::vector<double> cdu_V_loop;  // liquid volume outside the tank                  (m3)
+  std::vector<double> cdu_V_tank, cdu_p_pre, cdu_p_fill;  // tank volume, precharge, fill (gauge)
+  std::vector<double> cdu_vacuum;  // < 0: negative-pressure loop held at this gauge  (Pa)
+  std::vector<double> cdu_p_max;   // secondary maximum working pressure, gauge; 0: none (Pa)
+  std::vector<char> cdu_has_leak;
+  struct Leak {
+    double time = 0;  // (s)
+    int cdu = -1, rack = -1;
+    LeakSite where = LeakSite::Rack;
+    double area = 0, area_final = 0, growth_time = 0, Cd = 0.62;  // (m2), (m2), (s), (1)
+    std::string label;
+  };
+  std::vector<Leak> leaks;
+
+  SolverOptions options;
+
+  int stateAdr(int cdu, int offset) const { return cdu_stateadr[cdu] + offset; }
+  int supSegAdr(int c) const { return cdu_stateadr[c] + kCduFixedStates; }
+  int rackAdr(int r) const {  // T_cool; T_case at +1
+    int c = rack_cdu[r];
+    return supSegAdr(c) + cdu_nseg_sup[c] + 2 * (r - cdu_rackadr[c]);
+  }
+  bool isCaseState(int i) const {  // cold-plate case node?
+    for (int c = 0; c < ncdu; ++c) {
+      int a = supSegAdr(c) + cdu_nseg_sup[c];
+      if (i >= a && i < a + 2 * cdu_racknum[c]) return (i - a) % 2 == 1;
+    }
+    return false;
+  }
+  int retSegAdr(int c) const { return supSegAdr(c) + cdu_nseg_sup[c] + 2 * cdu_racknum[c]; }
+};
+
+}  // namespace dctwin

@@ -1,0 +1,58 @@
+// engine.h: the engine's entry points on a compiled model and a run's state: the right-hand side,
+// the GPU layer, the power chain, faults and detectors (solver/engine/*.cpp)
+#pragma once
+
+#include "solver/compile/model.h"
+#include "solver/engine/state.h"
+
+namespace dctwin {
+
+// a state sized for the model, initialized to a cold start: every fluid node and case at
+// T_init (K), valves and pumps at their initial positions, PI integrators bumpless
+State makeState(const FacilityModel& m, double T_init);
+
+// faults: apply the events due at t (logs them); poll the detectors (logs alarms). Both run
+// between solver steps, never inside the right-hand side.
+void applyFaults(const FacilityModel& m, State& st, double t, const double* y);
+// leaks (docs/models/leak.md): tank gauge pressure after losing V_lost (m3), pump head factor for
+// V_air (m3) of air in the loop, a rack's isolation-valve closing fraction at t, orifice flow
+double tankPressure(const FacilityModel& m, int c, double V_lost, bool* drained = nullptr);
+double pumpHeadFactor(const FacilityModel& m, int c, double V_air);
+double tankLiquidFraction(const FacilityModel& m, int c, double V_lost);
+double rackIsolation(const FacilityModel& m, const State& st, int r, double t);
+double orificeFlow(double CdA, double dp, double rho);
+void pollDetectors(const FacilityModel& m, State& st, double t, const double* y);
+
+// right-hand side dy/dt at (t, y); fills st.sig. Returns 0, or > 0 for a recoverable problem
+// (a property lookup outside its range), as SUNDIALS expects. Never allocates.
+int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double* ydot);
+
+// energy held in the model at y relative to y0 (J)
+double storedEnergy(const FacilityModel& m, const double* y, const double* y0);
+
+// GPU layer (solver/engine/gpu_layer.cpp)
+// sizes st.gl and puts every GPU node at T_init; called by makeState
+void initGpuLayer(const FacilityModel& m, State& st, double T_init);
+// the power chain for one fast step of length dt with the racks' DC power at its end
+// (solver/engine/power_layer.cpp)
+void initPowerLayer(const FacilityModel& m, State& st);
+// rack r's shelves and breakers (touches only rack r's slots: racks may run in parallel)
+void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt);
+// busways, UPS, transformer and the sums over the racks (after every powerRackStep)
+void powerFeedStep(const FacilityModel& m, State& st, double t, double dt);
+// advance the GPUs and jobs from t0 to t1 in steps of m.gpu_dt, with the rack inlet temperatures
+// and flows of the coolant state y; leaves the window means in
+// st.gl.rack_Q_liquid/rack_P/rack_Q_air for evalRhs. `fast` (may be null) is called after every
+// fast step with t and st.
+using FastCallback = void (*)(void* user, const FacilityModel& m, const State& st, double t);
+// `pool` (may be null) runs the racks in parallel chunks; the results do not depend on it
+void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
+                     FastCallback fast = nullptr, void* user = nullptr, WorkerPool* pool = nullptr);
+// energy held in the GPU nodes relative to T_ref (J)
+double gpuLayerEnergy(const FacilityModel& m, const State& st, double T_ref);
+// copies the group computation into the per-GPU arrays of st.gl (gpu, op, util, P_sum, ...)
+void syncGpuView(const FacilityModel& m, State& st);
+// starts a new output interval: P_sum = 0, Tj_max/Thbm_max = the current temperatures
+void resetGpuInterval(const FacilityModel& m, State& st);
+
+}  // namespace dctwin

@@ -1,0 +1,182 @@
+// state.h: the mutable state of one run (one per run; a sweep is one model and many states).
+// Sized by makeState (solver/engine/engine.h); only the engine and the output table
+// (solver/output/observables.cpp) read its layout.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "solver/compile/model.h"
+
+namespace dctwin {
+
+// values derived from the state at one time; filled by evalRhs, read by outputs
+struct Signals {
+  // per cdu
+  std::vector<double> m_sec, m_prim;         // (kg/s)
+  std::vector<double> dp_pump, dp_bank;      // (Pa)
+  std::vector<double> P_pump, Q_pump_fluid;  // (W)
+  std::vector<double> Q_hex;                 // (W)
+  std::vector<double> T_fws;                 // (K)
+  std::vector<double> N_cmd, y_cmd;          // (1)
+  std::vector<double> Q_loss;                // to ambient                            (W)
+  // per rack
+  std::vector<double> m_rack, dp_rack;                // (kg/s), (Pa)
+  std::vector<double> P_rack, Q_liquid, Q_air, Q_cp;  // (W)
+  std::vector<double> R_cp;         // whole-rack plate resistance            (K/W)
+  std::vector<double> p_tank;       // tank (pump suction) gauge pressure    (Pa)
+  std::vector<double> head_factor;  // pump head left with air in the loop   (1)
+  std::vector<double> leak_flow;    // per leak: liquid out                  (m3/s)
+  std::vector<double> leak_air;     // per leak: air in                      (m3/s)
+  std::vector<double> leak_p;       // per leak: local gauge pressure        (Pa)
+  // totals
+  double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
+  double air_in = 0, air_removed = 0;  // room air: rack air-side heat in, air handlers out (W)
+  int hydraulic_failures = 0;  // nested solves that did not converge (counted, never thrown)
+  int range_state = -1;        // the state furthest outside its fluid's range at the last
+  double range_value = 0;      // evaluation (-1: none), and its value (K)
+};
+
+// mutable state of the GPU layer
+struct GpuLayerState {
+  std::vector<GpuState> gpu;                    // thermal nodes and latches
+  std::vector<GpuOperatingPoint> op;            // last fast step
+  std::vector<PowerSmoothingState> smooth;      // power floor / ramp limiter per GPU
+  std::vector<double> filler_energy;            // burnt by the power floor, cumulative    (J)
+  std::vector<Utilization> util;                // last fast step
+  std::vector<double> P_sum, Tj_max, Thbm_max;  // over the current output interval
+  std::vector<double> throttled_time;           // thermal or brake throttling, cumulative  (s)
+  // the computation, one entry per GPU group (FacilityModel::ngroup); the per-GPU arrays above
+  // are its view, refreshed by syncGpuView at every output and at the end of a run
+  struct Groups {
+    std::vector<GpuState> gpu;
+    std::vector<GpuOperatingPoint> op;
+    std::vector<PowerSmoothingState> smooth;
+    std::vector<double> filler_energy;
+    std::vector<Utilization> util;
+    std::vector<double> P_sum, Tj_max, Thbm_max, throttled_time;
+    // what the jobs read of the last step: op.clock_ratio, and hw_slowdown | shut_down << 1
+    std::vector<double> clock_ratio;
+    std::vector<char> latches;
+  } grp;
+  // jobs run over groups: job[j].gpu[k] is group job_groups[j][k]
+  std::vector<JobState> job;
+  std::vector<std::vector<double>> job_speed_c, job_speed_m;  // scratch per job
+  std::vector<std::vector<char>> job_alive;
+  std::vector<std::vector<Utilization>> job_util;
+  std::vector<double> job_throttled;  // GPU-seconds of thermal/brake throttling   (s)
+  // window means handed to the coolant (nrack)
+  std::vector<double> rack_Q_liquid;           // heat into the rack coolant                (W)
+  std::vector<double> rack_P;                  // rack electrical power                     (W)
+  std::vector<double> rack_Q_air;              // (W)
+  std::vector<double> rack_P_now;              // rack power at the last fast step          (W)
+  std::vector<double> rack_gpu_P_now;          // its GPU part                              (W)
+  std::vector<double> rack_gpu_Q_now;          // GPU heat into the coolant, last fast step (W)
+  std::vector<double> rack_throttled_now;      // GPU-seconds throttled in the last fast step (s)
+  std::vector<double> rack_T_in, rack_R_path;  // over the window: inlet (K), plate R (K/W)
+  double interval_time = 0;                    // time accumulated in P_sum                 (s)
+  // energy of the GPU layer since t = 0 (J)
+  double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;
+};
+
+// mutable state of the power chain
+struct PowerLayerState {
+  std::vector<BreakerState> shelf_brk;  // nrack x shelves_per_rack
+  std::vector<BreakerState> bus_brk;    // per busway
+  std::vector<double> T_bus;            // conductor temperature                        (K)
+  UpsState ups;
+  std::vector<char> rack_powered;  // 0: no working shelf, feeder or UPS
+  std::vector<char> rack_brake;    // 1: the working shelves cannot carry the load
+  // last step (W, A)
+  std::vector<double> rack_P_in, rack_psu_loss, bus_I, bus_loss, bus_P;
+  std::vector<StorageState> storage;  // per rack
+  std::vector<double> rack_P_grid;    // after the rack storage                     (W)
+  std::vector<double> rack_P_dc;      // DC power of a powered rack (0 when cut)     (W)
+  double E_storage0 = 0;              // stored energy at t = 0                      (J)
+  double P_ups_in = 0, P_ups_out = 0, P_ups_loss = 0, P_tx_loss = 0, P_utility = 0;  // all units
+  // cumulative energies (J)
+  double E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_utility = 0, E_battery = 0;
+};
+
+// one entry of the event log (/events in the results)
+struct EventRecord {
+  double time = 0;        // (s)
+  std::string component;  // "cdu1", "rack A03", "busway A", "ups", "facility water"
+  std::string kind;       // "pump_failure", "low_flow", "gpu_shutdown", ...
+  std::string severity;   // "info", "warning", "critical"
+  std::string message;
+};
+
+// what the faults have done so far, and the detectors' memory
+struct FaultState {
+  std::size_t next = 0;             // next entry of m.fault_events
+  std::vector<int> pumps_out;       // per CDU: pumps not running because of faults
+  std::vector<char> cdu_failed;     // per CDU: failed as a whole (no switch-over)
+  std::vector<double> valve_stuck;  // per CDU: stuck opening, -1: free
+  double fws_flow = 1.0;            // facility-water flow fraction
+  bool utility_ok = true;
+  std::vector<int> rack_psu_failed;  // per rack
+  // detectors
+  double next_poll = 0;
+  std::vector<double> low_flow_since;  // per CDU; -1: flow fine
+  std::vector<char> low_flow_alarm;
+  std::vector<double> bus_high_since;  // per busway; -1: below the continuous-load ratio
+  std::vector<char> bus_alarm, bus_trip_logged;
+  std::vector<char> rack_lost_logged, rack_throttle_logged, rack_shutdown_logged, rack_brake_logged;
+  bool ups_battery_logged = false;
+  // leaks and the response to them
+  bool changed = false;                // a policy acted: the integrator restarts
+  std::vector<double> leak_on_sensor;  // per leak: coolant on its rack's sensor (m3)
+  std::vector<double> leak_detected;   // per leak: detection time; -1: not yet
+  std::vector<double> rack_isolation;  // per rack: isolation command time; -1: none
+  std::vector<char> rack_isolated_logged;
+  std::vector<char> rack_power_off;             // per rack: electrically isolated
+  std::vector<char> low_level, pressure_alarm;  // per CDU
+  std::vector<double> imbalance_since;          // per CDU; -1: balanced
+  std::vector<char> imbalance_alarm;
+  std::vector<char> over_pressure;  // per CDU
+  double last_poll = -1;
+  std::vector<char> job_stalled_logged;  // per job
+  // strainer clogging per CDU: dp at design flow rising linearly from t0 over `time` to `dp`
+  std::vector<double> filter_dp, filter_t0, filter_time;
+  // sensor faults per CDU: offsets, and stuck readings (NaN: free)
+  std::vector<double> sensor_T_offset, sensor_T_stuck, sensor_flow_offset, sensor_flow_stuck;
+  std::vector<double> job_cap;  // per job: power limit set by an event; 0: the facility's (W)
+};
+
+struct SolverStats {
+  long steps = 0, rhs_evals = 0, jac_evals = 0, lin_setups = 0, nonlin_iters = 0;
+  long nonlin_conv_fails = 0, err_test_fails = 0, rhs_evals_jac = 0;
+  double last_step = 0;
+  long hydraulic_failures = 0;
+  double gpu_layer_seconds = 0;  // wall time spent in the GPU layer and power chain (s)
+};
+
+// one CDU loop's share of a right-hand side evaluation's sums (evalRhs)
+struct CduRhsPart {
+  double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
+  double worst_excess = 0;  // furthest outside the fluid's range (K), with its state and value
+  int range_state = -1;
+  double range_value = 0;
+  int status = 0;
+  long hydraulic_failures = 0;
+};
+
+class WorkerPool;
+struct State {
+  std::vector<double> y;         // state vector
+  std::vector<double> y0;        // initial state (for stored energy)
+  std::vector<double> scratch;   // perturbed state for difference quotients
+  std::vector<double> fscratch;  // perturbed rhs
+  Signals sig;
+  GpuLayerState gl;
+  PowerLayerState pl;
+  FaultState faults;
+  std::vector<EventRecord> events;
+  double time = 0;
+  SolverStats stats;
+  std::vector<CduRhsPart> cdu_part;  // evalRhs's per-loop sums (sized by makeState)
+  WorkerPool* pool = nullptr;        // set by simulate() while it runs (the CDU loops in parallel)
+};
+
+}  // namespace dctwin
