@@ -42,7 +42,6 @@
 #include "gui/floor_plan.h"
 #include "gui/rack_detail.h"
 #include "gui/timeline.h"
-#include "solver/compile/compile.h"
 #include "solver/input/loader.h"
 #include "solver/output/results_reader.h"
 #include "solver/run/run.h"
@@ -452,8 +451,8 @@ bool MainWindow::openFacility(const QString& path) {
   }
   try {
     FacilitySpec spec = loadFacility(path.toStdString());
-    const FacilityModel m = compileFacility(spec);
-    auto d = std::make_unique<RunData>(RunData::fromModel(m));
+    const RunLayout m = describeFacility(spec);
+    auto d = std::make_unique<RunData>(RunData::fromLayout(m));
     d->label = QFileInfo(path).fileName();
     spec_ = std::move(spec);
     facility_path_ = path;

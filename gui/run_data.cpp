@@ -5,9 +5,6 @@
 #include <cmath>
 #include <limits>
 
-#include "solver/compile/compile.h"
-#include "solver/input/loader.h"
-
 namespace dctwin::gui {
 
 namespace {
@@ -75,29 +72,23 @@ void RunData::finishLayout() {
   if (rack_row.size() != rack_name.size()) rack_row.assign(nr, "A");
 }
 
-RunData RunData::fromModel(const FacilityModel& m) {
+RunData RunData::fromLayout(const RunLayout& L) {
   RunData d;
-  d.facility_name = m.name;
-  d.facility_text = m.facility_text;
-  d.rack_name = m.rack_name;
-  d.rack_row = m.rack_row;
-  d.rack_type = m.rack_type;
-  d.cdu_name = m.cdu_name;
-  d.job_name = m.job_name;
-  d.busway_name = m.busway_name;
-  d.rack_index = m.rack_index;
-  d.rack_cdu = m.rack_cdu;
-  if (m.has_power && m.rack_busway.size() == m.rack_name.size()) d.rack_busway = m.rack_busway;
-  d.gpu_rack = m.gpu_rack;
-  d.gpu_slot = m.gpu_slot;
-  d.gpu_tray.resize(m.ngpu);
-  d.gpu_T_hbm_max.resize(m.ngpu);
-  d.gpu_T_slowdown.resize(m.ngpu);
-  for (int i = 0; i < m.ngpu; ++i) {
-    d.gpu_tray[i] = m.gpu_slot[i] / std::max(1, m.rack_tray_gpus[m.gpu_rack[i]]);
-    d.gpu_T_hbm_max[i] = m.gpu_types[m.gpu_type[i]].T_hbm_max;
-    d.gpu_T_slowdown[i] = m.gpu_types[m.gpu_type[i]].T_slowdown;
-  }
+  d.facility_name = L.name;
+  d.facility_text = L.facility_text;
+  d.scenario_text = L.scenario_text;
+  d.rack_name = L.rack_name;
+  d.rack_row = L.rack_row;
+  d.rack_type = L.rack_type;
+  d.cdu_name = L.cdu_name;
+  d.job_name = L.job_name;
+  d.busway_name = L.busway_name;
+  d.rack_index = L.rack_index;
+  d.rack_cdu = L.rack_cdu;
+  if (L.has_power) d.rack_busway = L.rack_busway;
+  d.gpu_rack = L.gpu_rack;
+  d.gpu_slot = L.gpu_slot;
+  d.gpu_tray = L.gpu_tray;
   d.finishLayout();
   return d;
 }
@@ -148,68 +139,8 @@ RunData RunData::fromResults(const ResultsData& r) {
     d.series.emplace(path, std::move(x));
   }
   d.events = r.events;
-  // GPU limits from the facility the run used, when it still compiles here
-  if (!d.facility_text.empty() && !d.gpu_rack.empty()) {
-    try {
-      const FacilityModel m = compileFacility(loadFacilityFromString(d.facility_text, r.path));
-      if (m.ngpu == d.ngpu()) {
-        d.gpu_T_hbm_max.resize(m.ngpu);
-        d.gpu_T_slowdown.resize(m.ngpu);
-        for (int i = 0; i < m.ngpu; ++i) {
-          d.gpu_T_hbm_max[i] = m.gpu_types[m.gpu_type[i]].T_hbm_max;
-          d.gpu_T_slowdown[i] = m.gpu_types[m.gpu_type[i]].T_slowdown;
-        }
-      }
-    } catch (const std::exception&) {
-      // limits unknown: no derived HBM alarms
-    }
-  }
   d.finishLayout();
-  d.computeRackAggregates();
-  d.deriveAlarms();
   return d;
-}
-
-void RunData::computeRackAggregates() {
-  const Series* tj = find("/gpu/T_junction");
-  const Series* hbm = find("/gpu/T_hbm");
-  const Series* clk = find("/gpu/clock_ratio");
-  const Series* thr = find("/gpu/throttle_reasons");
-  const int nr = nrack(), ng = ngpu();
-  if (ng == 0 || !tj || tj->width != ng) return;
-  const std::size_t T = time.size();
-  auto column = [&](const char* path) -> Series& {
-    Series& s = series[path];
-    s.width = nr;
-    s.units = path == kRackClockMean || path == kRackThrottled ? "1" : "K";
-    return s;
-  };
-  Series &a = column(kRackTjMax), &b = column(kRackThbmMax), &c = column(kRackClockMean),
-         &e = column(kRackThrottled);
-  const std::size_t done = a.data.size() / std::max(1, nr);
-  for (Series* s : {&a, &b, &c, &e}) s->data.resize(T * nr, kNaN);
-  auto at = [&](const Series* s, std::size_t k, int i) {
-    return s && s->width == ng && (k + 1) * ng <= s->data.size() ? s->data[k * ng + i] : kNaN;
-  };
-  for (std::size_t k = done; k < T; ++k)
-    for (int r = 0; r < nr; ++r) {
-      const int n = rack_gpunum[r];
-      if (n == 0) continue;
-      double vj = -1e300, vh = -1e300, sc = 0;
-      int throttled = 0;
-      for (int q = 0; q < n; ++q) {
-        const int i = rack_gpuadr[r] + q;
-        vj = std::max(vj, at(tj, k, i));
-        vh = std::max(vh, at(hbm, k, i));
-        sc += at(clk, k, i);
-        const double x = at(thr, k, i);
-        if (!std::isnan(x) && (unsigned(x) & kThrottleBits)) ++throttled;
-      }
-      a.data[k * nr + r] = vj > -1e300 ? vj : kNaN;
-      b.data[k * nr + r] = hbm && vh > -1e300 ? vh : kNaN;
-      c.data[k * nr + r] = clk ? sc / n : kNaN;
-      e.data[k * nr + r] = thr ? double(throttled) / n : kNaN;
-    }
 }
 
 void RunData::append(const RowBlock& b) {
@@ -225,46 +156,6 @@ void RunData::append(const RowBlock& b) {
     s.data.insert(s.data.end(), v.begin(), v.end());
   }
   events.insert(events.end(), b.events.begin(), b.events.end());
-  // aggregates that did not come with the block (the sink sends them; other sources may not)
-  if (!b.values.count(kRackTjMax)) computeRackAggregates();
-  if (!b.events.empty() || n > 0) deriveAlarms();
-}
-
-void RunData::deriveAlarms() {
-  const Series* hbm = find("/gpu/T_hbm");
-  if (!hbm || gpu_T_hbm_max.size() != std::size_t(ngpu()) || hbm->width != ngpu()) return;
-  hbm_logged_.resize(nrack(), 0);
-  bool added = false;
-  const std::size_t T = std::min<std::size_t>(time.size(), hbm->data.size() / hbm->width);
-  for (std::size_t k = hbm_rows_checked_; k < T; ++k) {
-    for (int r = 0; r < nrack(); ++r) {
-      if (hbm_logged_[r]) continue;
-      int hot = 0;
-      double Tmax = -1e300;
-      for (int q = 0; q < rack_gpunum[r]; ++q) {
-        const int i = rack_gpuadr[r] + q;
-        const double v = hbm->data[k * hbm->width + i];
-        Tmax = std::max(Tmax, v);
-        if (v >= gpu_T_hbm_max[i]) ++hot;
-      }
-      if (hot == 0) continue;
-      hbm_logged_[r] = 1;
-      EventRecord e;
-      e.time = time[k];
-      e.component = "rack " + rack_name[r];
-      e.kind = "hbm_over_temperature";
-      e.severity = "warning";
-      e.message = std::to_string(hot) + " GPU(s) with HBM at or above its maximum operating " +
-                  "temperature (hottest " + std::to_string(int(std::lround(Tmax - kC))) +
-                  " degC; derived by the GUI from /gpu/T_hbm)";
-      events.push_back(std::move(e));
-      added = true;
-    }
-  }
-  hbm_rows_checked_ = T;
-  if (added)
-    std::stable_sort(events.begin(), events.end(),
-                     [](const EventRecord& a, const EventRecord& b) { return a.time < b.time; });
 }
 
 MetricInfo metricInfo(Metric m) {
@@ -297,21 +188,13 @@ double rackMetric(const RunData& d, Metric m, int r, int row) {
   if (r < 0 || r >= d.nrack() || d.rows() == 0) return kNaN;
   // a layout without GPUs (or not finished) has no GPU counts
   const int gpun = r < int(d.rack_gpunum.size()) ? d.rack_gpunum[r] : 0;
-  auto gpuMax = [&](const char* path) {
-    const RunData::Series* s = d.find(path);
-    if (!s || gpun == 0) return kNaN;
-    double v = -1e300;
-    for (int q = 0; q < gpun; ++q) v = std::max(v, d.value(path, row, d.rack_gpuadr[r] + q));
-    return v > -1e300 ? v : kNaN;
-  };
   switch (m) {
     case Metric::JunctionMax: {
-      double v = d.find(kRackTjMax) ? d.value(kRackTjMax, row, r) : gpuMax("/gpu/T_junction");
-      if (gpun == 0) v = kNaN;
+      const double v = gpun == 0 ? kNaN : d.value(kRackTjMax, row, r);
       return std::isnan(v) ? d.value("/rack/T_case", row, r) - kC : v - kC;
     }
     case Metric::HbmMax:
-      return (d.find(kRackThbmMax) ? d.value(kRackThbmMax, row, r) : gpuMax("/gpu/T_hbm")) - kC;
+      return d.value(kRackThbmMax, row, r) - kC;
     case Metric::SupplyT:
       return d.value("/rack/T_supply", row, r) - kC;
     case Metric::ReturnT:
@@ -320,23 +203,10 @@ double rackMetric(const RunData& d, Metric m, int r, int row) {
       return d.value("/rack/V_flow", row, r) * 60000.0;
     case Metric::Power:
       return d.value("/rack/P", row, r) / 1e3;
-    case Metric::ClockMean: {
-      if (d.find(kRackClockMean)) return 100.0 * d.value(kRackClockMean, row, r);
-      if (gpun == 0 || !d.find("/gpu/clock_ratio")) return kNaN;
-      double s = 0;
-      for (int q = 0; q < gpun; ++q) s += d.value("/gpu/clock_ratio", row, d.rack_gpuadr[r] + q);
-      return 100.0 * s / gpun;
-    }
-    case Metric::ThrottleShare: {
-      if (d.find(kRackThrottled)) return 100.0 * d.value(kRackThrottled, row, r);
-      if (gpun == 0 || !d.find("/gpu/throttle_reasons")) return kNaN;
-      int n = 0;
-      for (int q = 0; q < gpun; ++q) {
-        const double v = d.value("/gpu/throttle_reasons", row, d.rack_gpuadr[r] + q);
-        if (!std::isnan(v) && (unsigned(v) & kThrottleBits)) ++n;
-      }
-      return 100.0 * n / gpun;
-    }
+    case Metric::ClockMean:
+      return 100.0 * d.value(kRackClockMean, row, r);
+    case Metric::ThrottleShare:
+      return 100.0 * d.value(kRackThrottled, row, r);
     case Metric::LeakState: {
       const double iso = d.value("/rack/isolation", row, r);
       const double q = d.value("/rack/leak_flow", row, r);

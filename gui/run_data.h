@@ -14,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/engine/engine.h"
+#include "solver/output/observables.h"
 #include "solver/output/results_reader.h"
 
 namespace dctwin::gui {
@@ -38,7 +38,6 @@ struct RunData {
   std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 none
   std::vector<int> gpu_rack, gpu_tray, gpu_slot;
   std::vector<int> rack_gpuadr, rack_gpunum, rack_trays;  // derived from gpu_rack/gpu_tray
-  std::vector<double> gpu_T_hbm_max, gpu_T_slowdown;      // per GPU when known, else empty (K)
 
   // series
   std::vector<double> time;  // (s)
@@ -67,30 +66,24 @@ struct RunData {
   // "rack A03" -> {0, 2}; "cdu1" -> {1, 0}; otherwise {-1, -1}
   std::pair<int, int> component(const std::string& text) const;
 
-  // static parts from a compiled model (no rows yet)
-  static RunData fromModel(const FacilityModel& m);
+  // static parts from a run's layout (no rows yet): solver/run/run.h describeFacility or a
+  // RunSink's begin
+  static RunData fromLayout(const RunLayout& L);
   // everything from a results file; GPU limits when its facility text compiles
   static RunData fromResults(const ResultsData& d);
   void append(const RowBlock& b);
-  // derived alarms the library does not log (HBM over-temperature), merged into `events`
-  void deriveAlarms();
-  // per-rack GPU aggregates (kRackAggregates) from the per-GPU series, for rows not yet done;
-  // the views read these, so a large facility need not keep every GPU's series
-  void computeRackAggregates();
 
  private:
   void finishLayout();
-  std::size_t hbm_rows_checked_ = 0;
-  std::vector<char> hbm_logged_;
 };
 
-// per-rack GPU aggregates, one column per rack: hottest junction and HBM over the output interval
-// (K), mean SM clock ratio (1), share of GPUs with a thermal or power-brake throttle reason (1)
-inline constexpr const char* kRackTjMax = "/rack/gpu_T_junction_max";
-inline constexpr const char* kRackThbmMax = "/rack/gpu_T_hbm_max";
-inline constexpr const char* kRackClockMean = "/rack/gpu_clock_mean";
-inline constexpr const char* kRackThrottled = "/rack/gpu_throttled_share";
-inline constexpr unsigned kThrottleBits = 0x20 | 0x40 | 0x80;  // SW/HW thermal, power brake
+// per-rack GPU aggregates, one column per rack, from the library's output table
+// (solver/output/observables.h): the views read these, so a large facility need not keep every
+// GPU's series
+inline const std::string kRackTjMax = observable(Obs::RackGpuTJunctionMax).path;
+inline const std::string kRackThbmMax = observable(Obs::RackGpuTHbmMax).path;
+inline const std::string kRackClockMean = observable(Obs::RackGpuClockMean).path;
+inline const std::string kRackThrottled = observable(Obs::RackGpuThrottledShare).path;
 
 // what the floor plan and the 3D view colour by
 enum class Metric {

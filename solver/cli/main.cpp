@@ -22,14 +22,14 @@
 #include <sstream>
 #include <vector>
 
-#include "solver/engine/integrator.h"
-#include "solver/input/loader.h"
+#include "solver/common/units.h"
 #include "solver/compile/compile.h"
 #include "solver/engine/engine.h"
+#include "solver/engine/integrator.h"
+#include "solver/input/loader.h"
 #include "solver/output/results.h"
 #include "solver/run/run.h"
 #include "solver/run/sweep.h"
-#include "solver/common/units.h"
 
 namespace {
 
@@ -57,48 +57,36 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   using namespace dctwin;
   FacilitySpec spec = loadFacility(facility);
   Scenario sc;
-  if (!scenario_path.empty()) {
-    sc = loadScenario(scenario_path);
-    applyScenario(sc, spec);
-  }
+  if (!scenario_path.empty()) sc = loadScenario(scenario_path);
   if (!duration.empty()) sc.duration = parseDuration(duration);
   if (!interval.empty()) sc.output_interval = parseDuration(interval);
   if (!(sc.duration > 0)) throw CLI::ValidationError("--duration", "must be positive");
   if (!(sc.output_interval > 0))
     throw CLI::ValidationError("--output-interval", "must be positive");
-  FacilityModel model = compileFacility(spec);
-  model.options.rtol = sc.rtol;
-  model.options.output_interval = std::min(sc.output_interval, sc.duration);
-  model.options.threads = threads;
-  const double T_init = sc.has_T_init ? sc.T_init : model.fws_T.eval(0.0);
-  State st = makeState(model, T_init);
-  SummarySink summary;
+  RunSettings settings;
+  settings.duration = sc.duration;
+  settings.output_interval = sc.output_interval;
+  settings.threads = threads;
+  std::vector<RunSink*> sinks;
   std::unique_ptr<Hdf5Sink> h5;
-  std::vector<OutputSink*> sinks{&summary};
   if (!output.empty()) {
     const double pi = power_interval.empty() ? 0.0 : parseDuration(power_interval);
-    h5 = std::make_unique<Hdf5Sink>(output, model, sc.text, 10, pi);
+    h5 = std::make_unique<Hdf5Sink>(output, 10, pi);
     sinks.push_back(h5.get());
   }
 #ifdef DCTWIN_WITH_VTK
   std::unique_ptr<VtkSink> vtk;
   if (!vtk_dir.empty()) {
-    vtk = std::make_unique<VtkSink>(vtk_dir, model);
+    vtk = std::make_unique<VtkSink>(vtk_dir);
     sinks.push_back(vtk.get());
   }
 #else
   if (!vtk_dir.empty())
     throw CLI::ValidationError("--vtk", "this dctwin was built without VTK (libvtk9-dev)");
 #endif
-  TeeSink tee(sinks);
-  RunOptions ro;
-  ro.duration = sc.duration;
-  RunResult res = simulate(model, st, ro, &tee);
-  if (h5) h5->finish(res);
-#ifdef DCTWIN_WITH_VTK
-  if (vtk) vtk->finish();
-#endif
-  if (!quiet) std::cout << formatSummary(model, summary.summary, res);
+  const RunReport report = runFacility(spec, sc, settings, sinks);
+  const RunResult& res = report.result;
+  if (!quiet) std::cout << report.text();
   if (!output.empty() && !quiet) std::cout << "  results             " << output << "\n";
   if (!res.ok) {
     std::cerr << "dctwin: " << res.error << "\n";

@@ -44,8 +44,9 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.bus_high_since.assign(nb, -1.0);
   f.bus_alarm.assign(nb, 0);
   f.bus_trip_logged.assign(nb, 0);
-  for (auto* v : {&f.rack_lost_logged, &f.rack_throttle_logged, &f.rack_shutdown_logged,
-                  &f.rack_brake_logged, &f.rack_isolated_logged, &f.rack_power_off})
+  for (auto* v :
+       {&f.rack_lost_logged, &f.rack_throttle_logged, &f.rack_shutdown_logged, &f.rack_hbm_logged,
+        &f.rack_brake_logged, &f.rack_isolated_logged, &f.rack_power_off})
     v->assign(m.nrack, 0);
   f.leak_on_sensor.assign(m.leaks.size(), 0.0);
   f.leak_detected.assign(m.leaks.size(), -1.0);
@@ -294,17 +295,30 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
   // GPUs, per rack: the first thermal throttling and the first shutdown
   for (int r = 0; r < m.nrack; ++r) {
     if (!m.rack_resolved[r] || st.gl.grp.op.empty()) continue;
-    int throttled = 0, down = 0;
+    int throttled = 0, down = 0, hbm_hot = 0;
+    double T_hbm_hot = -1e300;
     for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q) {
       if (st.gl.grp.op[q].reasons & (kThrottleSwThermal | kThrottleHwThermal))
         throttled += m.group_gpunum[q];
       if (st.gl.grp.gpu[q].shut_down) down += m.group_gpunum[q];
+      const double T_hbm = st.gl.grp.gpu[q].T_hbm;
+      if (T_hbm >= m.gpu_types[m.gpu_type[m.group_gpuadr[q]]].T_hbm_max) {
+        hbm_hot += m.group_gpunum[q];
+        T_hbm_hot = std::max(T_hbm_hot, T_hbm);
+      }
     }
     const std::string who = "rack " + m.rack_name[r];
     if (throttled && !f.rack_throttle_logged[r]) {
       f.rack_throttle_logged[r] = 1;
       log(st, t, who, "gpu_thermal_throttle", "warning",
           std::to_string(throttled) + " GPU(s) thermally throttled");
+    }
+    // HBM at or above its maximum operating temperature (the GPU type's T_hbm_max)
+    if (hbm_hot && !f.rack_hbm_logged[r]) {
+      f.rack_hbm_logged[r] = 1;
+      log(st, t, who, "hbm_over_temperature", "warning",
+          std::to_string(hbm_hot) + " GPU(s) with HBM at or above its maximum operating " +
+              "temperature (hottest " + fmt(T_hbm_hot - 273.15) + " degC)");
     }
     if (down && !f.rack_shutdown_logged[r]) {
       f.rack_shutdown_logged[r] = 1;

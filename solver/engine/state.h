@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "solver/compile/model.h"
+#include "solver/output/report.h"
 
 namespace dctwin {
 
@@ -98,15 +99,6 @@ struct PowerLayerState {
   double E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_utility = 0, E_battery = 0;
 };
 
-// one entry of the event log (/events in the results)
-struct EventRecord {
-  double time = 0;        // (s)
-  std::string component;  // "cdu1", "rack A03", "busway A", "ups", "facility water"
-  std::string kind;       // "pump_failure", "low_flow", "gpu_shutdown", ...
-  std::string severity;   // "info", "warning", "critical"
-  std::string message;
-};
-
 // what the faults have done so far, and the detectors' memory
 struct FaultState {
   std::size_t next = 0;             // next entry of m.fault_events
@@ -123,6 +115,7 @@ struct FaultState {
   std::vector<double> bus_high_since;  // per busway; -1: below the continuous-load ratio
   std::vector<char> bus_alarm, bus_trip_logged;
   std::vector<char> rack_lost_logged, rack_throttle_logged, rack_shutdown_logged, rack_brake_logged;
+  std::vector<char> rack_hbm_logged;  // per rack: HBM over-temperature logged
   bool ups_battery_logged = false;
   // leaks and the response to them
   bool changed = false;                // a policy acted: the integrator restarts
@@ -142,14 +135,6 @@ struct FaultState {
   // sensor faults per CDU: offsets, and stuck readings (NaN: free)
   std::vector<double> sensor_T_offset, sensor_T_stuck, sensor_flow_offset, sensor_flow_stuck;
   std::vector<double> job_cap;  // per job: power limit set by an event; 0: the facility's (W)
-};
-
-struct SolverStats {
-  long steps = 0, rhs_evals = 0, jac_evals = 0, lin_setups = 0, nonlin_iters = 0;
-  long nonlin_conv_fails = 0, err_test_fails = 0, rhs_evals_jac = 0;
-  double last_step = 0;
-  long hydraulic_failures = 0;
-  double gpu_layer_seconds = 0;  // wall time spent in the GPU layer and power chain (s)
 };
 
 // one CDU loop's share of a right-hand side evaluation's sums (evalRhs)

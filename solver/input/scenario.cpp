@@ -10,7 +10,7 @@
 #include <sstream>
 
 #include "solver/input/loader.h"
-#include "solver/run/run.h"
+#include "solver/input/scenario.h"
 #include "solver/common/units.h"
 
 namespace dctwin {

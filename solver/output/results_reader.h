@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "solver/engine/engine.h"
+#include "solver/output/report.h"
 #include "solver/output/results.h"
 
 namespace dctwin {

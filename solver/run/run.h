@@ -1,129 +1,53 @@
-// run.h: one simulation run from files to results: scenario, HDF5 output, summary
+// run.h: the one run path. A facility spec and a scenario go in; the scenario's events are
+// applied to a copy of the spec, it is compiled, a state is made, and the run is simulated with
+// every sink fed from the output table (solver/output/observables.h). The CLI (`dctwin run`),
+// the GUI's worker thread, every sweep case and the benchmarks call runFacility; none of them
+// sees the model or the state.
 #pragma once
 
-#include <memory>
+#include <atomic>
+#include <functional>
+#include <span>
 #include <string>
-#include <vector>
 
-#include "solver/engine/integrator.h"
-#include "solver/engine/engine.h"
+#include "solver/input/scenario.h"
 #include "solver/input/spec.h"
+#include "solver/output/sinks.h"
+#include "solver/output/summary.h"
 
 namespace dctwin {
 
-// a scenario: how long to run, what to record, and the input changes along the way
-// (docs/scenario-format.md). Events are applied to the spec before it is compiled.
-struct ScenarioEvent {
-  double time = 0;     // (s)
-  std::string kind;    // "heat_load", "facility_water_temperature" or a fault (FaultSpec)
-  std::string target;  // rack or CDU name, or "*" for every rack
-  double value = 0;    // SI
-  SourceLoc loc;       // leaks
-  FaultSpec::Where where = FaultSpec::Where::Rack;
-  double area = 0, area_final = 0, growth_time = 0, Cd = 0.62;
-  // sensor faults
-  FaultSpec::Sensor sensor = FaultSpec::Sensor::SupplyTemperature;
-  bool stuck = false;
+// what the caller may set over the scenario's values
+struct RunSettings {
+  double duration = 0;         // 0: the scenario's (s)
+  double output_interval = 0;  // 0: the scenario's (s)
+  int threads = 1;             // worker threads of the run (results do not depend on it)
 };
 
-struct Scenario {
-  std::string file;
-  std::string text;
-  double duration = 3600;       // (s)
-  double output_interval = 60;  // (s)
-  double rtol = 1e-6;
-  bool has_T_init = false;
-  double T_init = 0;  // initial fluid temperature; default: facility water at t=0 (K)
-  std::vector<ScenarioEvent> events;
-  DetectionSpec detection;
+struct RunControl {
+  // set from another thread to stop the run at the next coupling window; the results so far stay
+  const std::atomic<bool>* cancel = nullptr;
+  // called at every output row and after every GPU-layer step with the simulated time and the
+  // run's duration (s); from the thread that runs the simulation
+  std::function<void(double t, double duration)> progress;
 };
 
-// throws LoadFailure
-Scenario loadScenario(const std::string& path);
-Scenario loadScenarioFromString(const std::string& text, const std::string& name);
-// throws LoadFailure for unknown targets (with did-you-mean)
-void applyScenario(const Scenario& sc, FacilitySpec& spec);
-
-// running extremes and end values for the CLI summary
-struct RunSummary {
-  double T_case_max = -1e300;  // (K)
-  std::string T_case_max_rack;
-  double T_case_max_time = 0;    // (s)
-  double T_return_max = -1e300;  // rack outlet (K)
-  std::string T_return_max_rack;
-  double T_supply_max = -1e300;                                    // CDU supply (K)
-  double rack_flow_min = 1e300, rack_flow_max = -1e300;            // (m3/s)
-  double cdu_flow_total = 0;                                       // at the end (m3/s)
-  double heat_liquid = 0, heat_air = 0, heat_fws = 0, P_pump = 0;  // at the end (W)
-  EnergyTotals energy;                                             // at the end (J)
-  double t_end = 0;
-  // resolved GPUs and jobs
-  double T_j_max = -1e300, T_hbm_max = -1e300;  // (K)
-  std::string T_j_max_gpu;                      // "rack A03 GPU 17"
-  double P_IT = 0;                              // at the end, interval mean (W)
-  struct Job {
-    std::string name;
-    long iterations = 0;
-    double iteration_time = 0, reference_time = 0, throughput_ratio = 0;  // (s), (s), (1)
-    double throttled_gpu_seconds = 0;                                     // (s)
-    double stalled_time = 0;    // the live GPUs waited on one that is off    (s)
-    double progress_ratio = 0;  // iterations x reference / time since start (1)
-    int gpus = 0;
-    int kind = 0;  // 0 training, 1 inference, 2 trace replay
-  };
-  std::vector<Job> jobs;
-  double gpu_seconds_throttled = 0;  // all GPUs (s)
-  int gpus_shut_down = 0;
-  double T_room_max = -1e300;  // (K)
-  // power chain, cumulative (J)
-  double E_utility = 0, E_it_dc = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_pump = 0;
-  double bus_load_max = 0;  // highest busway current / rating seen at an output (1)
-  int racks_unpowered = 0;
-  // leaks, at the end
-  double coolant_lost = 0, air_volume = 0;  // all CDUs (m3)
-};
-
-class SummarySink : public OutputSink {
- public:
-  void sample(const FacilityModel& m, const State& st, const double* y, double t,
-              const EnergyTotals& e) override;
+struct RunReport {
+  RunResult result;
+  RunLayout layout;
   RunSummary summary;
+  std::string text() const { return formatSummary(layout, summary, result); }
 };
 
-// writes the run layout of docs/results.md as the run goes, flushing every `flush_every` samples
-class Hdf5Sink : public OutputSink {
- public:
-  // power_interval > 0: also record rack and facility power every power_interval (rounded to
-  // GPU steps) under /power, to show the sub-second swings of synchronous training
-  Hdf5Sink(const std::string& path, const FacilityModel& m, const std::string& scenario_text,
-           int flush_every = 10, double power_interval = 0);
-  ~Hdf5Sink() override;
-  void sample(const FacilityModel& m, const State& st, const double* y, double t,
-              const EnergyTotals& e) override;
-  void finish(const RunResult& r);  // solver statistics and status as attributes, then close
-  void fast(const FacilityModel& m, const State& st, double t) override;
+// the whole recipe. Throws LoadFailure when the scenario names unknown targets or the facility
+// does not compile, ResultsError when a sink cannot create its file; a solver failure or a
+// cancel is in the report (the sinks have the rows so far and have been ended).
+RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
+                      const RunSettings& settings, std::span<RunSink* const> sinks,
+                      const RunControl& control = {});
 
- private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
-};
-
-// a sink that forwards to several
-class TeeSink : public OutputSink {
- public:
-  explicit TeeSink(std::vector<OutputSink*> sinks) : sinks_(std::move(sinks)) {}
-  void sample(const FacilityModel& m, const State& st, const double* y, double t,
-              const EnergyTotals& e) override {
-    for (auto* s : sinks_) s->sample(m, st, y, t, e);
-  }
-  void fast(const FacilityModel& m, const State& st, double t) override {
-    for (auto* s : sinks_) s->fast(m, st, t);
-  }
-
- private:
-  std::vector<OutputSink*> sinks_;
-};
-
-std::string formatSummary(const FacilityModel& m, const RunSummary& s, const RunResult& r);
+// the layout of a facility as fronts see it (names, indices, GPU limits) without running it;
+// throws LoadFailure like compileFacility
+RunLayout describeFacility(const FacilitySpec& spec);
 
 }  // namespace dctwin

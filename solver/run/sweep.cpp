@@ -4,8 +4,8 @@
 // it is loaded, compiled and simulated on its own (one model and one state per case), so cases
 // are independent and the results do not depend on the number of threads. Finished cases go to a
 // journal next to the output, from which an interrupted sweep resumes.
-#include "solver/compile/compile.h"
 #include "solver/run/sweep.h"
+#include "solver/compile/compile.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -22,9 +22,9 @@
 #include <sstream>
 #include <thread>
 
+#include "solver/common/units.h"
 #include "solver/output/results.h"
 #include "solver/run/run.h"
-#include "solver/common/units.h"
 
 namespace dctwin {
 
@@ -142,26 +142,30 @@ std::string readText(const std::string& path, const SourceLoc& loc) {
   return ss.str();
 }
 
-// records what the summary sink does not: each GPU's highest junction temperature over the run
-// (for the 99th percentile) and the lowest rack flow relative to its design flow
-class MetricsSink : public OutputSink {
+// records what the summary does not: each GPU's highest junction temperature over the run (for
+// the 99th percentile) and the lowest rack flow relative to its design flow
+class MetricsSink : public RunSink {
  public:
-  void sample(const FacilityModel& m, const State& st, const double* y, double t,
-              const EnergyTotals& e) override {
-    summary.sample(m, st, y, t, e);
-    if (Tj_max.empty()) Tj_max.assign(m.ngpu, -1e300);
-    for (int i = 0; i < m.ngpu; ++i) Tj_max[i] = std::max(Tj_max[i], st.gl.Tj_max[i]);
-    if (t <= 0) return;  // flows at t = 0 are those of the initial pump speed
-    for (int r = 0; r < m.nrack; ++r) {
-      const double V = st.sig.m_rack[r] / m.fluids[m.cdu_fluid[m.rack_cdu[r]]].rho_ref();
-      if (m.rack_design_flow[r] <= 0) continue;
-      const double ratio = V / m.rack_design_flow[r];
+  void begin(const RunLayout& L, const FrameLayout&) override {
+    L_ = &L;
+    Tj_max.assign(L.ngpu, -1e300);
+  }
+  void row(const OutputFrame& f) override {
+    const auto Tj = f.get(Obs::GpuTJunction);
+    for (std::size_t i = 0; i < Tj.size(); ++i) Tj_max[i] = std::max(Tj_max[i], Tj[i]);
+    if (f.t <= 0) return;  // flows at t = 0 are those of the initial pump speed
+    const auto V = f.get(Obs::RackVFlow);
+    for (int r = 0; r < L_->nrack; ++r) {
+      if (L_->rack_design_flow[r] <= 0) continue;
+      const double ratio = V[r] / L_->rack_design_flow[r];
       margin = std::isnan(margin) ? ratio : std::min(margin, ratio);
     }
   }
-  SummarySink summary;
   std::vector<double> Tj_max;
   double margin = kNaN;
+
+ private:
+  const RunLayout* L_ = nullptr;
 };
 
 }  // namespace
@@ -502,30 +506,23 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
         loadFacilityFromString(in.facility_text, s.facility_path,
                                std::filesystem::path(s.facility_path).parent_path().string());
     Scenario sc;
-    if (!in.scenario_text.empty() && in.scenario_text != "{}\n") {
+    if (!in.scenario_text.empty() && in.scenario_text != "{}\n")
       sc = loadScenarioFromString(in.scenario_text, s.scenario_path);
-      applyScenario(sc, spec);
-    }
-    if (s.duration > 0) sc.duration = s.duration;
-    if (s.output_interval > 0) sc.output_interval = s.output_interval;
-    FacilityModel model = compileFacility(spec);
-    model.options.rtol = sc.rtol;
-    model.options.output_interval = std::min(sc.output_interval, sc.duration);
-    State st = makeState(model, sc.has_T_init ? sc.T_init : model.fws_T.eval(0.0));
+    RunSettings settings;
+    settings.duration = s.duration;
+    settings.output_interval = s.output_interval;
     MetricsSink sink;
     std::unique_ptr<Hdf5Sink> h5;
-    std::vector<OutputSink*> sinks{&sink};
+    std::vector<RunSink*> sinks{&sink};
     if (!series_path.empty()) {
       std::filesystem::create_directories(std::filesystem::path(series_path).parent_path());
-      h5 = std::make_unique<Hdf5Sink>(series_path, model, in.scenario_text);
+      h5 = std::make_unique<Hdf5Sink>(series_path);
       sinks.push_back(h5.get());
     }
-    TeeSink tee(sinks);
-    RunOptions ro;
-    ro.duration = sc.duration;
-    const RunResult res = simulate(model, st, ro, &tee);
-    if (h5) h5->finish(res);
-    const RunSummary& m = sink.summary.summary;
+    const RunReport report = runFacility(spec, sc, settings, sinks);
+    const RunResult& res = report.result;
+    const RunLayout& model = report.layout;
+    const RunSummary& m = report.summary;
     auto& x = r.metrics;
     x["T_junction_max"] = model.ngpu > 0 ? m.T_j_max : kNaN;
     if (!sink.Tj_max.empty()) {

@@ -4,10 +4,13 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <memory>
 #include <string>
 
 #include "solver/compile/compile.h"
+#include "solver/engine/integrator.h"
 #include "solver/input/loader.h"
+#include "solver/output/observe.h"
 #include "solver/run/run.h"
 
 using namespace dctwin;
@@ -30,13 +33,15 @@ class FlowSink : public OutputSink {
   explicit FlowSink(Outcome& o) : o_(o) {}
   void sample(const FacilityModel& m, const State& st, const double* y, double t,
               const EnergyTotals& e) override {
-    summary_.sample(m, st, y, t, e);
+    if (!feed_) feed_ = std::make_unique<FrameFeed>(m, std::vector<RunSink*>{&summary_});
+    feed_->sample(m, st, y, t, e);
     o_.t.push_back(t);
     o_.flow.push_back(st.sig.m_sec[0] / m.fluids[m.cdu_fluid[0]].rho_ref());
     o_.T_sup.push_back(y[m.stateAdr(0, kTHexSec)]);
     o_.T_rack_in.push_back(y[m.supSegAdr(0) + m.cdu_nseg_sup[0] - 1]);
   }
   SummarySink summary_;
+  std::unique_ptr<FrameFeed> feed_;
 
  private:
   Outcome& o_;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "solver/compile/compile.h"
+#include "solver/engine/integrator.h"
 #include "solver/input/loader.h"
 #include "solver/run/run.h"
 

@@ -1,7 +1,9 @@
 // results_reader_test.cpp: readResults gives back what Hdf5Sink wrote (series, names, units,
 // events), and refuses missing, non-HDF5, truncated and non-run files with a message naming them
-#include "solver/compile/compile.h"
 #include "solver/output/results_reader.h"
+#include "solver/compile/compile.h"
+#include "solver/engine/integrator.h"
+#include "solver/output/observe.h"
 
 #include <unistd.h>
 
@@ -65,12 +67,13 @@ TEST_CASE("results reader: a leak run reads back as written", "[results][reader]
   Rec rec;
   RunResult res;
   {
-    Hdf5Sink h5(out.string(), m, sc.text);
-    TeeSink tee({&rec, &h5});
+    Hdf5Sink h5(out.string());
+    FrameFeed feed(m, {&h5}, sc.text);
+    TeeSink tee({&rec, &feed});
     RunOptions ro;
     ro.duration = sc.duration;
     res = simulate(m, st, ro, &tee);
-    h5.finish(res);
+    feed.end(res);
   }
   REQUIRE(res.ok);
   const ResultsData d = readResults(out.string());

@@ -10,10 +10,11 @@
 #include <vector>
 
 #include "models/valve.h"
-#include "solver/engine/integrator.h"
-#include "solver/input/loader.h"
 #include "solver/compile/compile.h"
 #include "solver/engine/engine.h"
+#include "solver/engine/integrator.h"
+#include "solver/input/loader.h"
+#include "solver/output/observe.h"
 #include "solver/output/results_reader.h"
 #include "solver/run/run.h"
 
@@ -351,10 +352,11 @@ TEST_CASE("a cancelled run stops early and keeps its results", "[system]") {
   const std::string h5 = "cancelled_run_test.h5";
   RunResult r;
   {
-    Hdf5Sink file(h5, m, "");
-    TeeSink tee({&rec, &file});
+    Hdf5Sink file(h5);
+    FrameFeed feed(m, {&file});
+    TeeSink tee({&rec, &feed});
     r = simulate(m, st, ro, &tee);
-    file.finish(r);
+    feed.end(r);
   }
   CHECK(r.ok);
   CHECK(r.cancelled);

@@ -15,9 +15,11 @@
 #include <string>
 
 #include "solver/compile/compile.h"
+#include "solver/engine/integrator.h"
 #include "solver/input/loader.h"
-#include "solver/run/run.h"
+#include "solver/output/observe.h"
 #include "solver/output/vtk/vtk_export.h"
+#include "solver/run/run.h"
 
 using namespace dctwin;
 
@@ -33,8 +35,8 @@ TEST_CASE("ParaView export: geometry, fields and the time collection read back w
   SummarySink summary;
   int steps = 0;
   {
-    VtkSink vtk(dir, m);
-    TeeSink tee({&vtk, &summary});
+    VtkSink vtk(dir);
+    FrameFeed tee(m, {&vtk, &summary});
     RunOptions ro;
     ro.duration = 300;
     RunResult r = simulate(m, st, ro, &tee);

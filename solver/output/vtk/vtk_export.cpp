@@ -70,10 +70,13 @@ struct VtkSink::Impl {
   }
 };
 
-VtkSink::VtkSink(const std::string& dir, const FacilityModel& m) : impl_(std::make_unique<Impl>()) {
+VtkSink::VtkSink(std::string dir) : impl_(std::make_unique<Impl>()) {
+  impl_->dir = std::move(dir);
+}
+
+void VtkSink::begin(const RunLayout& m, const FrameLayout&) {
   Impl& I = *impl_;
-  I.dir = dir;
-  std::filesystem::create_directories(dir);
+  std::filesystem::create_directories(I.dir);
   I.points = vtkSmartPointer<vtkPoints>::New();
   // rows in alphabetical order along y
   std::map<std::string, int> row_of;
@@ -89,12 +92,14 @@ VtkSink::VtkSink(const std::string& dir, const FacilityModel& m) : impl_(std::ma
   // CDUs at the start of their first rack's row; several in a row step back along x
   std::map<int, int> cdus_in_row;
   for (int c = 0; c < m.ncdu; ++c) {
-    const int r0 = m.cdu_rackadr[c];
-    const double y = m.cdu_racknum[c] > 0 ? rack_y[r0] : 0.0;
+    // the racks of a CDU are consecutive (model order)
+    const int r0 = int(std::find(m.rack_cdu.begin(), m.rack_cdu.end(), c) - m.rack_cdu.begin());
+    const int nr = int(std::count(m.rack_cdu.begin(), m.rack_cdu.end(), c));
+    const double y = nr > 0 ? rack_y[r0] : 0.0;
     const int n = cdus_in_row[static_cast<int>(y)]++;
     const double x = -1.2 - 0.8 * n;
     I.addBox(x, y, kVtkRackWidth, kVtkRackDepth, 2.0, kCdu, c);
-    for (int q = 0; q < m.cdu_racknum[c]; ++q) {
+    for (int q = 0; q < nr; ++q) {
       const int r = r0 + q;
       const double xr = rack_x[r] + 0.5 * kVtkRackWidth, yr = rack_y[r] + 0.5 * kVtkRackDepth;
       I.addLine(x + 0.3, y + 0.4, xr, yr, 2.4, kSupplyPipe, r);
@@ -110,20 +115,14 @@ VtkSink::~VtkSink() {
   }
 }
 
-void VtkSink::sample(const FacilityModel& m, const State& st, const double* y, double t,
-                     const EnergyTotals&) {
+void VtkSink::row(const OutputFrame& f) {
   Impl& I = *impl_;
+  const double t = f.t;
   vtkNew<vtkUnstructuredGrid> grid;
   grid->SetPoints(I.points);
   for (std::size_t c = 0; c < I.cells.size(); ++c)
     grid->InsertNextCell(I.cell_type[c], static_cast<vtkIdType>(I.cells[c].size()),
                          I.cells[c].data());
-  // per-rack GPU hottest junction over the last output interval
-  std::vector<double> Tj(m.nrack, kNaN);
-  for (int i = 0; i < m.ngpu && !st.gl.Tj_max.empty(); ++i) {
-    const int r = m.gpu_rack[i];
-    Tj[r] = std::isnan(Tj[r]) ? st.gl.Tj_max[i] : std::max(Tj[r], st.gl.Tj_max[i]);
-  }
   vtkNew<vtkIntArray> kind, owner;
   kind->SetName("kind");  // 0 rack, 1 CDU, 2 supply pipe, 3 return pipe
   owner->SetName("index");
@@ -132,7 +131,11 @@ void VtkSink::sample(const FacilityModel& m, const State& st, const double* y, d
     a[k] = vtkSmartPointer<vtkDoubleArray>::New();
     a[k]->SetName(kArrays[k]);
   }
-  const Signals& g = st.sig;
+  // a column of the frame, NaN where the run does not have it
+  auto at = [&](Obs id, int i) {
+    const auto v = f.get(id);
+    return std::size_t(i) < v.size() ? v[i] : kNaN;
+  };
   for (std::size_t c = 0; c < I.cells.size(); ++c) {
     double v[kNumArrays];
     std::fill(v, v + kNumArrays, kNaN);
@@ -140,33 +143,27 @@ void VtkSink::sample(const FacilityModel& m, const State& st, const double* y, d
     kind->InsertNextValue(I.kind[c]);
     owner->InsertNextValue(who);
     if (I.kind[c] == kCdu) {
-      const int o = m.cdu_stateadr[who];
-      const double rho = m.fluids[m.cdu_fluid[who]].rho_ref();
-      v[0] = y[m.retSegAdr(who) + m.cdu_nseg_ret[who] - 1] - kC;  // return into the CDU
-      v[1] = y[o + kTHexSec] - kC;                                // its supply
-      v[5] = g.m_sec[who] / rho * 60000;
-      v[6] = y[o + kNPump];
-      v[7] = y[o + kYValve];
-      v[8] = g.p_tank.empty() ? kNaN : g.p_tank[who] / 1e3;
-      v[11] = y[o + kVLost] * 1e3;
+      v[0] = at(Obs::CduTSecReturn, who) - kC;  // return into the CDU
+      v[1] = at(Obs::CduTSecSupply, who) - kC;  // its supply
+      v[5] = at(Obs::CduVFlowSec, who) * 60000;
+      v[6] = at(Obs::CduPumpSpeed, who);
+      v[7] = at(Obs::CduValvePosition, who);
+      v[8] = at(Obs::CduPTank, who) / 1e3;
+      v[11] = at(Obs::CduCoolantLost, who) * 1e3;
     } else {
-      const int r = who, cdu = m.rack_cdu[r];
-      const int a_r = m.rackAdr(r);
-      const double rho = m.fluids[m.cdu_fluid[cdu]].rho_ref();
-      const double T_in = y[m.supSegAdr(cdu) + m.cdu_nseg_sup[cdu] - 1] - kC;
-      const double T_out = y[a_r] - kC;
-      const double V = g.m_rack[r] / rho * 60000;
+      const int r = who;
+      const double T_in = at(Obs::RackTSupply, r) - kC;
+      const double T_out = at(Obs::RackTReturn, r) - kC;
+      const double V = at(Obs::RackVFlow, r) * 60000;
       if (I.kind[c] == kRack) {
         v[0] = T_in;
         v[1] = T_out;
-        v[2] = std::isnan(Tj[r]) ? kNaN : Tj[r] - kC;
-        v[3] = g.P_rack[r] / 1e3;
-        v[4] = g.Q_liquid[r] / 1e3;
+        v[2] = at(Obs::RackGpuTJunctionMax, r) - kC;
+        v[3] = at(Obs::RackP, r) / 1e3;
+        v[4] = at(Obs::RackQLiquid, r) / 1e3;
         v[5] = V;
-        v[9] = rackIsolation(m, st, r, t);
-        const bool off = (m.has_power && !st.pl.rack_powered.empty() && !st.pl.rack_powered[r]) ||
-                         (!st.faults.rack_power_off.empty() && st.faults.rack_power_off[r]);
-        v[10] = off ? 0.0 : 1.0;
+        v[9] = at(Obs::RackIsolation, r);
+        v[10] = at(Obs::RackPowered, r);
       } else {  // the header branch to this rack: its temperature and the rack's flow
         v[0] = v[1] = I.kind[c] == kSupplyPipe ? T_in : T_out;
         v[5] = V;
@@ -187,6 +184,10 @@ void VtkSink::sample(const FacilityModel& m, const State& st, const double* y, d
   if (w->Write() != 1) throw std::runtime_error("cannot write " + std::string(name));
   I.steps.emplace_back(t, name);
   I.finished = false;
+}
+
+void VtkSink::end(const RunResult&) {
+  finish();
 }
 
 void VtkSink::finish() {

@@ -7,18 +7,19 @@
 #include <memory>
 #include <string>
 
-#include "solver/engine/integrator.h"
-#include "solver/engine/engine.h"
+#include "solver/output/sinks.h"
 
 namespace dctwin {
 
-class VtkSink : public OutputSink {
+// a sink of the run path (solver/run/run.h): the fields come from the output table
+class VtkSink : public RunSink {
  public:
   // writes DIR/facility_NNNNNN.vtu at every output and DIR/facility.pvd when finished
-  VtkSink(const std::string& dir, const FacilityModel& m);
+  explicit VtkSink(std::string dir);
   ~VtkSink() override;
-  void sample(const FacilityModel& m, const State& st, const double* y, double t,
-              const EnergyTotals& e) override;
+  void begin(const RunLayout& L, const FrameLayout& F) override;
+  void row(const OutputFrame& f) override;
+  void end(const RunResult& r) override;  // finish()
   void finish();  // writes the .pvd collection (also done by the destructor)
 
  private:

@@ -1,0 +1,573 @@
+// observables.cpp: the output table's rows (observables.h) and how each is computed from a run's
+// state (observe.h)
+#include "solver/output/observables.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "solver/output/observe.h"
+
+namespace dctwin {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr unsigned kThrottleBits = 0x20 | 0x40 | 0x80;  // SW/HW thermal, power brake
+
+constexpr ObservableInfo kTable[] = {
+#define DCTWIN_OBS_ROW(id, path, unit, basis, shape, needs, rate, desc, how) \
+  {Obs::id, path, unit, Basis::basis, Shape::shape, Needs::needs, Rate::rate, desc, how},
+    DCTWIN_OBSERVABLES(DCTWIN_OBS_ROW)
+#undef DCTWIN_OBS_ROW
+};
+static_assert(sizeof(kTable) / sizeof(kTable[0]) == std::size_t(kObservableCount));
+}  // namespace
+
+std::span<const ObservableInfo> observableTable() {
+  return std::span<const ObservableInfo>(kTable, std::size(kTable));
+}
+
+const ObservableInfo& observable(Obs id) {
+  return kTable[int(id)];
+}
+
+const ObservableInfo* findObservable(const std::string& path) {
+  for (const ObservableInfo& o : kTable)
+    if (path == o.path) return &o;
+  return nullptr;
+}
+
+const char* basisName(Basis b) {
+  switch (b) {
+    case Basis::Instant:
+      return "instant";
+    case Basis::WindowMean:
+      return "window mean";
+    case Basis::IntervalMean:
+      return "interval mean";
+    case Basis::IntervalMax:
+      return "interval max";
+    case Basis::RunMean:
+      return "run mean";
+    case Basis::Cumulative:
+      return "cumulative";
+  }
+  return "";
+}
+
+const char* shapeName(Shape s) {
+  switch (s) {
+    case Shape::Facility:
+      return "facility";
+    case Shape::Cdu:
+      return "CDU";
+    case Shape::Rack:
+      return "rack";
+    case Shape::Gpu:
+      return "GPU";
+    case Shape::Job:
+      return "job";
+    case Shape::Busway:
+      return "busway";
+  }
+  return "";
+}
+
+const char* needsName(Needs n) {
+  switch (n) {
+    case Needs::Always:
+      return "";
+    case Needs::Gpus:
+      return "resolved GPUs";
+    case Needs::Jobs:
+      return "jobs";
+    case Needs::Power:
+      return "power section";
+    case Needs::Room:
+      return "room air";
+  }
+  return "";
+}
+
+std::string observablesMarkdown() {
+  static const char* dims[] = {"[T]", "[T × C]", "[T × R]", "[T × G]", "[T × J]", "[T × B]"};
+  std::ostringstream os;
+  os << "| Path | Shape | Units | Basis | Exists with | Content | Computed from |\n"
+     << "|------|-------|-------|-------|-------------|---------|---------------|\n";
+  for (const ObservableInfo& o : kTable) {
+    std::string shape = dims[int(o.shape)];
+    if (o.rate == Rate::Fast) shape = o.shape == Shape::Facility ? "[P]" : "[P × R]";
+    std::string needs = needsName(o.needs);
+    if (o.rate == Rate::Fast) needs += ", `--power-interval`";
+    os << "| `" << o.path << "` | `" << shape << "` | " << o.unit << " | " << basisName(o.basis)
+       << " | " << (needs.empty() ? "always" : needs) << " | " << o.description << " | "
+       << o.computed << " |\n";
+  }
+  return os.str();
+}
+
+std::size_t RunLayout::width(Shape s) const {
+  switch (s) {
+    case Shape::Facility:
+      return 0;
+    case Shape::Cdu:
+      return std::size_t(ncdu);
+    case Shape::Rack:
+      return std::size_t(nrack);
+    case Shape::Gpu:
+      return std::size_t(ngpu);
+    case Shape::Job:
+      return std::size_t(njob);
+    case Shape::Busway:
+      return std::size_t(nbusway);
+  }
+  return 0;
+}
+
+bool RunLayout::has(Needs n) const {
+  switch (n) {
+    case Needs::Always:
+      return true;
+    case Needs::Gpus:
+      return ngpu > 0;
+    case Needs::Jobs:
+      return njob > 0;
+    case Needs::Power:
+      return has_power;
+    case Needs::Room:
+      return has_room;
+  }
+  return false;
+}
+
+FrameLayout FrameLayout::make(const RunLayout& L) {
+  FrameLayout f;
+  f.offset.assign(kObservableCount, -1);
+  f.width.assign(kObservableCount, 0);
+  for (const ObservableInfo& o : kTable) {
+    if (!L.has(o.needs)) continue;
+    const int w = std::max<int>(1, int(L.width(o.shape)));
+    std::size_t& n = o.rate == Rate::Fast ? f.fast_size : f.size;
+    f.offset[int(o.id)] = int(n);
+    f.width[int(o.id)] = w;
+    n += std::size_t(w);
+  }
+  return f;
+}
+
+//---------------------------------------------------------------------------------------------
+RunLayout describeModel(const FacilityModel& m) {
+  RunLayout L;
+  L.name = m.name;
+  L.facility_text = m.facility_text;
+  L.ncdu = m.ncdu;
+  L.nrack = m.nrack;
+  L.nstate = m.nstate;
+  L.ngpu = m.ngpu;
+  L.njob = m.njob;
+  L.nbusway = m.has_power ? int(m.busway_name.size()) : 0;
+  L.nleak = int(m.leaks.size());
+  L.has_power = m.has_power;
+  L.has_room = m.room_state >= 0;
+  L.cdu_name = m.cdu_name;
+  L.rack_name = m.rack_name;
+  L.rack_row = m.rack_row;
+  L.rack_type = m.rack_type;
+  L.job_name = m.job_name;
+  L.busway_name = m.busway_name;
+  L.rack_index = m.rack_index;
+  L.rack_cdu = m.rack_cdu;
+  if (m.has_power && m.rack_busway.size() == m.rack_name.size())
+    L.rack_busway = m.rack_busway;
+  else
+    L.rack_busway.assign(m.nrack, -1);
+  L.rack_resolved = m.rack_resolved;
+  L.rack_gpuadr = m.rack_gpuadr;
+  L.rack_gpunum = m.rack_gpunum;
+  L.rack_tray_gpus = m.rack_tray_gpus;
+  L.rack_design_flow = m.rack_design_flow;
+  L.gpu_rack = m.gpu_rack;
+  L.gpu_slot = m.gpu_slot;
+  L.gpu_job = m.gpu_job;
+  L.gpu_tray.resize(m.ngpu);
+  L.gpu_type.resize(m.ngpu);
+  L.gpu_T_hbm_max.resize(m.ngpu);
+  L.gpu_T_slowdown.resize(m.ngpu);
+  for (int i = 0; i < m.ngpu; ++i) {
+    L.gpu_tray[i] = m.gpu_slot[i] / std::max(1, m.rack_tray_gpus[m.gpu_rack[i]]);
+    const GpuParams& p = m.gpu_types[m.gpu_type[i]];
+    L.gpu_type[i] = p.name;
+    L.gpu_T_hbm_max[i] = p.T_hbm_max;
+    L.gpu_T_slowdown[i] = p.T_slowdown;
+  }
+  L.job_kind = m.job_kind;
+  L.job_gpus.resize(m.njob);
+  for (int j = 0; j < m.njob; ++j) L.job_gpus[j] = int(m.job_gpus[j].size());
+  return L;
+}
+
+//---------------------------------------------------------------------------------------------
+// how each row of the table is computed. Every case writes width(id) values at out; the switch
+// covers every Obs (a missing one is a -Wswitch error in the strict build).
+namespace {
+
+struct Ctx {
+  const FacilityModel& m;
+  const State& st;
+  const double* y;
+  double t;
+  const EnergyTotals& e;
+};
+
+double rho(const FacilityModel& m, int c) {
+  return m.fluids[m.cdu_fluid[c]].rho_ref();
+}
+
+// over the GPUs of rack r: fold fn(i) with combine from init; NaN for a rack without GPUs
+template <class F, class C>
+double overRack(const FacilityModel& m, int r, F fn, C combine, double init) {
+  if (m.rack_gpunum[r] == 0) return kNaN;
+  double v = init;
+  for (int q = 0; q < m.rack_gpunum[r]; ++q) v = combine(v, fn(m.rack_gpuadr[r] + q));
+  return v;
+}
+
+void evalOne(Obs id, const Ctx& c, double* out) {
+  const FacilityModel& m = c.m;
+  const State& st = c.st;
+  const Signals& g = st.sig;
+  const GpuLayerState& gl = st.gl;
+  const PowerLayerState& pl = st.pl;
+  const double* y = c.y;
+  const EnergyTotals& e = c.e;
+  const int nr = m.nrack, nc = m.ncdu, ng = m.ngpu, nj = m.njob;
+  const int nb = int(m.busway_name.size());
+  auto each = [out](int n, auto fn) {
+    for (int i = 0; i < n; ++i) out[i] = fn(i);
+  };
+  auto one = [out](double v) { out[0] = v; };
+  auto training = [&](int j) { return m.job_kind[j] == 0; };
+  auto P_it_ac = [&] {  // IT = rack AC input (as metered)
+    double P = 0;
+    for (int r = 0; r < nr; ++r) P += pl.rack_P_in[r];
+    return P;
+  };
+  auto P_pumps = [&] {
+    double P = 0;
+    for (int k = 0; k < nc; ++k) P += g.P_pump[k];
+    return P;
+  };
+  switch (id) {
+    case Obs::Time:
+      return one(c.t);
+    case Obs::RackTSupply:
+      return each(nr, [&](int r) {
+        const int k = m.rack_cdu[r];
+        return y[m.supSegAdr(k) + m.cdu_nseg_sup[k] - 1];
+      });
+    case Obs::RackTReturn:
+      return each(nr, [&](int r) { return y[m.rackAdr(r)]; });
+    case Obs::RackTCase:
+      return each(nr, [&](int r) { return y[m.rackAdr(r) + 1]; });
+    case Obs::RackVFlow:
+      return each(nr, [&](int r) { return g.m_rack[r] / rho(m, m.rack_cdu[r]); });
+    case Obs::RackDp:
+      return each(nr, [&](int r) { return g.dp_rack[r]; });
+    case Obs::RackQLiquid:
+      return each(nr, [&](int r) { return g.Q_liquid[r]; });
+    case Obs::RackQAir:
+      return each(nr, [&](int r) { return g.Q_air[r]; });
+    case Obs::RackP:
+      return each(nr, [&](int r) { return g.P_rack[r]; });
+    case Obs::CduTSecSupply:
+      return each(nc, [&](int k) { return y[m.stateAdr(k, kTHexSec)]; });
+    case Obs::CduTSecReturn:
+      return each(nc, [&](int k) { return y[m.retSegAdr(k) + m.cdu_nseg_ret[k] - 1]; });
+    case Obs::CduTPrimSupply:
+      return each(nc, [&](int k) { return g.T_fws[k]; });
+    case Obs::CduTPrimReturn:
+      return each(nc, [&](int k) { return y[m.stateAdr(k, kTHexPrim)]; });
+    case Obs::CduVFlowSec:
+      return each(nc, [&](int k) { return g.m_sec[k] / rho(m, k); });
+    case Obs::CduVFlowPrim:
+      return each(nc, [&](int k) { return g.m_prim[k] / m.fluids[m.fws_fluid].rho_ref(); });
+    case Obs::CduPumpSpeed:
+      return each(nc, [&](int k) { return y[m.stateAdr(k, kNPump)]; });
+    case Obs::CduPPump:
+      return each(nc, [&](int k) { return g.P_pump[k]; });
+    case Obs::CduValvePosition:
+      return each(nc, [&](int k) { return y[m.stateAdr(k, kYValve)]; });
+    case Obs::CduQHex:
+      return each(nc, [&](int k) { return g.Q_hex[k]; });
+    case Obs::CduDpBank:
+      return each(nc, [&](int k) { return g.dp_bank[k]; });
+    case Obs::CduPTank:
+      return each(nc, [&](int k) { return g.p_tank[k]; });
+    case Obs::CduCoolantLost:
+      return each(nc, [&](int k) { return y[m.stateAdr(k, kVLost)]; });
+    case Obs::CduAirVolume:
+      return each(nc, [&](int k) { return y[m.stateAdr(k, kVAir)]; });
+    case Obs::CduTankLevel:
+      return each(nc, [&](int k) {
+        return std::max(tankLiquidFraction(m, k, y[m.stateAdr(k, kVLost)]), 0.0);
+      });
+    case Obs::RackIsolation:
+      return each(nr, [&](int r) { return rackIsolation(m, st, r, c.t); });
+    case Obs::RackLeakFlow:
+      return each(nr, [&](int r) {
+        double q = 0;
+        for (std::size_t k = 0; k < m.leaks.size(); ++k)
+          if (m.leaks[k].rack == r) q += g.leak_flow[k];
+        return q;
+      });
+    case Obs::EnergyHeatIn:
+      return one(e.heat_in);
+    case Obs::EnergyHeatToFacilityWater:
+      return one(e.heat_out_fws);
+    case Obs::EnergyHeatLossAmbient:
+      return one(e.heat_loss);
+    case Obs::EnergyStored:
+      return one(e.stored);
+    case Obs::EnergyBalanceError:
+      return one(e.balanceError());
+    case Obs::FacilityPIT: {
+      double P = 0;
+      for (int r = 0; r < nr; ++r) P += g.P_rack[r];
+      return one(P);
+    }
+    case Obs::GpuTJunction:
+      return each(ng, [&](int i) { return gl.Tj_max[i]; });
+    case Obs::GpuTHbm:
+      return each(ng, [&](int i) { return gl.Thbm_max[i]; });
+    case Obs::GpuP: {
+      const double span = gl.interval_time > 0 ? gl.interval_time : 1.0;
+      return each(ng,
+                  [&](int i) { return gl.interval_time > 0 ? gl.P_sum[i] / span : gl.op[i].P; });
+    }
+    case Obs::GpuClockRatio:
+      return each(ng, [&](int i) { return gl.op[i].clock_ratio; });
+    case Obs::GpuThrottleReasons:
+      return each(ng, [&](int i) { return double(gl.op[i].reasons); });
+    case Obs::GpuUtilizationSm:
+      return each(ng, [&](int i) { return gl.util[i].a_sm; });
+    case Obs::GpuUtilizationHbm:
+      return each(ng, [&](int i) { return gl.util[i].a_hbm; });
+    case Obs::GpuUtilizationNvlink:
+      return each(ng, [&](int i) { return gl.util[i].a_nvlink; });
+    case Obs::EnergyGpuElectric:
+      return one(e.gpu_electric);
+    case Obs::EnergyGpuToCoolant:
+      return one(e.gpu_to_coolant);
+    case Obs::EnergyGpuStored:
+      return one(e.gpu_stored);
+    // iteration metrics exist for training jobs only (NaN for inference and trace replay)
+    case Obs::JobIterationTime:
+      return each(nj, [&](int j) { return training(j) ? meanIterationTime(gl.job[j]) : kNaN; });
+    case Obs::JobLastIterationTime:
+      return each(nj, [&](int j) { return training(j) ? gl.job[j].last_iteration_time : kNaN; });
+    case Obs::JobThroughputRatio:
+      return each(nj, [&](int j) { return training(j) ? throughputRatio(gl.job[j]) : kNaN; });
+    case Obs::JobThrottledGpuSeconds:
+      return each(nj, [&](int j) { return gl.job_throttled[j]; });
+    case Obs::JobIterations:
+      return each(nj, [&](int j) { return double(gl.job[j].iterations); });
+    case Obs::RoomTAir:
+      return one(y[m.room_state]);
+    case Obs::EnergyAirIn:
+      return one(e.air_in);
+    case Obs::EnergyAirRemoved:
+      return one(e.air_removed);
+    case Obs::EnergyAirStored:
+      return one(e.air_stored);
+    case Obs::BuswayI:
+      return each(nb, [&](int b) { return pl.bus_I[b]; });
+    case Obs::BuswayLoadRatio:
+      return each(nb, [&](int b) { return pl.bus_I[b] / m.power.busways[b].params.I_rated; });
+    case Obs::BuswayTConductor:
+      return each(nb, [&](int b) { return pl.T_bus[b]; });
+    case Obs::BuswayPLoss:
+      return each(nb, [&](int b) { return pl.bus_loss[b]; });
+    case Obs::BuswayBreakerState:
+      return each(nb, [&](int b) { return pl.bus_brk[b].tripped ? 1.0 : 0.0; });
+    case Obs::RackPIn:
+      return each(nr, [&](int r) { return pl.rack_P_in[r]; });
+    case Obs::RackPPsuLoss:
+      return each(nr, [&](int r) { return pl.rack_psu_loss[r]; });
+    case Obs::UpsP:
+      return one(pl.P_ups_out);
+    case Obs::UpsPIn:
+      return one(pl.P_ups_in);
+    case Obs::UpsSoc:
+      return one(m.power.ups.battery_J > 0 ? pl.ups.soc_J / m.power.ups.battery_J : 0.0);
+    case Obs::UpsPLoss:
+      return one(pl.P_ups_loss);
+    case Obs::FacilityPTotal:
+      return one(pl.P_utility + P_pumps());
+    case Obs::FacilityPCooling:
+      return one(P_pumps());
+    case Obs::FacilityPUE: {
+      const double P_it = P_it_ac();
+      return one(P_it > 0 ? (pl.P_utility + P_pumps()) / P_it : kNaN);
+    }
+    case Obs::FacilityPUEExadigit: {
+      PueComponents pc;
+      pc.Q_it = P_it_ac();
+      pc.W_cdu_pumps = P_pumps();
+      return one(pc.Q_it > 0 ? pueExaDigiT(pc) : kNaN);
+    }
+    case Obs::EnergyUtility:
+      return one(pl.E_utility);
+    case Obs::EnergyIt:
+      return one(pl.E_it);
+    case Obs::EnergyPowerChainLoss:
+      return one(pl.E_psu + pl.E_bus + pl.E_ups + pl.E_tx);
+    case Obs::EnergyPsuLoss:
+      return one(pl.E_psu);
+    case Obs::EnergyBuswayLoss:
+      return one(pl.E_bus);
+    case Obs::EnergyUpsLoss:
+      return one(pl.E_ups);
+    case Obs::EnergyTransformerLoss:
+      return one(pl.E_tx);
+    case Obs::EnergyPumpElectric:
+      return one(e.pump_electric);
+    case Obs::FacilityQFacilityWater:
+      return one(g.heat_out_fws);
+    case Obs::RackPowered:
+      return each(nr, [&](int r) {
+        const bool off = (m.has_power && !pl.rack_powered.empty() && !pl.rack_powered[r]) ||
+                         (!st.faults.rack_power_off.empty() && st.faults.rack_power_off[r]);
+        return off ? 0.0 : 1.0;
+      });
+    case Obs::RackGpuTJunctionMax:
+      return each(nr, [&](int r) {
+        return overRack(
+            m, r, [&](int i) { return gl.Tj_max[i]; },
+            [](double a, double b) { return std::max(a, b); }, -1e300);
+      });
+    case Obs::RackGpuTHbmMax:
+      return each(nr, [&](int r) {
+        return overRack(
+            m, r, [&](int i) { return gl.Thbm_max[i]; },
+            [](double a, double b) { return std::max(a, b); }, -1e300);
+      });
+    case Obs::RackGpuClockMean:
+      return each(nr, [&](int r) {
+        return overRack(
+                   m, r, [&](int i) { return gl.op[i].clock_ratio; },
+                   [](double a, double b) { return a + b; }, 0.0) /
+               std::max(1, m.rack_gpunum[r]);
+      });
+    case Obs::RackGpuThrottledShare:
+      return each(nr, [&](int r) {
+        return overRack(
+                   m, r, [&](int i) { return (gl.op[i].reasons & kThrottleBits) ? 1.0 : 0.0; },
+                   [](double a, double b) { return a + b; }, 0.0) /
+               std::max(1, m.rack_gpunum[r]);
+      });
+    case Obs::FacilityGpusShutDown: {
+      int n = 0;
+      for (int i = 0; i < ng; ++i) n += gl.gpu[i].shut_down ? 1 : 0;
+      return one(n);
+    }
+    case Obs::FacilityGpuSecondsThrottled: {
+      double s = 0;
+      for (int i = 0; i < ng; ++i) s += gl.throttled_time[i];
+      return one(s);
+    }
+    case Obs::JobReferenceIterationTime:
+      return each(nj,
+                  [&](int j) { return training(j) ? gl.job[j].reference_iteration_time : kNaN; });
+    case Obs::JobStalledTime:
+      return each(nj, [&](int j) { return gl.job[j].stalled_time; });
+    case Obs::JobProgressRatio:
+      return each(nj, [&](int j) {
+        // progress against the reference pace since the job started (stalls and throttling count)
+        const JobState& js = gl.job[j];
+        const double t0 = m.job_spec[j].start, t1 = std::min(c.t, m.job_spec[j].stop);
+        return t1 > t0 && js.reference_iteration_time > 0
+                   ? js.iterations * js.reference_iteration_time / (t1 - t0)
+                   : 0.0;
+      });
+    case Obs::PowerTime:
+      return one(c.t);
+    case Obs::PowerRackP:
+      return each(nr, [&](int r) {
+        return m.rack_resolved[r] ? gl.rack_P_now[r] : m.rack_load[r].eval(c.t);
+      });
+    case Obs::PowerPIT: {
+      double P = 0;
+      for (int r = 0; r < nr; ++r)
+        P += m.rack_resolved[r] ? gl.rack_P_now[r] : m.rack_load[r].eval(c.t);
+      return one(P);
+    }
+    case Obs::Count:
+      return;
+  }
+}
+
+}  // namespace
+
+void evaluateObservables(const FacilityModel& m, const State& st, const double* y, double t,
+                         const EnergyTotals& e, OutputFrame& f) {
+  const Ctx c{m, st, y, t, e};
+  const FrameLayout& L = *f.layout;
+  f.t = t;
+  for (const ObservableInfo& o : kTable)
+    if (o.rate == Rate::Output && L.has(o.id))
+      evalOne(o.id, c, f.values.data() + L.offset[int(o.id)]);
+}
+
+void evaluateFastObservables(const FacilityModel& m, const State& st, double t, OutputFrame& f) {
+  static const EnergyTotals none;
+  const Ctx c{m, st, nullptr, t, none};
+  const FrameLayout& L = *f.layout;
+  f.t = t;
+  for (const ObservableInfo& o : kTable)
+    if (o.rate == Rate::Fast && L.has(o.id))
+      evalOne(o.id, c, f.values.data() + L.offset[int(o.id)]);
+}
+
+//---------------------------------------------------------------------------------------------
+FrameFeed::FrameFeed(const FacilityModel& m, std::vector<RunSink*> sinks,
+                     const std::string& scenario_text, std::function<void(double t)> progress)
+    : layout_(describeModel(m)), sinks_(std::move(sinks)), progress_(std::move(progress)) {
+  layout_.scenario_text = scenario_text;
+  frames_ = FrameLayout::make(layout_);
+  frame_.layout = &frames_;
+  frame_.values.assign(frames_.size, 0.0);
+  fast_.layout = &frames_;
+  fast_.values.assign(frames_.fast_size, 0.0);
+  for (RunSink* s : sinks_) {
+    const double dt = s->fastInterval();
+    every_.push_back(dt > 0 && frames_.fast_size > 0 ? std::max(1, int(std::lround(dt / m.gpu_dt)))
+                                                     : 0);
+    s->begin(layout_, frames_);
+  }
+  count_.assign(sinks_.size(), 0);
+}
+
+void FrameFeed::sample(const FacilityModel& m, const State& st, const double* y, double t,
+                       const EnergyTotals& e) {
+  evaluateObservables(m, st, y, t, e, frame_);
+  frame_.events = &st.events;
+  for (RunSink* s : sinks_) s->row(frame_);
+  if (progress_) progress_(t);
+}
+
+void FrameFeed::fast(const FacilityModel& m, const State& st, double t) {
+  bool evaluated = false;
+  for (std::size_t k = 0; k < sinks_.size(); ++k) {
+    if (every_[k] == 0 || ++count_[k] % every_[k] != 0) continue;
+    if (!evaluated) evaluateFastObservables(m, st, t, fast_), evaluated = true;
+    sinks_[k]->fastRow(fast_);
+  }
+  if (progress_) progress_(t);
+}
+
+void FrameFeed::end(const RunResult& r) {
+  for (RunSink* s : sinks_) s->end(r);
+}
+
+}  // namespace dctwin

@@ -1,0 +1,329 @@
+// observables.h: the one table of outputs. Every quantity a run reports is one row of
+// DCTWIN_OBSERVABLES: its results-file path, SI unit, basis (what instant or span a value
+// stands for), shape (one value per facility, CDU, rack, GPU, job or busway), when it exists,
+// a description and how it is computed. The library evaluates the table once per output row
+// (solver/output/observables.cpp) into an OutputFrame; the HDF5 file, the ParaView export, the
+// CLI summary, the sweep metrics and the GUI stream all read frames, never the state.
+// docs/results.md's table of series is generated from it (`dctwin outputs --markdown`) and a test
+// checks that the two agree. The pattern is MuJoCo's mjxmacro.h.
+//
+// No state or model type appears in this header: fronts include it freely.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "solver/output/report.h"
+
+namespace dctwin {
+
+// what one value of a series stands for
+enum class Basis {
+  Instant,       // the value at the output time
+  WindowMean,    // resolved-GPU racks: mean over the GPU layer's coupling window ending at the
+                 // output time (docs/models/gpu_layer.md); heat-load racks: the instant value
+  IntervalMean,  // mean over the output interval ending at the output time
+  IntervalMax,   // maximum over the output interval ending at the output time
+  RunMean,       // mean from the start of the run (or of the job) to the output time
+  Cumulative     // accumulated from t = 0 to the output time
+};
+
+// one value per ...
+enum class Shape { Facility, Cdu, Rack, Gpu, Job, Busway };
+
+// when a series exists in a run
+enum class Needs {
+  Always,
+  Gpus,   // resolved GPUs (racks without a heat_load)
+  Jobs,   // jobs
+  Power,  // a power: section
+  Room    // site.room_air
+};
+
+// how often a series is recorded: every output row, or every fast (GPU) step when asked for
+// (`dctwin run --power-interval`)
+enum class Rate { Output, Fast };
+
+// X(id, path, unit, basis, shape, needs, rate, description, how computed)
+#define DCTWIN_OBSERVABLES(X)                                                                      \
+  X(Time, "/time", "s", Instant, Facility, Always, Output, "simulation time of each row",          \
+    "the output time")                                                                             \
+  X(RackTSupply, "/rack/T_supply", "K", Instant, Rack, Always, Output,                             \
+    "coolant temperature at the rack inlet", "last segment of the CDU's supply header")            \
+  X(RackTReturn, "/rack/T_return", "K", Instant, Rack, Always, Output,                             \
+    "coolant temperature at the rack outlet", "the rack coolant node (state)")                     \
+  X(RackTCase, "/rack/T_case", "K", Instant, Rack, Always, Output,                                 \
+    "cold-plate case temperature (rack mean plate)",                                               \
+    "the rack case node (state); meaningful for heat-load racks (resolved GPUs: /gpu/T_junction)") \
+  X(RackVFlow, "/rack/V_flow", "m3/s", Instant, Rack, Always, Output,                              \
+    "coolant volume flow through the rack",                                                        \
+    "rack mass flow / reference density of the CDU's fluid")                                       \
+  X(RackDp, "/rack/dp", "Pa", Instant, Rack, Always, Output,                                       \
+    "pressure drop across the rack branch (valve + manifold)", "hydraulic operating point")        \
+  X(RackQLiquid, "/rack/Q_liquid", "W", WindowMean, Rack, Always, Output,                          \
+    "heat from the rack into the coolant",                                                         \
+    "resolved GPUs: the GPU layer's window-mean heat; heat-load racks: liquid share of the load")  \
+  X(RackQAir, "/rack/Q_air", "W", WindowMean, Rack, Always, Output,                                \
+    "heat from the rack into the room air", "rack power - heat into the coolant")                  \
+  X(RackP, "/rack/P", "W", WindowMean, Rack, Always, Output, "rack electrical power",              \
+    "resolved GPUs: GPUs + other parts, coupling-window mean; heat-load racks: the load profile")  \
+  X(CduTSecSupply, "/cdu/T_sec_supply", "K", Instant, Cdu, Always, Output,                         \
+    "secondary (TCS) supply temperature", "plate-HX secondary outlet node (state)")                \
+  X(CduTSecReturn, "/cdu/T_sec_return", "K", Instant, Cdu, Always, Output,                         \
+    "secondary (TCS) return temperature at the CDU", "last segment of the return header")          \
+  X(CduTPrimSupply, "/cdu/T_prim_supply", "K", Instant, Cdu, Always, Output,                       \
+    "facility-water supply temperature", "the facility-water boundary at the output time")         \
+  X(CduTPrimReturn, "/cdu/T_prim_return", "K", Instant, Cdu, Always, Output,                       \
+    "facility-water return temperature", "plate-HX primary outlet node (state)")                   \
+  X(CduVFlowSec, "/cdu/V_flow_sec", "m3/s", Instant, Cdu, Always, Output, "secondary volume flow", \
+    "secondary mass flow / reference density")                                                     \
+  X(CduVFlowPrim, "/cdu/V_flow_prim", "m3/s", Instant, Cdu, Always, Output,                        \
+    "primary (facility-water) volume flow",                                                        \
+    "primary mass flow / facility-water reference density")                                        \
+  X(CduPumpSpeed, "/cdu/pump_speed", "1", Instant, Cdu, Always, Output,                            \
+    "pump speed ratio N/N_rated", "pump speed state")                                              \
+  X(CduPPump, "/cdu/P_pump", "W", Instant, Cdu, Always, Output, "pump electrical power",           \
+    "pump curve, efficiency and motor/drive losses at the operating point")                        \
+  X(CduValvePosition, "/cdu/valve_position", "1", Instant, Cdu, Always, Output,                    \
+    "primary control valve position", "valve position state (0 closed, 1 open)")                   \
+  X(CduQHex, "/cdu/Q_hex", "W", Instant, Cdu, Always, Output,                                      \
+    "heat through the plate heat exchanger, secondary to primary",                                 \
+    "eps-NTU at the node temperatures")                                                            \
+  X(CduDpBank, "/cdu/dp_bank", "Pa", Instant, Cdu, Always, Output,                                 \
+    "differential pressure across the rack bank", "hydraulic operating point")                     \
+  X(CduPTank, "/cdu/p_tank", "Pa", Instant, Cdu, Always, Output,                                   \
+    "expansion-tank (pump suction) gauge pressure; vacuum loops: negative",                        \
+    "tank gas cushion after the coolant lost (docs/models/leak.md)")                               \
+  X(CduCoolantLost, "/cdu/coolant_lost", "m3", Cumulative, Cdu, Always, Output,                    \
+    "coolant lost through leaks, cumulative", "integral of the leak flows (state)")                \
+  X(CduAirVolume, "/cdu/air_volume", "m3", Instant, Cdu, Always, Output,                           \
+    "air in the loop (drained tank, air in-leak)", "air volume state")                             \
+  X(CduTankLevel, "/cdu/tank_level", "1", Instant, Cdu, Always, Output,                            \
+    "liquid share of the expansion tank", "tank volume - coolant lost, over the tank volume")      \
+  X(RackIsolation, "/rack/isolation", "1", Instant, Rack, Always, Output,                          \
+    "isolation valves closing fraction (0 open, 1 shut); leak response",                           \
+    "linear stroke from the isolation command")                                                    \
+  X(RackLeakFlow, "/rack/leak_flow", "m3/s", Instant, Rack, Always, Output,                        \
+    "liquid leaving the rack through leaks", "sum of the rack's orifice flows")                    \
+  X(EnergyHeatIn, "/energy/heat_in", "J", Cumulative, Facility, Always, Output,                    \
+    "cumulative heat into the coolant (racks + pumps)", "integrator quadrature")                   \
+  X(EnergyHeatToFacilityWater, "/energy/heat_to_facility_water", "J", Cumulative, Facility,        \
+    Always, Output, "cumulative heat to the facility water", "integrator quadrature")              \
+  X(EnergyHeatLossAmbient, "/energy/heat_loss_ambient", "J", Cumulative, Facility, Always, Output, \
+    "cumulative heat lost from piping to ambient", "integrator quadrature")                        \
+  X(EnergyStored, "/energy/stored", "J", Cumulative, Facility, Always, Output,                     \
+    "change of energy held in coolant and cold plates", "node enthalpies now - at t = 0")          \
+  X(EnergyBalanceError, "/energy/balance_error", "J", Cumulative, Facility, Always, Output,        \
+    "heat_in - heat_to_facility_water - heat_loss_ambient - stored", "the balance's residual")     \
+  X(FacilityPIT, "/facility/P_IT", "W", WindowMean, Facility, Always, Output,                      \
+    "IT power: sum of rack power (interval mean for resolved GPUs)", "sum of /rack/P")             \
+  X(GpuTJunction, "/gpu/T_junction", "K", IntervalMax, Gpu, Gpus, Output,                          \
+    "GPU junction temperature, maximum over the output interval", "max over the fast steps")       \
+  X(GpuTHbm, "/gpu/T_hbm", "K", IntervalMax, Gpu, Gpus, Output,                                    \
+    "HBM temperature, maximum over the output interval", "max over the fast steps")                \
+  X(GpuP, "/gpu/P", "W", IntervalMean, Gpu, Gpus, Output,                                          \
+    "GPU board power, mean over the output interval", "energy over the interval / its length")     \
+  X(GpuClockRatio, "/gpu/clock_ratio", "1", Instant, Gpu, Gpus, Output,                            \
+    "SM clock / boost clock at the output time", "DVFS operating point of the last fast step")     \
+  X(GpuThrottleReasons, "/gpu/throttle_reasons", "1", Instant, Gpu, Gpus, Output,                  \
+    "NVML clocks_event_reasons bitmask at the output time (0x1 idle, 0x4 SW power cap, 0x8 HW "    \
+    "slowdown, 0x20 SW thermal, 0x40 HW thermal, 0x80 HW power brake)",                            \
+    "operating point of the last fast step, stored as float64")                                    \
+  X(GpuUtilizationSm, "/gpu/utilization_sm", "1", Instant, Gpu, Gpus, Output,                      \
+    "SM activity at the output time", "the job phase of the last fast step")                       \
+  X(GpuUtilizationHbm, "/gpu/utilization_hbm", "1", Instant, Gpu, Gpus, Output,                    \
+    "HBM bandwidth utilization at the output time", "the job phase of the last fast step")         \
+  X(GpuUtilizationNvlink, "/gpu/utilization_nvlink", "1", Instant, Gpu, Gpus, Output,              \
+    "NVLink utilization at the output time", "the job phase of the last fast step")                \
+  X(EnergyGpuElectric, "/energy/gpu_electric", "J", Cumulative, Facility, Gpus, Output,            \
+    "cumulative electrical energy into the resolved GPUs", "sum over the fast steps")              \
+  X(EnergyGpuToCoolant, "/energy/gpu_to_coolant", "J", Cumulative, Facility, Gpus, Output,         \
+    "cumulative heat from the GPU cold plates into the coolant", "sum over the fast steps")        \
+  X(EnergyGpuStored, "/energy/gpu_stored", "J", Cumulative, Facility, Gpus, Output,                \
+    "change of the energy held in GPU die, HBM and plate nodes", "node energies now - at t = 0")   \
+  X(JobIterationTime, "/job/iteration_time", "s", RunMean, Job, Jobs, Output,                      \
+    "mean iteration time so far", "time of the completed iterations / their number (training)")    \
+  X(JobLastIterationTime, "/job/last_iteration_time", "s", Instant, Job, Jobs, Output,             \
+    "time of the last completed iteration", "barrier to barrier (training)")                       \
+  X(JobThroughputRatio, "/job/throughput_ratio", "1", RunMean, Job, Jobs, Output,                  \
+    "reference iteration time / mean iteration time (reference: the same job without thermal "     \
+    "limits at its reference junction temperature)",                                               \
+    "training jobs; NaN otherwise")                                                                \
+  X(JobThrottledGpuSeconds, "/job/throttled_gpu_seconds", "s", Cumulative, Job, Jobs, Output,      \
+    "cumulative GPU-seconds with thermal or power-brake throttling", "sum over the fast steps")    \
+  X(JobIterations, "/job/iterations", "1", Cumulative, Job, Jobs, Output, "completed iterations",  \
+    "count of barriers passed")                                                                    \
+  X(RoomTAir, "/room/T_air", "K", Instant, Facility, Room, Output,                                 \
+    "room air temperature (mixed room-air node)", "room-air node (state)")                         \
+  X(EnergyAirIn, "/energy/air_in", "J", Cumulative, Facility, Room, Output,                        \
+    "cumulative rack air-side heat into the room air", "integrator quadrature")                    \
+  X(EnergyAirRemoved, "/energy/air_removed", "J", Cumulative, Facility, Room, Output,              \
+    "cumulative heat removed by the air handlers", "integrator quadrature")                        \
+  X(EnergyAirStored, "/energy/air_stored", "J", Cumulative, Facility, Room, Output,                \
+    "change of the energy held in the room air", "node energy now - at t = 0")                     \
+  X(BuswayI, "/busway/I", "A", Instant, Busway, Power, Output, "line current",                     \
+    "power chain at the last fast step")                                                           \
+  X(BuswayLoadRatio, "/busway/load_ratio", "1", Instant, Busway, Power, Output,                    \
+    "line current / rated current", "power chain at the last fast step")                           \
+  X(BuswayTConductor, "/busway/T_conductor", "K", Instant, Busway, Power, Output,                  \
+    "conductor temperature", "busway thermal node")                                                \
+  X(BuswayPLoss, "/busway/P_loss", "W", Instant, Busway, Power, Output,                            \
+    "I^2 R(T) loss (to the hall air)", "power chain at the last fast step")                        \
+  X(BuswayBreakerState, "/busway/breaker_state", "1", Instant, Busway, Power, Output,              \
+    "feeder breaker: 0 closed, 1 tripped", "breaker latch")                                        \
+  X(RackPIn, "/rack/P_in", "W", Instant, Rack, Power, Output,                                      \
+    "AC input power of the rack's power shelves", "power chain at the last fast step")             \
+  X(RackPPsuLoss, "/rack/P_psu_loss", "W", Instant, Rack, Power, Output,                           \
+    "conversion loss of the rack's power shelves", "shelf efficiency curve at the load")           \
+  X(UpsP, "/ups/P", "W", Instant, Facility, Power, Output, "UPS output power",                     \
+    "all modules together")                                                                        \
+  X(UpsPIn, "/ups/P_in", "W", Instant, Facility, Power, Output, "UPS input power",                 \
+    "all modules together")                                                                        \
+  X(UpsSoc, "/ups/SOC", "1", Instant, Facility, Power, Output, "battery state of charge",          \
+    "stored energy / capacity")                                                                    \
+  X(UpsPLoss, "/ups/P_loss", "W", Instant, Facility, Power, Output,                                \
+    "UPS conversion, standby and charging loss", "all modules together")                           \
+  X(FacilityPTotal, "/facility/P_total", "W", Instant, Facility, Power, Output,                    \
+    "utility power (IT + power-chain losses + CDU pumps)", "utility feed + CDU pumps")             \
+  X(FacilityPCooling, "/facility/P_cooling", "W", Instant, Facility, Power, Output,                \
+    "cooling power: CDU pumps (plant pumps and towers: not modelled yet)", "sum of /cdu/P_pump")   \
+  X(FacilityPUE, "/facility/PUE", "1", Instant, Facility, Power, Output,                           \
+    "P_total / IT power (IT: AC input of the racks' power shelves)", "NaN without IT power")       \
+  X(FacilityPUEExadigit, "/facility/PUE_exadigit", "1", Instant, Facility, Power, Output,          \
+    "(IT heat + CDU pumps + plant) / IT heat, as ExaDigiT/RAPS defines it", "models/electrical")   \
+  X(EnergyUtility, "/energy/utility", "J", Cumulative, Facility, Power, Output,                    \
+    "cumulative utility energy", "sum over the fast steps")                                        \
+  X(EnergyIt, "/energy/it", "J", Cumulative, Facility, Power, Output,                              \
+    "cumulative DC energy delivered to the racks", "sum over the fast steps")                      \
+  X(EnergyPowerChainLoss, "/energy/power_chain_loss", "J", Cumulative, Facility, Power, Output,    \
+    "cumulative shelf + busway + UPS + transformer losses", "sum of the four stages below")        \
+  X(EnergyPsuLoss, "/energy/psu_loss", "J", Cumulative, Facility, Power, Output,                   \
+    "cumulative conversion loss of the rack power shelves", "sum over the fast steps")             \
+  X(EnergyBuswayLoss, "/energy/busway_loss", "J", Cumulative, Facility, Power, Output,             \
+    "cumulative busway I^2 R loss", "sum over the fast steps")                                     \
+  X(EnergyUpsLoss, "/energy/ups_loss", "J", Cumulative, Facility, Power, Output,                   \
+    "cumulative UPS loss", "sum over the fast steps")                                              \
+  X(EnergyTransformerLoss, "/energy/transformer_loss", "J", Cumulative, Facility, Power, Output,   \
+    "cumulative transformer loss", "sum over the fast steps")                                      \
+  X(EnergyPumpElectric, "/energy/pump_electric", "J", Cumulative, Facility, Always, Output,        \
+    "cumulative CDU pump electrical energy", "integrator quadrature")                              \
+  X(FacilityQFacilityWater, "/facility/Q_facility_water", "W", Instant, Facility, Always, Output,  \
+    "heat carried away by the facility water, all CDUs", "primary-side heat of the plate HXs")     \
+  X(RackPowered, "/rack/powered", "1", Instant, Rack, Always, Output,                              \
+    "1 while the rack has power, 0 when a breaker, shelf, UPS or a leak response cut it",          \
+    "power chain and electrical isolation")                                                        \
+  X(RackGpuTJunctionMax, "/rack/gpu_T_junction_max", "K", IntervalMax, Rack, Gpus, Output,         \
+    "hottest GPU junction of the rack over the output interval (NaN: no resolved GPUs)",           \
+    "max of /gpu/T_junction over the rack's GPUs")                                                 \
+  X(RackGpuTHbmMax, "/rack/gpu_T_hbm_max", "K", IntervalMax, Rack, Gpus, Output,                   \
+    "hottest HBM of the rack over the output interval (NaN: no resolved GPUs)",                    \
+    "max of /gpu/T_hbm over the rack's GPUs")                                                      \
+  X(RackGpuClockMean, "/rack/gpu_clock_mean", "1", Instant, Rack, Gpus, Output,                    \
+    "mean SM clock ratio of the rack's GPUs at the output time (NaN: no resolved GPUs)",           \
+    "mean of /gpu/clock_ratio over the rack's GPUs")                                               \
+  X(RackGpuThrottledShare, "/rack/gpu_throttled_share", "1", Instant, Rack, Gpus, Output,          \
+    "share of the rack's GPUs with a thermal or power-brake throttle reason at the output time",   \
+    "/gpu/throttle_reasons & (0x20 | 0x40 | 0x80)")                                                \
+  X(FacilityGpusShutDown, "/facility/gpus_shut_down", "1", Instant, Facility, Gpus, Output,        \
+    "GPUs shut down by their thermal protection", "count of shut-down latches")                    \
+  X(FacilityGpuSecondsThrottled, "/facility/gpu_seconds_throttled", "s", Cumulative, Facility,     \
+    Gpus, Output, "GPU-seconds with thermal or power-brake throttling, all GPUs",                  \
+    "sum over the fast steps")                                                                     \
+  X(JobReferenceIterationTime, "/job/reference_iteration_time", "s", Instant, Job, Jobs, Output,   \
+    "iteration time of the job without thermal limits", "training jobs; NaN otherwise")            \
+  X(JobStalledTime, "/job/stalled_time", "s", Cumulative, Job, Jobs, Output,                       \
+    "time the live GPUs waited at a barrier on a GPU that is off", "sum over the fast steps")      \
+  X(JobProgressRatio, "/job/progress_ratio", "1", RunMean, Job, Jobs, Output,                      \
+    "iterations x reference iteration time / time since the job started (stalls and throttling "   \
+    "count)",                                                                                      \
+    "training jobs; 0 before the start")                                                           \
+  X(PowerTime, "/power/time", "s", Instant, Facility, Gpus, Fast, "time of each fast power row",   \
+    "the GPU step")                                                                                \
+  X(PowerPIT, "/power/P_IT", "W", Instant, Facility, Gpus, Fast,                                   \
+    "IT power at the GPU step (sub-second swings)", "sum of /power/rack_P")                        \
+  X(PowerRackP, "/power/rack_P", "W", Instant, Rack, Gpus, Fast, "rack power at the GPU step",     \
+    "resolved racks: power at the last fast step; heat-load racks: the load profile")
+
+// one identifier per row, in table order
+enum class Obs : int {
+#define DCTWIN_OBS_ENUM(id, ...) id,
+  DCTWIN_OBSERVABLES(DCTWIN_OBS_ENUM)
+#undef DCTWIN_OBS_ENUM
+      Count
+};
+constexpr int kObservableCount = int(Obs::Count);
+
+struct ObservableInfo {
+  Obs id;
+  const char* path;  // results-file path, "/rack/T_supply"
+  const char* unit;  // SI: "K", "m3/s", "W", "1", ...
+  Basis basis;
+  Shape shape;
+  Needs needs;
+  Rate rate;
+  const char* description;  // one line, the HDF5 `description` attribute
+  const char* computed;     // how it is computed, in words
+};
+
+// every row, in table order (index = int(Obs))
+std::span<const ObservableInfo> observableTable();
+const ObservableInfo& observable(Obs id);
+const ObservableInfo* findObservable(const std::string& path);  // nullptr when unknown
+const char* basisName(Basis b);  // "instant", "window mean", "interval mean", ...
+const char* shapeName(Shape s);  // "facility", "CDU", "rack", "GPU", "job", "busway"
+const char* needsName(Needs n);  // "", "resolved GPUs", "jobs", "power section", "room air"
+// the table as markdown (docs/results.md, between its "observables" markers)
+std::string observablesMarkdown();
+
+// the static description of a run that fronts need (names, indices, limits) without seeing the
+// compiled model; filled by describeRun (solver/run/run.h) or from a results file
+struct RunLayout {
+  std::string name, facility_text, scenario_text;
+  int ncdu = 0, nrack = 0, nstate = 0, ngpu = 0, njob = 0, nbusway = 0, nleak = 0;
+  bool has_power = false, has_room = false;
+  std::vector<std::string> cdu_name, rack_name, rack_row, rack_type, job_name, busway_name;
+  std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 without a power section
+  std::vector<char> rack_resolved;                     // 1: resolved GPUs, 0: heat_load profile
+  std::vector<int> rack_gpuadr, rack_gpunum, rack_tray_gpus;
+  std::vector<double> rack_design_flow;  // (m3/s)
+  std::vector<int> gpu_rack, gpu_slot, gpu_tray, gpu_job;
+  std::vector<std::string> gpu_type;
+  std::vector<double> gpu_T_hbm_max, gpu_T_slowdown;  // limits of each GPU's type (K)
+  std::vector<int> job_kind;                          // 0 training, 1 inference, 2 trace replay
+  std::vector<int> job_gpus;                          // GPUs in each job
+  // number of columns of each shape (0 for a facility scalar, as in the results file)
+  std::size_t width(Shape s) const;
+  bool has(Needs n) const;
+};
+
+// where each observable sits in an OutputFrame; built once per run from the layout
+struct FrameLayout {
+  std::vector<int> offset;  // per Obs; -1 when the series does not exist in this run
+  std::vector<int> width;   // per Obs: values per row (1 for a facility scalar)
+  std::size_t size = 0;     // values per output row
+  std::size_t fast_size = 0;
+  static FrameLayout make(const RunLayout& L);
+  bool has(Obs id) const { return offset[int(id)] >= 0; }
+};
+
+// one row: every existing observable's values, in SI
+struct OutputFrame {
+  double t = 0;
+  const FrameLayout* layout = nullptr;
+  std::vector<double> values;
+  const std::vector<EventRecord>* events = nullptr;  // the event log so far (output rows)
+  bool has(Obs id) const { return layout->has(id); }
+  std::span<const double> get(Obs id) const {
+    const int o = layout->offset[int(id)];
+    return o < 0 ? std::span<const double>()
+                 : std::span<const double>(values.data() + o, std::size_t(layout->width[int(id)]));
+  }
+  double scalar(Obs id) const {
+    auto s = get(id);
+    return s.empty() ? 0.0 : s[0];
+  }
+};
+
+}  // namespace dctwin

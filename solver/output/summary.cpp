@@ -1,0 +1,243 @@
+// summary.cpp: running extremes and end values from the output frames; the CLI's text summary
+#include "solver/output/summary.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include "solver/common/units.h"
+
+namespace dctwin {
+
+void SummarySink::begin(const RunLayout& L, const FrameLayout&) {
+  L_ = &L;
+  summary = RunSummary{};
+}
+
+void SummarySink::row(const OutputFrame& f) {
+  const RunLayout& L = *L_;
+  RunSummary& s = summary;
+  const double t = f.t;
+  auto col = [&](Obs id) { return f.get(id); };
+  auto sum = [&](Obs id) {
+    double v = 0;
+    for (double x : f.get(id)) v += x;
+    return v;
+  };
+  s.coolant_lost = sum(Obs::CduCoolantLost);
+  s.air_volume = sum(Obs::CduAirVolume);
+  const auto T_ret = col(Obs::RackTReturn), T_case = col(Obs::RackTCase), V = col(Obs::RackVFlow);
+  for (int r = 0; r < L.nrack; ++r) {
+    // the rack case node means something only for heat-load racks (resolved GPUs: /gpu/*)
+    if (!L.rack_resolved[r] && T_case[r] > s.T_case_max)
+      s.T_case_max = T_case[r], s.T_case_max_rack = L.rack_name[r], s.T_case_max_time = t;
+    if (T_ret[r] > s.T_return_max) s.T_return_max = T_ret[r], s.T_return_max_rack = L.rack_name[r];
+    if (t > 0) {  // flows at t = 0 are those of the initial pump speed
+      s.rack_flow_min = std::min(s.rack_flow_min, V[r]);
+      s.rack_flow_max = std::max(s.rack_flow_max, V[r]);
+    }
+  }
+  s.heat_liquid = sum(Obs::RackQLiquid);
+  s.heat_air = sum(Obs::RackQAir);
+  for (double T : col(Obs::CduTSecSupply)) s.T_supply_max = std::max(s.T_supply_max, T);
+  s.cdu_flow_total = sum(Obs::CduVFlowSec);
+  s.P_pump = sum(Obs::CduPPump);
+  s.heat_fws = f.scalar(Obs::FacilityQFacilityWater);
+  if (L.has_room) s.T_room_max = std::max(s.T_room_max, f.scalar(Obs::RoomTAir));
+  s.E_pump = f.scalar(Obs::EnergyPumpElectric);
+  if (L.has_power) {
+    s.E_utility = f.scalar(Obs::EnergyUtility);
+    s.E_it_dc = f.scalar(Obs::EnergyIt);
+    s.E_psu = f.scalar(Obs::EnergyPsuLoss);
+    s.E_bus = f.scalar(Obs::EnergyBuswayLoss);
+    s.E_ups = f.scalar(Obs::EnergyUpsLoss);
+    s.E_tx = f.scalar(Obs::EnergyTransformerLoss);
+    for (double x : col(Obs::BuswayLoadRatio)) s.bus_load_max = std::max(s.bus_load_max, x);
+    s.racks_unpowered = 0;
+    for (double p : col(Obs::RackPowered)) s.racks_unpowered += p > 0.5 ? 0 : 1;
+  }
+  EnergyTotals& e = s.energy;
+  e.heat_in = f.scalar(Obs::EnergyHeatIn);
+  e.heat_out_fws = f.scalar(Obs::EnergyHeatToFacilityWater);
+  e.heat_loss = f.scalar(Obs::EnergyHeatLossAmbient);
+  e.stored = f.scalar(Obs::EnergyStored);
+  e.pump_electric = s.E_pump;
+  if (L.has_room) {
+    e.air_in = f.scalar(Obs::EnergyAirIn);
+    e.air_removed = f.scalar(Obs::EnergyAirRemoved);
+    e.air_stored = f.scalar(Obs::EnergyAirStored);
+  }
+  if (L.ngpu > 0) {
+    e.gpu_electric = f.scalar(Obs::EnergyGpuElectric);
+    e.gpu_to_coolant = f.scalar(Obs::EnergyGpuToCoolant);
+    e.gpu_stored = f.scalar(Obs::EnergyGpuStored);
+  }
+  s.t_end = t;
+  // GPUs and jobs
+  s.P_IT = f.scalar(Obs::FacilityPIT);
+  if (L.ngpu > 0) {
+    const auto Tj = col(Obs::GpuTJunction), Thbm = col(Obs::GpuTHbm);
+    for (int i = 0; i < L.ngpu; ++i) {
+      if (Tj[i] > s.T_j_max) {
+        s.T_j_max = Tj[i];
+        s.T_j_max_gpu =
+            "rack " + L.rack_name[L.gpu_rack[i]] + " GPU " + std::to_string(L.gpu_slot[i]);
+      }
+      s.T_hbm_max = std::max(s.T_hbm_max, Thbm[i]);
+    }
+    s.gpu_seconds_throttled = f.scalar(Obs::FacilityGpuSecondsThrottled);
+    s.gpus_shut_down = int(f.scalar(Obs::FacilityGpusShutDown));
+  }
+  s.jobs.resize(L.njob);
+  for (int j = 0; j < L.njob; ++j) {
+    RunSummary::Job& J = s.jobs[j];
+    J.name = L.job_name[j];
+    J.iterations = long(col(Obs::JobIterations)[j]);
+    J.kind = L.job_kind[j];
+    J.gpus = L.job_gpus[j];
+    // iteration metrics of training jobs only
+    J.iteration_time = J.kind == 0 ? col(Obs::JobIterationTime)[j] : 0.0;
+    J.reference_time = J.kind == 0 ? col(Obs::JobReferenceIterationTime)[j] : 0.0;
+    J.throughput_ratio = J.kind == 0 ? col(Obs::JobThroughputRatio)[j] : 0.0;
+    J.throttled_gpu_seconds = col(Obs::JobThrottledGpuSeconds)[j];
+    J.stalled_time = col(Obs::JobStalledTime)[j];
+    J.progress_ratio = col(Obs::JobProgressRatio)[j];
+  }
+}
+
+namespace {
+std::string fmtS(double seconds) {
+  char b[32];
+  std::snprintf(b, sizeof b, "%.0f s", seconds);
+  return b;
+}
+}  // namespace
+
+std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResult& r) {
+  char buf[512];
+  std::string out;
+  auto line = [&](const char* fmt, auto... args) {
+    std::snprintf(buf, sizeof buf, fmt, args...);
+    out += buf;
+    out += '\n';
+  };
+  line("dctwin run: %s  (%d CDU, %d racks, %d states)", m.name.c_str(), m.ncdu, m.nrack, m.nstate);
+  line("  status              %s at t = %.0f s (%.2f h simulated in %.2f s wall, %.0fx real time)",
+       !r.ok         ? "FAILED"
+       : r.cancelled ? "cancelled"
+                     : "completed",
+       r.t_end, r.t_end / 3600.0, r.wall_seconds,
+       r.wall_seconds > 0 ? r.t_end / r.wall_seconds : 0.0);
+  if (!r.ok) line("  error               %s", r.error.c_str());
+  if (!s.T_case_max_rack.empty())
+    line("  peak case temp      %.1f degC  (rack %s, t = %.0f s; racks with a heat-load profile)",
+         toCelsius(s.T_case_max), s.T_case_max_rack.c_str(), s.T_case_max_time);
+  line("  peak rack outlet    %.1f degC  (rack %s)", toCelsius(s.T_return_max),
+       s.T_return_max_rack.c_str());
+  line("  peak CDU supply     %.1f degC", toCelsius(s.T_supply_max));
+  line("  rack flows          %.1f .. %.1f L/min", toLitersPerMinute(s.rack_flow_min),
+       toLitersPerMinute(s.rack_flow_max));
+  line("  CDU flow (end)      %.0f L/min total", toLitersPerMinute(s.cdu_flow_total));
+  line("  heat (end)          %.1f kW to liquid, %.1f kW to air, %.1f kW to facility water",
+       s.heat_liquid / 1e3, s.heat_air / 1e3, s.heat_fws / 1e3);
+  line("  pump power (end)    %.2f kW", s.P_pump / 1e3);
+  if (m.has_power && s.E_utility > 0 && s.t_end > 0) {
+    const double T = s.t_end, it_ac = s.E_it_dc + s.E_psu;
+    line("  power chain (mean)  utility %.1f kW; IT %.1f kW at the racks' AC input (%.1f kW DC)",
+         s.E_utility / T / 1e3, it_ac / T / 1e3, s.E_it_dc / T / 1e3);
+    line("  losses by stage     shelves %.2f kW, busways %.2f kW, UPS %.2f kW, transformer %.2f kW",
+         s.E_psu / T / 1e3, s.E_bus / T / 1e3, s.E_ups / T / 1e3, s.E_tx / T / 1e3);
+    line("  PUE                 %.4f  ((utility + CDU pumps) / IT AC energy; ExaDigiT form %.4f)",
+         (s.E_utility + s.E_pump) / it_ac, (it_ac + s.E_pump) / it_ac);
+    line(
+        "  busways             peak load %.0f %% of rating at an output time%s; %d racks unpowered",
+        100 * s.bus_load_max, s.bus_load_max > 0.8 ? " (above the 80 % continuous rule)" : "",
+        s.racks_unpowered);
+  }
+  if (m.has_room)
+    line("  room air            %.1f degC peak, %.1f kW from the racks' air side (end)",
+         toCelsius(s.T_room_max), s.heat_air / 1e3);
+  if (m.ngpu > 0) {
+    line("  GPUs                %d resolved; peak junction %.1f degC (%s), peak HBM %.1f degC",
+         m.ngpu, toCelsius(s.T_j_max), s.T_j_max_gpu.c_str(), toCelsius(s.T_hbm_max));
+    line("  GPU throttling      %.0f GPU-s thermal or brake throttled, %d GPUs shut down",
+         s.gpu_seconds_throttled, s.gpus_shut_down);
+    line("  IT power (end)      %.1f kW (mean of the last output interval)", s.P_IT / 1e3);
+    for (const auto& J : s.jobs)
+      if (J.kind != 0)
+        line("  job %-15s %d GPUs, %s", J.name.c_str(), J.gpus,
+             J.kind == 1 ? "inference (load profile)" : "trace replay");
+      else
+        line(
+            "  job %-15s %d GPUs, %ld iterations, iteration %.3f s (reference %.3f s), "
+            "throughput ratio %.4f, %.0f GPU-s throttled",
+            J.name.c_str(), J.gpus, J.iterations, J.iteration_time, J.reference_time,
+            J.throughput_ratio, J.throttled_gpu_seconds);
+    for (const auto& J : s.jobs)
+      if (J.stalled_time > 0)
+        line(
+            "  job %-15s stalled %.0f s: a GPU was off and the others waited at its barrier; "
+            "progress %.3f of the reference pace since its start",
+            J.name.c_str(), J.stalled_time, J.progress_ratio);
+  }
+  if (m.nleak > 0) {
+    line("  coolant lost        %.2f L through leaks; %.2f L of air in the loop (end)",
+         s.coolant_lost * 1e3, s.air_volume * 1e3);
+    // per leak: time from the leak to its detection and to the rack's isolation
+    for (const auto& start : r.events) {
+      if (start.kind != "leak_start") continue;
+      double t_det = -1, t_iso = -1;
+      for (const auto& ev : r.events) {
+        if (ev.component != start.component || ev.time < start.time) continue;
+        if (ev.kind == "leak_detected" && t_det < 0) t_det = ev.time;
+        if (ev.kind == "isolated" && t_iso < 0) t_iso = ev.time;
+      }
+      std::string det = t_det < 0 ? "not detected" : "detected after " + fmtS(t_det - start.time);
+      std::string iso = t_iso < 0 ? "not isolated" : "isolated after " + fmtS(t_iso - start.time);
+      // the neighbours: the other racks on the same CDU, throttled or shut down after the leak
+      std::string nb;
+      for (int k = 0; k < m.nrack; ++k) {
+        if ("rack " + m.rack_name[k] != start.component) continue;
+        int hit = 0, total = 0;
+        for (int q = 0; q < m.nrack; ++q) {
+          if (q == k || m.rack_cdu[q] != m.rack_cdu[k]) continue;
+          ++total;
+          for (const auto& ev : r.events)
+            if (ev.component == "rack " + m.rack_name[q] && ev.time >= start.time &&
+                (ev.kind == "gpu_thermal_throttle" || ev.kind == "gpu_shutdown")) {
+              ++hit;
+              break;
+            }
+        }
+        nb = "; " + std::to_string(hit) + " of " + std::to_string(total) +
+             " neighbouring racks throttled";
+      }
+      line("  leak %-14s at %.0f s: %s, %s%s", start.component.c_str(), start.time, det.c_str(),
+           iso.c_str(), nb.c_str());
+    }
+  }
+  if (!r.events.empty()) {
+    line("  events              %zu (faults and alarms; /events in the results)", r.events.size());
+    const std::size_t shown = std::min<std::size_t>(r.events.size(), 20);
+    for (std::size_t k = 0; k < shown; ++k) {
+      const EventRecord& ev = r.events[k];
+      line("    %9.1f s  %-8s %-16s %-22s %s", ev.time, ev.severity.c_str(), ev.component.c_str(),
+           ev.kind.c_str(), ev.message.c_str());
+    }
+    if (shown < r.events.size()) line("    ... %zu more", r.events.size() - shown);
+  }
+  const EnergyTotals& e = s.energy;
+  double rel = e.heat_in > 0 ? e.balanceError() / e.heat_in : 0.0;
+  line(
+      "  energy balance      in %.3f MWh = to facility water %.3f + to ambient %.3f + stored %.3f "
+      "MWh",
+      e.heat_in / 3.6e9, e.heat_out_fws / 3.6e9, e.heat_loss / 3.6e9, e.stored / 3.6e9);
+  line("                      residual %.3g kWh (%.2e of heat in)", e.balanceError() / 3.6e6, rel);
+  line(
+      "  solver              %ld steps, %ld rhs (+%ld for jacobians), %ld jacobians, %ld "
+      "error-test fails, %ld nonlinear fails",
+      r.stats.steps, r.stats.rhs_evals, r.stats.rhs_evals_jac, r.stats.jac_evals,
+      r.stats.err_test_fails, r.stats.nonlin_conv_fails);
+  return out;
+}
+
+}  // namespace dctwin

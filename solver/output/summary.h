@@ -1,0 +1,62 @@
+// summary.h: running extremes and end values of a run, read from its output frames, and the
+// CLI's text summary
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "solver/output/sinks.h"
+
+namespace dctwin {
+
+struct RunSummary {
+  double T_case_max = -1e300;  // (K)
+  std::string T_case_max_rack;
+  double T_case_max_time = 0;    // (s)
+  double T_return_max = -1e300;  // rack outlet (K)
+  std::string T_return_max_rack;
+  double T_supply_max = -1e300;                                    // CDU supply (K)
+  double rack_flow_min = 1e300, rack_flow_max = -1e300;            // (m3/s)
+  double cdu_flow_total = 0;                                       // at the end (m3/s)
+  double heat_liquid = 0, heat_air = 0, heat_fws = 0, P_pump = 0;  // at the end (W)
+  EnergyTotals energy;                                             // at the end (J)
+  double t_end = 0;
+  // resolved GPUs and jobs
+  double T_j_max = -1e300, T_hbm_max = -1e300;  // (K)
+  std::string T_j_max_gpu;                      // "rack A03 GPU 17"
+  double P_IT = 0;                              // at the end, window mean (W)
+  struct Job {
+    std::string name;
+    long iterations = 0;
+    double iteration_time = 0, reference_time = 0, throughput_ratio = 0;  // (s), (s), (1)
+    double throttled_gpu_seconds = 0;                                     // (s)
+    double stalled_time = 0;    // the live GPUs waited on one that is off    (s)
+    double progress_ratio = 0;  // iterations x reference / time since start (1)
+    int gpus = 0;
+    int kind = 0;  // 0 training, 1 inference, 2 trace replay
+  };
+  std::vector<Job> jobs;
+  double gpu_seconds_throttled = 0;  // all GPUs (s)
+  int gpus_shut_down = 0;
+  double T_room_max = -1e300;  // (K)
+  // power chain, cumulative (J)
+  double E_utility = 0, E_it_dc = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_pump = 0;
+  double bus_load_max = 0;  // highest busway current / rating seen at an output (1)
+  int racks_unpowered = 0;
+  // leaks, at the end
+  double coolant_lost = 0, air_volume = 0;  // all CDUs (m3)
+};
+
+class SummarySink : public RunSink {
+ public:
+  void begin(const RunLayout& L, const FrameLayout& F) override;
+  void row(const OutputFrame& f) override;
+  RunSummary summary;
+
+ private:
+  const RunLayout* L_ = nullptr;  // valid from begin to the end of the run
+};
+
+std::string formatSummary(const RunLayout& L, const RunSummary& s, const RunResult& r);
+
+}  // namespace dctwin
