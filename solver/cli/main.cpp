@@ -5,6 +5,7 @@
 //   dctwin sweep SWEEP.yaml [-j N] [-o sweep.h5] [--max-cases K] [--shard K/N]
 //   dctwin merge SWEEP.yaml JOURNAL... -o sweep.h5
 //   dctwin report RESULTS.h5 -o DIR
+//   dctwin outputs [--format markdown|csv]
 #include <CLI/CLI.hpp>
 #ifdef DCTWIN_WITH_MPI
 #include <mpi.h>
@@ -27,6 +28,7 @@
 #include "solver/engine/engine.h"
 #include "solver/engine/integrator.h"
 #include "solver/input/loader.h"
+#include "solver/output/observables.h"
 #include "solver/output/results.h"
 #include "solver/run/run.h"
 #include "solver/run/sweep.h"
@@ -389,11 +391,24 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile);
   report->add_option("--output,-o", report_dir, "Folder for index.html and the plots")->required();
 
+  std::string outputs_format = "markdown";
+  CLI::App* outputs = app.add_subcommand(
+      "outputs",
+      "List every output series of a run (the output table: path, unit, basis, shape, "
+      "description, how computed); docs/results.md is generated from it");
+  outputs->add_option("--format,-f", outputs_format, "markdown or csv")
+      ->check(CLI::IsMember({"markdown", "csv"}));
+
   CLI11_PARSE(app, argc, argv);
   try {
     if (*run)
       return runCommand(facility, scenario, duration, output, interval, power_interval, quiet,
                         vtk_dir, run_threads);
+    if (*outputs) {
+      std::cout << (outputs_format == "csv" ? dctwin::observablesCsv()
+                                            : dctwin::observablesMarkdown());
+      return 0;
+    }
     if (*merge) return mergeCommand(merge_file, merge_journals, merge_out, quiet);
     if (*report) {
       auto quote = [](const std::string& x) {

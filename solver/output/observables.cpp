@@ -107,6 +107,21 @@ std::string observablesMarkdown() {
   return os.str();
 }
 
+std::string observablesCsv() {
+  auto q = [](const std::string& x) {
+    std::string r = "\"";
+    for (char ch : x) r += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return r + "\"";
+  };
+  std::ostringstream os;
+  os << "path,unit,basis,shape,exists_with,rate,description,computed\n";
+  for (const ObservableInfo& o : kTable)
+    os << o.path << ',' << o.unit << ',' << basisName(o.basis) << ',' << shapeName(o.shape) << ','
+       << q(needsName(o.needs)) << ',' << (o.rate == Rate::Fast ? "fast" : "output") << ','
+       << q(o.description) << ',' << q(o.computed) << '\n';
+  return os.str();
+}
+
 std::size_t RunLayout::width(Shape s) const {
   switch (s) {
     case Shape::Facility:
@@ -166,6 +181,7 @@ RunLayout describeModel(const FacilityModel& m) {
   L.nstate = m.nstate;
   L.ngpu = m.ngpu;
   L.njob = m.njob;
+  L.ngroup = m.ngroup;
   L.nbusway = m.has_power ? int(m.busway_name.size()) : 0;
   L.nleak = int(m.leaks.size());
   L.has_power = m.has_power;

@@ -118,7 +118,7 @@ enum class Rate { Output, Fast };
   X(EnergyBalanceError, "/energy/balance_error", "J", Cumulative, Facility, Always, Output,        \
     "heat_in - heat_to_facility_water - heat_loss_ambient - stored", "the balance's residual")     \
   X(FacilityPIT, "/facility/P_IT", "W", WindowMean, Facility, Always, Output,                      \
-    "IT power: sum of rack power (interval mean for resolved GPUs)", "sum of /rack/P")             \
+    "IT power: sum of rack power", "sum of /rack/P")                                               \
   X(GpuTJunction, "/gpu/T_junction", "K", IntervalMax, Gpu, Gpus, Output,                          \
     "GPU junction temperature, maximum over the output interval", "max over the fast steps")       \
   X(GpuTHbm, "/gpu/T_hbm", "K", IntervalMax, Gpu, Gpus, Output,                                    \
@@ -276,12 +276,15 @@ const char* shapeName(Shape s);  // "facility", "CDU", "rack", "GPU", "job", "bu
 const char* needsName(Needs n);  // "", "resolved GPUs", "jobs", "power section", "room air"
 // the table as markdown (docs/results.md, between its "observables" markers)
 std::string observablesMarkdown();
+// the table as CSV (path,unit,basis,shape,exists_with,rate,description,computed)
+std::string observablesCsv();
 
 // the static description of a run that fronts need (names, indices, limits) without seeing the
 // compiled model; filled by describeRun (solver/run/run.h) or from a results file
 struct RunLayout {
   std::string name, facility_text, scenario_text;
   int ncdu = 0, nrack = 0, nstate = 0, ngpu = 0, njob = 0, nbusway = 0, nleak = 0;
+  int ngroup = 0;  // GPU groups computed (docs/performance.md)
   bool has_power = false, has_room = false;
   std::vector<std::string> cdu_name, rack_name, rack_row, rack_type, job_name, busway_name;
   std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 without a power section

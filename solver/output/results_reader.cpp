@@ -108,9 +108,9 @@ struct Reader {
     H5Eclear2(H5E_DEFAULT);
   }
 
-  std::string units(hid_t ds) {
-    if (H5Aexists(ds, "units") <= 0) return "";
-    Hid a(H5Aopen(ds, "units", H5P_DEFAULT), H5Aclose);
+  std::string units(hid_t ds, const char* name = "units") {
+    if (H5Aexists(ds, name) <= 0) return "";
+    Hid a(H5Aopen(ds, name, H5P_DEFAULT), H5Aclose);
     if (!a.ok()) return "";
     Hid type(H5Aget_type(a.id), H5Tclose);
     return isString(type.id) ? readStringAttribute(a.id, type.id) : "";
@@ -169,6 +169,7 @@ struct Reader {
     } else if (cls == H5T_FLOAT) {
       ResultsSeries s;
       s.units = units(ds.id);
+      s.basis = units(ds.id, "basis");
       s.rows = rank == 0 ? 1 : dims[0];
       s.width = rank == 2 ? dims[1] : 0;
       s.data.resize(n);

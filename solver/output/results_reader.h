@@ -20,6 +20,7 @@ namespace dctwin {
 // a float64 dataset: a time series [rows x width] (row-major), or 1-D [rows] with width 0
 struct ResultsSeries {
   std::string units;
+  std::string basis;  // "instant", "interval mean", ... (docs/results.md); "" in older files
   std::size_t rows = 0;
   std::size_t width = 0;  // 0: 1-D
   std::vector<double> data;

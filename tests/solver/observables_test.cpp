@@ -1,0 +1,175 @@
+// observables_test.cpp: the one table of outputs (solver/output/observables.h): well formed, what
+// the results file holds, the derived rows agree with the rows they derive from, and the library's
+// HBM over-temperature alarm
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <filesystem>
+#include <set>
+#include <string>
+
+#include "solver/input/loader.h"
+#include "solver/output/results_reader.h"
+#include "solver/run/run.h"
+
+using namespace dctwin;
+
+namespace {
+
+const std::string kData = std::string(DCTWIN_SOURCE_DIR) + "/data/";
+
+// keeps every frame of a run (with its own copy of the layouts: the run's end with the run)
+struct Frames : RunSink {
+  RunLayout L;
+  FrameLayout F;
+  std::vector<OutputFrame> rows;
+  void begin(const RunLayout& l, const FrameLayout& f) override { L = l, F = f; }
+  void row(const OutputFrame& f) override {
+    rows.push_back(f);
+    rows.back().layout = &F;
+    rows.back().events = nullptr;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("output table: every row has a unique path, a unit, a description and a method",
+          "[observables]") {
+  std::set<std::string> paths;
+  int k = 0;
+  for (const ObservableInfo& o : observableTable()) {
+    INFO(o.path);
+    CHECK(int(o.id) == k++);
+    CHECK(o.path[0] == '/');
+    CHECK(paths.insert(o.path).second);
+    CHECK(std::string(o.unit).size() > 0);
+    CHECK(std::string(o.description).size() > 3);
+    CHECK(std::string(o.computed).size() > 3);
+    CHECK(findObservable(o.path) == &o);
+    CHECK(std::string(basisName(o.basis)).size() > 0);
+  }
+  CHECK(k == kObservableCount);
+  CHECK(findObservable("/rack/no_such_series") == nullptr);
+  // the markdown and CSV forms list every row once
+  const std::string md = observablesMarkdown(), csv = observablesCsv();
+  for (const std::string& p : paths) {
+    CHECK(md.find("`" + p + "`") != std::string::npos);
+    CHECK(csv.find("\n" + p + ",") != std::string::npos);
+  }
+}
+
+TEST_CASE("output table: the results file has every series of the run with its unit and basis",
+          "[observables][results]") {
+  const std::string out =
+      (std::filesystem::temp_directory_path() / "dctwin_observables_test.h5").string();
+  Frames frames;
+  Hdf5Sink h5(out, 10, 1.0);
+  Scenario sc;
+  sc.duration = 600;
+  sc.output_interval = 60;
+  std::vector<RunSink*> sinks{&frames, &h5};
+  const RunReport rep =
+      runFacility(loadFacility(kData + "facilities/pod_gb200.yaml"), sc, RunSettings{}, sinks);
+  REQUIRE(rep.result.ok);
+  REQUIRE(frames.rows.size() == 11);
+  const ResultsData d = readResults(out);
+  const RunLayout& L = frames.L;
+  int present = 0;
+  for (const ObservableInfo& o : observableTable()) {
+    INFO(o.path);
+    const bool exists = L.has(o.needs);
+    REQUIRE((d.find(o.path) != nullptr) == exists);
+    if (!exists) continue;
+    ++present;
+    const ResultsSeries& s = *d.find(o.path);
+    CHECK(s.units == o.unit);
+    CHECK(s.basis == basisName(o.basis));
+    CHECK(s.width == L.width(o.shape));
+    if (o.rate == Rate::Output) {
+      // the file holds exactly the frames' values
+      CHECK(s.rows == frames.rows.size());
+      const auto last = frames.rows.back().get(o.id);
+      for (std::size_t c = 0; c < last.size(); ++c)
+        if (!std::isnan(last[c])) CHECK(s.at(s.rows - 1, c) == last[c]);
+    } else {
+      CHECK(s.rows == 600);  // every 1 s of GPU steps, 1 s to 600 s
+    }
+  }
+  CHECK(present > 80);
+  std::filesystem::remove(out);
+}
+
+TEST_CASE("output table: derived rows agree with the rows they come from", "[observables]") {
+  Frames frames;
+  Scenario sc;
+  sc.duration = 900;
+  sc.output_interval = 60;
+  std::vector<RunSink*> sinks{&frames};
+  const RunReport rep =
+      runFacility(loadFacility(kData + "facilities/pod_gb200.yaml"), sc, RunSettings{}, sinks);
+  REQUIRE(rep.result.ok);
+  const RunLayout& L = frames.L;
+  for (const OutputFrame& f : frames.rows) {
+    double P = 0;
+    for (double x : f.get(Obs::RackP)) P += x;
+    CHECK(f.scalar(Obs::FacilityPIT) == Approx(P).epsilon(1e-12));
+    const auto Tj = f.get(Obs::GpuTJunction), clk = f.get(Obs::GpuClockRatio);
+    for (int r = 0; r < L.nrack; ++r) {
+      double vmax = -1e300, sum = 0;
+      for (int q = 0; q < L.rack_gpunum[r]; ++q) {
+        vmax = std::max(vmax, Tj[L.rack_gpuadr[r] + q]);
+        sum += clk[L.rack_gpuadr[r] + q];
+      }
+      CHECK(f.get(Obs::RackGpuTJunctionMax)[r] == vmax);
+      CHECK(f.get(Obs::RackGpuClockMean)[r] == Approx(sum / L.rack_gpunum[r]));
+    }
+    const double E_loss = f.scalar(Obs::EnergyPsuLoss) + f.scalar(Obs::EnergyBuswayLoss) +
+                          f.scalar(Obs::EnergyUpsLoss) + f.scalar(Obs::EnergyTransformerLoss);
+    CHECK(f.scalar(Obs::EnergyPowerChainLoss) == Approx(E_loss).epsilon(1e-12));
+  }
+  // the summary reads the same frames
+  CHECK(rep.summary.P_IT == frames.rows.back().scalar(Obs::FacilityPIT));
+  CHECK(rep.summary.jobs.at(0).throughput_ratio ==
+        frames.rows.back().get(Obs::JobThroughputRatio)[0]);
+}
+
+TEST_CASE("HBM over its maximum operating temperature is an alarm of the library, once per rack",
+          "[observables][faults]") {
+  Frames frames;
+  const Scenario sc = loadScenario(kData + "scenarios/pod_pump_failure_no_redundancy.yaml");
+  RunSettings set;
+  set.duration = 1200;
+  std::vector<RunSink*> sinks{&frames};
+  const RunReport rep =
+      runFacility(loadFacility(kData + "facilities/pod_gb200.yaml"), sc, set, sinks);
+  REQUIRE(rep.result.ok);
+  const RunLayout& L = frames.L;
+  std::map<std::string, double> first;  // rack -> alarm time
+  for (const EventRecord& e : rep.result.events)
+    if (e.kind == "hbm_over_temperature") {
+      CHECK(e.severity == "warning");
+      CHECK_FALSE(first.count(e.component));
+      first[e.component] = e.time;
+    }
+  REQUIRE_FALSE(first.empty());
+  // a rack alarms only if its HBM reached the limit of its GPU type (interval maxima: by the
+  // first row after the alarm)
+  for (int r = 0; r < L.nrack; ++r) {
+    double t_hot = -1;
+    for (const OutputFrame& f : frames.rows) {
+      bool hot = false;
+      for (int q = 0; q < L.rack_gpunum[r]; ++q) {
+        const int i = L.rack_gpuadr[r] + q;
+        hot = hot || f.get(Obs::GpuTHbm)[i] >= L.gpu_T_hbm_max[i];
+      }
+      if (hot) {
+        t_hot = f.t;
+        break;
+      }
+    }
+    const std::string who = "rack " + L.rack_name[r];
+    INFO(who);
+    CHECK(first.count(who) == (t_hot >= 0 ? 1u : 0u));
+    if (t_hot >= 0) CHECK(first[who] <= t_hot + 1e-9);
+  }
+}
