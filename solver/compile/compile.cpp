@@ -709,9 +709,25 @@ void compileRoomAir(const FacilitySpec& spec, FacilityModel& m, int& state) {
   m.room_supply_T = spec.room_supply_T;
 }
 
-// 8. the state count, the input discontinuities sorted and unique, the jacobian's pattern
+// what each state is (model.h StateKind), from the layout of each CDU's block
+void classifyStates(FacilityModel& m) {
+  m.state_kind.assign(m.nstate, StateKind::Coolant);
+  for (int c = 0; c < m.ncdu; ++c) {
+    const int o = m.cdu_stateadr[c];
+    m.state_kind[o + kTHexPrim] = StateKind::FacilityWater;
+    for (int off : {kXTemp, kYValve, kXPump, kNPump}) m.state_kind[o + off] = StateKind::Control;
+    m.state_kind[o + kVLost] = m.state_kind[o + kVAir] = StateKind::Volume;
+    for (int k = 0; k < m.cdu_racknum[c]; ++k)
+      m.state_kind[m.rackAdr(m.cdu_rackadr[c] + k) + 1] = StateKind::Case;
+  }
+  if (m.room_state >= 0) m.state_kind[m.room_state] = StateKind::RoomAir;
+}
+
+// 8. the state count and kinds, the input discontinuities sorted and unique, the jacobian's
+// pattern
 void finishLayout(FacilityModel& m, int state) {
   m.nstate = state;
+  classifyStates(m);
   std::sort(m.breakpoints.begin(), m.breakpoints.end());
   m.breakpoints.erase(std::unique(m.breakpoints.begin(), m.breakpoints.end()), m.breakpoints.end());
   buildSparsity(m);
@@ -747,7 +763,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
   // 7. faults
   compileFaults(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
-  // 8. state count, breakpoints, jacobian sparsity
+  // 8. state count and kinds, breakpoints, jacobian sparsity
   finishLayout(m, state);
   return m;
 }

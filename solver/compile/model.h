@@ -50,6 +50,17 @@ enum StateOffset : int {
   kCduFixedStates  // first supply segment
 };
 
+// what a state is (FacilityModel::state_kind): the right-hand side checks coolant temperatures
+// against their fluid's table without searching the layout
+enum class StateKind : char {
+  Coolant,        // secondary coolant temperature: HX outlet, reservoir, headers, rack coolant (K)
+  FacilityWater,  // facility-water temperature: the HX primary outlet                       (K)
+  Case,           // cold-plate case, metal (not checked against the coolant's range)         (K)
+  Control,        // PI integral, valve position, pump speed
+  Volume,         // coolant lost, air in the loop                                          (m3)
+  RoomAir,        // room-air node                                                           (K)
+};
+
 struct SolverOptions {
   double rtol = 1e-6;           // relative tolerance                                 (1)
   double atol_T = 1e-4;         // absolute tolerance on temperatures                 (K)
@@ -172,6 +183,8 @@ struct FacilityModel {
   std::vector<StorageParams> rack_storage;  // rack energy storage (GB300-style)
   std::vector<std::string> busway_name;
 
+  std::vector<StateKind> state_kind;  // what each state is (nstate)
+
   // jacobian sparsity (CSC) and column coloring for difference quotients
   std::vector<long long> jac_colptr;  // (nstate+1)
   std::vector<long long> jac_rowind;  // (nnz)
@@ -217,13 +230,7 @@ struct FacilityModel {
     int c = rack_cdu[r];
     return supSegAdr(c) + cdu_nseg_sup[c] + 2 * (r - cdu_rackadr[c]);
   }
-  bool isCaseState(int i) const {  // cold-plate case node?
-    for (int c = 0; c < ncdu; ++c) {
-      int a = supSegAdr(c) + cdu_nseg_sup[c];
-      if (i >= a && i < a + 2 * cdu_racknum[c]) return (i - a) % 2 == 1;
-    }
-    return false;
-  }
+  bool isCaseState(int i) const { return state_kind[i] == StateKind::Case; }
   int retSegAdr(int c) const { return supSegAdr(c) + cdu_nseg_sup[c] + 2 * cdu_racknum[c]; }
 };
 

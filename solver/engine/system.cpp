@@ -295,12 +295,9 @@ struct CduLoopRhs {
   void checkFluidRange() {
     double& worst_excess = part.worst_excess;
     for (int i = o; i < o + m.cdu_statenum[c]; ++i) {
-      const int off = i - o;
-      if (off == kXTemp || off == kYValve || off == kXPump || off == kNPump || off == kVLost ||
-          off == kVAir)
-        continue;
-      if (m.isCaseState(i)) continue;
-      const Fluid& fl = off == kTHexPrim ? fp : f;
+      const StateKind kind = m.state_kind[i];
+      if (kind != StateKind::Coolant && kind != StateKind::FacilityWater) continue;
+      const Fluid& fl = kind == StateKind::FacilityWater ? fp : f;
       double excess = std::max(fl.T_min() - 20.0 - y[i], y[i] - fl.T_max() - 20.0);
       if (!(excess <= worst_excess)) {  // also catches NaN
         part.status = 1;
