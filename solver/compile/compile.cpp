@@ -113,6 +113,7 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   m.rack_gpuadr.push_back(m.ngpu);
   m.rack_tray_gpus.push_back(rt.gpus_per_tray);
   m.rack_power_cap.push_back(rs.power_cap);
+  m.rack_gpu_power_cap.push_back(rs.gpu_power_cap);
   m.rack_has_storage.push_back(rt.has_storage ? 1 : 0);
   m.rack_storage.push_back(rt.storage);
   // non-GPU parts: one resolved set per rack type, shared by its racks
@@ -189,7 +190,7 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
     m.gpu_type.push_back(type);
     m.gpu_rack.push_back(r);
     m.gpu_slot.push_back(k);
-    m.gpu_cap.push_back(rs.gpu_power_cap > 0 ? rs.gpu_power_cap : gp.P_tdp);
+    m.gpu_cap.push_back(gpuPowerLimit(gp, rs.gpu_power_cap, 0.0));  // a job joins later
     m.gpu_R_factor.push_back(factor[k]);
     m.gpu_C_plate.push_back(cp.time_constant / R_design);
     m.gpu_job.push_back(-1);
@@ -198,7 +199,7 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   m.ngpu += n;
 }
 
-// jobs: their GPUs and the reference clocks of each phase
+// jobs: their GPUs (with their power limits) and the reference clocks of each phase
 void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
   std::map<std::string, int> rack_of;
   for (int r = 0; r < m.nrack; ++r) rack_of[m.rack_name[r]] = r;
@@ -223,8 +224,8 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
         m.gpu_job[gi] = j;
         m.gpu_jobslot[gi] = int(m.job_gpus[j].size());
         m.job_gpus[j].push_back(gi);
-        if (js.gpu_power_cap > 0 && m.gpu_cap[gi] == m.gpu_types[m.gpu_type[gi]].P_tdp)
-          m.gpu_cap[gi] = js.gpu_power_cap;
+        m.gpu_cap[gi] =
+            gpuPowerLimit(m.gpu_types[m.gpu_type[gi]], m.rack_gpu_power_cap[r], js.gpu_power_cap);
       }
     }
     // reference: each phase on a GPU at T_ref, without thermal limits, at the job's cap
@@ -233,7 +234,7 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
     for (std::size_t t = 0; t < m.gpu_types.size(); ++t) {
       GpuParams ref = m.gpu_types[t];
       ref.T_maxop = ref.T_slowdown = ref.T_shutdown = ref.T_hbm_max = 1e9;
-      const double cap = js.gpu_power_cap > 0 ? js.gpu_power_cap : ref.P_tdp;
+      const double cap = gpuPowerLimit(ref, 0.0, js.gpu_power_cap);
       for (int k = 0; k < nph; ++k) {
         const PhaseSpec& ph = js.training.phases[k];
         GpuState gs;

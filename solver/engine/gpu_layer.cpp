@@ -195,9 +195,10 @@ inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double
   // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
   // so the clock (and the job) slow down; the floor is filled with dummy work
   const PowerSmoothingParams* ps = jj >= 0 ? &m.job_smoothing[jj] : nullptr;
-  // a power-cap event replaces the job's limit (within the GPU's settable range)
+  // a power-cap event replaces the job's cap (a lower cap of the rack's own still holds; within
+  // the GPU's settable range)
   const double event_cap = jj >= 0 && !st.faults.job_cap.empty() && st.faults.job_cap[jj] > 0
-                               ? std::clamp(st.faults.job_cap[jj], p.P_limit_min, p.P_limit_max)
+                               ? gpuPowerLimit(p, m.rack_gpu_power_cap[r], st.faults.job_cap[jj])
                                : m.gpu_cap[i];
   double cap = std::min(event_cap, rack_share);
   if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, G.smooth[q], dt));
