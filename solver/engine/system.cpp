@@ -1,6 +1,6 @@
 // system.cpp: the facility's right-hand side
 //
-// evalRhs runs, per CDU loop, in order:
+// evalRhs runs, per CDU loop (cduRhs: the steps of CduLoopRhs), in order:
 //   1. hydraulics   primary flow from the valve; secondary flows from the pump curve, the series
 //                   resistances and the parallel rack branches (nested monotone solves)
 //   2. thermal      reservoir, plate HX (eps-NTU), supply header, racks, return header
