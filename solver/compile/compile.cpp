@@ -5,9 +5,9 @@
 #include <set>
 
 #include "models/valve.h"
-#include "solver/input/loader.h"
 #include "solver/compile/compile.h"
 #include "solver/engine/engine.h"
+#include "solver/input/loader.h"
 
 namespace dctwin {
 
@@ -113,6 +113,7 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   m.rack_gpuadr.push_back(m.ngpu);
   m.rack_tray_gpus.push_back(rt.gpus_per_tray);
   m.rack_power_cap.push_back(rs.power_cap);
+  m.rack_gpu_power_cap.push_back(rs.gpu_power_cap);
   m.rack_has_storage.push_back(rt.has_storage ? 1 : 0);
   m.rack_storage.push_back(rt.storage);
   // non-GPU parts: one resolved set per rack type, shared by its racks
@@ -189,7 +190,7 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
     m.gpu_type.push_back(type);
     m.gpu_rack.push_back(r);
     m.gpu_slot.push_back(k);
-    m.gpu_cap.push_back(rs.gpu_power_cap > 0 ? rs.gpu_power_cap : gp.P_tdp);
+    m.gpu_cap.push_back(gpuPowerLimit(gp, rs.gpu_power_cap, 0.0));  // a job joins later
     m.gpu_R_factor.push_back(factor[k]);
     m.gpu_C_plate.push_back(cp.time_constant / R_design);
     m.gpu_job.push_back(-1);
@@ -198,7 +199,7 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   m.ngpu += n;
 }
 
-// jobs: their GPUs and the reference clocks of each phase
+// jobs: their GPUs (with their power limits) and the reference clocks of each phase
 void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
   std::map<std::string, int> rack_of;
   for (int r = 0; r < m.nrack; ++r) rack_of[m.rack_name[r]] = r;
@@ -223,8 +224,8 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
         m.gpu_job[gi] = j;
         m.gpu_jobslot[gi] = int(m.job_gpus[j].size());
         m.job_gpus[j].push_back(gi);
-        if (js.gpu_power_cap > 0 && m.gpu_cap[gi] == m.gpu_types[m.gpu_type[gi]].P_tdp)
-          m.gpu_cap[gi] = js.gpu_power_cap;
+        m.gpu_cap[gi] =
+            gpuPowerLimit(m.gpu_types[m.gpu_type[gi]], m.rack_gpu_power_cap[r], js.gpu_power_cap);
       }
     }
     // reference: each phase on a GPU at T_ref, without thermal limits, at the job's cap
@@ -233,7 +234,7 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
     for (std::size_t t = 0; t < m.gpu_types.size(); ++t) {
       GpuParams ref = m.gpu_types[t];
       ref.T_maxop = ref.T_slowdown = ref.T_shutdown = ref.T_hbm_max = 1e9;
-      const double cap = js.gpu_power_cap > 0 ? js.gpu_power_cap : ref.P_tdp;
+      const double cap = gpuPowerLimit(ref, 0.0, js.gpu_power_cap);
       for (int k = 0; k < nph; ++k) {
         const PhaseSpec& ph = js.training.phases[k];
         GpuState gs;
@@ -417,21 +418,19 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
                    [](const auto& a, const auto& b) { return a.time < b.time; });
 }
 
-FacilityModel compileFacility(const FacilitySpec& spec) {
-  FacilityModel m;
-  Errors err;
-  std::map<std::string, int> fluid_index;
-  m.name = spec.name;
-  m.facility_text = spec.text;
-  m.T_ambient = spec.T_ambient;
+namespace {
 
-  // facility water
+// 1. facility water: its fluid and supply temperature
+void compileFacilityWater(const FacilitySpec& spec, std::map<std::string, int>& fluid_index,
+                          FacilityModel& m, Errors& err) {
   SourceLoc fws_loc{spec.file, 0, 0, "facility_water"};
   m.fws_fluid = fluidIndex(m, fluid_index, spec, spec.facility_water.fluid, fws_loc, err);
   m.fws_T = spec.facility_water.T_supply;
   m.fws_T.breakpoints(m.breakpoints);
+}
 
-  // racks grouped by cdu, in file order within each cdu
+// 2. racks grouped by CDU, in file order within each CDU (spec indices)
+std::vector<std::vector<int>> racksByCdu(const FacilitySpec& spec, Errors& err) {
   std::map<std::string, int> cdu_index;
   for (std::size_t c = 0; c < spec.cdus.size(); ++c) cdu_index[spec.cdus[c].name] = int(c);
   std::vector<std::vector<int>> racks_of(spec.cdus.size());
@@ -443,239 +442,330 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
     }
     racks_of[it->second].push_back(int(r));
   }
+  return racks_of;
+}
 
+// 3a. plate heat exchanger sized from the rated point, with each fluid's properties there; node
+// masses, pressure drops
+void compileCduHex(const CduSpec& cs, const Fluid& fs, const Fluid& fp, FacilityModel& m,
+                   Errors& err) {
+  const double rho_s = fs.rho_ref(), rho_p = fp.rho_ref();
+  const double m_sec_r = cs.hex_flow_secondary.massFlow(rho_s);
+  const double m_prim_r = cs.hex_flow_primary.massFlow(rho_p);
+  HexRating rating;
+  rating.Q = cs.hex_capacity;
+  rating.approach = cs.hex_approach;
+  rating.T_cold_in = cs.hex_T_primary_rated;
+  rating.m_hot = m_sec_r;
+  rating.m_cold = m_prim_r;
+  // the rated hot inlet from the enthalpy drop (as the HX outlet node balances it), specific
+  // heats at the inlets (as the eps-NTU evaluation at run time takes them)
+  const double T_hot_out = cs.hex_T_primary_rated + cs.hex_approach;
+  const double T_hot_in = fs.T_of_h(fs.h(T_hot_out) + cs.hex_capacity / m_sec_r);
+  rating.T_hot_in = T_hot_in;
+  rating.cp_hot = fs.cp(T_hot_in);
+  rating.cp_cold = fp.cp(cs.hex_T_primary_rated);
+  const double T_hot_mean = 0.5 * (T_hot_in + T_hot_out);
+  const double T_cold_mean =
+      cs.hex_T_primary_rated + 0.5 * cs.hex_capacity / (m_prim_r * rating.cp_cold);
+  // r = hA_cold/hA_hot from k (m/mu)^n Pr^(1/3) of each side (same plate geometry) [K45]
+  const double n = cs.hex_flow_exponent;
+  auto film = [&](const Fluid& f, double mf, double T) {
+    return f.k(T) * std::pow(mf / f.mu(T), n) * std::cbrt(f.Pr(T));
+  };
+  rating.r_nominal = film(fp, m_prim_r, T_cold_mean) / film(fs, m_sec_r, T_hot_mean);
+  try {
+    m.cdu_hex.push_back(sizeCounterflow(rating, n));
+  } catch (const std::exception& e) {
+    err.add(cs.loc, "", std::string("heat exchanger: ") + e.what());
+    m.cdu_hex.push_back(HexParams{});
+  }
+  m.cdu_M_hex_sec.push_back(rho_s * cs.hex_holdup_secondary);
+  m.cdu_M_hex_prim.push_back(rho_p * cs.hex_holdup_primary);
+  m.cdu_M_res.push_back(rho_s * (cs.internal_volume + 0.5 * cs.tank_volume));
+  m.cdu_hex_sec_dp.push_back(PowerLaw::fromNominal(cs.hex_dp_secondary, m_sec_r, 2.0));
+  m.cdu_prim_c_hex.push_back(cs.hex_dp_primary / (m_prim_r * m_prim_r));
+}
+
+// 3b. primary valve (Kv from its rated point), and the facility water's dp across HX + valve
+void compileCduPrimary(const FacilitySpec& spec, const CduSpec& cs, const Fluid& fp,
+                       FacilityModel& m, Errors& err) {
+  const double rho_p = fp.rho_ref();
+  const double m_prim_r = cs.hex_flow_primary.massFlow(rho_p);
+  m.cdu_valve_kv.push_back(kvFromNominal(m_prim_r / rho_p, cs.valve_dp_nominal, rho_p));
+  m.cdu_valve_R.push_back(cs.valve_rangeability);
+  // the characteristic is monotone only if the leakage lies below its linear segment's end
+  if (!(cs.valve_leakage < equalPercentage(0.02, cs.valve_rangeability, 0.0)))
+    err.add(cs.loc, std::to_string(cs.valve_leakage),
+            "primary_valve.leakage must be below rangeability^-0.98 = " +
+                std::to_string(equalPercentage(0.02, cs.valve_rangeability, 0.0)));
+  m.cdu_valve_leak.push_back(cs.valve_leakage);
+  m.cdu_valve_tau.push_back(actuatorTimeConstant(cs.valve_stroke_time));
+  // facility water: a fixed available dp, or the dp that gives the stated flow fully open
+  if (spec.facility_water.mode == FacilityWaterSpec::Mode::Pressure) {
+    m.cdu_fws_dp.push_back(spec.facility_water.dp);
+  } else {
+    double mf = spec.facility_water.flow.massFlow(rho_p);
+    double c_valve = valveQuadraticCoefficient(m.cdu_valve_kv.back(), rho_p);
+    m.cdu_fws_dp.push_back((m.cdu_prim_c_hex.back() + c_valve) * mf * mf);
+  }
+}
+
+// 3c. pumps: curve, efficiencies, running and standby count, speed lag
+void compileCduPumps(const CduSpec& cs, FacilityModel& m, Errors& err) {
+  PumpParams pp;
+  pp.V_rated = cs.pump_rated_flow;
+  pp.dp_rated = cs.pump_rated_head;
+  pp.eta_hyd = cs.pump_eta_hyd;
+  pp.eta_mot = cs.pump_eta_mot;
+  try {
+    pp.curve = Pchip(cs.pump_curve_flow, cs.pump_curve_head);
+    if (!(pp.curve.slope(pp.curve.xMax()) < 0))
+      err.add(cs.loc, "", "pump curve must fall at its last point");
+  } catch (const std::exception& e) {
+    err.add(cs.loc, "", std::string("pump curve: ") + e.what());
+  }
+  m.cdu_pump.push_back(pp);
+  m.cdu_pump_running.push_back(cs.pump_running);
+  m.cdu_pump_count.push_back(cs.pump_count);
+  m.cdu_pump_tau.push_back(actuatorTimeConstant(cs.pump_rise_time));
+  m.cdu_pump_min_speed.push_back(cs.pump_min_speed);
+}
+
+// 3d. secondary piping: finite volumes
+void compileCduPiping(const CduSpec& cs, double rho_s, FacilityModel& m) {
+  auto pipe = [](const PipeSpec& p) { return PipeFriction{p.length, p.diameter, p.roughness}; };
+  m.cdu_pipe_sup.push_back(pipe(cs.supply_pipe));
+  m.cdu_pipe_ret.push_back(pipe(cs.return_pipe));
+  m.cdu_nseg_sup.push_back(cs.supply_pipe.segments);
+  m.cdu_nseg_ret.push_back(cs.return_pipe.segments);
+  m.cdu_M_seg_sup.push_back(rho_s * m.cdu_pipe_sup.back().area() * cs.supply_pipe.length /
+                            cs.supply_pipe.segments);
+  m.cdu_M_seg_ret.push_back(rho_s * m.cdu_pipe_ret.back().area() * cs.return_pipe.length /
+                            cs.return_pipe.segments);
+  m.cdu_UA_seg_sup.push_back(cs.supply_pipe.ua_per_length * cs.supply_pipe.length /
+                             cs.supply_pipe.segments);
+  m.cdu_UA_seg_ret.push_back(cs.return_pipe.ua_per_length * cs.return_pipe.length /
+                             cs.return_pipe.segments);
+}
+
+// 3e. controls: valve opens (direct action) when the supply runs warm; pump speeds up on a
+// shortfall of flow (or dp), both errors scaled as documented in docs/models/cdu.md
+void compileCduControls(const CduSpec& cs, FacilityModel& m) {
+  m.cdu_T_set.push_back(cs.T_supply_set);
+  m.cdu_pump_mode.push_back(cs.pump_mode == CduSpec::PumpMode::Dp ? 1 : 0);
+  m.cdu_flow_set.push_back(cs.flow_set);
+  m.cdu_dp_set.push_back(cs.dp_set);
+  m.cdu_pi_temp.push_back(PIParams{cs.temp_k, cs.temp_Ti, 0.0, 0.0, 1.0});
+  m.cdu_pi_pump.push_back(PIParams{cs.pump_k, cs.pump_Ti, 0.0, cs.pump_min_speed, 1.0});
+}
+
+// 3f. rack rs on CDU c: manifold, balancing valve, cold plate, capacities, load, and its GPUs;
+// false (with the error recorded) when its type, cold plate or the plate's law for the CDU's
+// fluid is unknown
+bool compileRack(const FacilitySpec& spec, const CduSpec& cs, int c, const RackSpec& rs,
+                 double rho_s, FacilityModel& m, Errors& err) {
+  auto tt = spec.rack_types.find(rs.type);
+  if (tt == spec.rack_types.end()) {
+    err.add(rs.loc, rs.type, "unknown rack type");
+    return false;
+  }
+  const RackTypeSpec& rt = tt->second;
+  auto cp = spec.coldplates.find(rt.coldplate);
+  if (cp == spec.coldplates.end()) {
+    err.add(rt.loc, rt.coldplate, "unknown cold plate in rack type '" + rt.name + "'");
+    return false;
+  }
+  auto law = cp->second.laws.find(cs.fluid);
+  if (law == cp->second.laws.end()) {
+    err.add(rs.loc, cs.fluid,
+            "cold plate '" + rt.coldplate + "' of rack type '" + rt.name +
+                "' has no thermal-resistance data for the CDU's fluid");
+    return false;
+  }
+  m.rack_name.push_back(rs.name);
+  m.rack_row.push_back(rs.row);
+  m.rack_index.push_back(rs.index);
+  m.rack_type.push_back(rs.type);
+  m.rack_cdu.push_back(c);
+  m.rack_coldplate.push_back(ColdPlateLaw{law->second.R_inf, law->second.a, law->second.b});
+  m.rack_paths.push_back(rt.coldplate_paths);
+  m.rack_liquid_frac.push_back(rt.liquid_fraction);
+  m.rack_gpu_frac.push_back(rt.gpu_heat_fraction);
+  m.rack_design_flow.push_back(rt.design_flow);
+  const double m_man = rt.manifold_flow_nominal * rho_s;
+  m.rack_manifold.push_back(
+      PowerLaw::fromNominal(rt.manifold_dp_nominal, m_man, rt.manifold_exponent));
+  const double kv = (rs.valve_kv > 0 ? rs.valve_kv : rt.balancing_valve_kv) *
+                    std::max(rs.valve_opening, 1e-6);  // 0: closed (Kv 1e-6 of full)
+  PowerLaw valve;
+  valve.n = 2.0;
+  valve.k = valveQuadraticCoefficient(kv, rho_s);
+  valve.m_small = 0.01 * m_man;
+  m.rack_valve.push_back(valve);
+  // case capacity from the plate time constant at design flow: C = tau / R (whole rack)
+  const double R_design =
+      m.rack_coldplate.back().R(rt.design_flow / rt.coldplate_paths) / rt.coldplate_paths;
+  m.rack_C_case.push_back(cp->second.time_constant / R_design);
+  m.rack_M_cool.push_back(rho_s * rt.coolant_volume);
+  m.rack_load.push_back(rs.heat_load);
+  rs.heat_load.breakpoints(m.breakpoints);
+  compileRackGpus(spec, rs, rt, cp->second, m, err);
+  return true;
+}
+
+// 3g. coolant inventory: the liquid outside the tank; the tank's gas sets the loop pressure
+void compileCduInventory(const FacilitySpec& spec, const CduSpec& cs, int c, double rho_s,
+                         FacilityModel& m, Errors& err) {
+  double design = 0;
+  for (const auto& rs : spec.racks)
+    if (rs.cdu == cs.name) {
+      auto rt = spec.rack_types.find(rs.type);
+      if (rt != spec.rack_types.end()) design += rt->second.design_flow;
+    }
+  m.cdu_design_flow.push_back(design);
+  double V_loop = cs.internal_volume + cs.hex_holdup_secondary +
+                  m.cdu_pipe_sup[c].area() * cs.supply_pipe.length +
+                  m.cdu_pipe_ret[c].area() * cs.return_pipe.length;
+  for (int k = 0; k < m.cdu_racknum[c]; ++k) V_loop += m.rack_M_cool[m.cdu_rackadr[c] + k] / rho_s;
+  m.cdu_V_loop.push_back(V_loop);
+  m.cdu_V_tank.push_back(cs.tank_volume);
+  m.cdu_p_pre.push_back(cs.tank_precharge);
+  m.cdu_p_fill.push_back(cs.tank_fill > 0 ? cs.tank_fill : cs.tank_precharge + 50e3);
+  if (cs.tank_fill > 0 && cs.tank_fill < cs.tank_precharge)
+    err.add(cs.loc, cs.name,
+            "expansion_tank.fill_pressure is below the precharge: the tank would start empty");
+  m.cdu_vacuum.push_back(cs.vacuum);
+  m.cdu_p_max.push_back(cs.p_secondary_max);
+  m.cdu_has_leak.push_back(0);
+}
+
+// 3. CDU loop c and its racks; its states from `state` on (advanced past them)
+void compileCdu(const FacilitySpec& spec, int c, const std::vector<int>& racks,
+                std::map<std::string, int>& fluid_index, FacilityModel& m, Errors& err,
+                int& state) {
+  const CduSpec& cs = spec.cdus[c];
+  const int fi = fluidIndex(m, fluid_index, spec, cs.fluid, cs.loc, err);
+  if (fi < 0 || m.fws_fluid < 0) return;
+  const Fluid& fs = m.fluids[fi];
+  const Fluid& fp = m.fluids[m.fws_fluid];
+  const double rho_s = fs.rho_ref();
+  m.cdu_name.push_back(cs.name);
+  m.cdu_fluid.push_back(fi);
+  // 3a. plate heat exchanger
+  compileCduHex(cs, fs, fp, m, err);
+  // 3b. primary valve and facility water
+  compileCduPrimary(spec, cs, fp, m, err);
+  // 3c. pumps
+  compileCduPumps(cs, m, err);
+  // 3d. secondary piping
+  compileCduPiping(cs, rho_s, m);
+  // 3e. controls
+  compileCduControls(cs, m);
+  // 3f. racks of this cdu
+  m.cdu_rackadr.push_back(m.nrack);
+  m.cdu_racknum.push_back(int(racks.size()));
+  if (racks.empty()) err.add(cs.loc, cs.name, "CDU feeds no racks");
+  for (int r : racks)
+    if (compileRack(spec, cs, c, spec.racks[r], rho_s, m, err)) ++m.nrack;
+  m.cdu_racknum.back() = m.nrack - m.cdu_rackadr.back();
+  // 3g. coolant inventory
+  compileCduInventory(spec, cs, c, rho_s, m, err);
+  // 3h. state layout (model.h)
+  m.cdu_stateadr.push_back(state);
+  int n_states = kCduFixedStates + cs.supply_pipe.segments + 2 * m.cdu_racknum.back() +
+                 cs.return_pipe.segments;
+  m.cdu_statenum.push_back(n_states);
+  state += n_states;
+}
+
+// 4. power chain: each rack on its busway
+void compilePowerChain(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
+  if (!spec.power.present) return;
+  m.has_power = true;
+  m.power = spec.power;
+  std::map<std::string, int> bus_of;
+  for (std::size_t b = 0; b < spec.power.busways.size(); ++b) {
+    m.busway_name.push_back(spec.power.busways[b].name);
+    for (const auto& rn : spec.power.busways[b].racks) bus_of[rn] = int(b);
+  }
+  for (int r = 0; r < m.nrack; ++r) {
+    auto it = bus_of.find(m.rack_name[r]);
+    if (it == bus_of.end())
+      err.add(SourceLoc{spec.file, 0, 0, "power.busways"}, m.rack_name[r], "rack on no busway");
+    m.rack_busway.push_back(it == bus_of.end() ? 0 : it->second);
+  }
+  // shelf losses are computed by the chain: drop a lumped shelf-loss part from the rack parts
+  for (auto& set : m.part_sets)
+    std::erase_if(set.parts,
+                  [](const auto& p) { return p.first.name.rfind("power_shelf", 0) == 0; });
+}
+
+// 6. room air (optional): one node after every CDU's block
+void compileRoomAir(const FacilitySpec& spec, FacilityModel& m, int& state) {
+  if (!spec.has_room_air) return;
+  m.room_state = state++;
+  m.room_C = kAirRho * spec.room_volume * kAirCp;
+  m.room_G = kAirRho * spec.room_airflow * kAirCp;
+  m.room_supply_T = spec.room_supply_T;
+}
+
+// what each state is (model.h StateKind), from the layout of each CDU's block
+void classifyStates(FacilityModel& m) {
+  m.state_kind.assign(m.nstate, StateKind::Coolant);
+  for (int c = 0; c < m.ncdu; ++c) {
+    const int o = m.cdu_stateadr[c];
+    m.state_kind[o + kTHexPrim] = StateKind::FacilityWater;
+    for (int off : {kXTemp, kYValve, kXPump, kNPump}) m.state_kind[o + off] = StateKind::Control;
+    m.state_kind[o + kVLost] = m.state_kind[o + kVAir] = StateKind::Volume;
+    for (int k = 0; k < m.cdu_racknum[c]; ++k)
+      m.state_kind[m.rackAdr(m.cdu_rackadr[c] + k) + 1] = StateKind::Case;
+  }
+  if (m.room_state >= 0) m.state_kind[m.room_state] = StateKind::RoomAir;
+}
+
+// 8. the state count and kinds, the input discontinuities sorted and unique, the jacobian's
+// pattern
+void finishLayout(FacilityModel& m, int state) {
+  m.nstate = state;
+  classifyStates(m);
+  std::sort(m.breakpoints.begin(), m.breakpoints.end());
+  m.breakpoints.erase(std::unique(m.breakpoints.begin(), m.breakpoints.end()), m.breakpoints.end());
+  buildSparsity(m);
+}
+
+}  // namespace
+
+FacilityModel compileFacility(const FacilitySpec& spec) {
+  FacilityModel m;
+  Errors err;
+  std::map<std::string, int> fluid_index;
+  m.name = spec.name;
+  m.facility_text = spec.text;
+  m.T_ambient = spec.T_ambient;
+  // 1. facility water
+  compileFacilityWater(spec, fluid_index, m, err);
+  // 2. racks grouped by CDU
+  const std::vector<std::vector<int>> racks_of = racksByCdu(spec, err);
+  // 3. CDU loops with their racks, in file order; the state vector laid out loop by loop
   m.ncdu = int(spec.cdus.size());
   int state = 0;
-  for (int c = 0; c < m.ncdu; ++c) {
-    const CduSpec& cs = spec.cdus[c];
-    const int fi = fluidIndex(m, fluid_index, spec, cs.fluid, cs.loc, err);
-    if (fi < 0 || m.fws_fluid < 0) continue;
-    const Fluid& fs = m.fluids[fi];
-    const Fluid& fp = m.fluids[m.fws_fluid];
-    const double rho_s = fs.rho_ref(), rho_p = fp.rho_ref();
-    m.cdu_name.push_back(cs.name);
-    m.cdu_fluid.push_back(fi);
-
-    // plate heat exchanger sized from the rated point, with each fluid's properties there
-    const double m_sec_r = cs.hex_flow_secondary.massFlow(rho_s);
-    const double m_prim_r = cs.hex_flow_primary.massFlow(rho_p);
-    HexRating rating;
-    rating.Q = cs.hex_capacity;
-    rating.approach = cs.hex_approach;
-    rating.T_cold_in = cs.hex_T_primary_rated;
-    rating.m_hot = m_sec_r;
-    rating.m_cold = m_prim_r;
-    // the rated hot inlet from the enthalpy drop (as the HX outlet node balances it), specific
-    // heats at the inlets (as the eps-NTU evaluation at run time takes them)
-    const double T_hot_out = cs.hex_T_primary_rated + cs.hex_approach;
-    const double T_hot_in = fs.T_of_h(fs.h(T_hot_out) + cs.hex_capacity / m_sec_r);
-    rating.T_hot_in = T_hot_in;
-    rating.cp_hot = fs.cp(T_hot_in);
-    rating.cp_cold = fp.cp(cs.hex_T_primary_rated);
-    const double T_hot_mean = 0.5 * (T_hot_in + T_hot_out);
-    const double T_cold_mean =
-        cs.hex_T_primary_rated + 0.5 * cs.hex_capacity / (m_prim_r * rating.cp_cold);
-    // r = hA_cold/hA_hot from k (m/mu)^n Pr^(1/3) of each side (same plate geometry) [K45]
-    const double n = cs.hex_flow_exponent;
-    auto film = [&](const Fluid& f, double mf, double T) {
-      return f.k(T) * std::pow(mf / f.mu(T), n) * std::cbrt(f.Pr(T));
-    };
-    rating.r_nominal = film(fp, m_prim_r, T_cold_mean) / film(fs, m_sec_r, T_hot_mean);
-    try {
-      m.cdu_hex.push_back(sizeCounterflow(rating, n));
-    } catch (const std::exception& e) {
-      err.add(cs.loc, "", std::string("heat exchanger: ") + e.what());
-      m.cdu_hex.push_back(HexParams{});
-    }
-    m.cdu_M_hex_sec.push_back(rho_s * cs.hex_holdup_secondary);
-    m.cdu_M_hex_prim.push_back(rho_p * cs.hex_holdup_primary);
-    m.cdu_M_res.push_back(rho_s * (cs.internal_volume + 0.5 * cs.tank_volume));
-    m.cdu_hex_sec_dp.push_back(PowerLaw::fromNominal(cs.hex_dp_secondary, m_sec_r, 2.0));
-    m.cdu_prim_c_hex.push_back(cs.hex_dp_primary / (m_prim_r * m_prim_r));
-    m.cdu_valve_kv.push_back(kvFromNominal(m_prim_r / rho_p, cs.valve_dp_nominal, rho_p));
-    m.cdu_valve_R.push_back(cs.valve_rangeability);
-    // the characteristic is monotone only if the leakage lies below its linear segment's end
-    if (!(cs.valve_leakage < equalPercentage(0.02, cs.valve_rangeability, 0.0)))
-      err.add(cs.loc, std::to_string(cs.valve_leakage),
-              "primary_valve.leakage must be below rangeability^-0.98 = " +
-                  std::to_string(equalPercentage(0.02, cs.valve_rangeability, 0.0)));
-    m.cdu_valve_leak.push_back(cs.valve_leakage);
-    m.cdu_valve_tau.push_back(actuatorTimeConstant(cs.valve_stroke_time));
-    // facility water: a fixed available dp, or the dp that gives the stated flow fully open
-    if (spec.facility_water.mode == FacilityWaterSpec::Mode::Pressure) {
-      m.cdu_fws_dp.push_back(spec.facility_water.dp);
-    } else {
-      double mf = spec.facility_water.flow.massFlow(rho_p);
-      double c_valve = valveQuadraticCoefficient(m.cdu_valve_kv.back(), rho_p);
-      m.cdu_fws_dp.push_back((m.cdu_prim_c_hex.back() + c_valve) * mf * mf);
-    }
-
-    // pumps
-    PumpParams pp;
-    pp.V_rated = cs.pump_rated_flow;
-    pp.dp_rated = cs.pump_rated_head;
-    pp.eta_hyd = cs.pump_eta_hyd;
-    pp.eta_mot = cs.pump_eta_mot;
-    try {
-      pp.curve = Pchip(cs.pump_curve_flow, cs.pump_curve_head);
-      if (!(pp.curve.slope(pp.curve.xMax()) < 0))
-        err.add(cs.loc, "", "pump curve must fall at its last point");
-    } catch (const std::exception& e) {
-      err.add(cs.loc, "", std::string("pump curve: ") + e.what());
-    }
-    m.cdu_pump.push_back(pp);
-    m.cdu_pump_running.push_back(cs.pump_running);
-    m.cdu_pump_count.push_back(cs.pump_count);
-    m.cdu_pump_tau.push_back(actuatorTimeConstant(cs.pump_rise_time));
-    m.cdu_pump_min_speed.push_back(cs.pump_min_speed);
-
-    // secondary piping: finite volumes
-    auto pipe = [](const PipeSpec& p) { return PipeFriction{p.length, p.diameter, p.roughness}; };
-    m.cdu_pipe_sup.push_back(pipe(cs.supply_pipe));
-    m.cdu_pipe_ret.push_back(pipe(cs.return_pipe));
-    m.cdu_nseg_sup.push_back(cs.supply_pipe.segments);
-    m.cdu_nseg_ret.push_back(cs.return_pipe.segments);
-    m.cdu_M_seg_sup.push_back(rho_s * m.cdu_pipe_sup.back().area() * cs.supply_pipe.length /
-                              cs.supply_pipe.segments);
-    m.cdu_M_seg_ret.push_back(rho_s * m.cdu_pipe_ret.back().area() * cs.return_pipe.length /
-                              cs.return_pipe.segments);
-    m.cdu_UA_seg_sup.push_back(cs.supply_pipe.ua_per_length * cs.supply_pipe.length /
-                               cs.supply_pipe.segments);
-    m.cdu_UA_seg_ret.push_back(cs.return_pipe.ua_per_length * cs.return_pipe.length /
-                               cs.return_pipe.segments);
-
-    // controls: valve opens (direct action) when the supply runs warm; pump speeds up on a
-    // shortfall of flow (or dp), both errors scaled as documented in docs/models/cdu.md
-    m.cdu_T_set.push_back(cs.T_supply_set);
-    m.cdu_pump_mode.push_back(cs.pump_mode == CduSpec::PumpMode::Dp ? 1 : 0);
-    m.cdu_flow_set.push_back(cs.flow_set);
-    m.cdu_dp_set.push_back(cs.dp_set);
-    m.cdu_pi_temp.push_back(PIParams{cs.temp_k, cs.temp_Ti, 0.0, 0.0, 1.0});
-    m.cdu_pi_pump.push_back(PIParams{cs.pump_k, cs.pump_Ti, 0.0, cs.pump_min_speed, 1.0});
-
-    // racks of this cdu
-    m.cdu_rackadr.push_back(m.nrack);
-    m.cdu_racknum.push_back(int(racks_of[c].size()));
-    if (racks_of[c].empty()) err.add(cs.loc, cs.name, "CDU feeds no racks");
-    for (int r : racks_of[c]) {
-      const RackSpec& rs = spec.racks[r];
-      auto tt = spec.rack_types.find(rs.type);
-      if (tt == spec.rack_types.end()) {
-        err.add(rs.loc, rs.type, "unknown rack type");
-        continue;
-      }
-      const RackTypeSpec& rt = tt->second;
-      auto cp = spec.coldplates.find(rt.coldplate);
-      if (cp == spec.coldplates.end()) {
-        err.add(rt.loc, rt.coldplate, "unknown cold plate in rack type '" + rt.name + "'");
-        continue;
-      }
-      auto law = cp->second.laws.find(cs.fluid);
-      if (law == cp->second.laws.end()) {
-        err.add(rs.loc, cs.fluid,
-                "cold plate '" + rt.coldplate + "' of rack type '" + rt.name +
-                    "' has no thermal-resistance data for the CDU's fluid");
-        continue;
-      }
-      m.rack_name.push_back(rs.name);
-      m.rack_row.push_back(rs.row);
-      m.rack_index.push_back(rs.index);
-      m.rack_type.push_back(rs.type);
-      m.rack_cdu.push_back(c);
-      m.rack_coldplate.push_back(ColdPlateLaw{law->second.R_inf, law->second.a, law->second.b});
-      m.rack_paths.push_back(rt.coldplate_paths);
-      m.rack_liquid_frac.push_back(rt.liquid_fraction);
-      m.rack_gpu_frac.push_back(rt.gpu_heat_fraction);
-      m.rack_design_flow.push_back(rt.design_flow);
-      const double m_man = rt.manifold_flow_nominal * rho_s;
-      m.rack_manifold.push_back(
-          PowerLaw::fromNominal(rt.manifold_dp_nominal, m_man, rt.manifold_exponent));
-      const double kv = (rs.valve_kv > 0 ? rs.valve_kv : rt.balancing_valve_kv) *
-                        std::max(rs.valve_opening, 1e-6);  // 0: closed (Kv 1e-6 of full)
-      PowerLaw valve;
-      valve.n = 2.0;
-      valve.k = valveQuadraticCoefficient(kv, rho_s);
-      valve.m_small = 0.01 * m_man;
-      m.rack_valve.push_back(valve);
-      // case capacity from the plate time constant at design flow: C = tau / R (whole rack)
-      const double R_design =
-          m.rack_coldplate.back().R(rt.design_flow / rt.coldplate_paths) / rt.coldplate_paths;
-      m.rack_C_case.push_back(cp->second.time_constant / R_design);
-      m.rack_M_cool.push_back(rho_s * rt.coolant_volume);
-      m.rack_load.push_back(rs.heat_load);
-      rs.heat_load.breakpoints(m.breakpoints);
-      compileRackGpus(spec, rs, rt, cp->second, m, err);
-      ++m.nrack;
-    }
-    m.cdu_racknum.back() = m.nrack - m.cdu_rackadr.back();
-    double design = 0;
-    for (const auto& rs : spec.racks)
-      if (rs.cdu == cs.name) {
-        auto rt = spec.rack_types.find(rs.type);
-        if (rt != spec.rack_types.end()) design += rt->second.design_flow;
-      }
-    m.cdu_design_flow.push_back(design);
-    // inventory: the liquid outside the tank; the tank's gas sets the loop pressure
-    double V_loop = cs.internal_volume + cs.hex_holdup_secondary +
-                    m.cdu_pipe_sup[c].area() * cs.supply_pipe.length +
-                    m.cdu_pipe_ret[c].area() * cs.return_pipe.length;
-    for (int k = 0; k < m.cdu_racknum[c]; ++k)
-      V_loop += m.rack_M_cool[m.cdu_rackadr[c] + k] / rho_s;
-    m.cdu_V_loop.push_back(V_loop);
-    m.cdu_V_tank.push_back(cs.tank_volume);
-    m.cdu_p_pre.push_back(cs.tank_precharge);
-    m.cdu_p_fill.push_back(cs.tank_fill > 0 ? cs.tank_fill : cs.tank_precharge + 50e3);
-    if (cs.tank_fill > 0 && cs.tank_fill < cs.tank_precharge)
-      err.add(cs.loc, cs.name,
-              "expansion_tank.fill_pressure is below the precharge: the tank would start empty");
-    m.cdu_vacuum.push_back(cs.vacuum);
-    m.cdu_p_max.push_back(cs.p_secondary_max);
-    m.cdu_has_leak.push_back(0);
-
-    // state layout
-    m.cdu_stateadr.push_back(state);
-    int n_states = kCduFixedStates + cs.supply_pipe.segments + 2 * m.cdu_racknum.back() +
-                   cs.return_pipe.segments;
-    m.cdu_statenum.push_back(n_states);
-    state += n_states;
-  }
-  // power chain: each rack on its busway
-  if (spec.power.present) {
-    m.has_power = true;
-    m.power = spec.power;
-    std::map<std::string, int> bus_of;
-    for (std::size_t b = 0; b < spec.power.busways.size(); ++b) {
-      m.busway_name.push_back(spec.power.busways[b].name);
-      for (const auto& rn : spec.power.busways[b].racks) bus_of[rn] = int(b);
-    }
-    for (int r = 0; r < m.nrack; ++r) {
-      auto it = bus_of.find(m.rack_name[r]);
-      if (it == bus_of.end())
-        err.add(SourceLoc{spec.file, 0, 0, "power.busways"}, m.rack_name[r], "rack on no busway");
-      m.rack_busway.push_back(it == bus_of.end() ? 0 : it->second);
-    }
-    // shelf losses are computed by the chain: drop a lumped shelf-loss part from the rack parts
-    for (auto& set : m.part_sets)
-      std::erase_if(set.parts,
-                    [](const auto& p) { return p.first.name.rfind("power_shelf", 0) == 0; });
-  }
+  for (int c = 0; c < m.ncdu; ++c) compileCdu(spec, c, racks_of[c], fluid_index, m, err, state);
+  // 4. power chain
+  compilePowerChain(spec, m, err);
+  // 5. GPU layer: jobs, then the GPU groups (once the model is known to be complete)
   m.gpu_dt = spec.gpu_step;
   m.coupling_dt = spec.coupling_step;
   compileJobs(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
   compileGroups(spec, m);
-  if (spec.has_room_air) {
-    m.room_state = state++;
-    m.room_C = kAirRho * spec.room_volume * kAirCp;
-    m.room_G = kAirRho * spec.room_airflow * kAirCp;
-    m.room_supply_T = spec.room_supply_T;
-  }
+  // 6. room air
+  compileRoomAir(spec, m, state);
+  // 7. faults
   compileFaults(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
-  m.nstate = state;
-  std::sort(m.breakpoints.begin(), m.breakpoints.end());
-  m.breakpoints.erase(std::unique(m.breakpoints.begin(), m.breakpoints.end()), m.breakpoints.end());
-  buildSparsity(m);
+  // 8. state count and kinds, breakpoints, jacobian sparsity
+  finishLayout(m, state);
   return m;
 }
 

@@ -17,6 +17,7 @@
 //   return header segments [nseg_ret]                                            (K)
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
@@ -48,6 +49,17 @@ enum StateOffset : int {
   kVLost,          // coolant lost through leaks                                   (m3)
   kVAir,           // air in the loop (drained tank, air in-leak)                  (m3)
   kCduFixedStates  // first supply segment
+};
+
+// what a state is (FacilityModel::state_kind): the right-hand side checks coolant temperatures
+// against their fluid's table without searching the layout
+enum class StateKind : char {
+  Coolant,        // secondary coolant temperature: HX outlet, reservoir, headers, rack coolant (K)
+  FacilityWater,  // facility-water temperature: the HX primary outlet                       (K)
+  Case,           // cold-plate case, metal (not checked against the coolant's range)         (K)
+  Control,        // PI integral, valve position, pump speed
+  Volume,         // coolant lost, air in the loop                                          (m3)
+  RoomAir,        // room-air node                                                           (K)
 };
 
 struct SolverOptions {
@@ -126,6 +138,7 @@ struct FacilityModel {
   std::vector<double> rack_other_liquid;   // liquid share of the non-GPU heat         (1)
   std::vector<int> rack_tray_gpus;         // GPUs per tray                            (1)
   std::vector<double> rack_power_cap;      // whole-rack limit; 0 = none               (W)
+  std::vector<double> rack_gpu_power_cap;  // per-GPU limit stated for the rack; 0 = none (W)
   std::vector<int> rack_partset;           // index into part_sets; -1: lumped other power
   std::vector<RackParts> part_sets;        // resolved non-GPU parts, one per rack type
   std::vector<std::string> part_set_type;  // the rack type of each set
@@ -172,6 +185,8 @@ struct FacilityModel {
   std::vector<StorageParams> rack_storage;  // rack energy storage (GB300-style)
   std::vector<std::string> busway_name;
 
+  std::vector<StateKind> state_kind;  // what each state is (nstate)
+
   // jacobian sparsity (CSC) and column coloring for difference quotients
   std::vector<long long> jac_colptr;  // (nstate+1)
   std::vector<long long> jac_rowind;  // (nnz)
@@ -217,14 +232,23 @@ struct FacilityModel {
     int c = rack_cdu[r];
     return supSegAdr(c) + cdu_nseg_sup[c] + 2 * (r - cdu_rackadr[c]);
   }
-  bool isCaseState(int i) const {  // cold-plate case node?
-    for (int c = 0; c < ncdu; ++c) {
-      int a = supSegAdr(c) + cdu_nseg_sup[c];
-      if (i >= a && i < a + 2 * cdu_racknum[c]) return (i - a) % 2 == 1;
-    }
-    return false;
-  }
+  bool isCaseState(int i) const { return state_kind[i] == StateKind::Case; }
   int retSegAdr(int c) const { return supSegAdr(c) + cdu_nseg_sup[c] + 2 * cdu_racknum[c]; }
 };
+
+// a GPU's power limit (docs/facility-format.md "racks"): the smallest of the caps stated for it,
+// its rack's gpu_power_cap and its job's gpu_power_cap (or the power-cap event that replaced the
+// job's), each 0 where not stated, held within the GPU's settable range [power_limit_min,
+// power_limit_max]; its TDP where neither states one
+inline double gpuPowerLimit(const GpuParams& gp, double rack_cap, double job_cap) {
+  double cap = 0;
+  if (rack_cap > 0 && job_cap > 0)
+    cap = std::min(rack_cap, job_cap);
+  else if (rack_cap > 0 || job_cap > 0)
+    cap = std::max(rack_cap, job_cap);
+  else
+    return gp.P_tdp;
+  return std::clamp(cap, gp.P_limit_min, gp.P_limit_max);
+}
 
 }  // namespace dctwin

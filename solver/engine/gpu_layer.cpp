@@ -9,8 +9,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "solver/engine/engine.h"
 #include "solver/common/parallel.h"
+#include "solver/engine/engine.h"
 
 namespace dctwin {
 
@@ -98,17 +98,14 @@ void resetGpuInterval(const FacilityModel& m, State& st) {
 }
 
 //---------------------------------------------------------------------------------------------
-void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
-                     FastCallback fast, void* user, WorkerPool* pool) {
+namespace {
+
+// a new window: its sums restart, and the coolant side of each rack holds over it: its inlet
+// temperature and the plate resistance at its flow (one power law per rack and window, not per
+// step)
+void startWindow(const FacilityModel& m, State& st, const double* y) {
   GpuLayerState& g = st.gl;
-  GpuLayerState::Groups& G = g.grp;
-  const double window = t1 - t0;
-  if ((m.ngpu == 0 && !m.has_power) || window <= 0) return;
   for (int r = 0; r < m.nrack; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
-  // uniform steps no longer than gpu_dt that end exactly at t1
-  const long nstep = std::max(1L, long(std::ceil(window / m.gpu_dt - 1e-6)));
-  // the coolant side of each rack holds over the window: its inlet temperature and the plate
-  // resistance at its flow (one power law per rack and window, not per step)
   for (int r = 0; r < m.nrack; ++r) {
     if (!m.rack_resolved[r]) continue;
     const int c = m.rack_cdu[r];
@@ -116,173 +113,237 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
     const double V_path = st.sig.m_rack[r] / m.fluids[m.cdu_fluid[c]].rho_ref() / m.rack_paths[r];
     g.rack_R_path[r] = m.rack_coldplate[r].R(V_path);
   }
-  const double dt = window / double(nstep);
-  for (long step = 0; step < nstep; ++step) {
-    const double t = t0 + double(step) * dt;
-    // 1. jobs: progress with the clocks of the previous step, utilizations for this step
-    for (int j = 0; j < m.njob; ++j) {
-      const auto& groups = m.job_groups[j];
-      const int nph = int(m.job_spec[j].phases.size());
+}
+
+// 1. jobs: progress with the clocks of the previous step, utilizations for this step
+void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
+  GpuLayerState& g = st.gl;
+  GpuLayerState::Groups& G = g.grp;
+  for (int j = 0; j < m.njob; ++j) {
+    const auto& groups = m.job_groups[j];
+    const int nph = int(m.job_spec[j].phases.size());
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+      const int q = groups[k], i = m.group_gpuadr[q];
+      // (from the compact copies of clock and latches that the rack loop leaves, not from the
+      // operating points: those stay in the cache of the thread that owns the rack)
+      const int ph = g.job[j].gpu[k].phase;
+      const double xref = ph < nph ? m.job_xref[j][std::size_t(m.gpu_type[i]) * nph + ph] : 1.0;
+      const double clock = G.clock_ratio[q];
+      g.job_speed_c[j][k] = clock > 0 ? clock / xref : 1.0;
+      g.job_speed_m[j][k] = G.latches[q] & 1 ? 0.5 : 1.0;
+      const bool powered = !m.has_power || st.pl.rack_powered[m.gpu_rack[i]];
+      g.job_alive[j][k] = G.latches[q] & 2 || !powered ? 0 : 1;
+    }
+    if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
+      const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
+      for (std::size_t k = 0; k < groups.size(); ++k)
+        G.util[groups[k]] = g.job_alive[j][k] ? u : Utilization{};
+      continue;
+    }
+    if (m.job_kind[j] == 2) {  // trace replay: per-GPU samples (GPUs beyond the trace idle);
+      const TraceSpec& tr = m.job_trace[j];  // its groups are single GPUs
       for (std::size_t k = 0; k < groups.size(); ++k) {
-        const int q = groups[k], i = m.group_gpuadr[q];
-        // (from the compact copies of clock and latches that the rack loop leaves, not from the
-        // operating points: those stay in the cache of the thread that owns the rack)
-        const int ph = g.job[j].gpu[k].phase;
-        const double xref = ph < nph ? m.job_xref[j][std::size_t(m.gpu_type[i]) * nph + ph] : 1.0;
-        const double clock = G.clock_ratio[q];
-        g.job_speed_c[j][k] = clock > 0 ? clock / xref : 1.0;
-        g.job_speed_m[j][k] = G.latches[q] & 1 ? 0.5 : 1.0;
-        const bool powered = !m.has_power || st.pl.rack_powered[m.gpu_rack[i]];
-        g.job_alive[j][k] = G.latches[q] & 2 || !powered ? 0 : 1;
+        const int rank = m.gpu_jobslot[m.group_gpuadr[groups[k]]];
+        G.util[groups[k]] =
+            rank < int(tr.gpus.size()) ? traceUtilization(tr, rank, t + 0.5 * dt) : Utilization{};
       }
-      if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
-        const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
-        for (std::size_t k = 0; k < groups.size(); ++k)
-          G.util[groups[k]] = g.job_alive[j][k] ? u : Utilization{};
-        continue;
-      }
-      if (m.job_kind[j] == 2) {  // trace replay: per-GPU samples (GPUs beyond the trace idle);
-        const TraceSpec& tr = m.job_trace[j];  // its groups are single GPUs
-        for (std::size_t k = 0; k < groups.size(); ++k) {
-          const int rank = m.gpu_jobslot[m.group_gpuadr[groups[k]]];
-          G.util[groups[k]] =
-              rank < int(tr.gpus.size()) ? traceUtilization(tr, rank, t + 0.5 * dt) : Utilization{};
-        }
-        continue;
-      }
-      stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
-                      g.job_alive[j], g.job_util[j]);
-      for (std::size_t k = 0; k < groups.size(); ++k) G.util[groups[k]] = g.job_util[j][k];
+      continue;
     }
-    // 2. racks, in parallel chunks: GPUs (operating point, thermal nodes, heat to the rack
-    // coolant), non-GPU parts, shelves; each writes only its rack's slots
-    auto rackStep = [&](int r) {
-      if (!m.rack_resolved[r]) {
-        if (m.has_power) powerRackStep(m, st, r, t, dt);
-        return;
-      }
-      const double T_in = g.rack_T_in[r], R_path = g.rack_R_path[r];
-      double P_gpu = 0, Q_gpu = 0, a_sum = 0, nvl_sum = 0, net_sum = 0, throttled = 0;
-      // a whole-rack cap is shared equally by its GPUs, after the non-GPU parts' last draw (a)
-      double rack_share = 1e300;
-      if (m.rack_power_cap[r] > 0 && m.rack_gpunum[r] > 0) {
-        const double other_prev = std::max(g.rack_P_now[r] - g.rack_gpu_P_now[r], 0.0);
-        rack_share = (m.rack_power_cap[r] - other_prev) / m.rack_gpunum[r];
-      }
-      for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q) {
-        const int i = m.group_gpuadr[q];  // the group's first GPU stands for all of them
-        const double n = m.group_gpunum[q];
-        const GpuParams& p = m.gpu_types[m.gpu_type[i]];
-        const Utilization& u = G.util[q];
-        const bool powered = (!m.has_power || st.pl.rack_powered[r]) &&
-                             (st.faults.rack_power_off.empty() || !st.faults.rack_power_off[r]);
-        const int jj = m.gpu_job[i];
-        // a running job's process holds its GPUs: at a barrier or in a bubble the clock stays up
-        const bool held = jj >= 0 && (m.job_kind[jj] != 0 ||
-                                      (t >= m.job_spec[jj].start && t < m.job_spec[jj].stop));
-        GpuLoad load{u.a_sm,
-                     u.a_hbm,
-                     u.a_nvlink,
-                     u.memory_bound > 0.5,
-                     m.has_power && st.pl.rack_brake[r] != 0,
-                     held};
-        // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
-        // so the clock (and the job) slow down; the floor is filled with dummy work
-        const PowerSmoothingParams* ps = jj >= 0 ? &m.job_smoothing[jj] : nullptr;
-        // a power-cap event replaces the job's limit (within the GPU's settable range)
-        const double event_cap =
-            jj >= 0 && !st.faults.job_cap.empty() && st.faults.job_cap[jj] > 0
-                ? std::clamp(st.faults.job_cap[jj], p.P_limit_min, p.P_limit_max)
-                : m.gpu_cap[i];
-        double cap = std::min(event_cap, rack_share);
-        if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, G.smooth[q], dt));
-        GpuOperatingPoint op =
-            powered ? gpuOperatingPoint(p, cap, load, G.gpu[q]) : GpuOperatingPoint{};
-        if (ps && ps->enabled && powered && !G.gpu[q].shut_down) {
-          const SmoothedPower sp = smoothPower(*ps, op.P, dt, G.smooth[q], held);
-          op.P = sp.P;
-          G.filler_energy[q] += sp.filler * dt;
-        }
-        // a replayed power trace sets the board power directly (no cap or thermal feedback)
-        const int j = m.gpu_job[i];
-        if (j >= 0 && m.job_kind[j] == 2 && powered && !G.gpu[q].shut_down) {
-          const TraceSpec& tr = m.job_trace[j];
-          const int rank = m.gpu_jobslot[i];
-          if (rank < int(tr.gpus.size()) && traceHasPower(tr, rank)) {
-            op.P = tracePower(tr, rank, t + 0.5 * dt);
-            op.P_hbm = std::min(op.P_hbm, op.P);
-          }
-        }
-        GpuPlate plate{R_path * m.gpu_R_factor[i], m.gpu_C_plate[i]};
-        const double Q = gpuThermalStep(p, plate, T_in, op, dt, G.gpu[q]);
-        G.op[q] = op;
-        G.clock_ratio[q] = op.clock_ratio;
-        G.latches[q] = char((G.gpu[q].hw_slowdown ? 1 : 0) | (G.gpu[q].shut_down ? 2 : 0));
-        P_gpu += n * op.P;
-        Q_gpu += n * Q;
-        a_sum += n * u.a_sm;
-        nvl_sum += n * u.a_nvlink;
-        net_sum += n * u.a_network;
-        G.P_sum[q] += op.P * dt;
-        G.Tj_max[q] = std::max(G.Tj_max[q], G.gpu[q].T_j);
-        G.Thbm_max[q] = std::max(G.Thbm_max[q], G.gpu[q].T_hbm);
-        if (op.reasons & (kThrottleSwThermal | kThrottleHwThermal | kThrottlePowerBrake)) {
-          G.throttled_time[q] += dt;
-          throttled += n * dt;
-        }
-      }
-      // non-GPU parts: the rack type's parts (CPUs follow the mean SM activity, switch trays the
-      // NVLink, NICs the network utilization), or a lumped power following the SM activity (a)
-      const double inv_n = m.rack_gpunum[r] > 0 ? 1.0 / m.rack_gpunum[r] : 0.0;
-      PartPower other;
-      if (m.rack_partset[r] >= 0) {
-        PartActivity act{a_sum * inv_n, nvl_sum * inv_n, net_sum * inv_n, true};
-        other = rackPartsPower(m.part_sets[m.rack_partset[r]], act);
-      } else {
-        other.P =
-            m.rack_other_idle[r] + (m.rack_other_max[r] - m.rack_other_idle[r]) * a_sum * inv_n;
-        other.Q_liquid = m.rack_other_liquid[r] * other.P;
-        other.Q_air = other.P - other.Q_liquid;
-      }
-      if (m.has_power && !st.pl.rack_powered[r]) other = PartPower{};
-      const double P_rack = P_gpu + other.P;
-      g.rack_P_now[r] = P_rack;
-      g.rack_gpu_P_now[r] = P_gpu;
-      g.rack_P[r] += P_rack * dt;
-      g.rack_Q_liquid[r] += (Q_gpu + other.Q_liquid) * dt;
-      g.rack_Q_air[r] += other.Q_air * dt;
-      g.rack_gpu_Q_now[r] = Q_gpu;
-      g.rack_throttled_now[r] = throttled;
-      if (m.has_power) powerRackStep(m, st, r, t, dt);
-    };
-    if (pool && pool->size() > 1) {
-      // chunks of about 16 racks, claimed one at a time by whichever thread is free
-      const int nk = std::max(1, m.nrack / 16);
-      pool->run(nk, [&](int k) {
-        int r0, r1;
-        WorkerPool::chunk(m.nrack, nk, k, &r0, &r1);
-        for (int r = r0; r < r1; ++r) rackStep(r);
-      });
-    } else {
-      for (int r = 0; r < m.nrack; ++r) rackStep(r);
-    }
-    // sums over the racks, in rack order (the same whatever the number of threads)
-    for (int r = 0; r < m.nrack; ++r) {
-      if (!m.rack_resolved[r]) continue;
-      g.E_electric += g.rack_gpu_P_now[r] * dt;
-      g.E_to_coolant += g.rack_gpu_Q_now[r] * dt;
-      const int j = m.rack_gpunum[r] > 0 ? m.gpu_job[m.rack_gpuadr[r]] : -1;
-      if (j >= 0) g.job_throttled[j] += g.rack_throttled_now[r];
-    }
-    powerFeedStep(m, st, t, dt);
-    g.interval_time += dt;
-    if (fast) fast(user, m, st, t + dt);
+    stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
+                    g.job_alive[j], g.job_util[j]);
+    for (std::size_t k = 0; k < groups.size(); ++k) G.util[groups[k]] = g.job_util[j][k];
   }
+}
+
+// what a rack's GPU groups add up to in one fast step (weighed by the group sizes)
+struct RackGpuSums {
+  double P = 0, Q = 0;                       // electric power, heat to the rack coolant   (W)
+  double a_sm = 0, a_nvlink = 0, a_net = 0;  // summed SM, NVLink, network activities    (1)
+  double throttled = 0;                      // GPU-seconds thermally or brake throttled     (s)
+};
+
+// 2a. a whole-rack cap is shared equally by its GPUs, after the non-GPU parts' last draw (a)
+inline double rackCapShare(const FacilityModel& m, const GpuLayerState& g, int r) {
+  double rack_share = 1e300;
+  if (m.rack_power_cap[r] > 0 && m.rack_gpunum[r] > 0) {
+    const double other_prev = std::max(g.rack_P_now[r] - g.rack_gpu_P_now[r], 0.0);
+    rack_share = (m.rack_power_cap[r] - other_prev) / m.rack_gpunum[r];
+  }
+  return rack_share;
+}
+
+// 2b. GPU group q of rack r: its limit (the GPU's, a power-cap event's, the rack's share,
+// power smoothing), operating point, thermal nodes and heat to the rack coolant; adds it to s
+inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double t, double dt,
+                         double rack_share, RackGpuSums& s) {
+  GpuLayerState& g = st.gl;
+  GpuLayerState::Groups& G = g.grp;
+  const double T_in = g.rack_T_in[r], R_path = g.rack_R_path[r];
+  const int i = m.group_gpuadr[q];  // the group's first GPU stands for all of them
+  const double n = m.group_gpunum[q];
+  const GpuParams& p = m.gpu_types[m.gpu_type[i]];
+  const Utilization& u = G.util[q];
+  const bool powered = (!m.has_power || st.pl.rack_powered[r]) &&
+                       (st.faults.rack_power_off.empty() || !st.faults.rack_power_off[r]);
+  const int jj = m.gpu_job[i];
+  // a running job's process holds its GPUs: at a barrier or in a bubble the clock stays up
+  const bool held =
+      jj >= 0 && (m.job_kind[jj] != 0 || (t >= m.job_spec[jj].start && t < m.job_spec[jj].stop));
+  GpuLoad load{
+      u.a_sm, u.a_hbm, u.a_nvlink, u.memory_bound > 0.5, m.has_power && st.pl.rack_brake[r] != 0,
+      held};
+  // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
+  // so the clock (and the job) slow down; the floor is filled with dummy work
+  const PowerSmoothingParams* ps = jj >= 0 ? &m.job_smoothing[jj] : nullptr;
+  // a power-cap event replaces the job's cap (a lower cap of the rack's own still holds; within
+  // the GPU's settable range)
+  const double event_cap = jj >= 0 && !st.faults.job_cap.empty() && st.faults.job_cap[jj] > 0
+                               ? gpuPowerLimit(p, m.rack_gpu_power_cap[r], st.faults.job_cap[jj])
+                               : m.gpu_cap[i];
+  double cap = std::min(event_cap, rack_share);
+  if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, G.smooth[q], dt));
+  GpuOperatingPoint op = powered ? gpuOperatingPoint(p, cap, load, G.gpu[q]) : GpuOperatingPoint{};
+  if (ps && ps->enabled && powered && !G.gpu[q].shut_down) {
+    const SmoothedPower sp = smoothPower(*ps, op.P, dt, G.smooth[q], held);
+    op.P = sp.P;
+    G.filler_energy[q] += sp.filler * dt;
+  }
+  // a replayed power trace sets the board power directly (no cap or thermal feedback)
+  const int j = m.gpu_job[i];
+  if (j >= 0 && m.job_kind[j] == 2 && powered && !G.gpu[q].shut_down) {
+    const TraceSpec& tr = m.job_trace[j];
+    const int rank = m.gpu_jobslot[i];
+    if (rank < int(tr.gpus.size()) && traceHasPower(tr, rank)) {
+      op.P = tracePower(tr, rank, t + 0.5 * dt);
+      op.P_hbm = std::min(op.P_hbm, op.P);
+    }
+  }
+  GpuPlate plate{R_path * m.gpu_R_factor[i], m.gpu_C_plate[i]};
+  const double Q = gpuThermalStep(p, plate, T_in, op, dt, G.gpu[q]);
+  G.op[q] = op;
+  G.clock_ratio[q] = op.clock_ratio;
+  G.latches[q] = char((G.gpu[q].hw_slowdown ? 1 : 0) | (G.gpu[q].shut_down ? 2 : 0));
+  s.P += n * op.P;
+  s.Q += n * Q;
+  s.a_sm += n * u.a_sm;
+  s.a_nvlink += n * u.a_nvlink;
+  s.a_net += n * u.a_network;
+  G.P_sum[q] += op.P * dt;
+  G.Tj_max[q] = std::max(G.Tj_max[q], G.gpu[q].T_j);
+  G.Thbm_max[q] = std::max(G.Thbm_max[q], G.gpu[q].T_hbm);
+  if (op.reasons & (kThrottleSwThermal | kThrottleHwThermal | kThrottlePowerBrake)) {
+    G.throttled_time[q] += dt;
+    s.throttled += n * dt;
+  }
+}
+
+// 2c. non-GPU parts: the rack type's parts (CPUs follow the mean SM activity, switch trays the
+// NVLink, NICs the network utilization), or a lumped power following the SM activity (a)
+inline PartPower otherPartsPower(const FacilityModel& m, const State& st, int r,
+                                 const RackGpuSums& s) {
+  const double inv_n = m.rack_gpunum[r] > 0 ? 1.0 / m.rack_gpunum[r] : 0.0;
+  PartPower other;
+  if (m.rack_partset[r] >= 0) {
+    PartActivity act{s.a_sm * inv_n, s.a_nvlink * inv_n, s.a_net * inv_n, true};
+    other = rackPartsPower(m.part_sets[m.rack_partset[r]], act);
+  } else {
+    other.P = m.rack_other_idle[r] + (m.rack_other_max[r] - m.rack_other_idle[r]) * s.a_sm * inv_n;
+    other.Q_liquid = m.rack_other_liquid[r] * other.P;
+    other.Q_air = other.P - other.Q_liquid;
+  }
+  if (m.has_power && !st.pl.rack_powered[r]) other = PartPower{};
+  return other;
+}
+
+// 2d. the rack's power and heat: this step's values and the window sums
+inline void recordRack(GpuLayerState& g, int r, double dt, const RackGpuSums& s,
+                       const PartPower& other) {
+  const double P_rack = s.P + other.P;
+  g.rack_P_now[r] = P_rack;
+  g.rack_gpu_P_now[r] = s.P;
+  g.rack_P[r] += P_rack * dt;
+  g.rack_Q_liquid[r] += (s.Q + other.Q_liquid) * dt;
+  g.rack_Q_air[r] += other.Q_air * dt;
+  g.rack_gpu_Q_now[r] = s.Q;
+  g.rack_throttled_now[r] = s.throttled;
+}
+
+// 2. rack r (on whichever thread owns it): GPUs (operating point, thermal nodes, heat to the
+// rack coolant), non-GPU parts, shelves; writes only its rack's slots
+void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
+  if (!m.rack_resolved[r]) {
+    if (m.has_power) powerRackStep(m, st, r, t, dt);
+    return;
+  }
+  // 2a. the rack cap's share
+  const double rack_share = rackCapShare(m, st.gl, r);
+  // 2b. GPU groups
+  RackGpuSums s;
+  for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q)
+    stepGpuGroup(m, st, r, q, t, dt, rack_share, s);
+  // 2c. non-GPU parts
+  const PartPower other = otherPartsPower(m, st, r, s);
+  // 2d. the rack's power and heat
+  recordRack(st.gl, r, dt, s, other);
+  // 2e. power shelves (docs/models/power_chain.md)
+  if (m.has_power) powerRackStep(m, st, r, t, dt);
+}
+
+// 3. sums over the racks, in rack order (the same whatever the number of threads)
+void sumRacks(const FacilityModel& m, GpuLayerState& g, double dt) {
+  for (int r = 0; r < m.nrack; ++r) {
+    if (!m.rack_resolved[r]) continue;
+    g.E_electric += g.rack_gpu_P_now[r] * dt;
+    g.E_to_coolant += g.rack_gpu_Q_now[r] * dt;
+    const int j = m.rack_gpunum[r] > 0 ? m.gpu_job[m.rack_gpuadr[r]] : -1;
+    if (j >= 0) g.job_throttled[j] += g.rack_throttled_now[r];
+  }
+}
+
+// the window's sums become its means: the heat and power the coolant sees over the window
+void windowMeans(const FacilityModel& m, GpuLayerState& g, double window) {
   for (int r = 0; r < m.nrack; ++r) {
     g.rack_Q_liquid[r] /= window;
     g.rack_P[r] /= window;
     g.rack_Q_air[r] /= window;
   }
+}
+
+}  // namespace
+
+void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
+                     FastCallback fast, void* user, WorkerPool* pool) {
+  GpuLayerState& g = st.gl;
+  const double window = t1 - t0;
+  if ((m.ngpu == 0 && !m.has_power) || window <= 0) return;
+  startWindow(m, st, y);
+  // uniform steps no longer than gpu_dt that end exactly at t1
+  const long nstep = std::max(1L, long(std::ceil(window / m.gpu_dt - 1e-6)));
+  const double dt = window / double(nstep);
+  for (long step = 0; step < nstep; ++step) {
+    const double t = t0 + double(step) * dt;
+    // 1. jobs
+    stepJobs(m, st, t, dt);
+    // 2. racks, in parallel chunks of about 16 racks, claimed one at a time by whichever thread
+    // is free
+    if (pool && pool->size() > 1) {
+      const int nk = std::max(1, m.nrack / 16);
+      pool->run(nk, [&](int k) {
+        int r0, r1;
+        WorkerPool::chunk(m.nrack, nk, k, &r0, &r1);
+        for (int r = r0; r < r1; ++r) stepRack(m, st, r, t, dt);
+      });
+    } else {
+      for (int r = 0; r < m.nrack; ++r) stepRack(m, st, r, t, dt);
+    }
+    // 3. sums over the racks
+    sumRacks(m, g, dt);
+    // 4. the facility side of the power chain: busways, UPS, transformer
+    powerFeedStep(m, st, t, dt);
+    g.interval_time += dt;
+    if (fast) fast(user, m, st, t + dt);
+  }
+  windowMeans(m, g, window);
 }
 
 }  // namespace dctwin

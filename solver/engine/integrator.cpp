@@ -164,65 +164,102 @@ std::string describeState(const FacilityModel& m, int i) {
 }
 
 //---------------------------------------------------------------------------------------------
-RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, OutputSink* sink) {
-  auto wall0 = std::chrono::steady_clock::now();
-  RunResult res;
-  const SolverOptions& so = m.options;
-  sundials::Context sunctx;
-  Context ctx{&m, &st, {}, {}, std::vector<double>(m.nstate), {}};
-  // columns grouped by color
-  ctx.color_adr.assign(m.jac_ncolor + 1, 0);
-  for (int j = 0; j < m.nstate; ++j) ++ctx.color_adr[m.jac_color[j] + 1];
-  for (int k = 0; k < m.jac_ncolor; ++k) ctx.color_adr[k + 1] += ctx.color_adr[k];
-  ctx.color_cols.resize(m.nstate);
-  {
+namespace {
+
+void check(int flag, const char* what) {
+  if (flag < 0)
+    throw std::runtime_error(std::string(what) + " failed with flag " + std::to_string(flag));
+}
+
+// the first input discontinuity after `after`; infinity if none
+double nextBreak(const FacilityModel& m, double after) {
+  auto it = std::upper_bound(m.breakpoints.begin(), m.breakpoints.end(), after + 1e-9);
+  return it == m.breakpoints.end() ? std::numeric_limits<double>::infinity() : *it;
+}
+
+// one run of simulate(): the CVODES objects (freed in reverse order of creation) and what the
+// steps share; the steps run in the order of simulate()
+struct Run {
+  const FacilityModel& m;
+  State& st;
+  const RunOptions& opt;
+  OutputSink* sink;
+  RunResult& res;
+  SUNContext sunctx;
+  Context ctx;
+  std::unique_ptr<_generic_N_Vector, NVectorDeleter> y, atol, q;
+  std::unique_ptr<void, CvodeDeleter> cv;
+  std::unique_ptr<_generic_SUNMatrix, MatrixDeleter> J;
+  std::unique_ptr<_generic_SUNLinearSolver, LinSolDeleter> LS;
+  double* yd = nullptr;  // y's data
+  void* mem = nullptr;   // the CVODES integrator
+  double t = 0;          // where the integrator is
+
+  Run(const FacilityModel& m_, State& st_, const RunOptions& opt_, OutputSink* sink_,
+      RunResult& res_, SUNContext sunctx_)
+      : m(m_),
+        st(st_),
+        opt(opt_),
+        sink(sink_),
+        res(res_),
+        sunctx(sunctx_),
+        ctx{&m_, &st_, {}, {}, std::vector<double>(m_.nstate), {}} {}
+
+  // columns grouped by color (each group is perturbed together in jacFn)
+  void groupColumnsByColor() {
+    ctx.color_adr.assign(m.jac_ncolor + 1, 0);
+    for (int j = 0; j < m.nstate; ++j) ++ctx.color_adr[m.jac_color[j] + 1];
+    for (int k = 0; k < m.jac_ncolor; ++k) ctx.color_adr[k + 1] += ctx.color_adr[k];
+    ctx.color_cols.resize(m.nstate);
     std::vector<int> fill(ctx.color_adr.begin(), ctx.color_adr.end() - 1);
     for (int j = 0; j < m.nstate; ++j) ctx.color_cols[fill[m.jac_color[j]]++] = j;
   }
 
-  // 1. vectors and initial values
-  std::unique_ptr<_generic_N_Vector, NVectorDeleter> y(N_VNew_Serial(m.nstate, sunctx));
-  std::unique_ptr<_generic_N_Vector, NVectorDeleter> atol(N_VNew_Serial(m.nstate, sunctx));
-  std::unique_ptr<_generic_N_Vector, NVectorDeleter> q(N_VNew_Serial(6, sunctx));
-  double* yd = N_VGetArrayPointer(y.get());
-  std::copy(st.y.begin(), st.y.end(), yd);
-  double* ad = N_VGetArrayPointer(atol.get());
-  for (int c = 0; c < m.ncdu; ++c)
-    for (int i = m.cdu_stateadr[c]; i < m.cdu_stateadr[c] + m.cdu_statenum[c]; ++i) {
-      int off = i - m.cdu_stateadr[c];
-      bool ctrl = off == kYValve || off == kNPump || off == kXPump;
-      ad[i] = ctrl ? so.atol_ctrl : so.atol_T;
-      if (off == kXTemp) ad[i] = so.atol_T * 10.0;      // K s
-      if (off == kVLost || off == kVAir) ad[i] = 1e-9;  // m3 (1 mL = 1e-6)
-    }
-  if (m.room_state >= 0) ad[m.room_state] = so.atol_T;
-  N_VConst(0.0, q.get());
+  // 1. vectors and initial values: y from the state, absolute tolerances by kind of state, the
+  // quadratures (energy integrals) from 0
+  void makeVectors() {
+    const SolverOptions& so = m.options;
+    y.reset(N_VNew_Serial(m.nstate, sunctx));
+    atol.reset(N_VNew_Serial(m.nstate, sunctx));
+    q.reset(N_VNew_Serial(6, sunctx));
+    yd = N_VGetArrayPointer(y.get());
+    std::copy(st.y.begin(), st.y.end(), yd);
+    double* ad = N_VGetArrayPointer(atol.get());
+    for (int c = 0; c < m.ncdu; ++c)
+      for (int i = m.cdu_stateadr[c]; i < m.cdu_stateadr[c] + m.cdu_statenum[c]; ++i) {
+        int off = i - m.cdu_stateadr[c];
+        bool ctrl = off == kYValve || off == kNPump || off == kXPump;
+        ad[i] = ctrl ? so.atol_ctrl : so.atol_T;
+        if (off == kXTemp) ad[i] = so.atol_T * 10.0;      // K s
+        if (off == kVLost || off == kVAir) ad[i] = 1e-9;  // m3 (1 mL = 1e-6)
+      }
+    if (m.room_state >= 0) ad[m.room_state] = so.atol_T;
+    N_VConst(0.0, q.get());
+  }
 
   // 2. cvode: BDF, sparse jacobian by difference quotients, KLU
-  std::unique_ptr<void, CvodeDeleter> cv(CVodeCreate(CV_BDF, sunctx));
-  void* mem = cv.get();
-  auto check = [&](int flag, const char* what) {
-    if (flag < 0)
-      throw std::runtime_error(std::string(what) + " failed with flag " + std::to_string(flag));
-  };
-  CVodeSetErrHandlerFn(mem, errHandler, &ctx);
-  double t = st.time;
-  check(CVodeInit(mem, rhsFn, t, y.get()), "CVodeInit");
-  check(CVodeSetUserData(mem, &ctx), "CVodeSetUserData");
-  check(CVodeSVtolerances(mem, so.rtol, atol.get()), "CVodeSVtolerances");
-  const long long nnz = static_cast<long long>(m.jac_rowind.size());
-  std::unique_ptr<_generic_SUNMatrix, MatrixDeleter> J(
-      SUNSparseMatrix(m.nstate, m.nstate, nnz, CSC_MAT, sunctx));
-  std::unique_ptr<_generic_SUNLinearSolver, LinSolDeleter> LS(
-      SUNLinSol_KLU(y.get(), J.get(), sunctx));
-  check(CVodeSetLinearSolver(mem, LS.get(), J.get()), "CVodeSetLinearSolver");
-  check(CVodeSetJacFn(mem, jacFn), "CVodeSetJacFn");
-  check(CVodeSetMaxStep(mem, so.max_step), "CVodeSetMaxStep");
-  check(CVodeSetMaxNumSteps(mem, 200000), "CVodeSetMaxNumSteps");
-  check(CVodeQuadInit(mem, quadFn, q.get()), "CVodeQuadInit");
+  void setupCvode() {
+    const SolverOptions& so = m.options;
+    cv.reset(CVodeCreate(CV_BDF, sunctx));
+    mem = cv.get();
+    CVodeSetErrHandlerFn(mem, errHandler, &ctx);
+    t = st.time;
+    check(CVodeInit(mem, rhsFn, t, y.get()), "CVodeInit");
+    check(CVodeSetUserData(mem, &ctx), "CVodeSetUserData");
+    check(CVodeSVtolerances(mem, so.rtol, atol.get()), "CVodeSVtolerances");
+    const long long nnz = static_cast<long long>(m.jac_rowind.size());
+    J.reset(SUNSparseMatrix(m.nstate, m.nstate, nnz, CSC_MAT, sunctx));
+    LS.reset(SUNLinSol_KLU(y.get(), J.get(), sunctx));
+    check(CVodeSetLinearSolver(mem, LS.get(), J.get()), "CVodeSetLinearSolver");
+    check(CVodeSetJacFn(mem, jacFn), "CVodeSetJacFn");
+    check(CVodeSetMaxStep(mem, so.max_step), "CVodeSetMaxStep");
+    check(CVodeSetMaxNumSteps(mem, 200000), "CVodeSetMaxNumSteps");
+    check(CVodeQuadInit(mem, quadFn, q.get()), "CVodeQuadInit");
+  }
 
-  // 3. advance: to each output time, stopping exactly at input discontinuities
-  auto emit = [&](double tt) {  // q holds the quadratures at tt
+  // 3a. an output row at tt (q holds the quadratures at tt): energy integrals, signals, sink;
+  // the GPU layer's interval statistics restart with every row
+  void emit(double tt) {
     const double* qd = N_VGetArrayPointer(q.get());
     evalRhs(m, st, tt, yd, ctx.ydot.data());
     res.energy.heat_in = qd[0];
@@ -241,105 +278,140 @@ RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, Out
       syncGpuView(m, st);
       sink->sample(m, st, yd, tt, res.energy);
     }
-    // GPU-layer interval statistics restart with every output row
     resetGpuInterval(m, st);
-  };
-  const double t_end = st.time + opt.duration;
-  const double dt_out = so.output_interval;
-  auto nextBreak = [&](double after) {
-    auto it = std::upper_bound(m.breakpoints.begin(), m.breakpoints.end(), after + 1e-9);
-    return it == m.breakpoints.end() ? std::numeric_limits<double>::infinity() : *it;
-  };
-  st.gl.E_stored0 = gpuLayerEnergy(m, st, 0.0);
-  // worker threads for the racks of the fast layers; a chunk of fewer than 16 racks costs more
-  // in hand-offs than it saves
-  WorkerPool pool(std::clamp(so.threads, 1, std::max(1, m.nrack / 16)));
-  // the right-hand side runs the CDU loops on it too, for as long as this run lasts
-  struct PoolScope {
-    State& s;
-    ~PoolScope() { s.pool = nullptr; }
-  } pool_scope{st};
-  st.pool = &pool;
-  // faults due at the start act before the first output; detectors poll on their own clock when
-  // the scenario has faults (else at every window and output)
-  applyFaults(m, st, t, yd);
-  const bool polling = !m.fault_events.empty();
-  double t_poll = t + m.detection.poll_interval;
-  emit(t);
-  long k_out = 1;
-  double t_break = nextBreak(t);
-  while (t < t_end - 1e-9) {
-    if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) {
-      res.cancelled = true;
-      break;
-    }
-    double t_out = std::min(st.time + k_out * dt_out, t_end);
-    double t_stop = std::min(t_out, t_break);
-    if (polling) t_stop = std::min(t_stop, t_poll);
-    if (m.ngpu > 0 || m.has_power) {
-      // GPU layer first, over the coupling window, with the coolant state at its start
-      t_stop = std::min(t_stop, t + m.coupling_dt);
-      const auto g0 = std::chrono::steady_clock::now();
-      evalRhs(m, st, t, yd, ctx.ydot.data());
-      advanceGpuLayer(m, st, yd, t, t_stop, sink ? &fastTrampoline : nullptr, sink, &pool);
-      res.stats.gpu_layer_seconds +=
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count();
-    }
-    CVodeSetStopTime(mem, t_stop);
-    int flag = CVode(mem, t_stop, y.get(), &t, CV_NORMAL);
-    if (flag < 0) {
-      // name the state with the largest weighted local error
-      std::unique_ptr<_generic_N_Vector, NVectorDeleter> w(N_VNew_Serial(m.nstate, sunctx));
-      std::unique_ptr<_generic_N_Vector, NVectorDeleter> e(N_VNew_Serial(m.nstate, sunctx));
-      CVodeGetErrWeights(mem, w.get());
-      CVodeGetEstLocalErrors(mem, e.get());
-      int worst = 0;
-      double wmax = -1;
-      for (int i = 0; i < m.nstate; ++i) {
-        double v = std::abs(N_VGetArrayPointer(e.get())[i] * N_VGetArrayPointer(w.get())[i]);
-        if (v > wmax) wmax = v, worst = i;
-      }
-      std::ostringstream os;
-      os << "solver failure at t = " << t << " s: " << ctx.last_error
-         << " (largest local error: " << describeState(m, worst) << ")";
-      if (st.sig.range_state >= 0)
-        os << "; outside the fluid's range: " << describeState(m, st.sig.range_state) << " at "
-           << st.sig.range_value - 273.15 << " degC";
-      res.ok = false;
-      res.error = os.str();
-      break;
-    }
-    if (polling && t >= t_poll - 1e-9) t_poll += m.detection.poll_interval;
-    const bool at_break = t >= t_break - 1e-9;
-    if (at_break) applyFaults(m, st, t, yd);
-    evalRhs(m, st, t, yd, ctx.ydot.data());  // signals at t, not at a jacobian perturbation
-    pollDetectors(m, st, t, yd);
-    if (at_break || st.faults.changed) {
-      st.faults.changed = false;
-      // restart past a discontinuity of the inputs (fresh BDF history)
-      CVodeGetQuad(mem, &t, q.get());
-      addStats(mem, res.stats);
-      CVodeReInit(mem, t, y.get());
-      CVodeQuadReInit(mem, q.get());
-      t_break = nextBreak(t);
-    }
-    if (t >= t_out - 1e-9) {
-      CVodeGetQuad(mem, &t, q.get());
-      emit(t);
-      ++k_out;
-    }
   }
-  CVodeGetQuad(mem, &t, q.get());
 
-  // 4. statistics (CVodeReInit restarts the counters: they are summed over restarts)
-  addStats(mem, res.stats);
-  res.stats.rhs_evals_jac = res.stats.jac_evals * m.jac_ncolor;
-  res.stats.hydraulic_failures = st.sig.hydraulic_failures;
-  res.t_end = t;
-  res.events = st.events;
-  syncGpuView(m, st);
-  std::copy(yd, yd + m.nstate, st.y.begin());
-  st.time = t;
+  // 3b. the GPU layer first, over the coupling window, with the coolant state at its start
+  void gpuLayerWindow(double t_stop, WorkerPool& pool) {
+    const auto g0 = std::chrono::steady_clock::now();
+    evalRhs(m, st, t, yd, ctx.ydot.data());
+    advanceGpuLayer(m, st, yd, t, t_stop, sink ? &fastTrampoline : nullptr, sink, &pool);
+    res.stats.gpu_layer_seconds +=
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - g0).count();
+  }
+
+  // 3c. a solver failure: names the state with the largest weighted local error, and the state
+  // furthest outside its fluid's range
+  void recordFailure() {
+    std::unique_ptr<_generic_N_Vector, NVectorDeleter> w(N_VNew_Serial(m.nstate, sunctx));
+    std::unique_ptr<_generic_N_Vector, NVectorDeleter> e(N_VNew_Serial(m.nstate, sunctx));
+    CVodeGetErrWeights(mem, w.get());
+    CVodeGetEstLocalErrors(mem, e.get());
+    int worst = 0;
+    double wmax = -1;
+    for (int i = 0; i < m.nstate; ++i) {
+      double v = std::abs(N_VGetArrayPointer(e.get())[i] * N_VGetArrayPointer(w.get())[i]);
+      if (v > wmax) wmax = v, worst = i;
+    }
+    std::ostringstream os;
+    os << "solver failure at t = " << t << " s: " << ctx.last_error
+       << " (largest local error: " << describeState(m, worst) << ")";
+    if (st.sig.range_state >= 0)
+      os << "; outside the fluid's range: " << describeState(m, st.sig.range_state) << " at "
+         << st.sig.range_value - 273.15 << " degC";
+    res.ok = false;
+    res.error = os.str();
+  }
+
+  // 3d. restart past a discontinuity of the inputs (fresh BDF history)
+  void restart() {
+    CVodeGetQuad(mem, &t, q.get());
+    addStats(mem, res.stats);
+    CVodeReInit(mem, t, y.get());
+    CVodeQuadReInit(mem, q.get());
+  }
+
+  // 3. advance: to each output time, stopping exactly at input discontinuities, at the GPU
+  // layer's coupling windows and at the detectors' polls
+  void advance() {
+    const SolverOptions& so = m.options;
+    const double t_end = st.time + opt.duration;
+    const double dt_out = so.output_interval;
+    st.gl.E_stored0 = gpuLayerEnergy(m, st, 0.0);
+    // worker threads for the racks of the fast layers; a chunk of fewer than 16 racks costs more
+    // in hand-offs than it saves
+    WorkerPool pool(std::clamp(so.threads, 1, std::max(1, m.nrack / 16)));
+    // the right-hand side runs the CDU loops on it too, for as long as this run lasts
+    struct PoolScope {
+      State& s;
+      ~PoolScope() { s.pool = nullptr; }
+    } pool_scope{st};
+    st.pool = &pool;
+    // faults due at the start act before the first output; detectors poll on their own clock
+    // when the scenario has faults (else at every window and output)
+    applyFaults(m, st, t, yd);
+    const bool polling = !m.fault_events.empty();
+    double t_poll = t + m.detection.poll_interval;
+    emit(t);
+    long k_out = 1;
+    double t_break = nextBreak(m, t);
+    while (t < t_end - 1e-9) {
+      if (opt.cancel && opt.cancel->load(std::memory_order_relaxed)) {
+        res.cancelled = true;
+        break;
+      }
+      double t_out = std::min(st.time + k_out * dt_out, t_end);
+      double t_stop = std::min(t_out, t_break);
+      if (polling) t_stop = std::min(t_stop, t_poll);
+      if (m.ngpu > 0 || m.has_power) {
+        t_stop = std::min(t_stop, t + m.coupling_dt);
+        gpuLayerWindow(t_stop, pool);
+      }
+      CVodeSetStopTime(mem, t_stop);
+      int flag = CVode(mem, t_stop, y.get(), &t, CV_NORMAL);
+      if (flag < 0) {
+        recordFailure();
+        break;
+      }
+      if (polling && t >= t_poll - 1e-9) t_poll += m.detection.poll_interval;
+      const bool at_break = t >= t_break - 1e-9;
+      if (at_break) applyFaults(m, st, t, yd);
+      evalRhs(m, st, t, yd, ctx.ydot.data());  // signals at t, not at a jacobian perturbation
+      pollDetectors(m, st, t, yd);
+      if (at_break || st.faults.changed) {
+        st.faults.changed = false;
+        restart();
+        t_break = nextBreak(m, t);
+      }
+      if (t >= t_out - 1e-9) {
+        CVodeGetQuad(mem, &t, q.get());
+        emit(t);
+        ++k_out;
+      }
+    }
+    CVodeGetQuad(mem, &t, q.get());
+  }
+
+  // 4. statistics (CVodeReInit restarts the counters: they are summed over restarts); the final
+  // state back into st
+  void finish() {
+    addStats(mem, res.stats);
+    res.stats.rhs_evals_jac = res.stats.jac_evals * m.jac_ncolor;
+    res.stats.hydraulic_failures = st.sig.hydraulic_failures;
+    res.t_end = t;
+    res.events = st.events;
+    syncGpuView(m, st);
+    std::copy(yd, yd + m.nstate, st.y.begin());
+    st.time = t;
+  }
+};
+
+}  // namespace
+
+RunResult simulate(const FacilityModel& m, State& st, const RunOptions& opt, OutputSink* sink) {
+  auto wall0 = std::chrono::steady_clock::now();
+  RunResult res;
+  sundials::Context sunctx;
+  Run run(m, st, opt, sink, res, sunctx);
+  run.groupColumnsByColor();
+  // 1. vectors and initial values
+  run.makeVectors();
+  // 2. cvode: BDF, sparse jacobian by difference quotients, KLU
+  run.setupCvode();
+  // 3. advance: to each output time, stopping exactly at input discontinuities
+  run.advance();
+  // 4. statistics
+  run.finish();
   res.wall_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return res;

@@ -1,6 +1,6 @@
 // system.cpp: the facility's right-hand side
 //
-// evalRhs runs, per CDU loop, in order:
+// evalRhs runs, per CDU loop (cduRhs: the steps of CduLoopRhs), in order:
 //   1. hydraulics   primary flow from the valve; secondary flows from the pump curve, the series
 //                   resistances and the parallel rack branches (nested monotone solves)
 //   2. thermal      reservoir, plate HX (eps-NTU), supply header, racks, return header
@@ -12,8 +12,8 @@
 
 #include "models/pipe.h"
 #include "models/valve.h"
-#include "solver/engine/engine.h"
 #include "solver/common/parallel.h"
+#include "solver/engine/engine.h"
 
 namespace dctwin {
 
@@ -244,36 +244,60 @@ State makeState(const FacilityModel& m, double T_init) {
 //---------------------------------------------------------------------------------------------
 namespace {
 
-// CDU loop c: its part of ydot and of the signals (only its own slots: loops may run in
-// parallel), and its share of the sums in `part`
-void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, const double* y,
-            double* ydot, CduRhsPart& part) {
-  Signals& sig = st.sig;
-  const Fluid& fp = m.fluids[m.fws_fluid];
-  part = CduRhsPart{};
-  double& worst_excess = part.worst_excess;
-  {
-    const Fluid& f = m.fluids[m.cdu_fluid[c]];
-    const double rho = f.rho_ref();
-    const int o = m.cdu_stateadr[c];
-    const double T_hs = y[o + kTHexSec], T_hp = y[o + kTHexPrim], T_res = y[o + kTRes];
-    // faults: a stuck valve holds its opening, failed pumps are out of the bank
-    const FaultState& fs = st.faults;
-    const bool faulted = !fs.pumps_out.empty();
-    const double y_valve = faulted && fs.valve_stuck[c] >= 0 ? fs.valve_stuck[c]
-                                                             : std::clamp(y[o + kYValve], 0.0, 1.0);
-    const double N = std::clamp(y[o + kNPump], 0.0, 1.0);
-    const int nrun = m.cdu_pump_running[c] - (faulted ? fs.pumps_out[c] : 0);
-    // coolant temperatures far outside the fluid's table (frozen, boiling): ask for a smaller
-    // step, and remember the worst offender for the failure message. Cold-plate case nodes are
-    // metal and are not checked against the coolant's range.
+// CDU loop c's right-hand side: what its steps share. A stack object made per call, holding
+// references and scalars only (the right-hand side never allocates); each step writes only loop
+// c's slots of ydot and of the signals (loops may run in parallel) and its share of the sums in
+// `part`. The steps run in the order of cduRhs.
+struct CduLoopRhs {
+  const FacilityModel& m;
+  const State& st;
+  Signals& sig;
+  const FaultState& fs;
+  const int c;
+  const double t, T_fws;
+  const double* y;
+  double* ydot;
+  CduRhsPart& part;
+  const Fluid& f;      // secondary coolant
+  const Fluid& fp;     // facility water
+  const double rho;    // secondary reference density                            (kg/m3)
+  const int o;         // first state of the loop
+  const bool faulted;  // the run has faults: the per-CDU fault arrays are sized
+  // set by the steps, in order
+  double m_sec = 0, V_sec = 0;  // secondary flow                            (kg/s), (m3/s)
+  double m_p = 0;               // primary (facility-water) flow                     (kg/s)
+  double q_fws = 0;             // heat to the facility water                          (W)
+  double loss = 0;              // header heat to ambient                              (W)
+  double mix = 0;  // sum of m_r (h_r - h_ret0): enthalpy the racks bring to the return header
+  double heat_racks = 0;  // liquid-side heat of the racks                              (W)
+
+  CduLoopRhs(const FacilityModel& m_, State& st_, int c_, double t_, double T_fws_,
+             const double* y_, double* ydot_, CduRhsPart& part_)
+      : m(m_),
+        st(st_),
+        sig(st_.sig),
+        fs(st_.faults),
+        c(c_),
+        t(t_),
+        T_fws(T_fws_),
+        y(y_),
+        ydot(ydot_),
+        part(part_),
+        f(m_.fluids[m_.cdu_fluid[c_]]),
+        fp(m_.fluids[m_.fws_fluid]),
+        rho(f.rho_ref()),
+        o(m_.cdu_stateadr[c_]),
+        faulted(!st_.faults.pumps_out.empty()) {}
+
+  // coolant temperatures far outside the fluid's table (frozen, boiling): ask for a smaller
+  // step, and remember the worst offender for the failure message. Cold-plate case nodes are
+  // metal and are not checked against the coolant's range.
+  void checkFluidRange() {
+    double& worst_excess = part.worst_excess;
     for (int i = o; i < o + m.cdu_statenum[c]; ++i) {
-      const int off = i - o;
-      if (off == kXTemp || off == kYValve || off == kXPump || off == kNPump || off == kVLost ||
-          off == kVAir)
-        continue;
-      if (m.isCaseState(i)) continue;
-      const Fluid& fl = off == kTHexPrim ? fp : f;
+      const StateKind kind = m.state_kind[i];
+      if (kind != StateKind::Coolant && kind != StateKind::FacilityWater) continue;
+      const Fluid& fl = kind == StateKind::FacilityWater ? fp : f;
       double excess = std::max(fl.T_min() - 20.0 - y[i], y[i] - fl.T_max() - 20.0);
       if (!(excess <= worst_excess)) {  // also catches NaN
         part.status = 1;
@@ -282,9 +306,15 @@ void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, co
         part.range_value = y[i];
       }
     }
+  }
 
-    // 1. hydraulics
-    const double V_lost = y[o + kVLost], V_air = y[o + kVAir];
+  // 1a. secondary operating point from the pump curve (failed pumps out of the bank, head
+  // derated by air in the loop), the series losses (a clogging strainer among them) and the
+  // parallel rack branches; the pumps' power and their heat to the coolant
+  void secondaryFlow() {
+    const double N = std::clamp(y[o + kNPump], 0.0, 1.0);
+    const int nrun = m.cdu_pump_running[c] - (faulted ? fs.pumps_out[c] : 0);
+    const double V_air = y[o + kVAir];
     const double phi = m.cdu_vacuum[c] < 0 ? 1.0 : pumpHeadFactor(m, c, V_air);
     sig.head_factor[c] = phi;
     // a clogging strainer: dp = k m^2, k from its dp at the racks' design flow, rising linearly
@@ -296,15 +326,25 @@ void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, co
       const double m_design = m.cdu_design_flow[c] * rho;
       k_filter = grow * fs.filter_dp[c] / (m_design * m_design);
     }
-    solveSecondary(m, st, sig, c, nrun, N, T_res, phi, k_filter, t, &part.hydraulic_failures);
-    const double m_sec = sig.m_sec[c], V_sec = m_sec / rho;
-    // leaks: orifice flows from the local gauge pressures, the tank's gas cushion, air in the loop
+    solveSecondary(m, st, sig, c, nrun, N, y[o + kTRes], phi, k_filter, t,
+                   &part.hydraulic_failures);
+    m_sec = sig.m_sec[c];
+    V_sec = m_sec / rho;
+    const PumpParams& pp = m.cdu_pump[c];
+    sig.P_pump[c] = pumpPowerElectric(pp, V_sec, sig.dp_pump[c]);
+    sig.Q_pump_fluid[c] = pumpHeatToFluid(pp, V_sec, sig.dp_pump[c]);
+  }
+
+  // 1b. leaks: orifice flows from the local gauge pressures, the tank's gas cushion, air in the
+  // loop
+  void leakFlows() {
+    const double V_lost = y[o + kVLost], V_air = y[o + kVAir];
     bool drained = false;
     const double p_t = tankPressure(m, c, V_lost, &drained);
     sig.p_tank[c] = p_t;
     double q_liq = 0, q_air = 0;
     if (m.cdu_has_leak[c]) {
-      const double mu = f.mu(T_res);
+      const double mu = f.mu(y[o + kTRes]);
       const double dp_ret = m.cdu_pipe_ret[c].dp(m_sec, rho, mu);
       const double dp_hex = m.cdu_hex_sec_dp[c].dp(m_sec);
       for (std::size_t k = 0; k < m.leaks.size(); ++k) {
@@ -318,7 +358,7 @@ void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, co
         // the tank's pressure by the drops between them and the tank. An isolated rack drains.
         const bool vac = m.cdu_vacuum[c] < 0;
         const double sgn = vac ? -1.0 : 1.0;
-        double p = p_t;                         // Where::Cdu: the tank
+        double p = p_t;                 // Where::Cdu: the tank
         if (L.where == LeakSite::Rack)  // mid-rack: manifolds, trays
           p = (1.0 - rackIsolation(m, st, L.rack, t)) *
               (p_t + sgn * (dp_ret + 0.5 * sig.dp_bank[c]));
@@ -345,19 +385,24 @@ void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, co
     // air drawn in stops when it fills the loop (the loop is then at atmospheric pressure) (a)
     const double room = std::clamp(1.0 - V_air / m.cdu_V_loop[c], 0.0, 1.0);
     ydot[o + kVAir] = q_air * room + (drained ? q_liq : 0.0);
+  }
+
+  // 1c. primary flow through the plate HX and the valve (a stuck valve holds its opening)
+  void primaryFlow() {
+    const double y_valve = faulted && fs.valve_stuck[c] >= 0 ? fs.valve_stuck[c]
+                                                             : std::clamp(y[o + kYValve], 0.0, 1.0);
     const double c_valve = valveQuadraticCoefficient(
         m.cdu_valve_kv[c] * equalPercentage(y_valve, m.cdu_valve_R[c], m.cdu_valve_leak[c]),
         fp.rho_ref());
-    const double m_p = (faulted ? fs.fws_flow : 1.0) *
-                       std::sqrt(m.cdu_fws_dp[c] / (m.cdu_prim_c_hex[c] + c_valve));
+    m_p = (faulted ? fs.fws_flow : 1.0) *
+          std::sqrt(m.cdu_fws_dp[c] / (m.cdu_prim_c_hex[c] + c_valve));
     sig.m_prim[c] = m_p;
     sig.T_fws[c] = T_fws;
-    const PumpParams& pp = m.cdu_pump[c];
-    sig.P_pump[c] = pumpPowerElectric(pp, V_sec, sig.dp_pump[c]);
-    sig.Q_pump_fluid[c] = pumpHeatToFluid(pp, V_sec, sig.dp_pump[c]);
+  }
 
-    // 2. thermal: reservoir (pump heat), plate HX, primary outlet
-    const int sup0 = m.supSegAdr(c), ns = m.cdu_nseg_sup[c];
+  // 2a. reservoir (pump heat), plate HX (eps-NTU), primary outlet
+  void cduNodes() {
+    const double T_hs = y[o + kTHexSec], T_hp = y[o + kTHexPrim], T_res = y[o + kTRes];
     const int ret0 = m.retSegAdr(c), nret = m.cdu_nseg_ret[c];
     const double UA = hexUA(m.cdu_hex[c], m_sec, m_p);
     const double Q_hex = hexHeatFlow(UA, m_sec * f.cp(T_res), m_p * fp.cp(T_fws), T_res, T_fws);
@@ -366,22 +411,27 @@ void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, co
     ydot[o + kTRes] = (m_sec * (f.h(y[ret0 + nret - 1]) - h_res) + sig.Q_pump_fluid[c]) /
                       (m.cdu_M_res[c] * f.cp(T_res));
     ydot[o + kTHexSec] = (m_sec * (h_res - f.h(T_hs)) - Q_hex) / (m.cdu_M_hex_sec[c] * f.cp(T_hs));
-    const double q_fws = m_p * (fp.h(T_hp) - fp.h(T_fws));
+    q_fws = m_p * (fp.h(T_hp) - fp.h(T_fws));
     ydot[o + kTHexPrim] = (Q_hex - q_fws) / (m.cdu_M_hex_prim[c] * fp.cp(T_hp));
+  }
 
-    // supply header
-    double loss = pipeSegmentsRhs(f, m_sec, m.cdu_M_seg_sup[c], m.cdu_UA_seg_sup[c], m.T_ambient,
-                                  T_hs, y + sup0, ydot + sup0, ns);
+  // 2b. supply header: finite volumes from the HX secondary outlet to the racks' inlet
+  void supplyHeader() {
+    const int sup0 = m.supSegAdr(c);
+    loss = pipeSegmentsRhs(f, m_sec, m.cdu_M_seg_sup[c], m.cdu_UA_seg_sup[c], m.T_ambient,
+                           y[o + kTHexSec], y + sup0, ydot + sup0, m.cdu_nseg_sup[c]);
+  }
 
-    // racks: cold-plate case node and rack coolant node
+  // 2c. racks: cold-plate case node and rack coolant node; the heat of a heat-load profile, or
+  // the GPU layer's window means (resolved GPUs)
+  void racks() {
+    const int sup0 = m.supSegAdr(c), ns = m.cdu_nseg_sup[c];
+    const int ret0 = m.retSegAdr(c);
     const double T_in = y[sup0 + ns - 1], h_in = f.h(T_in);
     const double h_ret0 = f.h(y[ret0]);
-    double mix = 0.0;  // sum of m_r (h_r - h_ret0): enthalpy the racks bring to the return header
-    double heat_racks = 0.0;
     for (int k = 0; k < m.cdu_racknum[c]; ++k) {
       const int r = m.cdu_rackadr[c] + k, a = m.rackAdr(r);
       const double T_cool = y[a], T_case = y[a + 1];
-      // a heat-load profile, or the GPU layer's window means (resolved GPUs)
       const bool resolved = m.rack_resolved[r] != 0;
       const bool off = (m.has_power && !st.pl.rack_powered[r]) ||
                        (!st.faults.rack_power_off.empty() && st.faults.rack_power_off[r]);
@@ -405,18 +455,24 @@ void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, co
       sig.Q_cp[r] = Q_cp;
       sig.R_cp[r] = R;
     }
+  }
 
-    // return header: the first segment mixes the rack outlets
+  // 2d. return header: the first segment mixes the rack outlets
+  void returnHeader() {
+    const int ret0 = m.retSegAdr(c), nret = m.cdu_nseg_ret[c];
     const double q_loss0 = m.cdu_UA_seg_ret[c] * (y[ret0] - m.T_ambient);
     ydot[ret0] = (mix - q_loss0) / (m.cdu_M_seg_ret[c] * f.cp(y[ret0]));
     loss += q_loss0;
     loss += pipeSegmentsRhs(f, m_sec, m.cdu_M_seg_ret[c], m.cdu_UA_seg_ret[c], m.T_ambient, y[ret0],
                             y + ret0 + 1, ydot + ret0 + 1, nret - 1);
     sig.Q_loss[c] = loss;
+  }
 
-    // 3. controls
+  // 3. controls: supply-temperature PI -> valve, flow/dp PI -> pump speed, actuator lags; the
+  // controllers see what the sensors tell them (sensor faults: offset or stuck)
+  void controls() {
+    const double T_hs = y[o + kTHexSec];
     const PIParams& pt = m.cdu_pi_temp[c];
-    // what the sensors tell the controllers (sensor faults: offset or stuck)
     const double T_meas = !faulted                            ? T_hs
                           : !std::isnan(fs.sensor_T_stuck[c]) ? fs.sensor_T_stuck[c]
                                                               : T_hs + fs.sensor_T_offset[c];
@@ -435,11 +491,35 @@ void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, co
     sig.N_cmd[c] = piOutput(pu, e_P, y[o + kXPump]);
     ydot[o + kXPump] = piStateDerivative(pu, e_P, y[o + kXPump]);
     ydot[o + kNPump] = (sig.N_cmd[c] - y[o + kNPump]) / m.cdu_pump_tau[c];
+  }
 
+  // the loop's share of the energy flows that the integrator accumulates
+  void energySums() {
     part.heat_in = heat_racks + sig.Q_pump_fluid[c];
     part.heat_out_fws = q_fws;
     part.heat_loss = loss;
   }
+};
+
+// CDU loop c: its part of ydot and of the signals (only its own slots: loops may run in
+// parallel), and its share of the sums in `part`
+void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, const double* y,
+            double* ydot, CduRhsPart& part) {
+  part = CduRhsPart{};
+  CduLoopRhs loop(m, st, c, t, T_fws, y, ydot, part);
+  loop.checkFluidRange();
+  // 1. hydraulics
+  loop.secondaryFlow();
+  loop.leakFlows();
+  loop.primaryFlow();
+  // 2. thermal
+  loop.cduNodes();
+  loop.supplyHeader();
+  loop.racks();
+  loop.returnHeader();
+  // 3. controls
+  loop.controls();
+  loop.energySums();
 }
 
 }  // namespace

@@ -302,6 +302,46 @@ TEST_CASE("job events: a power cap lowers the GPUs' power, a stop ends the job",
              Catch::Contains("'power_cap' needs 'job'"));
 }
 
+TEST_CASE("a power-cap event replaces the job's cap; a rack's own lower cap still holds",
+          "[faults][jobs]") {
+  // rack A01 states 700 W per GPU; the job (on every rack, from 5 min) is capped at 900 W at
+  // 310 s: A01's GPUs stay at or below 700 W, the others reach 900 W and no more
+  FacilitySpec spec = loadFacility(kPod);
+  spec.racks[0].gpu_power_cap = 700;
+  applyScenario(loadScenarioFromString("events:\n  - {time: 310 s, job: llm_training, power_cap: "
+                                       "900 W}\n",
+                                       "s.yaml"),
+                spec);
+  const FacilityModel m = compileFacility(spec);
+  REQUIRE(m.rack_name[0] == "A01");
+  CHECK(m.gpu_cap[m.rack_gpuadr[0]] == 700);
+  CHECK(m.gpu_cap[m.rack_gpuadr[1]] == m.gpu_types[m.gpu_type[0]].P_tdp);
+  struct PeakSink : OutputSink {
+    std::vector<double> peak;  // per rack, after the event: the largest GPU power   (W)
+    void sample(const FacilityModel&, const State&, const double*, double,
+                const EnergyTotals&) override {}
+    void fast(const FacilityModel& mm, const State& st, double t) override {
+      peak.resize(mm.nrack, 0.0);
+      if (t < 311) return;
+      for (int r = 0; r < mm.nrack; ++r)
+        for (int q = mm.rack_groupadr[r]; q < mm.rack_groupadr[r] + mm.rack_groupnum[r]; ++q)
+          peak[r] = std::max(peak[r], st.gl.grp.op[q].P);
+    }
+  } sink;
+  State st = makeState(m, m.fws_T.eval(0.0));
+  RunOptions ro;
+  ro.duration = 360;
+  REQUIRE(simulate(m, st, ro, &sink).ok);
+  REQUIRE(sink.peak.size() == std::size_t(m.nrack));
+  CHECK(sink.peak[0] <= 700 + 1e-6);
+  CHECK(sink.peak[0] > 600);
+  for (int r = 1; r < m.nrack; ++r) {
+    INFO("rack " << m.rack_name[r]);
+    CHECK(sink.peak[r] <= 900 + 1e-6);
+    CHECK(sink.peak[r] > 850);
+  }
+}
+
 TEST_CASE("a facility-water excursion reaches the racks late and damped", "[faults][plant]") {
   // the valve is held where it is, so the controller cannot compensate: the step in facility
   // water passes through the HX (damped by its effectiveness and the reservoir), then the supply

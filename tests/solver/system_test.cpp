@@ -368,3 +368,39 @@ TEST_CASE("a cancelled run stops early and keeps its results", "[system]") {
   CHECK(d.series.at("/time").data.back() == Approx(600).margin(1e-6));
   std::remove(h5.c_str());
 }
+
+TEST_CASE("every state has its kind, and the range check skips the cold-plate cases", "[system]") {
+  // the hall: 64 CDU loops and a room-air node; describeState names each state independently
+  const std::string hall = std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/hall_gb300.yaml";
+  FacilityModel m = compileFacility(loadFacility(hall));
+  REQUIRE(m.ncdu == 64);
+  REQUIRE(m.room_state >= 0);
+  REQUIRE(int(m.state_kind.size()) == m.nstate);
+  auto has = [](const std::string& s, const char* what) { return s.find(what) != s.npos; };
+  int ncase = 0;
+  for (int i = 0; i < m.nstate; ++i) {
+    const std::string d = describeState(m, i);
+    INFO("state " << i << ": " << d);
+    const StateKind k = m.state_kind[i];
+    CHECK(m.isCaseState(i) == has(d, "cold-plate case"));
+    CHECK((k == StateKind::FacilityWater) == has(d, "facility-water return"));
+    CHECK((k == StateKind::RoomAir) == has(d, "room air"));
+    CHECK((k == StateKind::Volume) == (has(d, "coolant lost") || has(d, "air in the loop")));
+    CHECK((k == StateKind::Control) ==
+          (has(d, "controller") || has(d, "valve position") || has(d, "pump speed")));
+    ncase += m.isCaseState(i);
+  }
+  CHECK(ncase == m.nrack);
+
+  // a case node far above the coolant's table is metal and passes; a coolant node does not
+  State st = makeState(m, m.fws_T.eval(0.0));
+  std::vector<double> ydot(m.nstate);
+  const int r = m.nrack - 1, a = m.rackAdr(r);
+  const double hot = m.fluids[m.cdu_fluid[m.rack_cdu[r]]].T_max() + 100.0;
+  std::vector<double> y = st.y;
+  y[a + 1] = hot;
+  CHECK(evalRhs(m, st, 0.0, y.data(), ydot.data()) == 0);
+  y[a] = hot;
+  CHECK(evalRhs(m, st, 0.0, y.data(), ydot.data()) == 1);
+  CHECK(st.sig.range_state == a);
+}
