@@ -4,9 +4,10 @@
 A citation is a bracket group that starts with a key: [K45], [K86, K88], [K72–K74], [WL2][WL5],
 [K4 fit], [K30, K28 (secondary source)]. Keys are K<n>, WL<n>, P<n>, F<n> and T<n> (n without a
 leading zero, optionally one lower-case letter: P15b); see docs/conventions.md ("Sources"). A group
-may run over a line end ("[K23,\\n//   K24]"). Not citations: groups right after an identifier,
-`:`, `=`, `(`-less code such as `racks: [F01, F02]` or `x[1]`; rack names have a leading zero or a
-hyphen (H1-K01) and never match.
+may run over a line end ("[K23,\\n//   K24]"). Not citations: groups right after an identifier, a
+closing bracket, a backtick or "=" (code such as `x[1]`, quoted examples), and YAML flow sequences
+outside comments and strings (`racks: [F10, F11]`); rack names with a leading zero or a hyphen
+(K01, H1-K10) never match.
 
 Checks (exit 1 on any failure, listing file:line and key):
   * every cited key has an entry in docs/references.md ("### [KEY] title" heading);
@@ -16,7 +17,7 @@ Checks (exit 1 on any failure, listing file:line and key):
 Entries that no file cites are reported as warnings (exit 0), or as failures with --strict.
 
 Files scanned: git-tracked (or, outside git, all) *.md *.yaml *.yml *.cpp *.h *.py *.sh *.txt *.json
-under --root, except docs/references.md itself. Python standard library only.
+under --root, except docs/references.md and this script. Python standard library only.
 
 Usage: python3 scripts/check_references.py [--root DIR] [--strict] [--list]
   --list   print every cited key with its number of citations, then check
@@ -29,14 +30,16 @@ import sys
 
 EXTS = (".md", ".yaml", ".yml", ".cpp", ".h", ".py", ".sh", ".txt", ".json")
 REFS = os.path.join("docs", "references.md")
+SELF = os.path.join("scripts", "check_references.py")  # its examples are not citations
 SKIP_DIRS = {".git", "build", "shared"}
 
 KEY = r"(?:WL|K|P|F|T)[1-9][0-9]*[a-z]?"
 KEY_RE = re.compile(r"^(" + KEY + r")(?![A-Za-z0-9_-])")
 RANGE_RE = re.compile(r"^(" + KEY + r")\s*[–-]\s*(" + KEY + r")(?![A-Za-z0-9_-])")
-# "[" not preceded by an identifier, a closing bracket of code, a backtick, or a YAML/assignment
-# colon/equals sign (flow sequences such as racks: [F01, F02] hold names, not citations)
-OPEN_RE = re.compile(r"(?<![A-Za-z0-9_`])(?<!:\s)(?<!=\s)(?<![:=])\[(?=\s*" + KEY + r"(?![A-Za-z0-9_-]))")
+# "[" not preceded by an identifier, a closing bracket, a backtick or an assignment "="
+OPEN_RE = re.compile(r"(?<![A-Za-z0-9_`\]])(?<!=\s)(?<!=)\[(?=\s*" + KEY + r"(?![A-Za-z0-9_-]))")
+# in YAML data (outside comments and quoted strings) "key: [F01, F02]" is a flow sequence of names
+YAML_FLOW_RE = re.compile(r":\s*$")
 # continuation of a group left open at the end of the previous line: optional comment marker
 CONT_RE = re.compile(r"^\s*(?://+|#+|\*|--)?\s*")
 ENTRY_RE = re.compile(r"^###\s+\[(" + KEY + r")\]\s*(.*?)\s*$")
@@ -92,8 +95,16 @@ def parse_group(text):
     return keys, closed, (text[end + 1:] if closed else "")
 
 
+def yaml_flow(line, pos):
+    """True when the "[" at pos opens a YAML flow sequence (data, not prose)."""
+    before = line[:pos]
+    return bool(YAML_FLOW_RE.search(before)) and "#" not in before and '"' not in before \
+        and "'" not in before
+
+
 def citations(path, text):
     """Yield (line, key) for every citation in a file."""
+    is_yaml = path.endswith((".yaml", ".yml"))
     open_group = False
     for ln, line in enumerate(text.split("\n"), 1):
         pos = 0
@@ -115,6 +126,9 @@ def citations(path, text):
             m = OPEN_RE.search(line, pos)
             if not m:
                 break
+            if is_yaml and yaml_flow(line, m.start()):
+                pos = m.end()
+                continue
             keys, closed, _ = parse_group(line[m.end():])
             for k in keys:
                 yield ln, k
@@ -185,7 +199,8 @@ def main():
     cited = {}
     unresolved = []
     for rel in sorted(tracked_files(root)):
-        if not rel.endswith(EXTS) or rel.replace(os.sep, "/") == REFS.replace(os.sep, "/"):
+        if not rel.endswith(EXTS) or os.path.normpath(rel) in (os.path.normpath(REFS),
+                                                                os.path.normpath(SELF)):
             continue
         full = os.path.join(root, rel)
         if not os.path.isfile(full):
