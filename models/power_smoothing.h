@@ -1,7 +1,7 @@
 // power_smoothing.h: GPU power smoothing (floor, ramp-rate limiter with ramp-down hysteresis),
 // swing metrics of a power series, and rack energy storage that shaves the grid draw
 //
-// per GPU, stepped with the GPU layer's fixed step dt (workloads.md 1, [WL3][WL4]); P_work is the power
+// per GPU, stepped with the GPU layer's fixed step dt ([WL3][WL4]); P_work is the power
 // the GPU's work asks for, P_prev the board power of the previous step, h the ramp-down hold timer:
 //   target   = max(floor, P_work)  while enabled and active;  P_work otherwise
 //   rise     (target >= P_prev):  h = 0;  P = min(target, P_prev + r_up dt)

@@ -8,9 +8,9 @@ using namespace dctwin;
 
 namespace {
 // the parts of data/catalog/parts, as constants (nothing is loaded from disk); the numbers are
-// (a) assumptions unless noted: grace max_power (d) [K29], nvswitch max_power (d) [WL67, WL68], NIC
-// module powers [WL59, WL60], power-shelf losses (d) [K30, K77], compute_tray_aux max_power (d) closes
-// the budgets (docs/models/rack_parts.md)
+// (a) assumptions unless noted: grace max_power (d) [K29], nvswitch max_power (d) [WL67, WL68],
+// NIC module powers [WL59, WL60], power-shelf losses (d) [K30, K77], compute_tray_aux max_power (d)
+// closes the budgets (docs/models/rack_parts.md)
 PartParams part(const char* name, PartKind kind, double P_idle, double P_max, double lf) {
   PartParams p;
   p.name = name;
