@@ -1,7 +1,7 @@
 // power_smoothing.h: GPU power smoothing (floor, ramp-rate limiter with ramp-down hysteresis),
 // swing metrics of a power series, and rack energy storage that shaves the grid draw
 //
-// per GPU, stepped with the GPU layer's fixed step dt (workloads.md 1, [3][4]); P_work is the power
+// per GPU, stepped with the GPU layer's fixed step dt ([WL3][WL4]); P_work is the power
 // the GPU's work asks for, P_prev the board power of the previous step, h the ramp-down hold timer:
 //   target   = max(floor, P_work)  while enabled and active;  P_work otherwise
 //   rise     (target >= P_prev):  h = 0;  P = min(target, P_prev + r_up dt)
@@ -11,7 +11,7 @@
 //   work_fraction = min(1, P / P_work)      < 1 only while the up-ramp cannot follow the work
 // r_up, r_down = 0 mean unlimited. The first call (or any call while disabled) takes P = P_work.
 //
-// rack energy storage (GB300 NVL72 PSU storage [6]; efficiency 1 (a)); P_s > 0 discharges:
+// rack energy storage (GB300 NVL72 PSU storage [WL6]; efficiency 1 (a)); P_s > 0 discharges:
 //   target   = target_W                                  if target_W > 0
 //            = avg,  tau d avg/dt = P_rack - avg         otherwise (backward Euler)
 //            + (capacity/2 - soc)/soc_tau                if soc_tau > 0 (SOC recovery)
@@ -44,7 +44,7 @@ struct SmoothedPower {
 };
 
 // one step of length dt; active = a job runs on the GPU (the floor applies only then; the ramp
-// limits always apply while enabled, so a job end ramps down at r_down: the GB300 "burn" [6])
+// limits always apply while enabled, so a job end ramps down at r_down: the GB300 "burn" [WL6])
 SmoothedPower smoothPower(const PowerSmoothingParams& p, double P_work, double dt,
                           PowerSmoothingState& s, bool active = true);
 

@@ -9,9 +9,9 @@
 //            a.nvlink   NvSwitchTray      (mean NVLink utilization of the rack's GPUs)
 //            a.network  Nic, SwitchOptics (0 while the links are down)
 //            1          Fan               (constant P_max: fan speed control is not modelled)
-//   P_port = P_port_lpm     links down (low-power mode [59])
+//   P_port = P_port_lpm     links down (low-power mode [WL59])
 //            P_port_active  links up and a.network > 0
-//            P_port_idle    links up, no traffic (load proportionality is negligible [71])
+//            P_port_idle    links up, no traffic (load proportionality is negligible [WL71])
 // for `count` units: P = count P_unit, Q_liquid = liquid_fraction P, Q_air = P - Q_liquid, so that
 // Q_liquid + Q_air = P. All of a part's electrical power becomes heat in the rack.
 #pragma once

@@ -7,7 +7,7 @@
 // has finished all earlier phases; the end of an iteration is always a barrier:
 //   t_start(barrier phase) = max_g t_arrive,g,     waiting_g += t_start - t_arrive,g
 // hence with one barrier before phase b the iteration time of a healthy job is
-//   T_iter = max_g sum_{i<b} d_i / r_g,i + max_g sum_{i>=b} d_i / r_g,i   (straggler effect [21])
+//   T_iter = max_g sum_{i<b} d_i / r_g,i + max_g sum_{i>=b} d_i / r_g,i   (straggler effect [WL21])
 // and the reference iteration time (all rates 1) with checkpoints of duration d_ck, taken at the
 // first iteration end at least checkpoint_interval after the end of the previous one,
 //   T_ref = D + d_ck / k,   D = sum_i d_i,   k = max(1, ceil(checkpoint_interval / D))

@@ -62,7 +62,7 @@ TEST_CASE("B200 published points: idle, power-capped GEMM, memory-bound plateau"
   CHECK(mb.clock_ratio * p.f_max == Approx(1597e6));  // parked at 1597 MHz [K4]
   CHECK(mb.P >= 628);                                 // 628-686 W [K4]
   CHECK(mb.P <= 686);
-  CHECK((mb.reasons & kThrottleSwPowerCap) == 0);  // the cap never bites [36]
+  CHECK((mb.reasons & kThrottleSwPowerCap) == 0);  // the cap never bites [WL36]
   // a lower cap moves the GEMM clock down, never the power above the cap
   GpuOperatingPoint capped = gpuOperatingPoint(p, 700, GpuLoad{1.0, 0.3, 0.0}, s);
   CHECK(capped.P == Approx(700).margin(1e-6));

@@ -284,7 +284,7 @@ TEST_CASE("rack storage: peak grid power cut, energy conserved, SOC in bounds",
       }
     }
     SwingMetrics m = swingMetrics(last, kDt);
-    CHECK(m.max <= 0.7 * P_hi);  // peak demand cut >= 30 % [6]
+    CHECK(m.max <= 0.7 * P_hi);  // peak demand cut >= 30 % [WL6]
     CHECK(m.mean == Approx(0.5 * (P_hi + P_lo)).epsilon(0.01));
     CHECK(soc_last == Approx(0.5 * p.capacity_J).epsilon(0.1));  // recovered to half
     CHECK(E_grid == Approx(E_rack + (s.soc_J - 100e3)).epsilon(1e-13));

@@ -8,9 +8,9 @@ using namespace dctwin;
 
 namespace {
 // the parts of data/catalog/parts, as constants (nothing is loaded from disk); the numbers are
-// (a) assumptions unless noted: grace max_power (d) [K29], nvswitch max_power (d) [67, 68], NIC
-// module powers [59, 60], power-shelf losses (d) [K30, K77], compute_tray_aux max_power (d) closes
-// the budgets (docs/models/rack_parts.md)
+// (a) assumptions unless noted: grace max_power (d) [K29], nvswitch max_power (d) [WL67, WL68],
+// NIC module powers [WL59, WL60], power-shelf losses (d) [K30, K77], compute_tray_aux max_power (d)
+// closes the budgets (docs/models/rack_parts.md)
 PartParams part(const char* name, PartKind kind, double P_idle, double P_max, double lf) {
   PartParams p;
   p.name = name;
@@ -65,7 +65,7 @@ TEST_CASE("CPU, switch-tray and other parts follow their own activity linearly",
   // the NVLink switch tray follows the mean NVLink utilization, not the host
   CHECK(partPower(kNvSwitch, 1, {1.0, 0.0, 1.0, true}).P == Approx(360));
   CHECK(partPower(kNvSwitch, 1, {0.0, 0.5, 0.0, true}).P == Approx(380));
-  CHECK(partPower(kNvSwitch, 9, {0.0, 1.0, 0.0, true}).P == Approx(3600));  // ~3.6 kW [67, 68]
+  CHECK(partPower(kNvSwitch, 9, {0.0, 1.0, 0.0, true}).P == Approx(3600));  // ~3.6 kW [WL67, WL68]
   // activities are clamped to [0, 1]
   CHECK(partPower(kGrace, 1, {1.7, 0, 0, true}).P == Approx(300));
   CHECK(partPower(kGrace, 1, {-0.5, 0, 0, true}).P == Approx(60));
@@ -89,7 +89,7 @@ TEST_CASE("fans draw constant power, all of it to air", "[rack_parts]") {
 }
 
 TEST_CASE("NIC and optics ports: active, idle and low-power mode", "[rack_parts]") {
-  // ConnectX-7 + 400G module: adapter 18..20 W, module 9 W active [60], 8 W idle, 1.5 W LPM
+  // ConnectX-7 + 400G module: adapter 18..20 W, module 9 W active [WL60], 8 W idle, 1.5 W LPM
   CHECK(partPower(kCx7, 1, {0.0, 0.0, 0.3, true}).P == Approx(18 + 2 * 0.3 + 9));  // active
   CHECK(partPower(kCx7, 1, {1.0, 1.0, 1.0, true}).P == Approx(20 + 9));            // full
   CHECK(partPower(kCx7, 1, {1.0, 1.0, 0.0, true}).P == Approx(18 + 8));            // up, unused
@@ -108,7 +108,7 @@ TEST_CASE("NIC and optics ports: active, idle and low-power mode", "[rack_parts]
   cpu.P_port_active = 100;
   CHECK(partPower(cpu, 1, kFull).P == Approx(300));
   // switch side: a Quantum-2 full of 800G twin-port modules, 32 cages: 32 x 17 W = 544 W, the
-  // Class 8 cage budget of [62]; 32 x 16 W = 512 W up without traffic; 48 W in LPM [59]
+  // Class 8 cage budget of [WL62]; 32 x 16 W = 512 W up without traffic; 48 W in LPM [WL59]
   CHECK(partPower(kOsfp, 32, {0, 0, 0.5, true}).P == Approx(544));
   CHECK(partPower(kOsfp, 32, kIdle).P == Approx(512));
   CHECK(partPower(kOsfp, 32, {0, 0, 0.5, false}).P == Approx(48));
@@ -160,7 +160,7 @@ TEST_CASE("GB200 NVL72 at GPU TDP: near 120 kW and 85 % to liquid", "[rack_parts
   CHECK(parts.Q_liquid == Approx(9720 + 2700 + 0 + 0 + 4680 + 0 + 0));
   const double P = P_gpu + parts.P, f_liquid = (P_gpu + parts.Q_liquid) / P;
   CHECK(P == Approx(119548));
-  // published: ~120 kW [K27, K28, K32] (120-132 kW [69, 70]); 85 % to liquid [K32]
+  // published: ~120 kW [K27, K28, K32] (120-132 kW [WL69, WL70]); 85 % to liquid [K32]
   CHECK(std::abs(P / 120e3 - 1.0) < 0.03);
   CHECK(std::abs(f_liquid - 0.85) < 0.02);  // 86.6 %
   // the GPU share the rack type declares: 72 x 1200 / 120 kW = 0.72 (d); here 0.723
