@@ -20,9 +20,10 @@ passes when |new - golden| <= atol + rtol |golden| (tests/golden/README.md).
               against the files on disk (quantities out of their old tolerance, events added or
               removed), then writes the new files. Review the diff before committing it.
   calibrate   measures the numerical uncertainty of each quantity: reruns each case with the
-              solver's rtol divided by 10, with -j 2 and (--other) with another build of dctwin,
-              and prints each deviation as a fraction of the tolerance (how the tolerances were
-              chosen: tests/golden/README.md)
+              solver's rtol divided by 10, with -j 2, with every GPU computed on its own (the same
+              equations summed in another order) and (--other) with another build of dctwin, and
+              prints each deviation as a fraction of the tolerance (how the tolerances were
+              chosen: tests/golden/README.md; the solver counts are expected to move with rtol)
 
 Needs Debian's python3-h5py and python3-numpy (/usr/bin/python3).
 """
@@ -63,6 +64,10 @@ TOLERANCES = {
                         why="solver error at rtol 1e-6 (rtol 1e-6 vs 1e-7): <= 2.5e-3 K steady, "
                             "<= 7.6e-3 K in fault transients; 1e-2 K is 0.1 % of a rack's 10 K "
                             "coolant rise"),
+    "room_temperature": dict(rtol=0.0, atol=5e-2, units="K",
+                             why="the room-air node (400 m3, loosely coupled): solver error at "
+                                 "rtol 1e-6 up to 2.4e-2 K in the utility loss; a 1 % change of "
+                                 "the air-handler flow moves it ~0.12 K"),
     "flow": dict(rtol=1e-5, atol=1e-8, units="m3/s",
                  why="secondary and rack flows: the pump operating point, solved to ~1e-9 "
                      "relative; measured solver deviation <= 1e-7 relative"),
@@ -121,7 +126,7 @@ SERIES = [
     ("rack/isolation", "rack/isolation", None, "position"),
     ("gpu/T_junction[max]", "gpu/T_junction", "max", "temperature"),
     ("gpu/T_hbm[max]", "gpu/T_hbm", "max", "temperature"),
-    ("room/T_air", "room/T_air", None, "temperature"),
+    ("room/T_air", "room/T_air", None, "room_temperature"),
     ("facility/P_IT", "facility/P_IT", None, "power"),
     ("facility/PUE", "facility/PUE", None, "ratio"),
     ("ups/SOC", "ups/SOC", None, "ratio"),
@@ -192,10 +197,17 @@ def with_rtol(case, rtol, tmp):
     return path
 
 
-def run_case(dctwin, case, tmp, tag="run", rtol=None, extra=()):
-    """runs the case; returns (results dict, wall seconds)"""
+def run_case(dctwin, case, tmp, tag="run", rtol=None, extra=(), facility_extra=None):
+    """runs the case; returns (results dict, wall seconds). facility_extra: YAML appended to a
+    copy of the facility file (calibrate)"""
     out = os.path.join(tmp, f"{case}_{tag}.h5")
     cmd = command(case, out, extra)
+    if facility_extra:
+        with open(os.path.join(SOURCE_DIR, CASES[case]["facility"])) as f:
+            text = f.read()
+        cmd[1] = os.path.join(tmp, f"{case}_facility.yaml")
+        with open(cmd[1], "w") as f:
+            f.write(text + "\n" + facility_extra + "\n")
     if rtol is not None:
         i = cmd.index("--scenario") + 1 if "--scenario" in cmd else None
         path = with_rtol(case, rtol, tmp)
@@ -478,6 +490,17 @@ def cmd_regenerate(args):
                     old = load_golden(case, args.golden_dir)
                     rows = compare(old, res)
                     changed = [r for r in rows if not r.ok]
+                    new = to_golden(case, res)
+                    for part in ("series", "peaks"):
+                        for label in sorted(set(new[part]) - set(old[part])):
+                            print(f"{case}: new quantity {label}")
+                        for label in sorted(set(old[part]) - set(new[part])):
+                            print(f"{case}: quantity {label} no longer in the results")
+                    if old["tolerances"] != new["tolerances"]:
+                        for c in sorted(set(old["tolerances"]) | set(new["tolerances"])):
+                            if old["tolerances"].get(c) != new["tolerances"].get(c):
+                                print(f"{case}: tolerance class {c}: {old['tolerances'].get(c)}"
+                                      f" -> {new['tolerances'].get(c)}")
                     if changed:
                         table(changed, old["tolerances"],
                               f"{case}: changed beyond the old tolerances:")
@@ -500,7 +523,10 @@ def cmd_calibrate(args):
             base, _ = run_case(args.dctwin, case, tmp, "base")
             golden = to_golden(case, base)
             golden = json.loads(json.dumps(golden))
-            variants = [("rtol 1e-7", dict(rtol=1e-7)), ("-j 2", dict(extra=["-j", "2"]))]
+            # the same equations summed in another order: every GPU its own group
+            variants = [("rtol 1e-7", dict(rtol=1e-7)), ("-j 2", dict(extra=["-j", "2"])),
+                        ("gpu_layer.group_identical: false",
+                         dict(facility_extra="gpu_layer: {group_identical: false}"))]
             if args.other:
                 variants.append((os.path.basename(os.path.dirname(os.path.dirname(
                     os.path.abspath(args.other)))) or args.other, dict(binary=args.other)))
