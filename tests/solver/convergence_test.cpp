@@ -5,10 +5,11 @@
 // refinement and that the observed order p = log2(e(h) / e(h/2)) stays in the band of the scheme:
 //   (a) the GPU thermal nodes, backward Euler over gpu_dt (models/gpu.cpp gpuThermalStep), alone
 //       against the matrix exponential and with the operating point (leakage) lagged one step,
-//       as advanceGpuLayer() steps them: order 1;
+//       as advanceGpuLayer() steps them, and the whole GPU layer in the engine: order 1 in gpu_dt;
 //   (b) the coupling window (solver/engine/gpu_layer.cpp): the GPUs see the coolant inlet of the
-//       window start and the coolant the window-mean heat (operator splitting): order 1 in
-//       coupling_dt;
+//       window start and the coolant the window-mean heat (operator splitting): the junction
+//       converges at order 1 in coupling_dt; the coolant at order 2 for windows of 0.8 s and
+//       more (the window-mean heat dominates), at order 1 only below ~0.4 s;
 //   (c) the finite-volume pipe (models/pipe.cpp, first-order upwind tanks in series): order 1 in
 //       1/n on a smooth inlet profile; on a step, order 1/2 in the L1 norm (a discontinuity is
 //       smeared over tau/sqrt(n)).
@@ -20,6 +21,7 @@
 #include <array>
 #include <cmath>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/gpu.h"
@@ -314,7 +316,7 @@ std::vector<double> pipeOutlet(int n, Inlet T_in, double t_end, double dt_out) {
 }
 }  // namespace
 
-TEST_CASE("pipe segments: upwind transport converges at first order on smooth profiles",
+TEST_CASE("pipe segments: upwind transport converges at order 1 on smooth profiles, 1/2 on a step",
           "[convergence]") {
   const double tau = 50.0, t_end = 250.0, dt_out = 0.1;
   const std::vector<int> segments{20, 40, 80, 160, 320};
