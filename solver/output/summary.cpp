@@ -161,7 +161,7 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
          m.ngpu, toCelsius(s.T_j_max), s.T_j_max_gpu.c_str(), toCelsius(s.T_hbm_max));
     line("  GPU throttling      %.0f GPU-s thermal or brake throttled, %d GPUs shut down",
          s.gpu_seconds_throttled, s.gpus_shut_down);
-    line("  IT power (end)      %.1f kW (mean of the last output interval)", s.P_IT / 1e3);
+    line("  IT power (end)      %.1f kW (mean of the last coupling window)", s.P_IT / 1e3);
     for (const auto& J : s.jobs)
       if (J.kind != 0)
         line("  job %-15s %d GPUs, %s", J.name.c_str(), J.gpus,
