@@ -774,6 +774,28 @@ std::optional<std::string> readName(File& f, const YAML::Node& n, const std::str
   return t;
 }
 
+// a boolean: only true or false (YAML 1.2 core schema); yes/no/on/off are refused, never read
+// as false
+std::optional<bool> readBool(File& f, const YAML::Node& n, const std::string& path) {
+  f.visit(n, path);
+  if (n.IsScalar()) {
+    const std::string t = trimmed(n.Scalar());
+    if (t == "true" || t == "True" || t == "TRUE") return true;
+    if (t == "false" || t == "False" || t == "FALSE") return false;
+    const std::string l = lower(t);
+    if (l == "yes" || l == "no" || l == "on" || l == "off" || l == "y" || l == "n") {
+      f.error(n, path, n.Scalar(),
+              "expected true or false ('" + clip(t) + "' is not read as a boolean: write " +
+                  (l == "yes" || l == "on" || l == "y" ? "true" : "false") + ")");
+      return std::nullopt;
+    }
+    f.error(n, path, n.Scalar(), "expected true or false");
+    return std::nullopt;
+  }
+  f.error(n, path, "", std::string("expected true or false, got ") + kindOf(n));
+  return std::nullopt;
+}
+
 // a list node, checked for type and length; nullopt (with an error) otherwise
 bool checkList(File& f, const YAML::Node& n, const std::string& path, std::size_t min_len,
                const char* what) {
@@ -959,6 +981,14 @@ class MapIn {
     const YAML::Node* v = req ? require(key) : get(key);
     if (!v) return false;
     const auto q = readName(f_, *v, sub(key));
+    note(key, q.has_value());
+    if (q) out = *q;
+    return q.has_value();
+  }
+  bool boolean(std::string_view key, bool& out, bool req = false) {
+    const YAML::Node* v = req ? require(key) : get(key);
+    if (!v) return false;
+    const auto q = readBool(f_, *v, sub(key));
     note(key, q.has_value());
     if (q) out = *q;
     return q.has_value();
@@ -1898,13 +1928,7 @@ class FacilityReader {
       gl->quantity("coupling", Dim::Time, kCouplingStep, spec_.coupling_step);
       if (spec_.coupling_step < spec_.gpu_step)
         f_.s.add(gl->loc(), "", "gpu_layer.coupling must not be shorter than gpu_layer.step");
-      if (const YAML::Node* b = gl->get("group_identical")) {
-        if (b->IsScalar() && (b->Scalar() == "true" || b->Scalar() == "false"))
-          spec_.gpu_group_identical = b->Scalar() == "true";
-        else
-          f_.s.add(gl->locOf("group_identical"), b->IsScalar() ? b->Scalar() : "",
-                   "gpu_layer.group_identical: expected true or false");
-      }
+      gl->boolean("group_identical", spec_.gpu_group_identical);
     }
     resolve();
   }
@@ -1920,7 +1944,7 @@ class FacilityReader {
     SourceLoc coldplate_loc, gpu_loc;
   };
   struct RackInfo {
-    SourceLoc cdu_loc, type_loc, heat_load_loc;
+    SourceLoc cdu_loc, type_loc, heat_load_loc, gpu_cap_loc;
     bool heat_load_suggested = false;  // a misspelt key was reported with a did-you-mean
     bool kv_given = false;
     bool cdu_ok = false, type_ok = false;  // the names were read
@@ -2253,8 +2277,7 @@ class FacilityReader {
         std::string csv;
         if (tm->text("csv", csv, true)) readTraceCsv(*tm->get("csv"), tm->sub("csv"), csv, j.trace);
         tm->quantity("offset", Dim::Time, kJobTime, j.trace.t_offset);
-        if (const YAML::Node* lp = tm->get("loop"))
-          j.trace.loop = lp->IsScalar() && lp->Scalar() == "true";
+        tm->boolean("loop", j.trace.loop);
       }
     } else if (m.get("trace")) {
       f_.s.add(m.locOf("trace"), "", "'trace' belongs to trace-replay jobs (kind: trace)");
@@ -2278,6 +2301,7 @@ class FacilityReader {
     m.quantity("checkpoint_interval", Dim::Time, kJobTime, j.training.checkpoint_interval);
     m.quantity("checkpoint_duration", Dim::Time, kPhaseDuration, j.training.checkpoint_duration);
     m.quantity("gpu_power_cap", Dim::Power, kGpuPower, j.gpu_power_cap);
+    job_cap_loc_.push_back(m.locOf("gpu_power_cap"));
     m.quantity("reference_junction_temperature", Dim::Temperature, kTemperature, j.T_ref);
     if (const YAML::Node* ph = m.get("phases")) {
       if (ph->IsScalar() && ph->Scalar() == "default") {
@@ -2311,13 +2335,7 @@ class FacilityReader {
               pm.quantity("hbm", Dim::None, kFraction, s.a_hbm);
               pm.quantity("nvlink", Dim::None, kFraction, s.a_nvlink);
               pm.quantity("network", Dim::None, kFraction, s.a_network);
-              if (const YAML::Node* b = pm.get("barrier")) {
-                if (b->IsScalar() && (b->Scalar() == "true" || b->Scalar() == "false"))
-                  s.barrier = b->Scalar() == "true";
-                else
-                  f_.s.add(pm.locOf("barrier"), b->IsScalar() ? b->Scalar() : "",
-                           "expected true or false");
-              }
+              pm.boolean("barrier", s.barrier);
               j.training.phases.push_back(s);
             });
       }
@@ -2330,6 +2348,18 @@ class FacilityReader {
       f_.s.add(j.loc, j.name, e.what());
     }
     spec_.jobs.push_back(std::move(j));
+  }
+
+  // a per-GPU power cap must lie in the GPU's settable power-limit range (nvidia-smi -pl refuses
+  // others); scenario caps are clamped to it at run time instead
+  void checkCap(double cap, const std::string& gpu_name, const SourceLoc& at) {
+    auto g = spec_.gpus.find(gpu_name);
+    if (cap <= 0 || g == spec_.gpus.end()) return;
+    const GpuParams& gp = g->second;
+    if (cap < gp.P_limit_min - 1e-9 || cap > gp.P_limit_max + 1e-9)
+      f_.s.add(at, fmt(cap) + " W",
+               "expected a power cap within the settable power-limit range of GPU '" + gpu_name +
+                   "' (" + fmt(gp.P_limit_min) + " W ... " + fmt(gp.P_limit_max) + " W)");
   }
 
   // trace CSV: header 'time_s,gpu,<columns>' with columns among power_W, sm, hbm, nvlink, network;
@@ -2455,6 +2485,7 @@ class FacilityReader {
     info.heat_load_loc = m.loc();
     info.heat_load_suggested = m.suggested("heat_load");
     m.quantity("gpu_power_cap", Dim::Power, kGpuPower, r.gpu_power_cap);
+    info.gpu_cap_loc = m.locOf("gpu_power_cap");
     m.quantity("power_cap", Dim::Power, kRackPower, r.power_cap);
     if (const YAML::Node* d = m.get("coldplate_degradation"); d && !d->IsNull())
       forEachItem(f_, *d, m.sub("coldplate_degradation"), 0, "degraded cold plates",
@@ -2677,6 +2708,7 @@ class FacilityReader {
       if (!r.has_heat_load && !type->gpu.empty()) {
         gpu(type->gpu,
             type_info_.count(r.type) ? type_info_[r.type].gpu_loc : catalog_types_[r.type].gpu_loc);
+        checkCap(r.gpu_power_cap, type->gpu, info.gpu_cap_loc);
         for (const auto& [pname, count] : type->parts) part(pname, type->loc);
         const int n = type->trays * type->gpus_per_tray;
         for (const auto& [slot, factor] : r.coldplate_degradation)
@@ -2740,7 +2772,9 @@ class FacilityReader {
   void resolveJobs() {
     std::map<std::string, std::string> owner;
     std::set<std::string> names;
-    for (auto& j : spec_.jobs) {
+    for (std::size_t ji = 0; ji < spec_.jobs.size(); ++ji) {
+      JobSpec& j = spec_.jobs[ji];
+      std::set<std::string> capped;  // GPU models whose range was checked for this job
       if (!j.name.empty() && !names.insert(j.name).second)
         f_.s.add(j.loc, j.name, "duplicate job name");
       if (j.racks.empty())
@@ -2755,6 +2789,10 @@ class FacilityReader {
           continue;
         }
         const RackSpec& r = spec_.racks[it->second];
+        if (!r.has_heat_load && j.gpu_power_cap > 0)
+          if (auto t = spec_.rack_types.find(r.type);
+              t != spec_.rack_types.end() && capped.insert(t->second.gpu).second)
+            checkCap(j.gpu_power_cap, t->second.gpu, job_cap_loc_[ji]);
         if (r.has_heat_load)
           f_.s.add(j.loc, rn,
                    "job '" + j.name + "': rack '" + rn +
@@ -2778,6 +2816,7 @@ class FacilityReader {
   };
 
   std::set<std::string> bad_gpus_, bad_parts_;
+  std::vector<SourceLoc> job_cap_loc_;             // where each job's gpu_power_cap was set
   std::vector<std::unique_ptr<File>> elec_files_;  // for errors in electrical catalog entries
   File& f_;
   Catalog& cat_;
