@@ -9,9 +9,9 @@
 #include <map>
 #include <sstream>
 
+#include "solver/common/units.h"
 #include "solver/input/loader.h"
 #include "solver/run/run.h"
-#include "solver/common/units.h"
 
 namespace dctwin {
 
