@@ -60,6 +60,7 @@ struct Key {
   std::size_t min_len = 0;           // List and Numbers
   const char* noun = "";             // List: its entries ("CDUs"), for messages
   const char* unit = "";             // the unit shown in the docs ("degC", "kW")
+  const char* expect = "";           // Enum: what an error says is expected ("" = the values)
 
   // fluent setters for the tables
   Key& req() { return required = true, *this; }
@@ -69,6 +70,7 @@ struct Key {
   Key& shown(const char* u) { return unit = u, *this; }
   Key& atLeast(std::size_t n) { return min_len = n, *this; }
   Key& orWords(std::vector<const char*> w) { return values = std::move(w), *this; }
+  Key& expecting(const char* e) { return expect = e, *this; }
 };
 
 struct Section {

@@ -68,6 +68,7 @@ const Section kLeak{
     "scenario.events.leak",
     "an orifice that opens (docs/models/leak.md); needs diameter or area",
     {choice("location", {"rack", "manifold", "tray", "cdu", "supply_header", "return_header"})
+         .expecting("rack (or manifold, tray), cdu, supply_header or return_header")
          .dflt("rack with `rack`, else cdu")
          .docs("rack (or its aliases manifold, tray; with rack), cdu, supply_header, "
                "return_header (with cdu)"),
@@ -118,7 +119,9 @@ const Section kEvent{
          .docs("0 ... 1: the facility-water valve holds this opening, or current (needs cdu)"),
      quantity("facility_water_flow", Dim::None, {0, 1, false, false, "a fraction 0 ... 1"})
          .docs("primary flow of every CDU times this (0: plant trip)"),
-     choice("utility", {"lost", "restored"}).docs("needs a power section"),
+     choice("utility", {"lost", "restored"})
+         .expecting("'lost' or 'restored'")
+         .docs("needs a power section"),
      integer("psu_failure", 1, 256)
          .docs("N PSUs of the rack fail (needs rack and a power section)"),
      map("leak", kLeak).docs("needs rack, or cdu"),

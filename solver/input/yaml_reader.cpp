@@ -627,12 +627,14 @@ std::optional<std::vector<double>> readNumbers(File& f, const YAML::Node& n,
 // choices
 
 std::optional<std::string> readChoice(File& f, const YAML::Node& n, const std::string& path,
-                                      const std::vector<const char*>& values) {
+                                      const std::vector<const char*>& values, const char* expect) {
   const std::vector<std::string> words(values.begin(), values.end());
   const auto t = readText(f, n, path, ("one of " + alternatives(words)).c_str());
   if (!t) return std::nullopt;
   if (std::find(words.begin(), words.end(), *t) == words.end()) {
-    f.error(n, path, *t, "expected " + alternatives(words) + didYouMean(*t, words));
+    f.error(n, path, *t,
+            "expected " + (*expect ? std::string(expect) : alternatives(words)) +
+                didYouMean(*t, words));
     return std::nullopt;
   }
   return t;
@@ -805,7 +807,7 @@ bool MapIn::read(std::string_view key, std::string& out) {
       q = readText(f_, *v, sub(key), "a text");
       break;
     case keys::Type::Enum:
-      q = readChoice(f_, *v, sub(key), k.values);
+      q = readChoice(f_, *v, sub(key), k.values, k.expect);
       break;
     default:
       wrongType(*section_, k);

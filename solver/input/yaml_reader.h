@@ -142,9 +142,10 @@ std::optional<std::string> readText(File& f, const YAML::Node& n, const std::str
 std::optional<std::string> readName(File& f, const YAML::Node& n, const std::string& path);
 // only true or false (YAML 1.2 core schema); yes/no/on/off are refused, never read as false
 std::optional<bool> readBool(File& f, const YAML::Node& n, const std::string& path);
-// one of `values`, with a did-you-mean
+// one of `values`, with a did-you-mean; `expect`: what the error says is expected ("": the values)
 std::optional<std::string> readChoice(File& f, const YAML::Node& n, const std::string& path,
-                                      const std::vector<const char*>& values);
+                                      const std::vector<const char*>& values,
+                                      const char* expect = "");
 // a list node, checked for type and length; false (with an error) otherwise
 bool checkList(File& f, const YAML::Node& n, const std::string& path, std::size_t min_len,
                const char* what);

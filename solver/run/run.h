@@ -5,44 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "solver/engine/integrator.h"
 #include "solver/engine/engine.h"
+#include "solver/engine/integrator.h"
+#include "solver/input/scenario.h"
 #include "solver/input/spec.h"
 
 namespace dctwin {
-
-// a scenario: how long to run, what to record, and the input changes along the way
-// (docs/scenario-format.md). Events are applied to the spec before it is compiled.
-struct ScenarioEvent {
-  double time = 0;     // (s)
-  std::string kind;    // "heat_load", "facility_water_temperature" or a fault (FaultSpec)
-  std::string target;  // rack or CDU name, or "*" for every rack
-  double value = 0;    // SI
-  SourceLoc loc;       // leaks
-  FaultSpec::Where where = FaultSpec::Where::Rack;
-  double area = 0, area_final = 0, growth_time = 0, Cd = 0.62;
-  // sensor faults
-  FaultSpec::Sensor sensor = FaultSpec::Sensor::SupplyTemperature;
-  bool stuck = false;
-};
-
-struct Scenario {
-  std::string file;
-  std::string text;
-  double duration = 3600;       // (s)
-  double output_interval = 60;  // (s)
-  double rtol = 1e-6;
-  bool has_T_init = false;
-  double T_init = 0;  // initial fluid temperature; default: facility water at t=0 (K)
-  std::vector<ScenarioEvent> events;
-  DetectionSpec detection;
-};
-
-// throws LoadFailure
-Scenario loadScenario(const std::string& path);
-Scenario loadScenarioFromString(const std::string& text, const std::string& name);
-// throws LoadFailure for unknown targets (with did-you-mean)
-void applyScenario(const Scenario& sc, FacilitySpec& spec);
 
 // running extremes and end values for the CLI summary
 struct RunSummary {
