@@ -36,6 +36,33 @@ int editDistance(const std::string& a, const std::string& b) {
   return row[m];
 }
 
+// "; did you mean 'x'?" by edit distance <= 2 or by prefix, or ""
+std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates) {
+  if (word.empty() || word.size() > 200) return "";
+  std::string best;
+  int best_d = 3;
+  for (const auto& c : candidates) {
+    if (c == word) continue;
+    const std::size_t la = word.size(), lb = c.size();
+    if ((la > lb ? la - lb : lb - la) > 2) continue;
+    const int d = editDistance(reader::lower(word), reader::lower(c));
+    if (d < best_d && d < static_cast<int>(std::max(la, lb))) best_d = d, best = c;
+  }
+  if (best.empty()) {
+    for (const auto& c : candidates) {
+      if (word.size() >= 2 && c.size() > word.size() && c.compare(0, word.size(), word) == 0) {
+        best = c;
+        break;
+      }
+      if (c.size() >= 3 && word.size() > c.size() && word.compare(0, c.size(), c) == 0) {
+        best = c;
+        break;
+      }
+    }
+  }
+  return best.empty() ? "" : "; did you mean '" + best + "'?";
+}
+
 namespace reader {
 namespace fs = std::filesystem;
 
@@ -168,33 +195,6 @@ std::string knownList(const std::vector<std::string>& names) {
   for (std::size_t i = 0; i < names.size() && i < 12; ++i) r += (i ? ", " : "") + names[i];
   if (names.size() > 12) r += ", ...";
   return r + ")";
-}
-
-// "; did you mean 'x'?" by edit distance <= 2 or by prefix, or ""
-std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates) {
-  if (word.empty() || word.size() > 200) return "";
-  std::string best;
-  int best_d = 3;
-  for (const auto& c : candidates) {
-    if (c == word) continue;
-    const std::size_t la = word.size(), lb = c.size();
-    if ((la > lb ? la - lb : lb - la) > 2) continue;
-    const int d = editDistance(lower(word), lower(c));
-    if (d < best_d && d < static_cast<int>(std::max(la, lb))) best_d = d, best = c;
-  }
-  if (best.empty()) {
-    for (const auto& c : candidates) {
-      if (word.size() >= 2 && c.size() > word.size() && c.compare(0, word.size(), word) == 0) {
-        best = c;
-        break;
-      }
-      if (c.size() >= 3 && word.size() > c.size() && word.compare(0, c.size(), c) == 0) {
-        best = c;
-        break;
-      }
-    }
-  }
-  return best.empty() ? "" : "; did you mean '" + best + "'?";
 }
 
 std::string fmt(double x) {
@@ -778,6 +778,17 @@ bool MapIn::read(std::string_view key, int& out) {
   const auto q = readInteger(f_, *v, sub(key), k.ilo, k.ihi);
   note(key, q.has_value());
   if (q) out = static_cast<int>(*q);
+  return q.has_value();
+}
+
+bool MapIn::read(std::string_view key, long long& out) {
+  const keys::Key& k = def(key);
+  if (k.type != keys::Type::Integer) wrongType(*section_, k);
+  const YAML::Node* v = value(k);
+  if (!v) return false;
+  const auto q = readInteger(f_, *v, sub(key), k.ilo, k.ihi);
+  note(key, q.has_value());
+  if (q) out = *q;
   return q.has_value();
 }
 

@@ -58,9 +58,8 @@ extern const char* const kNameRule;
 std::string fmt(double x);  // %g
 // " (known: a, b, c)" for a short list of names
 std::string knownList(const std::vector<std::string>& names);
-// "; did you mean 'x'?" by edit distance <= 2 or by prefix, or "": the one did-you-mean of all
-// input files
-std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates);
+// "; did you mean 'x'?" (loader.h): the one did-you-mean of all input files
+using dctwin::didYouMean;
 // "a, b or c"
 std::string alternatives(const std::vector<std::string>& words);
 
@@ -214,6 +213,7 @@ class MapIn {
   bool read(std::string_view key, double& out);               // Quantity, PerKelvin
   bool read(std::string_view key, FlowValue& out);            // Flow
   bool read(std::string_view key, int& out);                  // Integer
+  bool read(std::string_view key, long long& out);            // Integer
   bool read(std::string_view key, bool& out);                 // Bool
   bool read(std::string_view key, std::string& out);          // Name, Text, Enum
   bool read(std::string_view key, std::vector<double>& out);  // Numbers
