@@ -202,6 +202,10 @@ std::string jsonString(std::string_view s) {
 
 std::string jsonNumber(double x) {
   char b[40];
+  if (x == std::floor(x) && std::fabs(x) < 1e15) {
+    std::snprintf(b, sizeof b, "%.0f", x);
+    return b;
+  }
   std::snprintf(b, sizeof b, "%.17g", x);
   // shortest form that reads back the same
   for (int p = 1; p <= 17; ++p) {
@@ -485,7 +489,10 @@ Json keySchema(const Key& k) {
       j.set("pattern", Json::str(kNamePattern));
       break;
     case Type::Text:
-      j.set("type", Json::arr().push(Json::str("string")).push(Json::str("null")));
+      // any scalar is read as its text
+      j.set(
+          "type",
+          Json::arr().push(Json::str("string")).push(Json::str("number")).push(Json::str("null")));
       break;
     case Type::Enum: {
       Json e = Json::arr();
@@ -521,12 +528,13 @@ Json keySchema(const Key& k) {
                              : Json::obj()
                                    .set("type", Json::str("string"))
                                    .set("pattern", Json::str(kNamePattern));
-      Json a = Json::obj().set("type", Json::str("array")).set("items", items);
+      // an empty value is an empty list where the list is optional
+      Json a = Json::obj().set(
+          "type", k.required ? Json::str("array")
+                             : Json::arr().push(Json::str("array")).push(Json::str("null")));
+      a.set("items", items);
       if (k.min_len > 0) a.set("minItems", Json::num(static_cast<double>(k.min_len)));
       if (k.values.empty()) {
-        a.members.insert(a.members.begin(),
-                         {"type", Json::arr().push(Json::str("array")).push(Json::str("null"))});
-        a.members.erase(a.members.begin() + 1);
         j = a;
       } else {
         Json e = Json::arr();
@@ -611,9 +619,11 @@ std::string cell(std::string s) {
 }  // namespace
 
 std::string markdownTable(const Section& s) {
-  std::string out = "| key | type | range | default | meaning |\n|---|---|---|---|---|\n";
+  std::string out = "`" + std::string(s.id) + "`" + (*s.title ? ": " + std::string(s.title) : "") +
+                    "\n\n| key | type | range | default | meaning |\n|---|---|---|---|---|\n";
   for (const Key& k : s.keys) {
     std::string def = k.def;
+    if (!def.empty() && !defaultJson(k).empty()) def = "`" + def + "`";  // a value, not prose
     if (k.required)
       def = s.merged && !k.here ? "required (here or in the catalog entry)" : "required";
     if (def.empty()) def = "—";
@@ -632,8 +642,6 @@ std::string markdownTable(const Section& s) {
 std::string markdownTables(FileKind kind) {
   std::string out;
   for (const Section* s : sectionsOf(fileSection(kind))) {
-    out += std::string("### ") + s->id + "\n\n";
-    if (*s->title) out += std::string(s->title) + "\n\n";
     out += std::string("<!-- keys:") + s->id + " begin -->\n" + markdownTable(*s) +
            "<!-- keys:" + s->id + " end -->\n\n";
   }

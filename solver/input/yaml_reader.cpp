@@ -624,6 +624,48 @@ std::optional<std::vector<double>> readNumbers(File& f, const YAML::Node& n,
 }
 
 //---------------------------------------------------------------------------------------------
+// file kinds
+
+std::optional<keys::FileKind> detectFileKind(const std::string& text, std::string* why) {
+  using keys::FileKind;
+  Session s;
+  YAML::Node root;
+  try {
+    if (!parseDocument(s, "", text, root) || !root.IsMap()) {
+      *why = "not a YAML map of keys";
+      return std::nullopt;
+    }
+  } catch (const std::exception& e) {
+    *why = e.what();
+    return std::nullopt;
+  }
+  std::vector<std::string> top;
+  for (auto it = root.begin(); it != root.end(); ++it)
+    if (it->first.IsScalar()) top.push_back(it->first.Scalar());
+  auto has = [&](const char* k) { return std::find(top.begin(), top.end(), k) != top.end(); };
+  if (has("dctwin")) return FileKind::Facility;
+  if (has("dctwin_scenario")) return FileKind::Scenario;
+  if (has("dctwin_sweep")) return FileKind::Sweep;
+  // keys that only one kind has at its top level
+  const FileKind kinds[] = {FileKind::Facility, FileKind::Scenario, FileKind::Sweep};
+  int score[3] = {0, 0, 0};
+  for (const std::string& k : top) {
+    int in = -1, n = 0;
+    for (int i = 0; i < 3; ++i)
+      if (keys::fileSection(kinds[i]).find(k)) in = i, ++n;
+    if (n == 1) ++score[in];
+  }
+  const int best = static_cast<int>(std::max_element(score, score + 3) - score);
+  if (score[best] == 0 || std::count(score, score + 3, score[best]) > 1) {
+    *why =
+        "cannot tell whether it is a facility, scenario or sweep file; start it with "
+        "'dctwin: 1', 'dctwin_scenario: 1' or 'dctwin_sweep: 1'";
+    return std::nullopt;
+  }
+  return kinds[best];
+}
+
+//---------------------------------------------------------------------------------------------
 // choices
 
 std::optional<std::string> readChoice(File& f, const YAML::Node& n, const std::string& path,

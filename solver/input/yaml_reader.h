@@ -258,4 +258,9 @@ class MapIn {
 // an open section: any key (names as keys, electrical entries)
 const keys::Section& openSection();
 
+// which kind of file a text is, by its top-level keys: the version key (dctwin, dctwin_scenario,
+// dctwin_sweep) if any, else the kind with the most keys of its own; nullopt (with *why) when
+// it cannot be told
+std::optional<keys::FileKind> detectFileKind(const std::string& text, std::string* why);
+
 }  // namespace dctwin::reader
