@@ -1368,8 +1368,26 @@ class FacilityReader {
     spec_.fluids.emplace(name, e->fluid);
   }
 
+  // after the whole file is read: 1. fluids and their ranges; 2. rack types and cold plates of
+  // the file; 3. each rack's references; 4. jobs; 5. the power chain; 6. CDUs without racks
   void resolve() {
-    // fluids
+    resolveFluids();
+    resolveTypesAndPlates();
+    std::vector<int> racks_per_cdu(spec_.cdus.size(), 0);
+    std::set<std::pair<std::string, std::string>> law_reported;  // (CDU, rack type)
+    for (std::size_t i = 0; i < spec_.racks.size(); ++i)
+      resolveRack(spec_.racks[i], rack_info_[i], racks_per_cdu, law_reported);
+    resolveJobs();
+    resolvePower();
+    for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
+      if (racks_per_cdu[c] == 0)
+        f_.s.add(spec_.cdus[c].loc, "",
+                 "CDU '" + spec_.cdus[c].name +
+                     "' feeds no racks; remove it or give racks 'cdu: " + spec_.cdus[c].name + "'");
+  }
+
+  // the facility water's and the CDUs' fluids, and the temperatures that must lie in their range
+  void resolveFluids() {
     fluid(spec_.facility_water.fluid, water_fluid_loc_);
     for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
       fluid(spec_.cdus[c].fluid, cdu_info_[c].fluid_loc);
@@ -1394,8 +1412,10 @@ class FacilityReader {
                      cdu.fluid + "' (" + fmt(toCelsius(fl->second.T_min)) + " to " +
                      fmt(toCelsius(fl->second.T_max)) + " degC)");
     }
+  }
 
-    // facility rack types and cold plates are always part of the spec
+  // facility rack types and cold plates are always part of the spec
+  void resolveTypesAndPlates() {
     for (const auto& [name, t] : types_) spec_.rack_types.emplace(name, t);
     for (const auto& [name, p] : plates_) spec_.coldplates.emplace(name, p);
     for (const auto& [name, t] : types_) {
@@ -1405,71 +1425,61 @@ class FacilityReader {
           coldPlate(t.coldplate, type_info_[name].coldplate_loc, name, &broken);
       if (cp) spec_.coldplates.emplace(cp->name, *cp);
     }
+  }
 
-    // racks: references, valve defaults, cold-plate laws
-    std::vector<int> racks_per_cdu(spec_.cdus.size(), 0);
-    std::set<std::pair<std::string, std::string>> law_reported;
-    for (std::size_t i = 0; i < spec_.racks.size(); ++i) {
-      RackSpec& r = spec_.racks[i];
-      const RackInfo& info = rack_info_[i];
-      const CduSpec* cdu = nullptr;
-      if (info.cdu_ok) {
-        if (auto it = cdu_index_.find(r.cdu); it != cdu_index_.end()) {
-          cdu = &spec_.cdus[it->second];
-          ++racks_per_cdu[it->second];
-        } else {
-          std::vector<std::string> known;
-          if (!f_.s.full())
-            for (const auto& c : spec_.cdus) known.push_back(c.name);
-          f_.s.add(info.cdu_loc, r.cdu,
-                   "unknown CDU" + didYouMean(r.cdu, known) + knownList(known));
-        }
+  // a rack's references: its CDU, its type (valve default, resolved GPUs or a heat load, power
+  // cap, parts, degraded plates), its cold plate and the plate's law for the CDU's fluid
+  void resolveRack(RackSpec& r, const RackInfo& info, std::vector<int>& racks_per_cdu,
+                   std::set<std::pair<std::string, std::string>>& law_reported) {
+    const CduSpec* cdu = nullptr;
+    if (info.cdu_ok) {
+      if (auto it = cdu_index_.find(r.cdu); it != cdu_index_.end()) {
+        cdu = &spec_.cdus[it->second];
+        ++racks_per_cdu[it->second];
+      } else {
+        std::vector<std::string> known;
+        if (!f_.s.full())
+          for (const auto& c : spec_.cdus) known.push_back(c.name);
+        f_.s.add(info.cdu_loc, r.cdu, "unknown CDU" + didYouMean(r.cdu, known) + knownList(known));
       }
-      if (!info.type_ok) continue;
-      bool broken = false;
-      const RackTypeSpec* type = rackType(r.type, info.type_loc, &broken);
-      if (!type || broken) continue;
-      spec_.rack_types.emplace(type->name, *type);
-      if (!info.kv_given) r.valve_kv = type->balancing_valve_kv;
-      // resolved GPUs, or a prescribed heat load
-      if (!r.has_heat_load && type->gpu.empty() && !info.heat_load_suggested)
-        f_.s.add(info.heat_load_loc, "",
-                 "missing key 'heat_load': rack type '" + type->name +
-                     "' has no GPU model ('gpu'), so the rack needs a heat-load profile");
-      if (!r.has_heat_load && !type->gpu.empty()) {
-        gpu(type->gpu,
-            type_info_.count(r.type) ? type_info_[r.type].gpu_loc : catalog_types_[r.type].gpu_loc);
-        checkCap(r.gpu_power_cap, type->gpu, info.gpu_cap_loc);
-        for (const auto& [pname, count] : type->parts) part(pname, type->loc);
-        const int n = type->trays * type->gpus_per_tray;
-        for (const auto& [slot, factor] : r.coldplate_degradation)
-          if (slot >= n)
-            f_.s.add(r.loc, std::to_string(slot),
-                     "coldplate_degradation: GPU slot out of range; rack '" + r.name + "' has " +
-                         std::to_string(n) + " GPUs (slots 0.." + std::to_string(n - 1) + ")");
-      }
-      if (type->coldplate.empty()) continue;
-      SourceLoc cp_loc = type_info_.count(r.type) ? type_info_[r.type].coldplate_loc
-                                                  : catalog_types_[r.type].coldplate_loc;
-      const ColdPlateSpec* cp = coldPlate(type->coldplate, cp_loc, type->name, &broken);
-      if (!cp || broken) continue;
-      spec_.coldplates.emplace(cp->name, *cp);
-      if (!cdu || cp->laws.count(cdu->fluid) || bad_fluids_.count(cdu->fluid)) continue;
-      if (!law_reported.insert({cdu->name, type->name}).second) continue;
-      std::string has;
-      for (const auto& [fluid, law] : cp->laws) has += (has.empty() ? "" : ", ") + fluid;
-      f_.s.add(info.type_loc, r.type,
-               "cold plate '" + cp->name + "' of rack type '" + type->name +
-                   "' has no resistance law for fluid '" + cdu->fluid + "' of CDU '" + cdu->name +
-                   "' (it has laws for: " + (has.empty() ? "none" : has) + ")");
     }
-    resolveJobs();
-    resolvePower();
-    for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
-      if (racks_per_cdu[c] == 0)
-        f_.s.add(spec_.cdus[c].loc, "",
-                 "CDU '" + spec_.cdus[c].name +
-                     "' feeds no racks; remove it or give racks 'cdu: " + spec_.cdus[c].name + "'");
+    if (!info.type_ok) return;
+    bool broken = false;
+    const RackTypeSpec* type = rackType(r.type, info.type_loc, &broken);
+    if (!type || broken) return;
+    spec_.rack_types.emplace(type->name, *type);
+    if (!info.kv_given) r.valve_kv = type->balancing_valve_kv;
+    // resolved GPUs, or a prescribed heat load
+    if (!r.has_heat_load && type->gpu.empty() && !info.heat_load_suggested)
+      f_.s.add(info.heat_load_loc, "",
+               "missing key 'heat_load': rack type '" + type->name +
+                   "' has no GPU model ('gpu'), so the rack needs a heat-load profile");
+    if (!r.has_heat_load && !type->gpu.empty()) {
+      gpu(type->gpu,
+          type_info_.count(r.type) ? type_info_[r.type].gpu_loc : catalog_types_[r.type].gpu_loc);
+      checkCap(r.gpu_power_cap, type->gpu, info.gpu_cap_loc);
+      for (const auto& [pname, count] : type->parts) part(pname, type->loc);
+      const int n = type->trays * type->gpus_per_tray;
+      for (const auto& [slot, factor] : r.coldplate_degradation)
+        if (slot >= n)
+          f_.s.add(r.loc, std::to_string(slot),
+                   "coldplate_degradation: GPU slot out of range; rack '" + r.name + "' has " +
+                       std::to_string(n) + " GPUs (slots 0.." + std::to_string(n - 1) + ")");
+    }
+    if (type->coldplate.empty()) return;
+    SourceLoc cp_loc = type_info_.count(r.type) ? type_info_[r.type].coldplate_loc
+                                                : catalog_types_[r.type].coldplate_loc;
+    const ColdPlateSpec* cp = coldPlate(type->coldplate, cp_loc, type->name, &broken);
+    if (!cp || broken) return;
+    spec_.coldplates.emplace(cp->name, *cp);
+    if (!cdu || cp->laws.count(cdu->fluid) || bad_fluids_.count(cdu->fluid)) return;
+    if (!law_reported.insert({cdu->name, type->name}).second) return;
+    std::string has;
+    for (const auto& [fluid, law] : cp->laws) has += (has.empty() ? "" : ", ") + fluid;
+    f_.s.add(info.type_loc, r.type,
+             "cold plate '" + cp->name + "' of rack type '" + type->name +
+                 "' has no resistance law for fluid '" + cdu->fluid + "' of CDU '" + cdu->name +
+                 "' (it has laws for: " + (has.empty() ? "none" : has) + ")");
   }
 
   // every rack on exactly one busway
