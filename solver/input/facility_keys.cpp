@@ -46,7 +46,7 @@ Key desc() {
   return text("description").docs("free text, not read");
 }
 Key sources() {
-  return any("sources").docs("citations for people (docs/catalog.md), not read");
+  return any("sources").typeShown("any").docs("citations for people (docs/catalog.md), not read");
 }
 
 //---------------------------------------------------------------------------------------------
@@ -55,8 +55,12 @@ Key sources() {
 const Section kSeries{
     "series",
     "a time series as a map: one of steps, series or csv (docs/facility-format.md, Time series)",
-    {any("steps").docs("[[time, value], ...]: each value holds from its knot to the next"),
-     any("series").docs("[[time, value], ...]: interpolated linearly between knots"),
+    {any("steps")
+         .typeShown("list of [time, value]")
+         .docs("[[time, value], ...]: each value holds from its knot to the next"),
+     any("series")
+         .typeShown("list of [time, value]")
+         .docs("[[time, value], ...]: interpolated linearly between knots"),
      text("csv").docs("a CSV file (header, then time in s, value in `unit`), relative to the file"),
      text("unit").docs("the unit of the CSV's value column (with `csv` only)")}};
 

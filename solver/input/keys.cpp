@@ -329,6 +329,7 @@ const char* dimNoun(Dim d) {
 
 // "temperature", "integer", "list of numbers", ... for the docs' type column
 std::string typeWords(const Key& k) {
+  if (*k.shown_type) return k.shown_type;
   switch (k.type) {
     case Type::Quantity:
       return dimNoun(k.dim);
@@ -362,7 +363,7 @@ std::string typeWords(const Key& k) {
     case Type::List: {
       std::string r;
       for (const char* w : k.values) r += std::string("`") + w + "` or ";
-      return r + "list" + (k.section ? "" : " of names");
+      return r + (k.section ? "list of maps" : "list of names");
     }
     case Type::NameMap:
       return "map: name → map";

@@ -61,6 +61,7 @@ struct Key {
   const char* noun = "";             // List: its entries ("CDUs"), for messages
   const char* unit = "";             // the unit shown in the docs ("degC", "kW")
   const char* expect = "";           // Enum: what an error says is expected ("" = the values)
+  const char* shown_type = "";       // the docs' type column ("" = from the type)
 
   // fluent setters for the tables
   Key& req() { return required = true, *this; }
@@ -71,6 +72,7 @@ struct Key {
   Key& atLeast(std::size_t n) { return min_len = n, *this; }
   Key& orWords(std::vector<const char*> w) { return values = std::move(w), *this; }
   Key& expecting(const char* e) { return expect = e, *this; }
+  Key& typeShown(const char* t) { return shown_type = t, *this; }
 };
 
 struct Section {

@@ -96,8 +96,10 @@ const Section kSensor{
     "a sensor reads wrong (offset) or sticks at its reading (stuck: true); the controllers act on "
     "the reading",
     {choice("sensor", {"supply_temperature", "flow"}).req(),
-     any("offset").docs("supply_temperature: a temperature difference (K); flow: a fraction, "
-                        "-1 < offset < 10"),
+     any("offset")
+         .typeShown("temperature difference, or number")
+         .docs("supply_temperature: a temperature difference (K); flow: a fraction, "
+               "-1 < offset < 10"),
      boolean("stuck").dflt("false")}};
 
 const Section kEvent{
@@ -116,6 +118,7 @@ const Section kEvent{
      integer("pump_failure", 1, 64).docs("N duty pumps stop (needs cdu); standbys take over"),
      boolean("cdu_failure").docs("true: every pump stops, no switch-over (needs cdu)"),
      any("valve_stuck")
+         .typeShown("number or `current`")
          .docs("0 ... 1: the facility-water valve holds this opening, or current (needs cdu)"),
      quantity("facility_water_flow", Dim::None, {0, 1, false, false, "a fraction 0 ... 1"})
          .docs("primary flow of every CDU times this (0: plant trip)"),

@@ -13,8 +13,10 @@ const Section kParam{
     {text("name").dflt("the path").docs("column name"),
      text("path").req().docs(
          "facility.<path>, scenario.<path>, or facility (whole facility files)"),
-     any("values").docs("a list of values, written as given (\"35 degC\")"),
-     any("range").docs("[low, high] in one unit, low < high"),
+     any("values")
+         .typeShown("list of values")
+         .docs("a list of values, written as given (\"35 degC\")"),
+     any("range").typeShown("[low, high]").docs("[low, high] in one unit, low < high"),
      integer("steps", 2, 10000).docs("with range: evenly spaced values, low to high inclusive")}};
 
 const Section kSweep{
