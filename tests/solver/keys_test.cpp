@@ -241,3 +241,32 @@ TEST_CASE("dctwin check takes facility, scenario and sweep files", "[keys][cli]"
   CHECK(rc == 2);
   CHECK_THAT(out, Catch::Contains("unknown CDU"));
 }
+
+TEST_CASE("sweep files: strict booleans, sampling and steps from the table", "[keys][sweep]") {
+  auto errors = [](const std::string& text) {
+    try {
+      loadSweepFromString(text, "w.yaml", ".");
+    } catch (const LoadFailure& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  const std::string param = "parameters:\n  - {path: facility.x, values: [1, 2]}\n";
+  CHECK(errors("facility: f.yaml\n" + param).empty());
+  CHECK_THAT(errors("facility: f.yaml\nseries: yes\n" + param),
+             Catch::Contains("w.yaml:2:") &&
+                 Catch::Contains("series: expected true or false ('yes' is not read as a "
+                                 "boolean: write true)"));
+  CHECK_THAT(errors("facility: f.yaml\nsampling: gird\n" + param),
+             Catch::Contains("expected grid, list or latin_hypercube; did you mean 'grid'?"));
+  CHECK_THAT(errors("facility: f.yaml\nparameters:\n  - {path: facility.x, range: [1, 2], "
+                    "steps: 1}\n"),
+             Catch::Contains("parameters[0].steps: expected an integer between 2 and 10000"));
+  CHECK_THAT(errors(param), Catch::Contains("missing required key 'facility'"));
+  const SweepSpec s = loadSweepFromString(
+      "facility: f.yaml\nparameters:\n  - {path: facility.x, range: [\"1 kW\", \"3 kW\"], steps: "
+      "3}\n",
+      "w.yaml", "/base");
+  CHECK(s.facility_path == "/base/f.yaml");
+  CHECK(s.params[0].values == std::vector<std::string>{"1 kW", "2 kW", "3 kW"});
+}
