@@ -24,16 +24,16 @@
 #include <sstream>
 #include <vector>
 
-#include "solver/common/units.h"
-#include "solver/compile/compile.h"
-#include "solver/engine/engine.h"
 #include "solver/engine/integrator.h"
 #include "solver/input/keys.h"
 #include "solver/input/loader.h"
+#include "solver/compile/compile.h"
+#include "solver/engine/engine.h"
 #include "solver/output/results.h"
 #include "solver/run/check.h"
 #include "solver/run/run.h"
 #include "solver/run/sweep.h"
+#include "solver/common/units.h"
 
 namespace {
 

@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "solver/engine/engine.h"
 #include "solver/engine/integrator.h"
+#include "solver/engine/engine.h"
 #include "solver/input/scenario.h"
 #include "solver/input/spec.h"
 

@@ -4,8 +4,8 @@
 // it is loaded, compiled and simulated on its own (one model and one state per case), so cases
 // are independent and the results do not depend on the number of threads. Finished cases go to a
 // journal next to the output, from which an interrupted sweep resumes.
-#include "solver/run/sweep.h"
 #include "solver/compile/compile.h"
+#include "solver/run/sweep.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -22,9 +22,9 @@
 #include <sstream>
 #include <thread>
 
-#include "solver/common/units.h"
 #include "solver/output/results.h"
 #include "solver/run/run.h"
+#include "solver/common/units.h"
 
 namespace dctwin {
 
