@@ -7,15 +7,44 @@
 //   DCTWIN_PREFIX_DOC_DIR    <prefix>/share/doc/dctwin/docs as configured
 //   DCTWIN_BUILD_DIR         the build tree: a binary inside it uses the source folders
 //   DCTWIN_DATA_DIR, DCTWIN_SOURCE_SCRIPTS_DIR, DCTWIN_SOURCE_DOC_DIR: the source folders
-// Any of them may be missing (the fuzz targets compile this file alone); the lookup then skips it.
+// Any of them may be missing (the fuzz targets compile this file alone); that place is then not
+// searched, and without DCTWIN_BUILD_DIR every binary counts as in the build tree.
 #include "solver/common/paths.h"
 
 #include <dlfcn.h>
 #include <link.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
+#include <string_view>
 #include <system_error>
+
+// a missing definition is an empty string: that place is not searched
+#ifndef DCTWIN_SHARE_FROM_BIN
+#define DCTWIN_SHARE_FROM_BIN ""
+#endif
+#ifndef DCTWIN_DOC_FROM_BIN
+#define DCTWIN_DOC_FROM_BIN ""
+#endif
+#ifndef DCTWIN_PREFIX_SHARE_DIR
+#define DCTWIN_PREFIX_SHARE_DIR ""
+#endif
+#ifndef DCTWIN_PREFIX_DOC_DIR
+#define DCTWIN_PREFIX_DOC_DIR ""
+#endif
+#ifndef DCTWIN_BUILD_DIR
+#define DCTWIN_BUILD_DIR ""
+#endif
+#ifndef DCTWIN_DATA_DIR
+#define DCTWIN_DATA_DIR ""
+#endif
+#ifndef DCTWIN_SOURCE_SCRIPTS_DIR
+#define DCTWIN_SOURCE_SCRIPTS_DIR ""
+#endif
+#ifndef DCTWIN_SOURCE_DOC_DIR
+#define DCTWIN_SOURCE_DOC_DIR ""
+#endif
 
 namespace dctwin {
 namespace {
@@ -44,9 +73,9 @@ std::string normal(const fs::path& p) {
 
 // `relative` (from the bin folder) applied to the image's folder and up to three of its parents:
 // the first that `ok` accepts
-std::string installed(const char* relative, bool (*ok)(const fs::path&)) {
+std::string installed(const std::string& relative, bool (*ok)(const fs::path&)) {
   const std::string image = imagePath();
-  if (image.empty()) return {};
+  if (relative.empty() || image.empty()) return {};
   fs::path dir = fs::path(image).parent_path();
   for (int up = 0; up < 4 && !dir.empty(); ++up, dir = dir.parent_path()) {
     const fs::path p = dir / relative;
@@ -58,7 +87,7 @@ std::string installed(const char* relative, bool (*ok)(const fs::path&)) {
 
 // whether the binary holding this code lies in the build tree it was built in
 bool inBuildTree() {
-#ifdef DCTWIN_BUILD_DIR
+  if (std::string_view(DCTWIN_BUILD_DIR).empty()) return true;  // the fuzz targets
   const std::string image = imagePath();
   if (image.empty()) return false;
   const fs::path build = normal(DCTWIN_BUILD_DIR);
@@ -68,9 +97,11 @@ bool inBuildTree() {
   for (; b != build.end() && i != img.end(); ++b, ++i)
     if (*b != *i) return false;
   return b == build.end();
-#else
-  return true;  // compiled without a build tree (fuzz targets): the source folders
-#endif
+}
+
+// `dir` when it is set and `ok` accepts it
+std::string accept(const char* dir, bool (*ok)(const fs::path&)) {
+  return *dir && ok(dir) ? normal(dir) : std::string();
 }
 
 bool hasCatalog(const fs::path& p) {
@@ -83,20 +114,29 @@ bool hasDocs(const fs::path& p) {
   return isFile(p / "results.md");
 }
 
-// the candidates after the environment, in order
-std::vector<std::string> dataCandidates() {
+// the candidates after the environment, in order: installed, build tree, prefix
+std::vector<std::string> candidates(const char* from_bin, const char* source, const char* prefix,
+                                    bool (*ok)(const fs::path&)) {
   std::vector<std::string> c;
-#ifdef DCTWIN_SHARE_FROM_BIN
-  if (auto p = installed(DCTWIN_SHARE_FROM_BIN "/data", hasCatalog); !p.empty()) c.push_back(p);
-#endif
-#ifdef DCTWIN_DATA_DIR
-  if (inBuildTree() && hasCatalog(DCTWIN_DATA_DIR)) c.push_back(normal(DCTWIN_DATA_DIR));
-#endif
-#ifdef DCTWIN_PREFIX_SHARE_DIR
-  if (hasCatalog(DCTWIN_PREFIX_SHARE_DIR "/data"))
-    c.push_back(normal(DCTWIN_PREFIX_SHARE_DIR "/data"));
-#endif
+  if (auto p = installed(from_bin, ok); !p.empty()) c.push_back(p);
+  if (inBuildTree())
+    if (auto p = accept(source, ok); !p.empty()) c.push_back(p);
+  if (auto p = accept(prefix, ok); !p.empty()) c.push_back(p);
   return c;
+}
+
+std::string join(const char* a, const char* b) {
+  return *a ? std::string(a) + "/" + b : std::string();
+}
+
+std::vector<std::string> dataCandidates() {
+  static const std::string from_bin = join(DCTWIN_SHARE_FROM_BIN, "data");
+  static const std::string prefix = join(DCTWIN_PREFIX_SHARE_DIR, "data");
+  return candidates(from_bin.c_str(), DCTWIN_DATA_DIR, prefix.c_str(), hasCatalog);
+}
+
+std::string first(const std::vector<std::string>& c) {
+  return c.empty() ? std::string() : c[0];
 }
 
 }  // namespace
@@ -115,43 +155,27 @@ std::string imagePath() {
 
 std::string dataDir() {
   if (auto e = env("DCTWIN_DATA"); !e.empty()) return e;
-  const auto c = dataCandidates();
-  return c.empty() ? std::string() : c.front();
+  return first(dataCandidates());
 }
 
 std::vector<std::string> dataDirs() {
   std::vector<std::string> dirs;
   if (auto e = env("DCTWIN_DATA"); !e.empty()) dirs.push_back(e);
   for (const auto& c : dataCandidates())
-    if (dirs.empty() || dirs.back() != c) dirs.push_back(c);
+    if (std::find(dirs.begin(), dirs.end(), c) == dirs.end()) dirs.push_back(c);
   return dirs;
 }
 
 std::string scriptsDir() {
   if (auto e = env("DCTWIN_SCRIPTS"); !e.empty()) return e;
-#ifdef DCTWIN_SHARE_FROM_BIN
-  if (auto p = installed(DCTWIN_SHARE_FROM_BIN "/scripts", hasReport); !p.empty()) return p;
-#endif
-#ifdef DCTWIN_SOURCE_SCRIPTS_DIR
-  if (inBuildTree() && hasReport(DCTWIN_SOURCE_SCRIPTS_DIR)) return DCTWIN_SOURCE_SCRIPTS_DIR;
-#endif
-#ifdef DCTWIN_PREFIX_SHARE_DIR
-  if (hasReport(DCTWIN_PREFIX_SHARE_DIR "/scripts")) return DCTWIN_PREFIX_SHARE_DIR "/scripts";
-#endif
-  return {};
+  static const std::string from_bin = join(DCTWIN_SHARE_FROM_BIN, "scripts");
+  static const std::string prefix = join(DCTWIN_PREFIX_SHARE_DIR, "scripts");
+  return first(candidates(from_bin.c_str(), DCTWIN_SOURCE_SCRIPTS_DIR, prefix.c_str(), hasReport));
 }
 
 std::string docDir() {
-#ifdef DCTWIN_DOC_FROM_BIN
-  if (auto p = installed(DCTWIN_DOC_FROM_BIN, hasDocs); !p.empty()) return p;
-#endif
-#ifdef DCTWIN_SOURCE_DOC_DIR
-  if (inBuildTree() && hasDocs(DCTWIN_SOURCE_DOC_DIR)) return DCTWIN_SOURCE_DOC_DIR;
-#endif
-#ifdef DCTWIN_PREFIX_DOC_DIR
-  if (hasDocs(DCTWIN_PREFIX_DOC_DIR)) return DCTWIN_PREFIX_DOC_DIR;
-#endif
-  return {};
+  return first(
+      candidates(DCTWIN_DOC_FROM_BIN, DCTWIN_SOURCE_DOC_DIR, DCTWIN_PREFIX_DOC_DIR, hasDocs));
 }
 
 std::string dataFile(const std::string& relative) {

@@ -60,6 +60,10 @@ used=$(/usr/bin/python3 -c 'import h5py, sys; print(h5py.File(sys.argv[1], "r").
 echo "data folder used: $used"
 [[ $used == "$(realpath "$prefix/share/dctwin/data")" ]] ||
   fail "the installed dctwin used '$used', not the moved prefix's data folder"
+if [[ -x $prefix/bin/dctwin-gui ]]; then
+  QT_QPA_PLATFORM=offscreen "$prefix/bin/dctwin-gui" --version | grep -q "$("$prefix/bin/dctwin" --version | cut -d' ' -f2-)" ||
+    fail "dctwin-gui --version differs from dctwin --version"
+fi
 if /usr/bin/python3 -c 'import h5py, matplotlib' 2>/dev/null; then
   "$prefix/bin/dctwin" report pod.h5 -o report >/dev/null
   [[ -s report/index.html ]] || fail "dctwin report wrote no index.html"
