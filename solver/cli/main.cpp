@@ -452,6 +452,10 @@ int main(int argc, char** argv) {
     std::cerr << e.what();
     if (std::string(e.what()).back() != '\n') std::cerr << '\n';
     std::cerr << "dctwin: " << e.errors().size() << " error(s)\n";
+    if (dctwin::dataDirs().empty())
+      std::cerr << "dctwin: no data folder (catalog/) found next to this program ("
+                << dctwin::imagePath()
+                << "): set DCTWIN_DATA to one, e.g. <prefix>/share/dctwin/data\n";
     return 2;
   } catch (const dctwin::ResultsError& e) {
     std::cerr << "dctwin: results file: " << e.what() << "\n";
