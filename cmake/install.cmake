@@ -24,9 +24,9 @@ endif()
 # loaders, the run path, sweeps, the output table, sinks, the results file and its reader, units,
 # paths and provenance) and the component models. Private: compile/ (the model's layout),
 # engine/ (the state), output/observe.h, output/vtk/.
+# (the include folder is the targets' INSTALL_INTERFACE, solver/ and models/CMakeLists.txt)
 install(TARGETS dctwin_solver dctwin_models EXPORT dctwinTargets
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/dctwin)
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 set(DCTWIN_PUBLIC_HEADERS
     solver/common/params.h solver/common/paths.h solver/common/provenance.h solver/common/units.h
     solver/input/loader.h solver/input/scenario.h solver/input/spec.h
