@@ -25,6 +25,8 @@
 #include <sstream>
 #include <vector>
 
+#include "solver/common/paths.h"
+#include "solver/common/provenance.h"
 #include "solver/common/units.h"
 #include "solver/input/keys.h"
 #include "solver/compile/compile.h"
@@ -341,7 +343,9 @@ int main(int argc, char** argv) {
   CLI::App app{
       "dctwin: digital twin of liquid-cooled AI data centers (coolant loops, CDUs, "
       "facility water)"};
-  app.set_version_flag("--version", std::string("dctwin ") + DCTWIN_VERSION);
+  // recorded in every results file (solver/common/provenance.h)
+  dctwin::setCommandLine(argc, argv);
+  app.set_version_flag("--version", "dctwin " + dctwin::versionText());
   app.require_subcommand(1);
 
   std::string facility, scenario, duration, output, interval, power_interval;
@@ -472,8 +476,13 @@ int main(int argc, char** argv) {
         for (char ch : x) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
         return q + "'";
       };
-      const std::string cmd = "/usr/bin/python3 " +
-                              quote(std::string(DCTWIN_SCRIPTS_DIR) + "/report.py") + " " +
+      const std::string scripts = dctwin::scriptsDir();
+      if (scripts.empty()) {
+        std::cerr << "dctwin: report.py not found (installed share/dctwin/scripts, or set "
+                     "DCTWIN_SCRIPTS)\n";
+        return 6;
+      }
+      const std::string cmd = "/usr/bin/python3 " + quote(scripts + "/report.py") + " " +
                               quote(report_file) + " -o " + quote(report_dir);
       const int rc = std::system(cmd.c_str());
       return rc == 0 ? 0 : 6;
@@ -496,6 +505,10 @@ int main(int argc, char** argv) {
     std::cerr << e.what();
     if (std::string(e.what()).back() != '\n') std::cerr << '\n';
     std::cerr << "dctwin: " << e.errors().size() << " error(s)\n";
+    if (dctwin::dataDirs().empty())
+      std::cerr << "dctwin: no data folder (catalog/) found next to this program ("
+                << dctwin::imagePath()
+                << "): set DCTWIN_DATA to one, e.g. <prefix>/share/dctwin/data\n";
     return 2;
   } catch (const dctwin::ResultsError& e) {
     std::cerr << "dctwin: results file: " << e.what() << "\n";

@@ -26,8 +26,8 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   Impl& I = *impl_;
   I.file.emplace(path_);
   ResultsFile& f = *I.file;
-  // 1. provenance
-  f.setAttribute("/", "dctwin_version", std::string(DCTWIN_VERSION));
+  // 1. provenance: program, revision, command line, host, time, solver settings, inputs
+  writeProvenance(f, provenance(), L.solver);
   f.setAttribute("/", "schema_version", 1LL);
   f.setAttribute("/", "facility_name", L.name);
   f.setAttribute("/", "facility_text", L.facility_text);

@@ -509,13 +509,36 @@ void startJournal(const std::string& path, const SweepSpec& s) {
 void writeSweepResults(const std::string& path, const SweepSpec& s,
                        const std::vector<SweepCase>& cases,
                        const std::vector<CaseResult>& results) {
+  // provenance: the base facility and scenario, as texts and as the solver settings their runs
+  // use (a parameter may change either per case: /cases/parameters); NaN settings when the base
+  // does not load
+  std::string facility_text, scenario_text;
+  SolverSettings solver{kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+  try {
+    facility_text = readText(s.facility_path, SourceLoc{s.facility_path, 0, 0, ""});
+    if (!s.scenario_path.empty())
+      scenario_text = readText(s.scenario_path, SourceLoc{s.scenario_path, 0, 0, ""});
+    const FacilitySpec spec =
+        loadFacilityFromString(facility_text, s.facility_path,
+                               std::filesystem::path(s.facility_path).parent_path().string());
+    const Scenario sc =
+        scenario_text.empty() ? Scenario{} : loadScenarioFromString(scenario_text, s.scenario_path);
+    RunSettings settings;
+    settings.duration = s.duration;
+    settings.output_interval = s.output_interval;
+    solver = solverSettings(spec, sc, settings);
+  } catch (const std::exception&) {
+  }
   ResultsFile f(path);
   f.setAttribute("/", "schema", std::string("dctwin-sweep 1"));
   f.setAttribute("/", "schema_version", 1LL);
+  writeProvenance(f, provenance(), solver);
   f.setAttribute("/", "sweep_file", s.file);
   f.setAttribute("/", "sweep_text", s.text);
   f.setAttribute("/", "facility_file", s.facility_path);
   f.setAttribute("/", "scenario_file", s.scenario_path);
+  f.setAttribute("/", "facility_text", facility_text);
+  f.setAttribute("/", "scenario_text", scenario_text);
   f.setAttribute("/", "cases", static_cast<long long>(cases.size()));
   long long failed = 0;
   for (const auto& r : results) failed += r.ok ? 0 : 1;
