@@ -735,15 +735,17 @@ PySweepResult runSweepPy(const PySweep& S, int threads, int max_cases, const py:
   std::optional<py::error_already_set> pending;
   std::mutex mu;
   auto finished = [&](const CaseResult&, int done, int total) {
-    if (progress.is_none() || stop.load()) return;
-    py::gil_scoped_acquire gil;
-    try {
-      progress(done, total);
-    } catch (py::error_already_set& e) {
-      std::lock_guard<std::mutex> lock(mu);
-      if (!pending) pending.emplace(std::move(e));
-      stop.store(true);
+    if (!progress.is_none() && !stop.load()) {
+      py::gil_scoped_acquire gil;
+      try {
+        progress(done, total);
+      } catch (py::error_already_set& e) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!pending) pending.emplace(std::move(e));
+        stop.store(true);
+      }
     }
+    if (token && token->load()) stop.store(true);
   };
   std::vector<CaseResult> results;
   {
