@@ -263,17 +263,18 @@ py::dict layoutDict(const RunLayout& L) {
   return d;
 }
 
-const RunLayout& facilityLayout(PyFacility& f) {
-  if (!f.layout) {
-    auto spec = f.spec;
-    std::shared_ptr<const RunLayout> L;
-    {
-      py::gil_scoped_release nogil;
-      L = std::make_shared<RunLayout>(describeFacility(*spec));
-    }
-    f.layout = std::move(L);
+// the compiled layout, cached until the next edit (another thread may edit meanwhile: the layout
+// is kept only if it is still the spec's)
+std::shared_ptr<const RunLayout> facilityLayout(PyFacility& f) {
+  if (f.layout) return f.layout;
+  auto spec = f.spec;
+  std::shared_ptr<const RunLayout> L;
+  {
+    py::gil_scoped_release nogil;
+    L = std::make_shared<RunLayout>(describeFacility(*spec));
   }
-  return *f.layout;
+  if (f.spec == spec) f.layout = L;
+  return L;
 }
 
 py::dict countsDict(const RunLayout& L) {
@@ -944,7 +945,7 @@ PYBIND11_MODULE(dctwin, m) {
           "The value at `path` as written ('32 degC'), or the YAML text of a mapping or list. "
           "Raises KeyError.")
       .def(
-          "check", [](PyFacility& f) { return countsDict(facilityLayout(f)); },
+          "check", [](PyFacility& f) { return countsDict(*facilityLayout(f)); },
           "Compile the facility (as a run would) and return its size: cdus, racks, gpus, jobs, ... "
           "Raises LoadError.")
       .def("copy", [](const PyFacility& f) { return f; })
@@ -982,7 +983,7 @@ PYBIND11_MODULE(dctwin, m) {
                                return v;
                              })
       .def_property_readonly(
-          "layout", [](PyFacility& f) { return layoutDict(facilityLayout(f)); },
+          "layout", [](PyFacility& f) { return layoutDict(*facilityLayout(f)); },
           "Names and indices as in a results file ('/rack/names', '/rack/cdu', '/gpu/rack', ...)")
       .def("__repr__", [](const PyFacility& f) {
         return "<dctwin.Facility '" + f.spec->name + "' (" + f.name + "), " +

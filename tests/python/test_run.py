@@ -171,3 +171,17 @@ def test_ctrl_c_stops_a_run(tmp_path):
     p.send_signal(signal.SIGINT)
     out, _ = p.communicate(timeout=60)
     assert p.returncode == 3 and "interrupted" in out
+
+
+def test_runs_on_python_threads_equal_serial_runs(pod):
+    from concurrent.futures import ThreadPoolExecutor
+
+    warm = pod.copy()
+    warm.set("facility_water.supply_temperature", "42 degC")
+    serial = [dctwin.run(f, duration="7 min") for f in (pod, warm)]
+    with ThreadPoolExecutor(2) as pool:
+        parallel = list(pool.map(lambda f: dctwin.run(f, duration="7 min"), (pod, warm)))
+    for a, b in zip(serial, parallel):
+        for path in a:
+            np.testing.assert_array_equal(a[path], b[path], err_msg=path)
+    assert serial[1]["/cdu/T_prim_supply"][-1, 0] == pytest.approx(315.15)
