@@ -14,6 +14,7 @@
 #include <yaml-cpp/exceptions.h>
 
 #include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <cmath>
 #include <filesystem>
@@ -48,6 +49,13 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // the module's exception types (created once, never freed: they live as long as the interpreter)
 PyObject* g_load_error = nullptr;     // dctwin.LoadError(ValueError)
 PyObject* g_results_error = nullptr;  // dctwin.ResultsError(RuntimeError)
+
+// text from files may be any bytes: decoded as UTF-8 with U+FFFD for what is not
+py::str text(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), py::ssize_t(s.size()), "replace");
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
 
 [[noreturn]] void throwLoad(const std::string& file, const std::string& path,
                             const std::string& message, const std::string& value = "") {
@@ -101,7 +109,13 @@ std::string pathArg(const py::handle& v, const char* what) {
 
 std::string readFile(const std::string& path, const char* what) {
   if (!std::filesystem::exists(path)) {
+    errno = ENOENT;
     PyErr_SetFromErrnoWithFilename(PyExc_FileNotFoundError, path.c_str());
+    throw py::error_already_set();
+  }
+  if (std::filesystem::is_directory(path)) {
+    errno = EISDIR;
+    PyErr_SetFromErrnoWithFilename(PyExc_IsADirectoryError, path.c_str());
     throw py::error_already_set();
   }
   std::ifstream in(path, std::ios::binary);
@@ -436,59 +450,64 @@ py::dict summaryDict(const RunSummary& s) {
   return d;
 }
 
-// keeps every frame of a run (the series the patterns select) for the numpy arrays
+// keeps the series the patterns select, row by row, for the numpy arrays: the values of the kept
+// observables of each frame, one after the other
 class RecordSink : public RunSink {
  public:
   RecordSink(double fast_interval, std::vector<std::string> patterns)
       : fast_interval_(fast_interval), patterns_(std::move(patterns)) {}
   void begin(const RunLayout& L, const FrameLayout& F) override {
     L_ = L;
-    F_ = F;
-    keep_.assign(kObservableCount, 0);
-    for (const ObservableInfo& o : observableTable())
-      keep_[int(o.id)] = F.has(o.id) && (o.rate == Rate::Output || fast_interval_ > 0) &&
-                         wanted(patterns_, o.path);
+    for (const ObservableInfo& o : observableTable()) {
+      const bool fast = o.rate == Rate::Fast;
+      if (!F.has(o.id) || (fast && fast_interval_ <= 0) || !wanted(patterns_, o.path)) continue;
+      Part& P = fast ? fast_ : out_;
+      P.kept.push_back(
+          {&o, std::size_t(F.offset[int(o.id)]), std::size_t(F.width[int(o.id)]), P.stride});
+      P.stride += std::size_t(F.width[int(o.id)]);
+    }
   }
-  void row(const OutputFrame& f) override {
-    rows_.insert(rows_.end(), f.values.begin(), f.values.end());
-    ++nrows_;
-  }
+  void row(const OutputFrame& f) override { out_.add(f); }
   double fastInterval() const override { return fast_interval_; }
-  void fastRow(const OutputFrame& f) override {
-    fast_.insert(fast_.end(), f.values.begin(), f.values.begin() + F_.fast_size);
-    ++nfast_;
-  }
+  void fastRow(const OutputFrame& f) override { fast_.add(f); }
 
   // the arrays (with the GIL held)
   void fill(PyResults& R) const {
-    for (const ObservableInfo& o : observableTable()) {
-      if (keep_.empty() || !keep_[int(o.id)]) continue;  // (no begin: the run did not start)
-      const bool fast = o.rate == Rate::Fast;
-      const std::size_t n = fast ? nfast_ : nrows_;
-      const std::size_t stride = fast ? F_.fast_size : F_.size;
-      const std::vector<double>& src = fast ? fast_ : rows_;
-      const std::size_t w = L_.width(o.shape);
-      const std::size_t cols = w == 0 ? 1 : w;
-      const std::size_t off = std::size_t(F_.offset[int(o.id)]);
-      py::array_t<double> a = w == 0 ? py::array_t<double>(py::ssize_t(n))
-                                     : py::array_t<double>({py::ssize_t(n), py::ssize_t(w)});
-      double* dst = a.mutable_data();
-      for (std::size_t r = 0; r < n; ++r)
-        std::copy_n(src.data() + r * stride + off, cols, dst + r * cols);
-      R.series[o.path] = a;
-      R.meta[o.path] = metaOf(o.path, o.unit, basisName(o.basis));
-    }
+    for (const Part* P : {&out_, &fast_})
+      for (const Kept& k : P->kept) {
+        const std::size_t w = L_.width(k.o->shape);  // 0: a facility scalar, 1-D
+        py::array_t<double> a = w == 0
+                                    ? py::array_t<double>(py::ssize_t(P->rows))
+                                    : py::array_t<double>({py::ssize_t(P->rows), py::ssize_t(w)});
+        double* dst = a.mutable_data();
+        for (std::size_t r = 0; r < P->rows; ++r)
+          std::copy_n(P->data.data() + r * P->stride + k.at, k.width, dst + r * k.width);
+        R.series[k.o->path] = a;
+        R.meta[k.o->path] = metaOf(k.o->path, k.o->unit, basisName(k.o->basis));
+      }
   }
-  const RunLayout& layout() const { return L_; }
 
  private:
+  struct Kept {
+    const ObservableInfo* o;
+    std::size_t offset, width;  // in the frame
+    std::size_t at;             // in a kept row
+  };
+  struct Part {
+    std::vector<Kept> kept;
+    std::size_t stride = 0, rows = 0;
+    std::vector<double> data;  // rows x stride
+    void add(const OutputFrame& f) {
+      for (const Kept& k : kept)
+        data.insert(data.end(), f.values.begin() + std::ptrdiff_t(k.offset),
+                    f.values.begin() + std::ptrdiff_t(k.offset + k.width));
+      ++rows;
+    }
+  };
   double fast_interval_;
   std::vector<std::string> patterns_;
   RunLayout L_;
-  FrameLayout F_;
-  std::vector<char> keep_;
-  std::vector<double> rows_, fast_;
-  std::size_t nrows_ = 0, nfast_ = 0;
+  Part out_, fast_;
 };
 
 // set from Python (or another thread) to stop a run or a sweep
@@ -609,6 +628,7 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
 PyResults readPy(const py::object& path_arg, const py::object& series) {
   const std::string path = pathArg(path_arg, "path");
   if (!std::filesystem::exists(path)) {
+    errno = ENOENT;
     PyErr_SetFromErrnoWithFilename(PyExc_FileNotFoundError, path.c_str());
     throw py::error_already_set();
   }
@@ -874,30 +894,34 @@ PYBIND11_MODULE(dctwin, m) {
   m.add_object("LoadError", py::handle(g_load_error));
   m.add_object("ResultsError", py::handle(g_results_error));
   py::class_<LoadError>(m, "LoadIssue", "One error of a LoadError: where it is and what is wrong.")
-      .def_property_readonly("file", [](const LoadError& e) { return e.loc.file; })
+      .def_property_readonly("file", [](const LoadError& e) { return text(e.loc.file); })
       .def_property_readonly(
           "line", [](const LoadError& e) { return e.loc.line; }, "1-based; 0 when unknown")
       .def_property_readonly("column", [](const LoadError& e) { return e.loc.column; })
       .def_property_readonly(
-          "path", [](const LoadError& e) { return e.loc.path; },
+          "path", [](const LoadError& e) { return text(e.loc.path); },
           "key path, e.g. cdus[0].control.flow_setpoint")
-      .def_readonly("value", &LoadError::value, "the offending value as written")
-      .def_readonly("message", &LoadError::message, "what was expected")
-      .def("__str__", &LoadError::format)
-      .def("__repr__", [](const LoadError& e) { return "<dctwin.LoadIssue " + e.format() + ">"; });
+      .def_property_readonly(
+          "value", [](const LoadError& e) { return text(e.value); },
+          "the offending value as written")
+      .def_property_readonly(
+          "message", [](const LoadError& e) { return text(e.message); }, "what was expected")
+      .def("__str__", [](const LoadError& e) { return text(e.format()); })
+      .def("__repr__",
+           [](const LoadError& e) { return text("<dctwin.LoadIssue " + e.format() + ">"); });
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const LoadFailure& e) {
       py::list errs;
       for (const auto& le : e.errors()) errs.append(loadIssue(le));
-      py::object inst = py::reinterpret_borrow<py::object>(g_load_error)(py::str(e.what()));
+      py::object inst = py::reinterpret_borrow<py::object>(g_load_error)(text(e.what()));
       inst.attr("errors") = errs;
       PyErr_SetObject(g_load_error, inst.ptr());
     } catch (const ResultsError& e) {
-      PyErr_SetString(g_results_error, e.what());
+      PyErr_SetObject(g_results_error, text(e.what()).ptr());
     } catch (const YAML::Exception& e) {
-      PyErr_SetString(g_load_error, e.what());
+      PyErr_SetObject(g_load_error, text(e.what()).ptr());
     }
   });
 

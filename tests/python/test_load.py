@@ -186,3 +186,18 @@ def test_tables():
     with pytest.raises(ValueError):
         dctwin.to_si("warm")
     assert dctwin.data_dirs()
+
+
+def test_odd_files(tmp_path):
+    with pytest.raises(IsADirectoryError):
+        dctwin.Facility.load(tmp_path)
+    binary = tmp_path / "binary.yaml"
+    binary.write_bytes(b"name: \xff\xfe\x00\x01\nfacility_water: {supply_temperature: \xff degC}\n")
+    with pytest.raises(dctwin.LoadError) as info:
+        dctwin.Facility.load(binary)
+    assert str(binary) in str(info.value)
+    assert all(isinstance(str(x), str) for x in info.value.errors)
+    empty = tmp_path / "empty.yaml"
+    empty.write_text("")
+    with pytest.raises(dctwin.LoadError):
+        dctwin.Facility.load(empty)
