@@ -24,6 +24,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -232,9 +233,9 @@ void edit(Obj& o, const std::string& path, const py::handle& value) {
 }
 
 template <class Obj>
-std::string lookup(const Obj& o, const std::string& path) {
+py::str lookup(const Obj& o, const std::string& path) {
   try {
-    return getYamlPath(o.text, path);
+    return text(getYamlPath(o.text, path));
   } catch (const std::exception& e) {
     throw py::key_error(path + ": " + e.what());
   }
@@ -614,8 +615,8 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   R.summary_text = report.text();
   R.attributes["dctwin_version"] = std::string(DCTWIN_VERSION);
   R.attributes["facility_name"] = report.layout.name;
-  R.attributes["facility_text"] = report.layout.facility_text;
-  R.attributes["scenario_text"] = report.layout.scenario_text;
+  R.attributes["facility_text"] = text(report.layout.facility_text);
+  R.attributes["scenario_text"] = text(report.layout.scenario_text);
   R.attributes["status"] = R.status;
   R.attributes["t_end"] = r.t_end;
   if (!out_path.empty()) R.attributes["output"] = out_path;
@@ -657,20 +658,20 @@ PyResults readPy(const py::object& path_arg, const py::object& series) {
   for (const auto& [p, v] : d.strings)
     if (!isEvent(p)) R.layout[py::str(p)] = v;
   R.events = eventList(d.events);
-  for (const auto& [k, v] : d.text_attributes) R.attributes[py::str(k)] = v;
+  for (const auto& [k, v] : d.text_attributes) R.attributes[py::str(k)] = text(v);
   for (const auto& [k, v] : d.number_attributes) R.attributes[py::str(k)] = v;
-  auto text = [&](const char* k) {
+  auto textAttr = [&](const char* k) {
     auto it = d.text_attributes.find(k);
     return it == d.text_attributes.end() ? std::string() : it->second;
   };
-  auto number = [&](const char* k) {
+  auto numberAttr = [&](const char* k) {
     auto it = d.number_attributes.find(k);
     return it == d.number_attributes.end() ? kNaN : it->second;
   };
-  R.status = text("status");
-  R.error = text("error");
-  R.t_end = number("t_end");
-  R.wall_seconds = number("wall_seconds");
+  R.status = textAttr("status");
+  R.error = textAttr("error");
+  R.t_end = numberAttr("t_end");
+  R.wall_seconds = numberAttr("wall_seconds");
   for (const auto& [k, v] : d.number_attributes)
     if (k.rfind("solver_", 0) == 0) R.stats[py::str(k.substr(7))] = v;
   return R;
@@ -813,8 +814,8 @@ PySweep gridSweep(const PyFacility& fac, const py::dict& parameters, const py::o
   s.duration = timeArg(duration, "duration");
   s.output_interval = timeArg(output_interval, "output_interval");
   if (parameters.empty()) throw py::value_error("parameters: expected at least one parameter");
-  std::ostringstream text;  // the sweep's own text: its identity in provenance
-  text << "name: " << name << "\nfacility: " << s.facility_path << "\nparameters:\n";
+  std::ostringstream yaml;  // the sweep's own text: its identity in provenance
+  yaml << "name: " << name << "\nfacility: " << s.facility_path << "\nparameters:\n";
   for (auto kv : parameters) {
     const std::string full = py::cast<std::string>(kv.first);
     const auto dot = full.find('.');
@@ -831,15 +832,19 @@ PySweep gridSweep(const PyFacility& fac, const py::dict& parameters, const py::o
       throw py::type_error(full + ": expected a list of values, got a str");
     for (auto v : kv.second) p.values.push_back(scalarText(v, full.c_str()));
     if (p.values.empty()) throw py::value_error(full + ": expected at least one value");
-    text << "  - {path: " << full << ", values: [";
-    for (std::size_t i = 0; i < p.values.size(); ++i) text << (i ? ", " : "") << p.values[i];
-    text << "]}\n";
+    yaml << "  - {path: " << full << ", values: [";
+    for (std::size_t i = 0; i < p.values.size(); ++i) yaml << (i ? ", " : "") << p.values[i];
+    yaml << "]}\n";
     s.params.push_back(std::move(p));
   }
-  s.text = text.str();
+  s.text = yaml.str();
   S.cases = expandCases(s);
   // every value of every parameter once, before anything runs (errors name the parameter)
+  std::vector<std::set<std::string>> seen(s.params.size());
   for (const SweepCase& c : S.cases) {
+    bool fresh = false;
+    for (std::size_t j = 0; j < s.params.size(); ++j) fresh |= seen[j].insert(c.values[j]).second;
+    if (!fresh) continue;
     const CaseInputs in = caseInputs(s, c, base.facility_text, base.scenario_text);
     (void)loadFacilityFromString(in.facility_text, s.facility_path, folderOf(s.facility_path));
     if (!base.scenario_text.empty() || in.scenario_text != "{}\n")
@@ -984,7 +989,7 @@ PYBIND11_MODULE(dctwin, m) {
       .def_property_readonly("name", [](const PyFacility& f) { return f.spec->name; })
       .def_property_readonly("description", [](const PyFacility& f) { return f.spec->description; })
       .def_property_readonly("path", [](const PyFacility& f) { return f.path; })
-      .def_property_readonly("text", [](const PyFacility& f) { return f.text; })
+      .def_property_readonly("text", [](const PyFacility& f) { return text(f.text); })
       .def_property_readonly(
           "edits", [](const PyFacility& f) { return f.edits; },
           "(path, value) of every set(), in order")
@@ -1052,7 +1057,7 @@ PYBIND11_MODULE(dctwin, m) {
           "get", [](const PyScenario& s, const std::string& p) { return lookup(s, p); },
           py::arg("path"))
       .def_property_readonly("path", [](const PyScenario& s) { return s.path; })
-      .def_property_readonly("text", [](const PyScenario& s) { return s.text; })
+      .def_property_readonly("text", [](const PyScenario& s) { return text(s.text); })
       .def_property_readonly(
           "duration", [](const PyScenario& s) { return s.sc->duration; }, "(s)")
       .def_property_readonly(
