@@ -48,6 +48,9 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/data/catalog ${PROJECT_SOURCE_DIR}/data/
                   ${PROJECT_SOURCE_DIR}/data/telemetry
         DESTINATION ${DCTWIN_INSTALL_SHARE_DIR}/data)
 install(FILES ${PROJECT_SOURCE_DIR}/scripts/report.py DESTINATION ${DCTWIN_INSTALL_SHARE_DIR}/scripts)
+# Slurm job scripts (docs/sweep-format.md): sbatch PREFIX/share/dctwin/scripts/sweep_slurm.sbatch
+install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/sweep_slurm.sbatch ${PROJECT_SOURCE_DIR}/scripts/merge_slurm.sbatch
+        DESTINATION ${DCTWIN_INSTALL_SHARE_DIR}/scripts)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs DESTINATION ${CMAKE_INSTALL_DOCDIR})

@@ -16,8 +16,9 @@
 # socket, slurm.conf (SLURM_CONF), ports, state and spool folders, without cgroups
 # (proctrack/linuxproc, task/none), and are stopped when this script exits, also on failure or
 # interruption. Every wait is bounded (SLURM_CI_START_TIMEOUT, default 60 s, for the node to come
-# up; SLURM_CI_JOB_TIMEOUT, default 300 s, for the jobs). Ports: SLURM_CI_PORT (slurmctld,
-# default 16817) and SLURM_CI_PORT + 1 (slurmd).
+# up; SLURM_CI_JOB_TIMEOUT, default 300 s, for the jobs). Ports: SLURM_CI_PORT (slurmctld) and
+# SLURM_CI_PORT + 1 (slurmd); by default the first free pair from 16817 up, so that two runs on
+# one machine (or a system Slurm on 6817/6818) do not collide.
 #
 # scripts/test.sh runs this as its slurm stage when CI=true or DCTWIN_SLURM_TEST=1.
 set -euo pipefail
@@ -46,7 +47,23 @@ done
 
 start_timeout=${SLURM_CI_START_TIMEOUT:-60}
 job_timeout=${SLURM_CI_JOB_TIMEOUT:-300}
-port=${SLURM_CI_PORT:-16817}
+port=${SLURM_CI_PORT:-}
+if [[ -z $port ]]; then
+  # two free consecutive TCP ports
+  port=$(/usr/bin/python3 -c '
+import socket
+for p in range(16817, 17817, 2):
+    try:
+        for q in (p, p + 1):
+            with socket.socket() as s:
+                s.bind(("", q))
+    except OSError:
+        continue
+    print(p)
+    break
+')
+  [[ -n $port ]] || dctwin_die "no two free TCP ports between 16817 and 17817"
+fi
 for v in start_timeout job_timeout port; do
   [[ ${!v} =~ ^[0-9]+$ ]] || dctwin_die "$v must be a whole number, not '${!v}'"
 done
@@ -204,7 +221,7 @@ while ((SECONDS - t0 < start_timeout)); do
   sleep 1
 done
 [[ $state == idle ]] || dctwin_die "node localhost not idle after ${start_timeout} s (state '${state:-none}')"
-dctwin_log "slurm up in $((SECONDS - t0)) s: node localhost idle, $cpus CPUs, $mem MB"
+dctwin_log "slurm up in $((SECONDS - t0)) s: node localhost idle, $cpus CPUs, $mem MB, ports $port and $((port + 1))"
 sinfo
 
 # --- the sbatch script's binary lookup, without Slurm --------------------------------------------

@@ -5,7 +5,9 @@
 #      the moved prefix, built and run: it loads the default pod and prints its rack count;
 #   2. the installed `dctwin` run from a folder outside the source tree on the installed default
 #      facility, without $DCTWIN_DATA: the results file must name the moved prefix's data folder
-#      as the one used, and `dctwin report` must find the installed report.py.
+#      as the one used, and `dctwin report` must find the installed report.py;
+#   3. the installed scripts/sweep_slurm.sbatch run as slurmd runs an array task: a copy in another
+#      folder ($0 tells nothing), dctwin found on PATH, one case of the installed sweep.
 set -euo pipefail
 build=$(realpath "$1")
 src=$(realpath "$2")
@@ -27,7 +29,8 @@ prefix=$work/moved
 for f in bin/dctwin lib/libdctwin_solver.a lib/libdctwin_models.a lib/cmake/dctwin/dctwinConfig.cmake \
   lib/cmake/dctwin/dctwinConfigVersion.cmake include/dctwin/solver/run/run.h include/dctwin/models/pump.h \
   share/dctwin/data/catalog share/dctwin/data/facilities/pod_gb200.yaml share/dctwin/data/sweeps \
-  share/dctwin/data/scenarios share/dctwin/scripts/report.py share/doc/dctwin/CHANGELOG.md; do
+  share/dctwin/data/scenarios share/dctwin/scripts/report.py share/dctwin/scripts/sweep_slurm.sbatch \
+  share/dctwin/scripts/merge_slurm.sbatch share/doc/dctwin/CHANGELOG.md; do
   [[ -e $prefix/$f ]] || fail "not installed: $f"
 done
 [[ ! -e $prefix/include/dctwin/solver/engine/state.h ]] || fail "a private header was installed"
@@ -68,4 +71,19 @@ if /usr/bin/python3 -c 'import h5py, matplotlib' 2>/dev/null; then
   "$prefix/bin/dctwin" report pod.h5 -o report >/dev/null
   [[ -s report/index.html ]] || fail "dctwin report wrote no index.html"
 fi
+
+# 4. the installed sbatch script as a Slurm array task (task 1 of 40 shards: one case)
+mkdir "$work/spool"
+cp "$prefix/share/dctwin/scripts/sweep_slurm.sbatch" "$work/spool/slurm_script"
+env -u DCTWIN PATH="$prefix/bin:/usr/bin:/bin" SLURM_SUBMIT_DIR="$work/run" SLURM_ARRAY_TASK_ID=1 \
+  SLURM_ARRAY_TASK_COUNT=1 SLURM_CPUS_PER_TASK=1 \
+  bash "$work/spool/slurm_script" "$prefix/share/dctwin/data/sweeps/pod_fws_racks.yaml" shards 40 \
+  >"$work/sbatch.log" 2>&1 || {
+  cat "$work/sbatch.log"
+  fail "the installed sweep_slurm.sbatch failed"
+}
+grep -q "dctwin-sweep: task 1/40 .*: $prefix/bin/dctwin" "$work/sbatch.log" ||
+  fail "sweep_slurm.sbatch did not use the installed dctwin on PATH: $(head -n 1 "$work/sbatch.log")"
+[[ -s shards/shard_1.h5.journal ]] || fail "sweep_slurm.sbatch left no shards/shard_1.h5.journal"
+echo "installed sweep_slurm.sbatch: $(head -n 1 "$work/sbatch.log")"
 echo "install_test: ok"
