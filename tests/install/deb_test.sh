@@ -28,6 +28,7 @@ dpkg-deb -c "$deb" >"$work/contents"
 for f in ./usr/bin/dctwin ./usr/bin/dctwin-gui ./usr/lib/libdctwin_solver.a \
   ./usr/lib/cmake/dctwin/dctwinConfig.cmake ./usr/include/dctwin/solver/run/run.h \
   ./usr/share/dctwin/data/facilities/pod_gb200.yaml ./usr/share/dctwin/scripts/report.py \
+  ./usr/share/dctwin/scripts/sweep_slurm.sbatch ./usr/share/dctwin/scripts/merge_slurm.sbatch \
   ./usr/share/doc/dctwin/README.md; do
   grep -q " $f\$" "$work/contents" || fail "not in the package: $f"
 done
