@@ -95,7 +95,7 @@ stop_daemons() {
   local i pid n
   # jobs first, so that slurmd does not leave job steps behind
   if [[ -n ${SLURM_CONF:-} ]] && ((${#pids[@]} >= 2)); then
-    scancel --quiet --user=root 2>/dev/null || true
+    timeout 10 scancel --quiet --user=root 2>/dev/null || true
   fi
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
     pid=${pids[i]}
