@@ -9,6 +9,8 @@ foreach(sub IN LISTS subcommands)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "${DCTWIN} ${sub} --help failed (${rc})")
   endif()
+  # the program by its name, not the build tree's path
+  string(REPLACE "${DCTWIN}" "dctwin" help "${help}")
   # roff: a leading dot or quote would be a request; backslashes escaped
   string(REPLACE "\\" "\\\\" help "${help}")
   string(REGEX REPLACE "\n([.'])" "\n\\\\&\\1" help "${help}")
