@@ -220,7 +220,7 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
   }
   if (!quiet && rk.rank == 0)
     std::cerr << "dctwin sweep: " << cases.size() << " cases, " << rk.size << " rank(s) x "
-              << threads << " thread(s)"
+              << threads << " case(s) at once (-j)"
               << (done.empty() ? "" : ", resuming: " + std::to_string(done.size()) + " done")
               << "\n";
   startJournal(journal, s);
@@ -498,7 +498,7 @@ int main(int argc, char** argv) {
   exporter
       ->add_option("--series", export_series,
                    "Glob patterns of the series paths, e.g. '/rack/T_return' '/facility/*' "
-                   "(default: every series; 'dctwin outputs' lists the paths)")
+                   "(default: every series on /time; 'dctwin outputs' lists the paths)")
       ->expected(1, -1);
   exporter->add_option("--output,-o", export_out, "CSV file to write (default: standard output)");
   exporter->add_flag("--long", export_long,

@@ -71,7 +71,7 @@ std::vector<std::string> selectSeries(const ResultsData& d,
   const std::string bad = unmatchedPatternError(patterns, all, "--series");
   if (!bad.empty()) throw ResultsError(d.path + ": " + bad);
   for (const auto& p : all)
-    if (anyGlobMatch(patterns, p)) chosen.push_back(p);
+    if (patterns.empty() ? !isPower(p) : anyGlobMatch(patterns, p)) chosen.push_back(p);
   return chosen;
 }
 

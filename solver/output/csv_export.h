@@ -17,8 +17,9 @@
 
 namespace dctwin {
 
-// the time series of a file matching the globs (series_filter.h), in path order; throws
-// ResultsError naming a pattern that matches none, with the nearest paths
+// the time series of a file matching the globs (series_filter.h), in path order (no patterns:
+// every series on /time, not the /power ones); throws ResultsError naming a pattern that matches
+// none, with the nearest paths
 std::vector<std::string> selectSeries(const ResultsData& d,
                                       const std::vector<std::string>& patterns);
 
