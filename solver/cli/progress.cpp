@@ -68,7 +68,9 @@ std::string sweepProgressLine(int k, int n, int failed, double wall, bool bar) {
   if (failed > 0) s += " (" + std::to_string(failed) + " failed)";
   char buf[64];
   if (wall > 0 && k > 0) {
-    std::snprintf(buf, sizeof buf, "  %.3g cases/min", 60.0 * k / wall);
+    const double per_min = 60.0 * k / wall;
+    std::snprintf(buf, sizeof buf, per_min >= 100 ? "  %.0f cases/min" : "  %.3g cases/min",
+                  per_min);
     s += buf;
     s += "  ETA " + formatSpan(wall / k * (n - k));
   } else {

@@ -26,6 +26,7 @@ TEST_CASE("progress spans, bars and lines", "[cli][progress]") {
   CHECK(runProgressLine(30, 60, 20, false) == " 50%  t 30s/1m00s  x1.5 real time  ETA 20s");
   CHECK(sweepProgressLine(3, 15, 1, 60, true) ==
         "[####................]  20%  3/15 cases (1 failed)  3 cases/min  ETA 4m00s");
+  CHECK(sweepProgressLine(4, 4, 0, 0.068, false) == "100%  4/4 cases  3529 cases/min  ETA 0s");
 }
 
 TEST_CASE("progress reporter: a line every 10 % when not a terminal, nothing when quiet",
