@@ -45,7 +45,8 @@ def main():
     ap.add_argument("--high", type=float, default=45.0, help="highest supply temperature (degC)")
     ap.add_argument("--step", type=float, default=2.5, help="temperature step (K)")
     ap.add_argument("--duration", default="1 h", help="simulated time per case (default 1 h)")
-    ap.add_argument("-j", "--threads", type=int, default=2, help="cases run at once")
+    ap.add_argument("-j", "--jobs", dest="threads", type=int, default=2,
+                    help="cases run at once (as dctwin sweep -j)")
     ap.add_argument("-o", "--output", default="fws_sweep.png", help="the plot (PNG)")
     args = ap.parse_args()
 
