@@ -72,6 +72,23 @@ if /usr/bin/python3 -c 'import h5py, matplotlib' 2>/dev/null; then
   [[ -s report/index.html ]] || fail "dctwin report wrote no index.html"
 fi
 
+# 3b. the installed Python module, outside the source tree, finding the moved prefix's data
+pymod=$(find "$prefix/lib" -path '*dist-packages/dctwin*.so' -print -quit 2>/dev/null || true)
+if [[ -n $pymod ]]; then
+  pyout=$(cd "$work/run" && env -u PYTHONPATH PYTHONPATH="$(dirname "$pymod")" /usr/bin/python3 -c '
+import dctwin, sys
+print("import dctwin", dctwin.__version__, "from", dctwin.__file__)
+print("data", dctwin.data_dirs()[0])
+f = dctwin.Facility.load(sys.argv[1])
+r = dctwin.run(f, duration="1 min")
+print("run", r.status)
+' "$prefix/share/dctwin/data/facilities/pod_gb200.yaml") || fail "the installed Python module failed"
+  echo "$pyout"
+  grep -q "^run completed" <<<"$pyout" || fail "the installed Python module: run did not complete"
+  grep -q "^data $(realpath "$prefix/share/dctwin/data")" <<<"$pyout" ||
+    fail "the installed Python module did not find the moved prefix's data folder"
+fi
+
 # 4. the installed sbatch script as a Slurm array task (task 1 of 40 shards: one case)
 mkdir "$work/spool"
 cp "$prefix/share/dctwin/scripts/sweep_slurm.sbatch" "$work/spool/slurm_script"
