@@ -15,7 +15,9 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -52,11 +54,32 @@ double parseDuration(const std::string& text) {
   throw CLI::ValidationError("--duration", "expected a duration such as 2h, 90min or 3600s");
 }
 
+// SIGINT and SIGTERM stop a run at its next step; the results file is closed with status
+// `interrupted`. The handler resets itself: a second signal ends the program at once.
+std::atomic<bool> g_cancel{false};
+std::atomic<int> g_signal{0};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+
+extern "C" void onStopSignal(int sig) {
+  g_signal.store(sig);
+  g_cancel.store(true);
+}
+
+void installStopHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = onStopSignal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
 int runCommand(const std::string& facility, const std::string& scenario_path,
                const std::string& duration, const std::string& output, const std::string& interval,
                const std::string& power_interval, bool quiet, const std::string& vtk_dir,
                int threads) {
   using namespace dctwin;
+  installStopHandlers();  // a signal while loading stops the run before its first step
   FacilitySpec spec = loadFacility(facility);
   Scenario sc;
   if (!scenario_path.empty()) sc = loadScenario(scenario_path);
@@ -73,6 +96,7 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   std::unique_ptr<Hdf5Sink> h5;
   if (!output.empty()) {
     const double pi = power_interval.empty() ? 0.0 : parseDuration(power_interval);
+    checkOutputPath(output, {facility, scenario_path});
     h5 = std::make_unique<Hdf5Sink>(output, 10, pi);
     sinks.push_back(h5.get());
   }
@@ -86,10 +110,20 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   if (!vtk_dir.empty())
     throw CLI::ValidationError("--vtk", "this dctwin was built without VTK (libvtk9-dev)");
 #endif
-  const RunReport report = runFacility(spec, sc, settings, sinks);
+  RunControl control;
+  control.cancel = &g_cancel;
+  control.signal = &g_signal;
+  const RunReport report = runFacility(spec, sc, settings, sinks, control);
   const RunResult& res = report.result;
   if (!quiet) std::cout << report.text();
   if (!output.empty() && !quiet) std::cout << "  results             " << output << "\n";
+  if (!res.interrupted.empty()) {
+    std::cerr << "dctwin: interrupted by " << res.interrupted << " at t = " << res.t_end << " s"
+              << (output.empty() ? ""
+                                 : "; results up to then in " + output + " (status interrupted)")
+              << "\n";
+    return 128 + g_signal.load();
+  }
   if (!res.ok) {
     std::cerr << "dctwin: " << res.error << "\n";
     if (!output.empty()) std::cerr << "dctwin: results up to the failure are in " << output << "\n";

@@ -230,6 +230,20 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
   if (!t || t->width != 0) rd.fail("not a dctwin run results file (no /time series)");
   if (!data.strings.count("/rack/names") || !data.strings.count("/cdu/names"))
     rd.fail("not a dctwin run results file (no /rack/names or /cdu/names)");
+  // a run that was killed (status still `running`): trust the rows of its last completed flush
+  // (docs/results.md, "Flushing and interrupted runs"); a flush cut short may have left more
+  const auto st = data.text_attributes.find("status");
+  const auto rc = data.number_attributes.find("rows_complete");
+  if (st != data.text_attributes.end() && st->second == "running" &&
+      rc != data.number_attributes.end() && rc->second >= 0 && rc->second < double(t->rows)) {
+    const std::size_t keep = std::size_t(rc->second), T0 = t->rows;
+    for (auto& [p, s] : data.series) {
+      if (p.rfind("/power/", 0) == 0 || p.rfind("/events/", 0) == 0 || s.rows < keep) continue;
+      if (s.rows != T0 && s.width == 0 && p != "/time") continue;
+      s.rows = keep;
+      s.data.resize(keep * s.columns());
+    }
+  }
   const std::size_t T = t->rows;
   for (auto& [p, s] : data.series) {
     if (p.rfind("/power/", 0) == 0 || p.rfind("/cases/", 0) == 0) continue;

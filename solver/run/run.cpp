@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
 #include <vector>
 
 #include "solver/compile/compile.h"
@@ -10,6 +11,19 @@
 #include "solver/output/observe.h"
 
 namespace dctwin {
+
+std::string signalName(int sig) {
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "signal " + std::to_string(sig);
+  }
+}
 
 RunLayout describeFacility(const FacilitySpec& spec) {
   return describeModel(compileFacility(spec));
@@ -47,7 +61,25 @@ RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
   ro.duration = duration;
   ro.cancel = control.cancel;
   RunReport report;
-  report.result = simulate(model, st, ro, &feed);
+  try {
+    report.result = simulate(model, st, ro, &feed);
+  } catch (const std::exception& e) {
+    // a sink could not write (a full disk): end every sink as failed, then pass the error on
+    RunResult failed;
+    failed.ok = false;
+    failed.error = e.what();
+    failed.t_end = st.time;
+    failed.events = st.events;
+    try {
+      feed.end(failed);
+    } catch (const std::exception&) {  // the sink that failed may fail again on closing
+    }
+    throw;
+  }
+  if (report.result.cancelled && control.signal) {
+    const int sig = control.signal->load();
+    if (sig != 0) report.result.interrupted = signalName(sig);
+  }
 
   // 6. end every sink with the outcome
   feed.end(report.result);
