@@ -28,37 +28,37 @@ enum Scope { kRack, kCdu, kGpu, kFacility, kJob };
 struct Quantity {
   const char* name;
   Scope scope;
-  const char* path;  // series path, or "" for a derived rack metric
+  Obs obs;  // the series (solver/output/observables.h), or Obs::Count for a derived rack metric
   double scale, offset;
   const char* unit;
   Metric metric = Metric::Count;  // derived rack metric
 };
 
 const Quantity kQ[] = {
-    {"Rack: max GPU junction temperature", kRack, "", 1, 0, "°C", Metric::JunctionMax},
-    {"Rack: max HBM temperature", kRack, "", 1, 0, "°C", Metric::HbmMax},
-    {"Rack: supply temperature", kRack, "/rack/T_supply", 1, -273.15, "°C"},
-    {"Rack: return temperature", kRack, "/rack/T_return", 1, -273.15, "°C"},
-    {"Rack: coolant flow", kRack, "/rack/V_flow", 60000, 0, "L/min"},
-    {"Rack: power", kRack, "/rack/P", 1e-3, 0, "kW"},
-    {"Rack: mean SM clock", kRack, "", 1, 0, "%", Metric::ClockMean},
-    {"Rack: GPUs throttled", kRack, "", 1, 0, "%", Metric::ThrottleShare},
-    {"Rack: isolation valves closed", kRack, "/rack/isolation", 100, 0, "%"},
-    {"Rack: leak flow", kRack, "/rack/leak_flow", 60000, 0, "L/min"},
-    {"CDU: secondary supply temperature", kCdu, "/cdu/T_sec_supply", 1, -273.15, "°C"},
-    {"CDU: secondary return temperature", kCdu, "/cdu/T_sec_return", 1, -273.15, "°C"},
-    {"CDU: secondary flow", kCdu, "/cdu/V_flow_sec", 60000, 0, "L/min"},
-    {"CDU: pump speed", kCdu, "/cdu/pump_speed", 100, 0, "%"},
-    {"CDU: pump power", kCdu, "/cdu/P_pump", 1e-3, 0, "kW"},
-    {"CDU: tank pressure", kCdu, "/cdu/p_tank", 1e-3, 0, "kPa"},
-    {"CDU: coolant lost", kCdu, "/cdu/coolant_lost", 1e3, 0, "L"},
-    {"CDU: facility water supply temperature", kCdu, "/cdu/T_prim_supply", 1, -273.15, "°C"},
-    {"GPU: junction temperature", kGpu, "/gpu/T_junction", 1, -273.15, "°C"},
-    {"GPU: HBM temperature", kGpu, "/gpu/T_hbm", 1, -273.15, "°C"},
-    {"GPU: power", kGpu, "/gpu/P", 1, 0, "W"},
-    {"GPU: SM clock", kGpu, "/gpu/clock_ratio", 100, 0, "%"},
-    {"Facility: IT power", kFacility, "/facility/P_IT", 1e-3, 0, "kW"},
-    {"Job: throughput (vs reference)", kJob, "/job/throughput_ratio", 100, 0, "%"},
+    {"Rack: max GPU junction temperature", kRack, Obs::Count, 1, 0, "°C", Metric::JunctionMax},
+    {"Rack: max HBM temperature", kRack, Obs::Count, 1, 0, "°C", Metric::HbmMax},
+    {"Rack: supply temperature", kRack, Obs::RackTSupply, 1, -273.15, "°C"},
+    {"Rack: return temperature", kRack, Obs::RackTReturn, 1, -273.15, "°C"},
+    {"Rack: coolant flow", kRack, Obs::RackVFlow, 60000, 0, "L/min"},
+    {"Rack: power", kRack, Obs::RackP, 1e-3, 0, "kW"},
+    {"Rack: mean SM clock", kRack, Obs::Count, 1, 0, "%", Metric::ClockMean},
+    {"Rack: GPUs throttled", kRack, Obs::Count, 1, 0, "%", Metric::ThrottleShare},
+    {"Rack: isolation valves closed", kRack, Obs::RackIsolation, 100, 0, "%"},
+    {"Rack: leak flow", kRack, Obs::RackLeakFlow, 60000, 0, "L/min"},
+    {"CDU: secondary supply temperature", kCdu, Obs::CduTSecSupply, 1, -273.15, "°C"},
+    {"CDU: secondary return temperature", kCdu, Obs::CduTSecReturn, 1, -273.15, "°C"},
+    {"CDU: secondary flow", kCdu, Obs::CduVFlowSec, 60000, 0, "L/min"},
+    {"CDU: pump speed", kCdu, Obs::CduPumpSpeed, 100, 0, "%"},
+    {"CDU: pump power", kCdu, Obs::CduPPump, 1e-3, 0, "kW"},
+    {"CDU: tank pressure", kCdu, Obs::CduPTank, 1e-3, 0, "kPa"},
+    {"CDU: coolant lost", kCdu, Obs::CduCoolantLost, 1e3, 0, "L"},
+    {"CDU: facility water supply temperature", kCdu, Obs::CduTPrimSupply, 1, -273.15, "°C"},
+    {"GPU: junction temperature", kGpu, Obs::GpuTJunction, 1, -273.15, "°C"},
+    {"GPU: HBM temperature", kGpu, Obs::GpuTHbm, 1, -273.15, "°C"},
+    {"GPU: power", kGpu, Obs::GpuP, 1, 0, "W"},
+    {"GPU: SM clock", kGpu, Obs::GpuClockRatio, 100, 0, "%"},
+    {"Facility: IT power", kFacility, Obs::FacilityPIT, 1e-3, 0, "kW"},
+    {"Job: throughput (vs reference)", kJob, Obs::JobThroughputRatio, 100, 0, "%"},
 };
 constexpr int kNQ = sizeof(kQ) / sizeof(kQ[0]);
 
@@ -305,8 +305,9 @@ void ChartPanel::rebuild() {
     QList<QPointF> pts;
     pts.reserve(d.rows());
     for (int row = 0; row < d.rows(); ++row) {
-      double v = Q.metric != Metric::Count ? rackMetric(d, Q.metric, w.col, row)
-                                           : d.value(Q.path, row, w.col) * Q.scale + Q.offset;
+      double v = Q.metric != Metric::Count
+                     ? rackMetric(d, Q.metric, w.col, row)
+                     : d.value(observable(Q.obs).path, row, w.col) * Q.scale + Q.offset;
       vals[row] = v;
       if (std::isnan(v)) continue;
       pts.append(QPointF(d.time[row] / 60.0, v));

@@ -1,9 +1,10 @@
 // floor_layout.h: where racks, CDUs, pipes and busways sit on the hall floor, in metres
 //
-// the convention of solver/output/vtk/vtk_export.cpp: racks are 0.6 m x 1.2 m x 2.2 m boxes with their
-// `index` along x in their row (x = (index - 1) 0.6 m), rows 3.6 m apart along y in alphabetical
-// order; each CDU is a 0.6 m x 1.2 m x 2.0 m box at the start of its first rack's row (x < 0),
-// several in a row stepping back 0.8 m. The 2D floor plan and the 3D view both draw from this.
+// the convention of solver/output/vtk/vtk_export.cpp: racks are 0.6 m x 1.2 m x 2.2 m boxes with
+// their `index` along x in their row (x = (index - 1) 0.6 m), rows 3.6 m apart along y in
+// alphabetical order; each CDU is a 0.6 m x 1.2 m x 2.0 m box at the start of its first rack's row
+// (x < 0), several in a row stepping back 0.8 m. The 2D floor plan and the 3D view both draw from
+// this.
 #pragma once
 
 #include <QPointF>

@@ -102,9 +102,9 @@ class FloorCanvas : public QWidget {
     if (!d) return "";
     const auto& bw = p_->layout_.busways[b];
     const int row = d->rowAt(p_->t_);
-    const double I = d->value("/busway/I", row, bw.index);
-    const double ratio = d->value("/busway/load_ratio", row, bw.index);
-    const double brk = d->value("/busway/breaker_state", row, bw.index);
+    const double I = d->value(obsPath(Obs::BuswayI), row, bw.index);
+    const double ratio = d->value(obsPath(Obs::BuswayLoadRatio), row, bw.index);
+    const double brk = d->value(obsPath(Obs::BuswayBreakerState), row, bw.index);
     return QString("<b>busway %1</b><br>current %2 A (%3 % of rating)<br>breaker: %4")
         .arg(bw.name)
         .arg(I, 0, 'f', 0)
@@ -181,7 +181,7 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
           m == Metric::Flow ? Metric::Flow : (pipe.supply ? Metric::SupplyT : Metric::ReturnT);
       c = sequentialColor(rackMetric(d, pm, r, row), P.lo_, P.hi_);
     }
-    const double iso = d.value("/rack/isolation", row, r);
+    const double iso = d.value(obsPath(Obs::RackIsolation), row, r);
     QPen pen(c, std::max(2.0, 0.08 * s));
     if (!std::isnan(iso) && iso > 0.5) pen.setStyle(Qt::DotLine);  // valves shut
     g.setPen(pen);
@@ -191,8 +191,8 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
   }
   // busways
   for (const auto& bw : L.busways) {
-    const double ratio = d.value("/busway/load_ratio", row, bw.index);
-    const double brk = d.value("/busway/breaker_state", row, bw.index);
+    const double ratio = d.value(obsPath(Obs::BuswayLoadRatio), row, bw.index);
+    const double brk = d.value(obsPath(Obs::BuswayBreakerState), row, bw.index);
     QColor c = std::isnan(ratio) ? QColor(120, 90, 40) : sequentialColor(ratio, 0, 1);
     QPen pen(c, std::max(3.0, 0.12 * s));
     if (!std::isnan(brk) && brk > 0.5) pen = QPen(Qt::black, std::max(3.0, 0.12 * s), Qt::DashLine);
@@ -491,12 +491,13 @@ QString FloorPlan::tooltipForCdu(int c) const {
              "<br>pump speed %5 %, pump power %6 kW<br>facility water in %7 °C, flow %8 L/min"
              "<br>tank %9 kPa, level %10 %, coolant lost %11 L")
       .arg(QString::fromStdString(d.cdu_name[c]))
-      .arg(v("/cdu/T_sec_supply", 1, -273.15, 1), v("/cdu/T_sec_return", 1, -273.15, 1),
-           v("/cdu/V_flow_sec", 60000, 0, 0), v("/cdu/pump_speed", 100, 0, 0),
-           v("/cdu/P_pump", 1e-3, 0, 1), v("/cdu/T_prim_supply", 1, -273.15, 1),
-           v("/cdu/V_flow_prim", 60000, 0, 0), v("/cdu/p_tank", 1e-3, 0, 0),
-           v("/cdu/tank_level", 100, 0, 0))
-      .arg(v("/cdu/coolant_lost", 1e3, 0, 1));
+      .arg(v(obsPath(Obs::CduTSecSupply), 1, -273.15, 1),
+           v(obsPath(Obs::CduTSecReturn), 1, -273.15, 1), v(obsPath(Obs::CduVFlowSec), 60000, 0, 0),
+           v(obsPath(Obs::CduPumpSpeed), 100, 0, 0), v(obsPath(Obs::CduPPump), 1e-3, 0, 1),
+           v(obsPath(Obs::CduTPrimSupply), 1, -273.15, 1),
+           v(obsPath(Obs::CduVFlowPrim), 60000, 0, 0), v(obsPath(Obs::CduPTank), 1e-3, 0, 0),
+           v(obsPath(Obs::CduTankLevel), 100, 0, 0))
+      .arg(v(obsPath(Obs::CduCoolantLost), 1e3, 0, 1));
 }
 
 QWidget* FloorPlan::canvas() const {

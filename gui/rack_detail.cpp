@@ -19,16 +19,16 @@ namespace dctwin::gui {
 namespace {
 struct Quantity {
   const char* name;
-  const char* path;
+  Obs obs;  // the series (solver/output/observables.h)
   double scale, offset, lo, hi;
   const char* unit;
 };
 const Quantity kQuantities[] = {
-    {"Junction temperature", "/gpu/T_junction", 1, -273.15, 30, 90, "°C"},
-    {"HBM temperature", "/gpu/T_hbm", 1, -273.15, 30, 95, "°C"},
-    {"Board power", "/gpu/P", 1, 0, 0, 1200, "W"},
-    {"SM clock", "/gpu/clock_ratio", 100, 0, 0, 100, "%"},
-    {"Throttle reasons", "/gpu/throttle_reasons", 1, 0, 0, 1, ""},
+    {"Junction temperature", Obs::GpuTJunction, 1, -273.15, 30, 90, "°C"},
+    {"HBM temperature", Obs::GpuTHbm, 1, -273.15, 30, 95, "°C"},
+    {"Board power", Obs::GpuP, 1, 0, 0, 1200, "W"},
+    {"SM clock", Obs::GpuClockRatio, 100, 0, 0, 100, "%"},
+    {"Throttle reasons", Obs::GpuThrottleReasons, 1, 0, 0, 1, ""},
 };
 }  // namespace
 
@@ -76,7 +76,7 @@ class GpuGrid : public QWidget {
       return;
     }
     const Quantity& Q = kQuantities[d_->quantity_];
-    if (!r->find(Q.path)) {
+    if (!r->find(observable(Q.obs).path)) {
       g.setPen(Qt::darkGray);
       g.drawText(rect().adjusted(20, 20, -20, -20), Qt::AlignCenter | Qt::TextWordWrap,
                  QString("Per-GPU values were not kept for a run this large (%1 GPUs): the "
@@ -131,8 +131,8 @@ class GpuGrid : public QWidget {
       }
       const int i = r->rack_gpuadr[d_->rack_] + q;
       const int row = r->rowAt(d_->t_);
-      auto v = [&](const char* p, double s, double o) {
-        const double x = r->value(p, row, i);
+      auto v = [&](Obs p, double s, double o) {
+        const double x = r->value(observable(p).path, row, i);
         return std::isnan(x) ? QString("–") : QString::number(x * s + o, 'f', 1);
       };
       QToolTip::showText(
@@ -143,11 +143,11 @@ class GpuGrid : public QWidget {
               .arg(r->gpu_tray[i] + 1)
               .arg(r->gpu_slot[i])
               .arg(i)
-              .arg(v("/gpu/T_junction", 1, -273.15), v("/gpu/T_hbm", 1, -273.15), v("/gpu/P", 1, 0),
-                   v("/gpu/clock_ratio", 100, 0))
-              .arg(int(std::isnan(r->value("/gpu/throttle_reasons", row, i))
+              .arg(v(Obs::GpuTJunction, 1, -273.15), v(Obs::GpuTHbm, 1, -273.15),
+                   v(Obs::GpuP, 1, 0), v(Obs::GpuClockRatio, 100, 0))
+              .arg(int(std::isnan(r->value(observable(Obs::GpuThrottleReasons).path, row, i))
                            ? 0
-                           : r->value("/gpu/throttle_reasons", row, i)),
+                           : r->value(observable(Obs::GpuThrottleReasons).path, row, i)),
                    0, 16),
           this);
       return true;
@@ -232,7 +232,8 @@ void RackDetail::setQuantity(int q) {
 double RackDetail::cellValue(int k) const {
   if (!run_ || rack_ < 0 || k < 0 || k >= run_->rack_gpunum[rack_]) return NAN;
   const Quantity& Q = kQuantities[quantity_];
-  const double x = run_->value(Q.path, run_->rowAt(t_), run_->rack_gpuadr[rack_] + k);
+  const double x =
+      run_->value(observable(Q.obs).path, run_->rowAt(t_), run_->rack_gpuadr[rack_] + k);
   return x * Q.scale + Q.offset;
 }
 
@@ -263,37 +264,37 @@ void RackDetail::refresh() {
   auto num = [](double v, int prec, const QString& unit) {
     return std::isnan(v) ? QString("–") : QString::number(v, 'f', prec) + " " + unit;
   };
-  auto rv = [&](const char* p, double s, double o) { return d.value(p, row, r) * s + o; };
-  fill(loop_, {{"Supply temperature", num(rv("/rack/T_supply", 1, -273.15), 2, "°C")},
-               {"Return temperature", num(rv("/rack/T_return", 1, -273.15), 2, "°C")},
-               {"Flow", num(rv("/rack/V_flow", 60000, 0), 1, "L/min")},
-               {"Pressure drop", num(rv("/rack/dp", 1e-3, 0), 1, "kPa")},
-               {"Heat to liquid", num(rv("/rack/Q_liquid", 1e-3, 0), 1, "kW")},
-               {"Power", num(rv("/rack/P", 1e-3, 0), 1, "kW")},
+  auto rv = [&](Obs p, double s, double o) { return d.value(observable(p).path, row, r) * s + o; };
+  fill(loop_, {{"Supply temperature", num(rv(Obs::RackTSupply, 1, -273.15), 2, "°C")},
+               {"Return temperature", num(rv(Obs::RackTReturn, 1, -273.15), 2, "°C")},
+               {"Flow", num(rv(Obs::RackVFlow, 60000, 0), 1, "L/min")},
+               {"Pressure drop", num(rv(Obs::RackDp, 1e-3, 0), 1, "kPa")},
+               {"Heat to liquid", num(rv(Obs::RackQLiquid, 1e-3, 0), 1, "kW")},
+               {"Power", num(rv(Obs::RackP, 1e-3, 0), 1, "kW")},
                {"Max GPU junction", num(rackMetric(d, Metric::JunctionMax, r, row), 1, "°C")},
                {"Max HBM", num(rackMetric(d, Metric::HbmMax, r, row), 1, "°C")},
                {"GPUs throttled", num(rackMetric(d, Metric::ThrottleShare, r, row), 0, "%")},
-               {"Isolation valves", num(rv("/rack/isolation", 100, 0), 0, "% closed")},
-               {"Leak flow", num(rv("/rack/leak_flow", 60000, 0), 2, "L/min")},
+               {"Isolation valves", num(rv(Obs::RackIsolation, 100, 0), 0, "% closed")},
+               {"Leak flow", num(rv(Obs::RackLeakFlow, 60000, 0), 2, "L/min")},
                {"State", leakStateName(rackMetric(d, Metric::LeakState, r, row))}});
   const int c = d.rack_cdu[r];
-  auto cv = [&](const char* p, double s, double o) { return d.value(p, row, c) * s + o; };
+  auto cv = [&](Obs p, double s, double o) { return d.value(observable(p).path, row, c) * s + o; };
   if (c < 0 || c >= d.ncdu()) {
     fill(cdu_, {});
     return;
   }
   fill(cdu_, {{"CDU", QString::fromStdString(d.cdu_name[c])},
-              {"Secondary supply", num(cv("/cdu/T_sec_supply", 1, -273.15), 2, "°C")},
-              {"Secondary return", num(cv("/cdu/T_sec_return", 1, -273.15), 2, "°C")},
-              {"Secondary flow", num(cv("/cdu/V_flow_sec", 60000, 0), 0, "L/min")},
-              {"Pump speed", num(cv("/cdu/pump_speed", 100, 0), 0, "%")},
-              {"Pump power", num(cv("/cdu/P_pump", 1e-3, 0), 2, "kW")},
-              {"Facility water in", num(cv("/cdu/T_prim_supply", 1, -273.15), 2, "°C")},
-              {"Facility water flow", num(cv("/cdu/V_flow_prim", 60000, 0), 0, "L/min")},
-              {"Valve position", num(cv("/cdu/valve_position", 100, 0), 0, "%")},
-              {"Tank pressure", num(cv("/cdu/p_tank", 1e-3, 0), 1, "kPa")},
-              {"Tank level", num(cv("/cdu/tank_level", 100, 0), 0, "%")},
-              {"Coolant lost", num(cv("/cdu/coolant_lost", 1e3, 0), 2, "L")}});
+              {"Secondary supply", num(cv(Obs::CduTSecSupply, 1, -273.15), 2, "°C")},
+              {"Secondary return", num(cv(Obs::CduTSecReturn, 1, -273.15), 2, "°C")},
+              {"Secondary flow", num(cv(Obs::CduVFlowSec, 60000, 0), 0, "L/min")},
+              {"Pump speed", num(cv(Obs::CduPumpSpeed, 100, 0), 0, "%")},
+              {"Pump power", num(cv(Obs::CduPPump, 1e-3, 0), 2, "kW")},
+              {"Facility water in", num(cv(Obs::CduTPrimSupply, 1, -273.15), 2, "°C")},
+              {"Facility water flow", num(cv(Obs::CduVFlowPrim, 60000, 0), 0, "L/min")},
+              {"Valve position", num(cv(Obs::CduValvePosition, 100, 0), 0, "%")},
+              {"Tank pressure", num(cv(Obs::CduPTank, 1e-3, 0), 1, "kPa")},
+              {"Tank level", num(cv(Obs::CduTankLevel, 100, 0), 0, "%")},
+              {"Coolant lost", num(cv(Obs::CduCoolantLost, 1e3, 0), 2, "L")}});
 }
 
 }  // namespace dctwin::gui

@@ -191,25 +191,25 @@ double rackMetric(const RunData& d, Metric m, int r, int row) {
   switch (m) {
     case Metric::JunctionMax: {
       const double v = gpun == 0 ? kNaN : d.value(kRackTjMax, row, r);
-      return std::isnan(v) ? d.value("/rack/T_case", row, r) - kC : v - kC;
+      return std::isnan(v) ? d.value(obsPath(Obs::RackTCase), row, r) - kC : v - kC;
     }
     case Metric::HbmMax:
       return d.value(kRackThbmMax, row, r) - kC;
     case Metric::SupplyT:
-      return d.value("/rack/T_supply", row, r) - kC;
+      return d.value(obsPath(Obs::RackTSupply), row, r) - kC;
     case Metric::ReturnT:
-      return d.value("/rack/T_return", row, r) - kC;
+      return d.value(obsPath(Obs::RackTReturn), row, r) - kC;
     case Metric::Flow:
-      return d.value("/rack/V_flow", row, r) * 60000.0;
+      return d.value(obsPath(Obs::RackVFlow), row, r) * 60000.0;
     case Metric::Power:
-      return d.value("/rack/P", row, r) / 1e3;
+      return d.value(obsPath(Obs::RackP), row, r) / 1e3;
     case Metric::ClockMean:
       return 100.0 * d.value(kRackClockMean, row, r);
     case Metric::ThrottleShare:
       return 100.0 * d.value(kRackThrottled, row, r);
     case Metric::LeakState: {
-      const double iso = d.value("/rack/isolation", row, r);
-      const double q = d.value("/rack/leak_flow", row, r);
+      const double iso = d.value(obsPath(Obs::RackIsolation), row, r);
+      const double q = d.value(obsPath(Obs::RackLeakFlow), row, r);
       if (!std::isnan(iso) && iso >= 0.999) return 3;
       if (!std::isnan(iso) && iso > 1e-6) return 2;
       if (!std::isnan(q) && q > 1e-9) return 1;
@@ -225,15 +225,15 @@ double cduMetric(const RunData& d, Metric m, int c, int row) {
   if (c < 0 || c >= d.ncdu() || d.rows() == 0) return kNaN;
   switch (m) {
     case Metric::SupplyT:
-      return d.value("/cdu/T_sec_supply", row, c) - kC;
+      return d.value(obsPath(Obs::CduTSecSupply), row, c) - kC;
     case Metric::ReturnT:
-      return d.value("/cdu/T_sec_return", row, c) - kC;
+      return d.value(obsPath(Obs::CduTSecReturn), row, c) - kC;
     case Metric::Flow:
-      return d.value("/cdu/V_flow_sec", row, c) * 60000.0;
+      return d.value(obsPath(Obs::CduVFlowSec), row, c) * 60000.0;
     case Metric::Power:
-      return d.value("/cdu/P_pump", row, c) / 1e3;
+      return d.value(obsPath(Obs::CduPPump), row, c) / 1e3;
     case Metric::LeakState: {
-      const double lost = d.value("/cdu/coolant_lost", row, c);
+      const double lost = d.value(obsPath(Obs::CduCoolantLost), row, c);
       return std::isnan(lost) ? kNaN : (lost > 1e-6 ? 1.0 : 0.0);
     }
     default:

@@ -3,7 +3,7 @@
 #   1. strict build (-Werror) into build/ and its ctest suite;
 #   2. AddressSanitizer + UBSan build into build-asan/ and its ctest suite without GUI tests;
 #   3. clang libFuzzer build into build-fuzz/ and bounded runs of fuzz_loader on tests/fuzz/corpus
-#      and of fuzz_scenario on tests/fuzz/scenario_corpus.
+#      and of fuzz_scenario on tests/fuzz/scenario_corpus and fuzz_sweep on tests/fuzz/sweep_corpus.
 # Stops at the first failing stage and exits non-zero; prints one summary line per stage.
 #
 #   bash scripts/test.sh [--quick]        --quick: stage 1 only
@@ -110,6 +110,10 @@ else
   dctwin_stage_begin fuzz-scenario "fuzz_scenario for ${fuzz_seconds} s on a copy of tests/fuzz/scenario_corpus"
   dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_scenario" "$root/tests/fuzz/scenario_corpus" \
     "$fuzz_dir/fuzz-run-scenario" "$fuzz_seconds"
+  dctwin_stage_end ok
+  dctwin_stage_begin fuzz-sweep "fuzz_sweep for ${fuzz_seconds} s on a copy of tests/fuzz/sweep_corpus"
+  dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_sweep" "$root/tests/fuzz/sweep_corpus" \
+    "$fuzz_dir/fuzz-run-sweep" "$fuzz_seconds"
   dctwin_stage_end ok
 fi
 

@@ -1,7 +1,8 @@
 // dctwin: command-line front end. It only parses arguments and calls the library.
 //
 //   dctwin run FACILITY.yaml [--scenario S.yaml] [--duration 2h] [--output out.h5]
-//   dctwin check FACILITY.yaml
+//   dctwin check FILE.yaml [--facility FACILITY.yaml]   (a facility, scenario or sweep file)
+//   dctwin schema [--format json|markdown] [--file facility|scenario|sweep] [-o FILE]
 //   dctwin sweep SWEEP.yaml [-j N] [-o sweep.h5] [--max-cases K] [--shard K/N]
 //   dctwin merge SWEEP.yaml JOURNAL... -o sweep.h5
 //   dctwin report RESULTS.h5 -o DIR
@@ -21,17 +22,20 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 #include <vector>
 
 #include "solver/common/units.h"
+#include "solver/input/keys.h"
 #include "solver/compile/compile.h"
 #include "solver/engine/engine.h"
 #include "solver/engine/integrator.h"
 #include "solver/input/loader.h"
 #include "solver/output/observables.h"
 #include "solver/output/results.h"
+#include "solver/run/check.h"
 #include "solver/run/run.h"
 #include "solver/run/sweep.h"
 
@@ -335,6 +339,38 @@ int mergeCommand(const std::string& file, const std::vector<std::string>& journa
   return 0;
 }
 
+// dctwin schema: the key tables as a JSON Schema or markdown (solver/input/keys.h)
+int schemaCommand(const std::string& format, const std::string& kind_name,
+                  const std::string& out_path, const std::string& update) {
+  using dctwin::keys::FileKind;
+  const FileKind kind = kind_name == "scenario" ? FileKind::Scenario
+                        : kind_name == "sweep"  ? FileKind::Sweep
+                                                : FileKind::Facility;
+  if (!update.empty()) {
+    std::ifstream in(update, std::ios::binary);
+    if (!in) throw std::runtime_error("cannot read " + update);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::vector<std::string> unknown;
+    const std::string doc = dctwin::keys::updateMarkedTables(ss.str(), kind, &unknown);
+    for (const auto& id : unknown)
+      std::cerr << "dctwin schema: " << update << ": no table '" << id << "' in the " << kind_name
+                << " keys\n";
+    std::ofstream(update, std::ios::binary) << doc;
+    return unknown.empty() ? 0 : 2;
+  }
+  const std::string text =
+      format == "markdown" ? dctwin::keys::markdownTables(kind) : dctwin::keys::jsonSchema(kind);
+  if (out_path.empty()) {
+    std::cout << text;
+  } else {
+    std::ofstream out(out_path, std::ios::binary);
+    out << text;
+    if (!out) throw std::runtime_error("cannot write " + out_path);
+  }
+  return 0;
+}
+
 int main(int argc, char** argv) {
   CLI::App app{
       "dctwin: digital twin of liquid-cooled AI data centers (coolant loops, CDUs, "
@@ -374,12 +410,32 @@ int main(int argc, char** argv) {
       ->check(CLI::Range(1, 256));
   run->add_flag("--quiet,-q", quiet, "Print nothing but errors");
 
-  std::string check_file;
+  std::string check_file, check_facility;
   CLI::App* check = app.add_subcommand(
-      "check", "Load and compile a facility file and report every problem in it, or its size");
-  check->add_option("facility", check_file, "Facility file (YAML)")
+      "check",
+      "Check a facility, scenario or sweep file (told apart by its keys) and report every "
+      "problem in it, or its size");
+  check->add_option("file", check_file, "Facility, scenario or sweep file (YAML)")
       ->required()
       ->check(CLI::ExistingFile);
+  check
+      ->add_option("--facility,-f", check_facility,
+                   "For a scenario: the facility to apply it to and compile")
+      ->check(CLI::ExistingFile);
+
+  std::string schema_format = "json", schema_kind = "facility", schema_out, schema_update;
+  CLI::App* schema = app.add_subcommand(
+      "schema",
+      "Write the JSON Schema of a file kind for editors (yaml-language-server), or its key "
+      "tables as markdown, from the key tables the loaders read with");
+  schema->add_option("--format", schema_format, "json (default) or markdown")
+      ->check(CLI::IsMember({"json", "markdown"}));
+  schema->add_option("--file", schema_kind, "facility (default), scenario or sweep")
+      ->check(CLI::IsMember({"facility", "scenario", "sweep"}));
+  schema->add_option("--output,-o", schema_out, "Write to this file instead of stdout");
+  schema->add_option("--update", schema_update,
+                     "Rewrite the key tables between the keys markers of this markdown file "
+                     "(docs/*-format.md) in place");
 
   std::string sweep_file, sweep_out = "sweep.h5";
   int sweep_threads = 1, sweep_max = 0;
@@ -466,13 +522,10 @@ int main(int argc, char** argv) {
       return rc;
     }
     if (*check) {
-      dctwin::FacilitySpec spec = dctwin::loadFacility(check_file);
-      dctwin::FacilityModel m = dctwin::compileFacility(spec);
-      std::cout << check_file << ": ok: " << m.ncdu << " CDU, " << m.nrack << " racks, " << m.nstate
-                << " states, " << m.jac_rowind.size() << " jacobian nonzeros in " << m.jac_ncolor
-                << " colors\n";
+      std::cout << dctwin::checkFile(check_file, check_facility) << "\n";
       return 0;
     }
+    if (*schema) return schemaCommand(schema_format, schema_kind, schema_out, schema_update);
   } catch (const dctwin::LoadFailure& e) {
     std::cerr << e.what();
     if (std::string(e.what()).back() != '\n') std::cerr << '\n';

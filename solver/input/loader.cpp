@@ -1,24 +1,18 @@
 // loader.cpp: facility YAML -> FacilitySpec, with catalog resolution and full validation
 //
 // layout
-//   limits, ranges and key lists          what is accepted (docs/facility-format.md is the prose)
-//   Session, File                         error collection, visit budget, one input file
-//   document checks                       size, UTF-8, YAML parse, all exceptions caught
-//   MapIn and value readers               typed reading of map keys, each problem one LoadError
-//   time series                           constant, steps, series, csv
 //   entity readers                        fluid, cold plate, rack type, CDU bodies (shared by the
 //                                         catalog files and the facility file)
 //   Catalog                               data/catalog/<kind>/<name>.yaml lookup and cache
 //   FacilityReader                        the facility file, reference resolution, cross checks
 //   public API
 //
-// robustness: every YAML exception is caught and reported with its mark; files over 16 MiB and
-// non-UTF-8 text are refused before parsing; lists are limited to 1e6 entries and the walk to 4e6
-// visited values, so that aliases (which yaml-cpp shares, never copies) cannot make the walk
-// exponential; the walk itself follows the schema, so its depth is bounded whatever the nesting.
+// what is accepted is declared once, in the key tables (solver/input/facility_keys.cpp): the
+// readers take each key's type, unit, range and whether it is required from there, through
+// MapIn (solver/input/yaml_reader.h), which also does the document checks, the visit budget and
+// the error collection.
 #include "solver/input/loader.h"
 
-#include <yaml-cpp/eventhandler.h>
 #include <yaml-cpp/yaml.h>
 
 #include <algorithm>
@@ -26,1172 +20,30 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
 #include <set>
-#include <sstream>
 #include <string_view>
 #include <utility>
 
 #include "solver/common/units.h"
+#include "solver/input/keys.h"
+#include "solver/input/yaml_reader.h"
 
 namespace dctwin {
 
 namespace {
 namespace fs = std::filesystem;
+using namespace reader;
 
-//---------------------------------------------------------------------------------------------
-// limits
+constexpr long long kMaxCount = 10000;  // GPU ranks in a trace
 
-constexpr std::size_t kMaxFileBytes = 16u * 1024u * 1024u;  // facility, catalog and CSV files
-constexpr std::size_t kMaxListLength = 1000000;             // entries of any one list
-constexpr std::size_t kMaxYamlValues = 1000000;             // scalars, lists, maps in a file
-constexpr std::size_t kMaxCommas = 500000;                  // bounds flow collections (below)
-constexpr std::size_t kMaxVisits = 4000000;                 // values visited in one load
-constexpr std::size_t kMaxErrors = 100;                     // errors kept; the rest are counted
-constexpr std::size_t kMaxNameLength = 64;
-constexpr long long kMaxCount = 10000;
-
-// a closed or open interval of SI values, with the words used in messages
-struct Range {
-  double lo, hi;
-  bool lo_open, hi_open;
-  const char* text;
-  bool contains(double x) const {
-    return (lo_open ? x > lo : x >= lo) && (hi_open ? x < hi : x <= hi);
-  }
-};
-
-const Range kTemperature{223.15, 473.15, false, false, "between -50 degC and 200 degC"};
-const Range kTempDiff{0, 100, true, false, "> 0 K and <= 100 K"};
-const Range kPower{0, 1e9, true, true, "> 0 W and < 1 GW"};
-const Range kRackPower{0, 1e7, true, false, "> 0 W and <= 10 MW"};
-const Range kHeatLoad{0, 1e7, false, false, ">= 0 W and <= 10 MW"};
-const Range kVolumeFlow{0, 100, true, true, "> 0 and < 100 m3/s"};
-const Range kMassFlow{0, 1e5, true, true, "> 0 and < 100000 kg/s"};
-const Range kPressure{0, 1e7, true, true, "> 0 and < 100 bar"};
-const Range kPressureGauge{0, 1e7, false, true, ">= 0 and < 100 bar"};
-const Range kLength{0, 1e5, true, true, "> 0 m and < 100 km"};
-const Range kDiameter{0, 10, true, true, "> 0 m and < 10 m"};
-const Range kRoughness{0, 0.01, false, false, ">= 0 and <= 10 mm"};
-const Range kVolume{0, 1e4, true, true, "> 0 and < 10000 m3"};
-const Range kRoomVolume{0, 1e7, true, true, "> 0 and < 10^7 m3"};
-const Range kAirflow{0, 1e5, true, true, "> 0 and < 100000 m3/s"};
-const Range kVolumeOrZero{0, 1e4, false, true, ">= 0 and < 10000 m3"};
-const Range kLossPerLength{0, 1e4, false, true, ">= 0 and < 10000 W/(m K)"};
-const Range kDegradeFactor{0, 1000, true, false, "> 0 and <= 1000 (1 = as the rack type's law)"};
-const Range kRampRate{0, 1e9, false, false, ">= 0 W/s (0: unlimited)"};
-const Range kGpuStep{0, 1, true, false, "> 0 s and <= 1 s"};
-const Range kCouplingStep{0, 600, true, false, "> 0 s and <= 10 min"};
-const Range kJobTime{0, 366 * 86400.0, false, false, ">= 0 s and <= 366 d"};
-const Range kPhaseDuration{0, 3600, false, false, ">= 0 s and <= 1 h"};
-const Range kDuration{0, 86400, true, false, "> 0 s and <= 1 d"};
-const Range kDurationOrZero{0, 86400, false, false, ">= 0 s and <= 1 d"};
-const Range kSeriesTime{0, 1e9, false, false, ">= 0 s and <= 1e9 s"};
-const Range kResistance{0, 10, false, false, ">= 0 K/W and <= 10 K/W"};
-const Range kFraction{0, 1, false, false, "between 0 and 1"};
-const Range kEfficiency{0, 1, true, false, "> 0 and <= 1"};
-const Range kMinSpeed{0, 1, false, true, ">= 0 and < 1"};
-const Range kLeakage{0, 0.1, false, false, "between 0 and 0.1"};
-const Range kRangeability{1, 1000, true, false, "> 1 and <= 1000"};
-const Range kLawExponent{1, 3, false, false, "between 1 and 3"};
-const Range kHexExponent{0, 2, true, false, "> 0 and <= 2"};
-const Range kKv{0, 1e4, true, true, "> 0 and < 10000"};
-const Range kGain{0, 100, true, false, "> 0 and <= 100"};
-const Range kFitA{0, 100, false, false, "between 0 and 100"};
-const Range kFitB{0, 5, true, false, "> 0 and <= 5"};
-const Range kCurveRatio{0, 10, false, false, "between 0 and 10"};
-const Range kPlateFlow{0, 1e4, true, false, "> 0 and <= 10000 (L/min)"};
-const Range kPlateR{0, 10, true, false, "> 0 and <= 10 (K/W)"};
-
-using Keys = std::vector<const char*>;
-const Keys kTopKeys{"dctwin",     "name", "description", "site", "facility_water", "rack_types",
-                    "coldplates", "cdus", "racks",       "jobs", "gpu_layer",      "power"};
-const Keys kGpuLayerKeys{"step", "coupling", "group_identical"};
-const Keys kPowerKeys{
-    "line_voltage_V", "power_factor",  "transformer", "transformer_count", "ups", "ups_count",
-    "shelf",          "shelf_breaker", "busways"};
-const Keys kBuswayKeys{"name", "model", "length", "breaker", "racks"};
-const Keys kJobKeys{"name",
-                    "kind",
-                    "racks",
-                    "start",
-                    "stop",
-                    "phases",
-                    "checkpoint_interval",
-                    "checkpoint_duration",
-                    "gpu_power_cap",
-                    "reference_junction_temperature",
-                    "load",
-                    "trace",
-                    "power_smoothing"};
-const Keys kSmoothingKeys{"floor", "ramp_up", "ramp_down", "hysteresis"};
-const Keys kTraceKeys{"csv", "offset", "loop"};
-const Keys kPhaseKeys{"name", "duration", "bound", "sm", "hbm", "nvlink", "network", "barrier"};
-const Keys kDegradeKeys{"gpu", "factor"};
-const Keys kGpuKeys{"name",          "description",        "sources",
-                    "tdp",           "power_limit_min",    "power_limit_max",
-                    "idle_power",    "hbm_idle_power",     "hbm_capacity",
-                    "hbm_bandwidth", "nvlink_bandwidth",   "clock_max",
-                    "clock_idle",    "clock_memory_bound", "power_model",
-                    "thermal"};
-const Keys kGpuPowerKeys{"sm_max",        "hbm_max",     "nvlink_max",  "voltage_v0",
-                         "voltage_floor", "clock_power", "leakage_ref", "leakage_beta"};
-const Keys kGpuThermalKeys{"maxop", "slowdown",    "shutdown", "hbm_max", "R_junction_plate",
-                           "C_die", "R_hbm_plate", "C_hbm"};
-const Keys kSiteKeys{"ambient_temperature", "room_air"};
-const Keys kRoomKeys{"volume", "supply_temperature", "airflow"};
-const Keys kWaterKeys{"fluid", "supply_temperature", "differential_pressure", "flow"};
-const Keys kSeriesKeys{"steps", "series", "csv", "unit"};
-const Keys kCduBodyKeys{"heat_exchanger",  "pumps",   "primary_valve", "expansion_tank",
-                        "internal_volume", "control", "limits",        "vacuum_tank"};
-const Keys kVacuumKeys{"pressure"};
-const Keys kCduFacilityKeys{"name", "model", "description", "fluid", "piping"};
-const Keys kCatalogKeys{"name", "description", "sources"};
-const Keys kHexKeys{
-    "rated_capacity",       "rated_approach",     "rated_primary_supply_temperature",
-    "rated_flow_secondary", "rated_flow_primary", "dp_primary",
-    "dp_secondary",         "holdup_primary",     "holdup_secondary",
-    "flow_exponent"};
-const Keys kPumpKeys{"count",
-                     "running",
-                     "rated_flow",
-                     "rated_head",
-                     "curve",
-                     "efficiency_hydraulic",
-                     "efficiency_motor",
-                     "rise_time",
-                     "min_speed"};
-const Keys kCurveKeys{"flow_ratio", "head_ratio"};
-const Keys kValveKeys{"rangeability", "leakage", "dp_nominal", "stroke_time"};
-const Keys kTankKeys{"volume", "precharge", "fill_pressure"};
-const Keys kControlKeys{"supply_temperature", "pump_mode",      "flow_setpoint",
-                        "dp_setpoint",        "temperature_pi", "pump_pi"};
-const Keys kPiKeys{"k", "Ti"};
-const Keys kLimitKeys{"supply_temperature_min", "supply_temperature_max", "secondary_pressure_max",
-                      "primary_pressure_max"};
-const Keys kPipingKeys{"supply", "return"};
-const Keys kPipeKeys{"length", "diameter", "roughness", "segments", "heat_loss_coefficient"};
-const Keys kRackBodyKeys{"nominal_power",
-                         "liquid_fraction",
-                         "gpu_heat_fraction",
-                         "trays",
-                         "gpus_per_tray",
-                         "coldplate",
-                         "coldplate_paths",
-                         "design_flow",
-                         "manifold",
-                         "coolant_volume",
-                         "balancing_valve_kv",
-                         "max_working_pressure",
-                         "supply_temperature_max",
-                         "gpu",
-                         "other_idle_power",
-                         "other_max_power",
-                         "parts",
-                         "energy_storage"};
-const Keys kStorageKeys{"capacity", "max_power", "time_constant", "recovery_time"};
-const Keys kRackPartKeys{"part", "count"};
-const Keys kPartKeys{"name",
-                     "description",
-                     "sources",
-                     "kind",
-                     "idle_power",
-                     "max_power",
-                     "liquid_fraction",
-                     "ports",
-                     "port_active_power",
-                     "port_idle_power",
-                     "port_lpm_power"};
-const Keys kRackTypeFacilityKeys{"name", "base", "description"};
-const Keys kLawDpKeys{"dp_nominal", "flow_nominal", "exponent"};
-const Keys kColdPlateKeys{"name",          "description",   "sources",
-                          "time_constant", "pressure_drop", "resistance"};
-const Keys kLawKeys{"table", "fit"};
-const Keys kPlateTableKeys{"flow_L_min", "R_K_W"};
-const Keys kFitKeys{"R_inf", "a", "b"};
-const Keys kFluidKeys{"name", "description", "sources", "T_min", "T_max", "freeze_point", "table"};
-const Keys kFluidTableKeys{"columns", "rows"};
-const Keys kRackKeys{"name",      "cdu",           "type",
-                     "row",       "index",         "balancing_valve",
-                     "heat_load", "gpu_power_cap", "coldplate_degradation",
-                     "power_cap"};
-const Keys kBalancingKeys{"opening", "kv"};
-
-Keys join(const Keys& a, const Keys& b) {
-  Keys r = a;
-  r.insert(r.end(), b.begin(), b.end());
-  return r;
-}
-
-//---------------------------------------------------------------------------------------------
-// small helpers
-
-std::string sub(const std::string& path, std::string_view key) {
-  return path.empty() ? std::string(key) : path + "." + std::string(key);
-}
-std::string item(const std::string& path, std::size_t i) {
-  return path + "[" + std::to_string(i) + "]";
-}
-
-// a value as shown in a message: control characters replaced, cut at 60 bytes on a UTF-8 boundary
-std::string clip(std::string_view s) {
-  constexpr std::size_t kMax = 60;
-  std::size_t n = s.size();
-  bool cut = false;
-  if (n > kMax) {
-    n = kMax;
-    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;
-    cut = true;
-  }
-  std::string out;
-  out.reserve(n + 3);
-  for (std::size_t i = 0; i < n; ++i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    out += (c < 0x20 || c == 0x7F) ? '?' : static_cast<char>(c);
-  }
-  if (cut) out += "...";
-  return out;
-}
-
-std::string trimmed(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return std::string(s);
-}
-
-std::string lower(std::string_view s) {
-  std::string r(s);
-  for (char& c : r)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return r;
-}
-
-const char* noun(Dim dim) {
-  switch (dim) {
-    case Dim::None:
-      return "a number";
-    case Dim::Temperature:
-      return "a temperature";
-    case Dim::TemperatureDiff:
-      return "a temperature difference";
-    case Dim::Power:
-      return "a power";
-    case Dim::VolumeFlow:
-      return "a volume flow";
-    case Dim::MassFlow:
-      return "a mass flow";
-    case Dim::Flow:
-      return "a flow";
-    case Dim::Pressure:
-      return "a pressure";
-    case Dim::Length:
-      return "a length";
-    case Dim::Volume:
-      return "a volume";
-    case Dim::Area:
-      return "an area";
-    case Dim::Time:
-      return "a time";
-    case Dim::ThermalResistance:
-      return "a thermal resistance";
-    case Dim::HeatCapacity:
-      return "a heat capacity";
-    case Dim::Conductance:
-      return "a thermal conductance";
-    case Dim::LinearConductance:
-      return "a heat-loss coefficient per metre";
-    case Dim::Frequency:
-      return "a frequency";
-    case Dim::DataSize:
-      return "a data size";
-    case Dim::Bandwidth:
-      return "a bandwidth";
-    case Dim::PowerRate:
-      return "a power ramp rate";
-    case Dim::Energy:
-      return "an energy";
-  }
-  return "a value";
-}
-
-const char* kindOf(const YAML::Node& n) {
-  switch (n.Type()) {
-    case YAML::NodeType::Map:
-      return "a map";
-    case YAML::NodeType::Sequence:
-      return "a list";
-    case YAML::NodeType::Scalar:
-      return "a single value";
-    case YAML::NodeType::Null:
-    case YAML::NodeType::Undefined:
-      return "nothing";
-  }
-  return "something else";
-}
-
-// names of facility objects and catalog entries; catalog names become file names, so no
-// separators or leading dots
-bool validName(std::string_view s) {
-  if (s.empty() || s.size() > kMaxNameLength) return false;
-  auto ok = [](char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-           c == '-' || c == '.';
-  };
-  if (s.front() == '.' || s.front() == '-') return false;
-  return std::all_of(s.begin(), s.end(), ok);
-}
-const char* kNameRule =
-    "expected a name of letters, digits, '_', '-' and '.' (at most 64 characters, not starting "
-    "with '.' or '-')";
-
-// " (known: a, b, c)" for a short list of names
-std::string knownList(const std::vector<std::string>& names) {
-  if (names.empty()) return " (none are defined)";
-  std::string r = " (known: ";
-  for (std::size_t i = 0; i < names.size() && i < 12; ++i) r += (i ? ", " : "") + names[i];
-  if (names.size() > 12) r += ", ...";
-  return r + ")";
-}
-
-// "; did you mean 'x'?" by edit distance <= 2 or by prefix, or ""
-std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates) {
-  if (word.empty() || word.size() > 200) return "";
-  std::string best;
-  int best_d = 3;
-  for (const auto& c : candidates) {
-    if (c == word) continue;
-    const std::size_t la = word.size(), lb = c.size();
-    if ((la > lb ? la - lb : lb - la) > 2) continue;
-    const int d = editDistance(lower(word), lower(c));
-    if (d < best_d && d < static_cast<int>(std::max(la, lb))) best_d = d, best = c;
-  }
-  if (best.empty()) {
-    for (const auto& c : candidates) {
-      if (word.size() >= 2 && c.size() > word.size() && c.compare(0, word.size(), word) == 0) {
-        best = c;
-        break;
-      }
-      if (c.size() >= 3 && word.size() > c.size() && word.compare(0, c.size(), c) == 0) {
-        best = c;
-        break;
-      }
-    }
-  }
-  return best.empty() ? "" : "; did you mean '" + best + "'?";
-}
-
-//---------------------------------------------------------------------------------------------
-// Session: what one load shares
-
-struct Abort {};  // thrown to stop the walk (visit budget spent); the errors are kept
-
-class Session {
- public:
-  explicit Session(const LoadOptions& o)
-      : dirs(o.data_dirs.empty() ? defaultDataDirs() : o.data_dirs) {}
-
-  // `always`: kept even past the cap (the reason the walk stopped)
-  void add(SourceLoc loc, std::string value, std::string message, bool always = false) {
-    ++count_;
-    if (errors_.size() >= kMaxErrors && !always) {
-      ++dropped_;
-      return;
-    }
-    errors_.push_back(LoadError{std::move(loc), clip(value), std::move(message)});
-  }
-  // the number of errors so far, dropped ones included (to tell whether a step added any)
-  std::size_t count() const { return count_; }
-  // true once further errors are only counted: skip building costly messages
-  bool full() const { return errors_.size() >= kMaxErrors; }
-  // count one visited value; past the budget, report at `where()` and stop the walk
-  template <class Where>
-  void visit(Where&& where) {
-    if (++visits_ <= kMaxVisits) return;
-    add(where(), "",
-        "the document is too large to walk (more than " + std::to_string(kMaxVisits) +
-            " values visited); are aliases (*name) used to repeat large parts?",
-        true);
-    throw Abort{};
-  }
-  std::vector<LoadError> finish(const std::string& file) {
-    // in reading order: files by first appearance, then line and column
-    std::map<std::string, std::size_t> rank;
-    for (const auto& e : errors_) rank.try_emplace(e.loc.file, rank.size());
-    std::stable_sort(errors_.begin(), errors_.end(), [&](const LoadError& a, const LoadError& b) {
-      const std::size_t ra = rank[a.loc.file], rb = rank[b.loc.file];
-      if (ra != rb) return ra < rb;
-      if (a.loc.line != b.loc.line) return a.loc.line < b.loc.line;
-      return a.loc.column < b.loc.column;
-    });
-    if (dropped_ > 0)
-      errors_.push_back(LoadError{SourceLoc{file, 0, 0, ""}, "",
-                                  std::to_string(dropped_) + " more errors not shown"});
-    return std::move(errors_);
-  }
-
-  std::vector<std::string> dirs;
-
- private:
-  std::vector<LoadError> errors_;
-  std::size_t count_ = 0, dropped_ = 0, visits_ = 0;
-};
-
-// one input file (the facility or a catalog entry)
-struct File {
-  File(Session& session, std::string file, std::string folder)
-      : s(session), name(std::move(file)), dir(std::move(folder)) {}
-
-  Session& s;
-  std::string name;  // as shown in messages
-  std::string dir;   // folder for relative CSV paths
-
-  SourceLoc loc(const YAML::Node& n, const std::string& path) const {
-    SourceLoc l{name, 0, 0, path};
-    if (n.IsDefined()) {
-      YAML::Mark m = n.Mark();
-      // an empty value ("key:") is marked at the next token; report it at its key
-      if (n.IsNull())
-        for (const auto& [value, key] : nulls_)
-          if (value.is(n)) m = key.Mark();
-      if (!m.is_null() && m.line >= 0) l.line = m.line + 1, l.column = m.column + 1;
-    }
-    return l;
-  }
-  void error(const YAML::Node& n, const std::string& path, std::string value, std::string msg) {
-    s.add(loc(n, path), std::move(value), std::move(msg));
-  }
-  void visit(const YAML::Node& n, const std::string& path) {
-    s.visit([&] { return loc(n, path); });
-  }
-  // remember the key of an empty value (the first few: only used for messages)
-  void nullValue(const YAML::Node& value, const YAML::Node& key) {
-    if (nulls_.size() < 64) nulls_.emplace_back(value, key);
-  }
-
- private:
-  std::vector<std::pair<YAML::Node, YAML::Node>> nulls_;
-};
-
-//---------------------------------------------------------------------------------------------
-// document checks
-
-// position of byte `off` as 1-based line and column
-std::pair<int, int> lineColumn(std::string_view text, std::size_t off) {
-  int line = 1, col = 1;
-  for (std::size_t i = 0; i < off && i < text.size(); ++i) {
-    if (text[i] == '\n')
-      ++line, col = 1;
-    else if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80)
-      ++col;
-  }
-  return {line, col};
-}
-
-// offset of the first byte that is not valid UTF-8 text (or is a control character other than tab,
-// line feed, carriage return), or npos
-std::size_t badTextByte(std::string_view s) {
-  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
-  const std::size_t n = s.size();
-  std::size_t i = 0;
-  while (i < n) {
-    const unsigned char c = p[i];
-    if (c < 0x80) {
-      if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7F) return i;
-      ++i;
-      continue;
-    }
-    std::size_t len = 0;
-    unsigned cp = 0;
-    if (c >= 0xC2 && c <= 0xDF)
-      len = 2, cp = c & 0x1F;
-    else if (c >= 0xE0 && c <= 0xEF)
-      len = 3, cp = c & 0x0F;
-    else if (c >= 0xF0 && c <= 0xF4)
-      len = 4, cp = c & 0x07;
-    else
-      return i;
-    if (i + len > n) return i;
-    for (std::size_t k = 1; k < len; ++k) {
-      if ((p[i + k] & 0xC0) != 0x80) return i;
-      cp = (cp << 6) | (p[i + k] & 0x3F);
-    }
-    // overlong forms, surrogates, beyond U+10FFFF
-    if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
-      return i;
-    i += len;
-  }
-  return std::string_view::npos;
-}
-
-// parse one YAML document; false (with errors added) when there is none to read
-bool parseDocument(Session& s, const std::string& file, const std::string& text, YAML::Node& out) {
-  if (text.size() > kMaxFileBytes) {
-    s.add(SourceLoc{file, 0, 0, ""}, "",
-          "the file is too large (" + std::to_string(text.size()) + " bytes; at most 16 MiB)");
-    return false;
-  }
-  if (const std::size_t bad = badTextByte(text); bad != std::string_view::npos) {
-    const auto [line, col] = lineColumn(text, bad);
-    char hex[8];
-    std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(text[bad]));
-    s.add(SourceLoc{file, line, col, ""}, "",
-          std::string("the file is not UTF-8 text (byte ") + hex + "); is it a binary file?");
-    return false;
-  }
-  // a first pass over the parser's events, without building nodes: it counts the values (yaml-cpp
-  // needs seconds and gigabytes for millions of nodes, so a document is refused before that) and
-  // the documents (YAML::LoadAll can loop forever on some malformed input: yaml-cpp 0.7's
-  // HandleNextDocument keeps returning true without progress); then the first document is built
-  // yaml-cpp scans a whole flow collection ([...], {...}) before it reports its events, so the
-  // count below comes too late for a huge one; its entries need commas, which are cheap to count
-  const std::string too_many = "the document holds more than " + std::to_string(kMaxYamlValues) +
-                               " values; give long series as CSV files";
-  if (static_cast<std::size_t>(std::count(text.begin(), text.end(), ',')) > kMaxCommas) {
-    s.add(SourceLoc{file, 0, 0, ""}, "",
-          "the document holds more than " + std::to_string(kMaxCommas) +
-              " commas; give long series as CSV files");
-    return false;
-  }
-  struct TooMany {};
-  struct Count : YAML::EventHandler {
-    std::size_t values = 0;
-    void bump() {
-      if (++values > kMaxYamlValues) throw TooMany{};
-    }
-    void OnDocumentStart(const YAML::Mark&) override {}
-    void OnDocumentEnd() override {}
-    void OnNull(const YAML::Mark&, YAML::anchor_t) override { bump(); }
-    void OnAlias(const YAML::Mark&, YAML::anchor_t) override { bump(); }
-    void OnScalar(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                  const std::string&) override {
-      bump();
-    }
-    void OnSequenceStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                         YAML::EmitterStyle::value) override {
-      bump();
-    }
-    void OnSequenceEnd() override {}
-    void OnMapStart(const YAML::Mark&, const std::string&, YAML::anchor_t,
-                    YAML::EmitterStyle::value) override {
-      bump();
-    }
-    void OnMapEnd() override {}
-  };
-  std::size_t ndocs = 0;
-  try {
-    Count count;
-    std::istringstream in(text);
-    YAML::Parser parser(in);
-    while (ndocs < 2 && parser.HandleNextDocument(count)) ++ndocs;
-    if (ndocs < 2) out = YAML::Load(text);
-  } catch (const TooMany&) {
-    s.add(SourceLoc{file, 0, 0, ""}, "", too_many);
-    return false;
-  } catch (const YAML::Exception& e) {
-    SourceLoc l{file, 0, 0, ""};
-    if (!e.mark.is_null() && e.mark.line >= 0)
-      l.line = e.mark.line + 1, l.column = e.mark.column + 1;
-    std::string msg = e.msg.empty() ? std::string("malformed YAML") : e.msg;
-    // yaml-cpp's depth guard reports "bad file" (its DeepRecursion type is not exported)
-    if (e.msg == YAML::ErrorMsg::BAD_FILE)
-      msg = "the document nests lists or maps too deeply (yaml-cpp stops at a few hundred levels)";
-    s.add(l, "", "YAML syntax error: " + msg);
-    return false;
-  }
-  if (ndocs > 1) {
-    s.add(SourceLoc{file, 0, 0, ""}, "",
-          "the file holds more than one YAML document ('---' separators); expected one");
-    return false;
-  }
-  if (ndocs == 0 || !out.IsDefined() || out.IsNull()) {
-    s.add(SourceLoc{file, 1, 1, ""}, "", "the file is empty");
-    return false;
-  }
-  return true;
-}
-
-// read a whole file of at most kMaxFileBytes; nullopt with *why on failure
-std::optional<std::string> readTextFile(const std::string& path, std::string* why) {
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) {
-    *why = "no such file";
-    return std::nullopt;
-  }
-  if (!fs::is_regular_file(st)) {
-    *why = "not a regular file";
-    return std::nullopt;
-  }
-  const auto size = fs::file_size(path, ec);
-  if (!ec && size > kMaxFileBytes) {
-    *why = "the file is too large (" + std::to_string(size) + " bytes; at most 16 MiB)";
-    return std::nullopt;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *why = "cannot open the file";
-    return std::nullopt;
-  }
-  // in chunks: the size seen above may have changed, and special files may report none
-  std::string text;
-  if (!ec) text.reserve(static_cast<std::size_t>(size));
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxFileBytes) {
-      *why = "the file is too large (at most 16 MiB)";
-      return std::nullopt;
-    }
-  }
-  return text;
-}
-
-//---------------------------------------------------------------------------------------------
-// value readers on single nodes
-
-// ".nan", ".inf" and friends: YAML's special floats, which from_chars does not know
-bool yamlSpecialFloat(std::string_view s) {
-  std::string t = lower(trimmed(s));
-  if (!t.empty() && (t[0] == '+' || t[0] == '-')) t.erase(0, 1);
-  return t.rfind(".nan", 0) == 0 || t.rfind(".inf", 0) == 0;
-}
-
-std::optional<double> readQuantity(File& f, const YAML::Node& n, const std::string& path, Dim dim,
-                                   const Range& r, bool per_kelvin = false) {
-  f.visit(n, path);
-  if (!n.IsScalar()) {
-    f.error(n, path, "", "expected " + describe(dim) + ", got " + kindOf(n));
-    return std::nullopt;
-  }
-  const std::string& text = n.Scalar();
-  if (yamlSpecialFloat(text)) {
-    f.error(n, path, text,
-            std::string("expected a finite number; ") + noun(dim) + " cannot be NaN or infinite");
-    return std::nullopt;
-  }
-  std::string_view body = text;
-  std::string stripped;
-  if (per_kelvin) {
-    // a gain per kelvin may carry its unit
-    stripped = trimmed(body);
-    for (const char* u : {"1/K", "/K"}) {
-      const std::string_view us(u);
-      if (stripped.size() > us.size() &&
-          stripped.compare(stripped.size() - us.size(), us.size(), us) == 0) {
-        stripped.resize(stripped.size() - us.size());
-        break;
-      }
-    }
-    body = stripped;
-  }
-  std::string why;
-  const auto q = parseQuantity(body, dim, &why);
-  if (!q) {
-    f.error(n, path, text, why);
-    return std::nullopt;
-  }
-  if (!r.contains(q->value)) {
-    f.error(n, path, text, std::string("expected ") + noun(dim) + " " + r.text);
-    return std::nullopt;
-  }
-  return q->value;
-}
-
-std::optional<FlowValue> readFlow(File& f, const YAML::Node& n, const std::string& path) {
-  f.visit(n, path);
-  if (!n.IsScalar()) {
-    f.error(n, path, "", "expected " + describe(Dim::Flow) + ", got " + kindOf(n));
-    return std::nullopt;
-  }
-  const std::string& text = n.Scalar();
-  if (yamlSpecialFloat(text)) {
-    f.error(n, path, text, "expected a finite number; a flow cannot be NaN or infinite");
-    return std::nullopt;
-  }
-  std::string why;
-  const auto q = parseQuantity(text, Dim::Flow, &why);
-  if (!q) {
-    f.error(n, path, text, why);
-    return std::nullopt;
-  }
-  const bool mass = q->dim == Dim::MassFlow;
-  const Range& r = mass ? kMassFlow : kVolumeFlow;
-  if (!r.contains(q->value)) {
-    f.error(n, path, text,
-            std::string("expected ") + (mass ? "a mass flow " : "a volume flow ") + r.text);
-    return std::nullopt;
-  }
-  return FlowValue{q->value, mass};
-}
-
-std::optional<long long> readInteger(File& f, const YAML::Node& n, const std::string& path,
-                                     long long lo, long long hi) {
-  f.visit(n, path);
-  auto expected = [&] {
-    std::string m = "expected an integer";
-    if (hi >= (1LL << 40)) return m + " >= " + std::to_string(lo);
-    return m + " between " + std::to_string(lo) + " and " + std::to_string(hi);
-  };
-  if (!n.IsScalar()) {
-    f.error(n, path, "", expected() + ", got " + kindOf(n));
-    return std::nullopt;
-  }
-  const std::string text = trimmed(n.Scalar());
-  std::string_view s = text;
-  if (!s.empty() && s.front() == '+') s.remove_prefix(1);
-  long long v = 0;
-  const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-  if (ec != std::errc() || ptr != s.data() + s.size() || s.empty() || v < lo || v > hi) {
-    f.error(n, path, n.Scalar(), expected());
-    return std::nullopt;
-  }
-  return v;
-}
-
-std::optional<std::string> readText(File& f, const YAML::Node& n, const std::string& path,
-                                    const char* what) {
-  f.visit(n, path);
-  if (!n.IsScalar()) {
-    f.error(n, path, "", std::string("expected ") + what + ", got " + kindOf(n));
-    return std::nullopt;
-  }
-  return n.Scalar();
-}
-
-std::optional<std::string> readName(File& f, const YAML::Node& n, const std::string& path) {
-  auto t = readText(f, n, path, "a name");
-  if (!t) return std::nullopt;
-  if (!validName(*t)) {
-    f.error(n, path, *t, kNameRule);
-    return std::nullopt;
-  }
-  return t;
-}
-
-// a list node, checked for type and length; nullopt (with an error) otherwise
-bool checkList(File& f, const YAML::Node& n, const std::string& path, std::size_t min_len,
-               const char* what) {
-  f.visit(n, path);
-  if (!n.IsSequence()) {
-    f.error(n, path, n.IsScalar() ? n.Scalar() : "",
-            std::string("expected a list of ") + what + ", got " + kindOf(n));
-    return false;
-  }
-  const std::size_t len = n.size();
-  if (len > kMaxListLength) {
-    f.error(n, path, "",
-            "the list is too long (" + std::to_string(len) + " entries; at most 1000000)");
-    return false;
-  }
-  if (len < min_len) {
-    f.error(n, path, "",
-            "expected at least " + std::to_string(min_len) + " " + what + ", got " +
-                std::to_string(len));
-    return false;
-  }
-  return true;
-}
-
-std::optional<std::vector<double>> readNumbers(File& f, const YAML::Node& n,
-                                               const std::string& path, const Range& r,
-                                               std::size_t min_len) {
-  if (!checkList(f, n, path, min_len, "numbers")) return std::nullopt;
-  std::vector<double> out;
-  out.reserve(n.size());
-  bool ok = true;
-  std::size_t i = 0;
-  for (auto it = n.begin(); it != n.end(); ++it, ++i) {
-    const auto v = readQuantity(f, *it, item(path, i), Dim::None, r);
-    if (v)
-      out.push_back(*v);
-    else
-      ok = false;
-  }
-  if (!ok) return std::nullopt;
-  return out;
-}
-
-//---------------------------------------------------------------------------------------------
-// MapIn: the keys of one map, checked against the allowed ones
-
-// where each key of an entity (CDU, rack type) was set, relative dotted key -> location; lets the
-// checks after a catalog merge point at the line that set a value, in whichever file
-struct Set {
-  SourceLoc loc;
-  bool ok = true;  // false: the value was present but invalid (already reported)
-};
-using Provided = std::map<std::string, Set>;
-
-class MapIn {
- public:
-  // allowed empty and `open`: any key is accepted (maps keyed by names)
-  MapIn(File& f, const YAML::Node& node, std::string path, const Keys& allowed,
-        Provided* prov = nullptr, std::string rel = "", bool open = false)
-      : f_(f), node_(node), path_(std::move(path)), prov_(prov), rel_(std::move(rel)) {
-    f_.visit(node_, path_);
-    if (!node_.IsMap()) {
-      f_.error(node_, path_, node_.IsScalar() ? node_.Scalar() : "",
-               std::string("expected a map (key: value lines), got ") + kindOf(node_));
-      return;
-    }
-    valid_ = true;
-    std::vector<std::string> names;
-    if (!open)
-      for (const char* k : allowed) names.emplace_back(k);
-    for (auto it = node_.begin(); it != node_.end(); ++it) {
-      // copies: the iterator's pair is a temporary proxy
-      const YAML::Node k = it->first;
-      const YAML::Node v = it->second;
-      f_.visit(k, path_);
-      if (!k.IsScalar()) {
-        f_.error(k, path_, "", std::string("expected a plain key name, got ") + kindOf(k));
-        continue;
-      }
-      const std::string& key = k.Scalar();
-      // extension keys hold anchors and notes for people; never read
-      if (key.size() >= 2 && key[0] == 'x' && key[1] == '-') continue;
-      if (v.IsNull()) f_.nullValue(v, k);
-      if (!open && std::find(names.begin(), names.end(), key) == names.end()) {
-        std::string hint = didYouMean(key, names);
-        if (hint.empty()) {
-          hint = "; expected one of: ";
-          for (std::size_t i = 0; i < names.size(); ++i) hint += (i ? ", " : "") + names[i];
-        } else {
-          // the misspelt key is not reported missing as well
-          suggested_.insert(
-              hint.substr(hint.find('\'') + 1, hint.rfind('\'') - hint.find('\'') - 1));
-        }
-        f_.error(k, path_, "", "unknown key '" + clip(key) + "'" + hint);
-        continue;
-      }
-      auto [pos, fresh] = entries_.emplace(key, std::make_pair(k, v));
-      if (!fresh) {
-        const SourceLoc first = f_.loc(pos->second.first, "");
-        f_.error(k, sub(clip(key)), key,
-                 "duplicate key (first given at line " + std::to_string(first.line) + ")");
-      } else {
-        order_.push_back(key);
-      }
-    }
-  }
-
-  bool valid() const { return valid_; }
-  File& file() const { return f_; }
-  const YAML::Node& node() const { return node_; }
-  const std::string& path() const { return path_; }
-  const std::string& rel() const { return rel_; }
-  Provided* provided() const { return prov_; }
-  SourceLoc loc() const { return f_.loc(node_, path_); }
-  const std::vector<std::string>& keys() const { return order_; }
-  std::string sub(std::string_view key) const { return dctwin::sub(path_, key); }
-
-  const YAML::Node* get(std::string_view key) const {
-    auto it = entries_.find(std::string(key));
-    return it == entries_.end() ? nullptr : &it->second.second;
-  }
-  const YAML::Node* keyNode(std::string_view key) const {
-    auto it = entries_.find(std::string(key));
-    return it == entries_.end() ? nullptr : &it->second.first;
-  }
-  SourceLoc locOf(std::string_view key) const {
-    const YAML::Node* v = get(key);
-    return v ? f_.loc(*v, sub(key)) : loc();
-  }
-  void missing(std::string_view key, const std::string& extra = "") const {
-    if (valid_ && !suggested_.count(std::string(key)))
-      f_.error(node_, path_, "", "missing required key '" + std::string(key) + "'" + extra);
-  }
-  // a key named by a did-you-mean of an unknown key
-  bool suggested(const std::string& key) const { return suggested_.count(key) > 0; }
-  // the value of a required key, or nullptr (with an error)
-  const YAML::Node* require(std::string_view key) const {
-    const YAML::Node* v = get(key);
-    if (!v) missing(key);
-    return v;
-  }
-  void note(std::string_view key, bool ok) const {
-    if (!prov_) return;
-    const YAML::Node* v = get(key);
-    (*prov_)[rel_ + std::string(key)] = Set{v ? f_.loc(*v, sub(key)) : loc(), ok};
-  }
-
-  // typed readers: true when the key is present and valid (then `out` is set); `out` is left as
-  // it was when the key is absent (its default or the catalog's value) or invalid
-  bool quantity(std::string_view key, Dim dim, const Range& r, double& out, bool req = false) {
-    const YAML::Node* v = req ? require(key) : get(key);
-    if (!v) return false;
-    const auto q = readQuantity(f_, *v, sub(key), dim, r);
-    note(key, q.has_value());
-    if (q) out = *q;
-    return q.has_value();
-  }
-  bool perKelvin(std::string_view key, const Range& r, double& out) {
-    const YAML::Node* v = get(key);
-    if (!v) return false;
-    const auto q = readQuantity(f_, *v, sub(key), Dim::None, r, true);
-    note(key, q.has_value());
-    if (q) out = *q;
-    return q.has_value();
-  }
-  bool flow(std::string_view key, FlowValue& out, bool req = false) {
-    const YAML::Node* v = req ? require(key) : get(key);
-    if (!v) return false;
-    const auto q = readFlow(f_, *v, sub(key));
-    note(key, q.has_value());
-    if (q) out = *q;
-    return q.has_value();
-  }
-  bool integer(std::string_view key, long long lo, long long hi, int& out, bool req = false) {
-    const YAML::Node* v = req ? require(key) : get(key);
-    if (!v) return false;
-    const auto q = readInteger(f_, *v, sub(key), lo, hi);
-    note(key, q.has_value());
-    if (q) out = static_cast<int>(*q);
-    return q.has_value();
-  }
-  bool name(std::string_view key, std::string& out, bool req = false) {
-    const YAML::Node* v = req ? require(key) : get(key);
-    if (!v) return false;
-    const auto q = readName(f_, *v, sub(key));
-    note(key, q.has_value());
-    if (q) out = *q;
-    return q.has_value();
-  }
-  bool text(std::string_view key, std::string& out, bool req = false, bool null_ok = false) {
-    const YAML::Node* v = req ? require(key) : get(key);
-    if (!v) return false;
-    if (null_ok && v->IsNull()) return false;
-    const auto q = readText(f_, *v, sub(key), "a text");
-    note(key, q.has_value());
-    if (q) out = *q;
-    return q.has_value();
-  }
-  bool numbers(std::string_view key, const Range& r, std::size_t min_len, std::vector<double>& out,
-               bool req = false) {
-    const YAML::Node* v = req ? require(key) : get(key);
-    if (!v) return false;
-    auto q = readNumbers(f_, *v, sub(key), r, min_len);
-    note(key, q.has_value());
-    if (q) out = std::move(*q);
-    return q.has_value();
-  }
-  File& f() const { return f_; }
-  std::optional<MapIn> map(std::string_view key, const Keys& allowed, bool req = false,
-                           bool open = false) {
-    const YAML::Node* v = req ? require(key) : get(key);
-    if (!v) return std::nullopt;
-    std::optional<MapIn> m(std::in_place, f_, *v, sub(key), allowed, prov_,
-                           rel_ + std::string(key) + ".", open);
-    note(key, m->valid());
-    if (!m->valid()) return std::nullopt;
-    return m;
-  }
-
- private:
-  File& f_;
-  YAML::Node node_;
-  std::string path_;
-  Provided* prov_;
-  std::string rel_;
-  bool valid_ = false;
-  std::map<std::string, std::pair<YAML::Node, YAML::Node>> entries_;
-  std::vector<std::string> order_;
-  std::set<std::string> suggested_;
-};
-
-// for each entry of an optional or required list
-template <class Fn>
-void forEachItem(File& f, const YAML::Node& n, const std::string& path, std::size_t min_len,
-                 const char* what, Fn&& fn) {
-  if (!checkList(f, n, path, min_len, what)) return;
-  std::size_t i = 0;
-  for (auto it = n.begin(); it != n.end(); ++it, ++i) fn(*it, item(path, i), i);
-}
-
-//---------------------------------------------------------------------------------------------
-// time series
-
-std::optional<TimeSeries> readCsvSeries(File& f, const YAML::Node& at, const std::string& path,
-                                        const std::string& csv, const std::string& unit, Dim dim,
-                                        const Range& r) {
-  // the unit: SI = x * scale + offset
-  std::string why;
-  const auto q0 = parseQuantity("0 " + unit, dim, &why);
-  const auto q1 = parseQuantity("1 " + unit, dim, &why);
-  if (!q0 || !q1 || unit.empty()) {
-    f.error(at, sub(path, "unit"), unit,
-            unit.empty() ? "expected the unit of the CSV's value column; " + describe(dim) : why);
-    return std::nullopt;
-  }
-  const double offset = q0->value, scale = q1->value - q0->value;
-  fs::path p(csv);
-  if (p.is_relative()) p = fs::path(f.dir.empty() ? "." : f.dir) / p;
-  const std::string file = p.lexically_normal().string();
-  const auto text = readTextFile(file, &why);
-  if (!text) {
-    f.error(at, sub(path, "csv"), csv, "cannot read the CSV file '" + file + "': " + why);
-    return std::nullopt;
-  }
-  TimeSeries ts;
-  ts.kind = TimeSeries::Kind::Linear;
-  bool ok = true, header = true;
-  int line = 0;
-  std::size_t pos = 0;
-  auto bad = [&](int ln, int col, std::string value, std::string msg) {
-    f.s.add(SourceLoc{file, ln, col, path}, std::move(value), std::move(msg));
-    ok = false;
-  };
-  auto number = [](std::string_view s, double& v) {
-    if (!s.empty() && s.front() == '+') s.remove_prefix(1);
-    const auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    return ec == std::errc() && ptr == s.data() + s.size() && !s.empty() && std::isfinite(v);
-  };
-  while (pos < text->size()) {
-    std::size_t end = text->find('\n', pos);
-    if (end == std::string::npos) end = text->size();
-    const std::string_view raw(text->data() + pos, end - pos);
-    pos = end + 1;
-    ++line;
-    const std::string row = trimmed(raw);
-    if (row.empty()) continue;
-    if (header) {
-      header = false;
-      double probe = 0;
-      const std::size_t comma = row.find(',');
-      if (number(trimmed(std::string_view(row).substr(0, comma)), probe))
-        bad(line, 1, row,
-            "the first line must be a header naming the columns (e.g. 'time_s,power_kW'), got "
-            "numbers");
-      continue;
-    }
-    if (ts.t.size() >= kMaxListLength) {
-      bad(line, 1, "", "the CSV file has too many rows (at most 1000000)");
-      break;
-    }
-    f.s.visit([&] { return SourceLoc{file, line, 1, path}; });
-    const std::size_t comma = row.find(',');
-    if (comma == std::string::npos) {
-      bad(line, 1, row, "expected 'time,value' (two comma-separated columns)");
-      continue;
-    }
-    const std::size_t comma2 = row.find(',', comma + 1);
-    const std::string ct = trimmed(std::string_view(row).substr(0, comma));
-    const std::string cv = trimmed(std::string_view(row).substr(
-        comma + 1, comma2 == std::string::npos ? std::string::npos : comma2 - comma - 1));
-    double t = 0, v = 0;
-    if (!number(ct, t) || !kSeriesTime.contains(t)) {
-      bad(line, 1, ct, std::string("expected a time in seconds ") + kSeriesTime.text);
-      continue;
-    }
-    if (!number(cv, v) || !std::isfinite(v * scale + offset) || !r.contains(v * scale + offset)) {
-      bad(line, static_cast<int>(comma) + 2, cv,
-          std::string("expected ") + noun(dim) + " in " + unit + ", " + r.text);
-      continue;
-    }
-    if (!ts.t.empty() && !(t > ts.t.back())) {
-      bad(line, 1, ct, "times must increase strictly from row to row");
-      continue;
-    }
-    ts.t.push_back(t);
-    ts.v.push_back(v * scale + offset);
-  }
-  if (ok && ts.t.empty()) {
-    f.error(at, sub(path, "csv"), csv, "the CSV file '" + file + "' has no data rows");
-    return std::nullopt;
-  }
-  if (!ok) return std::nullopt;
-  return ts;
-}
-
-std::optional<TimeSeries> readSeries(File& f, const YAML::Node& n, const std::string& path, Dim dim,
-                                     const Range& r) {
-  if (n.IsScalar()) {
-    const auto v = readQuantity(f, n, path, dim, r);
-    if (!v) return std::nullopt;
-    TimeSeries ts;
-    ts.kind = TimeSeries::Kind::Constant;
-    ts.t = {0.0};
-    ts.v = {*v};
-    return ts;
-  }
-  if (!n.IsMap()) {
-    f.visit(n, path);
-    f.error(n, path, "",
-            "expected " + describe(dim) +
-                ", or a map with one of 'steps', 'series' or 'csv'; got " + kindOf(n));
-    return std::nullopt;
-  }
-  MapIn m(f, n, path, kSeriesKeys);
-  const int forms = (m.get("steps") ? 1 : 0) + (m.get("series") ? 1 : 0) + (m.get("csv") ? 1 : 0);
-  if (forms == 0) {
-    f.error(n, path, "", "expected one of the keys 'steps', 'series' or 'csv'");
-    return std::nullopt;
-  }
-  if (forms > 1) {
-    f.error(n, path, "", "give only one of 'steps', 'series' and 'csv'");
-    return std::nullopt;
-  }
-  if (const YAML::Node* csv = m.get("csv")) {
-    const YAML::Node* unit = m.require("unit");
-    const auto file = readText(f, *csv, m.sub("csv"), "a CSV file name");
-    if (!unit || !file) return std::nullopt;
-    const auto u = readText(f, *unit, m.sub("unit"), "a unit");
-    if (!u) return std::nullopt;
-    if (file->empty()) {
-      f.error(*csv, m.sub("csv"), "", "expected a CSV file name");
-      return std::nullopt;
-    }
-    return readCsvSeries(f, n, path, *file, trimmed(*u), dim, r);
-  }
-  if (const YAML::Node* unit = m.get("unit")) {
-    f.error(*m.keyNode("unit"), m.sub("unit"), "", "'unit' is only used with 'csv'");
-    (void)unit;
-    return std::nullopt;
-  }
-  const bool steps = m.get("steps") != nullptr;
-  const char* key = steps ? "steps" : "series";
-  const YAML::Node& list = *m.get(key);
-  const std::string lpath = m.sub(key);
-  if (!checkList(f, list, lpath, 1, "[time, value] pairs")) return std::nullopt;
-  TimeSeries ts;
-  ts.kind = steps ? TimeSeries::Kind::Steps : TimeSeries::Kind::Linear;
-  ts.t.reserve(list.size());
-  ts.v.reserve(list.size());
-  bool ok = true;
-  std::size_t i = 0;
-  for (auto it = list.begin(); it != list.end(); ++it, ++i) {
-    const YAML::Node& pair = *it;
-    const std::string ipath = item(lpath, i);
-    f.visit(pair, ipath);
-    if (!pair.IsSequence() || pair.size() != 2) {
-      f.error(pair, ipath, pair.IsScalar() ? pair.Scalar() : "",
-              "expected a [time, value] pair, e.g. [10 min, 120 kW]");
-      ok = false;
-      continue;
-    }
-    const auto t = readQuantity(f, pair[0], ipath + "[0]", Dim::Time, kSeriesTime);
-    const auto v = readQuantity(f, pair[1], ipath + "[1]", dim, r);
-    if (!t || !v) {
-      ok = false;
-      continue;
-    }
-    if (!ts.t.empty() && !(*t > ts.t.back())) {
-      f.error(pair[0], ipath + "[0]", pair[0].Scalar(),
-              "times must increase strictly from knot to knot");
-      ok = false;
-      continue;
-    }
-    ts.t.push_back(*t);
-    ts.v.push_back(*v);
-  }
-  if (!ok) return std::nullopt;
-  return ts;
+// the table of a facility-file section by its key path from the top ({"jobs", "phases"})
+const keys::Section& section(std::initializer_list<const char*> path) {
+  const keys::Section* s = &keys::facilityFile();
+  for (const char* k : path) s = s->find(k)->section;
+  return *s;
 }
 
 //---------------------------------------------------------------------------------------------
@@ -1256,24 +108,18 @@ SourceLoc where(const Provided& prov, std::initializer_list<const char*> keys,
   return site;
 }
 
-std::string fmt(double x) {
-  char b[32];
-  std::snprintf(b, sizeof b, "%g", x);
-  return b;
-}
-
 //--- fluids
 void readFluid(MapIn& m, FluidData& d) {
   File& f = m.file();
-  m.quantity("T_min", Dim::Temperature, kTemperature, d.T_min, true);
-  m.quantity("T_max", Dim::Temperature, kTemperature, d.T_max, true);
+  m.read("T_min", d.T_min);
+  m.read("T_max", d.T_max);
   double freeze = 0;
-  const bool has_freeze = m.quantity("freeze_point", Dim::Temperature, kTemperature, freeze);
+  const bool has_freeze = m.read("freeze_point", freeze);
   if (d.T_min > 0 && d.T_max > 0 && !(d.T_min < d.T_max))
     f.s.add(m.locOf("T_max"), "", "T_max must be above T_min");
   if (has_freeze && d.T_min > 0 && freeze > d.T_min + 1e-9)
     f.s.add(m.locOf("freeze_point"), "", "freeze_point must not be above T_min");
-  auto table = m.map("table", kFluidTableKeys, true);
+  auto table = m.map("table");
   if (!table) return;
   static const std::vector<std::string> kCols{"T_degC", "rho_kg_m3", "cp_J_kgK", "mu_Pa_s",
                                               "k_W_mK"};
@@ -1371,13 +217,13 @@ void readFluid(MapIn& m, FluidData& d) {
 //--- cold plates
 void readColdPlate(MapIn& m, ColdPlateSpec& cp) {
   File& f = m.file();
-  m.quantity("time_constant", Dim::Time, kDuration, cp.time_constant);
-  if (auto dp = m.map("pressure_drop", kLawDpKeys, true)) {
-    dp->quantity("dp_nominal", Dim::Pressure, kPressure, cp.dp_nominal, true);
-    dp->quantity("flow_nominal", Dim::VolumeFlow, kVolumeFlow, cp.flow_nominal, true);
-    dp->quantity("exponent", Dim::None, kLawExponent, cp.dp_exponent);
+  m.read("time_constant", cp.time_constant);
+  if (auto dp = m.map("pressure_drop")) {
+    dp->read("dp_nominal", cp.dp_nominal);
+    dp->read("flow_nominal", cp.flow_nominal);
+    dp->read("exponent", cp.dp_exponent);
   }
-  auto res = m.map("resistance", {}, true, true);
+  auto res = m.map("resistance", openSection(), true);
   if (!res) return;
   if (res->keys().empty())
     f.error(res->node(), res->path(), "", "expected at least one fluid with its resistance law");
@@ -1387,18 +233,18 @@ void readColdPlate(MapIn& m, ColdPlateSpec& cp) {
       f.error(*res->keyNode(fluid), lpath, fluid, std::string("fluid name: ") + kNameRule);
       continue;
     }
-    MapIn law(f, *res->get(fluid), lpath, kLawKeys);
+    MapIn law(f, *res->get(fluid), lpath, *m.def("resistance").section);
     if (!law.valid()) continue;
     ColdPlateSpec::Law L;
-    if (auto fit = law.map("fit", kFitKeys, true)) {
-      fit->quantity("R_inf", Dim::ThermalResistance, kResistance, L.R_inf, true);
-      fit->quantity("a", Dim::None, kFitA, L.a, true);
-      fit->quantity("b", Dim::None, kFitB, L.b, true);
+    if (auto fit = law.map("fit")) {
+      fit->read("R_inf", L.R_inf);
+      fit->read("a", L.a);
+      fit->read("b", L.b);
     }
-    if (auto table = law.map("table", kPlateTableKeys)) {
+    if (auto table = law.map("table")) {
       std::vector<double> flow, R;
-      const bool okf = table->numbers("flow_L_min", kPlateFlow, 1, flow, true);
-      const bool okr = table->numbers("R_K_W", kPlateR, 1, R, true);
+      const bool okf = table->read("flow_L_min", flow);
+      const bool okr = table->read("R_K_W", R);
       if (okf && okr) {
         if (flow.size() != R.size()) {
           f.error(*table->get("R_K_W"), table->sub("R_K_W"), "",
@@ -1424,108 +270,92 @@ void readColdPlate(MapIn& m, ColdPlateSpec& cp) {
 
 //--- rack types
 void readRackType(MapIn& m, RackTypeSpec& r) {
-  m.quantity("nominal_power", Dim::Power, kRackPower, r.nominal_power);
-  m.quantity("liquid_fraction", Dim::None, kFraction, r.liquid_fraction);
-  m.quantity("gpu_heat_fraction", Dim::None, kFraction, r.gpu_heat_fraction);
-  m.integer("trays", 1, kMaxCount, r.trays);
-  m.integer("gpus_per_tray", 1, kMaxCount, r.gpus_per_tray);
-  m.name("coldplate", r.coldplate);
-  m.integer("coldplate_paths", 1, kMaxCount, r.coldplate_paths);
-  m.quantity("design_flow", Dim::VolumeFlow, kVolumeFlow, r.design_flow);
-  if (auto mf = m.map("manifold", kLawDpKeys)) {
-    mf->quantity("dp_nominal", Dim::Pressure, kPressure, r.manifold_dp_nominal);
-    mf->quantity("flow_nominal", Dim::VolumeFlow, kVolumeFlow, r.manifold_flow_nominal);
-    mf->quantity("exponent", Dim::None, kLawExponent, r.manifold_exponent);
+  m.read("nominal_power", r.nominal_power);
+  m.read("liquid_fraction", r.liquid_fraction);
+  m.read("gpu_heat_fraction", r.gpu_heat_fraction);
+  m.read("trays", r.trays);
+  m.read("gpus_per_tray", r.gpus_per_tray);
+  m.read("coldplate", r.coldplate);
+  m.read("coldplate_paths", r.coldplate_paths);
+  m.read("design_flow", r.design_flow);
+  if (auto mf = m.map("manifold")) {
+    mf->read("dp_nominal", r.manifold_dp_nominal);
+    mf->read("flow_nominal", r.manifold_flow_nominal);
+    mf->read("exponent", r.manifold_exponent);
   }
-  m.quantity("coolant_volume", Dim::Volume, kVolume, r.coolant_volume);
-  m.quantity("balancing_valve_kv", Dim::None, kKv, r.balancing_valve_kv);
-  m.quantity("max_working_pressure", Dim::Pressure, kPressure, r.max_working_pressure);
-  m.quantity("supply_temperature_max", Dim::Temperature, kTemperature, r.supply_temperature_max);
-  m.name("gpu", r.gpu);
-  m.quantity("other_idle_power", Dim::Power, kHeatLoad, r.other_idle_power);
-  m.quantity("other_max_power", Dim::Power, kHeatLoad, r.other_max_power);
-  if (auto es = m.map("energy_storage", kStorageKeys)) {
+  m.read("coolant_volume", r.coolant_volume);
+  m.read("balancing_valve_kv", r.balancing_valve_kv);
+  m.read("max_working_pressure", r.max_working_pressure);
+  m.read("supply_temperature_max", r.supply_temperature_max);
+  m.read("gpu", r.gpu);
+  m.read("other_idle_power", r.other_idle_power);
+  m.read("other_max_power", r.other_max_power);
+  if (auto es = m.map("energy_storage")) {
     r.has_storage = true;
-    es->quantity("capacity", Dim::Energy, Range{0, 1e12, true, false, "> 0 J"},
-                 r.storage.capacity_J, true);
-    es->quantity("max_power", Dim::Power, kHeatLoad, r.storage.P_max_W, true);
-    es->quantity("time_constant", Dim::Time, kPhaseDuration, r.storage.tau, true);
-    es->quantity("recovery_time", Dim::Time, kPhaseDuration, r.storage.soc_tau);
+    es->read("capacity", r.storage.capacity_J);
+    es->read("max_power", r.storage.P_max_W);
+    es->read("time_constant", r.storage.tau);
+    es->read("recovery_time", r.storage.soc_tau);
   }
-  if (const YAML::Node* pl = m.get("parts"); pl && !pl->IsNull()) {
-    r.parts.clear();
-    forEachItem(m.f(), *pl, m.sub("parts"), 0, "parts",
-                [&](const YAML::Node& x, const std::string& p, std::size_t) {
-                  MapIn pm(m.f(), x, p, kRackPartKeys);
-                  if (!pm.valid()) return;
-                  std::string name;
-                  int count = 0;
-                  bool ok = pm.name("part", name, true);
-                  ok = pm.integer("count", 0, kMaxCount, count, true) && ok;
-                  if (ok) r.parts.emplace_back(name, count);
-                });
-  }
+  if (const YAML::Node* pl = m.get("parts"); pl && !pl->IsNull()) r.parts.clear();
+  m.list("parts", [&](const YAML::Node& x, const std::string& p, std::size_t) {
+    MapIn pm(m.f(), x, p, *m.def("parts").section);
+    if (!pm.valid()) return;
+    std::string name;
+    int count = 0;
+    bool ok = pm.read("part", name);
+    ok = pm.read("count", count) && ok;
+    if (ok) r.parts.emplace_back(name, count);
+  });
 }
 
 //--- rack parts (CPUs, switch trays, NICs, fans)
 void readPart(MapIn& m, PartParams& p) {
   std::string kind;
-  if (m.name("kind", kind, true) && !partKindFromName(kind, &p.kind))
-    m.f().s.add(
-        m.locOf("kind"), kind,
-        "expected cpu, nvswitch_tray, nic, switch_optics, fan or other" +
-            didYouMean(kind, {"cpu", "nvswitch_tray", "nic", "switch_optics", "fan", "other"}));
-  m.quantity("idle_power", Dim::Power, kHeatLoad, p.P_idle, true);
-  m.quantity("max_power", Dim::Power, kHeatLoad, p.P_max, true);
-  m.quantity("liquid_fraction", Dim::None, kFraction, p.liquid_fraction, true);
-  m.integer("ports", 0, kMaxCount, p.ports);
-  m.quantity("port_active_power", Dim::Power, kHeatLoad, p.P_port_active);
-  m.quantity("port_idle_power", Dim::Power, kHeatLoad, p.P_port_idle);
-  m.quantity("port_lpm_power", Dim::Power, kHeatLoad, p.P_port_lpm);
+  if (m.read("kind", kind)) partKindFromName(kind, &p.kind);  // the table lists the kinds
+  m.read("idle_power", p.P_idle);
+  m.read("max_power", p.P_max);
+  m.read("liquid_fraction", p.liquid_fraction);
+  m.read("ports", p.ports);
+  m.read("port_active_power", p.P_port_active);
+  m.read("port_idle_power", p.P_port_idle);
+  m.read("port_lpm_power", p.P_port_lpm);
   if (p.P_idle > p.P_max) m.f().s.add(m.loc(), "", "expected idle_power <= max_power");
 }
 
 //--- GPUs
-const Range kGpuPower{0, 1e5, true, true, "> 0 W and < 100 kW"};
-const Range kGpuPowerOrZero{0, 1e5, false, true, ">= 0 W and < 100 kW"};
-const Range kClock{0, 1e11, true, true, "> 0 and < 100 GHz"};
-const Range kBytes{0, 1e16, true, true, "> 0"};
-const Range kGpuR{0, 10, true, false, "> 0 and <= 10 K/W"};
-const Range kGpuC{0, 1e6, true, false, "> 0 and <= 1 MJ/K"};
-const Range kV0{0, 1, false, false, "between 0 and 1"};
-const Range kBeta{0, 0.2, false, false, "between 0 and 0.2 per K"};
 
 void readGpu(MapIn& m, GpuParams& g) {
-  m.quantity("tdp", Dim::Power, kGpuPower, g.P_tdp, true);
-  m.quantity("power_limit_min", Dim::Power, kGpuPower, g.P_limit_min, true);
-  m.quantity("power_limit_max", Dim::Power, kGpuPower, g.P_limit_max, true);
-  m.quantity("idle_power", Dim::Power, kGpuPower, g.P_idle, true);
-  m.quantity("hbm_idle_power", Dim::Power, kGpuPowerOrZero, g.P_hbm_idle, true);
-  m.quantity("hbm_capacity", Dim::DataSize, kBytes, g.hbm_capacity, true);
-  m.quantity("hbm_bandwidth", Dim::Bandwidth, kBytes, g.hbm_bandwidth, true);
-  m.quantity("nvlink_bandwidth", Dim::Bandwidth, kBytes, g.nvlink_bandwidth, true);
-  m.quantity("clock_max", Dim::Frequency, kClock, g.f_max, true);
-  m.quantity("clock_idle", Dim::Frequency, kClock, g.f_idle, true);
-  m.quantity("clock_memory_bound", Dim::Frequency, kClock, g.f_membound, true);
-  if (auto pm = m.map("power_model", kGpuPowerKeys, true)) {
-    pm->quantity("sm_max", Dim::Power, kGpuPowerOrZero, g.P_sm_max, true);
-    pm->quantity("hbm_max", Dim::Power, kGpuPowerOrZero, g.P_hbm_max, true);
-    pm->quantity("nvlink_max", Dim::Power, kGpuPowerOrZero, g.P_nvl_max, true);
-    pm->quantity("voltage_v0", Dim::None, kV0, g.v0, true);
-    pm->quantity("voltage_floor", Dim::None, kV0, g.v_floor);
-    pm->quantity("clock_power", Dim::Power, kGpuPowerOrZero, g.P_clk);
-    pm->quantity("leakage_ref", Dim::Power, kGpuPowerOrZero, g.P_leak_ref, true);
-    pm->quantity("leakage_beta", Dim::None, kBeta, g.beta, true);
+  m.read("tdp", g.P_tdp);
+  m.read("power_limit_min", g.P_limit_min);
+  m.read("power_limit_max", g.P_limit_max);
+  m.read("idle_power", g.P_idle);
+  m.read("hbm_idle_power", g.P_hbm_idle);
+  m.read("hbm_capacity", g.hbm_capacity);
+  m.read("hbm_bandwidth", g.hbm_bandwidth);
+  m.read("nvlink_bandwidth", g.nvlink_bandwidth);
+  m.read("clock_max", g.f_max);
+  m.read("clock_idle", g.f_idle);
+  m.read("clock_memory_bound", g.f_membound);
+  if (auto pm = m.map("power_model")) {
+    pm->read("sm_max", g.P_sm_max);
+    pm->read("hbm_max", g.P_hbm_max);
+    pm->read("nvlink_max", g.P_nvl_max);
+    pm->read("voltage_v0", g.v0);
+    pm->read("voltage_floor", g.v_floor);
+    pm->read("clock_power", g.P_clk);
+    pm->read("leakage_ref", g.P_leak_ref);
+    pm->read("leakage_beta", g.beta);
   }
-  if (auto th = m.map("thermal", kGpuThermalKeys, true)) {
-    th->quantity("maxop", Dim::Temperature, kTemperature, g.T_maxop, true);
-    th->quantity("slowdown", Dim::Temperature, kTemperature, g.T_slowdown, true);
-    th->quantity("shutdown", Dim::Temperature, kTemperature, g.T_shutdown, true);
-    th->quantity("hbm_max", Dim::Temperature, kTemperature, g.T_hbm_max, true);
-    th->quantity("R_junction_plate", Dim::ThermalResistance, kGpuR, g.R_jc, true);
-    th->quantity("C_die", Dim::HeatCapacity, kGpuC, g.C_die, true);
-    th->quantity("R_hbm_plate", Dim::ThermalResistance, kGpuR, g.R_hbm, true);
-    th->quantity("C_hbm", Dim::HeatCapacity, kGpuC, g.C_hbm, true);
+  if (auto th = m.map("thermal")) {
+    th->read("maxop", g.T_maxop);
+    th->read("slowdown", g.T_slowdown);
+    th->read("shutdown", g.T_shutdown);
+    th->read("hbm_max", g.T_hbm_max);
+    th->read("R_junction_plate", g.R_jc);
+    th->read("C_die", g.C_die);
+    th->read("R_hbm_plate", g.R_hbm);
+    th->read("C_hbm", g.C_hbm);
   }
   // orderings the model relies on
   if (g.P_limit_min > g.P_limit_max || g.P_tdp > g.P_limit_max * (1 + 1e-12))
@@ -1538,14 +368,15 @@ void readGpu(MapIn& m, GpuParams& g) {
     m.f().s.add(m.loc(), "", "expected leakage_ref and hbm_idle_power to be parts of idle_power");
 }
 
-const std::vector<std::string> kRackTypeRequired{
-    "nominal_power",         "coldplate",      "design_flow",        "manifold.dp_nominal",
-    "manifold.flow_nominal", "coolant_volume", "balancing_valve_kv", "max_working_pressure",
-    "supply_temperature_max"};
+// the keys a rack type needs after the catalog merge (the table's required keys)
+const std::vector<std::string>& rackTypeRequired() {
+  static const std::vector<std::string> r = keys::requiredPaths(keys::catalogSection("racks"));
+  return r;
+}
 
 void checkRackType(File& f, const RackTypeSpec& r, const Provided& prov, const SourceLoc& site,
                    const std::string& extra) {
-  requireKeys(f, site, prov, kRackTypeRequired, extra);
+  requireKeys(f, site, prov, rackTypeRequired(), extra);
   if (good(prov, "gpu_heat_fraction") && good(prov, "liquid_fraction") &&
       r.gpu_heat_fraction > r.liquid_fraction + 1e-12)
     f.s.add(where(prov, {"gpu_heat_fraction", "liquid_fraction"}, site), fmt(r.gpu_heat_fraction),
@@ -1555,117 +386,88 @@ void checkRackType(File& f, const RackTypeSpec& r, const Provided& prov, const S
 
 //--- CDUs
 void readPipe(MapIn& m, const char* key, PipeSpec& p) {
-  auto pm = m.map(key, kPipeKeys, true);
+  auto pm = m.map(key);
   if (!pm) return;
-  pm->quantity("length", Dim::Length, kLength, p.length, true);
-  pm->quantity("diameter", Dim::Length, kDiameter, p.diameter, true);
-  pm->quantity("roughness", Dim::Length, kRoughness, p.roughness);
-  pm->integer("segments", 1, 200, p.segments);
-  pm->quantity("heat_loss_coefficient", Dim::LinearConductance, kLossPerLength, p.ua_per_length);
+  pm->read("length", p.length);
+  pm->read("diameter", p.diameter);
+  pm->read("roughness", p.roughness);
+  pm->read("segments", p.segments);
+  pm->read("heat_loss_coefficient", p.ua_per_length);
 }
 
 void readCduBody(MapIn& m, CduSpec& c) {
-  if (auto hx = m.map("heat_exchanger", kHexKeys)) {
-    hx->quantity("rated_capacity", Dim::Power, kPower, c.hex_capacity);
-    hx->quantity("rated_approach", Dim::TemperatureDiff, kTempDiff, c.hex_approach);
-    hx->quantity("rated_primary_supply_temperature", Dim::Temperature, kTemperature,
-                 c.hex_T_primary_rated);
-    hx->flow("rated_flow_secondary", c.hex_flow_secondary);
-    hx->flow("rated_flow_primary", c.hex_flow_primary);
-    hx->quantity("dp_primary", Dim::Pressure, kPressure, c.hex_dp_primary);
-    hx->quantity("dp_secondary", Dim::Pressure, kPressure, c.hex_dp_secondary);
-    hx->quantity("holdup_primary", Dim::Volume, kVolume, c.hex_holdup_primary);
-    hx->quantity("holdup_secondary", Dim::Volume, kVolume, c.hex_holdup_secondary);
-    hx->quantity("flow_exponent", Dim::None, kHexExponent, c.hex_flow_exponent);
+  if (auto hx = m.map("heat_exchanger")) {
+    hx->read("rated_capacity", c.hex_capacity);
+    hx->read("rated_approach", c.hex_approach);
+    hx->read("rated_primary_supply_temperature", c.hex_T_primary_rated);
+    hx->read("rated_flow_secondary", c.hex_flow_secondary);
+    hx->read("rated_flow_primary", c.hex_flow_primary);
+    hx->read("dp_primary", c.hex_dp_primary);
+    hx->read("dp_secondary", c.hex_dp_secondary);
+    hx->read("holdup_primary", c.hex_holdup_primary);
+    hx->read("holdup_secondary", c.hex_holdup_secondary);
+    hx->read("flow_exponent", c.hex_flow_exponent);
   }
-  if (auto p = m.map("pumps", kPumpKeys)) {
-    p->integer("count", 1, kMaxCount, c.pump_count);
-    p->integer("running", 1, kMaxCount, c.pump_running);
-    p->quantity("rated_flow", Dim::VolumeFlow, kVolumeFlow, c.pump_rated_flow);
-    p->quantity("rated_head", Dim::Pressure, kPressure, c.pump_rated_head);
-    if (auto cv = p->map("curve", kCurveKeys)) {
-      cv->numbers("flow_ratio", kCurveRatio, 0, c.pump_curve_flow);
-      cv->numbers("head_ratio", kCurveRatio, 0, c.pump_curve_head);
+  if (auto p = m.map("pumps")) {
+    p->read("count", c.pump_count);
+    p->read("running", c.pump_running);
+    p->read("rated_flow", c.pump_rated_flow);
+    p->read("rated_head", c.pump_rated_head);
+    if (auto cv = p->map("curve")) {
+      cv->read("flow_ratio", c.pump_curve_flow);
+      cv->read("head_ratio", c.pump_curve_head);
     }
-    p->quantity("efficiency_hydraulic", Dim::None, kEfficiency, c.pump_eta_hyd);
-    p->quantity("efficiency_motor", Dim::None, kEfficiency, c.pump_eta_mot);
-    p->quantity("rise_time", Dim::Time, kDurationOrZero, c.pump_rise_time);
-    p->quantity("min_speed", Dim::None, kMinSpeed, c.pump_min_speed);
+    p->read("efficiency_hydraulic", c.pump_eta_hyd);
+    p->read("efficiency_motor", c.pump_eta_mot);
+    p->read("rise_time", c.pump_rise_time);
+    p->read("min_speed", c.pump_min_speed);
   }
-  if (auto v = m.map("primary_valve", kValveKeys)) {
-    v->quantity("rangeability", Dim::None, kRangeability, c.valve_rangeability);
-    v->quantity("leakage", Dim::None, kLeakage, c.valve_leakage);
-    v->quantity("dp_nominal", Dim::Pressure, kPressure, c.valve_dp_nominal);
-    v->quantity("stroke_time", Dim::Time, kDuration, c.valve_stroke_time);
+  if (auto v = m.map("primary_valve")) {
+    v->read("rangeability", c.valve_rangeability);
+    v->read("leakage", c.valve_leakage);
+    v->read("dp_nominal", c.valve_dp_nominal);
+    v->read("stroke_time", c.valve_stroke_time);
   }
-  if (auto t = m.map("expansion_tank", kTankKeys)) {
-    t->quantity("volume", Dim::Volume, kVolume, c.tank_volume);
-    t->quantity("precharge", Dim::Pressure, kPressureGauge, c.tank_precharge);
-    t->quantity("fill_pressure", Dim::Pressure, kPressureGauge, c.tank_fill);
+  if (auto t = m.map("expansion_tank")) {
+    t->read("volume", c.tank_volume);
+    t->read("precharge", c.tank_precharge);
+    t->read("fill_pressure", c.tank_fill);
   }
   // negative-pressure loop (physics.md 7 [K92]): a vacuum pump holds the tank below atmosphere
-  if (auto v = m.map("vacuum_tank", kVacuumKeys)) {
-    static const Range kVacuum{-0.9e5, -1e3, true, true, "-90 kPa ... -1 kPa (gauge)"};
-    v->quantity("pressure", Dim::Pressure, kVacuum, c.vacuum, true);
-  }
-  m.quantity("internal_volume", Dim::Volume, kVolumeOrZero, c.internal_volume);
-  if (auto ct = m.map("control", kControlKeys)) {
-    ct->quantity("supply_temperature", Dim::Temperature, kTemperature, c.T_supply_set);
-    if (const YAML::Node* mode = ct->get("pump_mode")) {
-      const auto t = readText(m.file(), *mode, ct->sub("pump_mode"), "'flow' or 'dp'");
-      bool ok = false;
-      if (t && (*t == "flow" || *t == "dp")) {
-        c.pump_mode = *t == "flow" ? CduSpec::PumpMode::Flow : CduSpec::PumpMode::Dp;
-        ok = true;
-      } else if (t) {
-        m.file().error(*mode, ct->sub("pump_mode"), *t, "expected 'flow' or 'dp'");
-      }
-      ct->note("pump_mode", ok);
+  if (auto v = m.map("vacuum_tank")) v->read("pressure", c.vacuum);
+  m.read("internal_volume", c.internal_volume);
+  if (auto ct = m.map("control")) {
+    ct->read("supply_temperature", c.T_supply_set);
+    if (std::string mode; ct->read("pump_mode", mode))
+      c.pump_mode = mode == "flow" ? CduSpec::PumpMode::Flow : CduSpec::PumpMode::Dp;
+    ct->read("flow_setpoint", c.flow_set);
+    ct->read("dp_setpoint", c.dp_set);
+    if (auto pi = ct->map("temperature_pi")) {
+      pi->read("k", c.temp_k);
+      pi->read("Ti", c.temp_Ti);
     }
-    ct->quantity("flow_setpoint", Dim::VolumeFlow, kVolumeFlow, c.flow_set);
-    ct->quantity("dp_setpoint", Dim::Pressure, kPressure, c.dp_set);
-    if (auto pi = ct->map("temperature_pi", kPiKeys)) {
-      pi->perKelvin("k", kGain, c.temp_k);
-      pi->quantity("Ti", Dim::Time, kDuration, c.temp_Ti);
-    }
-    if (auto pi = ct->map("pump_pi", kPiKeys)) {
-      pi->quantity("k", Dim::None, kGain, c.pump_k);
-      pi->quantity("Ti", Dim::Time, kDuration, c.pump_Ti);
+    if (auto pi = ct->map("pump_pi")) {
+      pi->read("k", c.pump_k);
+      pi->read("Ti", c.pump_Ti);
     }
   }
-  if (auto l = m.map("limits", kLimitKeys)) {
-    l->quantity("supply_temperature_min", Dim::Temperature, kTemperature, c.T_supply_min);
-    l->quantity("supply_temperature_max", Dim::Temperature, kTemperature, c.T_supply_max);
-    l->quantity("secondary_pressure_max", Dim::Pressure, kPressure, c.p_secondary_max);
-    l->quantity("primary_pressure_max", Dim::Pressure, kPressure, c.p_primary_max);
+  if (auto l = m.map("limits")) {
+    l->read("supply_temperature_min", c.T_supply_min);
+    l->read("supply_temperature_max", c.T_supply_max);
+    l->read("secondary_pressure_max", c.p_secondary_max);
+    l->read("primary_pressure_max", c.p_primary_max);
   }
 }
 
-const std::vector<std::string> kCduRequired{"heat_exchanger.rated_capacity",
-                                            "heat_exchanger.rated_approach",
-                                            "heat_exchanger.rated_primary_supply_temperature",
-                                            "heat_exchanger.rated_flow_secondary",
-                                            "heat_exchanger.rated_flow_primary",
-                                            "heat_exchanger.dp_primary",
-                                            "heat_exchanger.dp_secondary",
-                                            "heat_exchanger.holdup_primary",
-                                            "heat_exchanger.holdup_secondary",
-                                            "pumps.rated_flow",
-                                            "pumps.rated_head",
-                                            "pumps.curve.flow_ratio",
-                                            "pumps.curve.head_ratio",
-                                            "primary_valve.dp_nominal",
-                                            "expansion_tank.volume",
-                                            "expansion_tank.precharge",
-                                            "control.supply_temperature",
-                                            "limits.supply_temperature_min",
-                                            "limits.supply_temperature_max",
-                                            "limits.secondary_pressure_max",
-                                            "limits.primary_pressure_max"};
+// the keys a CDU needs after the catalog merge (the table's required keys)
+const std::vector<std::string>& cduRequired() {
+  static const std::vector<std::string> r = keys::requiredPaths(keys::catalogSection("cdus"));
+  return r;
+}
 
 void checkCdu(File& f, const CduSpec& c, const Provided& prov, const SourceLoc& site,
               const std::string& extra) {
-  requireKeys(f, site, prov, kCduRequired, extra);
+  requireKeys(f, site, prov, cduRequired(), extra);
   if (good(prov, "pumps.running") && good(prov, "pumps.count") && c.pump_running > c.pump_count)
     f.s.add(where(prov, {"pumps.running", "pumps.count"}, site), std::to_string(c.pump_running),
             "expected at most pumps.count (" + std::to_string(c.pump_count) + ") running pumps");
@@ -1800,20 +602,13 @@ class Catalog {
     YAML::Node root;
     if (!parseDocument(s_, e.path, *text, root)) return;
     File f{s_, e.path, fs::path(e.path).parent_path().string()};
-    const Keys* body = kind == "cdus" ? &kCduBodyKeys : kind == "racks" ? &kRackBodyKeys : nullptr;
-    const Keys keys = kind == "fluids"       ? kFluidKeys
-                      : kind == "coldplates" ? kColdPlateKeys
-                      : kind == "gpus"       ? kGpuKeys
-                      : kind == "parts"      ? kPartKeys
-                      : kind == "electrical" ? kCatalogKeys
-                                             : join(kCatalogKeys, *body);
-    // electrical entries carry documentation keys of their standards: any key is accepted
-    MapIn m(f, root, "", keys, &e.prov, "", kind == "electrical");
+    // electrical entries also carry documentation keys of their standards: any key is accepted
+    MapIn m(f, root, "", keys::catalogSection(kind), &e.prov, "");
     if (!m.valid()) return;
     std::string declared;
-    if (m.name("name", declared, true) && declared != name)
+    if (m.read("name", declared) && declared != name)
       f.s.add(m.locOf("name"), declared, "the name differs from the file name '" + name + ".yaml'");
-    m.text("description", declared, false, true);
+    m.read("description", declared);
     // sources: citations for people, not read
     if (kind == "fluids") {
       readFluid(m, e.fluid);
@@ -1854,7 +649,7 @@ class FacilityReader {
   FacilityReader(File& f, Catalog& cat, FacilitySpec& spec) : f_(f), cat_(cat), spec_(spec) {}
 
   void read(const YAML::Node& root) {
-    MapIn top(f_, root, "", kTopKeys);
+    MapIn top(f_, root, "", keys::facilityFile());
     if (!top.valid()) return;
     if (const YAML::Node* v = top.get("dctwin")) {
       f_.visit(*v, "dctwin");
@@ -1864,47 +659,32 @@ class FacilityReader {
     } else {
       top.missing("dctwin", " (the format version: dctwin: 1)");
     }
-    top.name("name", spec_.name, true);
-    top.text("description", spec_.description, false, true);
-    if (auto site = top.map("site", kSiteKeys, true)) {
-      site->quantity("ambient_temperature", Dim::Temperature, kTemperature, spec_.T_ambient, true);
-      if (auto room = site->map("room_air", kRoomKeys)) {
+    top.read("name", spec_.name);
+    top.read("description", spec_.description);
+    if (auto site = top.map("site")) {
+      site->read("ambient_temperature", spec_.T_ambient);
+      if (auto room = site->map("room_air")) {
         spec_.has_room_air = true;
-        room->quantity("volume", Dim::Volume, kRoomVolume, spec_.room_volume, true);
-        room->quantity("supply_temperature", Dim::Temperature, kTemperature, spec_.room_supply_T,
-                       true);
-        room->quantity("airflow", Dim::VolumeFlow, kAirflow, spec_.room_airflow, true);
+        room->read("volume", spec_.room_volume);
+        room->read("supply_temperature", spec_.room_supply_T);
+        room->read("airflow", spec_.room_airflow);
       }
     }
     readWater(top);
-    if (const YAML::Node* n = top.get("coldplates"); n && !n->IsNull())
-      forEachItem(f_, *n, "coldplates", 0, "cold plates",
-                  [&](const YAML::Node& x, const std::string& p, std::size_t) { readPlate(x, p); });
-    if (const YAML::Node* n = top.get("rack_types"); n && !n->IsNull())
-      forEachItem(f_, *n, "rack_types", 0, "rack types",
-                  [&](const YAML::Node& x, const std::string& p, std::size_t) { readType(x, p); });
-    if (const YAML::Node* n = top.require("cdus"))
-      forEachItem(f_, *n, "cdus", 1, "CDUs",
-                  [&](const YAML::Node& x, const std::string& p, std::size_t) { readCdu(x, p); });
-    if (const YAML::Node* n = top.require("racks"))
-      forEachItem(f_, *n, "racks", 1, "racks",
-                  [&](const YAML::Node& x, const std::string& p, std::size_t) { readRack(x, p); });
-    if (const YAML::Node* n = top.get("jobs"); n && !n->IsNull())
-      forEachItem(f_, *n, "jobs", 0, "jobs",
-                  [&](const YAML::Node& x, const std::string& p, std::size_t) { readJob(x, p); });
-    if (auto pw = top.map("power", kPowerKeys)) readPower(*pw);
-    if (auto gl = top.map("gpu_layer", kGpuLayerKeys)) {
-      gl->quantity("step", Dim::Time, kGpuStep, spec_.gpu_step);
-      gl->quantity("coupling", Dim::Time, kCouplingStep, spec_.coupling_step);
+    using Item = const YAML::Node&;
+    using Path = const std::string&;
+    top.list("coldplates", [&](Item x, Path p, std::size_t) { readPlate(x, p); });
+    top.list("rack_types", [&](Item x, Path p, std::size_t) { readType(x, p); });
+    top.list("cdus", [&](Item x, Path p, std::size_t) { readCdu(x, p); });
+    top.list("racks", [&](Item x, Path p, std::size_t) { readRack(x, p); });
+    top.list("jobs", [&](Item x, Path p, std::size_t) { readJob(x, p); });
+    if (auto pw = top.map("power")) readPower(*pw);
+    if (auto gl = top.map("gpu_layer")) {
+      gl->read("step", spec_.gpu_step);
+      gl->read("coupling", spec_.coupling_step);
       if (spec_.coupling_step < spec_.gpu_step)
         f_.s.add(gl->loc(), "", "gpu_layer.coupling must not be shorter than gpu_layer.step");
-      if (const YAML::Node* b = gl->get("group_identical")) {
-        if (b->IsScalar() && (b->Scalar() == "true" || b->Scalar() == "false"))
-          spec_.gpu_group_identical = b->Scalar() == "true";
-        else
-          f_.s.add(gl->locOf("group_identical"), b->IsScalar() ? b->Scalar() : "",
-                   "gpu_layer.group_identical: expected true or false");
-      }
+      gl->read("group_identical", spec_.gpu_group_identical);
     }
     resolve();
   }
@@ -1920,23 +700,20 @@ class FacilityReader {
     SourceLoc coldplate_loc, gpu_loc;
   };
   struct RackInfo {
-    SourceLoc cdu_loc, type_loc, heat_load_loc;
+    SourceLoc cdu_loc, type_loc, heat_load_loc, gpu_cap_loc;
     bool heat_load_suggested = false;  // a misspelt key was reported with a did-you-mean
     bool kv_given = false;
     bool cdu_ok = false, type_ok = false;  // the names were read
   };
 
   void readWater(MapIn& top) {
-    auto w = top.map("facility_water", kWaterKeys, true);
+    auto w = top.map("facility_water");
     if (!w) return;
     auto& fw = spec_.facility_water;
     water_fluid_loc_ = w->loc();
-    if (w->name("fluid", fw.fluid)) water_fluid_loc_ = w->locOf("fluid");
-    if (const YAML::Node* n = w->require("supply_temperature")) {
-      if (auto ts =
-              readSeries(f_, *n, w->sub("supply_temperature"), Dim::Temperature, kTemperature))
-        fw.T_supply = std::move(*ts), water_T_loc_ = w->locOf("supply_temperature");
-    }
+    if (w->read("fluid", fw.fluid)) water_fluid_loc_ = w->locOf("fluid");
+    if (auto ts = w->series("supply_temperature"))
+      fw.T_supply = std::move(*ts), water_T_loc_ = w->locOf("supply_temperature");
     const bool dp = w->get("differential_pressure") != nullptr, fl = w->get("flow") != nullptr;
     if (dp && fl) {
       f_.error(*w->keyNode("flow"), w->sub("flow"), "",
@@ -1947,21 +724,21 @@ class FacilityReader {
                  "CDU, or its flow at a fully open valve");
     } else if (dp) {
       fw.mode = FacilityWaterSpec::Mode::Pressure;
-      w->quantity("differential_pressure", Dim::Pressure, kPressure, fw.dp);
+      w->read("differential_pressure", fw.dp);
     } else {
       fw.mode = FacilityWaterSpec::Mode::Flow;
-      w->flow("flow", fw.flow);
+      w->read("flow", fw.flow);
     }
   }
 
   void readPlate(const YAML::Node& n, const std::string& path) {
     Provided prov;
-    MapIn m(f_, n, path, kColdPlateKeys, &prov, "");
+    MapIn m(f_, n, path, section({"coldplates"}), &prov, "");
     if (!m.valid()) return;
     ColdPlateSpec cp;
-    if (!m.name("name", cp.name, true)) return;
+    if (!m.read("name", cp.name)) return;
     std::string desc;
-    m.text("description", desc, false, true);
+    m.read("description", desc);
     readColdPlate(m, cp);
     cp.loc = m.loc();
     if (plates_.count(cp.name)) {
@@ -1973,16 +750,16 @@ class FacilityReader {
 
   void readType(const YAML::Node& n, const std::string& path) {
     Provided prov;
-    MapIn m(f_, n, path, join(kRackTypeFacilityKeys, kRackBodyKeys), &prov, "");
+    MapIn m(f_, n, path, section({"rack_types"}), &prov, "");
     if (!m.valid()) return;
     RackTypeSpec r;
     TypeInfo info;
     std::string name;
-    const bool named = m.name("name", name, true);
+    const bool named = m.read("name", name);
     std::string desc;
-    m.text("description", desc, false, true);
+    m.read("description", desc);
     std::string base, extra;
-    if (m.name("base", base)) {
+    if (m.read("base", base)) {
       const CatalogEntry* e = cat_.get("racks", base);
       if (!e) {
         f_.s.add(m.locOf("base"), base,
@@ -2015,14 +792,14 @@ class FacilityReader {
 
   void readCdu(const YAML::Node& n, const std::string& path) {
     Provided prov;
-    MapIn m(f_, n, path, join(kCduFacilityKeys, kCduBodyKeys), &prov, "");
+    MapIn m(f_, n, path, section({"cdus"}), &prov, "");
     if (!m.valid()) return;
     CduSpec c;
     CduInfo info;
-    const bool named = m.name("name", c.name, true);
+    const bool named = m.read("name", c.name);
     std::string model, extra, desc;
-    m.text("description", desc, false, true);
-    if (m.name("model", model)) {
+    m.read("description", desc);
+    if (m.read("model", model)) {
       const CatalogEntry* e = cat_.get("cdus", model);
       if (!e) {
         f_.s.add(m.locOf("model"), model,
@@ -2043,9 +820,9 @@ class FacilityReader {
     c.model = model;
     c.fluid = "pg25";
     info.fluid_loc = m.loc();
-    if (m.name("fluid", c.fluid)) info.fluid_loc = m.locOf("fluid");
+    if (m.read("fluid", c.fluid)) info.fluid_loc = m.locOf("fluid");
     readCduBody(m, c);
-    if (auto piping = m.map("piping", kPipingKeys, true)) {
+    if (auto piping = m.map("piping")) {
       readPipe(*piping, "supply", c.supply_pipe);
       readPipe(*piping, "return", c.return_pipe);
     }
@@ -2063,9 +840,10 @@ class FacilityReader {
   }
 
   // an electrical catalog entry of the given kind (busway, breaker, psu, shelf, ups, transformer),
-  // as an open map of its file; nullptr (with an error at `at`) when unknown or of another kind
+  // read with that kind's keys (other keys document their standards and are accepted); nullopt
+  // (with an error at `at`) when unknown or of another kind
   std::optional<MapIn> electrical(const std::string& name, const std::string& kind,
-                                  const SourceLoc& at, File** file) {
+                                  const SourceLoc& at) {
     const CatalogEntry* e = cat_.get("electrical", name);
     if (!e) {
       const auto& known = cat_.names("electrical");
@@ -2076,252 +854,168 @@ class FacilityReader {
     if (!e->ok || !e->node) return std::nullopt;
     elec_files_.push_back(
         std::make_unique<File>(f_.s, e->path, fs::path(e->path).parent_path().string()));
-    *file = elec_files_.back().get();
-    MapIn m(**file, e->node, "", {}, nullptr, "", true);
+    File& file = *elec_files_.back();
     std::string k;
-    if (!m.name("kind", k, true) || k != kind) {
-      f_.s.add(
-          at, name,
-          "expected a " + kind + " (data/catalog/electrical/" + name + ".yaml is a '" + k + "')");
-      return std::nullopt;
+    {
+      MapIn any(file, e->node, "", keys::catalogSection("electrical"));
+      if (!any.name("kind", k, true) || k != kind) {
+        f_.s.add(
+            at, name,
+            "expected a " + kind + " (data/catalog/electrical/" + name + ".yaml is a '" + k + "')");
+        return std::nullopt;
+      }
     }
-    return m;
-  }
-  bool plain(MapIn& m, const char* key, double lo, double hi, double& out) {
-    double v = 0;
-    if (!m.quantity(key, Dim::None, Range{lo, hi, false, false, "in range"}, v, true)) return false;
-    out = v;
-    return true;
+    return std::optional<MapIn>(std::in_place, file, e->node, "",
+                                keys::catalogSection("electrical." + kind));
   }
   bool curve(MapIn& m, std::vector<double>& load, std::vector<double>& eta) {
-    auto c = m.map("efficiency", {"load", "eta"}, true);
+    auto c = m.map("efficiency");
     if (!c) return false;
-    return c->numbers("load", kFraction, 2, load, true) &&
-           c->numbers("eta", kFraction, 2, eta, true);
+    return c->read("load", load) && c->read("eta", eta);
   }
   void breaker(const std::string& name, const SourceLoc& at, BreakerParams& b) {
-    File* bf = nullptr;
-    auto m = electrical(name, "breaker", at, &bf);
+    auto m = electrical(name, "breaker", at);
     if (!m) return;
-    plain(*m, "rated_current_A", 0.1, 1e5, b.I_n);
-    plain(*m, "k_trip", 1.0, 3.0, b.k_trip);
-    plain(*m, "magnetic_multiple", 1.0, 100.0, b.magnetic_multiple);
-    m->quantity("thermal_time_constant", Dim::Time, kJobTime, b.tau, true);
+    m->read("rated_current_A", b.I_n);
+    m->read("k_trip", b.k_trip);
+    m->read("magnetic_multiple", b.magnetic_multiple);
+    m->read("thermal_time_constant", b.tau);
   }
   void readPower(MapIn& pw) {
     PowerSpec& P = spec_.power;
     P.present = true;
-    pw.quantity("line_voltage_V", Dim::None, Range{100, 50000, false, false, "100 ... 50000 V"},
-                P.V_LL);
-    pw.quantity("power_factor", Dim::None, Range{0.5, 1, false, false, "0.5 ... 1"}, P.pf);
+    pw.read("line_voltage_V", P.V_LL);
+    pw.read("power_factor", P.pf);
     std::string name;
-    File* ef = nullptr;
-    if (pw.name("transformer", name)) {
-      if (auto m = electrical(name, "transformer", pw.locOf("transformer"), &ef)) {
+    if (pw.read("transformer", name)) {
+      if (auto m = electrical(name, "transformer", pw.locOf("transformer"))) {
         P.has_transformer = true;
         double kva = 0;
-        if (plain(*m, "rated_power_kVA", 1, 1e7, kva)) P.transformer.S_rated = kva * 1e3;
-        m->quantity("no_load_loss", Dim::Power, kHeatLoad, P.transformer.P_no_load, true);
-        m->quantity("load_loss", Dim::Power, kHeatLoad, P.transformer.P_load_rated, true);
+        if (m->read("rated_power_kVA", kva)) P.transformer.S_rated = kva * 1e3;
+        m->read("no_load_loss", P.transformer.P_no_load);
+        m->read("load_loss", P.transformer.P_load_rated);
       }
     }
-    if (pw.name("ups", name)) {
-      if (auto m = electrical(name, "ups", pw.locOf("ups"), &ef)) {
+    if (pw.read("ups", name)) {
+      if (auto m = electrical(name, "ups", pw.locOf("ups"))) {
         P.has_ups = true;
-        m->quantity("rated_power", Dim::Power, kPower, P.ups.P_rated, true);
+        m->read("rated_power", P.ups.P_rated);
         curve(*m, P.ups.load, P.ups.eta);
-        m->quantity("standby_power", Dim::Power, kHeatLoad, P.ups.P_standby, true);
+        m->read("standby_power", P.ups.P_standby);
         double kwh = 0;
-        if (plain(*m, "battery_energy_kWh", 0, 1e7, kwh)) P.ups.battery_J = kwh * 3.6e6;
-        m->quantity("recharge_power", Dim::Power, kHeatLoad, P.ups.P_charge_max);
-        double ec = P.ups.eta_charge;
-        if (m->get("charge_efficiency") && plain(*m, "charge_efficiency", 0.1, 1, ec))
-          P.ups.eta_charge = ec;
+        if (m->read("battery_energy_kWh", kwh)) P.ups.battery_J = kwh * 3.6e6;
+        m->read("recharge_power", P.ups.P_charge_max);
+        m->read("charge_efficiency", P.ups.eta_charge);
       }
     }
-    pw.integer("transformer_count", 1, 100000, P.transformer_count);
-    pw.integer("ups_count", 1, 100000, P.ups_count);
-    if (pw.name("shelf", name, true)) {
-      if (auto m = electrical(name, "shelf", pw.locOf("shelf"), &ef)) {
-        m->integer("psu_count", 1, 1000, P.shelf.psu_count, true);
-        m->integer("psu_redundant", 0, 1000, P.shelf.psu_redundant, true);
-        m->integer("shelves_per_rack", 1, 1000, P.shelves_per_rack, true);
+    pw.read("transformer_count", P.transformer_count);
+    pw.read("ups_count", P.ups_count);
+    if (pw.read("shelf", name)) {
+      if (auto m = electrical(name, "shelf", pw.locOf("shelf"))) {
+        m->read("psu_count", P.shelf.psu_count);
+        m->read("psu_redundant", P.shelf.psu_redundant);
+        m->read("shelves_per_rack", P.shelves_per_rack);
         std::string psu;
-        if (m->name("psu", psu, true)) {
-          File* pf = nullptr;
-          if (auto pm = electrical(psu, "psu", m->locOf("psu"), &pf)) {
-            pm->quantity("rated_power", Dim::Power, kPower, P.shelf.psu.P_rated, true);
+        if (m->read("psu", psu)) {
+          if (auto pm = electrical(psu, "psu", m->locOf("psu"))) {
+            pm->read("rated_power", P.shelf.psu.P_rated);
             curve(*pm, P.shelf.psu.load, P.shelf.psu.eta);
-            pm->quantity("standby_power", Dim::Power, kHeatLoad, P.shelf.psu.P_standby, true);
+            pm->read("standby_power", P.shelf.psu.P_standby);
           }
         }
       }
     }
-    if (pw.name("shelf_breaker", name)) {
+    if (pw.read("shelf_breaker", name)) {
       P.has_shelf_breaker = true;
       breaker(name, pw.locOf("shelf_breaker"), P.shelf_breaker);
     }
-    if (const YAML::Node* bl = pw.require("busways"))
-      forEachItem(
-          f_, *bl, pw.sub("busways"), 1, "busways",
-          [&](const YAML::Node& x, const std::string& p, std::size_t) {
-            MapIn bm(f_, x, p, kBuswayKeys);
-            if (!bm.valid()) return;
-            PowerSpec::Busway b;
-            b.loc = bm.loc();
-            bm.name("name", b.name, true);
-            bm.quantity("length", Dim::Length, kLength, b.params.length, true);
-            std::string model;
-            if (bm.name("model", model, true)) {
-              File* bf = nullptr;
-              if (auto m = electrical(model, "busway", bm.locOf("model"), &bf)) {
-                double I = 0, R = 0, X = 0;
-                plain(*m, "rated_current_A", 1, 1e5, I);
-                plain(*m, "R_mohm_per_100ft", 0, 1e3, R);
-                plain(*m, "X_mohm_per_100ft", 0, 1e3, X);
-                b.params.I_rated = I;
-                b.params.R20_per_m = R * 1e-3 / 30.48;
-                b.params.X_per_m = X * 1e-3 / 30.48;
-                if (m->get("temperature_coefficient_per_K"))
-                  plain(*m, "temperature_coefficient_per_K", 0, 0.01, b.params.alpha);
-                m->quantity("rated_ambient", Dim::Temperature, kTemperature, b.params.T_amb_rated);
-                m->quantity("rated_rise", Dim::TemperatureDiff, kTempDiff, b.params.dT_rated);
-                m->quantity("thermal_time_constant", Dim::Time, kJobTime, b.params.tau_thermal,
-                            true);
-              }
-            }
-            if (bm.name("breaker", model)) {
-              b.has_breaker = true;
-              breaker(model, bm.locOf("breaker"), b.breaker);
-            }
-            if (const YAML::Node* r = bm.require("racks")) {
-              if (r->IsScalar() && r->Scalar() == "all")
-                b.racks = {"*"};
-              else
-                forEachItem(f_, *r, bm.sub("racks"), 1, "racks",
-                            [&](const YAML::Node& y, const std::string& q, std::size_t) {
-                              if (auto nm = readName(f_, y, q)) b.racks.push_back(*nm);
-                            });
-            }
-            P.busways.push_back(std::move(b));
-          });
+    pw.list("busways",
+            [&](const YAML::Node& x, const std::string& p, std::size_t) { readBusway(x, p); });
     P.shelf.psu.P_standby = std::max(P.shelf.psu.P_standby, 0.0);
     for (auto& b : P.busways) b.params.V_LL = P.V_LL, b.params.pf = P.pf;
   }
 
+  void readBusway(const YAML::Node& x, const std::string& p) {
+    MapIn bm(f_, x, p, section({"power", "busways"}));
+    if (!bm.valid()) return;
+    PowerSpec::Busway b;
+    b.loc = bm.loc();
+    bm.read("name", b.name);
+    bm.read("length", b.params.length);
+    std::string model;
+    if (bm.read("model", model)) {
+      if (auto m = electrical(model, "busway", bm.locOf("model"))) {
+        double I = 0, R = 0, X = 0;
+        m->read("rated_current_A", I);
+        m->read("R_mohm_per_100ft", R);
+        m->read("X_mohm_per_100ft", X);
+        b.params.I_rated = I;
+        b.params.R20_per_m = R * 1e-3 / 30.48;
+        b.params.X_per_m = X * 1e-3 / 30.48;
+        m->read("temperature_coefficient_per_K", b.params.alpha);
+        m->read("rated_ambient", b.params.T_amb_rated);
+        m->read("rated_rise", b.params.dT_rated);
+        m->read("thermal_time_constant", b.params.tau_thermal);
+      }
+    }
+    if (bm.read("breaker", model)) {
+      b.has_breaker = true;
+      breaker(model, bm.locOf("breaker"), b.breaker);
+    }
+    readRackNames(bm, b.racks, true);
+    spec_.power.busways.push_back(std::move(b));
+  }
+
+  // a required list of rack names, or 'all' (`star`: kept as {"*"}, else left empty)
+  void readRackNames(MapIn& m, std::vector<std::string>& out, bool star) {
+    const YAML::Node* r = m.get("racks");
+    if (!r) {
+      m.missing("racks", star ? "" : " (a list of rack names, or 'all')");
+      return;
+    }
+    if (r->IsScalar() && r->Scalar() == "all") {
+      if (star) out = {"*"};
+      return;
+    }
+    forEachItem(f_, *r, m.sub("racks"), 1, "racks",
+                [&](const YAML::Node& y, const std::string& q, std::size_t) {
+                  if (auto nm = readName(f_, y, q)) out.push_back(*nm);
+                });
+  }
+
+  // a job: 1. name and kind, 2. the kind's own keys (inference load, trace), 3. power smoothing,
+  // 4. racks, 5. times and caps, 6. phases, 7. the workload model's own checks
   void readJob(const YAML::Node& n, const std::string& path) {
-    MapIn m(f_, n, path, kJobKeys);
+    MapIn m(f_, n, path, section({"jobs"}));
     if (!m.valid()) return;
     JobSpec j;
     j.loc = m.loc();
-    m.name("name", j.name, true);
+    m.read("name", j.name);
     std::string kind = "training";
-    if (m.name("kind", kind)) {
-      if (kind == "inference")
-        j.kind = JobSpec::Kind::Inference;
-      else if (kind == "trace")
-        j.kind = JobSpec::Kind::Trace;
-      else if (kind != "training")
-        f_.s.add(m.locOf("kind"), kind,
-                 "expected training, inference or trace" +
-                     didYouMean(kind, {"training", "inference", "trace"}));
-    }
-    if (j.kind == JobSpec::Kind::Inference) {
-      j.inference = defaultInference(1.0);
-      if (const YAML::Node* l = m.get("load")) {
-        if (auto ts = readSeries(f_, *l, m.sub("load"), Dim::None, kFraction)) {
-          j.inference.t = ts->t;
-          j.inference.load = ts->v;
-          if (ts->kind == TimeSeries::Kind::Steps && ts->t.size() > 1)
-            f_.s.add(
-                m.locOf("load"), "",
-                "an inference load is interpolated linearly: use 'series' or 'csv', not 'steps'");
-        }
-      }
-    } else if (m.get("load")) {
-      f_.s.add(m.locOf("load"), "", "'load' belongs to inference jobs (kind: inference)");
-    }
-    if (auto ps = m.map("power_smoothing", kSmoothingKeys)) {
+    if (m.read("kind", kind))
+      j.kind = kind == "inference" ? JobSpec::Kind::Inference
+               : kind == "trace"   ? JobSpec::Kind::Trace
+                                   : JobSpec::Kind::Training;
+    readJobLoad(m, j);
+    readJobTrace(m, j);
+    if (auto ps = m.map("power_smoothing")) {
       j.smoothing.enabled = true;
-      ps->quantity("floor", Dim::Power, kGpuPowerOrZero, j.smoothing.floor);
-      ps->quantity("ramp_up", Dim::PowerRate, kRampRate, j.smoothing.ramp_up);
-      ps->quantity("ramp_down", Dim::PowerRate, kRampRate, j.smoothing.ramp_down);
-      ps->quantity("hysteresis", Dim::Time, kPhaseDuration, j.smoothing.hysteresis);
+      ps->read("floor", j.smoothing.floor);
+      ps->read("ramp_up", j.smoothing.ramp_up);
+      ps->read("ramp_down", j.smoothing.ramp_down);
+      ps->read("hysteresis", j.smoothing.hysteresis);
     }
-    if (j.kind == JobSpec::Kind::Trace) {
-      if (auto tm = m.map("trace", kTraceKeys, true)) {
-        std::string csv;
-        if (tm->text("csv", csv, true)) readTraceCsv(*tm->get("csv"), tm->sub("csv"), csv, j.trace);
-        tm->quantity("offset", Dim::Time, kJobTime, j.trace.t_offset);
-        if (const YAML::Node* lp = tm->get("loop"))
-          j.trace.loop = lp->IsScalar() && lp->Scalar() == "true";
-      }
-    } else if (m.get("trace")) {
-      f_.s.add(m.locOf("trace"), "", "'trace' belongs to trace-replay jobs (kind: trace)");
-    }
-    if (const YAML::Node* r = m.get("racks")) {
-      if (r->IsScalar() && r->Scalar() == "all") {
-        // every rack with resolved GPUs
-      } else {
-        forEachItem(f_, *r, m.sub("racks"), 1, "racks",
-                    [&](const YAML::Node& x, const std::string& p, std::size_t) {
-                      if (auto name = readName(f_, x, p)) j.racks.push_back(*name);
-                    });
-      }
-    } else {
-      m.missing("racks", " (a list of rack names, or 'all')");
-    }
+    readRackNames(m, j.racks, false);  // empty: every rack with resolved GPUs
     j.training = defaultTrainingJob();
-    m.quantity("start", Dim::Time, kJobTime, j.training.start);
+    m.read("start", j.training.start);
     double stop = 0;
-    if (m.quantity("stop", Dim::Time, kJobTime, stop)) j.training.stop = stop;
-    m.quantity("checkpoint_interval", Dim::Time, kJobTime, j.training.checkpoint_interval);
-    m.quantity("checkpoint_duration", Dim::Time, kPhaseDuration, j.training.checkpoint_duration);
-    m.quantity("gpu_power_cap", Dim::Power, kGpuPower, j.gpu_power_cap);
-    m.quantity("reference_junction_temperature", Dim::Temperature, kTemperature, j.T_ref);
-    if (const YAML::Node* ph = m.get("phases")) {
-      if (ph->IsScalar() && ph->Scalar() == "default") {
-        // defaultTrainingJob()
-      } else {
-        j.training.phases.clear();
-        forEachItem(
-            f_, *ph, m.sub("phases"), 1, "phases",
-            [&](const YAML::Node& x, const std::string& p, std::size_t) {
-              MapIn pm(f_, x, p, kPhaseKeys);
-              if (!pm.valid()) return;
-              PhaseSpec s;
-              pm.name("name", s.name, true);
-              pm.quantity("duration", Dim::Time, kPhaseDuration, s.duration, true);
-              std::string bound;
-              if (pm.name("bound", bound, true)) {
-                if (bound == "compute")
-                  s.bound = PhaseSpec::Bound::Compute;
-                else if (bound == "memory")
-                  s.bound = PhaseSpec::Bound::Memory;
-                else if (bound == "communication")
-                  s.bound = PhaseSpec::Bound::Communication;
-                else if (bound == "idle")
-                  s.bound = PhaseSpec::Bound::Idle;
-                else
-                  f_.s.add(pm.locOf("bound"), bound,
-                           "expected one of compute, memory, communication, idle" +
-                               didYouMean(bound, {"compute", "memory", "communication", "idle"}));
-              }
-              pm.quantity("sm", Dim::None, kFraction, s.a_sm);
-              pm.quantity("hbm", Dim::None, kFraction, s.a_hbm);
-              pm.quantity("nvlink", Dim::None, kFraction, s.a_nvlink);
-              pm.quantity("network", Dim::None, kFraction, s.a_network);
-              if (const YAML::Node* b = pm.get("barrier")) {
-                if (b->IsScalar() && (b->Scalar() == "true" || b->Scalar() == "false"))
-                  s.barrier = b->Scalar() == "true";
-                else
-                  f_.s.add(pm.locOf("barrier"), b->IsScalar() ? b->Scalar() : "",
-                           "expected true or false");
-              }
-              j.training.phases.push_back(s);
-            });
-      }
-    }
+    if (m.read("stop", stop)) j.training.stop = stop;
+    m.read("checkpoint_interval", j.training.checkpoint_interval);
+    m.read("checkpoint_duration", j.training.checkpoint_duration);
+    m.read("gpu_power_cap", j.gpu_power_cap);
+    job_cap_loc_.push_back(m.locOf("gpu_power_cap"));
+    m.read("reference_junction_temperature", j.T_ref);
+    readPhases(m, j.training);
     try {
       validateTrainingJob(j.training);
       if (j.kind == JobSpec::Kind::Inference) validateInference(j.inference);
@@ -2330,6 +1024,78 @@ class FacilityReader {
       f_.s.add(j.loc, j.name, e.what());
     }
     spec_.jobs.push_back(std::move(j));
+  }
+
+  // inference jobs: the offered load, linear in time
+  void readJobLoad(MapIn& m, JobSpec& j) {
+    if (j.kind != JobSpec::Kind::Inference) {
+      if (m.get("load"))
+        f_.s.add(m.locOf("load"), "", "'load' belongs to inference jobs (kind: inference)");
+      return;
+    }
+    j.inference = defaultInference(1.0);
+    if (auto ts = m.series("load")) {
+      j.inference.t = ts->t;
+      j.inference.load = ts->v;
+      if (ts->kind == TimeSeries::Kind::Steps && ts->t.size() > 1)
+        f_.s.add(m.locOf("load"), "",
+                 "an inference load is interpolated linearly: use 'series' or 'csv', not 'steps'");
+    }
+  }
+
+  // trace jobs: the trace to replay
+  void readJobTrace(MapIn& m, JobSpec& j) {
+    if (j.kind != JobSpec::Kind::Trace) {
+      if (m.get("trace"))
+        f_.s.add(m.locOf("trace"), "", "'trace' belongs to trace-replay jobs (kind: trace)");
+      return;
+    }
+    const bool given = m.get("trace") != nullptr;
+    if (!given) m.missing("trace");
+    if (auto tm = m.map("trace")) {
+      std::string csv;
+      if (tm->read("csv", csv)) readTraceCsv(*tm->get("csv"), tm->sub("csv"), csv, j.trace);
+      tm->read("offset", j.trace.t_offset);
+      tm->read("loop", j.trace.loop);
+    }
+  }
+
+  // the phases of one iteration, or 'default' (defaultTrainingJob())
+  void readPhases(MapIn& m, TrainingJobSpec& t) {
+    const YAML::Node* ph = m.get("phases");
+    if (!ph || (ph->IsScalar() && ph->Scalar() == "default")) return;
+    t.phases.clear();
+    m.list("phases", [&](const YAML::Node& x, const std::string& p, std::size_t) {
+      MapIn pm(f_, x, p, section({"jobs", "phases"}));
+      if (!pm.valid()) return;
+      PhaseSpec s;
+      pm.read("name", s.name);
+      pm.read("duration", s.duration);
+      std::string bound;
+      if (pm.read("bound", bound))
+        s.bound = bound == "compute"  ? PhaseSpec::Bound::Compute
+                  : bound == "memory" ? PhaseSpec::Bound::Memory
+                  : bound == "idle"   ? PhaseSpec::Bound::Idle
+                                      : PhaseSpec::Bound::Communication;
+      pm.read("sm", s.a_sm);
+      pm.read("hbm", s.a_hbm);
+      pm.read("nvlink", s.a_nvlink);
+      pm.read("network", s.a_network);
+      pm.read("barrier", s.barrier);
+      t.phases.push_back(s);
+    });
+  }
+
+  // a per-GPU power cap must lie in the GPU's settable power-limit range (nvidia-smi -pl refuses
+  // others); scenario caps are clamped to it at run time instead
+  void checkCap(double cap, const std::string& gpu_name, const SourceLoc& at) {
+    auto g = spec_.gpus.find(gpu_name);
+    if (cap <= 0 || g == spec_.gpus.end()) return;
+    const GpuParams& gp = g->second;
+    if (cap < gp.P_limit_min - 1e-9 || cap > gp.P_limit_max + 1e-9)
+      f_.s.add(at, fmt(cap) + " W",
+               "expected a power cap within the settable power-limit range of GPU '" + gpu_name +
+                   "' (" + fmt(gp.P_limit_min) + " W ... " + fmt(gp.P_limit_max) + " W)");
   }
 
   // trace CSV: header 'time_s,gpu,<columns>' with columns among power_W, sm, hbm, nvlink, network;
@@ -2430,43 +1196,39 @@ class FacilityReader {
   }
 
   void readRack(const YAML::Node& n, const std::string& path) {
-    MapIn m(f_, n, path, kRackKeys);
+    MapIn m(f_, n, path, section({"racks"}));
     if (!m.valid()) return;
     RackSpec r;
     RackInfo info;
-    const bool named = m.name("name", r.name, true);
-    const bool has_cdu = m.name("cdu", r.cdu, true);
-    const bool has_type = m.name("type", r.type, true);
+    const bool named = m.read("name", r.name);
+    const bool has_cdu = m.read("cdu", r.cdu);
+    const bool has_type = m.read("type", r.type);
     info.cdu_ok = has_cdu;
     info.type_ok = has_type;
     info.cdu_loc = m.locOf("cdu");
     info.type_loc = m.locOf("type");
-    const bool has_row = m.text("row", r.row, true);
-    const bool has_index = m.integer("index", 0, 1000000, r.index, true);
-    if (auto bv = m.map("balancing_valve", kBalancingKeys)) {
-      bv->quantity("opening", Dim::None, kFraction, r.valve_opening);
-      info.kv_given = bv->quantity("kv", Dim::None, kKv, r.valve_kv);
+    const bool has_row = m.read("row", r.row);
+    const bool has_index = m.read("index", r.index);
+    if (auto bv = m.map("balancing_valve")) {
+      bv->read("opening", r.valve_opening);
+      info.kv_given = bv->read("kv", r.valve_kv);
     }
-    if (const YAML::Node* h = m.get("heat_load")) {
-      r.has_heat_load = true;
-      if (auto ts = readSeries(f_, *h, m.sub("heat_load"), Dim::Power, kHeatLoad))
-        r.heat_load = std::move(*ts);
-    }
+    r.has_heat_load = m.get("heat_load") != nullptr;
+    if (auto ts = m.series("heat_load")) r.heat_load = std::move(*ts);
     info.heat_load_loc = m.loc();
     info.heat_load_suggested = m.suggested("heat_load");
-    m.quantity("gpu_power_cap", Dim::Power, kGpuPower, r.gpu_power_cap);
-    m.quantity("power_cap", Dim::Power, kRackPower, r.power_cap);
-    if (const YAML::Node* d = m.get("coldplate_degradation"); d && !d->IsNull())
-      forEachItem(f_, *d, m.sub("coldplate_degradation"), 0, "degraded cold plates",
-                  [&](const YAML::Node& x, const std::string& p, std::size_t) {
-                    MapIn dm(f_, x, p, kDegradeKeys);
-                    if (!dm.valid()) return;
-                    int gpu = 0;
-                    double factor = 1;
-                    bool ok = dm.integer("gpu", 0, kMaxCount, gpu, true);
-                    ok = dm.quantity("factor", Dim::None, kDegradeFactor, factor, true) && ok;
-                    if (ok) r.coldplate_degradation.emplace_back(gpu, factor);
-                  });
+    m.read("gpu_power_cap", r.gpu_power_cap);
+    info.gpu_cap_loc = m.locOf("gpu_power_cap");
+    m.read("power_cap", r.power_cap);
+    m.list("coldplate_degradation", [&](const YAML::Node& x, const std::string& p, std::size_t) {
+      MapIn dm(f_, x, p, section({"racks", "coldplate_degradation"}));
+      if (!dm.valid()) return;
+      int gpu = 0;
+      double factor = 1;
+      bool ok = dm.read("gpu", gpu);
+      ok = dm.read("factor", factor) && ok;
+      if (ok) r.coldplate_degradation.emplace_back(gpu, factor);
+    });
     r.loc = m.loc();
     if (!named) return;
     if (rack_index_.count(r.name)) {
@@ -2606,8 +1368,26 @@ class FacilityReader {
     spec_.fluids.emplace(name, e->fluid);
   }
 
+  // after the whole file is read: 1. fluids and their ranges; 2. rack types and cold plates of
+  // the file; 3. each rack's references; 4. jobs; 5. the power chain; 6. CDUs without racks
   void resolve() {
-    // fluids
+    resolveFluids();
+    resolveTypesAndPlates();
+    std::vector<int> racks_per_cdu(spec_.cdus.size(), 0);
+    std::set<std::pair<std::string, std::string>> law_reported;  // (CDU, rack type)
+    for (std::size_t i = 0; i < spec_.racks.size(); ++i)
+      resolveRack(spec_.racks[i], rack_info_[i], racks_per_cdu, law_reported);
+    resolveJobs();
+    resolvePower();
+    for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
+      if (racks_per_cdu[c] == 0)
+        f_.s.add(spec_.cdus[c].loc, "",
+                 "CDU '" + spec_.cdus[c].name +
+                     "' feeds no racks; remove it or give racks 'cdu: " + spec_.cdus[c].name + "'");
+  }
+
+  // the facility water's and the CDUs' fluids, and the temperatures that must lie in their range
+  void resolveFluids() {
     fluid(spec_.facility_water.fluid, water_fluid_loc_);
     for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
       fluid(spec_.cdus[c].fluid, cdu_info_[c].fluid_loc);
@@ -2632,8 +1412,10 @@ class FacilityReader {
                      cdu.fluid + "' (" + fmt(toCelsius(fl->second.T_min)) + " to " +
                      fmt(toCelsius(fl->second.T_max)) + " degC)");
     }
+  }
 
-    // facility rack types and cold plates are always part of the spec
+  // facility rack types and cold plates are always part of the spec
+  void resolveTypesAndPlates() {
     for (const auto& [name, t] : types_) spec_.rack_types.emplace(name, t);
     for (const auto& [name, p] : plates_) spec_.coldplates.emplace(name, p);
     for (const auto& [name, t] : types_) {
@@ -2643,70 +1425,61 @@ class FacilityReader {
           coldPlate(t.coldplate, type_info_[name].coldplate_loc, name, &broken);
       if (cp) spec_.coldplates.emplace(cp->name, *cp);
     }
+  }
 
-    // racks: references, valve defaults, cold-plate laws
-    std::vector<int> racks_per_cdu(spec_.cdus.size(), 0);
-    std::set<std::pair<std::string, std::string>> law_reported;
-    for (std::size_t i = 0; i < spec_.racks.size(); ++i) {
-      RackSpec& r = spec_.racks[i];
-      const RackInfo& info = rack_info_[i];
-      const CduSpec* cdu = nullptr;
-      if (info.cdu_ok) {
-        if (auto it = cdu_index_.find(r.cdu); it != cdu_index_.end()) {
-          cdu = &spec_.cdus[it->second];
-          ++racks_per_cdu[it->second];
-        } else {
-          std::vector<std::string> known;
-          if (!f_.s.full())
-            for (const auto& c : spec_.cdus) known.push_back(c.name);
-          f_.s.add(info.cdu_loc, r.cdu,
-                   "unknown CDU" + didYouMean(r.cdu, known) + knownList(known));
-        }
+  // a rack's references: its CDU, its type (valve default, resolved GPUs or a heat load, power
+  // cap, parts, degraded plates), its cold plate and the plate's law for the CDU's fluid
+  void resolveRack(RackSpec& r, const RackInfo& info, std::vector<int>& racks_per_cdu,
+                   std::set<std::pair<std::string, std::string>>& law_reported) {
+    const CduSpec* cdu = nullptr;
+    if (info.cdu_ok) {
+      if (auto it = cdu_index_.find(r.cdu); it != cdu_index_.end()) {
+        cdu = &spec_.cdus[it->second];
+        ++racks_per_cdu[it->second];
+      } else {
+        std::vector<std::string> known;
+        if (!f_.s.full())
+          for (const auto& c : spec_.cdus) known.push_back(c.name);
+        f_.s.add(info.cdu_loc, r.cdu, "unknown CDU" + didYouMean(r.cdu, known) + knownList(known));
       }
-      if (!info.type_ok) continue;
-      bool broken = false;
-      const RackTypeSpec* type = rackType(r.type, info.type_loc, &broken);
-      if (!type || broken) continue;
-      spec_.rack_types.emplace(type->name, *type);
-      if (!info.kv_given) r.valve_kv = type->balancing_valve_kv;
-      // resolved GPUs, or a prescribed heat load
-      if (!r.has_heat_load && type->gpu.empty() && !info.heat_load_suggested)
-        f_.s.add(info.heat_load_loc, "",
-                 "missing key 'heat_load': rack type '" + type->name +
-                     "' has no GPU model ('gpu'), so the rack needs a heat-load profile");
-      if (!r.has_heat_load && !type->gpu.empty()) {
-        gpu(type->gpu,
-            type_info_.count(r.type) ? type_info_[r.type].gpu_loc : catalog_types_[r.type].gpu_loc);
-        for (const auto& [pname, count] : type->parts) part(pname, type->loc);
-        const int n = type->trays * type->gpus_per_tray;
-        for (const auto& [slot, factor] : r.coldplate_degradation)
-          if (slot >= n)
-            f_.s.add(r.loc, std::to_string(slot),
-                     "coldplate_degradation: GPU slot out of range; rack '" + r.name + "' has " +
-                         std::to_string(n) + " GPUs (slots 0.." + std::to_string(n - 1) + ")");
-      }
-      if (type->coldplate.empty()) continue;
-      SourceLoc cp_loc = type_info_.count(r.type) ? type_info_[r.type].coldplate_loc
-                                                  : catalog_types_[r.type].coldplate_loc;
-      const ColdPlateSpec* cp = coldPlate(type->coldplate, cp_loc, type->name, &broken);
-      if (!cp || broken) continue;
-      spec_.coldplates.emplace(cp->name, *cp);
-      if (!cdu || cp->laws.count(cdu->fluid) || bad_fluids_.count(cdu->fluid)) continue;
-      if (!law_reported.insert({cdu->name, type->name}).second) continue;
-      std::string has;
-      for (const auto& [fluid, law] : cp->laws) has += (has.empty() ? "" : ", ") + fluid;
-      f_.s.add(info.type_loc, r.type,
-               "cold plate '" + cp->name + "' of rack type '" + type->name +
-                   "' has no resistance law for fluid '" + cdu->fluid + "' of CDU '" + cdu->name +
-                   "' (it has laws for: " + (has.empty() ? "none" : has) + ")");
     }
-    resolveJobs();
-    resolvePower();
-    for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
-      if (racks_per_cdu[c] == 0)
-        f_.s.add(spec_.cdus[c].loc, "",
-                 "CDU '" + spec_.cdus[c].name +
-                     "' feeds no racks; remove it or give racks 'cdu: " + spec_.cdus[c].name + "'");
+    if (!info.type_ok) return;
+    bool broken = false;
+    const RackTypeSpec* type = rackType(r.type, info.type_loc, &broken);
+    if (!type || broken) return;
+    spec_.rack_types.emplace(type->name, *type);
+    if (!info.kv_given) r.valve_kv = type->balancing_valve_kv;
+    // resolved GPUs, or a prescribed heat load
+    if (!r.has_heat_load && type->gpu.empty() && !info.heat_load_suggested)
+      f_.s.add(info.heat_load_loc, "",
+               "missing key 'heat_load': rack type '" + type->name +
+                   "' has no GPU model ('gpu'), so the rack needs a heat-load profile");
+    if (!r.has_heat_load && !type->gpu.empty()) {
+      gpu(type->gpu,
+          type_info_.count(r.type) ? type_info_[r.type].gpu_loc : catalog_types_[r.type].gpu_loc);
+      checkCap(r.gpu_power_cap, type->gpu, info.gpu_cap_loc);
+      for (const auto& [pname, count] : type->parts) part(pname, type->loc);
+      const int n = type->trays * type->gpus_per_tray;
+      for (const auto& [slot, factor] : r.coldplate_degradation)
+        if (slot >= n)
+          f_.s.add(r.loc, std::to_string(slot),
+                   "coldplate_degradation: GPU slot out of range; rack '" + r.name + "' has " +
+                       std::to_string(n) + " GPUs (slots 0.." + std::to_string(n - 1) + ")");
+    }
+    if (type->coldplate.empty()) return;
+    SourceLoc cp_loc = type_info_.count(r.type) ? type_info_[r.type].coldplate_loc
+                                                : catalog_types_[r.type].coldplate_loc;
+    const ColdPlateSpec* cp = coldPlate(type->coldplate, cp_loc, type->name, &broken);
+    if (!cp || broken) return;
+    spec_.coldplates.emplace(cp->name, *cp);
+    if (!cdu || cp->laws.count(cdu->fluid) || bad_fluids_.count(cdu->fluid)) return;
+    if (!law_reported.insert({cdu->name, type->name}).second) return;
+    std::string has;
+    for (const auto& [fluid, law] : cp->laws) has += (has.empty() ? "" : ", ") + fluid;
+    f_.s.add(info.type_loc, r.type,
+             "cold plate '" + cp->name + "' of rack type '" + type->name +
+                 "' has no resistance law for fluid '" + cdu->fluid + "' of CDU '" + cdu->name +
+                 "' (it has laws for: " + (has.empty() ? "none" : has) + ")");
   }
 
   // every rack on exactly one busway
@@ -2740,7 +1513,9 @@ class FacilityReader {
   void resolveJobs() {
     std::map<std::string, std::string> owner;
     std::set<std::string> names;
-    for (auto& j : spec_.jobs) {
+    for (std::size_t ji = 0; ji < spec_.jobs.size(); ++ji) {
+      JobSpec& j = spec_.jobs[ji];
+      std::set<std::string> capped;  // GPU models whose range was checked for this job
       if (!j.name.empty() && !names.insert(j.name).second)
         f_.s.add(j.loc, j.name, "duplicate job name");
       if (j.racks.empty())
@@ -2755,6 +1530,10 @@ class FacilityReader {
           continue;
         }
         const RackSpec& r = spec_.racks[it->second];
+        if (!r.has_heat_load && j.gpu_power_cap > 0)
+          if (auto t = spec_.rack_types.find(r.type);
+              t != spec_.rack_types.end() && capped.insert(t->second.gpu).second)
+            checkCap(j.gpu_power_cap, t->second.gpu, job_cap_loc_[ji]);
         if (r.has_heat_load)
           f_.s.add(j.loc, rn,
                    "job '" + j.name + "': rack '" + rn +
@@ -2778,6 +1557,7 @@ class FacilityReader {
   };
 
   std::set<std::string> bad_gpus_, bad_parts_;
+  std::vector<SourceLoc> job_cap_loc_;             // where each job's gpu_power_cap was set
   std::vector<std::unique_ptr<File>> elec_files_;  // for errors in electrical catalog entries
   File& f_;
   Catalog& cat_;
@@ -2860,22 +1640,6 @@ std::vector<std::string> defaultDataDirs() {
   dirs.emplace_back(DCTWIN_DATA_DIR);
 #endif
   return dirs;
-}
-
-int editDistance(const std::string& a, const std::string& b) {
-  const std::size_t n = a.size(), m = b.size();
-  std::vector<int> row(m + 1);
-  for (std::size_t j = 0; j <= m; ++j) row[j] = static_cast<int>(j);
-  for (std::size_t i = 1; i <= n; ++i) {
-    int diag = row[0];
-    row[0] = static_cast<int>(i);
-    for (std::size_t j = 1; j <= m; ++j) {
-      const int up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[m];
 }
 
 FacilitySpec loadFacilityFromString(const std::string& text, const std::string& name,

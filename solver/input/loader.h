@@ -49,5 +49,8 @@ std::vector<std::string> defaultDataDirs();
 
 // Levenshtein distance, used for did-you-mean suggestions
 int editDistance(const std::string& a, const std::string& b);
+// "; did you mean 'x'?" (edit distance <= 2 or a prefix) or "": the one did-you-mean of every
+// input file and reference check
+std::string didYouMean(const std::string& word, const std::vector<std::string>& candidates);
 
 }  // namespace dctwin

@@ -1,431 +1,300 @@
 // scenario.cpp: scenario files (duration, outputs, detection policies, events) and how their
 // events reach a facility: profile steps are applied to the spec; faults become
 // FacilitySpec::faults (docs/scenario-format.md)
-#include <yaml-cpp/yaml.h>
+//
+// a scenario is read like a facility file: through the key tables (solver/input/scenario_keys.cpp)
+// and the one YAML reader (solver/input/yaml_reader.h), every error of the file together
+#include "solver/input/scenario.h"
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
+#include <filesystem>
 #include <map>
-#include <sstream>
 
-#include "solver/input/loader.h"
-#include "solver/input/scenario.h"
 #include "solver/common/units.h"
+#include "solver/input/keys.h"
+#include "solver/input/loader.h"
+#include "solver/input/yaml_reader.h"
 
 namespace dctwin {
 
 //---------------------------------------------------------------------------------------------
-// scenario
+// scenario files
 namespace {
+using namespace reader;
 
-struct ScenarioParser {
-  std::string file;
-  std::vector<LoadError> errors;
+// the table of a scenario-file section by its key path from the top ({"events", "leak"})
+const keys::Section& section(std::initializer_list<const char*> path) {
+  const keys::Section* s = &keys::scenarioFile();
+  for (const char* k : path) s = s->find(k)->section;
+  return *s;
+}
 
-  SourceLoc loc(const YAML::Node& n, const std::string& path) {
-    YAML::Mark mk = n.Mark();
-    return SourceLoc{file, mk.line + 1, mk.column + 1, path};
+class ScenarioReader {
+ public:
+  ScenarioReader(File& f, Scenario& sc) : f_(f), sc_(sc) {}
+
+  // 1. top-level keys, duration and output interval; 2. solver; 3. initial temperature;
+  // 4. detection policies; 5. events
+  void read(const YAML::Node& root) {
+    MapIn top(f_, root, "", keys::scenarioFile());
+    if (!top.valid()) return;
+    readTimes(top);
+    if (auto s = top.map("solver")) s->read("rtol", sc_.rtol);
+    if (top.read("initial_temperature", sc_.T_init)) sc_.has_T_init = true;
+    if (auto d = top.map("detection")) readDetection(*d);
+    top.list("events", [&](const YAML::Node& e, const std::string& path, std::size_t) {
+      readEvent(e, path);
+    });
   }
-  void error(const YAML::Node& n, const std::string& path, const std::string& value,
-             const std::string& msg) {
-    errors.push_back(LoadError{loc(n, path), value, msg});
+
+ private:
+  void readTimes(MapIn& top) {
+    int version = 1;
+    top.read("dctwin_scenario", version);
+    std::string text;
+    top.read("name", text);
+    top.read("description", text);
+    top.read("duration", sc_.duration);
+    if (top.read("output_interval", sc_.output_interval) &&
+        sc_.output_interval > sc_.duration + 1e-9)
+      f_.s.add(top.locOf("output_interval"), fmt(sc_.output_interval) + " s",
+               "expected 0 < output_interval <= duration");
   }
-  bool quantity(const YAML::Node& map, const char* key, const std::string& path, Dim dim,
-                double& out) {
-    YAML::Node n = map[key];
-    if (!n) return false;
-    if (!n.IsScalar()) {
-      error(n, path + key, "", "expected " + describe(dim));
-      return false;
+
+  void readDetection(MapIn& d) {
+    DetectionSpec& ds = sc_.detection;
+    d.read("poll_interval", ds.poll_interval);
+    d.read("pump_switchover", ds.pump_switchover);
+    d.read("low_flow_fraction", ds.low_flow_fraction);
+    d.read("low_flow_delay", ds.low_flow_delay);
+    d.read("continuous_load_ratio", ds.continuous_load_ratio);
+    d.read("continuous_load_time", ds.continuous_load_time);
+    d.read("leak_sensor_volume", ds.leak_sensor_volume);
+    d.read("rack_liquid_isolation", ds.rack_liquid_isolation);
+    d.read("rack_electrical_isolation", ds.rack_electrical_isolation);
+    d.read("isolation_valve_stroke", ds.isolation_valve_stroke);
+    d.read("low_level_fraction", ds.low_level_fraction);
+    d.read("low_level_pump_stop", ds.low_level_pump_stop);
+    d.read("pressure_drop", ds.pressure_drop);
+    d.read("imbalance_fraction", ds.imbalance_fraction);
+    d.read("imbalance_delay", ds.imbalance_delay);
+  }
+
+  // one event: its time and targets, then exactly one action
+  struct Event {
+    MapIn& m;
+    ScenarioEvent se;
+    std::string rack, cdu, job;
+    int actions = 0;
+    void act(const char* kind, const std::string& target) {
+      se.kind = kind;
+      se.target = target;
+      ++actions;
     }
-    std::string why;
-    auto q = parseQuantity(n.Scalar(), dim, &why);
-    if (!q) {
-      error(n, path + key, n.Scalar(), why);
-      return false;
+  };
+
+  void readEvent(const YAML::Node& n, const std::string& path) {
+    const std::size_t errors_before = f_.s.count();
+    MapIn m(f_, n, path, section({"events"}));
+    if (!m.valid()) return;
+    Event e{m, {}, {}, {}, {}, 0};
+    e.se.loc = m.loc();
+    m.read("time", e.se.time);
+    m.read("rack", e.rack);
+    m.read("cdu", e.cdu);
+    m.read("job", e.job);
+    readProfileSteps(e);
+    readCduFaults(e);
+    readFacilityFaults(e);
+    readFilterClogging(e);
+    readSensorFault(e);
+    readJobEvents(e);
+    readLeak(e);
+    if (e.actions == 0 && f_.s.count() > errors_before) {
+      // the event's own value was reported
+    } else if (e.actions == 0) {
+      f_.error(n, path, "",
+               "an event needs one of heat_load, facility_water_temperature, pump_failure, "
+               "cdu_failure, valve_stuck, facility_water_flow, utility, psu_failure, leak, "
+               "filter_clogging, sensor_fault, power_cap, job_start, job_stop");
+    } else if (e.actions > 1) {
+      f_.error(n, path, "", "an event has exactly one action; split it into several events");
+    } else {
+      sc_.events.push_back(e.se);
     }
-    out = q->value;
-    return true;
   }
-  void checkKeys(const YAML::Node& map, const std::string& path,
-                 std::initializer_list<const char*> allowed) {
-    for (auto it = map.begin(); it != map.end(); ++it) {
-      std::string k = it->first.IsScalar() ? it->first.Scalar() : "?";
-      bool known = false;
-      std::string best;
-      int bestd = 3;
-      for (const char* a : allowed) {
-        if (k == a) known = true;
-        int d = editDistance(k, a);
-        if (d < bestd) bestd = d, best = a;
+
+  // the action needs a target key (cdu, rack, job)
+  bool needs(Event& e, const char* key, const std::string& target, const char* who) {
+    if (target.empty())
+      f_.error(e.m.node(), e.m.sub(who), "", std::string("'") + key + "' needs '" + who + "'");
+    return !target.empty();
+  }
+  // a key that may only be true
+  bool onlyTrue(Event& e, const char* key) {
+    bool v = false;
+    if (!e.m.read(key, v)) return false;
+    if (!v) f_.error(*e.m.get(key), e.m.sub(key), "false", "expected true (or leave the key out)");
+    return v;
+  }
+
+  // steps of the input profiles: a rack's heat load, the facility-water temperature
+  void readProfileSteps(Event& e) {
+    if (e.m.read("heat_load", e.se.value)) e.act("heat_load", e.rack.empty() ? "*" : e.rack);
+    if (e.m.read("facility_water_temperature", e.se.value))
+      e.act("facility_water_temperature", e.rack.empty() ? "*" : e.rack);
+  }
+
+  // faults of a CDU: pumps, the whole CDU, the primary valve (docs/scenario-format.md "Faults")
+  void readCduFaults(Event& e) {
+    int pumps = 0;
+    if (e.m.read("pump_failure", pumps) && needs(e, "pump_failure", e.cdu, "cdu"))
+      e.se.value = pumps, e.act("pump_failure", e.cdu);
+    if (onlyTrue(e, "cdu_failure") && needs(e, "cdu_failure", e.cdu, "cdu"))
+      e.act("cdu_failure", e.cdu);
+    if (const YAML::Node* v = e.m.get("valve_stuck")) {
+      double y = -1;  // -1: where the valve is when it sticks
+      const bool current = v->IsScalar() && trimmed(v->Scalar()) == "current";
+      bool ok = current;
+      if (!current) {
+        const auto q = readQuantity(f_, *v, e.m.sub("valve_stuck"), Dim::None,
+                                    Range{0, 1, false, false, "a fraction 0 ... 1, or current"});
+        ok = q.has_value();
+        if (q) y = *q;
       }
-      if (!known)
-        error(it->first, path + k, k,
-              "unknown key" + (best.empty() ? std::string() : "; did you mean '" + best + "'?"));
+      if (ok && needs(e, "valve_stuck", e.cdu, "cdu")) e.se.value = y, e.act("valve_stuck", e.cdu);
     }
   }
+
+  // faults of the plant and the grid, and of a rack's power shelves
+  void readFacilityFaults(Event& e) {
+    double f = 0;
+    if (e.m.read("facility_water_flow", f)) e.se.value = f, e.act("facility_water_flow", "*");
+    std::string u;
+    if (e.m.read("utility", u)) e.se.value = u == "restored" ? 1 : 0, e.act("utility", "*");
+    int psus = 0;
+    if (e.m.read("psu_failure", psus) && needs(e, "psu_failure", e.rack, "rack"))
+      e.se.value = psus, e.act("psu_failure", e.rack);
+  }
+
+  void readFilterClogging(Event& e) {
+    if (!e.m.get("filter_clogging")) return;
+    auto fc = e.m.map("filter_clogging");
+    if (!fc) return;
+    bool ok = fc->read("dp", e.se.value);
+    if (fc->get("growth_time")) ok = fc->read("growth_time", e.se.growth_time) && ok;
+    if (ok && needs(e, "filter_clogging", e.cdu, "cdu")) e.act("filter_clogging", e.cdu);
+  }
+
+  void readSensorFault(Event& e) {
+    auto sf = e.m.map("sensor_fault");
+    if (!sf) return;
+    std::string which;
+    bool ok = sf->read("sensor", which);
+    if (ok)
+      e.se.sensor =
+          which == "flow" ? FaultSpec::Sensor::Flow : FaultSpec::Sensor::SupplyTemperature;
+    if (sf->get("stuck")) ok = sf->read("stuck", e.se.stuck) && ok;
+    const bool has_offset = sf->get("offset") != nullptr;
+    if (has_offset == e.se.stuck) {
+      f_.error(sf->node(), sf->sub("offset"), "",
+               "a sensor fault has either 'offset' or 'stuck: true'");
+      ok = false;
+    }
+    if (has_offset && ok) {
+      if (e.se.sensor == FaultSpec::Sensor::SupplyTemperature)
+        ok = sf->quantity("offset", Dim::TemperatureDiff, Range{-1e300, 1e300, false, false, ""},
+                          e.se.value);
+      else
+        ok = sf->quantity("offset", Dim::None,
+                          Range{-1, 10, true, true, "as a fraction, -1 < offset < 10"}, e.se.value);
+    }
+    if (ok && needs(e, "sensor_fault", e.cdu, "cdu")) e.act("sensor_fault", e.cdu);
+  }
+
+  // power caps and job start/stop
+  void readJobEvents(Event& e) {
+    if (e.m.get("power_cap") && needs(e, "power_cap", e.job, "job") &&
+        e.m.read("power_cap", e.se.value))
+      e.act("power_cap", e.job);
+    for (const char* key : {"job_start", "job_stop"})
+      if (onlyTrue(e, key) && needs(e, key, e.job, "job")) e.act(key, e.job);
+  }
+
+  void readLeak(Event& e) {
+    auto lk = e.m.map("leak");
+    if (!lk) return;
+    using W = FaultSpec::Where;
+    std::string where = !e.rack.empty() ? "rack" : "cdu";
+    bool ok = !lk->get("location") || lk->read("location", where);
+    if (ok) {
+      e.se.where = where == "supply_header"   ? W::SupplyHeader
+                   : where == "return_header" ? W::ReturnHeader
+                   : where == "cdu"           ? W::Cdu
+                                              : W::Rack;
+      if (e.se.where == W::Rack)
+        ok = needs(e, "leak at a rack", e.rack, "rack");
+      else
+        ok = needs(e, "leak at a CDU or header", e.cdu, "cdu");
+    }
+    // the orifice: a diameter or an area, optionally growing to a final one
+    auto size = [&](const char* dkey, const char* akey, double& out) {
+      double d = 0;
+      if (lk->read(dkey, d)) out = M_PI * d * d / 4;
+      lk->read(akey, out);
+    };
+    size("diameter", "area", e.se.area);
+    size("diameter_final", "area_final", e.se.area_final);
+    if (!(e.se.area > 0)) {
+      f_.error(lk->node(), lk->sub("diameter"), "", "a leak needs 'diameter' or 'area'");
+      ok = false;
+    }
+    lk->read("growth_time", e.se.growth_time);
+    lk->read("discharge_coefficient", e.se.Cd);
+    if (ok) e.act("leak", e.se.where == W::Rack ? e.rack : e.cdu);
+  }
+
+  File& f_;
+  Scenario& sc_;
 };
 
-}  // namespace
-
-Scenario loadScenarioFromString(const std::string& text, const std::string& name) {
+Scenario loadScenarioText(const std::string& text, const std::string& name, Session& s) {
   Scenario sc;
   sc.file = name;
   sc.text = text;
-  ScenarioParser p{name, {}};
-  YAML::Node root;
+  File f{s, name, "."};
   try {
-    root = YAML::Load(text);
+    YAML::Node root;
+    if (parseDocument(s, name, text, root)) ScenarioReader(f, sc).read(root);
+  } catch (const Abort&) {
+    // the budget error is recorded
   } catch (const YAML::Exception& e) {
-    p.errors.push_back(LoadError{SourceLoc{name, e.mark.line + 1, e.mark.column + 1, ""}, "",
-                                 "malformed YAML: " + e.msg});
-    throw LoadFailure(std::move(p.errors));
+    SourceLoc l{name, 0, 0, ""};
+    if (!e.mark.is_null() && e.mark.line >= 0)
+      l.line = e.mark.line + 1, l.column = e.mark.column + 1;
+    s.add(l, "", "YAML error: " + e.msg);
   }
-  if (!root.IsMap()) {
-    p.errors.push_back(LoadError{SourceLoc{name, 1, 1, ""}, "", "expected a mapping at the top"});
-    throw LoadFailure(std::move(p.errors));
-  }
-  p.checkKeys(root, "",
-              {"dctwin_scenario", "name", "description", "duration", "output_interval", "solver",
-               "initial_temperature", "events", "detection"});
-  p.quantity(root, "duration", "", Dim::Time, sc.duration);
-  p.quantity(root, "output_interval", "", Dim::Time, sc.output_interval);
-  if (!(sc.duration > 0 && sc.duration <= 366 * 86400.0))
-    p.error(root, "duration", std::to_string(sc.duration), "expected 0 < duration <= 366 d");
-  if (!(sc.output_interval > 0 && sc.output_interval <= sc.duration))
-    p.error(root, "output_interval", std::to_string(sc.output_interval),
-            "expected 0 < output_interval <= duration");
-  if (YAML::Node s = root["solver"]) {
-    if (!s.IsMap()) {
-      p.error(s, "solver", "", "expected a mapping");
-    } else {
-      p.checkKeys(s, "solver.", {"rtol"});
-      if (p.quantity(s, "rtol", "solver.", Dim::None, sc.rtol) &&
-          !(sc.rtol >= 1e-10 && sc.rtol <= 1e-2))
-        p.error(s["rtol"], "solver.rtol", s["rtol"].Scalar(), "expected 1e-10 <= rtol <= 1e-2");
-    }
-  }
-  if (p.quantity(root, "initial_temperature", "", Dim::Temperature, sc.T_init))
-    sc.has_T_init = true;
-  if (YAML::Node d = root["detection"]) {
-    if (!d.IsMap()) {
-      p.error(d, "detection", "", "expected a mapping");
-    } else {
-      DetectionSpec& ds = sc.detection;
-      p.checkKeys(d, "detection.",
-                  {"poll_interval", "pump_switchover", "low_flow_fraction", "low_flow_delay",
-                   "continuous_load_ratio", "continuous_load_time", "leak_sensor_volume",
-                   "rack_liquid_isolation", "rack_electrical_isolation", "isolation_valve_stroke",
-                   "low_level_fraction", "low_level_pump_stop", "pressure_drop",
-                   "imbalance_fraction", "imbalance_delay"});
-      struct Item {
-        const char* key;
-        Dim dim;
-        double* out;
-        double lo, hi;
-        const char* expect;
-      };
-      const Item items[] = {
-          {"poll_interval", Dim::Time, &ds.poll_interval, 0.05, 60, "0.05 s ... 60 s"},
-          {"pump_switchover", Dim::Time, &ds.pump_switchover, 0, 3600, "0 ... 1 h"},
-          {"low_flow_fraction", Dim::None, &ds.low_flow_fraction, 0, 1, "0 ... 1"},
-          {"low_flow_delay", Dim::Time, &ds.low_flow_delay, 0, 3600, "0 ... 1 h"},
-          {"continuous_load_ratio", Dim::None, &ds.continuous_load_ratio, 0.1, 2, "0.1 ... 2"},
-          {"continuous_load_time", Dim::Time, &ds.continuous_load_time, 0, 30 * 86400.0,
-           "0 ... 30 d"},
-          {"leak_sensor_volume", Dim::Volume, &ds.leak_sensor_volume, 0, 0.1, "0 ... 100 L"},
-          {"isolation_valve_stroke", Dim::Time, &ds.isolation_valve_stroke, 0.1, 600,
-           "0.1 s ... 10 min"},
-          {"low_level_fraction", Dim::None, &ds.low_level_fraction, 0, 1, "0 ... 1"},
-          {"pressure_drop", Dim::Pressure, &ds.pressure_drop, 0, 1e6, "0 ... 10 bar"},
-          {"imbalance_fraction", Dim::None, &ds.imbalance_fraction, 0, 1, "0 ... 1"},
-          {"imbalance_delay", Dim::Time, &ds.imbalance_delay, 0, 3600, "0 ... 1 h"}};
-      struct Flag {
-        const char* key;
-        bool* out;
-      };
-      const Flag flags[] = {{"rack_liquid_isolation", &ds.rack_liquid_isolation},
-                            {"rack_electrical_isolation", &ds.rack_electrical_isolation},
-                            {"low_level_pump_stop", &ds.low_level_pump_stop}};
-      for (const Flag& fl : flags)
-        if (YAML::Node n = d[fl.key]) {
-          if (n.IsScalar() && (n.Scalar() == "true" || n.Scalar() == "false"))
-            *fl.out = n.Scalar() == "true";
-          else
-            p.error(n, std::string("detection.") + fl.key, n.IsScalar() ? n.Scalar() : "",
-                    "expected true or false");
-        }
-      for (const Item& it : items)
-        if (p.quantity(d, it.key, "detection.", it.dim, *it.out) &&
-            !(*it.out >= it.lo && *it.out <= it.hi))
-          p.error(d[it.key], std::string("detection.") + it.key, d[it.key].Scalar(),
-                  std::string("expected ") + it.expect);
-    }
-  }
-  if (YAML::Node ev = root["events"]) {
-    if (!ev.IsSequence())
-      p.error(ev, "events", "", "expected a list of events");
-    else
-      for (std::size_t i = 0; i < ev.size(); ++i) {
-        YAML::Node e = ev[i];
-        std::string path = "events[" + std::to_string(i) + "].";
-        if (!e.IsMap()) {
-          p.error(e, path, "", "expected a mapping");
-          continue;
-        }
-        p.checkKeys(
-            e, path,
-            {"time", "rack", "cdu", "heat_load", "facility_water_temperature", "pump_failure",
-             "cdu_failure", "valve_stuck", "facility_water_flow", "utility", "psu_failure", "leak",
-             "filter_clogging", "sensor_fault", "job", "power_cap", "job_start", "job_stop"});
-        ScenarioEvent se;
-        se.loc = p.loc(e, path);
-        if (!p.quantity(e, "time", path, Dim::Time, se.time))
-          if (!e["time"]) p.error(e, path + "time", "", "missing key 'time'");
-        if (se.time < 0)
-          p.error(e["time"], path + "time", e["time"].Scalar(), "expected time >= 0");
-        se.target = e["rack"] && e["rack"].IsScalar() ? e["rack"].Scalar() : "*";
-        int kinds = 0;
-        if (p.quantity(e, "heat_load", path, Dim::Power, se.value)) se.kind = "heat_load", ++kinds;
-        if (p.quantity(e, "facility_water_temperature", path, Dim::Temperature, se.value))
-          se.kind = "facility_water_temperature", ++kinds;
-        // faults (docs/scenario-format.md "Faults")
-        auto count = [&](const char* key, int lo, int hi) {
-          YAML::Node n = e[key];
-          if (!n) return false;
-          int v = -1;
-          if (n.IsScalar()) try {
-              std::size_t used = 0;
-              v = std::stoi(n.Scalar(), &used);
-              if (used != n.Scalar().size()) v = -1;
-            } catch (...) {
-              v = -1;
-            }
-          if (v < lo || v > hi) {
-            p.error(n, path + key, n.IsScalar() ? n.Scalar() : "",
-                    "expected a whole number " + std::to_string(lo) + " ... " + std::to_string(hi));
-            return false;
-          }
-          se.value = v;
-          return true;
-        };
-        auto fraction = [&](const char* key) {
-          double v = 0;
-          if (!p.quantity(e, key, path, Dim::None, v)) return false;
-          if (!(v >= 0 && v <= 1)) {
-            p.error(e[key], path + key, e[key].Scalar(), "expected a fraction 0 ... 1");
-            return false;
-          }
-          se.value = v;
-          return true;
-        };
-        const bool has_cdu = e["cdu"] && e["cdu"].IsScalar();
-        const bool has_rack = e["rack"] && e["rack"].IsScalar();
-        auto needs = [&](const char* key, bool ok, const char* who) {
-          if (!ok) p.error(e, path + who, "", std::string("'") + key + "' needs '" + who + "'");
-          return ok;
-        };
-        if (e["pump_failure"] && count("pump_failure", 1, 64) &&
-            needs("pump_failure", has_cdu, "cdu"))
-          se.kind = "pump_failure", se.target = e["cdu"].Scalar(), ++kinds;
-        if (e["cdu_failure"]) {
-          YAML::Node n = e["cdu_failure"];
-          if (!n.IsScalar() || n.Scalar() != "true")
-            p.error(n, path + "cdu_failure", n.IsScalar() ? n.Scalar() : "", "expected true");
-          else if (needs("cdu_failure", has_cdu, "cdu"))
-            se.kind = "cdu_failure", se.target = e["cdu"].Scalar(), ++kinds;
-        }
-        if (e["valve_stuck"] && e["valve_stuck"].IsScalar() &&
-            e["valve_stuck"].Scalar() == "current") {
-          se.value = -1;  // where the valve is when it sticks
-          if (needs("valve_stuck", has_cdu, "cdu"))
-            se.kind = "valve_stuck", se.target = e["cdu"].Scalar(), ++kinds;
-        } else if (e["valve_stuck"] && fraction("valve_stuck") &&
-                   needs("valve_stuck", has_cdu, "cdu")) {
-          se.kind = "valve_stuck", se.target = e["cdu"].Scalar(), ++kinds;
-        }
-        if (e["facility_water_flow"] && fraction("facility_water_flow"))
-          se.kind = "facility_water_flow", ++kinds;
-        if (YAML::Node n = e["utility"]) {
-          if (!n.IsScalar() || (n.Scalar() != "lost" && n.Scalar() != "restored"))
-            p.error(n, path + "utility", n.IsScalar() ? n.Scalar() : "",
-                    "expected 'lost' or 'restored'");
-          else
-            se.kind = "utility", se.value = n.Scalar() == "restored" ? 1 : 0, ++kinds;
-        }
-        if (e["psu_failure"] && count("psu_failure", 1, 256) &&
-            needs("psu_failure", has_rack, "rack"))
-          se.kind = "psu_failure", ++kinds;
-        // filter clogging, sensor faults, power caps, job start/stop
-        if (YAML::Node fc = e["filter_clogging"]) {
-          const std::string fp = path + "filter_clogging.";
-          if (!fc.IsMap()) {
-            p.error(fc, path + "filter_clogging", "", "expected a mapping {dp, growth_time}");
-          } else {
-            p.checkKeys(fc, fp, {"dp", "growth_time"});
-            bool ok = p.quantity(fc, "dp", fp, Dim::Pressure, se.value);
-            if (!fc["dp"]) p.error(fc, fp + "dp", "", "missing key 'dp' (at the design flow)");
-            if (ok && !(se.value > 0 && se.value <= 1e6))
-              p.error(fc["dp"], fp + "dp", fc["dp"].Scalar(), "expected 0 < dp <= 10 bar"),
-                  ok = false;
-            if (p.quantity(fc, "growth_time", fp, Dim::Time, se.growth_time) &&
-                !(se.growth_time >= 0))
-              p.error(fc["growth_time"], fp + "growth_time", fc["growth_time"].Scalar(),
-                      "expected growth_time >= 0"),
-                  ok = false;
-            if (ok && needs("filter_clogging", has_cdu, "cdu"))
-              se.kind = "filter_clogging", se.target = e["cdu"].Scalar(), ++kinds;
-          }
-        }
-        if (YAML::Node sf = e["sensor_fault"]) {
-          const std::string sp = path + "sensor_fault.";
-          if (!sf.IsMap()) {
-            p.error(sf, path + "sensor_fault", "", "expected a mapping {sensor, offset or stuck}");
-          } else {
-            p.checkKeys(sf, sp, {"sensor", "offset", "stuck"});
-            bool ok = true;
-            const std::string which =
-                sf["sensor"] && sf["sensor"].IsScalar() ? sf["sensor"].Scalar() : "";
-            if (which == "supply_temperature")
-              se.sensor = FaultSpec::Sensor::SupplyTemperature;
-            else if (which == "flow")
-              se.sensor = FaultSpec::Sensor::Flow;
-            else
-              p.error(sf["sensor"] ? sf["sensor"] : sf, sp + "sensor", which,
-                      "expected supply_temperature or flow"),
-                  ok = false;
-            const bool has_offset = bool(sf["offset"]);
-            if (YAML::Node st = sf["stuck"]) {
-              if (st.IsScalar() && st.Scalar() == "true")
-                se.stuck = true;
-              else if (!(st.IsScalar() && st.Scalar() == "false"))
-                p.error(st, sp + "stuck", st.IsScalar() ? st.Scalar() : "",
-                        "expected true or false"),
-                    ok = false;
-            }
-            if (has_offset == se.stuck)
-              p.error(sf, sp + "offset", "", "a sensor fault has either 'offset' or 'stuck: true'"),
-                  ok = false;
-            if (has_offset && ok) {
-              if (se.sensor == FaultSpec::Sensor::SupplyTemperature)
-                ok = p.quantity(sf, "offset", sp, Dim::TemperatureDiff, se.value);
-              else if ((ok = p.quantity(sf, "offset", sp, Dim::None, se.value)) &&
-                       !(se.value > -1 && se.value < 10))
-                p.error(sf["offset"], sp + "offset", sf["offset"].Scalar(),
-                        "expected a flow offset as a fraction, -1 < offset < 10"),
-                    ok = false;
-            }
-            if (ok && needs("sensor_fault", has_cdu, "cdu"))
-              se.kind = "sensor_fault", se.target = e["cdu"].Scalar(), ++kinds;
-          }
-        }
-        const bool has_job = e["job"] && e["job"].IsScalar();
-        if (e["power_cap"] && p.quantity(e, "power_cap", path, Dim::Power, se.value) &&
-            needs("power_cap", has_job, "job")) {
-          if (!(se.value > 0 && se.value <= 1e4))
-            p.error(e["power_cap"], path + "power_cap", e["power_cap"].Scalar(),
-                    "expected 0 < power_cap <= 10 kW");
-          else
-            se.kind = "power_cap", se.target = e["job"].Scalar(), ++kinds;
-        }
-        for (const char* key : {"job_start", "job_stop"})
-          if (YAML::Node n = e[key]) {
-            if (!n.IsScalar() || n.Scalar() != "true")
-              p.error(n, path + key, n.IsScalar() ? n.Scalar() : "", "expected true");
-            else if (needs(key, has_job, "job"))
-              se.kind = key, se.target = e["job"].Scalar(), ++kinds;
-          }
-        if (YAML::Node lk = e["leak"]) {
-          const std::string lp = path + "leak.";
-          if (!lk.IsMap()) {
-            p.error(lk, path + "leak", "", "expected a mapping {diameter or area, location, ...}");
-          } else {
-            p.checkKeys(lk, lp,
-                        {"location", "diameter", "area", "diameter_final", "area_final",
-                         "growth_time", "discharge_coefficient"});
-            std::string where = has_rack ? "rack" : "cdu";
-            if (lk["location"] && lk["location"].IsScalar()) where = lk["location"].Scalar();
-            using W = FaultSpec::Where;
-            const std::map<std::string, W> places{{"rack", W::Rack},
-                                                  {"manifold", W::Rack},
-                                                  {"tray", W::Rack},
-                                                  {"cdu", W::Cdu},
-                                                  {"supply_header", W::SupplyHeader},
-                                                  {"return_header", W::ReturnHeader}};
-            auto pl = places.find(where);
-            bool ok = true;
-            if (pl == places.end()) {
-              p.error(lk["location"], lp + "location", where,
-                      "expected rack (or manifold, tray), cdu, supply_header or return_header");
-              ok = false;
-            } else {
-              se.where = pl->second;
-              if (se.where == W::Rack)
-                ok = needs("leak at a rack", has_rack, "rack");
-              else if ((ok = needs("leak at a CDU or header", has_cdu, "cdu")))
-                se.target = e["cdu"].Scalar();
-            }
-            auto size = [&](const char* dkey, const char* akey, double& out) {
-              double v = 0;
-              if (p.quantity(lk, dkey, lp, Dim::Length, v)) {
-                if (v > 0 && v <= 0.2)
-                  out = M_PI * v * v / 4;
-                else
-                  p.error(lk[dkey], lp + dkey, lk[dkey].Scalar(),
-                          "expected 0 < diameter <= 200 mm");
-              }
-              if (p.quantity(lk, akey, lp, Dim::Area, v)) {
-                if (v > 0 && v <= 0.03)
-                  out = v;
-                else
-                  p.error(lk[akey], lp + akey, lk[akey].Scalar(), "expected 0 < area <= 0.03 m2");
-              }
-            };
-            size("diameter", "area", se.area);
-            size("diameter_final", "area_final", se.area_final);
-            if (!(se.area > 0)) {
-              p.error(lk, lp + "diameter", "", "a leak needs 'diameter' or 'area'");
-              ok = false;
-            }
-            if (p.quantity(lk, "growth_time", lp, Dim::Time, se.growth_time) &&
-                !(se.growth_time >= 0))
-              p.error(lk["growth_time"], lp + "growth_time", lk["growth_time"].Scalar(),
-                      "expected growth_time >= 0");
-            if (p.quantity(lk, "discharge_coefficient", lp, Dim::None, se.Cd) &&
-                !(se.Cd > 0 && se.Cd <= 1))
-              p.error(lk["discharge_coefficient"], lp + "discharge_coefficient",
-                      lk["discharge_coefficient"].Scalar(), "expected 0 < C_d <= 1");
-            if (ok) se.kind = "leak", ++kinds;
-          }
-        }
-        if (kinds == 0 && !p.errors.empty() && p.errors.back().loc.path.rfind(path, 0) == 0) {
-          // the event's own value was reported
-        } else if (kinds == 0) {
-          p.error(e, path, "",
-                  "an event needs one of heat_load, facility_water_temperature, pump_failure, "
-                  "cdu_failure, valve_stuck, facility_water_flow, utility, psu_failure, leak, "
-                  "filter_clogging, sensor_fault, power_cap, job_start, job_stop");
-        } else if (kinds > 1) {
-          p.error(e, path, "", "an event has exactly one action; split it into several events");
-        } else {
-          sc.events.push_back(se);
-        }
-      }
-  }
-  if (!p.errors.empty()) throw LoadFailure(std::move(p.errors));
+  if (s.count() > 0) throw LoadFailure(s.finish(name));
   std::stable_sort(sc.events.begin(), sc.events.end(),
                    [](const auto& a, const auto& b) { return a.time < b.time; });
   return sc;
 }
 
+}  // namespace
+
+Scenario loadScenarioFromString(const std::string& text, const std::string& name) {
+  Session s;
+  return loadScenarioText(text, name, s);
+}
+
 Scenario loadScenario(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in)
-    throw LoadFailure({LoadError{SourceLoc{path, 0, 0, ""}, "", "cannot open the scenario file"}});
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return loadScenarioFromString(ss.str(), path);
+  std::string why;
+  const auto text = reader::readTextFile(path, &why);
+  if (!text)
+    throw LoadFailure(
+        {LoadError{SourceLoc{path, 0, 0, ""}, "", "cannot open the scenario file: " + why}});
+  return loadScenarioFromString(*text, path);
 }
 
 namespace {
@@ -468,15 +337,7 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                              {"filter_clogging", K::FilterClogging},
                                              {"sensor_fault", K::SensorFault},
                                              {"power_cap", K::PowerCap}};
-  auto suggest = [](const std::string& name, const std::vector<std::string>& names) {
-    std::string best;
-    int bestd = 3;
-    for (const auto& n : names) {
-      int d = editDistance(name, n);
-      if (d < bestd) bestd = d, best = n;
-    }
-    return best.empty() ? std::string() : "; did you mean '" + best + "'?";
-  };
+  const auto& suggest = reader::didYouMean;
   for (const auto& e : sc.events) {
     if (e.kind != "job_start" && e.kind != "job_stop" && e.kind != "power_cap") continue;
     std::vector<std::string> jobs;
@@ -539,8 +400,7 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
       continue;
     }
     bool found = false;
-    std::string best;
-    int bestd = 3;
+    std::vector<std::string> racks;
     for (auto& r : spec.racks) {
       if (r.name == e.target && !r.has_heat_load) {
         errors.push_back(LoadError{e.loc, e.target,
@@ -554,17 +414,15 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
         stepSeries(r.heat_load, e.time, e.value);
         found = true;
       }
-      int d = editDistance(e.target, r.name);
-      if (d < bestd) bestd = d, best = r.name;
+      racks.push_back(r.name);
     }
     if (!found && e.target == "*")
       errors.push_back(LoadError{e.loc, "",
                                  "no rack has a heat_load profile to step (racks with "
                                  "resolved GPUs take their load from their jobs)"});
     else if (!found)
-      errors.push_back(LoadError{
-          e.loc, e.target,
-          "unknown rack" + (best.empty() ? std::string() : "; did you mean '" + best + "'?")});
+      errors.push_back(
+          LoadError{e.loc, e.target, "unknown rack" + reader::didYouMean(e.target, racks)});
   }
   if (!errors.empty()) throw LoadFailure(std::move(errors));
 }

@@ -1,5 +1,4 @@
-// scenario.h: scenario files (docs/scenario-format.md): how long to run, what to record, and the
-// input changes and faults along the way
+// scenario.h: scenario files (docs/scenario-format.md) and how their events reach a facility
 #pragma once
 
 #include <string>

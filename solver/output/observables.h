@@ -320,6 +320,9 @@ struct ObservableInfo {
 // every row, in table order (index = int(Obs))
 std::span<const ObservableInfo> observableTable();
 const ObservableInfo& observable(Obs id);
+inline const char* obsPath(Obs id) {
+  return observable(id).path;
+}  // "/rack/T_supply"
 const ObservableInfo* findObservable(const std::string& path);  // nullptr when unknown
 const char* basisName(Basis b);  // "instant", "window mean", "interval mean", ...
 const char* shapeName(Shape s);  // "facility", "CDU", "rack", "GPU", "job", "busway"

@@ -166,7 +166,7 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
         "  GPU throttling      %.0f GPU-s thermal or brake throttled, %.0f GPU-s under the power "
         "cap, %d GPUs shut down",
         s.gpu_seconds_throttled, s.gpu_seconds_capped, s.gpus_shut_down);
-    line("  IT power (end)      %.1f kW (mean of the last output interval)", s.P_IT / 1e3);
+    line("  IT power (end)      %.1f kW (mean of the last coupling window)", s.P_IT / 1e3);
     for (const auto& J : s.jobs)
       if (J.kind != 0)
         line("  job %-15s %d GPUs, %s", J.name.c_str(), J.gpus,

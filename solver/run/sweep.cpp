@@ -36,25 +36,10 @@ LoadFailure failure(const SourceLoc& loc, const std::string& value, const std::s
   return LoadFailure({LoadError{loc, value, msg}});
 }
 
-SourceLoc locOf(const std::string& file, const YAML::Node& n, const std::string& path) {
-  const YAML::Mark mk = n.Mark();
-  return SourceLoc{file, mk.line + 1, mk.column + 1, path};
-}
-
 std::string fmtNum(double v) {
   char b[40];
   std::snprintf(b, sizeof b, "%.6g", v);
   return b;
-}
-
-// "25 degC" -> 25, "degC"; "0.5" -> 0.5, ""
-bool splitQuantity(const std::string& text, double& v, std::string& unit) {
-  std::istringstream is(text);
-  if (!(is >> v)) return false;
-  unit.clear();
-  is >> unit;
-  std::string rest;
-  return !(is >> rest);
 }
 
 // any quantity dctwin reads, to SI (for the numeric parameter columns)
@@ -95,15 +80,12 @@ void setPath(YAML::Node root, const std::string& path, const std::string& value)
       return;
     }
     if (!node[key]) {
-      std::string best;
-      int bestd = 3;
-      for (auto it = node.begin(); it != node.end(); ++it) {
-        const int d = editDistance(key, it->first.as<std::string>());
-        if (d < bestd) bestd = d, best = it->first.as<std::string>();
-      }
+      std::vector<std::string> keys;
+      for (auto it = node.begin(); it != node.end(); ++it)
+        if (it->first.IsScalar()) keys.push_back(it->first.Scalar());
       throw std::runtime_error("no key '" + key + "'" +
                                (where.empty() ? "" : " in '" + where + "'") +
-                               (best.empty() ? "" : "; did you mean '" + best + "'?"));
+                               didYouMean(key, keys));
     }
     YAML::Node next = node[key];
     where += (where.empty() ? "" : ".") + key;
@@ -197,185 +179,6 @@ const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
 }
 
 //---------------------------------------------------------------------------------------------
-SweepSpec loadSweepFromString(const std::string& text, const std::string& name,
-                              const std::string& base_dir) {
-  SweepSpec s;
-  s.file = name;
-  s.text = text;
-  std::vector<LoadError> errors;
-  auto err = [&](const YAML::Node& n, const std::string& path, const std::string& value,
-                 const std::string& msg) {
-    errors.push_back({locOf(name, n, path), value, msg});
-  };
-  YAML::Node root;
-  try {
-    root = YAML::Load(text);
-  } catch (const YAML::Exception& e) {
-    throw failure(SourceLoc{name, e.mark.line + 1, e.mark.column + 1, ""}, "",
-                  "malformed YAML: " + e.msg);
-  }
-  if (!root.IsMap()) throw failure(SourceLoc{name, 1, 1, ""}, "", "expected a mapping at the top");
-  const std::vector<std::string> keys{
-      "dctwin_sweep", "name", "description", "facility",        "scenario",   "sampling",
-      "samples",      "seed", "duration",    "output_interval", "parameters", "series"};
-  for (auto it = root.begin(); it != root.end(); ++it) {
-    const std::string k = it->first.IsScalar() ? it->first.Scalar() : "?";
-    if (std::find(keys.begin(), keys.end(), k) != keys.end()) continue;
-    std::string best;
-    int bestd = 3;
-    for (const auto& a : keys)
-      if (int d = editDistance(k, a); d < bestd) bestd = d, best = a;
-    err(it->first, k, k, "unknown key" + (best.empty() ? "" : "; did you mean '" + best + "'?"));
-  }
-  auto scalar = [&](const char* key) -> std::string {
-    YAML::Node n = root[key];
-    if (!n) return "";
-    if (!n.IsScalar()) err(n, key, "", "expected a value");
-    return n.IsScalar() ? n.Scalar() : "";
-  };
-  s.name = scalar("name");
-  s.base_dir = base_dir;
-  auto resolve = [&](const std::string& p) {
-    if (p.empty() || std::filesystem::path(p).is_absolute()) return p;
-    return (std::filesystem::path(base_dir) / p).lexically_normal().string();
-  };
-  s.facility_path = resolve(scalar("facility"));
-  if (s.facility_path.empty())
-    err(root, "facility", "", "missing key 'facility' (a facility file)");
-  s.scenario_path = resolve(scalar("scenario"));
-  if (const std::string v = scalar("series"); !v.empty()) {
-    if (v != "true" && v != "false") err(root["series"], "series", v, "expected true or false");
-    s.series = v == "true";
-  }
-  const std::string mode = scalar("sampling");
-  if (mode.empty() || mode == "grid")
-    s.mode = SweepSpec::Mode::Grid;
-  else if (mode == "list")
-    s.mode = SweepSpec::Mode::List;
-  else if (mode == "latin_hypercube")
-    s.mode = SweepSpec::Mode::Lhs;
-  else
-    err(root["sampling"], "sampling", mode, "expected grid, list or latin_hypercube");
-  auto integer = [&](const char* key, long lo, long hi, long& out) {
-    const std::string v = scalar(key);
-    if (v.empty()) return;
-    try {
-      std::size_t used = 0;
-      out = std::stol(v, &used);
-      if (used != v.size() || out < lo || out > hi) throw std::out_of_range(v);
-    } catch (...) {
-      err(root[key], key, v,
-          "expected a whole number " + std::to_string(lo) + " ... " + std::to_string(hi));
-    }
-  };
-  long samples = 0, seed = 1;
-  integer("samples", 1, 100000, samples);
-  integer("seed", 0, std::numeric_limits<long>::max(), seed);
-  s.samples = static_cast<int>(samples);
-  s.seed = static_cast<std::uint64_t>(seed);
-  if (s.mode == SweepSpec::Mode::Lhs && s.samples == 0)
-    err(root, "samples", "", "latin_hypercube needs 'samples'");
-  for (auto [key, out] :
-       {std::pair{"duration", &s.duration}, std::pair{"output_interval", &s.output_interval}}) {
-    const std::string v = scalar(key);
-    if (v.empty()) continue;
-    std::string why;
-    auto q = parseQuantity(v, Dim::Time, &why);
-    if (!q || !(q->value > 0))
-      err(root[key], key, v, q ? "expected a positive time" : why);
-    else
-      *out = q->value;
-  }
-  YAML::Node ps = root["parameters"];
-  if (!ps || !ps.IsSequence() || ps.size() == 0) {
-    err(ps ? ps : root, "parameters", "", "expected a list of parameters");
-  } else {
-    for (std::size_t i = 0; i < ps.size(); ++i) {
-      const YAML::Node p = ps[i];
-      const std::string pp = "parameters[" + std::to_string(i) + "].";
-      if (!p.IsMap()) {
-        err(p, pp, "", "expected a mapping {path, values | range}");
-        continue;
-      }
-      SweepParam sp;
-      sp.loc = locOf(name, p, pp + "path");
-      for (auto it = p.begin(); it != p.end(); ++it) {
-        const std::string k = it->first.IsScalar() ? it->first.Scalar() : "?";
-        if (k != "name" && k != "path" && k != "values" && k != "range" && k != "steps")
-          err(it->first, pp + k, k, "unknown key (expected name, path, values, range, steps)");
-      }
-      const std::string path = p["path"] && p["path"].IsScalar() ? p["path"].Scalar() : "";
-      const auto dot = path.find('.');
-      sp.target = path.substr(0, dot);
-      sp.path = dot == std::string::npos ? "" : path.substr(dot + 1);
-      if (path == "facility") sp.target = "facility_file", sp.path = "facility";  // whole files
-      if ((sp.target != "facility" && sp.target != "scenario" && sp.target != "facility_file") ||
-          sp.path.empty()) {
-        err(p["path"] ? p["path"] : p, pp + "path", path,
-            "expected facility.<path> or scenario.<path>, e.g. "
-            "facility.facility_water.supply_temperature");
-        continue;
-      }
-      sp.name = p["name"] && p["name"].IsScalar() ? p["name"].Scalar() : sp.path;
-      if (YAML::Node v = p["values"]) {
-        if (!v.IsSequence() || v.size() == 0)
-          err(v, pp + "values", "", "expected a list of values");
-        else
-          for (const auto& x : v) {
-            if (!x.IsScalar())
-              err(x, pp + "values", "", "expected a value such as \"35 degC\"");
-            else
-              sp.values.push_back(x.Scalar());
-          }
-      }
-      if (YAML::Node r = p["range"]) {
-        double a = 0, b = 0;
-        std::string ua, ub;
-        if (!r.IsSequence() || r.size() != 2 || !r[0].IsScalar() || !r[1].IsScalar() ||
-            !splitQuantity(r[0].Scalar(), a, ua) || !splitQuantity(r[1].Scalar(), b, ub) ||
-            ua != ub || !(b > a)) {
-          err(r, pp + "range", "",
-              "expected [low, high] in one unit with low < high, e.g. [\"25 degC\", \"45 degC\"]");
-        } else {
-          sp.lo = a, sp.hi = b, sp.unit = ua;
-          if (YAML::Node st = p["steps"]) {  // a grid over the range
-            long n = 0;
-            try {
-              n = st.IsScalar() ? std::stol(st.Scalar()) : 0;
-            } catch (...) {
-              n = 0;
-            }
-            if (n < 2 || n > 10000)
-              err(st, pp + "steps", st.IsScalar() ? st.Scalar() : "", "expected 2 ... 10000");
-            else
-              for (long k = 0; k < n; ++k)
-                sp.values.push_back(fmtNum(a + (b - a) * k / (n - 1)) +
-                                    (ua.empty() ? "" : " " + ua));
-          }
-        }
-      }
-      if (s.mode == SweepSpec::Mode::Lhs && !p["range"])
-        err(p, pp + "range", "", "latin_hypercube parameters need a 'range'");
-      if (s.mode != SweepSpec::Mode::Lhs && sp.values.empty() && !p["values"] && !p["range"])
-        err(p, pp + "values", "", "a parameter needs 'values' (or 'range' and 'steps')");
-      s.params.push_back(sp);
-    }
-  }
-  if (s.mode == SweepSpec::Mode::List)
-    for (const auto& sp : s.params)
-      if (sp.values.size() != s.params[0].values.size())
-        errors.push_back({sp.loc, sp.name,
-                          "sampling: list needs the same number of values for every parameter (" +
-                              std::to_string(s.params[0].values.size()) + " for the first)"});
-  if (!errors.empty()) throw LoadFailure(std::move(errors));
-  return s;
-}
-
-SweepSpec loadSweep(const std::string& path) {
-  const std::string text = readText(path, SourceLoc{path, 0, 0, ""});
-  return loadSweepFromString(text, path, std::filesystem::path(path).parent_path().string());
-}
-
 std::vector<SweepCase> expandCases(const SweepSpec& s) {
   std::vector<SweepCase> cases;
   const std::size_t np = s.params.size();

@@ -10,32 +10,9 @@
 #include <vector>
 
 #include "solver/input/loader.h"
+#include "solver/input/sweep_file.h"
 
 namespace dctwin {
-
-struct SweepParam {
-  std::string name;    // column name (default: the path)
-  std::string target;  // "facility", "scenario", or "facility_file" (values are facility files)
-  std::string path;    // e.g. facility_water.supply_temperature, cdus[cdu1].control.flow_setpoint
-  std::vector<std::string> values;  // YAML scalars as written ("32 degC"); grid and list
-  double lo = 0, hi = 0;            // Latin hypercube: range in `unit`
-  std::string unit;                 // "degC", "kW", ... ("" for plain numbers)
-  SourceLoc loc;
-};
-
-struct SweepSpec {
-  std::string file, text;
-  std::string name;
-  std::string facility_path, scenario_path;  // resolved against the sweep file's folder
-  std::string base_dir;                      // the sweep file's folder
-  enum class Mode { Grid, List, Lhs } mode = Mode::Grid;
-  int samples = 0;         // Latin hypercube
-  std::uint64_t seed = 1;  // Latin hypercube
-  double duration = 0;     // overrides the scenario's (s); 0: the scenario's
-  double output_interval = 0;
-  bool series = false;  // keep every case's run file (time series, compressed)
-  std::vector<SweepParam> params;
-};
 
 // one case: a value (YAML scalar text) per parameter
 struct SweepCase {
@@ -54,9 +31,6 @@ struct CaseResult {
 // metric name -> unit, in column order (docs/sweep-format.md)
 const std::vector<std::pair<std::string, std::string>>& sweepMetrics();
 
-SweepSpec loadSweep(const std::string& path);  // throws LoadFailure
-SweepSpec loadSweepFromString(const std::string& text, const std::string& name,
-                              const std::string& base_dir);
 std::vector<SweepCase> expandCases(const SweepSpec& s);
 
 // the facility and scenario texts of a case; throws LoadFailure naming the parameter's line

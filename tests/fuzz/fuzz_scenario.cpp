@@ -10,7 +10,7 @@
 #include <string>
 
 #include "solver/input/loader.h"
-#include "solver/run/run.h"
+#include "solver/input/scenario.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   static const dctwin::FacilitySpec pod =

@@ -85,3 +85,32 @@ TEST_CASE("jobs: clear errors for bad references and values", "[loader][jobs]") 
   e = errorsOf(facility("", ", coldplate_degradation: [{gpu: 72, factor: 2}]"));
   CHECK(e.find("slot out of range") != std::string::npos);
 }
+
+TEST_CASE("jobs: power caps must lie in the GPU's settable power-limit range", "[loader][jobs]") {
+  // gb200_blackwell: 200 W ... 1200 W
+  std::string e = errorsOf(facility("jobs:\n  - {name: t, racks: all, gpu_power_cap: 1500 W}\n"));
+  CHECK(e.find("f.yaml:15:") != std::string::npos);
+  CHECK(e.find("jobs[0].gpu_power_cap") != std::string::npos);
+  CHECK(e.find("settable power-limit range of GPU 'gb200_blackwell' (200 W ... 1200 W)") !=
+        std::string::npos);
+  CHECK(e.find("(got '1500 W')") != std::string::npos);
+  e = errorsOf(facility("", ", gpu_power_cap: 150 W"));
+  CHECK(e.find("racks[1].gpu_power_cap") != std::string::npos);
+  CHECK(e.find("(200 W ... 1200 W)") != std::string::npos);
+  CHECK(errorsOf(facility("jobs:\n  - {name: t, racks: all, gpu_power_cap: 900 W}\n",
+                          ", gpu_power_cap: 1200 W"))
+            .empty());
+}
+
+TEST_CASE("jobs: booleans are true or false, never yes/no read as false", "[loader][jobs]") {
+  std::string e = errorsOf(
+      facility("jobs:\n  - {name: r, kind: trace, racks: all, trace: {csv: x.csv, loop: yes}}\n"));
+  CHECK(e.find("jobs[0].trace.loop: expected true or false ('yes' is not read as a boolean: "
+               "write true)") != std::string::npos);
+  e = errorsOf(facility(
+      "jobs:\n  - {name: t, racks: all, phases: [{name: x, duration: 1 s, bound: idle, barrier: "
+      "off}]}\n"));
+  CHECK(e.find("barrier: expected true or false ('off'") != std::string::npos);
+  e = errorsOf(facility("gpu_layer: {group_identical: 1}\n"));
+  CHECK(e.find("gpu_layer.group_identical: expected true or false (got '1')") != std::string::npos);
+}

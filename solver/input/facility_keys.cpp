@@ -1,0 +1,710 @@
+// facility_keys.cpp: the key tables of facility files and catalog entries
+// (docs/facility-format.md shows them, generated between its keys markers)
+//
+// each section lists its keys in the order the docs show them; ranges are SI with the words of
+// the error messages. Sections shared by the facility and the catalog (a CDU's body, a rack
+// type's body) are one table each.
+#include "solver/input/keys.h"
+
+namespace dctwin::keys {
+
+const Range kVolumeFlow{0, 100, true, true, "> 0 and < 100 m3/s"};
+const Range kMassFlow{0, 1e5, true, true, "> 0 and < 100000 kg/s"};
+const Range kSeriesTime{0, 1e9, false, false, ">= 0 s and <= 1e9 s"};
+
+namespace {
+
+constexpr long long kMaxCount = 10000;
+
+// ranges shared by several keys
+const Range kTemperature{223.15, 473.15, false, false, "between -50 degC and 200 degC"};
+const Range kTempDiff{0, 100, true, false, "> 0 K and <= 100 K"};
+const Range kPower{0, 1e9, true, true, "> 0 W and < 1 GW"};
+const Range kRackPower{0, 1e7, true, false, "> 0 W and <= 10 MW"};
+const Range kHeatLoad{0, 1e7, false, false, ">= 0 W and <= 10 MW"};
+const Range kPressure{0, 1e7, true, true, "> 0 and < 100 bar"};
+const Range kPressureGauge{0, 1e7, false, true, ">= 0 and < 100 bar"};
+const Range kLength{0, 1e5, true, true, "> 0 m and < 100 km"};
+const Range kVolume{0, 1e4, true, true, "> 0 and < 10000 m3"};
+const Range kJobTime{0, 366 * 86400.0, false, false, ">= 0 s and <= 366 d"};
+const Range kPhaseDuration{0, 3600, false, false, ">= 0 s and <= 1 h"};
+const Range kDuration{0, 86400, true, false, "> 0 s and <= 1 d"};
+const Range kFraction{0, 1, false, false, "between 0 and 1"};
+const Range kEfficiency{0, 1, true, false, "> 0 and <= 1"};
+const Range kLawExponent{1, 3, false, false, "between 1 and 3"};
+const Range kKv{0, 1e4, true, true, "> 0 and < 10000"};
+const Range kGain{0, 100, true, false, "> 0 and <= 100"};
+const Range kGpuPower{0, 1e5, true, true, "> 0 W and < 100 kW"};
+const Range kGpuPowerOrZero{0, 1e5, false, true, ">= 0 W and < 100 kW"};
+const Range kClock{0, 1e11, true, true, "> 0 and < 100 GHz"};
+const Range kBytes{0, 1e16, true, true, "> 0"};
+const Range kGpuR{0, 10, true, false, "> 0 and <= 10 K/W"};
+const Range kGpuC{0, 1e6, true, false, "> 0 and <= 1 MJ/K"};
+const Range kV0{0, 1, false, false, "between 0 and 1"};
+
+Key desc() {
+  return text("description").docs("free text, not read");
+}
+Key sources() {
+  return any("sources").typeShown("any").docs("citations for people (docs/catalog.md), not read");
+}
+
+//---------------------------------------------------------------------------------------------
+// time series (the map form)
+
+const Section kSeries{
+    "series",
+    "a time series as a map: one of steps, series or csv (docs/facility-format.md, Time series)",
+    {any("steps")
+         .typeShown("list of [time, value]")
+         .docs("[[time, value], ...]: each value holds from its knot to the next"),
+     any("series")
+         .typeShown("list of [time, value]")
+         .docs("[[time, value], ...]: interpolated linearly between knots"),
+     text("csv").docs("a CSV file (header, then time in s, value in `unit`), relative to the file"),
+     text("unit").docs("the unit of the CSV's value column (with `csv` only)")}};
+
+//---------------------------------------------------------------------------------------------
+// site and facility water
+
+const Section kRoomAir{
+    "facility.site.room_air",
+    "a mixed room-air node that takes the racks' air-side heat (docs/models/room_air.md)",
+    {quantity("volume", Dim::Volume, {0, 1e7, true, true, "> 0 and < 10^7 m3"})
+         .req()
+         .docs("air volume of the hall (or the pod's share)"),
+     quantity("supply_temperature", Dim::Temperature, kTemperature)
+         .req()
+         .docs("air-handler supply air"),
+     quantity("airflow", Dim::VolumeFlow, {0, 1e5, true, true, "> 0 and < 100000 m3/s"})
+         .req()
+         .docs("air-handler flow")}};
+
+const Section kSite{"facility.site",
+                    "where the facility stands",
+                    {quantity("ambient_temperature", Dim::Temperature, kTemperature)
+                         .req()
+                         .shown("25 degC")
+                         .docs("air around pipes and CDUs"),
+                     map("room_air", kRoomAir).docs("optional room air")}};
+
+const Section kWater{
+    "facility.facility_water",
+    "the facility water (primary side) at every CDU; exactly one of differential_pressure and flow",
+    {name("fluid").dflt("water").docs("primary (facility-water) coolant, a catalog fluid"),
+     series("supply_temperature", Dim::Temperature, kTemperature)
+         .req()
+         .docs("facility-water supply to every CDU; within the fluid's T_min ... T_max"),
+     quantity("differential_pressure", Dim::Pressure, kPressure)
+         .docs("available supply-to-return dp at each CDU (pressure mode)"),
+     flow("flow").docs("flow to each CDU with its primary valve fully open (flow mode)")}};
+
+//---------------------------------------------------------------------------------------------
+// CDUs (facility entries and catalog/cdus)
+
+const Section kHex{
+    "cdu.heat_exchanger",
+    "plate heat exchanger, rated point",
+    {quantity("rated_capacity", Dim::Power, kPower).req(),
+     quantity("rated_approach", Dim::TemperatureDiff, kTempDiff)
+         .req()
+         .docs("T_sec,supply - T_prim,supply at the rated point"),
+     quantity("rated_primary_supply_temperature", Dim::Temperature, kTemperature).req(),
+     flow("rated_flow_secondary").req(), flow("rated_flow_primary").req(),
+     quantity("dp_primary", Dim::Pressure, kPressure).req(),
+     quantity("dp_secondary", Dim::Pressure, kPressure).req(),
+     quantity("holdup_primary", Dim::Volume, kVolume).req(),
+     quantity("holdup_secondary", Dim::Volume, kVolume).req(),
+     quantity("flow_exponent", Dim::None, {0, 2, true, false, "> 0 and <= 2"}).dflt("0.8")},
+    true};
+
+const Section kCurve{
+    "cdu.pumps.curve",
+    "pump curve: head ratio over flow ratio, from shut-off (0) to at least the rated point (1)",
+    {numbers("flow_ratio", {0, 10, false, false, "between 0 and 10"})
+         .req()
+         .docs("starts at 0, strictly increasing, reaches >= 1"),
+     numbers("head_ratio", {0, 10, false, false, "between 0 and 10"})
+         .req()
+         .docs("strictly decreasing; as many as flow_ratio, >= 2")},
+    true};
+
+const Section kPumps{
+    "cdu.pumps",
+    "identical pumps in parallel",
+    {integer("count", 1, kMaxCount).dflt("1"),
+     integer("running", 1, kMaxCount).dflt("1").docs("at most count"),
+     quantity("rated_flow", Dim::VolumeFlow, kVolumeFlow).req().docs("per pump"),
+     quantity("rated_head", Dim::Pressure, kPressure).req().docs("per pump, total"),
+     map("curve", kCurve), quantity("efficiency_hydraulic", Dim::None, kEfficiency).dflt("0.7"),
+     quantity("efficiency_motor", Dim::None, kEfficiency).dflt("0.7"),
+     quantity("rise_time", Dim::Time, {0, 86400, false, false, ">= 0 s and <= 1 d"}).dflt("30 s"),
+     quantity("min_speed", Dim::None, {0, 1, false, true, ">= 0 and < 1"}).dflt("0.15")},
+    true};
+
+const Section kValve{
+    "cdu.primary_valve",
+    "equal-percentage control valve on the facility-water side",
+    {quantity("rangeability", Dim::None, {1, 1000, true, false, "> 1 and <= 1000"}).dflt("50"),
+     quantity("leakage", Dim::None, {0, 0.1, false, false, "between 0 and 0.1"}).dflt("1e-4"),
+     quantity("dp_nominal", Dim::Pressure, kPressure)
+         .req()
+         .docs("fully open at rated primary flow"),
+     quantity("stroke_time", Dim::Time, kDuration).dflt("120 s")},
+    true};
+
+const Section kTank{"cdu.expansion_tank",
+                    "expansion tank",
+                    {quantity("volume", Dim::Volume, kVolume).req(),
+                     quantity("precharge", Dim::Pressure, kPressureGauge).req().docs("gauge"),
+                     quantity("fill_pressure", Dim::Pressure, kPressureGauge)
+                         .dflt("precharge + 50 kPa")
+                         .docs("gauge; the static pressure at the tank when filled; sets the "
+                               "tank's liquid reserve (docs/models/leak.md)")},
+                    true};
+
+const Section kVacuum{
+    "cdu.vacuum_tank",
+    "negative-pressure loop (physics.md 7 [K92]): a vacuum pump holds the tank below atmosphere",
+    {quantity("pressure", Dim::Pressure, {-0.9e5, -1e3, true, true, "-90 kPa ... -1 kPa (gauge)"})
+         .req()
+         .docs("gauge; leaks draw air in")}};
+
+const Section kTempPi{"cdu.control.temperature_pi",
+                      "supply-temperature PI controller acting on the primary valve",
+                      {perKelvin("k", kGain).dflt("0.1").docs("valve fraction per kelvin"),
+                       quantity("Ti", Dim::Time, kDuration).dflt("120 s")},
+                      true};
+
+const Section kPumpPi{
+    "cdu.control.pump_pi",
+    "flow or dp PI controller acting on the pump speed",
+    {quantity("k", Dim::None, kGain).dflt("0.5").docs("speed per unit relative error"),
+     quantity("Ti", Dim::Time, kDuration).dflt("15 s")},
+    true};
+
+const Section kControl{
+    "cdu.control",
+    "set points and controllers",
+    {quantity("supply_temperature", Dim::Temperature, kTemperature)
+         .req()
+         .docs("secondary supply set point; within limits and the fluid's range"),
+     choice("pump_mode", {"flow", "dp"}).dflt("flow"),
+     quantity("flow_setpoint", Dim::VolumeFlow, kVolumeFlow)
+         .docs("required when pump_mode is flow"),
+     quantity("dp_setpoint", Dim::Pressure, kPressure)
+         .docs("across the rack bank; required when pump_mode is dp"),
+     map("temperature_pi", kTempPi), map("pump_pi", kPumpPi)},
+    true};
+
+const Section kLimits{
+    "cdu.limits",
+    "alarm limits",
+    {quantity("supply_temperature_min", Dim::Temperature, kTemperature).req(),
+     quantity("supply_temperature_max", Dim::Temperature, kTemperature)
+         .req()
+         .docs("above supply_temperature_min"),
+     quantity("secondary_pressure_max", Dim::Pressure, kPressure).req().docs("gauge"),
+     quantity("primary_pressure_max", Dim::Pressure, kPressure).req().docs("gauge")},
+    true};
+
+const Section kPipe{
+    "pipe",
+    "one pipe of the secondary headers",
+    {quantity("length", Dim::Length, kLength).req(),
+     quantity("diameter", Dim::Length, {0, 10, true, true, "> 0 m and < 10 m"})
+         .req()
+         .docs("inner diameter"),
+     quantity("roughness", Dim::Length, {0, 0.01, false, false, ">= 0 and <= 10 mm"})
+         .dflt("0.045 mm")
+         .docs("commercial steel"),
+     integer("segments", 1, 200).dflt("10").docs("finite volumes for the transport delay"),
+     quantity("heat_loss_coefficient", Dim::LinearConductance,
+              {0, 1e4, false, true, ">= 0 and < 10000 W/(m K)"})
+         .dflt("0 W/(m K)")
+         .docs("heat loss to the site ambient per metre of pipe and kelvin; bare "
+               "steel DN150 in still air is roughly 5-10 W/(m K), insulated "
+               "0.3-1 W/(m K)")}};
+
+const Section kPiping{"facility.cdus.piping",
+                      "secondary (TCS) headers between the CDU and its racks",
+                      {map("supply", kPipe).req(), map("return", kPipe).req()}};
+
+// the keys of a CDU body, shared by facility entries and catalog/cdus files
+std::vector<Key> cduBody() {
+  return {map("heat_exchanger", kHex),
+          map("pumps", kPumps),
+          map("primary_valve", kValve),
+          map("expansion_tank", kTank),
+          quantity("internal_volume", Dim::Volume, {0, 1e4, false, true, ">= 0 and < 10000 m3"})
+              .dflt("0 m3")
+              .docs("reservoir and internal piping"),
+          map("control", kControl),
+          map("limits", kLimits),
+          map("vacuum_tank", kVacuum).docs("none: a vented loop")};
+}
+
+std::vector<Key> cat(std::vector<Key> a, std::vector<Key> b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
+
+const Section kCdu{
+    "facility.cdus",
+    "a CDU with its secondary loop; with `model` it starts from data/catalog/cdus/<model>.yaml "
+    "and the other keys override it key by key (nested maps merge); required keys may come from "
+    "the catalog entry",
+    cat({name("name").reqHere().docs("unique among CDUs"),
+         name("model").docs("a catalog CDU: the starting point"), desc(),
+         name("fluid").dflt("pg25").docs("secondary (TCS) coolant, a catalog fluid"),
+         map("piping", kPiping).reqHere()},
+        cduBody()),
+    true};
+
+//---------------------------------------------------------------------------------------------
+// rack types (facility entries and catalog/racks)
+
+const Section kManifold{
+    "rack.manifold",
+    "the whole rack's pressure drop law, dp = dp_nominal (V / flow_nominal)^exponent",
+    {quantity("dp_nominal", Dim::Pressure, kPressure).req(),
+     quantity("flow_nominal", Dim::VolumeFlow, kVolumeFlow).req(),
+     quantity("exponent", Dim::None, kLawExponent).dflt("2")},
+    true};
+
+const Section kStorage{
+    "rack.energy_storage",
+    "GB300-style rack energy storage behind the shelves (docs/models/power_smoothing.md); used "
+    "with a power section",
+    {quantity("capacity", Dim::Energy, {0, 1e12, true, false, "> 0 J"}).req(),
+     quantity("max_power", Dim::Power, kHeatLoad).req(),
+     quantity("time_constant", Dim::Time, kPhaseDuration)
+         .req()
+         .docs("the grid draw follows a moving average of the rack power"),
+     quantity("recovery_time", Dim::Time, kPhaseDuration)
+         .docs("state of charge pulled back to half")}};
+
+const Section kRackPart{"rack.parts",
+                        "a non-GPU part of the rack and how many",
+                        {name("part").req().docs("data/catalog/parts/<name>.yaml"),
+                         integer("count", 0, kMaxCount).req()}};
+
+std::vector<Key> rackBody() {
+  return {quantity("nominal_power", Dim::Power, kRackPower).req(),
+          quantity("liquid_fraction", Dim::None, kFraction)
+              .dflt("0.8")
+              .docs("heat captured by the liquid"),
+          quantity("gpu_heat_fraction", Dim::None, kFraction)
+              .dflt("0")
+              .docs("rack power dissipated in the GPU cold plates; at most liquid_fraction"),
+          integer("trays", 1, kMaxCount).dflt("1"),
+          integer("gpus_per_tray", 1, kMaxCount).dflt("1"),
+          name("coldplate")
+              .req()
+              .docs("a cold plate of this file, else data/catalog/coldplates/<name>.yaml"),
+          integer("coldplate_paths", 1, kMaxCount).dflt("1").docs("parallel cold-plate flow paths"),
+          quantity("design_flow", Dim::VolumeFlow, kVolumeFlow).req(),
+          map("manifold", kManifold),
+          quantity("coolant_volume", Dim::Volume, kVolume).req().docs("liquid inside the rack"),
+          quantity("balancing_valve_kv", Dim::None, kKv).req().docs("fully open, m3/h/sqrt(bar)"),
+          quantity("max_working_pressure", Dim::Pressure, kPressure).req().docs("gauge"),
+          quantity("supply_temperature_max", Dim::Temperature, kTemperature).req(),
+          name("gpu").docs("the GPU model (data/catalog/gpus); racks of this type without "
+                           "heat_load resolve their trays x gpus_per_tray GPUs"),
+          quantity("other_idle_power", Dim::Power, kHeatLoad)
+              .dflt("30 % of other_max_power")
+              .docs("CPUs, switch trays, NICs, fans at idle"),
+          quantity("other_max_power", Dim::Power, kHeatLoad)
+              .dflt("nominal_power - GPUs x tdp")
+              .docs("the same under full load"),
+          list("parts", &kRackPart, "parts")
+              .docs("non-GPU parts (docs/models/rack_parts.md); without it the lumped "
+                    "other_*_power is used"),
+          map("energy_storage", kStorage)};
+}
+
+const Section kRackType{
+    "facility.rack_types",
+    "a new rack type, or a catalog type with changes: with `base` it starts from "
+    "data/catalog/racks/<base>.yaml and the other keys override it",
+    cat({name("name").reqHere().docs("unique among rack_types"),
+         name("base").docs("a catalog rack type"), desc()},
+        rackBody()),
+    true};
+
+//---------------------------------------------------------------------------------------------
+// cold plates (facility entries and catalog/coldplates)
+
+const Section kPlateDp{"coldplate.pressure_drop",
+                       "dp = dp_nominal (V / flow_nominal)^exponent",
+                       {quantity("dp_nominal", Dim::Pressure, kPressure).req(),
+                        quantity("flow_nominal", Dim::VolumeFlow, kVolumeFlow).req(),
+                        quantity("exponent", Dim::None, kLawExponent).dflt("1.85")}};
+
+const Section kFit{
+    "coldplate.law.fit",
+    "R = R_inf + a V^-b with V in L/min per flow path",
+    {quantity("R_inf", Dim::ThermalResistance, {0, 10, false, false, ">= 0 K/W and <= 10 K/W"})
+         .req(),
+     quantity("a", Dim::None, {0, 100, false, false, "between 0 and 100"})
+         .req()
+         .docs("K/W at 1 L/min"),
+     quantity("b", Dim::None, {0, 5, true, false, "> 0 and <= 5"}).req()}};
+
+const Section kPlateTable{
+    "coldplate.law.table",
+    "the published points",
+    {numbers("flow_L_min", {0, 1e4, true, false, "> 0 and <= 10000 (L/min)"}, 1)
+         .req()
+         .docs("L/min per plate, strictly increasing"),
+     numbers("R_K_W", {0, 10, true, false, "> 0 and <= 10 (K/W)"}, 1)
+         .req()
+         .docs("K/W, as many as flows")}};
+
+const Section kLaw{"coldplate.law",
+                   "the resistance law of one fluid",
+                   {map("fit", kFit).req(), map("table", kPlateTable).docs("optional table")}};
+
+std::vector<Key> plateBody() {
+  return {quantity("time_constant", Dim::Time, kDuration)
+              .dflt("2 s")
+              .docs("case/plate first-order lag at design flow"),
+          map("pressure_drop", kPlateDp).req(),
+          nameMap("resistance", kLaw).req().docs("fluid name -> law, at least one")};
+}
+
+const Section kColdPlate{"facility.coldplates",
+                         "a cold plate defined in the file (rare); hides a catalog plate of the "
+                         "same name",
+                         cat({name("name").req().docs("unique"), desc()}, plateBody())};
+
+//---------------------------------------------------------------------------------------------
+// racks
+
+const Section kBalancing{"facility.racks.balancing_valve",
+                         "the rack's balancing valve",
+                         {quantity("opening", Dim::None, kFraction).dflt("1"),
+                          quantity("kv", Dim::None, kKv)
+                              .dflt("the rack type's balancing_valve_kv")
+                              .docs("fully open Kv, m3/h/sqrt(bar)")}};
+
+const Section kDegrade{
+    "facility.racks.coldplate_degradation",
+    "a GPU whose cold plate conducts `factor` times worse than the type's law",
+    {integer("gpu", 0, kMaxCount).req().docs("GPU slot, 0 ... GPUs in the rack - 1"),
+     quantity("factor", Dim::None,
+              {0, 1000, true, false, "> 0 and <= 1000 (1 = as the rack type's law)"})
+         .req()}};
+
+const Section kRack{
+    "facility.racks",
+    "a rack on a CDU loop",
+    {name("name").req().docs("unique among racks"),
+     name("cdu").req().docs("the loop it hangs on, a CDU of this file"),
+     name("type").req().docs("a rack type of this file, else data/catalog/racks/<type>.yaml"),
+     text("row").req().docs("hall position, for display"),
+     integer("index", 0, 1000000).req().docs("position in the row; (row, index) unique"),
+     map("balancing_valve", kBalancing),
+     series("heat_load", Dim::Power, kHeatLoad)
+         .docs("rack electrical power = heat; required unless the rack type has a gpu. Without "
+               "one, every GPU of the rack is resolved and idles unless a job runs on it"),
+     quantity("gpu_power_cap", Dim::Power, kGpuPower)
+         .dflt("the job's cap, else the GPU's tdp")
+         .docs("per-GPU power limit on this rack, within the GPU's power_limit_min ... "
+               "power_limit_max. A GPU's limit is the smallest of its rack's and its job's "
+               "gpu_power_cap, each where stated; its tdp where neither states one"),
+     list("coldplate_degradation", &kDegrade, "degraded cold plates"),
+     quantity("power_cap", Dim::Power, kRackPower)
+         .docs("whole-rack limit, shared equally by the rack's GPUs after the non-GPU parts' "
+               "draw")}};
+
+//---------------------------------------------------------------------------------------------
+// jobs
+
+const Section kSmoothing{
+    "facility.jobs.power_smoothing",
+    "GB200-style power smoothing per GPU (docs/models/power_smoothing.md): the floor is held "
+    "while the job runs, the ramp-up limit acts as a power cap, ramp-downs start after the "
+    "hysteresis",
+    {quantity("floor", Dim::Power, kGpuPowerOrZero),
+     quantity("ramp_up", Dim::PowerRate, {0, 1e9, false, false, ">= 0 W/s (0: unlimited)"}),
+     quantity("ramp_down", Dim::PowerRate, {0, 1e9, false, false, ">= 0 W/s (0: unlimited)"}),
+     quantity("hysteresis", Dim::Time, kPhaseDuration)}};
+
+const Section kTrace{
+    "facility.jobs.trace",
+    "a measured trace to replay (kind: trace)",
+    {text("csv").req().docs(
+         "CSV with the header time_s,gpu, then any of power_W, sm, hbm, nvlink, network; one row "
+         "per sample and GPU (gpu = rank in the job, 0-based)"),
+     quantity("offset", Dim::Time, kJobTime).dflt("0 s").docs("simulation time of trace time 0"),
+     boolean("loop").dflt("false").docs("true: repeat the trace; false: hold the ends")}};
+
+const Section kPhase{
+    "facility.jobs.phases",
+    "one phase of a training iteration",
+    {name("name").req(), quantity("duration", Dim::Time, kPhaseDuration).req(),
+     choice("bound", {"compute", "memory", "communication", "idle"})
+         .req()
+         .docs("compute phases stretch with the SM clock, memory phases with HBM throttling"),
+     quantity("sm", Dim::None, kFraction).dflt("0").docs("utilization"),
+     quantity("hbm", Dim::None, kFraction).dflt("0").docs("utilization"),
+     quantity("nvlink", Dim::None, kFraction).dflt("0").docs("utilization"),
+     quantity("network", Dim::None, kFraction).dflt("0").docs("utilization"),
+     boolean("barrier").dflt("false").docs(
+         "starts only when every GPU of the job has finished the phases before it")}};
+
+const Section kJob{
+    "facility.jobs",
+    "a job on every GPU of its racks (docs/models/workload.md); a rack is in one job only",
+    {name("name").req().docs("unique among jobs"),
+     choice("kind", {"training", "inference", "trace"}).dflt("training"),
+     list("racks", nullptr, "racks", 1)
+         .orWords({"all"})
+         .req()
+         .docs("racks without heat_load, or all of them; the job's GPUs in rack order"),
+     quantity("start", Dim::Time, kJobTime).dflt("0 s"),
+     quantity("stop", Dim::Time, kJobTime).dflt("never"),
+     list("phases", &kPhase, "phases", 1)
+         .orWords({"default"})
+         .dflt("default")
+         .docs("one iteration; default is the GB200-class LLM iteration of defaultTrainingJob()"),
+     quantity("checkpoint_interval", Dim::Time, kJobTime)
+         .dflt("0 s")
+         .docs("a checkpoint at the first iteration end at least this long after the previous"),
+     quantity("checkpoint_duration", Dim::Time, kPhaseDuration).dflt("0 s"),
+     quantity("gpu_power_cap", Dim::Power, kGpuPower)
+         .dflt("the GPU's tdp")
+         .docs("per-GPU limit, within the GPU's power_limit_min ... power_limit_max; a rack's "
+               "own lower gpu_power_cap wins (the smallest applies)"),
+     quantity("reference_junction_temperature", Dim::Temperature, kTemperature)
+         .dflt("45 degC")
+         .docs("the throughput ratio's reference (docs/models/gpu_layer.md)"),
+     series("load", Dim::None, kFraction)
+         .dflt("1")
+         .docs("inference: offered load, a number or a series/csv time series (linear)"),
+     map("trace", kTrace).docs("trace: the trace to replay"),
+     map("power_smoothing", kSmoothing).dflt("off")}};
+
+//---------------------------------------------------------------------------------------------
+// power chain
+
+const Section kBusway{
+    "facility.power.busways",
+    "a busway feeding racks",
+    {name("name").req(), name("model").req().docs("a busway of data/catalog/electrical"),
+     quantity("length", Dim::Length, kLength).req(),
+     name("breaker").docs("its breaker, data/catalog/electrical"),
+     list("racks", nullptr, "racks", 1)
+         .orWords({"all"})
+         .req()
+         .docs("rack names, or all racks not yet on a busway")}};
+
+const Section kPowerSection{
+    "facility.power",
+    "the power chain from the utility to the racks (docs/models/power_chain.md); every rack "
+    "hangs on exactly one busway",
+    {quantity("line_voltage_V", Dim::None, {100, 50000, false, false, "100 ... 50000 V"})
+         .dflt("415")
+         .docs("line to line, in V"),
+     quantity("power_factor", Dim::None, {0.5, 1, false, false, "0.5 ... 1"}).dflt("0.95"),
+     name("transformer").docs("data/catalog/electrical"),
+     integer("transformer_count", 1, 100000)
+         .dflt("1")
+         .docs("identical transformers in parallel, each carrying 1/N of the load"),
+     name("ups").docs("data/catalog/electrical"),
+     integer("ups_count", 1, 100000).dflt("1").docs("identical UPS modules in parallel"),
+     name("shelf").req().docs("rack power shelves, data/catalog/electrical"),
+     name("shelf_breaker").docs("breaker of each shelf's feed"),
+     list("busways", &kBusway, "busways", 1).req()}};
+
+const Section kGpuLayer{
+    "facility.gpu_layer",
+    "the GPU layer's clocks (docs/models/gpu_layer.md)",
+    {quantity("step", Dim::Time, {0, 1, true, false, "> 0 s and <= 1 s"})
+         .dflt("50 ms")
+         .docs("GPU time step"),
+     quantity("coupling", Dim::Time, {0, 600, true, false, "> 0 s and <= 10 min"})
+         .dflt("5 s")
+         .docs("heat exchange with the coolant; not shorter than step"),
+     boolean("group_identical")
+         .dflt("true")
+         .docs("true: identical GPUs of a rack are computed once (docs/performance.md); false: "
+               "every GPU on its own, the reference path")}};
+
+//---------------------------------------------------------------------------------------------
+// the facility file
+
+const Section kFacility{
+    "facility",
+    "a dctwin facility file (docs/facility-format.md)",
+    {integer("dctwin", 1, 1).req().docs("format version; must be 1"),
+     name("name").req().docs("the facility's name (used in results)"), desc(),
+     map("site", kSite).req(), map("facility_water", kWater).req(),
+     list("rack_types", &kRackType, "rack types").docs("new or derived rack types"),
+     list("coldplates", &kColdPlate, "cold plates").docs("cold plates defined in the file (rare)"),
+     list("cdus", &kCdu, "CDUs", 1).req(), list("racks", &kRack, "racks", 1).req(),
+     list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
+     map("gpu_layer", kGpuLayer), map("power", kPowerSection)}};
+
+//---------------------------------------------------------------------------------------------
+// catalog entries
+
+std::vector<Key> catalogHead() {
+  return {name("name").reqHere().docs("the file's stem"), desc(), sources()};
+}
+
+const Section kCatalogCdu{"catalog.cdus", "data/catalog/cdus/<name>.yaml",
+                          cat(catalogHead(), cduBody()), true};
+const Section kCatalogRack{"catalog.racks", "data/catalog/racks/<name>.yaml",
+                           cat(catalogHead(), rackBody()), true};
+const Section kCatalogPlate{"catalog.coldplates", "data/catalog/coldplates/<name>.yaml",
+                            cat(catalogHead(), plateBody())};
+
+const Section kFluidTable{
+    "catalog.fluids.table",
+    "property table",
+    {any("columns").req().docs("exactly T_degC, rho_kg_m3, cp_J_kgK, mu_Pa_s, k_W_mK, any order"),
+     any("rows").req().docs("at least 2 rows of bare numbers")}};
+
+const Section kFluid{"catalog.fluids", "data/catalog/fluids/<name>.yaml",
+                     cat(catalogHead(), {quantity("T_min", Dim::Temperature, kTemperature).req(),
+                                         quantity("T_max", Dim::Temperature, kTemperature).req(),
+                                         quantity("freeze_point", Dim::Temperature, kTemperature),
+                                         map("table", kFluidTable).req()})};
+
+const Section kGpuPowerModel{
+    "catalog.gpus.power_model",
+    "GPU power model (docs/models/gpu.md)",
+    {quantity("sm_max", Dim::Power, kGpuPowerOrZero).req(),
+     quantity("hbm_max", Dim::Power, kGpuPowerOrZero).req(),
+     quantity("nvlink_max", Dim::Power, kGpuPowerOrZero).req(),
+     quantity("voltage_v0", Dim::None, kV0).req(), quantity("voltage_floor", Dim::None, kV0),
+     quantity("clock_power", Dim::Power, kGpuPowerOrZero),
+     quantity("leakage_ref", Dim::Power, kGpuPowerOrZero).req(),
+     quantity("leakage_beta", Dim::None, {0, 0.2, false, false, "between 0 and 0.2 per K"}).req()}};
+
+const Section kGpuThermal{"catalog.gpus.thermal",
+                          "GPU thermal nodes and limits",
+                          {quantity("maxop", Dim::Temperature, kTemperature).req(),
+                           quantity("slowdown", Dim::Temperature, kTemperature).req(),
+                           quantity("shutdown", Dim::Temperature, kTemperature).req(),
+                           quantity("hbm_max", Dim::Temperature, kTemperature).req(),
+                           quantity("R_junction_plate", Dim::ThermalResistance, kGpuR).req(),
+                           quantity("C_die", Dim::HeatCapacity, kGpuC).req(),
+                           quantity("R_hbm_plate", Dim::ThermalResistance, kGpuR).req(),
+                           quantity("C_hbm", Dim::HeatCapacity, kGpuC).req()}};
+
+const Section kGpu{
+    "catalog.gpus", "data/catalog/gpus/<name>.yaml",
+    cat(catalogHead(),
+        {quantity("tdp", Dim::Power, kGpuPower).req(),
+         quantity("power_limit_min", Dim::Power, kGpuPower).req(),
+         quantity("power_limit_max", Dim::Power, kGpuPower).req(),
+         quantity("idle_power", Dim::Power, kGpuPower).req(),
+         quantity("hbm_idle_power", Dim::Power, kGpuPowerOrZero).req(),
+         quantity("hbm_capacity", Dim::DataSize, kBytes).req(),
+         quantity("hbm_bandwidth", Dim::Bandwidth, kBytes).req(),
+         quantity("nvlink_bandwidth", Dim::Bandwidth, kBytes).req(),
+         quantity("clock_max", Dim::Frequency, kClock).req(),
+         quantity("clock_idle", Dim::Frequency, kClock).req(),
+         quantity("clock_memory_bound", Dim::Frequency, kClock).req(),
+         map("power_model", kGpuPowerModel).req(), map("thermal", kGpuThermal).req()})};
+
+const Section kPart{
+    "catalog.parts", "data/catalog/parts/<name>.yaml",
+    cat(catalogHead(),
+        {choice("kind", {"cpu", "nvswitch_tray", "nic", "switch_optics", "fan", "other"}).req(),
+         quantity("idle_power", Dim::Power, kHeatLoad).req(),
+         quantity("max_power", Dim::Power, kHeatLoad).req(),
+         quantity("liquid_fraction", Dim::None, kFraction).req(), integer("ports", 0, kMaxCount),
+         quantity("port_active_power", Dim::Power, kHeatLoad),
+         quantity("port_idle_power", Dim::Power, kHeatLoad),
+         quantity("port_lpm_power", Dim::Power, kHeatLoad)})};
+
+//---------------------------------------------------------------------------------------------
+// electrical catalog entries: typed keys of each kind; other keys document their standards and
+// are accepted (open sections)
+
+const Range kFractionOf{0, 1, false, false, "between 0 and 1"};
+
+Section electrical(const char* id, const char* title, std::vector<Key> keys) {
+  Section s{
+      id, title,
+      cat({name("name").reqHere(), desc(), sources(), name("kind").reqHere()}, std::move(keys))};
+  s.open = true;
+  return s;
+}
+
+const Section kEfficiencyCurve{
+    "catalog.electrical.efficiency",
+    "efficiency curve over the load fraction",
+    {numbers("load", kFractionOf, 2).req(), numbers("eta", kFractionOf, 2).req()}};
+
+const Section kElectricalAny =
+    electrical("catalog.electrical", "data/catalog/electrical/<name>.yaml", {});
+const Section kBreaker = electrical(
+    "catalog.electrical.breaker", "a breaker",
+    {quantity("rated_current_A", Dim::None, {0.1, 1e5, false, false, "between 0.1 and 100000"})
+         .req(),
+     quantity("k_trip", Dim::None, {1, 3, false, false, "between 1 and 3"}).req(),
+     quantity("magnetic_multiple", Dim::None, {1, 100, false, false, "between 1 and 100"}).req(),
+     quantity("thermal_time_constant", Dim::Time, kJobTime).req()});
+const Section kTransformer = electrical(
+    "catalog.electrical.transformer", "a transformer",
+    {quantity("rated_power_kVA", Dim::None, {1, 1e7, false, false, "between 1 and 10000000"}).req(),
+     quantity("no_load_loss", Dim::Power, kHeatLoad).req(),
+     quantity("load_loss", Dim::Power, kHeatLoad).req()});
+const Section kUps = electrical(
+    "catalog.electrical.ups", "a UPS module",
+    {quantity("rated_power", Dim::Power, kPower).req(), map("efficiency", kEfficiencyCurve).req(),
+     quantity("standby_power", Dim::Power, kHeatLoad).req(),
+     quantity("battery_energy_kWh", Dim::None, {0, 1e7, false, false, "between 0 and 10000000"})
+         .req(),
+     quantity("recharge_power", Dim::Power, kHeatLoad),
+     quantity("charge_efficiency", Dim::None, {0.1, 1, false, false, "between 0.1 and 1"})});
+const Section kShelf =
+    electrical("catalog.electrical.shelf", "a rack power shelf",
+               {integer("psu_count", 1, 1000).req(), integer("psu_redundant", 0, 1000).req(),
+                integer("shelves_per_rack", 1, 1000).req(), name("psu").req()});
+const Section kPsu = electrical(
+    "catalog.electrical.psu", "a power supply unit",
+    {quantity("rated_power", Dim::Power, kPower).req(), map("efficiency", kEfficiencyCurve).req(),
+     quantity("standby_power", Dim::Power, kHeatLoad).req()});
+const Section kBuswayModel = electrical(
+    "catalog.electrical.busway", "a busway model",
+    {quantity("rated_current_A", Dim::None, {1, 1e5, false, false, "between 1 and 100000"}).req(),
+     quantity("R_mohm_per_100ft", Dim::None, {0, 1e3, false, false, "between 0 and 1000"}).req(),
+     quantity("X_mohm_per_100ft", Dim::None, {0, 1e3, false, false, "between 0 and 1000"}).req(),
+     quantity("temperature_coefficient_per_K", Dim::None,
+              {0, 0.01, false, false, "between 0 and 0.01"}),
+     quantity("rated_ambient", Dim::Temperature, kTemperature),
+     quantity("rated_rise", Dim::TemperatureDiff, kTempDiff),
+     quantity("thermal_time_constant", Dim::Time, kJobTime).req()});
+
+}  // namespace
+
+const Section& seriesSection() {
+  return kSeries;
+}
+const Section& facilityFile() {
+  return kFacility;
+}
+
+const Section& catalogSection(std::string_view kind) {
+  if (kind == "fluids") return kFluid;
+  if (kind == "coldplates") return kCatalogPlate;
+  if (kind == "gpus") return kGpu;
+  if (kind == "parts") return kPart;
+  if (kind == "racks") return kCatalogRack;
+  if (kind == "cdus") return kCatalogCdu;
+  if (kind == "electrical.breaker") return kBreaker;
+  if (kind == "electrical.transformer") return kTransformer;
+  if (kind == "electrical.ups") return kUps;
+  if (kind == "electrical.shelf") return kShelf;
+  if (kind == "electrical.psu") return kPsu;
+  if (kind == "electrical.busway") return kBuswayModel;
+  return kElectricalAny;
+}
+
+}  // namespace dctwin::keys

@@ -1,0 +1,163 @@
+// scenario_keys.cpp: the key tables of scenario files (docs/scenario-format.md shows them,
+// generated between its keys markers)
+#include "solver/input/keys.h"
+
+namespace dctwin::keys {
+
+namespace {
+
+const Range kFraction{0, 1, false, false, "0 ... 1"};
+const Range kHour{0, 3600, false, false, "0 ... 1 h"};
+
+const Section kSolver{"scenario.solver",
+                      "integrator settings",
+                      {quantity("rtol", Dim::None, {1e-10, 1e-2, false, false, "1e-10 ... 1e-2"})
+                           .dflt("1e-6")
+                           .docs("relative tolerance")}};
+
+const Section kDetection{
+    "scenario.detection",
+    "detection policies (docs/models/leak.md); every key optional",
+    {quantity("poll_interval", Dim::Time, {0.05, 60, false, false, "0.05 s ... 60 s"})
+         .dflt("1 s")
+         .docs("detectors poll this often when the scenario has faults [K86]"),
+     quantity("pump_switchover", Dim::Time, kHour)
+         .dflt("5 s")
+         .docs("failed duty pump -> standby running (a)"),
+     quantity("low_flow_fraction", Dim::None, kFraction)
+         .dflt("0.5")
+         .docs("CDU flow below this fraction of its racks' design flow ... (a)"),
+     quantity("low_flow_delay", Dim::Time, kHour)
+         .dflt("10 s")
+         .docs("... for this long: low-flow alarm (a)"),
+     quantity("continuous_load_ratio", Dim::None, {0.1, 2, false, false, "0.1 ... 2"})
+         .dflt("0.8")
+         .docs("busway current above this share of its rating ... (NEC 80 % rule)"),
+     quantity("continuous_load_time", Dim::Time, {0, 30 * 86400.0, false, false, "0 ... 30 d"})
+         .dflt("3 h")
+         .docs("... for this long: continuous-load alarm"),
+     quantity("leak_sensor_volume", Dim::Volume, {0, 0.1, false, false, "0 ... 100 L"})
+         .dflt("20 mL")
+         .docs("coolant on a leak sensor that trips it (a)"),
+     boolean("rack_liquid_isolation")
+         .dflt("true")
+         .docs("a detected rack leak closes the rack's isolation valves [K88]"),
+     boolean("rack_electrical_isolation")
+         .dflt("true")
+         .docs("... and powers the rack off [K86, K88]"),
+     quantity("isolation_valve_stroke", Dim::Time, {0.1, 600, false, false, "0.1 s ... 10 min"})
+         .dflt("30 s")
+         .docs("isolation valve closing time (a)"),
+     quantity("low_level_fraction", Dim::None, kFraction)
+         .dflt("0.1")
+         .docs("expansion tank below this liquid fraction: low-level alarm (a)"),
+     boolean("low_level_pump_stop")
+         .dflt("true")
+         .docs("... and the level switch stops the pumps [K58, K61]"),
+     quantity("pressure_drop", Dim::Pressure, {0, 1e6, false, false, "0 ... 10 bar"})
+         .dflt("30 kPa")
+         .docs("tank pressure below its fill pressure by this: pressure decay (a)"),
+     quantity("imbalance_fraction", Dim::None, kFraction)
+         .dflt("0.01")
+         .docs("leak flow above this fraction of the loop flow ... (a)"),
+     quantity("imbalance_delay", Dim::Time, kHour)
+         .dflt("10 s")
+         .docs("... for this long: flow-imbalance alarm (a)")}};
+
+const Section kLeak{
+    "scenario.events.leak",
+    "an orifice that opens (docs/models/leak.md); needs diameter or area",
+    {choice("location", {"rack", "manifold", "tray", "cdu", "supply_header", "return_header"})
+         .expecting("rack (or manifold, tray), cdu, supply_header or return_header")
+         .dflt("rack with `rack`, else cdu")
+         .docs("rack (or its aliases manifold, tray; with rack), cdu, supply_header, "
+               "return_header (with cdu)"),
+     quantity("diameter", Dim::Length, {0, 0.2, true, false, "0 < diameter <= 200 mm"}),
+     quantity("area", Dim::Area, {0, 0.03, true, false, "0 < area <= 0.03 m2"}),
+     quantity("diameter_final", Dim::Length, {0, 0.2, true, false, "0 < diameter <= 200 mm"})
+         .docs("grows to this over growth_time"),
+     quantity("area_final", Dim::Area, {0, 0.03, true, false, "0 < area <= 0.03 m2"})
+         .docs("grows to this over growth_time"),
+     quantity("growth_time", Dim::Time, {0, 1e300, false, false, "growth_time >= 0"}).dflt("0 s"),
+     quantity("discharge_coefficient", Dim::None, {0, 1, true, false, "0 < C_d <= 1"})
+         .dflt("0.62")
+         .docs("sharp-edged orifice")}};
+
+const Section kClogging{
+    "scenario.events.filter_clogging",
+    "the CDU strainer's pressure drop at the racks' design flow rises linearly to dp",
+    {quantity("dp", Dim::Pressure, {0, 1e6, true, false, "0 < dp <= 10 bar"})
+         .req()
+         .docs("at the design flow"),
+     quantity("growth_time", Dim::Time, {0, 1e300, false, false, "growth_time >= 0"}).dflt("0 s")}};
+
+const Section kSensor{
+    "scenario.events.sensor_fault",
+    "a sensor reads wrong (offset) or sticks at its reading (stuck: true); the controllers act on "
+    "the reading",
+    {choice("sensor", {"supply_temperature", "flow"}).req(),
+     any("offset")
+         .typeShown("temperature difference, or number")
+         .docs("supply_temperature: a temperature difference (K); flow: a fraction, "
+               "-1 < offset < 10"),
+     boolean("stuck").dflt("false")}};
+
+const Section kEvent{
+    "scenario.events",
+    "one event: a time and exactly one action",
+    {quantity("time", Dim::Time, {0, 1e300, false, false, "time >= 0"})
+         .req()
+         .docs("when it happens"),
+     name("rack").docs("the rack; omitted: every rack with a heat_load profile"),
+     name("cdu").docs("the CDU of a CDU fault"),
+     name("job").docs("the job of power_cap, job_start, job_stop"),
+     quantity("heat_load", Dim::Power, {-1e300, 1e300, false, false, ""})
+         .docs("the rack's power from time on (a step)"),
+     quantity("facility_water_temperature", Dim::Temperature, {-1e300, 1e300, false, false, ""})
+         .docs("facility-water supply from time on"),
+     integer("pump_failure", 1, 64).docs("N duty pumps stop (needs cdu); standbys take over"),
+     boolean("cdu_failure").docs("true: every pump stops, no switch-over (needs cdu)"),
+     any("valve_stuck")
+         .typeShown("number or `current`")
+         .docs("0 ... 1: the facility-water valve holds this opening, or current (needs cdu)"),
+     quantity("facility_water_flow", Dim::None, {0, 1, false, false, "a fraction 0 ... 1"})
+         .docs("primary flow of every CDU times this (0: plant trip)"),
+     choice("utility", {"lost", "restored"})
+         .expecting("'lost' or 'restored'")
+         .docs("needs a power section"),
+     integer("psu_failure", 1, 256)
+         .docs("N PSUs of the rack fail (needs rack and a power section)"),
+     map("leak", kLeak).docs("needs rack, or cdu"),
+     map("filter_clogging", kClogging).docs("needs cdu"),
+     map("sensor_fault", kSensor).docs("needs cdu"),
+     quantity("power_cap", Dim::Power, {0, 1e4, true, false, "0 < power_cap <= 10 kW"})
+         .docs("the job's GPUs get this power limit, clamped to their settable range (needs job)"),
+     boolean("job_start").docs("true: the training job starts (needs job)"),
+     boolean("job_stop").docs("true: the training job stops (needs job)")}};
+
+const Section kScenario{
+    "scenario",
+    "a dctwin scenario file (docs/scenario-format.md)",
+    {integer("dctwin_scenario", 1, 1).docs("format version (optional)"), text("name"),
+     text("description"),
+     quantity("duration", Dim::Time, {0, 366 * 86400.0, true, false, "0 < duration <= 366 d"})
+         .dflt("1 h")
+         .docs("how long to run; --duration overrides it"),
+     quantity("output_interval", Dim::Time,
+              {0, 366 * 86400.0, true, false, "0 < output_interval <= duration"})
+         .dflt("60 s")
+         .docs("how often results are recorded"),
+     map("solver", kSolver),
+     quantity("initial_temperature", Dim::Temperature, {-1e300, 1e300, false, false, ""})
+         .dflt("the facility-water supply at t = 0")
+         .docs("every coolant node and cold plate at t = 0"),
+     list("events", &kEvent, "events").docs("applied in time order"),
+     map("detection", kDetection)}};
+
+}  // namespace
+
+const Section& scenarioFile() {
+  return kScenario;
+}
+
+}  // namespace dctwin::keys

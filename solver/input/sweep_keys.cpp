@@ -1,0 +1,46 @@
+// sweep_keys.cpp: the key tables of sweep files (docs/sweep-format.md shows them, generated
+// between its keys markers)
+#include "solver/input/keys.h"
+
+namespace dctwin::keys {
+
+namespace {
+
+const Section kParam{
+    "sweep.parameters",
+    "one swept parameter: a path and its values (values, range with steps, or range alone for "
+    "latin_hypercube)",
+    {text("name").dflt("the path").docs("column name"),
+     text("path").req().docs(
+         "facility.<path>, scenario.<path>, or facility (whole facility files)"),
+     any("values")
+         .typeShown("list of values")
+         .docs("a list of values, written as given (\"35 degC\")"),
+     any("range").typeShown("[low, high]").docs("[low, high] in one unit, low < high"),
+     integer("steps", 2, 10000).docs("with range: evenly spaced values, low to high inclusive")}};
+
+const Section kSweep{
+    "sweep",
+    "a dctwin sweep file (docs/sweep-format.md)",
+    {integer("dctwin_sweep", 1, 1).docs("format version (optional)"), text("name"),
+     text("description"),
+     text("facility").req().docs("the base facility file, relative to the sweep file's folder"),
+     text("scenario").docs("the base scenario file"),
+     choice("sampling", {"grid", "list", "latin_hypercube"}).dflt("grid"),
+     integer("samples", 1, 100000).docs("latin_hypercube: number of cases"),
+     integer("seed", 0, (1LL << 62)).dflt("1").docs("latin_hypercube: random seed"),
+     quantity("duration", Dim::Time, {0, 1e300, true, false, "a positive time"})
+         .docs("overrides the scenario's duration"),
+     quantity("output_interval", Dim::Time, {0, 1e300, true, false, "a positive time"})
+         .docs("overrides the scenario's output interval"),
+     list("parameters", &kParam, "parameters", 1).req(),
+     boolean("series").dflt("false").docs(
+         "keep every case's run file: OUTPUT.cases/case_NNNNNN.h5")}};
+
+}  // namespace
+
+const Section& sweepFile() {
+  return kSweep;
+}
+
+}  // namespace dctwin::keys
