@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -124,30 +125,101 @@ std::string readText(const std::string& path, const SourceLoc& loc) {
   return ss.str();
 }
 
-// records what the summary does not: each GPU's highest junction temperature over the run (for
-// the 99th percentile) and the lowest rack flow relative to its design flow
+// the case metrics over a window of the run: from SweepSpec::metrics_from, or from the first
+// training job's first steady iteration (the output row at which its last iteration time is
+// within 0.5 % of the previous row's, at least two iterations in), so that the start-up (cold
+// coolant, the job's first iterations) does not count. Without a training job, or when the job
+// never settles, the window is the whole run. Maxima and minima over the window's rows;
+// energies, throttled time and iterations as differences of their cumulative series.
 class MetricsSink : public RunSink {
  public:
+  explicit MetricsSink(double from) : from_(from) {}
+  struct Cum {  // cumulative values at one row
+    double t = 0, E_utility = 0, E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0;
+    double E_pump = 0, heat_in = 0, throttled = 0, iterations = 0, iteration_sum = 0;
+  };
+  struct Acc {  // extremes over the rows of a window
+    std::vector<double> Tj_max;
+    double T_hbm_max = -1e300, T_case_max = -1e300, T_supply_max = -1e300, bus_load_max = 0;
+    double margin = kNaN;
+    Cum base;
+  };
   void begin(const RunLayout& L, const FrameLayout&) override {
     L_ = &L;
-    Tj_max.assign(L.ngpu, -1e300);
+    for (int j = 0; j < L.njob && job_ < 0; ++j)
+      if (L.job_kind[j] == 0) job_ = j;
+    all.Tj_max.assign(L.ngpu, -1e300);
+    win.Tj_max.assign(L.ngpu, -1e300);
   }
   void row(const OutputFrame& f) override {
-    const auto Tj = f.get(Obs::GpuTJunction);
-    for (std::size_t i = 0; i < Tj.size(); ++i) Tj_max[i] = std::max(Tj_max[i], Tj[i]);
+    end = cumulative(f);
+    if (first_) all.base = end, first_ = false;
+    add(all, f);
+    if (!started_ && startsHere(f)) {
+      started_ = true;
+      win.base = end;
+    }
+    if (started_) add(win, f);
+  }
+  // the window used: `win` once it started, else the whole run
+  const Acc& window() const { return started_ ? win : all; }
+  Acc all, win;
+  Cum end;
+
+ private:
+  bool startsHere(const OutputFrame& f) {
+    if (from_ >= 0) return f.t >= from_ - 1e-9;
+    if (job_ < 0) return true;
+    const double last = f.get(Obs::JobLastIterationTime)[job_];
+    const double ref = f.get(Obs::JobReferenceIterationTime)[job_];
+    const double n = f.get(Obs::JobIterations)[job_];
+    const bool steady =
+        n >= 2 && prev_last_ > 0 && ref > 0 && std::abs(last - prev_last_) <= 0.005 * ref;
+    prev_last_ = n >= 2 ? last : 0.0;
+    return steady;
+  }
+  Cum cumulative(const OutputFrame& f) const {
+    Cum c;
+    c.t = f.t;
+    if (f.has(Obs::EnergyUtility)) {
+      c.E_utility = f.scalar(Obs::EnergyUtility);
+      c.E_it = f.scalar(Obs::EnergyIt);
+      c.E_psu = f.scalar(Obs::EnergyPsuLoss);
+      c.E_bus = f.scalar(Obs::EnergyBuswayLoss);
+      c.E_ups = f.scalar(Obs::EnergyUpsLoss);
+      c.E_tx = f.scalar(Obs::EnergyTransformerLoss);
+    }
+    c.E_pump = f.scalar(Obs::EnergyPumpElectric);
+    c.heat_in = f.scalar(Obs::EnergyHeatIn);
+    if (f.has(Obs::FacilityGpuSecondsThrottled))
+      c.throttled = f.scalar(Obs::FacilityGpuSecondsThrottled);
+    if (job_ >= 0) {
+      c.iterations = f.get(Obs::JobIterations)[job_];
+      c.iteration_sum = c.iterations > 0 ? c.iterations * f.get(Obs::JobIterationTime)[job_] : 0;
+    }
+    return c;
+  }
+  void add(Acc& a, const OutputFrame& f) const {
+    const auto Tj = f.get(Obs::GpuTJunction), Thbm = f.get(Obs::GpuTHbm);
+    for (std::size_t i = 0; i < Tj.size(); ++i) a.Tj_max[i] = std::max(a.Tj_max[i], Tj[i]);
+    for (double x : Thbm) a.T_hbm_max = std::max(a.T_hbm_max, x);
+    for (double x : f.get(Obs::CduTSecSupply)) a.T_supply_max = std::max(a.T_supply_max, x);
+    const auto Tc = f.get(Obs::RackTCase);
+    for (int r = 0; r < L_->nrack; ++r)
+      if (!L_->rack_resolved[r]) a.T_case_max = std::max(a.T_case_max, Tc[r]);
+    for (double x : f.get(Obs::BuswayLoadRatio)) a.bus_load_max = std::max(a.bus_load_max, x);
     if (f.t <= 0) return;  // flows at t = 0 are those of the initial pump speed
     const auto V = f.get(Obs::RackVFlow);
     for (int r = 0; r < L_->nrack; ++r) {
       if (L_->rack_design_flow[r] <= 0) continue;
       const double ratio = V[r] / L_->rack_design_flow[r];
-      margin = std::isnan(margin) ? ratio : std::min(margin, ratio);
+      a.margin = std::isnan(a.margin) ? ratio : std::min(a.margin, ratio);
     }
   }
-  std::vector<double> Tj_max;
-  double margin = kNaN;
-
- private:
   const RunLayout* L_ = nullptr;
+  double from_ = -1, prev_last_ = 0;
+  int job_ = -1;
+  bool first_ = true, started_ = false;
 };
 
 }  // namespace
@@ -174,8 +246,47 @@ const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
                                                                   {"time_to_detection", "s"},
                                                                   {"time_to_isolation", "s"},
                                                                   {"coolant_lost", "m3"},
-                                                                  {"energy_balance_error", "1"}};
+                                                                  {"energy_balance_error", "1"},
+                                                                  {"metrics_from", "s"}};
   return m;
+}
+
+const std::string& sweepMetricDescription(const std::string& name) {
+  static const std::map<std::string, std::string> d{
+      {"T_junction_max", "hottest GPU junction over the metrics window (interval maxima)"},
+      {"T_junction_p99",
+       "99th percentile over the GPUs of each GPU's hottest junction in the window"},
+      {"T_hbm_max", "hottest HBM over the metrics window"},
+      {"T_case_max", "hottest cold-plate case of a heat-load rack over the metrics window"},
+      {"T_supply_max", "highest CDU secondary supply temperature over the metrics window"},
+      {"gpu_seconds_throttled", "GPU-seconds with thermal or power-brake throttling in the window"},
+      {"gpus_shut_down", "GPUs shut down by their thermal protection at the end of the run"},
+      {"throughput_ratio",
+       "first training job: reference iteration time / mean time of its iterations completed in "
+       "the window"},
+      {"progress_ratio",
+       "first training job: iterations completed in the window x reference iteration time / the "
+       "window's length (stalls count)"},
+      {"E_utility", "utility energy over the window (power section)"},
+      {"E_it",
+       "IT energy over the window: DC to the racks (power section), else heat into the "
+       "coolant - pump energy"},
+      {"E_cooling", "CDU pump electrical energy over the window"},
+      {"E_power_losses", "shelf + busway + UPS + transformer losses over the window"},
+      {"PUE", "(utility + CDU pump energy) / IT energy at the racks' AC input, over the window"},
+      {"P_pump_mean", "mean CDU pump electrical power over the window"},
+      {"flow_margin_min", "lowest rack flow / design flow over the window (t > 0)"},
+      {"busway_load_max", "highest busway current / rating at an output time in the window"},
+      {"time_to_detection", "from the first leak's start to its detection (whole run)"},
+      {"time_to_isolation", "from the first leak's start to the rack's isolation (whole run)"},
+      {"coolant_lost", "coolant lost through leaks at the end of the run"},
+      {"energy_balance_error", "coolant energy balance residual / heat in, whole run"},
+      {"metrics_from",
+       "start of the metrics window: sweep metrics_from, else the first training job's first "
+       "steady iteration (the whole run, 0, without one or when it never settles)"}};
+  static const std::string none = "metric of each case (docs/sweep-format.md)";
+  const auto it = d.find(name);
+  return it == d.end() ? none : it->second;
 }
 
 //---------------------------------------------------------------------------------------------
@@ -314,7 +425,7 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     RunSettings settings;
     settings.duration = s.duration;
     settings.output_interval = s.output_interval;
-    MetricsSink sink;
+    MetricsSink sink(s.metrics_from);
     std::unique_ptr<Hdf5Sink> h5;
     std::vector<RunSink*> sinks{&sink};
     if (!series_path.empty()) {
@@ -327,35 +438,46 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     const RunLayout& model = report.layout;
     const RunSummary& m = report.summary;
     auto& x = r.metrics;
-    x["T_junction_max"] = model.ngpu > 0 ? m.T_j_max : kNaN;
-    if (!sink.Tj_max.empty()) {
-      std::vector<double> v = sink.Tj_max;
+    const MetricsSink::Acc& w = sink.window();
+    const MetricsSink::Cum& e0 = w.base;
+    const MetricsSink::Cum& e1 = sink.end;
+    auto finite = [](double v) { return v > -1e299 ? v : kNaN; };
+    double Tj = -1e300;
+    for (double v : w.Tj_max) Tj = std::max(Tj, v);
+    x["T_junction_max"] = model.ngpu > 0 ? finite(Tj) : kNaN;
+    if (!w.Tj_max.empty()) {
+      std::vector<double> v = w.Tj_max;
       const std::size_t k = static_cast<std::size_t>(std::ceil(0.99 * v.size())) - 1;
       std::nth_element(v.begin(), v.begin() + k, v.end());
       x["T_junction_p99"] = v[k];
     }
-    x["T_hbm_max"] = model.ngpu > 0 ? m.T_hbm_max : kNaN;
-    x["T_case_max"] = m.T_case_max > -1e299 ? m.T_case_max : kNaN;
-    x["T_supply_max"] = m.T_supply_max;
-    x["gpu_seconds_throttled"] = m.gpu_seconds_throttled;
+    x["T_hbm_max"] = model.ngpu > 0 ? finite(w.T_hbm_max) : kNaN;
+    x["T_case_max"] = finite(w.T_case_max);
+    x["T_supply_max"] = finite(w.T_supply_max);
+    x["gpu_seconds_throttled"] = model.ngpu > 0 ? e1.throttled - e0.throttled : 0.0;
     x["gpus_shut_down"] = m.gpus_shut_down;
     for (const auto& J : m.jobs)
       if (J.kind == 0) {
-        x["throughput_ratio"] = J.throughput_ratio;
-        x["progress_ratio"] = J.progress_ratio;
+        const double n = e1.iterations - e0.iterations, T = e1.iteration_sum - e0.iteration_sum;
+        x["throughput_ratio"] = n > 0 && T > 0 ? J.reference_time * n / T : kNaN;
+        x["progress_ratio"] = e1.t > e0.t ? n * J.reference_time / (e1.t - e0.t) : kNaN;
         break;
       }
-    const double E_cool = res.energy.pump_electric;
-    const double E_loss = m.E_psu + m.E_bus + m.E_ups + m.E_tx;
-    x["E_utility"] = model.has_power ? m.E_utility : kNaN;
-    x["E_it"] = model.has_power ? m.E_it_dc : res.energy.heat_in - E_cool;
+    const double span = e1.t - e0.t;
+    const double E_cool = e1.E_pump - e0.E_pump;
+    const double E_loss =
+        (e1.E_psu - e0.E_psu) + (e1.E_bus - e0.E_bus) + (e1.E_ups - e0.E_ups) + (e1.E_tx - e0.E_tx);
+    x["E_utility"] = model.has_power ? e1.E_utility - e0.E_utility : kNaN;
+    x["E_it"] = model.has_power ? e1.E_it - e0.E_it : (e1.heat_in - e0.heat_in) - E_cool;
     x["E_cooling"] = E_cool;
     x["E_power_losses"] = model.has_power ? E_loss : kNaN;
-    const double E_it_ac = m.E_it_dc + m.E_psu;
-    x["PUE"] = model.has_power && E_it_ac > 0 ? (m.E_utility + E_cool) / E_it_ac : kNaN;
-    x["P_pump_mean"] = res.t_end > 0 ? E_cool / res.t_end : kNaN;
-    x["flow_margin_min"] = sink.margin;
-    x["busway_load_max"] = model.has_power ? m.bus_load_max : kNaN;
+    const double E_it_ac = (e1.E_it - e0.E_it) + (e1.E_psu - e0.E_psu);
+    x["PUE"] =
+        model.has_power && E_it_ac > 0 ? ((e1.E_utility - e0.E_utility) + E_cool) / E_it_ac : kNaN;
+    x["P_pump_mean"] = span > 0 ? E_cool / span : kNaN;
+    x["flow_margin_min"] = w.margin;
+    x["busway_load_max"] = model.has_power ? w.bus_load_max : kNaN;
+    x["metrics_from"] = e0.t;
     double t_leak = -1;
     for (const auto& e : res.events) {
       if (e.kind == "leak_start" && t_leak < 0) t_leak = e.time;
@@ -549,7 +671,7 @@ void writeSweepResults(const std::string& path, const SweepSpec& s,
   for (const auto& [name, unit] : sweepMetrics()) {
     std::vector<double> v;
     for (const auto& r : results) v.push_back(r.metrics.at(name));
-    f.writeVector("/cases/" + name, v, unit, "metric of each case (docs/sweep-format.md)");
+    f.writeVector("/cases/" + name, v, unit, sweepMetricDescription(name));
   }
   f.close();
 }

@@ -30,6 +30,8 @@ struct CaseResult {
 
 // metric name -> unit, in column order (docs/sweep-format.md)
 const std::vector<std::pair<std::string, std::string>>& sweepMetrics();
+// one line on what a metric is and over which part of the run (the /cases/<name> description)
+const std::string& sweepMetricDescription(const std::string& name);
 
 std::vector<SweepCase> expandCases(const SweepSpec& s);
 

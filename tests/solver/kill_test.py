@@ -122,7 +122,8 @@ def main(argv):
     ap.add_argument("--full-disk", type=int, default=0,
                     help="also N runs whose file size is limited (RLIMIT_FSIZE, as a full disk)")
     ap.add_argument("extra", nargs="*")
-    a = ap.parse_args(argv[1:])
+    a, rest = ap.parse_known_args(argv[1:])
+    a.extra += [x for x in rest if x != "--"]
     os.makedirs(a.workdir, exist_ok=True)
     base = [a.dctwin, "run", a.facility, "-q", "-d", a.duration, "-i", a.interval] + a.extra
     ref_path = os.path.join(a.workdir, "kill_ref.h5")

@@ -360,3 +360,41 @@ TEST_CASE("a sweep with series: true keeps every case's run file", "[sweep][cli]
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("sweep metrics skip the start-up; each has its own description", "[sweep]") {
+  const std::string body = R"(facility: pod_gb200.yaml
+duration: 20 min
+output_interval: 30 s
+sampling: list
+parameters:
+  - path: facility.facility_water.supply_temperature
+    values: ["25 degC", "40 degC"]
+)";
+  SweepSpec s = loadSweepFromString(body, "s.yaml", kFacilities);
+  REQUIRE(s.metrics_from < 0);  // default: the first steady iteration
+  const auto cases = expandCases(s);
+  const auto r = runSweep(s, cases, {}, 2, 0, nullptr);
+  REQUIRE(r.size() == 2);
+  for (const auto& c : r) {
+    REQUIRE(c.ok);
+    // the job starts at 5 min; its first steady iteration a little later
+    CHECK(c.metrics.at("metrics_from") > 300);
+    CHECK(c.metrics.at("metrics_from") < 600);
+  }
+  // in steady operation colder facility water gives cooler GPUs
+  CHECK(r[0].metrics.at("T_junction_max") < r[1].metrics.at("T_junction_max"));
+  // metrics_from: 0 s is the whole run (the PUE then includes the idle start)
+  SweepSpec all = loadSweepFromString(body + "metrics_from: 0 s\n", "s.yaml", kFacilities);
+  CHECK(all.metrics_from == 0);
+  const auto w = runSweep(all, cases, {}, 2, 0, nullptr);
+  CHECK(w[0].metrics.at("metrics_from") == 0);
+  CHECK(w[0].metrics.at("E_it") > r[0].metrics.at("E_it"));
+  // every metric has a description of its own
+  std::set<std::string> seen;
+  for (const auto& [name, unit] : sweepMetrics()) {
+    INFO(name);
+    const std::string& d = sweepMetricDescription(name);
+    CHECK(d.find("docs/sweep-format.md") == std::string::npos);
+    CHECK(seen.insert(d).second);
+  }
+}
