@@ -7,6 +7,9 @@
 //   dctwin merge SWEEP.yaml JOURNAL... -o sweep.h5
 //   dctwin report RESULTS.h5 -o DIR
 //   dctwin outputs [--format markdown|csv]
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #ifdef DCTWIN_WITH_MPI
 #include <mpi.h>
@@ -28,10 +31,10 @@
 #include <vector>
 
 #include "solver/common/units.h"
-#include "solver/input/keys.h"
 #include "solver/compile/compile.h"
 #include "solver/engine/engine.h"
 #include "solver/engine/integrator.h"
+#include "solver/input/keys.h"
 #include "solver/input/loader.h"
 #include "solver/output/observables.h"
 #include "solver/output/results.h"
@@ -138,6 +141,32 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
 
 }  // namespace
 
+// a sweep's output, checked before its first case runs: its folder exists and is writable, it is
+// none of the sweep's inputs, and an existing file there is HDF5 (throws ResultsError)
+void checkSweepOutput(const std::string& output, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  dctwin::checkOutputPath(output, inputs);
+  std::error_code ec;
+  fs::path dir = fs::path(output).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec))
+    throw dctwin::ResultsError("'" + output + "': the folder '" + dir.string() +
+                               "' does not exist (create it first)");
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw dctwin::ResultsError("'" + output + "': the folder '" + dir.string() +
+                               "' is not writable");
+  if (fs::exists(output, ec)) {
+    std::ifstream in(output, std::ios::binary);
+    char head[8] = {};
+    in.read(head, 8);
+    if (!fs::is_regular_file(output, ec) ||
+        (fs::file_size(output, ec) > 0 && std::string(head, 8) != "\x89HDF\r\n\x1a\n"))
+      throw dctwin::ResultsError("'" + output +
+                                 "' exists and is not an HDF5 file; not overwritten (choose "
+                                 "another --output)");
+  }
+}
+
 // MPI (when built with it and launched by mpirun): rank and size, 0 and 1 otherwise
 struct Ranks {
   int rank = 0, size = 1;
@@ -194,17 +223,23 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
   const auto [shard_k, shard_n] = parseShard(shard_text);
   using namespace dctwin;
   const SweepSpec s = loadSweep(file);
+  // before the first case: the output (directory, not an input, not another kind of file), the
+  // parameter names (validateSweep) and the number of cases (expandCases)
+  checkSweepOutput(output, {file, s.facility_path, s.scenario_path});
   validateSweep(s);
   const std::vector<SweepCase> cases = expandCases(s);
   // journals: rank 0 writes OUTPUT.journal, rank r > 0 OUTPUT.journal.r; a resume reads them all
   const std::string journal0 = output + ".journal";
   const std::string journal = rk.rank == 0 ? journal0 : journal0 + "." + std::to_string(rk.rank);
-  std::vector<CaseResult> done = readJournal(journal0, s);
+  std::vector<std::string> warnings;
+  std::vector<CaseResult> done = readJournal(journal0, s, cases.size(), &warnings);
   for (int r = 1; r < 1024; ++r) {
     const std::string jr = journal0 + "." + std::to_string(r);
     if (!std::filesystem::exists(jr)) continue;
-    for (const auto& x : readJournal(jr, s)) done.push_back(x);
+    for (const auto& x : readJournal(jr, s, cases.size(), &warnings)) done.push_back(x);
   }
+  if (rk.rank == 0)
+    for (const auto& w : warnings) std::cerr << "dctwin sweep: " << w << "\n";
   std::sort(done.begin(), done.end(),
             [](const CaseResult& a, const CaseResult& b) { return a.index < b.index; });
   done.erase(
@@ -240,7 +275,17 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
               << threads << " thread(s)"
               << (done.empty() ? "" : ", resuming: " + std::to_string(done.size()) + " done")
               << "\n";
-  startJournal(journal, s);
+  startJournal(journal, s, cases.size());
+  // one sweep at a time per journal (and so per output): a second one stops here
+  const int journal_fd = ::open(journal.c_str(), O_RDWR | O_CLOEXEC);
+  if (journal_fd < 0 || ::flock(journal_fd, LOCK_EX | LOCK_NB) != 0)
+    throw ResultsError("'" + journal +
+                       "' is in use by another dctwin sweep on the same output; wait for it or "
+                       "choose another --output");
+  struct CloseFd {
+    int fd;
+    ~CloseFd() { ::close(fd); }
+  } journal_lock{journal_fd};
   const auto t0 = std::chrono::steady_clock::now();
   auto progress = [&](const CaseResult& r, int k, int n) {
     appendJournal(journal, r);
@@ -306,13 +351,16 @@ int mergeCommand(const std::string& file, const std::vector<std::string>& journa
                  const std::string& output, bool quiet) {
   using namespace dctwin;
   const SweepSpec s = loadSweep(file);
+  checkSweepOutput(output, {file, s.facility_path, s.scenario_path});
   const std::vector<SweepCase> cases = expandCases(s);
   std::vector<CaseResult> all;
+  std::vector<std::string> warnings;
   for (const auto& j : journals) {
     if (!std::filesystem::exists(j))
       throw LoadFailure({LoadError{SourceLoc{j, 0, 0, ""}, j, "no such journal"}});
-    for (const auto& r : readJournal(j, s)) all.push_back(r);
+    for (const auto& r : readJournal(j, s, cases.size(), &warnings)) all.push_back(r);
   }
+  for (const auto& w : warnings) std::cerr << "dctwin merge: " << w << "\n";
   std::sort(all.begin(), all.end(),
             [](const CaseResult& a, const CaseResult& b) { return a.index < b.index; });
   all.erase(

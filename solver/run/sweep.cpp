@@ -290,9 +290,27 @@ const std::string& sweepMetricDescription(const std::string& name) {
 }
 
 //---------------------------------------------------------------------------------------------
+std::size_t caseCount(const SweepSpec& s) {
+  if (s.params.empty()) return 0;
+  if (s.mode == SweepSpec::Mode::List) return s.params[0].values.size();
+  if (s.mode == SweepSpec::Mode::Lhs) return std::size_t(std::max(0, s.samples));
+  std::size_t n = 1;
+  for (const auto& p : s.params) {
+    const std::size_t k = p.values.size();
+    if (k != 0 && n > kMaxSweepCases / k) return kMaxSweepCases + 1;  // no overflow
+    n *= k;
+  }
+  return n;
+}
+
 std::vector<SweepCase> expandCases(const SweepSpec& s) {
   std::vector<SweepCase> cases;
   const std::size_t np = s.params.size();
+  if (const std::size_t n = caseCount(s); n > kMaxSweepCases)
+    throw failure(s.params.empty() ? SourceLoc{s.file, 0, 0, ""} : s.params[0].loc, "parameters",
+                  "more than " + std::to_string(kMaxSweepCases) +
+                      " cases: split the sweep into several files, use fewer values, or "
+                      "latin_hypercube with fewer samples");
   if (s.mode == SweepSpec::Mode::List) {
     for (std::size_t k = 0; k < s.params[0].values.size(); ++k) {
       SweepCase c{static_cast<int>(k), {}};
@@ -362,6 +380,22 @@ CaseInputs caseInputs(const SweepSpec& s, const SweepCase& c, const std::string&
 }
 
 void validateSweep(const SweepSpec& s) {
+  // the /cases columns: one per parameter, each with a name of its own that HDF5 can hold
+  {
+    std::vector<LoadError> errors;
+    std::map<std::string, int> names;
+    for (const auto& p : s.params) {
+      if (p.name.empty() || p.name.find('/') != std::string::npos || p.name == "." ||
+          p.name == "..")
+        errors.push_back(
+            {p.loc, p.name, "a parameter's name is a /cases column: not empty, no '/'"});
+      else if (names[p.name]++ == 1)
+        errors.push_back({p.loc, p.name,
+                          "two parameters named '" + p.name +
+                              "' (a /cases column each): give one a name of its own"});
+    }
+    if (!errors.empty()) throw LoadFailure(std::move(errors));
+  }
   const std::string fac = readText(s.facility_path, SourceLoc{s.file, 0, 0, "facility"});
   const std::string sc =
       s.scenario_path.empty() ? "" : readText(s.scenario_path, SourceLoc{s.file, 0, 0, "scenario"});
@@ -542,14 +576,44 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase
 }
 
 //---------------------------------------------------------------------------------------------
-// journal: a header naming the sweep, then one line per finished case:
+// journal (docs/sweep-format.md "Journal"): a header naming the journal version, the sweep's
+// fingerprint and its number of cases, then one line per finished case:
 //   index <TAB> ok|failed <TAB> wall <TAB> v1,v2,... (metric order, %.17g) <TAB> escaped error
+//   <TAB> #checksum
+// the checksum (FNV-1a 32 bit, hex) covers everything before its tab, so a line cut anywhere or
+// changed by hand is not taken for a result
 namespace {
+std::uint64_t fnv64(std::uint64_t h, const std::string& text) {
+  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ULL;
+  return h;
+}
+std::string checksum(const std::string& text) {
+  std::uint32_t h = 2166136261u;
+  for (unsigned char ch : text) h = (h ^ ch) * 16777619u;
+  char b[16];
+  std::snprintf(b, sizeof b, "#%08x", h);
+  return b;
+}
+// every file the sweep reads as a whole: the sweep file, the base facility and scenario, the
+// facility files a parameter names (catalog entries and CSV profiles are not covered)
 std::string fingerprint(const SweepSpec& s) {
   // FNV-1a, 64 bit: the same on every platform, so shards merge across machines
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char ch : s.text) h = (h ^ ch) * 1099511628211ULL;
-  return "dctwin-sweep-journal 1 " + std::to_string(h);
+  std::uint64_t h = fnv64(1469598103934665603ULL, s.text);
+  auto file = [&](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    if (in) ss << in.rdbuf();
+    h = fnv64(h, "\n--" + path + "\n" + ss.str());
+  };
+  file(s.facility_path);
+  if (!s.scenario_path.empty()) file(s.scenario_path);
+  for (const auto& p : s.params)
+    if (p.target == "facility_file")
+      for (const auto& v : p.values)
+        file(std::filesystem::path(v).is_absolute()
+                 ? v
+                 : (std::filesystem::path(s.base_dir) / v).lexically_normal().string());
+  return "dctwin-sweep-journal 2 " + std::to_string(h);
 }
 std::string escape(const std::string& e) {
   std::string o;
@@ -574,57 +638,120 @@ std::string journalLine(const CaseResult& r) {
     out += (first ? "" : ",") + std::string(b);
     first = false;
   }
-  return out + '\t' + escape(r.error);
+  out += '\t' + escape(r.error);
+  return out + '\t' + checksum(out);
 }
 
-bool parseJournalLine(const std::string& line, CaseResult& r) {
+bool parseJournalLine(const std::string& line, CaseResult& r, std::string* why) {
+  auto no = [&](const char* w) {
+    if (why) *why = w;
+    return false;
+  };
+  const std::size_t tab = line.rfind('\t');
+  if (tab == std::string::npos || line.compare(tab + 1, 1, "#") != 0 ||
+      checksum(line.substr(0, tab)) != line.substr(tab + 1))
+    return no("cut short or changed (its checksum does not match)");
   std::vector<std::string> f;
-  std::stringstream ss(line);
+  std::stringstream ss(line.substr(0, tab));
   std::string x;
   while (std::getline(ss, x, '\t')) f.push_back(x);
-  if (f.size() < 4) return false;  // a line cut short by an interruption
+  if (f.size() == 4) f.emplace_back();  // an empty error
+  if (f.size() != 5) return no("not five fields");
   try {
     r = CaseResult{};
-    r.index = std::stoi(f[0]);
+    std::size_t used = 0;
+    r.index = std::stoi(f[0], &used);
+    if (used != f[0].size()) return no("the case number is not a number");
+    if (f[1] != "ok" && f[1] != "failed") return no("status neither ok nor failed");
     r.ok = f[1] == "ok";
     r.wall_seconds = std::stod(f[2]);
     std::stringstream vs(f[3]);
     for (const auto& [name, unit] : sweepMetrics()) {
       std::string v;
-      if (!std::getline(vs, v, ',')) return false;
-      r.metrics[name] = v == "nan" ? kNaN : std::stod(v);
+      if (!std::getline(vs, v, ',')) return no("fewer metrics than this dctwin writes");
+      r.metrics[name] = v == "nan" ? kNaN : std::stod(v, &used);
+      if (v != "nan" && used != v.size()) return no("a metric is not a number");
     }
+    std::string extra;
+    if (std::getline(vs, extra, ',')) return no("more metrics than this dctwin writes");
   } catch (...) {
-    return false;
+    return no("a number does not parse");
   }
-  r.error = f.size() > 4 ? f[4] : "";
+  r.error = f[4];
   return true;
 }
 
-std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s) {
+bool parseJournalLine(const std::string& line, CaseResult& r) {
+  return parseJournalLine(line, r, nullptr);
+}
+
+std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s, std::size_t ncases,
+                                    std::vector<std::string>* warnings) {
   std::vector<CaseResult> out;
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) return out;
   std::string line;
-  if (!std::getline(in, line) || line.empty()) return out;  // being created: nothing done yet
-  if (line != fingerprint(s))
-    throw failure(SourceLoc{path, 1, 1, ""}, line,
-                  "this journal belongs to another sweep file: delete it to start over");
-  CaseResult r;
-  while (std::getline(in, line))
-    if (parseJournalLine(line, r)) out.push_back(r);
+  if (!std::getline(in, line) || line.empty()) return out;  // empty: nothing done yet
+  const std::string head = fingerprint(s) + " cases=" + std::to_string(ncases);
+  if (line != head) {
+    const bool v1 = line.rfind("dctwin-sweep-journal 1 ", 0) == 0;
+    throw failure(SourceLoc{path, 1, 1, ""}, line.substr(0, 80),
+                  v1 ? "a journal of an older dctwin: delete it (its cases run again)"
+                  : line.rfind("dctwin-sweep-journal 2 ", 0) == 0
+                      ? "this journal belongs to another sweep, or the sweep file, its facility "
+                        "or scenario changed since it was written: delete it to start over, or "
+                        "restore the files"
+                      : "not a dctwin sweep journal: delete it or choose another --output");
+  }
+  std::vector<char> seen(ncases, 0);
+  int lineno = 1;
+  bool cut = false;
+  while (std::getline(in, line)) {
+    ++lineno;
+    CaseResult r;
+    std::string why;
+    if (in.eof() && !line.empty()) cut = true;  // no newline: the last write was cut
+    if (!parseJournalLine(line, r, &why)) {
+      if (warnings)
+        warnings->push_back(path + ":" + std::to_string(lineno) + ": " + why +
+                            "; that case runs again");
+      continue;
+    }
+    if (r.index < 0 || std::size_t(r.index) >= ncases) {
+      if (warnings)
+        warnings->push_back(path + ":" + std::to_string(lineno) + ": case " +
+                            std::to_string(r.index) + " is not a case of this sweep (0 .. " +
+                            std::to_string(ncases ? ncases - 1 : 0) + "); ignored");
+      continue;
+    }
+    if (seen[std::size_t(r.index)]) continue;
+    seen[std::size_t(r.index)] = 1;
+    out.push_back(r);
+  }
+  (void)cut;
   return out;
 }
 
+std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s) {
+  return readJournal(path, s, expandCases(s).size(), nullptr);
+}
+
 void appendJournal(const std::string& path, const CaseResult& r) {
-  std::ofstream out(path, std::ios::app);
+  std::ofstream out(path, std::ios::app | std::ios::binary);
   out << journalLine(r) << '\n';
 }
 
+void startJournal(const std::string& path, const SweepSpec& s, std::size_t ncases) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0) return;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << fingerprint(s) << " cases=" << ncases << '\n';
+  if (!out)
+    throw failure(SourceLoc{path, 0, 0, ""}, path, "cannot write the journal (" + path + ")");
+}
+
 void startJournal(const std::string& path, const SweepSpec& s) {
-  if (std::filesystem::exists(path)) return;
-  std::ofstream out(path);
-  out << fingerprint(s) << '\n';
+  startJournal(path, s, expandCases(s).size());
 }
 
 //---------------------------------------------------------------------------------------------
