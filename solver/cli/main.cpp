@@ -90,19 +90,22 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   FacilitySpec spec = loadFacility(facility);
   Scenario sc;
   if (!scenario_path.empty()) sc = loadScenario(scenario_path);
-  if (!duration.empty()) sc.duration = parseDuration(duration);
-  if (!interval.empty()) sc.output_interval = parseDuration(interval);
-  if (!(sc.duration > 0)) throw CLI::ValidationError("--duration", "must be positive");
-  if (!(sc.output_interval > 0))
-    throw CLI::ValidationError("--output-interval", "must be positive");
+  // the scenario keeps its own duration (its events are checked against it); the options
+  // override it for this run
+  const double run_duration = duration.empty() ? sc.duration : parseDuration(duration);
+  const double run_interval = interval.empty() ? sc.output_interval : parseDuration(interval);
+  if (!(run_duration > 0)) throw CLI::ValidationError("--duration", "must be positive");
+  if (!(run_interval > 0)) throw CLI::ValidationError("--output-interval", "must be positive");
   RunSettings settings;
-  settings.duration = sc.duration;
-  settings.output_interval = sc.output_interval;
+  settings.duration = run_duration;
+  settings.output_interval = run_interval;
   settings.threads = threads;
   std::vector<RunSink*> sinks;
   std::unique_ptr<Hdf5Sink> h5;
   if (!output.empty()) {
     const double pi = power_interval.empty() ? 0.0 : parseDuration(power_interval);
+    if (!power_interval.empty() && !(pi > 0))
+      throw CLI::ValidationError("--power-interval", "must be positive, e.g. 0.1s");
     checkOutputPath(output, {facility, scenario_path});
     h5 = std::make_unique<Hdf5Sink>(output, 10, pi);
     sinks.push_back(h5.get());
@@ -122,6 +125,8 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   control.signal = &g_signal;
   const RunReport report = runFacility(spec, sc, settings, sinks, control);
   const RunResult& res = report.result;
+  if (!quiet)
+    for (const std::string& w : report.warnings) std::cerr << "dctwin: warning: " << w << "\n";
   if (!quiet) std::cout << report.text();
   if (!output.empty() && !quiet) std::cout << "  results             " << output << "\n";
   if (!res.interrupted.empty()) {

@@ -9,6 +9,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "solver/input/scenario.h"
 #include "solver/input/spec.h"
@@ -38,15 +39,18 @@ struct RunControl {
 
 struct RunReport {
   RunResult result;
+  // what the run did not do that the inputs asked for (scenario events after a --duration that
+  // cut the scenario short)
+  std::vector<std::string> warnings;
   RunLayout layout;
   RunSummary summary;
   std::string text() const { return formatSummary(layout, summary, result); }
 };
 
-// the whole recipe. Throws LoadFailure when the scenario names unknown targets or the facility
-// does not compile, ResultsError when a sink cannot create its file or cannot write (a full
-// disk; the sinks are ended as failed first); a solver failure, a cancel or a signal is in the
-// report (the sinks have the rows so far and have been ended).
+// the whole recipe. Throws LoadFailure when the scenario names unknown targets, has an event after
+// its own duration, or the facility does not compile, ResultsError when a sink cannot create its
+// file or cannot write (a full disk; the sinks are ended as failed first); a solver failure, a
+// cancel or a signal is in the report (the sinks have the rows so far and have been ended).
 RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
                       const RunSettings& settings, std::span<RunSink* const> sinks,
                       const RunControl& control = {});
