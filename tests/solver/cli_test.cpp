@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "solver/output/results_reader.h"
@@ -207,6 +208,24 @@ TEST_CASE(
       CHECK_THAT(e.message, Catch::Contains("asked for 1 W") && !Catch::Contains("set to 1 W"));
     }
   CHECK(found);
+  // a CSV path to a file that is not a CSV: said once per reference, its content never shown
+  const std::string fac = tmpPath("csv_facility.yaml");
+  {
+    std::ifstream in(kSrc + "/data/facilities/two_cdu_mixed.yaml");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    const std::string from = "index: 1, heat_load: 110 kW}";
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(),
+                 "index: 1, heat_load: {csv: /etc/passwd, unit: kW}}");
+    std::ofstream o(fac);
+    o << text;
+  }
+  r = sh("cd " + kSrc + "/data/facilities && " + kCli + " check " + fac);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("/etc/passwd:1:1:") && Catch::Contains("not a CSV") &&
+                        !Catch::Contains("root:") && !Catch::Contains("nologin"));
   // dctwin report on a file that is not HDF5: a message, no traceback
   const std::string txt = tmpPath("not.h5");
   {
