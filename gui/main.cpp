@@ -21,6 +21,8 @@
 #include "gui/run_data.h"
 #include "gui/timeline.h"
 #include "gui/what_if.h"
+#include "solver/common/paths.h"
+#include "solver/common/provenance.h"
 #ifdef DCTWIN_GUI_3D
 #include "gui/view3d/hall_view_3d.h"
 #endif
@@ -42,7 +44,7 @@ bool waitForRun(dctwin::gui::MainWindow& w) {
 
 int screenshots(dctwin::gui::MainWindow& w, const QString& dir) {
   using namespace dctwin::gui;
-  const QString data = DCTWIN_DATA_DIR;
+  const QString data = QString::fromStdString(dctwin::dataDir());
   w.resize(1280, 800);
   w.show();
   if (!w.openFacility(data + "/facilities/pod_gb200.yaml")) return 1;
@@ -91,7 +93,8 @@ int main(int argc, char** argv) {
   QApplication app(argc, argv);
   QApplication::setOrganizationName("dctwin");
   QApplication::setApplicationName("dctwin-gui");
-  QApplication::setApplicationVersion(DCTWIN_VERSION);
+  QApplication::setApplicationVersion(QString::fromStdString(dctwin::versionText()));
+  dctwin::setCommandLine(argc, argv);  // recorded in the results files it writes
 
   QCommandLineParser p;
   p.setApplicationDescription(
@@ -120,7 +123,7 @@ int main(int argc, char** argv) {
     // the last facility, else the default pod
     QString start = QSettings().value("files/last_facility").toString();
     if (start.isEmpty() || !QFileInfo::exists(start))
-      start = QString(DCTWIN_DATA_DIR) + "/facilities/pod_gb200.yaml";
+      start = QString::fromStdString(dctwin::dataFile("facilities/pod_gb200.yaml"));
     QTimer::singleShot(0, &w, [&w, start] { w.openFile(start); });
   }
   return app.exec();

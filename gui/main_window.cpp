@@ -42,6 +42,8 @@
 #include "gui/floor_plan.h"
 #include "gui/rack_detail.h"
 #include "gui/timeline.h"
+#include "solver/common/paths.h"
+#include "solver/common/provenance.h"
 #include "solver/input/loader.h"
 #include "solver/output/results_reader.h"
 #include "solver/run/run.h"
@@ -265,7 +267,7 @@ void MainWindow::buildMenus() {
   });
   recent_menu_ = file->addMenu("Open &recent");
   act(file, "Open the default &pod", QKeySequence(),
-      [this] { openFacility(QString(DCTWIN_DATA_DIR) + "/facilities/pod_gb200.yaml"); });
+      [this] { openFacility(QString::fromStdString(dataFile("facilities/pod_gb200.yaml"))); });
   file->addSeparator();
   act(file, "Load &scenario…", QKeySequence("Ctrl+Shift+O"),
       [this] { emit what_if_->loadRequested(); });
@@ -377,7 +379,7 @@ void MainWindow::buildMenus() {
 
   QMenu* help = menuBar()->addMenu("&Help");
   act(help, "&User guide", QKeySequence::HelpContents, [] {
-    QDesktopServices::openUrl(QUrl::fromLocalFile(QString(DCTWIN_DATA_DIR) + "/../docs/gui.md"));
+    QDesktopServices::openUrl(QUrl::fromLocalFile(QString::fromStdString(docDir()) + "/gui.md"));
   });
   act(help, "&Keyboard shortcuts", QKeySequence(), [this] {
     QMessageBox::information(
@@ -395,7 +397,7 @@ void MainWindow::buildMenus() {
     QMessageBox::about(this, "About dctwin-gui",
                        QString("dctwin %1: digital twin of liquid-cooled AI data centers.\n"
                                "Desktop front end (Qt %2).")
-                           .arg(DCTWIN_VERSION, qVersion()));
+                           .arg(QString::fromStdString(versionText()), qVersion()));
   });
 
   QToolBar* tb = addToolBar("Main");
@@ -414,7 +416,7 @@ void MainWindow::buildMenus() {
 
 QString MainWindow::defaultDir() const {
   if (!last_dir_.isEmpty() && QDir(last_dir_).exists()) return last_dir_;
-  return QString(DCTWIN_DATA_DIR);
+  return QString::fromStdString(dataDir());
 }
 
 void MainWindow::updateTitle() {

@@ -20,7 +20,7 @@ passes when |new - golden| <= atol + rtol |golden| (tests/golden/README.md).
               against the files on disk (quantities out of their old tolerance, events added or
               removed), then writes the new files. Review the diff before committing it.
   calibrate   measures the numerical uncertainty of each quantity: reruns each case with the
-              solver's rtol divided by 10, with -j 2, with every GPU computed on its own (the same
+              solver's rtol divided by 10, with -t 2, with every GPU computed on its own (the same
               equations summed in another order) and (--other) with another build of dctwin, and
               prints each deviation as a fraction of the tolerance (how the tolerances were
               chosen: tests/golden/README.md; the solver counts are expected to move with rtol)
@@ -52,7 +52,7 @@ NROWS = 9  # sampled rows per series, evenly spaced over the run, first and last
 
 # --- tolerance classes ------------------------------------------------------------------------
 # pass when |new - golden| <= atol + rtol |golden|. The sizes come from `calibrate`: builds that
-# differ only in compiler and flags (gcc -O3, clang -O2, -j 1/2) give bit-identical results, so
+# differ only in compiler and flags (gcc -O3, clang -O2, -t 1/2) give bit-identical results, so
 # round-off alone moves nothing; what a platform (FMA contraction, another libm, SUNDIALS or KLU)
 # may move is bounded by the solver's own error, measured as the deviation when its rtol goes from
 # 1e-6 to 1e-7. Each class holds that deviation (>= 1.3x, most >= 5x) and stays below the effect
@@ -524,7 +524,7 @@ def cmd_calibrate(args):
             golden = to_golden(case, base)
             golden = json.loads(json.dumps(golden))
             # the same equations summed in another order: every GPU its own group
-            variants = [("rtol 1e-7", dict(rtol=1e-7)), ("-j 2", dict(extra=["-j", "2"])),
+            variants = [("rtol 1e-7", dict(rtol=1e-7)), ("-t 2", dict(extra=["-t", "2"])),
                         ("gpu_layer.group_identical: false",
                          dict(facility_extra="gpu_layer: {group_identical: false}"))]
             if args.other:

@@ -253,7 +253,23 @@ def sweep_report(f, out):
     return figs, head, table
 
 
-def write_html(out, title, figs, events=None, table=None, head=None, subtitle=""):
+# root attributes shown under "Provenance" (docs/results.md), in this order, where the file has them
+PROVENANCE = ["dctwin_version", "git_revision", "command_line", "host", "created", "data_dir",
+              "solver_rtol", "solver_atol_temperature", "solver_atol_control", "solver_max_step",
+              "output_interval", "gpu_step", "coupling_step"]
+
+
+def provenance(f):
+    """(name, value text) of the provenance attributes the file has"""
+    rows = []
+    for k in PROVENANCE:
+        if k in f.attrs:
+            v = f.attrs[k]
+            rows.append((k, v.decode() if isinstance(v, bytes) else str(v)))
+    return rows
+
+
+def write_html(out, title, figs, events=None, table=None, head=None, subtitle="", prov=None):
     with open(os.path.join(out, "index.html"), "w") as h:
         h.write("<!DOCTYPE html>\n<html><head><meta charset='utf-8'>"
                 f"<title>{html.escape(title)}</title><style>"
@@ -279,6 +295,11 @@ def write_html(out, title, figs, events=None, table=None, head=None, subtitle=""
                     + "</tr>")
             for row in table:
                 h.write("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in row) + "</tr>")
+            h.write("</table>\n")
+        if prov:
+            h.write("<h2>Provenance</h2><table>")
+            for k, v in prov:
+                h.write(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>")
             h.write("</table>\n")
         h.write("</body></html>\n")
 
@@ -314,11 +335,11 @@ def report(f, a):
         figs, head, table = sweep_report(f, a.output)
         n = f["cases/index"].shape[0]
         write_html(a.output, f"dctwin sweep: {os.path.basename(a.results)}", figs, table=table,
-                   head=head, subtitle=f"{n} cases")
+                   head=head, subtitle=f"{n} cases", prov=provenance(f))
     else:
         figs, events, notes, title = run_report(f, a.output)
         write_html(a.output, f"dctwin run: {os.path.basename(a.results)}", figs, events=events,
-                   subtitle=str(title))
+                   subtitle=str(title), prov=provenance(f))
     print(os.path.join(a.output, "index.html"))
     return 0
 

@@ -5,6 +5,10 @@
 #   3. clang libFuzzer build into build-fuzz/ and bounded runs of fuzz_loader on tests/fuzz/corpus
 #      and of fuzz_scenario on tests/fuzz/scenario_corpus, fuzz_sweep on tests/fuzz/sweep_corpus and
 #      fuzz_results on tests/fuzz/results_corpus.
+# With CI=true or DCTWIN_SLURM_TEST=1, stage 1 ends with scripts/slurm_ci.sh: a private single-node
+# Slurm (munged, slurmctld, slurmd; needs root) runs a small array sweep through sbatch, and its
+# merged table must equal the threaded one. Otherwise that stage is skipped: a developer's run
+# starts no daemons.
 # Stops at the first failing stage and exits non-zero; prints one summary line per stage.
 #
 #   bash scripts/test.sh [--quick]        --quick: stage 1 only
@@ -24,6 +28,8 @@ usage: bash scripts/test.sh [--quick]
 
 Environment:
   FUZZ_SECONDS   length of the fuzz run in seconds (default 60; 0 builds the fuzzer but skips the run)
+  DCTWIN_SLURM_TEST=1   run the Slurm stage (scripts/slurm_ci.sh, as root) also outside CI;
+                        DCTWIN_SLURM_TEST=0 skips it in CI too
 EOF
 }
 
@@ -67,6 +73,19 @@ dctwin_start_xvfb # GUI tests need a display; no-op when DISPLAY is set
 dctwin_stage_begin ctest "ctest in build/"
 ctest --test-dir "$root/build" "${ctest_common[@]}"
 dctwin_stage_end ok
+
+# a real single-node Slurm: the array sweep through sbatch and the merge job (bounded: a few minutes)
+slurm_test=${DCTWIN_SLURM_TEST:-}
+[[ -n $slurm_test ]] || { [[ ${CI:-} == true ]] && slurm_test=1 || slurm_test=0; }
+if [[ $slurm_test == 1 ]]; then
+  dctwin_stage_begin slurm "array sweep + merge job on a private single-node Slurm (scripts/slurm_ci.sh)"
+  timeout --kill-after=30 600 bash "$root/scripts/slurm_ci.sh" --dctwin "$root/build/solver/dctwin"
+  dctwin_stage_end ok
+else
+  dctwin_stage_begin slurm "Slurm array sweep"
+  dctwin_log "skipped: starts Slurm daemons as root; runs when CI=true or DCTWIN_SLURM_TEST=1"
+  dctwin_stage_end skipped "set DCTWIN_SLURM_TEST=1 to run it"
+fi
 
 if ((quick)); then
   dctwin_print_summary 0

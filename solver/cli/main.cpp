@@ -7,6 +7,7 @@
 //   dctwin merge SWEEP.yaml JOURNAL... -o sweep.h5
 //   dctwin report RESULTS.h5 -o DIR
 //   dctwin outputs [--format markdown|csv]
+//   dctwin export RESULTS.h5 --series PATTERN... -o out.csv [--long]
 #include <fcntl.h>
 #include <sys/file.h>
 #include <unistd.h>
@@ -30,14 +31,19 @@
 #include <sstream>
 #include <vector>
 
+#include "solver/cli/progress.h"
+#include "solver/common/paths.h"
+#include "solver/common/provenance.h"
 #include "solver/common/units.h"
 #include "solver/compile/compile.h"
 #include "solver/engine/engine.h"
 #include "solver/engine/integrator.h"
 #include "solver/input/keys.h"
 #include "solver/input/loader.h"
+#include "solver/output/csv_export.h"
 #include "solver/output/observables.h"
 #include "solver/output/results.h"
+#include "solver/output/series_filter.h"
 #include "solver/run/check.h"
 #include "solver/run/run.h"
 #include "solver/run/sweep.h"
@@ -84,7 +90,7 @@ void installStopHandlers() {
 int runCommand(const std::string& facility, const std::string& scenario_path,
                const std::string& duration, const std::string& output, const std::string& interval,
                const std::string& power_interval, bool quiet, const std::string& vtk_dir,
-               int threads) {
+               int threads, const std::vector<std::string>& record) {
   using namespace dctwin;
   installStopHandlers();  // a signal while loading stops the run before its first step
   FacilitySpec spec = loadFacility(facility);
@@ -108,6 +114,7 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
       throw CLI::ValidationError("--power-interval", "must be positive, e.g. 0.1s");
     checkOutputPath(output, {facility, scenario_path});
     h5 = std::make_unique<Hdf5Sink>(output, 10, pi);
+    h5->record(record);
     sinks.push_back(h5.get());
   }
 #ifdef DCTWIN_WITH_VTK
@@ -120,10 +127,19 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   if (!vtk_dir.empty())
     throw CLI::ValidationError("--vtk", "this dctwin was built without VTK (libvtk9-dev)");
 #endif
+  if (!record.empty() && output.empty())
+    throw CLI::ValidationError("--record",
+                               "needs --output (the series it chooses are written there)");
+  cli::ProgressReporter bar(stderr, cli::isTerminal(stderr), quiet, "dctwin run: ");
   RunControl control;
   control.cancel = &g_cancel;
   control.signal = &g_signal;
+  control.progress = [&](double t, double d) {
+    bar.update(d > 0 ? t / d : 1.0,
+               [&](bool b) { return cli::runProgressLine(t, d, bar.elapsed(), b); });
+  };
   const RunReport report = runFacility(spec, sc, settings, sinks, control);
+  bar.finish();
   const RunResult& res = report.result;
   if (!quiet)
     for (const std::string& w : report.warnings) std::cerr << "dctwin: warning: " << w << "\n";
@@ -277,7 +293,7 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
   }
   if (!quiet && rk.rank == 0)
     std::cerr << "dctwin sweep: " << cases.size() << " cases, " << rk.size << " rank(s) x "
-              << threads << " thread(s)"
+              << threads << " case(s) at once (-j)"
               << (done.empty() ? "" : ", resuming: " + std::to_string(done.size()) + " done")
               << "\n";
   startJournal(journal, s, cases.size());
@@ -292,18 +308,22 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
     ~CloseFd() { ::close(fd); }
   } journal_lock{journal_fd};
   const auto t0 = std::chrono::steady_clock::now();
+  const std::string who = rk.size > 1 ? "rank " + std::to_string(rk.rank) + " " : "";
+  cli::ProgressReporter bar(stderr, cli::isTerminal(stderr), quiet, "dctwin sweep: " + who);
+  int n_failed = 0;
   auto progress = [&](const CaseResult& r, int k, int n) {
     appendJournal(journal, r);
-    if (quiet) return;
-    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    const double eta = el / k * (n - k);
-    std::fprintf(stderr, "  %s[%d/%d] case %d %s in %.1f s; elapsed %.0f s, ETA %.0f s%s%s\n",
-                 rk.size > 1 ? ("rank " + std::to_string(rk.rank) + " ").c_str() : "", k, n,
-                 r.index, r.ok ? "ok" : "FAILED", r.wall_seconds, el, eta, r.ok ? "" : ": ",
-                 r.ok ? "" : r.error.substr(0, 200).c_str());
+    if (!r.ok) {
+      ++n_failed;
+      bar.note("dctwin sweep: " + who + "case " + std::to_string(r.index) +
+               " FAILED: " + r.error.substr(0, 200));
+    }
+    bar.update(n > 0 ? double(k) / n : 1.0,
+               [&](bool b) { return cli::sweepProgressLine(k, n, n_failed, bar.elapsed(), b); });
   };
   std::vector<CaseResult> all =
       runSweep(s, cases, done, threads, max_cases, progress, only, output);
+  bar.finish();
   // gather the ranks' new results on rank 0
   std::string mine;
   for (const auto& r : all)
@@ -428,7 +448,9 @@ int main(int argc, char** argv) {
   CLI::App app{
       "dctwin: digital twin of liquid-cooled AI data centers (coolant loops, CDUs, "
       "facility water)"};
-  app.set_version_flag("--version", std::string("dctwin ") + DCTWIN_VERSION);
+  // recorded in every results file (solver/common/provenance.h)
+  dctwin::setCommandLine(argc, argv);
+  app.set_version_flag("--version", "dctwin " + dctwin::versionText());
   app.require_subcommand(1);
 
   std::string facility, scenario, duration, output, interval, power_interval;
@@ -456,11 +478,20 @@ int main(int argc, char** argv) {
   run->add_option("--vtk", vtk_dir,
                   "Also write the facility geometry with its fields at every output time for "
                   "ParaView: DIR/facility.pvd and DIR/facility_NNNNNN.vtu (docs/results.md)");
-  int run_threads = 1;
-  run->add_option("--threads,-j", run_threads,
+  int run_threads = 1, run_threads_old = 0;
+  run->add_option("--threads,-t", run_threads,
                   "Worker threads for the racks (halls and campuses; the results do not depend "
                   "on it, docs/performance.md)")
       ->check(CLI::Range(1, 256));
+  // before 0.2 `run -j N` meant threads; -j is now `sweep --jobs` (cases at once)
+  run->add_option("-j", run_threads_old, "Deprecated: use --threads/-t")
+      ->check(CLI::Range(1, 256))
+      ->group("");
+  std::vector<std::string> record;
+  run->add_option("--record", record,
+                  "Write only the series whose paths match these glob patterns, e.g. '/rack/*' "
+                  "'/facility/*' (/time always; 'dctwin outputs' lists the paths)")
+      ->expected(1, -1);
   run->add_flag("--quiet,-q", quiet, "Print nothing but errors");
 
   std::string check_file, check_facility;
@@ -542,14 +573,52 @@ int main(int argc, char** argv) {
   outputs->add_option("--format,-f", outputs_format, "markdown or csv")
       ->check(CLI::IsMember({"markdown", "csv"}));
 
+  std::string export_file, export_out;
+  std::vector<std::string> export_series;
+  bool export_long = false;
+  CLI::App* exporter = app.add_subcommand(
+      "export", "Write series of a run's results file as CSV for spreadsheets (docs/results.md)");
+  exporter->add_option("results", export_file, "Results file (dctwin run -o)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  exporter
+      ->add_option("--series", export_series,
+                   "Glob patterns of the series paths, e.g. '/rack/T_return' '/facility/*' "
+                   "(default: every series on /time; 'dctwin outputs' lists the paths)")
+      ->expected(1, -1);
+  exporter->add_option("--output,-o", export_out, "CSV file to write (default: standard output)");
+  exporter->add_flag("--long", export_long,
+                     "Tidy long format: one row per value, time,path,column,value,unit");
+
   CLI11_PARSE(app, argc, argv);
   try {
-    if (*run)
+    if (*run) {
+      if (run_threads_old > 0) {
+        std::cerr << "dctwin: run -j is deprecated, use --threads/-t (sweep -j is cases at once)\n";
+        run_threads = run_threads_old;
+      }
       return runCommand(facility, scenario, duration, output, interval, power_interval, quiet,
-                        vtk_dir, run_threads);
+                        vtk_dir, run_threads, record);
+    }
     if (*outputs) {
       std::cout << (outputs_format == "csv" ? dctwin::observablesCsv()
                                             : dctwin::observablesMarkdown());
+      return 0;
+    }
+    if (*exporter) {
+      dctwin::ResultsReadOptions ro;
+      ro.want = [&](const std::string& p) {
+        return p == "/time" || p == "/power/time" || dctwin::anyGlobMatch(export_series, p);
+      };
+      const dctwin::ResultsData d = dctwin::readResults(export_file, ro);
+      const auto paths = dctwin::selectSeries(d, export_series);
+      std::ofstream file;
+      if (!export_out.empty()) {
+        file.open(export_out, std::ios::binary);
+        if (!file) throw std::runtime_error("cannot write " + export_out);
+      }
+      dctwin::writeCsv(d, paths, export_long, export_out.empty() ? std::cout : file);
+      if (!export_out.empty() && !file) throw std::runtime_error("cannot write " + export_out);
       return 0;
     }
     if (*merge) return mergeCommand(merge_file, merge_journals, merge_out, quiet);
@@ -559,8 +628,13 @@ int main(int argc, char** argv) {
         for (char ch : x) q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
         return q + "'";
       };
-      const std::string cmd = "/usr/bin/python3 " +
-                              quote(std::string(DCTWIN_SCRIPTS_DIR) + "/report.py") + " " +
+      const std::string scripts = dctwin::scriptsDir();
+      if (scripts.empty()) {
+        std::cerr << "dctwin: report.py not found (installed share/dctwin/scripts, or set "
+                     "DCTWIN_SCRIPTS)\n";
+        return 6;
+      }
+      const std::string cmd = "/usr/bin/python3 " + quote(scripts + "/report.py") + " " +
                               quote(report_file) + " -o " + quote(report_dir);
       const int rc = std::system(cmd.c_str());
       return rc == 0 ? 0 : 6;
@@ -583,6 +657,10 @@ int main(int argc, char** argv) {
     std::cerr << e.what();
     if (std::string(e.what()).back() != '\n') std::cerr << '\n';
     std::cerr << "dctwin: " << e.errors().size() << " error(s)\n";
+    if (dctwin::dataDirs().empty())
+      std::cerr << "dctwin: no data folder (catalog/) found next to this program ("
+                << dctwin::imagePath()
+                << "): set DCTWIN_DATA to one, e.g. <prefix>/share/dctwin/data\n";
     return 2;
   } catch (const dctwin::ResultsError& e) {
     std::cerr << "dctwin: results file: " << e.what() << "\n";

@@ -27,6 +27,7 @@
 #include <string_view>
 #include <utility>
 
+#include "solver/common/paths.h"
 #include "solver/common/units.h"
 #include "solver/input/keys.h"
 #include "solver/input/yaml_reader.h"
@@ -1633,13 +1634,9 @@ std::string joinErrors(const std::vector<LoadError>& errors) {
 LoadFailure::LoadFailure(std::vector<LoadError> errors)
     : std::runtime_error(joinErrors(errors)), errors_(std::move(errors)) {}
 
+// $DCTWIN_DATA, the installed data folder, the build tree's (solver/common/paths.h)
 std::vector<std::string> defaultDataDirs() {
-  std::vector<std::string> dirs;
-  if (const char* env = std::getenv("DCTWIN_DATA"); env && *env) dirs.emplace_back(env);
-#ifdef DCTWIN_DATA_DIR
-  dirs.emplace_back(DCTWIN_DATA_DIR);
-#endif
-  return dirs;
+  return dataDirs();
 }
 
 FacilitySpec loadFacilityFromString(const std::string& text, const std::string& name,

@@ -32,7 +32,7 @@ class LoadFailure : public std::runtime_error {
 
 struct LoadOptions {
   // folders searched for catalog/<kind>/<name>.yaml, in order; empty means
-  // $DCTWIN_DATA (if set) and then the build-time data folder (DCTWIN_DATA_DIR)
+  // $DCTWIN_DATA (if set), then the installed or build-tree data folder (dataDirs(), paths.h)
   std::vector<std::string> data_dirs;
 };
 

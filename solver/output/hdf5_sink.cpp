@@ -9,6 +9,8 @@
 #include <optional>
 
 #include "solver/output/results.h"
+#include "solver/output/results_reader.h"
+#include "solver/output/series_filter.h"
 #include "solver/output/sinks.h"
 
 namespace dctwin {
@@ -23,6 +25,7 @@ struct Hdf5Sink::Impl {
   std::optional<ResultsFile> file;
   std::vector<int> handle;  // per Obs: series handle, -1 when not recorded
   int count = 0;
+  std::vector<std::string> record;  // globs of the series written; empty: all
   int ev_time = -1, ev_component = -1, ev_kind = -1, ev_severity = -1, ev_message = -1;
   std::size_t events_written = 0;
   double last_flush_wall = -1e300;  // wall time of the last flush in row() (s)
@@ -73,13 +76,23 @@ Hdf5Sink::Hdf5Sink(std::string path, int flush_every, double power_interval)
 
 Hdf5Sink::~Hdf5Sink() = default;
 
+void Hdf5Sink::record(std::vector<std::string> patterns) {
+  impl_->record = std::move(patterns);
+}
+
 void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   Impl& I = *impl_;
+  if (!I.record.empty()) {
+    std::vector<std::string> paths;
+    for (const ObservableInfo& o : observableTable()) paths.push_back(o.path);
+    const std::string bad = unmatchedPatternError(I.record, paths, "--record");
+    if (!bad.empty()) throw ResultsError(bad);
+  }
   I.file.emplace(path_, std::size_t(flush_every_));
   ResultsFile& f = *I.file;
-  // 1. provenance
-  f.setAttribute("/", "dctwin_version", std::string(DCTWIN_VERSION));
-  f.setAttribute("/", "schema_version", 1LL);
+  // 1. provenance: program, revision, command line, host, time, solver settings, inputs
+  writeProvenance(f, provenance(), L.solver);
+  f.setAttribute("/", "schema_version", static_cast<long long>(kResultsSchemaVersion));
   f.setAttribute("/", "facility_name", L.name);
   f.setAttribute("/", "facility_text", L.facility_text);
   f.setAttribute("/", "scenario_text", L.scenario_text);
@@ -120,6 +133,11 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   I.handle.assign(kObservableCount, -1);
   for (const ObservableInfo& o : observableTable()) {
     if (!F.has(o.id) || (o.rate == Rate::Fast && power_interval_ <= 0)) continue;
+    // the time axes always (/power/time with any /power series)
+    const bool axis = o.id == Obs::Time ||
+                      (o.id == Obs::PowerTime && anyGlobMatch(I.record, "/power/P_IT")) ||
+                      (o.id == Obs::PowerTime && anyGlobMatch(I.record, "/power/rack_P"));
+    if (!axis && !anyGlobMatch(I.record, o.path)) continue;
     I.handle[int(o.id)] = f.addSeries(o.path, L.width(o.shape), o.unit, o.description);
     f.setAttribute(o.path, "basis", std::string(basisName(o.basis)));
   }

@@ -176,6 +176,13 @@ RunLayout describeModel(const FacilityModel& m) {
   RunLayout L;
   L.name = m.name;
   L.facility_text = m.facility_text;
+  L.solver.rtol = m.options.rtol;
+  L.solver.atol_T = m.options.atol_T;
+  L.solver.atol_ctrl = m.options.atol_ctrl;
+  L.solver.max_step = m.options.max_step;
+  L.solver.output_interval = m.options.output_interval;
+  L.solver.gpu_step = m.gpu_dt;
+  L.solver.coupling_step = m.coupling_dt;
   L.ncdu = m.ncdu;
   L.nrack = m.nrack;
   L.nstate = m.nstate;

@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/common/provenance.h"
 #include "solver/output/report.h"
 
 namespace dctwin {
@@ -336,6 +337,7 @@ std::string observablesCsv();
 // compiled model; filled by describeRun (solver/run/run.h) or from a results file
 struct RunLayout {
   std::string name, facility_text, scenario_text;
+  SolverSettings solver;  // the run's tolerances and steps (provenance, docs/results.md)
   int ncdu = 0, nrack = 0, nstate = 0, ngpu = 0, njob = 0, nbusway = 0, nleak = 0;
   int ngroup = 0;  // GPU groups computed (docs/performance.md)
   bool has_power = false, has_room = false;

@@ -771,4 +771,20 @@ void ResultsFile::close() {
   if (!error.empty()) throw ResultsError(error);
 }
 
+void writeProvenance(ResultsFile& f, const Provenance& p, const SolverSettings& s) {
+  f.setAttribute("/", "dctwin_version", p.version);
+  f.setAttribute("/", "git_revision", p.git_revision);
+  f.setAttribute("/", "command_line", p.command_line);
+  f.setAttribute("/", "host", p.host);
+  f.setAttribute("/", "created", p.created);
+  f.setAttribute("/", "data_dir", p.data_dir);
+  f.setAttribute("/", "solver_rtol", s.rtol);
+  f.setAttribute("/", "solver_atol_temperature", s.atol_T);
+  f.setAttribute("/", "solver_atol_control", s.atol_ctrl);
+  f.setAttribute("/", "solver_max_step", s.max_step);
+  f.setAttribute("/", "output_interval", s.output_interval);
+  f.setAttribute("/", "gpu_step", s.gpu_step);
+  f.setAttribute("/", "coupling_step", s.coupling_step);
+}
+
 }  // namespace dctwin

@@ -21,6 +21,8 @@
 #include <string>
 #include <vector>
 
+#include "solver/common/provenance.h"
+
 namespace dctwin {
 
 class ResultsError : public std::runtime_error {
@@ -79,5 +81,11 @@ class ResultsFile {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// the provenance root attributes every results file carries, run and sweep files alike
+// (docs/results.md, Root attributes): dctwin_version, git_revision, command_line, host, created,
+// data_dir, and the solver settings solver_rtol, solver_atol_temperature, solver_atol_control,
+// solver_max_step, output_interval, gpu_step, coupling_step
+void writeProvenance(ResultsFile& f, const Provenance& p, const SolverSettings& s);
 
 }  // namespace dctwin

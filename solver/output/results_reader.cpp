@@ -5,6 +5,7 @@
 // vectors. HDF5's automatic error printing is switched off while reading and restored after;
 // every failure becomes a ResultsError naming the file and the innermost HDF5 message.
 #include "solver/output/results_reader.h"
+#include "solver/common/provenance.h"
 
 #include <hdf5.h>
 
@@ -230,6 +231,24 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
   Hid file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file.ok()) rd.fail("truncated or damaged HDF5 file (" + hdf5Reason() + ")");
   rd.readRootAttributes(file.id);
+  if (auto v = data.number_attributes.find("schema_version"); v != data.number_attributes.end()) {
+    const int have = static_cast<int>(v->second);
+    auto by = data.text_attributes.find("dctwin_version");
+    const std::string writer =
+        by != data.text_attributes.end() ? " (written by dctwin " + by->second + ")" : "";
+    const std::string reads =
+        kResultsOldestSchema == kResultsSchemaVersion
+            ? std::to_string(kResultsSchemaVersion)
+            : std::to_string(kResultsOldestSchema) + " to " + std::to_string(kResultsSchemaVersion);
+    if (have > kResultsSchemaVersion)
+      rd.fail("results schema version " + std::to_string(have) + writer +
+              " is newer than this dctwin " + version() + " reads (schema version " + reads +
+              "); read it with a newer dctwin");
+    if (have < kResultsOldestSchema)
+      rd.fail("results schema version " + std::to_string(have) + writer +
+              " is older than this dctwin " + version() + " reads (schema version " + reads +
+              "); read it with the dctwin that wrote it, or run the facility again");
+  }
   if (H5Ovisit2(file.id, H5_INDEX_NAME, H5_ITER_INC, Reader::visit, &rd, H5O_INFO_BASIC) < 0) {
     if (!rd.error.empty()) throw ResultsError(rd.error);
     rd.fail("truncated or damaged HDF5 file (" + hdf5Reason() + ")");

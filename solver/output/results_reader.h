@@ -44,6 +44,12 @@ struct ResultsData {
   std::size_t rows() const;  // length of /time
 };
 
+// the results layout (docs/results.md) this program writes (root attribute schema_version), and
+// the oldest it still reads; a file outside [kResultsOldestSchema, kResultsSchemaVersion] is
+// refused naming both versions. A file without the attribute is read as version 1.
+inline constexpr int kResultsSchemaVersion = 1;
+inline constexpr int kResultsOldestSchema = 1;
+
 struct ResultsReadOptions {
   // datasets to read (by path); empty reads all. Static name/index datasets and /events are
   // always read.
@@ -51,7 +57,8 @@ struct ResultsReadOptions {
 };
 
 // throws ResultsError: "FILE: not an HDF5 file", "FILE: truncated or damaged (...)",
-// "FILE: not a dctwin results file (no /time)", ...
+// "FILE: not a dctwin results file (no /time)", "FILE: results schema version 2 (written by
+// dctwin 0.3.0) is newer than this dctwin 0.1.0 reads (1) ...", ...
 ResultsData readResults(const std::string& path, const ResultsReadOptions& options = {});
 
 }  // namespace dctwin

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "solver/output/observables.h"
 #include "solver/output/report.h"
@@ -40,6 +41,10 @@ class Hdf5Sink : public RunSink {
   double fastInterval() const override { return power_interval_; }
   void fastRow(const OutputFrame& f) override;
   void end(const RunResult& r) override;  // solver statistics, status and events, then close
+  // write only the series whose paths match one of these globs (series_filter.h; /time always,
+  // the name and index datasets always); begin() throws ResultsError naming a pattern that
+  // matches no series of the output table. Empty: every series.
+  void record(std::vector<std::string> patterns);
 
  private:
   struct Impl;

@@ -31,6 +31,23 @@ RunLayout describeFacility(const FacilitySpec& spec) {
   return describeModel(compileFacility(spec));
 }
 
+SolverSettings solverSettings(const FacilitySpec& spec, const Scenario& scenario,
+                              const RunSettings& settings) {
+  const SolverOptions defaults;
+  const double duration = settings.duration > 0 ? settings.duration : scenario.duration;
+  const double interval =
+      settings.output_interval > 0 ? settings.output_interval : scenario.output_interval;
+  SolverSettings s;
+  s.rtol = scenario.rtol;
+  s.atol_T = defaults.atol_T;
+  s.atol_ctrl = defaults.atol_ctrl;
+  s.max_step = defaults.max_step;
+  s.output_interval = std::min(interval, duration);
+  s.gpu_step = spec.gpu_step;
+  s.coupling_step = spec.coupling_step;
+  return s;
+}
+
 RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
                       const RunSettings& settings, std::span<RunSink* const> sinks,
                       const RunControl& control) {
@@ -60,13 +77,15 @@ RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
     }
     if (!late.empty()) throw LoadFailure(std::move(late));
   }
-  const double interval =
-      settings.output_interval > 0 ? settings.output_interval : scenario.output_interval;
 
   // 2. compile; solver options from the scenario and the settings
   FacilityModel model = compileFacility(s);
-  model.options.rtol = scenario.rtol;
-  model.options.output_interval = std::min(interval, duration);
+  const SolverSettings solver = solverSettings(s, scenario, settings);
+  model.options.rtol = solver.rtol;
+  model.options.atol_T = solver.atol_T;
+  model.options.atol_ctrl = solver.atol_ctrl;
+  model.options.max_step = solver.max_step;
+  model.options.output_interval = solver.output_interval;
   model.options.threads = std::max(1, settings.threads);
 
   // 3. the state: a cold start at the scenario's temperature, or the facility water's at t = 0

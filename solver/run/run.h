@@ -55,6 +55,12 @@ RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
                       const RunSettings& settings, std::span<RunSink* const> sinks,
                       const RunControl& control = {});
 
+// the tolerances and steps runFacility integrates a run with (the scenario's rtol and output
+// interval under the settings' overrides, the library's absolute tolerances and largest step, the
+// facility's GPU step and coupling window); results files record them (docs/results.md)
+SolverSettings solverSettings(const FacilitySpec& spec, const Scenario& scenario,
+                              const RunSettings& settings);
+
 // the layout of a facility as fronts see it (names, indices, GPU limits) without running it;
 // throws LoadFailure like compileFacility
 RunLayout describeFacility(const FacilitySpec& spec);

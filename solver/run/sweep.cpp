@@ -57,8 +57,9 @@ double uniform(std::mt19937_64& rng) {
   return static_cast<double>(rng() >> 11) * 0x1.0p-53;
 }
 
-// the node at a path ("a.b[name].c"), creating the last key; throws std::runtime_error
-void setPath(YAML::Node root, const std::string& path, const std::string& value) {
+// the node at a path ("a.b[name].c"); with a value, writes it there, creating the last key;
+// throws std::runtime_error
+YAML::Node atPath(YAML::Node root, const std::string& path, const std::string* value) {
   std::vector<std::string> parts;
   std::stringstream ss(path);
   std::string p;
@@ -76,9 +77,9 @@ void setPath(YAML::Node root, const std::string& path, const std::string& value)
     }
     const bool last = i + 1 == parts.size() && sel.empty();
     if (!node.IsMap()) throw std::runtime_error("'" + where + "' is not a mapping");
-    if (last) {
-      node[key] = value;
-      return;
+    if (last && value) {
+      node[key] = *value;
+      return node[key];
     }
     if (!node[key]) {
       std::vector<std::string> keys;
@@ -89,6 +90,7 @@ void setPath(YAML::Node root, const std::string& path, const std::string& value)
                                didYouMean(key, keys));
     }
     YAML::Node next = node[key];
+    if (last) return next;
     where += (where.empty() ? "" : ".") + key;
     if (!sel.empty()) {
       if (!next.IsSequence()) throw std::runtime_error("'" + where + "' is not a list");
@@ -109,6 +111,11 @@ void setPath(YAML::Node root, const std::string& path, const std::string& value)
     }
     node.reset(next);
   }
+  return node;
+}
+
+void setPath(YAML::Node root, const std::string& path, const std::string& value) {
+  atPath(root, path, &value);
 }
 
 std::string emit(const YAML::Node& n) {
@@ -287,6 +294,28 @@ const std::string& sweepMetricDescription(const std::string& name) {
   static const std::string none = "metric of each case (docs/sweep-format.md)";
   const auto it = d.find(name);
   return it == d.end() ? none : it->second;
+}
+
+double sweepValueSI(const std::string& text) {
+  return toSI(text);
+}
+
+std::string setYamlPath(const std::string& yaml_text, const std::string& path,
+                        const std::string& value) {
+  YAML::Node root = yaml_text.empty() ? YAML::Node(YAML::NodeType::Map) : YAML::Load(yaml_text);
+  if (!root.IsMap()) throw std::runtime_error("the text is not a YAML mapping");
+  setPath(root, path, value);
+  return emit(root);
+}
+
+std::string getYamlPath(const std::string& yaml_text, const std::string& path) {
+  YAML::Node root = yaml_text.empty() ? YAML::Node(YAML::NodeType::Map) : YAML::Load(yaml_text);
+  if (!root.IsMap()) throw std::runtime_error("the text is not a YAML mapping");
+  const YAML::Node n = atPath(root, path, nullptr);
+  if (n.IsScalar()) return n.Scalar();
+  YAML::Emitter out;
+  out << n;
+  return out.c_str();
 }
 
 //---------------------------------------------------------------------------------------------
@@ -546,13 +575,30 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
   return r;
 }
 
+SweepBase readSweepBase(const SweepSpec& s) {
+  SweepBase b;
+  b.facility_text = readText(s.facility_path, SourceLoc{s.file, 0, 0, "facility"});
+  if (!s.scenario_path.empty())
+    b.scenario_text = readText(s.scenario_path, SourceLoc{s.file, 0, 0, "scenario"});
+  return b;
+}
+
 std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase>& cases,
                                  std::vector<CaseResult> done, int threads, int max_new,
                                  const std::function<void(const CaseResult&, int, int)>& finished,
                                  const std::vector<int>& only, const std::string& series_output) {
-  const std::string fac = readText(s.facility_path, SourceLoc{s.file, 0, 0, "facility"});
-  const std::string sc =
-      s.scenario_path.empty() ? "" : readText(s.scenario_path, SourceLoc{s.file, 0, 0, "scenario"});
+  return runSweep(s, readSweepBase(s), cases, std::move(done), threads, max_new, finished, only,
+                  series_output);
+}
+
+std::vector<CaseResult> runSweep(const SweepSpec& s, const SweepBase& base,
+                                 const std::vector<SweepCase>& cases, std::vector<CaseResult> done,
+                                 int threads, int max_new,
+                                 const std::function<void(const CaseResult&, int, int)>& finished,
+                                 const std::vector<int>& only, const std::string& series_output,
+                                 const std::atomic<bool>* cancel) {
+  const std::string& fac = base.facility_text;
+  const std::string& sc = base.scenario_text;
   std::vector<char> have(cases.size(), 0);
   for (const auto& r : done)
     if (r.index >= 0 && r.index < static_cast<int>(cases.size())) have[r.index] = 1;
@@ -564,11 +610,13 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase
     if (!have[c.index] && mine[c.index]) pending.push_back(c.index);
   if (max_new > 0 && static_cast<int>(pending.size()) > max_new) pending.resize(max_new);
   std::vector<CaseResult> fresh(pending.size());
+  for (auto& r : fresh) r.index = -1;  // until run
   std::atomic<std::size_t> next{0};
   std::mutex mu;
   int count = 0;
   auto worker = [&] {
     for (std::size_t k; (k = next++) < pending.size();) {
+      if (cancel && cancel->load()) break;
       fresh[k] =
           runCase(s, cases[pending[k]], fac, sc,
                   s.series && !series_output.empty() ? caseSeriesPath(series_output, pending[k])
@@ -581,6 +629,10 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase
   std::vector<std::thread> pool;
   for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
+  if (cancel && cancel->load())  // cases never started are left out
+    fresh.erase(
+        std::remove_if(fresh.begin(), fresh.end(), [](const CaseResult& r) { return r.index < 0; }),
+        fresh.end());
   done.insert(done.end(), fresh.begin(), fresh.end());
   std::sort(done.begin(), done.end(),
             [](const CaseResult& a, const CaseResult& b) { return a.index < b.index; });
@@ -770,13 +822,36 @@ void startJournal(const std::string& path, const SweepSpec& s) {
 void writeSweepResults(const std::string& path, const SweepSpec& s,
                        const std::vector<SweepCase>& cases,
                        const std::vector<CaseResult>& results) {
+  // provenance: the base facility and scenario, as texts and as the solver settings their runs
+  // use (a parameter may change either per case: /cases/parameters); NaN settings when the base
+  // does not load
+  std::string facility_text, scenario_text;
+  SolverSettings solver{kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+  try {
+    facility_text = readText(s.facility_path, SourceLoc{s.facility_path, 0, 0, ""});
+    if (!s.scenario_path.empty())
+      scenario_text = readText(s.scenario_path, SourceLoc{s.scenario_path, 0, 0, ""});
+    const FacilitySpec spec =
+        loadFacilityFromString(facility_text, s.facility_path,
+                               std::filesystem::path(s.facility_path).parent_path().string());
+    const Scenario sc =
+        scenario_text.empty() ? Scenario{} : loadScenarioFromString(scenario_text, s.scenario_path);
+    RunSettings settings;
+    settings.duration = s.duration;
+    settings.output_interval = s.output_interval;
+    solver = solverSettings(spec, sc, settings);
+  } catch (const std::exception&) {
+  }
   ResultsFile f(path);
   f.setAttribute("/", "schema", std::string("dctwin-sweep 1"));
   f.setAttribute("/", "schema_version", 1LL);
+  writeProvenance(f, provenance(), solver);
   f.setAttribute("/", "sweep_file", s.file);
   f.setAttribute("/", "sweep_text", s.text);
   f.setAttribute("/", "facility_file", s.facility_path);
   f.setAttribute("/", "scenario_file", s.scenario_path);
+  f.setAttribute("/", "facility_text", facility_text);
+  f.setAttribute("/", "scenario_text", scenario_text);
   f.setAttribute("/", "cases", static_cast<long long>(cases.size()));
   long long failed = 0;
   for (const auto& r : results) failed += r.ok ? 0 : 1;

@@ -3,6 +3,7 @@
 // (docs/sweep-format.md)
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -36,6 +37,21 @@ const std::string& sweepMetricDescription(const std::string& name);
 // at most this many cases per sweep file (expandCases throws LoadFailure beyond it)
 constexpr std::size_t kMaxSweepCases = 1000000;
 std::size_t caseCount(const SweepSpec& s);  // without expanding; kMaxSweepCases + 1 when beyond
+
+// a parameter value as written ("35 degC", "1100 L/min", "0.5") in SI; NaN when not a number
+double sweepValueSI(const std::string& text);
+
+// the YAML text with `value` (a scalar as written) at `path` ("facility_water.supply_temperature",
+// "cdus[cdu1].control.flow_setpoint", "racks[0].heat_load": list entries by name or index; the
+// last key is created), as a sweep writes its cases. The result is re-emitted (comments are lost).
+// Throws std::runtime_error naming the part of the path that does not resolve (with a
+// did-you-mean), or YAML::Exception for text that is not YAML.
+std::string setYamlPath(const std::string& yaml_text, const std::string& path,
+                        const std::string& value);
+// the value at `path` as written (a scalar), or the YAML text of a mapping or list; throws like
+// setYamlPath
+std::string getYamlPath(const std::string& yaml_text, const std::string& path);
+
 std::vector<SweepCase> expandCases(const SweepSpec& s);
 
 // the facility and scenario texts of a case; throws LoadFailure naming the parameter's line
@@ -65,6 +81,23 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const std::vector<SweepCase
                                  const std::function<void(const CaseResult&, int, int)>& finished,
                                  const std::vector<int>& only = {},
                                  const std::string& series_output = "");
+
+// the base facility and scenario texts the cases are written into
+struct SweepBase {
+  std::string facility_text, scenario_text;
+};
+// read from s.facility_path and s.scenario_path; throws LoadFailure when a file cannot be read
+SweepBase readSweepBase(const SweepSpec& s);
+// the same over base texts already in memory (an edited facility: the Python module); relative
+// paths inside them resolve against s.facility_path's folder. Setting `cancel` stops the threads
+// from taking new cases (the running ones finish); the cases never started are not in the result.
+std::vector<CaseResult> runSweep(const SweepSpec& s, const SweepBase& base,
+                                 const std::vector<SweepCase>& cases, std::vector<CaseResult> done,
+                                 int threads, int max_new,
+                                 const std::function<void(const CaseResult&, int, int)>& finished,
+                                 const std::vector<int>& only = {},
+                                 const std::string& series_output = "",
+                                 const std::atomic<bool>* cancel = nullptr);
 
 // journal of finished cases (one checksummed line each) for resuming an interrupted sweep
 // (docs/sweep-format.md "Journal"). readJournal throws LoadFailure for a journal of another

@@ -152,3 +152,37 @@ TEST_CASE("results reader: missing, non-HDF5 and non-run files", "[results][read
   CHECK(expectFailure(other.string()).find("not a dctwin run results file") != std::string::npos);
   fs::remove(other);
 }
+
+TEST_CASE("results reader: a newer or older schema version is refused naming both versions",
+          "[results][reader]") {
+  auto write = [](const fs::path& p, long long schema) {
+    ResultsFile f(p.string());
+    f.setAttribute("/", "schema_version", schema);
+    f.setAttribute("/", "dctwin_version", std::string("9.9.9"));
+    f.writeStrings("/rack/names", {"A01"}, "rack names");
+    f.writeStrings("/cdu/names", {"CDU-1"}, "CDU names");
+    const int t = f.addSeries("/time", 0, "s", "time");
+    const double row[1] = {0};
+    f.appendRow(t, row);
+    f.close();
+  };
+  const fs::path newer = tempPath("schema_newer");
+  write(newer, kResultsSchemaVersion + 1);
+  const std::string m = expectFailure(newer.string());
+  CHECK_THAT(m,
+             Catch::Contains("results schema version " + std::to_string(kResultsSchemaVersion + 1) +
+                             " (written by dctwin 9.9.9) is newer") &&
+                 Catch::Contains("(schema version " + std::to_string(kResultsSchemaVersion) + ")"));
+  fs::remove(newer);
+  const fs::path older = tempPath("schema_older");
+  write(older, kResultsOldestSchema - 1);
+  CHECK_THAT(
+      expectFailure(older.string()),
+      Catch::Contains("results schema version " + std::to_string(kResultsOldestSchema - 1)) &&
+          Catch::Contains("is older"));
+  fs::remove(older);
+  const fs::path same = tempPath("schema_same");
+  write(same, kResultsSchemaVersion);
+  CHECK(readResults(same.string()).rows() == 1);
+  fs::remove(same);
+}

@@ -237,6 +237,10 @@ TEST_CASE("dctwin sweep: stops after --max-cases, resumes, and writes /cases", "
   auto [rc2, out2] = sh(cli + " -j 2");
   CHECK(rc2 == 0);
   CHECK_THAT(out2, Catch::Contains("resuming: 4 done") && Catch::Contains("6 cases (0 failed)"));
+  // not a terminal: a progress line every 10 % of the cases still to run
+  CHECK_THAT(out2, Catch::Contains("dctwin sweep:  50%  1/2 cases") &&
+                       Catch::Contains("dctwin sweep: 100%  2/2 cases") &&
+                       Catch::Contains("cases/min  ETA"));
   CHECK(std::filesystem::exists(dir + "/o.h5"));
   CHECK_FALSE(std::filesystem::exists(dir + "/o.h5.journal"));
   auto [rc3, out3] = sh("h5dump -d /cases/T_supply_max " + dir + "/o.h5");

@@ -1,0 +1,1306 @@
+// module.cpp: the `dctwin` Python module (docs/python.md)
+//
+// A thin front like the CLI: facilities, scenarios and sweeps are loaded by the library's loaders,
+// edited by path with the sweep's mechanism (setYamlPath) and re-validated at every edit, run
+// through the one run path (runFacility) with a sink that keeps every series of the output table,
+// and results files are read by readResults. The GIL is released while the library works and taken
+// back only for the caller's progress callback and to look for Ctrl-C. Library errors become Python
+// exceptions (LoadFailure -> dctwin.LoadError with its list of errors, ResultsError ->
+// dctwin.ResultsError); nothing here reads the model or the state.
+#include <fnmatch.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <yaml-cpp/exceptions.h>
+
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <limits>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "solver/common/provenance.h"
+#include "solver/common/units.h"
+#include "solver/input/loader.h"
+#include "solver/input/scenario.h"
+#include "solver/output/observables.h"
+#include "solver/output/results.h"
+#include "solver/output/results_reader.h"
+#include "solver/output/sinks.h"
+#include "solver/run/run.h"
+#include "solver/run/sweep.h"
+
+namespace py = pybind11;
+using namespace dctwin;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// the module's exception types (created once, never freed: they live as long as the interpreter)
+PyObject* g_load_error = nullptr;     // dctwin.LoadError(ValueError)
+PyObject* g_results_error = nullptr;  // dctwin.ResultsError(RuntimeError)
+
+// text from files may be any bytes: decoded as UTF-8 with U+FFFD for what is not
+py::str text(const std::string& s) {
+  PyObject* o = PyUnicode_DecodeUTF8(s.data(), py::ssize_t(s.size()), "replace");
+  if (!o) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(o);
+}
+
+[[noreturn]] void throwLoad(const std::string& file, const std::string& path,
+                            const std::string& message, const std::string& value = "") {
+  throw LoadFailure({LoadError{SourceLoc{file, 0, 0, path}, value, message}});
+}
+
+// ---------------------------------------------------------------------------------------------
+// argument conversion
+
+// a value for a YAML scalar: str as written, numbers and booleans as YAML writes them
+std::string scalarText(const py::handle& v, const char* what) {
+  if (py::isinstance<py::bool_>(v)) return v.cast<bool>() ? "true" : "false";
+  if (py::isinstance<py::str>(v)) return v.cast<std::string>();
+  if (py::isinstance<py::int_>(v) || py::hasattr(v, "__index__"))
+    return py::str(py::int_(py::reinterpret_borrow<py::object>(v))).cast<std::string>();
+  if (PyNumber_Check(v.ptr()))  // float, numpy scalars
+    return py::str(py::repr(py::float_(py::reinterpret_borrow<py::object>(v)))).cast<std::string>();
+  throw py::type_error(std::string(what) +
+                       ": expected a str (\"40 degC\"), int, float or bool, got " +
+                       py::str(py::type::handle_of(v).attr("__name__")).cast<std::string>());
+}
+
+// a time: seconds as a number, or a quantity such as "10 min"; None -> 0 (the scenario's)
+double timeArg(const py::handle& v, const char* what) {
+  if (v.is_none()) return 0;
+  double t = kNaN;
+  if (py::isinstance<py::str>(v)) {
+    std::string why;
+    const auto q = parseQuantity(v.cast<std::string>(), Dim::Time, &why);
+    if (!q) throw py::value_error(std::string(what) + ": " + why);
+    t = q->value;
+  } else if (!py::isinstance<py::bool_>(v) && PyNumber_Check(v.ptr())) {
+    t = py::float_(py::reinterpret_borrow<py::object>(v)).cast<double>();
+  } else {
+    throw py::type_error(std::string(what) +
+                         ": expected seconds (a number) or a time such as \"10 min\"");
+  }
+  if (!(t > 0) || !std::isfinite(t))
+    throw py::value_error(std::string(what) + ": expected a positive time");
+  return t;
+}
+
+// a path: str or os.PathLike
+std::string pathArg(const py::handle& v, const char* what) {
+  try {
+    return py::str(py::module_::import("os").attr("fspath")(v)).cast<std::string>();
+  } catch (py::error_already_set&) {
+    throw py::type_error(std::string(what) + ": expected a path (str or os.PathLike)");
+  }
+}
+
+std::string readFile(const std::string& path, const char* what) {
+  if (!std::filesystem::exists(path)) {
+    errno = ENOENT;
+    PyErr_SetFromErrnoWithFilename(PyExc_FileNotFoundError, path.c_str());
+    throw py::error_already_set();
+  }
+  if (std::filesystem::is_directory(path)) {
+    errno = EISDIR;
+    PyErr_SetFromErrnoWithFilename(PyExc_IsADirectoryError, path.c_str());
+    throw py::error_already_set();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw py::value_error(std::string("cannot read the ") + what + " file " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::string folderOf(const std::string& path) {
+  const std::string d = std::filesystem::path(path).parent_path().string();
+  return d.empty() ? "." : d;
+}
+
+// glob patterns ("/rack/*", "/gpu/T_junction") of the series to keep; empty keeps all
+std::vector<std::string> patternsArg(const py::handle& v, const char* what) {
+  std::vector<std::string> out;
+  if (v.is_none()) return out;
+  if (py::isinstance<py::str>(v)) return {v.cast<std::string>()};
+  try {
+    for (auto x : v) out.push_back(py::cast<std::string>(x));
+  } catch (const py::cast_error&) {
+    throw py::type_error(std::string(what) + ": expected a str or a list of str (paths or globs)");
+  }
+  return out;
+}
+
+bool wanted(const std::vector<std::string>& patterns, const std::string& path) {
+  if (patterns.empty() || path == "/time") return true;
+  for (const auto& p : patterns)
+    if (fnmatch(p.c_str(), path.c_str(), 0) == 0) return true;
+  return false;
+}
+
+// ---------------------------------------------------------------------------------------------
+// numpy
+
+py::array_t<double> doubles(const std::vector<double>& v) {
+  py::array_t<double> a(static_cast<py::ssize_t>(v.size()));
+  if (!v.empty()) std::copy(v.begin(), v.end(), a.mutable_data());
+  return a;
+}
+
+template <class Int>
+py::array_t<long long> integers(const std::vector<Int>& v) {
+  py::array_t<long long> a(static_cast<py::ssize_t>(v.size()));
+  for (std::size_t i = 0; i < v.size(); ++i) a.mutable_data()[i] = static_cast<long long>(v[i]);
+  return a;
+}
+
+double finiteOrNaN(double v) {
+  return std::abs(v) >= 1e299 ? kNaN : v;
+}
+
+// ---------------------------------------------------------------------------------------------
+// facilities and scenarios: YAML text (edited by path) + the spec it loads into
+
+struct PyFacility {
+  std::string path;      // the file it came from ("" for a string)
+  std::string name;      // file name in messages
+  std::string base_dir;  // relative CSV paths resolve here
+  std::string text;      // the YAML text, with the edits
+  std::vector<std::pair<std::string, std::string>> edits;
+  std::shared_ptr<const FacilitySpec> spec;  // immutable: replaced, never changed, by an edit
+  std::shared_ptr<const RunLayout> layout;   // compiled on demand
+  std::shared_ptr<const FacilitySpec> load(const std::string& t) const {
+    auto s = std::make_shared<FacilitySpec>(loadFacilityFromString(t, name, base_dir));
+    s->file = name;
+    return s;
+  }
+};
+
+struct PyScenario {
+  std::string path, name, text;
+  std::vector<std::pair<std::string, std::string>> edits;
+  std::shared_ptr<const Scenario> sc = std::make_shared<Scenario>();
+  std::shared_ptr<const Scenario> load(const std::string& t) const {
+    return t.empty() ? std::make_shared<Scenario>()
+                     : std::make_shared<Scenario>(loadScenarioFromString(t, name));
+  }
+};
+
+// an edit: the text with the value at the path, re-validated by `load`; the object is unchanged
+// when either step fails (LoadError naming the path, or the loader's errors)
+template <class Obj>
+void edit(Obj& o, const std::string& path, const py::handle& value) {
+  const std::string v = scalarText(value, "value");
+  std::string t;
+  try {
+    t = setYamlPath(o.text, path, v);
+  } catch (const std::exception& e) {
+    throwLoad(o.name, path, e.what(), v);
+  }
+  decltype(o.load(t)) loaded;
+  try {
+    loaded = o.load(t);
+  } catch (const LoadFailure& e) {
+    // the edited text's lines are not the file's: name the edit instead
+    std::vector<LoadError> errs = e.errors();
+    for (auto& le : errs) {
+      le.loc.file = o.name + " (after set('" + path + "', '" + v + "'))";
+      le.loc.line = le.loc.column = 0;
+    }
+    throw LoadFailure(std::move(errs));
+  }
+  o.text = std::move(t);
+  o.edits.emplace_back(path, v);
+  if constexpr (std::is_same_v<Obj, PyFacility>) {
+    o.spec = std::move(loaded);
+    o.layout.reset();
+  } else {
+    o.sc = std::move(loaded);
+  }
+}
+
+template <class Obj>
+py::str lookup(const Obj& o, const std::string& path) {
+  try {
+    return text(getYamlPath(o.text, path));
+  } catch (const std::exception& e) {
+    throw py::key_error(path + ": " + e.what());
+  }
+}
+
+PyFacility facilityFromText(std::string text, std::string name, std::string base_dir,
+                            std::string path) {
+  PyFacility f;
+  f.path = std::move(path);
+  f.name = std::move(name);
+  f.base_dir = std::move(base_dir);
+  f.text = std::move(text);
+  {
+    py::gil_scoped_release nogil;
+    f.spec = f.load(f.text);
+  }
+  return f;
+}
+
+py::dict layoutDict(const RunLayout& L) {
+  py::dict d;
+  d["/cdu/names"] = L.cdu_name;
+  d["/rack/names"] = L.rack_name;
+  d["/rack/row"] = L.rack_row;
+  d["/rack/index"] = integers(L.rack_index);
+  d["/rack/cdu"] = integers(L.rack_cdu);
+  d["/rack/type"] = L.rack_type;
+  if (L.ngpu > 0) {
+    d["/gpu/rack"] = integers(L.gpu_rack);
+    d["/gpu/tray"] = integers(L.gpu_tray);
+    d["/gpu/slot"] = integers(L.gpu_slot);
+    d["/gpu/job"] = integers(L.gpu_job);
+    d["/gpu/type"] = L.gpu_type;
+  }
+  if (L.njob > 0) d["/job/names"] = L.job_name;
+  if (L.has_power) {
+    d["/busway/names"] = L.busway_name;
+    d["/rack/busway"] = integers(L.rack_busway);
+  }
+  return d;
+}
+
+// the compiled layout, cached until the next edit (another thread may edit meanwhile: the layout
+// is kept only if it is still the spec's)
+std::shared_ptr<const RunLayout> facilityLayout(PyFacility& f) {
+  if (f.layout) return f.layout;
+  auto spec = f.spec;
+  std::shared_ptr<const RunLayout> L;
+  {
+    py::gil_scoped_release nogil;
+    L = std::make_shared<RunLayout>(describeFacility(*spec));
+  }
+  if (f.spec == spec) f.layout = L;
+  return L;
+}
+
+py::dict countsDict(const RunLayout& L) {
+  py::dict d;
+  d["name"] = L.name;
+  d["cdus"] = L.ncdu;
+  d["racks"] = L.nrack;
+  d["gpus"] = L.ngpu;
+  d["gpu_groups"] = L.ngroup;
+  d["jobs"] = L.njob;
+  d["busways"] = L.nbusway;
+  d["states"] = L.nstate;
+  d["power"] = L.has_power;
+  d["room_air"] = L.has_room;
+  return d;
+}
+
+// ---------------------------------------------------------------------------------------------
+// results: one object for a run's and a file's
+
+struct PyResults {
+  py::dict series;      // path -> ndarray [rows] or [rows, width]
+  py::dict meta;        // path -> {unit, basis, shape, description}
+  py::dict layout;      // "/rack/names" -> list of str, "/rack/cdu" -> int64 array, ...
+  py::list events;      // {time, component, kind, severity, message}
+  py::dict attributes;  // the file's root attributes, or a run's provenance
+  py::object summary = py::none();
+  py::dict stats;
+  std::string status, error, source, summary_text;
+  double t_end = 0, wall_seconds = 0;
+
+  py::object get(const std::string& p) const {
+    if (!series.contains(p)) {
+      std::string best;
+      int bestd = 4;
+      for (auto kv : series) {
+        const auto k = kv.first.cast<std::string>();
+        if (int d = editDistance(p, k); d < bestd) bestd = d, best = k;
+      }
+      throw py::key_error("no series '" + p + "' in these results" +
+                          (best.empty() ? std::string() : "; did you mean '" + best + "'?"));
+    }
+    return series[py::str(p)];
+  }
+  py::list names(const char* p) const {
+    return layout.contains(p) ? py::list(layout[p]) : py::list();
+  }
+};
+
+py::dict metaOf(const std::string& path, const std::string& unit, const std::string& basis) {
+  py::dict m;
+  const ObservableInfo* o = findObservable(path);
+  m["unit"] = unit.empty() && o ? std::string(o->unit) : unit;
+  m["basis"] = basis.empty() && o ? std::string(basisName(o->basis)) : basis;
+  m["shape"] = o ? std::string(shapeName(o->shape)) : std::string();
+  m["description"] = o ? std::string(o->description) : std::string();
+  return m;
+}
+
+py::list eventList(const std::vector<EventRecord>& evs) {
+  py::list l;
+  for (const auto& e : evs) {
+    py::dict d;
+    d["time"] = e.time;
+    d["component"] = e.component;
+    d["kind"] = e.kind;
+    d["severity"] = e.severity;
+    d["message"] = e.message;
+    l.append(d);
+  }
+  return l;
+}
+
+py::dict statsDict(const SolverStats& s) {
+  py::dict d;
+  d["steps"] = s.steps;
+  d["rhs_evals"] = s.rhs_evals;
+  d["rhs_evals_jacobian"] = s.rhs_evals_jac;
+  d["jacobian_evals"] = s.jac_evals;
+  d["linear_setups"] = s.lin_setups;
+  d["nonlinear_iterations"] = s.nonlin_iters;
+  d["nonlinear_failures"] = s.nonlin_conv_fails;
+  d["error_test_failures"] = s.err_test_fails;
+  d["last_step"] = s.last_step;
+  d["hydraulic_failures"] = s.hydraulic_failures;
+  d["gpu_layer_seconds"] = s.gpu_layer_seconds;
+  return d;
+}
+
+py::dict energyDict(const EnergyTotals& e) {
+  py::dict d;
+  d["heat_in"] = e.heat_in;
+  d["heat_to_facility_water"] = e.heat_out_fws;
+  d["heat_loss_ambient"] = e.heat_loss;
+  d["stored"] = e.stored;
+  d["balance_error"] = e.balanceError();
+  d["gpu_electric"] = e.gpu_electric;
+  d["gpu_to_coolant"] = e.gpu_to_coolant;
+  d["gpu_stored"] = e.gpu_stored;
+  d["air_in"] = e.air_in;
+  d["air_removed"] = e.air_removed;
+  d["air_stored"] = e.air_stored;
+  d["pump_electric"] = e.pump_electric;
+  return d;
+}
+
+// the run summary (SI; NaN where the run has no such value)
+py::dict summaryDict(const RunSummary& s) {
+  py::dict d;
+  d["T_case_max"] = finiteOrNaN(s.T_case_max);
+  d["T_case_max_rack"] = s.T_case_max_rack;
+  d["T_case_max_time"] = s.T_case_max_time;
+  d["T_return_max"] = finiteOrNaN(s.T_return_max);
+  d["T_return_max_rack"] = s.T_return_max_rack;
+  d["T_supply_max"] = finiteOrNaN(s.T_supply_max);
+  d["rack_flow_min"] = finiteOrNaN(s.rack_flow_min);
+  d["rack_flow_max"] = finiteOrNaN(s.rack_flow_max);
+  d["cdu_flow_total"] = s.cdu_flow_total;
+  d["heat_liquid"] = s.heat_liquid;
+  d["heat_air"] = s.heat_air;
+  d["heat_facility_water"] = s.heat_fws;
+  d["P_pump"] = s.P_pump;
+  d["P_IT"] = s.P_IT;
+  d["t_end"] = s.t_end;
+  d["T_junction_max"] = finiteOrNaN(s.T_j_max);
+  d["T_junction_max_gpu"] = s.T_j_max_gpu;
+  d["T_hbm_max"] = finiteOrNaN(s.T_hbm_max);
+  d["gpu_seconds_throttled"] = s.gpu_seconds_throttled;
+  d["gpus_shut_down"] = s.gpus_shut_down;
+  d["T_room_max"] = finiteOrNaN(s.T_room_max);
+  d["E_utility"] = s.E_utility;
+  d["E_it_dc"] = s.E_it_dc;
+  d["E_psu"] = s.E_psu;
+  d["E_busway"] = s.E_bus;
+  d["E_ups"] = s.E_ups;
+  d["E_transformer"] = s.E_tx;
+  d["E_pump"] = s.E_pump;
+  d["busway_load_max"] = s.bus_load_max;
+  d["racks_unpowered"] = s.racks_unpowered;
+  d["coolant_lost"] = s.coolant_lost;
+  d["air_volume"] = s.air_volume;
+  d["energy"] = energyDict(s.energy);
+  py::list jobs;
+  for (const auto& j : s.jobs) {
+    py::dict J;
+    J["name"] = j.name;
+    J["kind"] = j.kind == 0 ? "training" : j.kind == 1 ? "inference" : "trace";
+    J["gpus"] = j.gpus;
+    J["iterations"] = j.iterations;
+    J["iteration_time"] = j.iteration_time;
+    J["reference_iteration_time"] = j.reference_time;
+    J["throughput_ratio"] = j.throughput_ratio;
+    J["progress_ratio"] = j.progress_ratio;
+    J["throttled_gpu_seconds"] = j.throttled_gpu_seconds;
+    J["stalled_time"] = j.stalled_time;
+    jobs.append(J);
+  }
+  d["jobs"] = jobs;
+  return d;
+}
+
+// keeps the series the patterns select, row by row, for the numpy arrays: the values of the kept
+// observables of each frame, one after the other
+class RecordSink : public RunSink {
+ public:
+  RecordSink(double fast_interval, std::vector<std::string> patterns)
+      : fast_interval_(fast_interval), patterns_(std::move(patterns)) {}
+  void begin(const RunLayout& L, const FrameLayout& F) override {
+    L_ = L;
+    for (const ObservableInfo& o : observableTable()) {
+      const bool fast = o.rate == Rate::Fast;
+      if (!F.has(o.id) || (fast && fast_interval_ <= 0) || !wanted(patterns_, o.path)) continue;
+      Part& P = fast ? fast_ : out_;
+      P.kept.push_back(
+          {&o, std::size_t(F.offset[int(o.id)]), std::size_t(F.width[int(o.id)]), P.stride});
+      P.stride += std::size_t(F.width[int(o.id)]);
+    }
+  }
+  void row(const OutputFrame& f) override { out_.add(f); }
+  double fastInterval() const override { return fast_interval_; }
+  void fastRow(const OutputFrame& f) override { fast_.add(f); }
+
+  // the arrays (with the GIL held)
+  void fill(PyResults& R) const {
+    for (const Part* P : {&out_, &fast_})
+      for (const Kept& k : P->kept) {
+        const std::size_t w = L_.width(k.o->shape);  // 0: a facility scalar, 1-D
+        py::array_t<double> a = w == 0
+                                    ? py::array_t<double>(py::ssize_t(P->rows))
+                                    : py::array_t<double>({py::ssize_t(P->rows), py::ssize_t(w)});
+        double* dst = a.mutable_data();
+        for (std::size_t r = 0; r < P->rows; ++r)
+          std::copy_n(P->data.data() + r * P->stride + k.at, k.width, dst + r * k.width);
+        R.series[k.o->path] = a;
+        R.meta[k.o->path] = metaOf(k.o->path, k.o->unit, basisName(k.o->basis));
+      }
+  }
+
+ private:
+  struct Kept {
+    const ObservableInfo* o;
+    std::size_t offset, width;  // in the frame
+    std::size_t at;             // in a kept row
+  };
+  struct Part {
+    std::vector<Kept> kept;
+    std::size_t stride = 0, rows = 0;
+    std::vector<double> data;  // rows x stride
+    void add(const OutputFrame& f) {
+      for (const Kept& k : kept)
+        data.insert(data.end(), f.values.begin() + std::ptrdiff_t(k.offset),
+                    f.values.begin() + std::ptrdiff_t(k.offset + k.width));
+      ++rows;
+    }
+  };
+  double fast_interval_;
+  std::vector<std::string> patterns_;
+  RunLayout L_;
+  Part out_, fast_;
+};
+
+// set from Python (or another thread) to stop a run or a sweep
+struct PyCancel {
+  std::shared_ptr<std::atomic<bool>> flag = std::make_shared<std::atomic<bool>>(false);
+};
+
+std::shared_ptr<std::atomic<bool>> cancelArg(const py::handle& v) {
+  if (v.is_none()) return nullptr;
+  if (!py::isinstance<PyCancel>(v)) throw py::type_error("cancel: expected a dctwin.Cancel");
+  return v.cast<PyCancel&>().flag;
+}
+
+int threadsArg(int threads) {
+  if (threads < 1 || threads > 1024) throw py::value_error("threads: expected 1 ... 1024");
+  return threads;
+}
+
+// ---------------------------------------------------------------------------------------------
+// run
+
+PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& duration,
+                const py::object& output_interval, int threads, const py::object& progress,
+                const py::object& cancel, const py::object& output,
+                const py::object& power_interval, const py::object& record) {
+  std::shared_ptr<const Scenario> sc = std::make_shared<Scenario>();
+  if (!scenario.is_none()) {
+    if (!py::isinstance<PyScenario>(scenario))
+      throw py::type_error("scenario: expected a dctwin.Scenario or None");
+    sc = scenario.cast<PyScenario&>().sc;
+  }
+  RunSettings settings;
+  settings.duration = timeArg(duration, "duration");
+  settings.output_interval = timeArg(output_interval, "output_interval");
+  settings.threads = threadsArg(threads);
+  const double pi = power_interval.is_none() ? 0.0 : timeArg(power_interval, "power_interval");
+  if (!progress.is_none() && !PyCallable_Check(progress.ptr()))
+    throw py::type_error("progress: expected a callable progress(t, duration)");
+  const auto token = cancelArg(cancel);
+  std::string out_path;
+  if (!output.is_none()) out_path = pathArg(output, "output");
+  const auto spec = fac.spec;
+
+  RecordSink rec(pi, patternsArg(record, "record"));
+  std::unique_ptr<Hdf5Sink> h5;
+  std::vector<RunSink*> sinks{&rec};
+  if (!out_path.empty()) {
+    h5 = std::make_unique<Hdf5Sink>(out_path, 10, pi);
+    sinks.push_back(h5.get());
+  }
+
+  // progress: the caller's callback once per output interval of simulated time and at the end;
+  // Ctrl-C looked for every 50 ms of wall time. An exception from either stops the run at the
+  // next coupling window; it is raised again once the sinks have ended.
+  std::atomic<bool> stop{false};
+  std::optional<py::error_already_set> pending;
+  const double every =
+      settings.output_interval > 0 ? settings.output_interval : sc->output_interval;
+  double next_t = 0;
+  bool ended = false;  // the last call (t = duration) made
+  auto last_check = std::chrono::steady_clock::now();
+  RunControl control;
+  control.cancel = &stop;
+  control.progress = [&](double t, double T) {
+    if (token && token->load()) stop.store(true);
+    if (stop.load()) return;
+    const bool call = !progress.is_none() && !ended && (t >= next_t || t >= T);
+    const auto now = std::chrono::steady_clock::now();
+    if (!call && now - last_check < std::chrono::milliseconds(50)) return;
+    last_check = now;
+    py::gil_scoped_acquire gil;
+    try {
+      if (PyErr_CheckSignals() != 0) throw py::error_already_set();
+      if (call) {
+        while (next_t <= t) next_t += every;
+        ended = t >= T;
+        progress(t, T);
+      }
+    } catch (py::error_already_set& e) {
+      pending.emplace(std::move(e));
+      stop.store(true);
+    }
+  };
+
+  RunReport report;
+  {
+    py::gil_scoped_release nogil;
+    report = runFacility(*spec, *sc, settings, sinks, control);
+  }
+  if (pending) throw py::error_already_set(std::move(*pending));
+
+  PyResults R;
+  R.source = "run";
+  rec.fill(R);
+  R.layout = layoutDict(report.layout);
+  const RunResult& r = report.result;
+  R.events = eventList(r.events);
+  R.status = !r.ok ? "failed" : r.cancelled ? "cancelled" : "completed";
+  R.error = r.error;
+  R.t_end = r.t_end;
+  R.wall_seconds = r.wall_seconds;
+  R.stats = statsDict(r.stats);
+  R.summary = summaryDict(report.summary);
+  R.summary_text = report.text();
+  R.attributes["dctwin_version"] = std::string(DCTWIN_VERSION);
+  R.attributes["facility_name"] = report.layout.name;
+  R.attributes["facility_text"] = text(report.layout.facility_text);
+  R.attributes["scenario_text"] = text(report.layout.scenario_text);
+  R.attributes["status"] = R.status;
+  R.attributes["t_end"] = r.t_end;
+  if (!out_path.empty()) R.attributes["output"] = out_path;
+  return R;
+}
+
+// ---------------------------------------------------------------------------------------------
+// results files
+
+PyResults readPy(const py::object& path_arg, const py::object& series) {
+  const std::string path = pathArg(path_arg, "path");
+  if (!std::filesystem::exists(path)) {
+    errno = ENOENT;
+    PyErr_SetFromErrnoWithFilename(PyExc_FileNotFoundError, path.c_str());
+    throw py::error_already_set();
+  }
+  const auto patterns = patternsArg(series, "series");
+  ResultsReadOptions opt;
+  if (!patterns.empty()) opt.want = [&](const std::string& p) { return wanted(patterns, p); };
+  ResultsData d;
+  {
+    py::gil_scoped_release nogil;
+    d = readResults(path, opt);
+  }
+  PyResults R;
+  R.source = path;
+  const auto isEvent = [](const std::string& p) { return p.rfind("/events/", 0) == 0; };
+  for (const auto& [p, s] : d.series) {
+    if (isEvent(p)) continue;
+    py::array_t<double> a = s.width == 0
+                                ? py::array_t<double>(py::ssize_t(s.rows))
+                                : py::array_t<double>({py::ssize_t(s.rows), py::ssize_t(s.width)});
+    if (!s.data.empty()) std::copy(s.data.begin(), s.data.end(), a.mutable_data());
+    R.series[py::str(p)] = a;
+    R.meta[py::str(p)] = metaOf(p, s.units, s.basis);
+  }
+  for (const auto& [p, v] : d.integers)
+    if (!isEvent(p)) R.layout[py::str(p)] = integers(v);
+  for (const auto& [p, v] : d.strings)
+    if (!isEvent(p)) R.layout[py::str(p)] = v;
+  R.events = eventList(d.events);
+  for (const auto& [k, v] : d.text_attributes) R.attributes[py::str(k)] = text(v);
+  for (const auto& [k, v] : d.number_attributes) R.attributes[py::str(k)] = v;
+  auto textAttr = [&](const char* k) {
+    auto it = d.text_attributes.find(k);
+    return it == d.text_attributes.end() ? std::string() : it->second;
+  };
+  auto numberAttr = [&](const char* k) {
+    auto it = d.number_attributes.find(k);
+    return it == d.number_attributes.end() ? kNaN : it->second;
+  };
+  R.status = textAttr("status");
+  R.error = textAttr("error");
+  R.t_end = numberAttr("t_end");
+  R.wall_seconds = numberAttr("wall_seconds");
+  for (const auto& [k, v] : d.number_attributes)
+    if (k.rfind("solver_", 0) == 0) R.stats[py::str(k.substr(7))] = v;
+  return R;
+}
+
+// ---------------------------------------------------------------------------------------------
+// sweeps
+
+struct PySweep {
+  SweepSpec spec;
+  std::optional<SweepBase> base;  // in memory (Sweep.grid); else read from the files when run
+  std::vector<SweepCase> cases;
+};
+
+struct PySweepResult {
+  py::dict table;   // column -> ndarray (or list of str for "status", "error")
+  py::dict values;  // parameter -> values as written (list of str)
+  py::dict units;   // column -> unit
+  SweepSpec spec;
+  std::vector<SweepCase> cases;
+  std::vector<CaseResult> results;
+};
+
+PySweepResult sweepResult(const PySweep& S, std::vector<CaseResult> results) {
+  PySweepResult R;
+  R.spec = S.spec;
+  R.cases = S.cases;
+  std::vector<long long> index;
+  std::vector<double> wall;
+  py::array_t<bool> ok(py::ssize_t(results.size()));
+  std::vector<std::string> status, error;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const auto& r = results[i];
+    index.push_back(r.index);
+    wall.push_back(r.wall_seconds);
+    ok.mutable_data()[i] = r.ok;
+    status.push_back(r.ok ? "ok" : "failed");
+    error.push_back(r.error);
+  }
+  R.table["index"] = integers(index);
+  R.table["ok"] = ok;
+  R.table["status"] = status;
+  R.table["error"] = error;
+  R.table["wall_seconds"] = doubles(wall);
+  R.units["wall_seconds"] = "s";
+  for (std::size_t j = 0; j < S.spec.params.size(); ++j) {
+    std::vector<std::string> text;
+    std::vector<double> si;
+    for (const auto& r : results) {
+      text.push_back(S.cases[std::size_t(r.index)].values[j]);
+      si.push_back(sweepValueSI(text.back()));
+    }
+    const std::string& col = S.spec.params[j].name;
+    R.values[py::str(col)] = text;
+    R.table[py::str(col)] = doubles(si);
+    R.units[py::str(col)] = "SI";
+  }
+  for (const auto& [name, unit] : sweepMetrics()) {
+    std::vector<double> v;
+    for (const auto& r : results) v.push_back(r.metrics.at(name));
+    R.table[py::str(name)] = doubles(v);
+    R.units[py::str(name)] = unit;
+  }
+  R.results = std::move(results);
+  return R;
+}
+
+PySweepResult runSweepPy(const PySweep& S, int threads, int max_cases, const py::object& progress,
+                         const py::object& cancel) {
+  threadsArg(threads);
+  if (max_cases < 0) throw py::value_error("max_cases: expected >= 0 (0: all)");
+  if (!progress.is_none() && !PyCallable_Check(progress.ptr()))
+    throw py::type_error("progress: expected a callable progress(done, total)");
+  const auto token = cancelArg(cancel);
+  SweepBase base;
+  if (S.base) {
+    base = *S.base;
+  } else {
+    py::gil_scoped_release nogil;
+    base = readSweepBase(S.spec);
+  }
+  std::atomic<bool> stop{false};
+  std::optional<py::error_already_set> pending;
+  std::mutex mu;
+  auto finished = [&](const CaseResult&, int done, int total) {
+    if (!progress.is_none() && !stop.load()) {
+      py::gil_scoped_acquire gil;
+      try {
+        progress(done, total);
+      } catch (py::error_already_set& e) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!pending) pending.emplace(std::move(e));
+        stop.store(true);
+      }
+    }
+    if (token && token->load()) stop.store(true);
+  };
+  std::vector<CaseResult> results;
+  {
+    // the sweep on its own thread; this one looks for Ctrl-C and the cancel token meanwhile
+    py::gil_scoped_release nogil;
+    auto job = std::async(std::launch::async, [&] {
+      return runSweep(S.spec, base, S.cases, {}, threads, max_cases, finished, {}, "", &stop);
+    });
+    while (job.wait_for(std::chrono::milliseconds(50)) != std::future_status::ready) {
+      if (token && token->load()) stop.store(true);
+      py::gil_scoped_acquire gil;
+      if (PyErr_CheckSignals() != 0) {
+        std::lock_guard<std::mutex> lock(mu);
+        if (!pending) pending.emplace();
+        stop.store(true);
+      }
+    }
+    results = job.get();
+  }
+  if (pending) throw py::error_already_set(std::move(*pending));
+  return sweepResult(S, std::move(results));
+}
+
+// a grid sweep over an in-memory facility: {"facility.<path>" | "scenario.<path>": [values]}
+PySweep gridSweep(const PyFacility& fac, const py::dict& parameters, const py::object& scenario,
+                  const py::object& duration, const py::object& output_interval,
+                  const std::string& name) {
+  PySweep S;
+  SweepSpec& s = S.spec;
+  s.name = name;
+  s.file = "<python sweep '" + name + "'>";
+  s.base_dir = fac.base_dir;
+  s.facility_path =
+      fac.path.empty() ? (std::filesystem::path(fac.base_dir) / fac.name).string() : fac.path;
+  SweepBase base;
+  base.facility_text = fac.text;
+  if (!scenario.is_none()) {
+    if (!py::isinstance<PyScenario>(scenario))
+      throw py::type_error("scenario: expected a dctwin.Scenario or None");
+    const auto& sc = scenario.cast<const PyScenario&>();
+    base.scenario_text = sc.text;
+    s.scenario_path = sc.path.empty() ? sc.name : sc.path;
+  }
+  s.duration = timeArg(duration, "duration");
+  s.output_interval = timeArg(output_interval, "output_interval");
+  if (parameters.empty()) throw py::value_error("parameters: expected at least one parameter");
+  std::ostringstream yaml;  // the sweep's own text: its identity in provenance
+  yaml << "name: " << name << "\nfacility: " << s.facility_path << "\nparameters:\n";
+  for (auto kv : parameters) {
+    const std::string full = py::cast<std::string>(kv.first);
+    const auto dot = full.find('.');
+    SweepParam p;
+    p.target = full.substr(0, dot);
+    p.path = dot == std::string::npos ? "" : full.substr(dot + 1);
+    if ((p.target != "facility" && p.target != "scenario") || p.path.empty())
+      throwLoad(s.file, full,
+                "expected facility.<path> or scenario.<path>, e.g. "
+                "facility.facility_water.supply_temperature");
+    p.name = p.path;
+    p.loc = SourceLoc{s.file, 0, 0, full};
+    if (py::isinstance<py::str>(kv.second))
+      throw py::type_error(full + ": expected a list of values, got a str");
+    for (auto v : kv.second) p.values.push_back(scalarText(v, full.c_str()));
+    if (p.values.empty()) throw py::value_error(full + ": expected at least one value");
+    yaml << "  - {path: " << full << ", values: [";
+    for (std::size_t i = 0; i < p.values.size(); ++i) yaml << (i ? ", " : "") << p.values[i];
+    yaml << "]}\n";
+    s.params.push_back(std::move(p));
+  }
+  s.text = yaml.str();
+  S.cases = expandCases(s);
+  // every value of every parameter once, before anything runs (errors name the parameter)
+  std::vector<std::set<std::string>> seen(s.params.size());
+  for (const SweepCase& c : S.cases) {
+    bool fresh = false;
+    for (std::size_t j = 0; j < s.params.size(); ++j) fresh |= seen[j].insert(c.values[j]).second;
+    if (!fresh) continue;
+    const CaseInputs in = caseInputs(s, c, base.facility_text, base.scenario_text);
+    (void)loadFacilityFromString(in.facility_text, s.facility_path, folderOf(s.facility_path));
+    if (!base.scenario_text.empty() || in.scenario_text != "{}\n")
+      (void)loadScenarioFromString(in.scenario_text, s.scenario_path);
+  }
+  S.base = std::move(base);
+  return S;
+}
+
+py::list paramList(const SweepSpec& s) {
+  py::list l;
+  for (const auto& p : s.params) {
+    py::dict d;
+    d["name"] = p.name;
+    d["path"] = p.target == "facility_file" ? std::string("facility") : p.target + "." + p.path;
+    d["values"] = p.values;
+    if (p.hi > p.lo) {
+      d["range"] = py::make_tuple(p.lo, p.hi);
+      d["unit"] = p.unit;
+    }
+    l.append(d);
+  }
+  return l;
+}
+
+py::object loadIssue(const LoadError& e) {
+  return py::cast(e);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------
+PYBIND11_MODULE(dctwin, m) {
+  m.doc() =
+      "dctwin: digital twin of liquid-cooled AI data centers (docs/python.md).\n\n"
+      "Load a facility, edit it by path, run it, get every output series as numpy arrays:\n\n"
+      "    fac = dctwin.Facility.load('data/facilities/pod_gb200.yaml')\n"
+      "    fac.set('facility_water.supply_temperature', '40 degC')\n"
+      "    res = dctwin.run(fac, duration='10 min')\n"
+      "    res['/gpu/T_junction']   # [rows, GPUs], K\n";
+  m.attr("__version__") = DCTWIN_VERSION;
+  // provenance: the results files of this process record the Python command line
+  try {
+    std::string line = "python3";
+    for (const py::handle a : py::module_::import("sys").attr("argv").cast<py::list>())
+      line += " " + py::str(a).cast<std::string>();
+    dctwin::setCommandLine(line);
+  } catch (const std::exception&) {
+    // no sys.argv (embedded interpreter): the files say so with an empty command line
+  }
+
+  // exceptions
+  g_load_error = PyErr_NewExceptionWithDoc(
+      "dctwin.LoadError",
+      "A facility, scenario or sweep input has problems. str(e) lists every one as "
+      "'file:line:col: key: message (got 'value')'; e.errors holds them as LoadIssue objects.",
+      PyExc_ValueError, nullptr);
+  g_results_error = PyErr_NewExceptionWithDoc(
+      "dctwin.ResultsError", "A results file cannot be read or written (names the file and why).",
+      PyExc_RuntimeError, nullptr);
+  m.add_object("LoadError", py::handle(g_load_error));
+  m.add_object("ResultsError", py::handle(g_results_error));
+  py::class_<LoadError>(m, "LoadIssue", "One error of a LoadError: where it is and what is wrong.")
+      .def_property_readonly("file", [](const LoadError& e) { return text(e.loc.file); })
+      .def_property_readonly(
+          "line", [](const LoadError& e) { return e.loc.line; }, "1-based; 0 when unknown")
+      .def_property_readonly("column", [](const LoadError& e) { return e.loc.column; })
+      .def_property_readonly(
+          "path", [](const LoadError& e) { return text(e.loc.path); },
+          "key path, e.g. cdus[0].control.flow_setpoint")
+      .def_property_readonly(
+          "value", [](const LoadError& e) { return text(e.value); },
+          "the offending value as written")
+      .def_property_readonly(
+          "message", [](const LoadError& e) { return text(e.message); }, "what was expected")
+      .def("__str__", [](const LoadError& e) { return text(e.format()); })
+      .def("__repr__",
+           [](const LoadError& e) { return text("<dctwin.LoadIssue " + e.format() + ">"); });
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const LoadFailure& e) {
+      py::list errs;
+      for (const auto& le : e.errors()) errs.append(loadIssue(le));
+      py::object inst = py::reinterpret_borrow<py::object>(g_load_error)(text(e.what()));
+      inst.attr("errors") = errs;
+      PyErr_SetObject(g_load_error, inst.ptr());
+    } catch (const ResultsError& e) {
+      PyErr_SetObject(g_results_error, text(e.what()).ptr());
+    } catch (const YAML::Exception& e) {
+      PyErr_SetObject(g_load_error, text(e.what()).ptr());
+    }
+  });
+
+  // facilities
+  py::class_<PyFacility>(m, "Facility",
+                         "A facility (docs/facility-format.md): its YAML text, edited by path, and "
+                         "the spec it loads into. Every edit is checked at once.")
+      .def_static(
+          "load",
+          [](const py::object& p) {
+            const std::string path = pathArg(p, "path");
+            std::string text = readFile(path, "facility");
+            return facilityFromText(std::move(text), path, folderOf(path), path);
+          },
+          py::arg("path"),
+          "Load a facility file. Raises FileNotFoundError, or LoadError listing every problem.")
+      .def_static(
+          "from_string",
+          [](std::string text, std::string name, std::string base_dir) {
+            return facilityFromText(std::move(text), std::move(name), std::move(base_dir), "");
+          },
+          py::arg("text"), py::arg("name") = "<string>", py::arg("base_dir") = ".",
+          "Load a facility from YAML text; `name` is the file name in messages, relative CSV paths "
+          "resolve against `base_dir`.")
+      .def(
+          "set",
+          [](PyFacility& f, const std::string& path, const py::handle& v) { edit(f, path, v); },
+          py::arg("path"), py::arg("value"),
+          "Write `value` at `path` (the sweep's parameter paths: "
+          "'facility_water.supply_temperature', 'cdus[cdu1].control.supply_temperature', "
+          "'racks[A01].heat_load', 'jobs[llm_training].gpu_power_cap'; the last key is created) "
+          "and "
+          "reload. Raises LoadError (the facility is then unchanged).")
+      .def(
+          "update",
+          [](PyFacility& f, const py::dict& d) {
+            PyFacility trial = f;
+            for (auto kv : d) edit(trial, py::cast<std::string>(kv.first), kv.second);
+            f = std::move(trial);
+          },
+          py::arg("values"), "set() for every path: value of a dict, all or none.")
+      .def(
+          "get", [](const PyFacility& f, const std::string& p) { return lookup(f, p); },
+          py::arg("path"),
+          "The value at `path` as written ('32 degC'), or the YAML text of a mapping or list. "
+          "Raises KeyError.")
+      .def(
+          "check", [](PyFacility& f) { return countsDict(*facilityLayout(f)); },
+          "Compile the facility (as a run would) and return its size: cdus, racks, gpus, jobs, ... "
+          "Raises LoadError.")
+      .def("copy", [](const PyFacility& f) { return f; })
+      .def(
+          "save",
+          [](const PyFacility& f, const py::object& p) {
+            const std::string path = pathArg(p, "path");
+            std::ofstream out(path, std::ios::binary);
+            if (!(out << f.text)) throw py::value_error("cannot write " + path);
+          },
+          py::arg("path"), "Write the (edited) YAML text.")
+      .def_property_readonly("name", [](const PyFacility& f) { return f.spec->name; })
+      .def_property_readonly("description", [](const PyFacility& f) { return f.spec->description; })
+      .def_property_readonly("path", [](const PyFacility& f) { return f.path; })
+      .def_property_readonly("text", [](const PyFacility& f) { return text(f.text); })
+      .def_property_readonly(
+          "edits", [](const PyFacility& f) { return f.edits; },
+          "(path, value) of every set(), in order")
+      .def_property_readonly("cdus",
+                             [](const PyFacility& f) {
+                               std::vector<std::string> v;
+                               for (const auto& c : f.spec->cdus) v.push_back(c.name);
+                               return v;
+                             })
+      .def_property_readonly("racks",
+                             [](const PyFacility& f) {
+                               std::vector<std::string> v;
+                               for (const auto& r : f.spec->racks) v.push_back(r.name);
+                               return v;
+                             })
+      .def_property_readonly("jobs",
+                             [](const PyFacility& f) {
+                               std::vector<std::string> v;
+                               for (const auto& j : f.spec->jobs) v.push_back(j.name);
+                               return v;
+                             })
+      .def_property_readonly(
+          "layout", [](PyFacility& f) { return layoutDict(*facilityLayout(f)); },
+          "Names and indices as in a results file ('/rack/names', '/rack/cdu', '/gpu/rack', ...)")
+      .def("__repr__", [](const PyFacility& f) {
+        return "<dctwin.Facility '" + f.spec->name + "' (" + f.name + "), " +
+               std::to_string(f.spec->cdus.size()) + " CDU(s), " +
+               std::to_string(f.spec->racks.size()) + " rack(s), " +
+               std::to_string(f.edits.size()) + " edit(s)>";
+      });
+
+  // scenarios
+  py::class_<PyScenario>(m, "Scenario",
+                         "A scenario (docs/scenario-format.md): duration, output interval, events "
+                         "and faults. Scenario() is the empty one (1 h, 60 s rows).")
+      .def(py::init<>())
+      .def_static(
+          "load",
+          [](const py::object& p) {
+            const std::string path = pathArg(p, "path");
+            PyScenario s;
+            s.path = s.name = path;
+            s.text = readFile(path, "scenario");
+            s.sc = s.load(s.text);
+            return s;
+          },
+          py::arg("path"), "Load a scenario file. Raises FileNotFoundError or LoadError.")
+      .def_static(
+          "from_string",
+          [](std::string text, std::string name) {
+            PyScenario s;
+            s.name = std::move(name);
+            s.text = std::move(text);
+            s.sc = s.load(s.text);
+            return s;
+          },
+          py::arg("text"), py::arg("name") = "<string>")
+      .def(
+          "set",
+          [](PyScenario& s, const std::string& path, const py::handle& v) { edit(s, path, v); },
+          py::arg("path"), py::arg("value"),
+          "Write `value` at `path` ('duration', 'events[0].time', ...) and reload; raises "
+          "LoadError.")
+      .def(
+          "get", [](const PyScenario& s, const std::string& p) { return lookup(s, p); },
+          py::arg("path"))
+      .def_property_readonly("path", [](const PyScenario& s) { return s.path; })
+      .def_property_readonly("text", [](const PyScenario& s) { return text(s.text); })
+      .def_property_readonly(
+          "duration", [](const PyScenario& s) { return s.sc->duration; }, "(s)")
+      .def_property_readonly(
+          "output_interval", [](const PyScenario& s) { return s.sc->output_interval; }, "(s)")
+      .def_property_readonly("events",
+                             [](const PyScenario& s) {
+                               py::list l;
+                               for (const auto& e : s.sc->events) {
+                                 py::dict d;
+                                 d["time"] = e.time;
+                                 d["kind"] = e.kind;
+                                 d["target"] = e.target;
+                                 d["value"] = e.value;
+                                 l.append(d);
+                               }
+                               return l;
+                             })
+      .def("__repr__", [](const PyScenario& s) {
+        return "<dctwin.Scenario " + (s.name.empty() ? std::string("(empty)") : s.name) + ", " +
+               std::to_string(s.sc->duration) + " s, " + std::to_string(s.sc->events.size()) +
+               " event(s)>";
+      });
+
+  py::class_<PyCancel>(m, "Cancel",
+                       "A cancel token: pass it to run() or Sweep.run() and call cancel() (from a "
+                       "progress callback or another thread) to stop at the next coupling window.")
+      .def(py::init<>())
+      .def("cancel", [](PyCancel& c) { c.flag->store(true); })
+      .def("reset", [](PyCancel& c) { c.flag->store(false); })
+      .def_property_readonly("cancelled", [](const PyCancel& c) { return c.flag->load(); });
+
+  // results
+  py::class_<PyResults>(m, "Results",
+                        "A run's output series as numpy arrays keyed by results-file path "
+                        "(docs/results.md): [rows] for facility series, [rows, columns] for CDU, "
+                        "rack, GPU, job and busway series. SI units (info(path)).")
+      .def("__getitem__", &PyResults::get, py::arg("path"))
+      .def("__contains__",
+           [](const PyResults& R, const std::string& p) { return R.series.contains(p); })
+      .def("__len__", [](const PyResults& R) { return R.series.size(); })
+      .def("__iter__", [](const PyResults& R) { return py::iter(R.series); })
+      .def("keys", [](const PyResults& R) { return R.series.attr("keys")(); })
+      .def(
+          "info",
+          [](const PyResults& R, const std::string& p) {
+            (void)R.get(p);
+            return R.meta[py::str(p)];
+          },
+          py::arg("path"), "{unit, basis, shape, description} of a series")
+      .def(
+          "unit",
+          [](const PyResults& R, const std::string& p) {
+            (void)R.get(p);
+            return R.meta[py::str(p)]["unit"];
+          },
+          py::arg("path"))
+      .def_readonly("series", &PyResults::series)
+      .def_readonly("meta", &PyResults::meta)
+      .def_readonly("layout", &PyResults::layout)
+      .def_readonly("events", &PyResults::events)
+      .def_readonly("attributes", &PyResults::attributes)
+      .def_readonly("summary", &PyResults::summary, "the run summary (a run's; None from a file)")
+      .def_readonly("summary_text", &PyResults::summary_text, "the CLI's summary text")
+      .def_readonly("stats", &PyResults::stats, "solver statistics")
+      .def_readonly("status", &PyResults::status, "completed, cancelled or failed")
+      .def_readonly("error", &PyResults::error)
+      .def_readonly("t_end", &PyResults::t_end, "last time reached (s)")
+      .def_readonly("wall_seconds", &PyResults::wall_seconds)
+      .def_readonly("source", &PyResults::source, "'run' or the file it was read from")
+      .def_property_readonly("ok", [](const PyResults& R) { return R.status != "failed"; })
+      .def_property_readonly("cancelled",
+                             [](const PyResults& R) { return R.status == "cancelled"; })
+      .def_property_readonly("time", [](const PyResults& R) { return R.get("/time"); })
+      .def_property_readonly("cdu_names", [](const PyResults& R) { return R.names("/cdu/names"); })
+      .def_property_readonly("rack_names",
+                             [](const PyResults& R) { return R.names("/rack/names"); })
+      .def_property_readonly("job_names", [](const PyResults& R) { return R.names("/job/names"); })
+      .def_property_readonly("busway_names",
+                             [](const PyResults& R) { return R.names("/busway/names"); })
+      .def("__repr__", [](const PyResults& R) {
+        const std::size_t rows = R.series.contains("/time") ? py::len(R.series["/time"]) : 0;
+        return "<dctwin.Results " + R.source + ": " + R.status + ", " + std::to_string(rows) +
+               " rows, " + std::to_string(R.series.size()) + " series>";
+      });
+
+  m.def(
+      "run",
+      [](PyFacility& fac, const py::object& scenario, const py::object& duration,
+         const py::object& output_interval, int threads, const py::object& progress,
+         const py::object& cancel, const py::object& output, const py::object& power_interval,
+         const py::object& record) {
+        return runPy(fac, scenario, duration, output_interval, threads, progress, cancel, output,
+                     power_interval, record);
+      },
+      py::arg("facility"), py::arg("scenario") = py::none(), py::kw_only(),
+      py::arg("duration") = py::none(), py::arg("output_interval") = py::none(),
+      py::arg("threads") = 1, py::arg("progress") = py::none(), py::arg("cancel") = py::none(),
+      py::arg("output") = py::none(), py::arg("power_interval") = py::none(),
+      py::arg("record") = py::none(),
+      "Run a facility (optionally with a scenario) through the one run path and return Results.\n"
+      "duration, output_interval: seconds or '10 min' (default: the scenario's); threads: worker "
+      "threads of the run; progress(t, duration): called once per output interval and at the "
+      "end, with the GIL; raising in it stops the run and the exception propagates; cancel: a "
+      "dctwin.Cancel (status 'cancelled', the rows so far); output: also write the HDF5 results "
+      "file; power_interval: also record the sub-second /power series; record: glob patterns of "
+      "the series to keep (default: all). Ctrl-C stops the run (KeyboardInterrupt).");
+
+  m.def("read_results", &readPy, py::arg("path"), py::arg("series") = py::none(),
+        "Read a results file (docs/results.md) into Results; series: glob patterns of the series "
+        "to read (default: all). Raises FileNotFoundError or ResultsError.");
+
+  // sweeps
+  py::class_<PySweep>(m, "Sweep",
+                      "A design sweep (docs/sweep-format.md): parameters by path, cases from a "
+                      "grid, a list or a Latin hypercube, run on threads.")
+      .def_static(
+          "load",
+          [](const py::object& p) {
+            const std::string path = pathArg(p, "path");
+            (void)readFile(path, "sweep");
+            PySweep S;
+            S.spec = loadSweep(path);
+            S.cases = expandCases(S.spec);
+            return S;
+          },
+          py::arg("path"), "Load a sweep file; raises FileNotFoundError or LoadError.")
+      .def_static(
+          "from_string",
+          [](const std::string& text, const std::string& name, const std::string& base_dir) {
+            PySweep S;
+            S.spec = loadSweepFromString(text, name, base_dir);
+            S.cases = expandCases(S.spec);
+            return S;
+          },
+          py::arg("text"), py::arg("name") = "<string>", py::arg("base_dir") = ".",
+          "A sweep from YAML text; its facility and scenario paths resolve against base_dir.")
+      .def_static("grid", &gridSweep, py::arg("facility"), py::arg("parameters"),
+                  py::arg("scenario") = py::none(), py::kw_only(), py::arg("duration") = py::none(),
+                  py::arg("output_interval") = py::none(), py::arg("name") = "python",
+                  "A grid sweep over an in-memory (possibly edited) Facility: parameters maps "
+                  "'facility.<path>' or 'scenario.<path>' to a list of values; every value is "
+                  "checked at once (LoadError).")
+      .def(
+          "check",
+          [](const PySweep& S) {
+            if (S.base) return;  // checked when made
+            py::gil_scoped_release nogil;
+            validateSweep(S.spec);
+          },
+          "Load every case's inputs once (as `dctwin sweep` does before running); raises "
+          "LoadError against the sweep file.")
+      .def("run", &runSweepPy, py::kw_only(), py::arg("threads") = 1, py::arg("max_cases") = 0,
+           py::arg("progress") = py::none(), py::arg("cancel") = py::none(),
+           "Run the cases on `threads` threads and return a SweepResult. progress(done, total) is "
+           "called after each case; raising in it (or cancel.cancel(), or Ctrl-C) lets the "
+           "running cases finish and starts no more.")
+      .def_property_readonly("name", [](const PySweep& S) { return S.spec.name; })
+      .def_property_readonly("parameters", [](const PySweep& S) { return paramList(S.spec); })
+      .def_property_readonly(
+          "cases",
+          [](const PySweep& S) {
+            std::vector<std::vector<std::string>> v;
+            for (const auto& c : S.cases) v.push_back(c.values);
+            return v;
+          },
+          "each case's values, as written, in parameter order")
+      .def_property_readonly("duration", [](const PySweep& S) { return S.spec.duration; })
+      .def("__len__", [](const PySweep& S) { return S.cases.size(); })
+      .def("__repr__", [](const PySweep& S) {
+        return "<dctwin.Sweep '" + S.spec.name + "', " + std::to_string(S.spec.params.size()) +
+               " parameter(s), " + std::to_string(S.cases.size()) + " case(s)>";
+      });
+
+  py::class_<PySweepResult>(m, "SweepResult",
+                            "The metrics table of a sweep: one entry per case in `table` (numpy "
+                            "arrays: index, ok, wall_seconds, each parameter in SI, each metric of "
+                            "docs/sweep-format.md; lists: status, error).")
+      .def("__getitem__",
+           [](const PySweepResult& R, const std::string& k) {
+             if (!R.table.contains(k)) throw py::key_error(k);
+             return R.table[py::str(k)];
+           })
+      .def("__len__", [](const PySweepResult& R) { return R.results.size(); })
+      .def("keys", [](const PySweepResult& R) { return R.table.attr("keys")(); })
+      .def_readonly("table", &PySweepResult::table)
+      .def_readonly("values", &PySweepResult::values, "parameter -> values as written")
+      .def_readonly("units", &PySweepResult::units)
+      .def(
+          "write",
+          [](const PySweepResult& R, const py::object& p) {
+            const std::string path = pathArg(p, "path");
+            py::gil_scoped_release nogil;
+            writeSweepResults(path, R.spec, R.cases, R.results);
+          },
+          py::arg("path"), "Write the /cases table as `dctwin sweep -o` does.")
+      .def("__repr__", [](const PySweepResult& R) {
+        return "<dctwin.SweepResult '" + R.spec.name + "', " + std::to_string(R.results.size()) +
+               " case(s)>";
+      });
+
+  // the tables
+  m.def(
+      "observables",
+      [] {
+        py::list l;
+        for (const ObservableInfo& o : observableTable()) {
+          py::dict d = metaOf(o.path, o.unit, basisName(o.basis));
+          d["path"] = o.path;
+          d["exists_with"] = std::string(needsName(o.needs));
+          d["rate"] = o.rate == Rate::Fast ? "fast" : "output";
+          d["computed"] = o.computed;
+          l.append(d);
+        }
+        return l;
+      },
+      "The output table (`dctwin outputs`): path, unit, basis, shape, description, ...");
+  m.def(
+      "sweep_metrics",
+      [] {
+        py::dict d;
+        for (const auto& [name, unit] : sweepMetrics()) d[py::str(name)] = unit;
+        return d;
+      },
+      "metric -> unit, in column order (docs/sweep-format.md)");
+  m.def("data_dirs", &defaultDataDirs,
+        "Folders searched for catalog/ (and holding facilities/, scenarios/): $DCTWIN_DATA, then "
+        "the build's data folder.");
+  m.def(
+      "to_si",
+      [](const std::string& text) {
+        const double v = sweepValueSI(text);
+        if (std::isnan(v)) throw py::value_error("not a quantity dctwin reads: '" + text + "'");
+        return v;
+      },
+      py::arg("text"), "A quantity as written ('40 degC', '1100 L/min') in SI (313.15, 0.0183).");
+}

@@ -1,0 +1,121 @@
+// csv_export.cpp: see csv_export.h
+#include "solver/output/csv_export.h"
+
+#include <cstdio>
+
+#include "solver/output/series_filter.h"
+
+namespace dctwin {
+
+namespace {
+
+bool isPower(const std::string& p) {
+  return p.rfind("/power/", 0) == 0;
+}
+
+// the time series of a file: datasets with as many rows as their time axis (not the axes, the
+// event log or the static layout)
+bool isTimeSeries(const ResultsData& d, const std::string& p, const ResultsSeries& s) {
+  if (p == "/time" || p == "/power/time" || p.rfind("/events/", 0) == 0) return false;
+  const ResultsSeries* axis = d.find(isPower(p) ? "/power/time" : "/time");
+  return axis && s.rows == axis->rows;
+}
+
+std::string quote(const std::string& x) {
+  if (x.find_first_of(",\"\n") == std::string::npos) return x;
+  std::string q = "\"";
+  for (char c : x) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
+std::string number(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
+}  // namespace
+
+std::string columnLabel(const ResultsData& d, const std::string& path, std::size_t col) {
+  auto names = [&](const char* ds) -> std::string {
+    auto it = d.strings.find(ds);
+    return it != d.strings.end() && col < it->second.size() ? it->second[col] : "";
+  };
+  const std::string group = path.substr(0, path.find('/', 1));
+  std::string label;
+  if (group == "/rack" || path == "/power/rack_P")
+    label = names("/rack/names");
+  else if (group == "/cdu")
+    label = names("/cdu/names");
+  else if (group == "/job")
+    label = names("/job/names");
+  else if (group == "/busway")
+    label = names("/busway/names");
+  else if (group == "/gpu") {
+    auto r = d.integers.find("/gpu/rack");
+    auto s = d.integers.find("/gpu/slot");
+    auto rn = d.strings.find("/rack/names");
+    if (r != d.integers.end() && s != d.integers.end() && rn != d.strings.end() &&
+        col < r->second.size() && col < s->second.size() && r->second[col] >= 0 &&
+        std::size_t(r->second[col]) < rn->second.size())
+      label = rn->second[r->second[col]] + ":" + std::to_string(s->second[col]);
+  }
+  return label.empty() ? std::to_string(col) : label;
+}
+
+std::vector<std::string> selectSeries(const ResultsData& d,
+                                      const std::vector<std::string>& patterns) {
+  std::vector<std::string> all, chosen;
+  for (const auto& [p, s] : d.series)
+    if (isTimeSeries(d, p, s)) all.push_back(p);
+  const std::string bad = unmatchedPatternError(patterns, all, "--series");
+  if (!bad.empty()) throw ResultsError(d.path + ": " + bad);
+  for (const auto& p : all)
+    if (patterns.empty() ? !isPower(p) : anyGlobMatch(patterns, p)) chosen.push_back(p);
+  return chosen;
+}
+
+void writeCsv(const ResultsData& d, const std::vector<std::string>& paths, bool long_format,
+              std::ostream& out) {
+  if (long_format) {
+    out << "time,path,column,value,unit\n";
+    for (const auto& p : paths) {
+      const ResultsSeries& s = d.series.at(p);
+      const ResultsSeries& t = *d.find(isPower(p) ? "/power/time" : "/time");
+      std::vector<std::string> labels;
+      for (std::size_t c = 0; c < s.columns(); ++c)
+        labels.push_back(s.width == 0 ? "" : quote(columnLabel(d, p, c)));
+      for (std::size_t r = 0; r < s.rows; ++r)
+        for (std::size_t c = 0; c < s.columns(); ++c)
+          out << number(t.at(r)) << ',' << p << ',' << labels[c] << ',' << number(s.at(r, c)) << ','
+              << quote(s.units) << '\n';
+    }
+    return;
+  }
+  bool power = false, rows = false;
+  for (const auto& p : paths) (isPower(p) ? power : rows) = true;
+  if (power && rows)
+    throw ResultsError(d.path +
+                       ": /power series have their own time axis (/power/time); export them "
+                       "apart from the others, or use --long");
+  const ResultsSeries* t = d.find(power ? "/power/time" : "/time");
+  if (!t) throw ResultsError(d.path + ": no time axis");
+  out << (power ? "/power/time (s)" : "time (s)");
+  for (const auto& p : paths) {
+    const ResultsSeries& s = d.series.at(p);
+    const std::string unit = s.units.empty() ? "" : " (" + s.units + ")";
+    for (std::size_t c = 0; c < s.columns(); ++c)
+      out << ',' << quote(s.width == 0 ? p + unit : p + "[" + columnLabel(d, p, c) + "]" + unit);
+  }
+  out << '\n';
+  for (std::size_t r = 0; r < t->rows; ++r) {
+    out << number(t->at(r));
+    for (const auto& p : paths) {
+      const ResultsSeries& s = d.series.at(p);
+      for (std::size_t c = 0; c < s.columns(); ++c) out << ',' << number(s.at(r, c));
+    }
+    out << '\n';
+  }
+}
+
+}  // namespace dctwin

@@ -1,0 +1,187 @@
+# runs through the one run path: progress, results arrays equal to `dctwin run`'s file, cancel,
+# results files read back
+import subprocess
+import threading
+
+import h5py
+import numpy as np
+import pytest
+
+import dctwin
+from conftest import POD
+
+
+def file_series(path):
+    """every time series of a results file (datasets with a basis), by path"""
+    out = {}
+    with h5py.File(path, "r") as f:
+        def visit(name, obj):
+            if isinstance(obj, h5py.Dataset) and "basis" in obj.attrs:
+                out["/" + name] = (obj[()], obj.attrs["units"], obj.attrs["basis"])
+        f.visititems(visit)
+    return out
+
+
+def test_pod_run_equals_the_cli_file(pod, cli, tmp_path):
+    calls = []
+    res = dctwin.run(pod, duration="5 min", progress=lambda t, T: calls.append((t, T)))
+    assert res.status == "completed" and res.ok and not res.cancelled
+    assert res.t_end == 300
+    # progress: once per output row (60 s), in order, the last at the end
+    assert [t for t, _ in calls] == [0, 60, 120, 180, 240, 300]
+    assert all(T == 300 for _, T in calls)
+
+    h5 = tmp_path / "cli.h5"
+    subprocess.run([cli, "run", str(POD), "--duration", "5min", "-o", str(h5)], check=True,
+                   stdout=subprocess.DEVNULL)
+    ref = file_series(h5)
+    assert set(ref) == set(res.keys())
+    for path, (data, units, basis) in ref.items():
+        assert res[path].shape == data.shape, path
+        np.testing.assert_array_equal(res[path], data, err_msg=path)
+        info = res.info(path)
+        assert (info["unit"], info["basis"]) == (units, basis), path
+        assert info["description"]
+    assert res["/time"].tolist() == [0, 60, 120, 180, 240, 300]
+    assert res["/gpu/T_junction"].shape == (6, 576)
+    assert res["/facility/P_IT"].shape == (6,)
+    with h5py.File(h5, "r") as f:
+        assert res.rack_names == [x.decode() for x in f["/rack/names"][()]]
+        assert res.cdu_names == ["cdu1"] and res.job_names == ["llm_training"]
+        np.testing.assert_array_equal(res.layout["/gpu/rack"], f["/gpu/rack"][()])
+        assert len(res.events) == len(f["/events/time"])
+    assert res.summary["T_junction_max"] == pytest.approx(np.nanmax(res["/gpu/T_junction"]))
+    assert res.summary["jobs"][0]["name"] == "llm_training"
+    assert "status" in res.summary_text and res.stats["steps"] > 0
+    with pytest.raises(KeyError, match="did you mean '/rack/T_supply'"):
+        res["/rack/T_suply"]
+
+
+def test_output_file_and_read_results(pod, tmp_path):
+    h5 = tmp_path / "run.h5"
+    res = dctwin.run(pod, duration=120, output_interval="30 s", output=h5, power_interval=1.0)
+    assert res.attributes["output"] == str(h5)
+    assert res["/power/P_IT"].shape == (120,)  # fast rows every second
+    back = dctwin.read_results(h5)
+    assert back.status == "completed" and back.t_end == 120 and back.source == str(h5)
+    assert set(back.keys()) == set(res.keys())
+    for path in res:
+        np.testing.assert_array_equal(back[path], res[path], err_msg=path)
+        assert back.info(path) == res.info(path), path
+    assert back.rack_names == res.rack_names
+    assert back.attributes["facility_name"] == "pod_gb200"
+    assert back.stats["steps"] == res.stats["steps"]
+    only = dctwin.read_results(str(h5), series=["/rack/*"])
+    assert set(only.keys()) == {"/time"} | {p for p in res if p.startswith("/rack/")}
+    # not a results file
+    junk = tmp_path / "junk.h5"
+    junk.write_bytes(b"this is not HDF5\n" * 10)
+    with pytest.raises(dctwin.ResultsError, match="not an HDF5 file"):
+        dctwin.read_results(junk)
+
+
+def test_record_patterns(pod):
+    res = dctwin.run(pod, duration=60, record=["/cdu/*", "/facility/P_IT"])
+    assert set(res.keys()) == {"/time", "/facility/P_IT"} | {
+        o["path"] for o in dctwin.observables() if o["path"].startswith("/cdu/")}
+
+
+def test_cancel_from_the_callback(pod, tmp_path):
+    token = dctwin.Cancel()
+    h5 = tmp_path / "cancelled.h5"
+
+    def progress(t, T):
+        if t >= 120:
+            token.cancel()
+
+    res = dctwin.run(pod, duration="10 min", progress=progress, cancel=token, output=h5)
+    assert res.status == "cancelled" and res.cancelled and token.cancelled
+    assert 120 <= res.t_end < 600
+    assert res["/time"][-1] <= res.t_end
+    back = dctwin.read_results(h5)
+    assert back.status == "cancelled"
+    np.testing.assert_array_equal(back["/rack/T_supply"], res["/rack/T_supply"])
+
+
+def test_an_exception_in_the_callback_cancels_and_propagates(pod, tmp_path):
+    h5 = tmp_path / "raised.h5"
+
+    class Stop(Exception):
+        pass
+
+    def progress(t, T):
+        if t >= 60:
+            raise Stop("enough")
+
+    with pytest.raises(Stop, match="enough"):
+        dctwin.run(pod, duration="10 min", progress=progress, output=h5)
+    back = dctwin.read_results(h5)  # closed cleanly: the rows so far
+    assert back.status == "cancelled" and back.t_end < 600
+
+
+def test_cancel_from_another_thread_while_the_gil_is_released(pod):
+    token = dctwin.Cancel()
+    started = threading.Event()
+    out = {}
+
+    def work():
+        out["res"] = dctwin.run(pod, duration="4 h", progress=lambda t, T: started.set(),
+                                cancel=token)
+
+    th = threading.Thread(target=work)
+    th.start()
+    assert started.wait(30)  # this thread runs while the run does
+    token.cancel()
+    th.join(60)
+    assert not th.is_alive()
+    assert out["res"].status == "cancelled" and out["res"].t_end < 4 * 3600
+
+
+def test_scenario_run(pod):
+    sc = dctwin.Scenario.from_string(
+        "duration: 3 min\noutput_interval: 30 s\nevents:\n"
+        "  - {time: 1 min, cdu: cdu1, pump_failure: 1}\n", name="pump.yaml")
+    res = dctwin.run(pod, sc)
+    assert res.t_end == 180 and len(res["/time"]) == 7
+    assert any(e["kind"] == "pump_failure" for e in res.events)
+    bad = dctwin.Scenario.from_string("events:\n  - {time: 1 min, cdu: cdu7, pump_failure: 1}\n")
+    with pytest.raises(dctwin.LoadError, match="cdu7"):
+        dctwin.run(pod, bad, duration=60)
+
+
+def test_ctrl_c_stops_a_run(tmp_path):
+    import os
+    import signal
+    import sys
+
+    script = tmp_path / "long.py"
+    script.write_text(
+        "import sys, dctwin\n"
+        f"fac = dctwin.Facility.load({str(POD)!r})\n"
+        "def progress(t, T):\n"
+        "    print('running', flush=True)\n"
+        "try:\n"
+        "    dctwin.run(fac, duration='24 h', progress=progress)\n"
+        "except KeyboardInterrupt:\n"
+        "    print('interrupted', flush=True)\n"
+        "    sys.exit(3)\n")
+    p = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True,
+                         env=dict(os.environ))
+    assert p.stdout.readline().strip() == "running"
+    p.send_signal(signal.SIGINT)
+    out, _ = p.communicate(timeout=60)
+    assert p.returncode == 3 and "interrupted" in out
+
+
+def test_runs_on_python_threads_equal_serial_runs(pod):
+    from concurrent.futures import ThreadPoolExecutor
+
+    warm = pod.copy()
+    warm.set("facility_water.supply_temperature", "42 degC")
+    serial = [dctwin.run(f, duration="7 min") for f in (pod, warm)]
+    with ThreadPoolExecutor(2) as pool:
+        parallel = list(pool.map(lambda f: dctwin.run(f, duration="7 min"), (pod, warm)))
+    for a, b in zip(serial, parallel):
+        for path in a:
+            np.testing.assert_array_equal(a[path], b[path], err_msg=path)
+    assert serial[1]["/cdu/T_prim_supply"][-1, 0] == pytest.approx(315.15)

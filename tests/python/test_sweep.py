@@ -1,0 +1,72 @@
+# sweeps on threads: the metrics table, equal to `dctwin sweep`'s /cases table
+import subprocess
+
+import h5py
+import numpy as np
+import pytest
+
+import dctwin
+from conftest import POD
+
+FWS = "facility.facility_water.supply_temperature"
+
+
+def test_grid_sweep_equals_the_cli(pod, cli, tmp_path):
+    sweep = dctwin.Sweep.grid(pod, {FWS: ["30 degC", "40 degC"]}, duration="6 min")
+    assert len(sweep) == 2 and sweep.cases == [["30 degC"], ["40 degC"]]
+    seen = []
+    res = sweep.run(threads=2, progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(1, 2), (2, 2)]
+    assert len(res) == 2 and res["ok"].all() and res["status"] == ["ok", "ok"]
+    assert res["index"].tolist() == [0, 1]
+    np.testing.assert_allclose(res["facility_water.supply_temperature"], [303.15, 313.15])
+    assert res.values["facility_water.supply_temperature"] == ["30 degC", "40 degC"]
+    assert res.units["T_supply_max"] == "K"
+    assert res["T_supply_max"][1] > res["T_supply_max"][0]
+    assert set(dctwin.sweep_metrics()) <= set(res.keys())
+
+    yaml = tmp_path / "fws.yaml"
+    yaml.write_text(f"facility: {POD}\nduration: 6 min\nparameters:\n"
+                    f"  - {{path: {FWS}, values: [30 degC, 40 degC]}}\n")
+    out = tmp_path / "cli_sweep.h5"
+    subprocess.run([cli, "sweep", str(yaml), "-j", "2", "-o", str(out)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    with h5py.File(out, "r") as f:
+        for name in dctwin.sweep_metrics():
+            np.testing.assert_array_equal(res[name], f["/cases/" + name][()], err_msg=name)
+    # the same table written by the module
+    mine = tmp_path / "py_sweep.h5"
+    res.write(mine)
+    with h5py.File(mine, "r") as f:
+        np.testing.assert_array_equal(f["/cases/T_supply_max"][()], res["T_supply_max"])
+
+    # the sweep file itself, run from Python
+    again = dctwin.Sweep.load(yaml).run(threads=1, max_cases=1)
+    assert len(again) == 1
+    np.testing.assert_array_equal(again["T_supply_max"], res["T_supply_max"][:1])
+
+
+def test_grid_sweep_errors(pod):
+    with pytest.raises(dctwin.LoadError, match="expected facility.<path>"):
+        dctwin.Sweep.grid(pod, {"facility_water.supply_temperature": ["30 degC"]})
+    with pytest.raises(dctwin.LoadError, match="30 kW"):
+        dctwin.Sweep.grid(pod, {FWS: ["30 degC", "30 kW"]})
+    with pytest.raises(ValueError):
+        dctwin.Sweep.grid(pod, {})
+    sweep = dctwin.Sweep.grid(pod, {FWS: ["30 degC"]}, duration=60)
+    with pytest.raises(ValueError):
+        sweep.run(threads=-1)
+
+
+def test_sweep_callback_exception_stops_new_cases(pod):
+    sweep = dctwin.Sweep.grid(pod, {FWS: ["30 degC", "32 degC", "34 degC", "36 degC"]},
+                              duration=60)
+
+    def progress(done, total):
+        raise RuntimeError("stop the sweep")
+
+    with pytest.raises(RuntimeError, match="stop the sweep"):
+        sweep.run(threads=1, progress=progress)
+    token = dctwin.Cancel()
+    res = sweep.run(threads=1, progress=lambda d, t: token.cancel(), cancel=token)
+    assert len(res) == 1
