@@ -327,6 +327,11 @@ void FloorPlan::setBaseline(const RunData* base) {
   recompute();
 }
 
+void FloorPlan::setRunAndBaseline(const RunData* d, const RunData* base) {
+  base_ = base;
+  setRun(d);
+}
+
 void FloorPlan::dataChanged() {
   recompute();
 }

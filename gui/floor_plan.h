@@ -27,6 +27,8 @@ class FloorPlan : public QWidget {
   void setRun(const RunData* d);
   // difference colouring against a baseline run (null: off)
   void setBaseline(const RunData* base);
+  // both at once (one recompute): neither pointer is read while the other may dangle
+  void setRunAndBaseline(const RunData* d, const RunData* base);
   void dataChanged();
   void setTime(double t);
   void setMetric(Metric m);

@@ -805,8 +805,8 @@ void MainWindow::attachViews() {
   what_if_->setRun(d);
   cmp_[0]->setRun(baseline_ ? baseline_.get() : nullptr);
   cmp_[1]->setRun(d);
-  cmp_[2]->setRun(d);
-  cmp_[2]->setBaseline(baseline_.get());
+  // the baseline may just have been freed (stopComparing): set both before a recompute
+  cmp_[2]->setRunAndBaseline(d, baseline_.get());
   for (auto* c : charts_) c->setRuns(d, baseline_.get());
   updateCharts();
   timeline_->setTimes(d ? d->time : std::vector<double>{});

@@ -7,7 +7,7 @@
 #   dctwin_install_deps [DEPS_FILE]   install the missing Debian packages of scripts/deps.txt
 #   dctwin_build DIR [cmake args...]  configure (Ninja, Release unless overridden) and build
 #   dctwin_start_xvfb                 start a private Xvfb when DISPLAY is unset (stopped on exit)
-#   dctwin_run_fuzzer BIN SEEDS WORK SECONDS   bounded libFuzzer run on a copy of SEEDS
+#   dctwin_run_fuzzer BIN SEEDS WORK SECONDS [ARGS]   bounded libFuzzer run on a copy of SEEDS
 #   dctwin_stage_begin / dctwin_stage_end / dctwin_print_summary   timed stages
 #   dctwin_summary_on_exit            print the stage summary when the script exits (also on failure)
 #   dctwin_on_exit 'command'          run a command when the script exits (last registered runs first)
@@ -242,12 +242,13 @@ dctwin_start_xvfb() {
 # ---------------------------------------------------------------------------------------------
 # Fuzzing
 
-# dctwin_run_fuzzer BIN SEED_DIR WORK_DIR SECONDS
+# dctwin_run_fuzzer BIN SEED_DIR WORK_DIR SECONDS [FUZZER_ARGS...]
 # Copies SEED_DIR to WORK_DIR/corpus (fresh each run) and runs the libFuzzer binary BIN on it for
 # SECONDS seconds. Crash, leak and timeout inputs land in WORK_DIR/artifacts/; the full fuzzer
 # output in WORK_DIR/fuzz.log. Returns the fuzzer's exit status.
 dctwin_run_fuzzer() {
   local bin=$1 seeds=$2 work=$3 seconds=$4 rc=0
+  shift 4
   [[ -x $bin ]] || dctwin_die "fuzz binary $bin not found"
   [[ $seconds =~ ^[0-9]+$ && $seconds -gt 0 ]] || dctwin_die "fuzz time must be a positive whole number of seconds, not '$seconds'"
   rm -rf "$work/corpus" "$work/artifacts"
@@ -257,7 +258,7 @@ dctwin_run_fuzzer() {
   # -max_total_time bounds the run; `timeout` is only a backstop should the fuzzer itself hang.
   timeout --kill-after=30 $((seconds + 300)) "$bin" \
     -max_total_time="$seconds" -max_len=65536 -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" \
+    -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$@" "$work/corpus" \
     >"$work/fuzz.log" 2>&1 || rc=$?
   if ((rc == 0)); then
     tail -n 12 "$work/fuzz.log"

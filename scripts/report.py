@@ -310,18 +310,36 @@ def main():
     ap.add_argument("-o", "--output", required=True, help="folder for index.html and the plots")
     a = ap.parse_args()
     os.makedirs(a.output, exist_ok=True)
-    with h5py.File(a.results, "r") as f:
-        schema = f.attrs.get("schema", b"")
-        schema = schema.decode() if isinstance(schema, bytes) else str(schema)
-        if schema.startswith("dctwin-sweep"):
-            figs, head, table = sweep_report(f, a.output)
-            n = f["cases/index"].shape[0]
-            write_html(a.output, f"dctwin sweep: {os.path.basename(a.results)}", figs, table=table,
-                       head=head, subtitle=f"{n} cases", prov=provenance(f))
-        else:
-            figs, events, notes, title = run_report(f, a.output)
-            write_html(a.output, f"dctwin run: {os.path.basename(a.results)}", figs, events=events,
-                       subtitle=str(title), prov=provenance(f))
+    try:
+        f = h5py.File(a.results, "r")
+    except (OSError, ValueError) as e:  # not HDF5, truncated, damaged: a message, no traceback
+        reason = str(e).split("(", 1)[-1].rstrip(")") if "(" in str(e) else str(e)
+        print(f"dctwin report: {a.results}: cannot read the results file ({reason})",
+              file=sys.stderr)
+        return 2
+    try:
+        return report(f, a)
+    except (OSError, KeyError, ValueError) as e:
+        print(f"dctwin report: {a.results}: damaged or not a dctwin results file ({e})",
+              file=sys.stderr)
+        return 2
+    finally:
+        f.close()
+
+
+def report(f, a):
+    """the page for an open results file (a run or a sweep); returns the exit status"""
+    schema = f.attrs.get("schema", b"")
+    schema = schema.decode() if isinstance(schema, bytes) else str(schema)
+    if schema.startswith("dctwin-sweep"):
+        figs, head, table = sweep_report(f, a.output)
+        n = f["cases/index"].shape[0]
+        write_html(a.output, f"dctwin sweep: {os.path.basename(a.results)}", figs, table=table,
+                   head=head, subtitle=f"{n} cases", prov=provenance(f))
+    else:
+        figs, events, notes, title = run_report(f, a.output)
+        write_html(a.output, f"dctwin run: {os.path.basename(a.results)}", figs, events=events,
+                   subtitle=str(title), prov=provenance(f))
     print(os.path.join(a.output, "index.html"))
     return 0
 

@@ -8,6 +8,9 @@
 //   dctwin report RESULTS.h5 -o DIR
 //   dctwin outputs [--format markdown|csv]
 //   dctwin export RESULTS.h5 --series PATTERN... -o out.csv [--long]
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 #include <CLI/CLI.hpp>
 #ifdef DCTWIN_WITH_MPI
 #include <mpi.h>
@@ -17,7 +20,9 @@
 #endif
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -62,27 +67,52 @@ double parseDuration(const std::string& text) {
   throw CLI::ValidationError("--duration", "expected a duration such as 2h, 90min or 3600s");
 }
 
+// SIGINT and SIGTERM stop a run at its next step; the results file is closed with status
+// `interrupted`. The handler resets itself: a second signal ends the program at once.
+std::atomic<bool> g_cancel{false};
+std::atomic<int> g_signal{0};
+static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
+
+extern "C" void onStopSignal(int sig) {
+  g_signal.store(sig);
+  g_cancel.store(true);
+}
+
+void installStopHandlers() {
+  struct sigaction sa {};
+  sa.sa_handler = onStopSignal;
+  sigemptyset(&sa.sa_mask);
+  sa.sa_flags = SA_RESETHAND;
+  sigaction(SIGINT, &sa, nullptr);
+  sigaction(SIGTERM, &sa, nullptr);
+}
+
 int runCommand(const std::string& facility, const std::string& scenario_path,
                const std::string& duration, const std::string& output, const std::string& interval,
                const std::string& power_interval, bool quiet, const std::string& vtk_dir,
                int threads, const std::vector<std::string>& record) {
   using namespace dctwin;
+  installStopHandlers();  // a signal while loading stops the run before its first step
   FacilitySpec spec = loadFacility(facility);
   Scenario sc;
   if (!scenario_path.empty()) sc = loadScenario(scenario_path);
-  if (!duration.empty()) sc.duration = parseDuration(duration);
-  if (!interval.empty()) sc.output_interval = parseDuration(interval);
-  if (!(sc.duration > 0)) throw CLI::ValidationError("--duration", "must be positive");
-  if (!(sc.output_interval > 0))
-    throw CLI::ValidationError("--output-interval", "must be positive");
+  // the scenario keeps its own duration (its events are checked against it); the options
+  // override it for this run
+  const double run_duration = duration.empty() ? sc.duration : parseDuration(duration);
+  const double run_interval = interval.empty() ? sc.output_interval : parseDuration(interval);
+  if (!(run_duration > 0)) throw CLI::ValidationError("--duration", "must be positive");
+  if (!(run_interval > 0)) throw CLI::ValidationError("--output-interval", "must be positive");
   RunSettings settings;
-  settings.duration = sc.duration;
-  settings.output_interval = sc.output_interval;
+  settings.duration = run_duration;
+  settings.output_interval = run_interval;
   settings.threads = threads;
   std::vector<RunSink*> sinks;
   std::unique_ptr<Hdf5Sink> h5;
   if (!output.empty()) {
     const double pi = power_interval.empty() ? 0.0 : parseDuration(power_interval);
+    if (!power_interval.empty() && !(pi > 0))
+      throw CLI::ValidationError("--power-interval", "must be positive, e.g. 0.1s");
+    checkOutputPath(output, {facility, scenario_path});
     h5 = std::make_unique<Hdf5Sink>(output, 10, pi);
     h5->record(record);
     sinks.push_back(h5.get());
@@ -102,6 +132,8 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
                                "needs --output (the series it chooses are written there)");
   cli::ProgressReporter bar(stderr, cli::isTerminal(stderr), quiet, "dctwin run: ");
   RunControl control;
+  control.cancel = &g_cancel;
+  control.signal = &g_signal;
   control.progress = [&](double t, double d) {
     bar.update(d > 0 ? t / d : 1.0,
                [&](bool b) { return cli::runProgressLine(t, d, bar.elapsed(), b); });
@@ -109,8 +141,17 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   const RunReport report = runFacility(spec, sc, settings, sinks, control);
   bar.finish();
   const RunResult& res = report.result;
+  if (!quiet)
+    for (const std::string& w : report.warnings) std::cerr << "dctwin: warning: " << w << "\n";
   if (!quiet) std::cout << report.text();
   if (!output.empty() && !quiet) std::cout << "  results             " << output << "\n";
+  if (!res.interrupted.empty()) {
+    std::cerr << "dctwin: interrupted by " << res.interrupted << " at t = " << res.t_end << " s"
+              << (output.empty() ? ""
+                                 : "; results up to then in " + output + " (status interrupted)")
+              << "\n";
+    return 128 + g_signal.load();
+  }
   if (!res.ok) {
     std::cerr << "dctwin: " << res.error << "\n";
     if (!output.empty()) std::cerr << "dctwin: results up to the failure are in " << output << "\n";
@@ -120,6 +161,32 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
 }
 
 }  // namespace
+
+// a sweep's output, checked before its first case runs: its folder exists and is writable, it is
+// none of the sweep's inputs, and an existing file there is HDF5 (throws ResultsError)
+void checkSweepOutput(const std::string& output, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  dctwin::checkOutputPath(output, inputs);
+  std::error_code ec;
+  fs::path dir = fs::path(output).parent_path();
+  if (dir.empty()) dir = ".";
+  if (!fs::is_directory(dir, ec))
+    throw dctwin::ResultsError("'" + output + "': the folder '" + dir.string() +
+                               "' does not exist (create it first)");
+  if (::access(dir.c_str(), W_OK) != 0)
+    throw dctwin::ResultsError("'" + output + "': the folder '" + dir.string() +
+                               "' is not writable");
+  if (fs::exists(output, ec)) {
+    std::ifstream in(output, std::ios::binary);
+    char head[8] = {};
+    in.read(head, 8);
+    if (!fs::is_regular_file(output, ec) ||
+        (fs::file_size(output, ec) > 0 && std::string(head, 8) != "\x89HDF\r\n\x1a\n"))
+      throw dctwin::ResultsError("'" + output +
+                                 "' exists and is not an HDF5 file; not overwritten (choose "
+                                 "another --output)");
+  }
+}
 
 // MPI (when built with it and launched by mpirun): rank and size, 0 and 1 otherwise
 struct Ranks {
@@ -177,17 +244,23 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
   const auto [shard_k, shard_n] = parseShard(shard_text);
   using namespace dctwin;
   const SweepSpec s = loadSweep(file);
+  // before the first case: the output (directory, not an input, not another kind of file), the
+  // parameter names (validateSweep) and the number of cases (expandCases)
+  checkSweepOutput(output, {file, s.facility_path, s.scenario_path});
   validateSweep(s);
   const std::vector<SweepCase> cases = expandCases(s);
   // journals: rank 0 writes OUTPUT.journal, rank r > 0 OUTPUT.journal.r; a resume reads them all
   const std::string journal0 = output + ".journal";
   const std::string journal = rk.rank == 0 ? journal0 : journal0 + "." + std::to_string(rk.rank);
-  std::vector<CaseResult> done = readJournal(journal0, s);
+  std::vector<std::string> warnings;
+  std::vector<CaseResult> done = readJournal(journal0, s, cases.size(), &warnings);
   for (int r = 1; r < 1024; ++r) {
     const std::string jr = journal0 + "." + std::to_string(r);
     if (!std::filesystem::exists(jr)) continue;
-    for (const auto& x : readJournal(jr, s)) done.push_back(x);
+    for (const auto& x : readJournal(jr, s, cases.size(), &warnings)) done.push_back(x);
   }
+  if (rk.rank == 0)
+    for (const auto& w : warnings) std::cerr << "dctwin sweep: " << w << "\n";
   std::sort(done.begin(), done.end(),
             [](const CaseResult& a, const CaseResult& b) { return a.index < b.index; });
   done.erase(
@@ -223,7 +296,17 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
               << threads << " case(s) at once (-j)"
               << (done.empty() ? "" : ", resuming: " + std::to_string(done.size()) + " done")
               << "\n";
-  startJournal(journal, s);
+  startJournal(journal, s, cases.size());
+  // one sweep at a time per journal (and so per output): a second one stops here
+  const int journal_fd = ::open(journal.c_str(), O_RDWR | O_CLOEXEC);
+  if (journal_fd < 0 || ::flock(journal_fd, LOCK_EX | LOCK_NB) != 0)
+    throw ResultsError("'" + journal +
+                       "' is in use by another dctwin sweep on the same output; wait for it or "
+                       "choose another --output");
+  struct CloseFd {
+    int fd;
+    ~CloseFd() { ::close(fd); }
+  } journal_lock{journal_fd};
   const auto t0 = std::chrono::steady_clock::now();
   const std::string who = rk.size > 1 ? "rank " + std::to_string(rk.rank) + " " : "";
   cli::ProgressReporter bar(stderr, cli::isTerminal(stderr), quiet, "dctwin sweep: " + who);
@@ -293,13 +376,16 @@ int mergeCommand(const std::string& file, const std::vector<std::string>& journa
                  const std::string& output, bool quiet) {
   using namespace dctwin;
   const SweepSpec s = loadSweep(file);
+  checkSweepOutput(output, {file, s.facility_path, s.scenario_path});
   const std::vector<SweepCase> cases = expandCases(s);
   std::vector<CaseResult> all;
+  std::vector<std::string> warnings;
   for (const auto& j : journals) {
     if (!std::filesystem::exists(j))
       throw LoadFailure({LoadError{SourceLoc{j, 0, 0, ""}, j, "no such journal"}});
-    for (const auto& r : readJournal(j, s)) all.push_back(r);
+    for (const auto& r : readJournal(j, s, cases.size(), &warnings)) all.push_back(r);
   }
+  for (const auto& w : warnings) std::cerr << "dctwin merge: " << w << "\n";
   std::sort(all.begin(), all.end(),
             [](const CaseResult& a, const CaseResult& b) { return a.index < b.index; });
   all.erase(

@@ -130,11 +130,22 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
                          : "off by " + (T ? fmt(e.value) + " K" : fmt(100 * e.value) + " %")));
         break;
       }
-      case K::PowerCap:
+      case K::PowerCap: {
         f.job_cap[i] = e.value;
+        // the limit the GPUs apply: within the GPU's settable range and the rack's own cap
+        double applied = e.value;
+        if (i >= 0 && i < int(m.job_gpus.size()) && !m.job_gpus[i].empty()) {
+          const int g = m.job_gpus[i][0];
+          applied = gpuPowerLimit(m.gpu_types[m.gpu_type[g]], m.rack_gpu_power_cap[m.gpu_rack[g]],
+                                  e.value);
+        }
         log(st, e.time, e.label, "power_cap", "info",
-            "GPU power limit set to " + fmt(e.value) + " W");
+            "GPU power limit set to " + fmt(applied) + " W" +
+                (std::abs(applied - e.value) > 1e-9 * std::max(1.0, e.value)
+                     ? " (asked for " + fmt(e.value) + " W: clamped to the GPU's settable range)"
+                     : std::string()));
         break;
+      }
       case K::FacilityWaterFlow:
         f.fws_flow = e.value;
         log(st, e.time, e.label, e.value <= 0 ? "plant_trip" : "facility_water_flow",

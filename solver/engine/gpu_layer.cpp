@@ -48,6 +48,13 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     g.job_util.emplace_back(n);
   }
   g.job_throttled.assign(m.njob, 0.0);
+  g.job_capped.assign(m.njob, 0.0);
+  g.capped_total = 0;
+  g.job_iterations_row.assign(m.njob, 0);
+  g.job_iteration_time_row.assign(m.njob, 0.0);
+  for (auto* v : {&g.rack_capped_now, &g.rack_iv_capped, &g.rack_iv_slowdown, &g.rack_iv_thermal,
+                  &g.rack_iv_brake, &g.rack_iv_throttled})
+    v->assign(m.nrack, 0.0);
   g.rack_Q_liquid.assign(m.nrack, 0.0);
   g.rack_P.assign(m.nrack, 0.0);
   g.rack_Q_air.assign(m.nrack, 0.0);
@@ -95,6 +102,18 @@ void resetGpuInterval(const FacilityModel& m, State& st) {
   std::fill(q.P_sum.begin(), q.P_sum.end(), 0.0);
   for (int k = 0; k < m.ngroup; ++k) q.Tj_max[k] = q.gpu[k].T_j, q.Thbm_max[k] = q.gpu[k].T_hbm;
   st.gl.interval_time = 0;
+  GpuLayerState& g = st.gl;
+  for (auto* v : {&g.rack_iv_capped, &g.rack_iv_slowdown, &g.rack_iv_thermal, &g.rack_iv_brake,
+                  &g.rack_iv_throttled})
+    std::fill(v->begin(), v->end(), 0.0);
+  for (int j = 0; j < m.njob && j < int(g.job.size()); ++j) {
+    g.job_iterations_row[j] = g.job[j].iterations;
+    g.job_iteration_time_row[j] = g.job[j].sum_iteration_time;
+  }
+  PowerLayerState& p = st.pl;
+  p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = 0;
+  for (auto* v : {&p.iv_rack_P_in, &p.iv_rack_psu_loss, &p.iv_bus_loss})
+    std::fill(v->begin(), v->end(), 0.0);
 }
 
 //---------------------------------------------------------------------------------------------
@@ -160,6 +179,8 @@ struct RackGpuSums {
   double P = 0, Q = 0;                       // electric power, heat to the rack coolant   (W)
   double a_sm = 0, a_nvlink = 0, a_net = 0;  // summed SM, NVLink, network activities    (1)
   double throttled = 0;                      // GPU-seconds thermally or brake throttled     (s)
+  // GPU-seconds with each reason: SW power cap, HW slowdown, SW/HW thermal, power brake (s)
+  double capped = 0, slowdown = 0, thermal = 0, brake = 0;
 };
 
 // 2a. a whole-rack cap is shared equally by its GPUs, after the non-GPU parts' last draw (a)
@@ -235,6 +256,10 @@ inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double
     G.throttled_time[q] += dt;
     s.throttled += n * dt;
   }
+  if (op.reasons & kThrottleSwPowerCap) s.capped += n * dt;
+  if (op.reasons & kThrottleHwSlowdown) s.slowdown += n * dt;
+  if (op.reasons & (kThrottleSwThermal | kThrottleHwThermal)) s.thermal += n * dt;
+  if (op.reasons & kThrottlePowerBrake) s.brake += n * dt;
 }
 
 // 2c. non-GPU parts: the rack type's parts (CPUs follow the mean SM activity, switch trays the
@@ -266,6 +291,12 @@ inline void recordRack(GpuLayerState& g, int r, double dt, const RackGpuSums& s,
   g.rack_Q_air[r] += other.Q_air * dt;
   g.rack_gpu_Q_now[r] = s.Q;
   g.rack_throttled_now[r] = s.throttled;
+  g.rack_capped_now[r] = s.capped;
+  g.rack_iv_capped[r] += s.capped;
+  g.rack_iv_slowdown[r] += s.slowdown;
+  g.rack_iv_thermal[r] += s.thermal;
+  g.rack_iv_brake[r] += s.brake;
+  g.rack_iv_throttled[r] += s.throttled;
 }
 
 // 2. rack r (on whichever thread owns it): GPUs (operating point, thermal nodes, heat to the
@@ -297,6 +328,8 @@ void sumRacks(const FacilityModel& m, GpuLayerState& g, double dt) {
     g.E_to_coolant += g.rack_gpu_Q_now[r] * dt;
     const int j = m.rack_gpunum[r] > 0 ? m.gpu_job[m.rack_gpuadr[r]] : -1;
     if (j >= 0) g.job_throttled[j] += g.rack_throttled_now[r];
+    if (j >= 0) g.job_capped[j] += g.rack_capped_now[r];
+    g.capped_total += g.rack_capped_now[r];
   }
 }
 

@@ -276,9 +276,16 @@ struct Run {
     res.energy.gpu_stored = gpuLayerEnergy(m, st, 0.0) - st.gl.E_stored0;
     if (sink) {
       syncGpuView(m, st);
+      // the statistics so far (the results file writes them at its flushes)
+      st.stats = res.stats;
+      addStats(mem, st.stats);
+      st.stats.rhs_evals_jac = st.stats.jac_evals * m.jac_ncolor;
+      st.stats.hydraulic_failures = st.sig.hydraulic_failures;
       sink->sample(m, st, yd, tt, res.energy);
     }
     resetGpuInterval(m, st);
+    st.pl.t_row = tt;
+    st.pl.E_pump_row = res.energy.pump_electric;
   }
 
   // 3b. the GPU layer first, over the coupling window, with the coolant state at its start

@@ -34,6 +34,10 @@ void initPowerLayer(const FacilityModel& m, State& st) {
       p.E_storage0 += p.storage[r].soc_J;
     }
   for (auto* v : {&p.bus_I, &p.bus_loss, &p.bus_P}) v->assign(nb, 0.0);
+  p.iv_rack_P_in.assign(m.nrack, 0.0);
+  p.iv_rack_psu_loss.assign(m.nrack, 0.0);
+  p.iv_bus_loss.assign(nb, 0.0);
+  p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = 0;
 }
 
 // 1. a rack: shelves and their breakers
@@ -98,6 +102,8 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
     p.bus_P[m.rack_busway[r]] += p.rack_P_grid[r];
     E_it += p.rack_P_dc[r] * dt;
     p.E_psu += p.rack_psu_loss[r] * dt;
+    p.iv_rack_P_in[r] += p.rack_P_in[r] * dt;
+    p.iv_rack_psu_loss[r] += p.rack_psu_loss[r] * dt;
   }
   // 2. busways: current, loss, conductor temperature, feeder breaker
   double P_ups_out = 0;
@@ -113,6 +119,7 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
       breakerStep(ps.busways[b].breaker, I, t, dt, p.bus_brk[b]);
     P_ups_out += p.bus_P[b] + loss;
     p.E_bus += loss * dt;
+    p.iv_bus_loss[b] += loss * dt;
   }
   // 3. UPS and transformer
   double P_in = P_ups_out;
@@ -138,6 +145,11 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
       ps.has_transformer ? n_tx * transformerLoss(ps.transformer, P_in / n_tx, ps.pf) : 0.0;
   p.P_utility = P_in + p.P_tx_loss;
   p.E_tx += p.P_tx_loss * dt;
+  p.iv_time += dt;
+  p.iv_utility += p.P_utility * dt;
+  p.iv_ups_in += P_in * dt;
+  p.iv_ups_out += P_ups_out * dt;
+  p.iv_ups_loss += p.P_ups_loss * dt;
   p.E_utility += p.P_utility * dt;
   p.E_it += E_it;
 }

@@ -66,14 +66,24 @@ struct GpuLayerState {
   std::vector<std::vector<char>> job_alive;
   std::vector<std::vector<Utilization>> job_util;
   std::vector<double> job_throttled;  // GPU-seconds of thermal/brake throttling   (s)
+  std::vector<double> job_capped;     // GPU-seconds under the power cap (0x4), cumulative (s)
+  double capped_total = 0;            // the same over every GPU                          (s)
+  // per job, at the last output row: iterations and their summed time (the interval's share)
+  std::vector<long> job_iterations_row;
+  std::vector<double> job_iteration_time_row;
   // window means handed to the coolant (nrack)
-  std::vector<double> rack_Q_liquid;           // heat into the rack coolant                (W)
-  std::vector<double> rack_P;                  // rack electrical power                     (W)
-  std::vector<double> rack_Q_air;              // (W)
-  std::vector<double> rack_P_now;              // rack power at the last fast step          (W)
-  std::vector<double> rack_gpu_P_now;          // its GPU part                              (W)
-  std::vector<double> rack_gpu_Q_now;          // GPU heat into the coolant, last fast step (W)
-  std::vector<double> rack_throttled_now;      // GPU-seconds throttled in the last fast step (s)
+  std::vector<double> rack_Q_liquid;       // heat into the rack coolant                (W)
+  std::vector<double> rack_P;              // rack electrical power                     (W)
+  std::vector<double> rack_Q_air;          // (W)
+  std::vector<double> rack_P_now;          // rack power at the last fast step          (W)
+  std::vector<double> rack_gpu_P_now;      // its GPU part                              (W)
+  std::vector<double> rack_gpu_Q_now;      // GPU heat into the coolant, last fast step (W)
+  std::vector<double> rack_throttled_now;  // GPU-seconds throttled in the last fast step (s)
+  std::vector<double> rack_capped_now;     // GPU-seconds power-capped in the last fast step
+  // GPU-seconds over the current output interval, per rack, with each throttle reason: SW power
+  // cap (0x4), HW slowdown (0x8), SW or HW thermal (0x20 | 0x40), HW power brake (0x80) (s)
+  std::vector<double> rack_iv_capped, rack_iv_slowdown, rack_iv_thermal, rack_iv_brake;
+  std::vector<double> rack_iv_throttled;       // thermal or power brake (the union)            (s)
   std::vector<double> rack_T_in, rack_R_path;  // over the window: inlet (K), plate R (K/W)
   double interval_time = 0;                    // time accumulated in P_sum                 (s)
   // energy of the GPU layer since t = 0 (J)
@@ -97,6 +107,11 @@ struct PowerLayerState {
   double P_ups_in = 0, P_ups_out = 0, P_ups_loss = 0, P_tx_loss = 0, P_utility = 0;  // all units
   // cumulative energies (J)
   double E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_utility = 0, E_battery = 0;
+  // over the current output interval: energies (J) and their time (s), for the interval means
+  double iv_time = 0, iv_utility = 0, iv_ups_in = 0, iv_ups_out = 0, iv_ups_loss = 0;
+  std::vector<double> iv_rack_P_in, iv_rack_psu_loss, iv_bus_loss;
+  // at the last output row: its time (s) and the CDU pump energy (J)
+  double t_row = 0, E_pump_row = 0;
 };
 
 // what the faults have done so far, and the detectors' memory

@@ -51,6 +51,7 @@ class SweepReader {
       f_.error(root, "samples", "", "latin_hypercube needs 'samples'");
     top.read("duration", s_.duration);
     top.read("output_interval", s_.output_interval);
+    top.read("metrics_from", s_.metrics_from);
     top.list("parameters", [&](const YAML::Node& p, const std::string& path, std::size_t) {
       readParam(p, path);
     });

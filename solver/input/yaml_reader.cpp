@@ -974,8 +974,12 @@ std::optional<TimeSeries> readCsvSeries(File& f, const YAML::Node& at, const std
   bool ok = true, header = true;
   int line = 0;
   std::size_t pos = 0;
+  // a cell is shown (shortened) in an error, never a whole line: a path to a file that is not a
+  // CSV (a password file, a binary) must not have its content echoed
+  int errors = 0;
   auto bad = [&](int ln, int col, std::string value, std::string msg) {
-    f.s.add(SourceLoc{file, ln, col, path}, std::move(value), std::move(msg));
+    if (value.size() > 24) value = value.substr(0, 24) + "...";
+    if (++errors <= 10) f.s.add(SourceLoc{file, ln, col, path}, std::move(value), std::move(msg));
     ok = false;
   };
   auto number = [](std::string_view s, double& v) {
@@ -996,9 +1000,16 @@ std::optional<TimeSeries> readCsvSeries(File& f, const YAML::Node& at, const std
       double probe = 0;
       const std::size_t comma = row.find(',');
       if (number(trimmed(std::string_view(row).substr(0, comma)), probe))
-        bad(line, 1, row,
+        bad(line, 1, "",
             "the first line must be a header naming the columns (e.g. 'time_s,power_kW'), got "
             "numbers");
+      else if (comma == std::string::npos || row.find_first_of(":\t;") != std::string::npos ||
+               row.size() > 200) {
+        bad(line, 1, "",
+            "not a CSV time series: the first line is not a header such as 'time_s,power_kW' "
+            "(content not shown)");
+        break;
+      }
       continue;
     }
     if (ts.t.size() >= kMaxListLength) {
@@ -1008,7 +1019,8 @@ std::optional<TimeSeries> readCsvSeries(File& f, const YAML::Node& at, const std
     f.s.visit([&] { return SourceLoc{file, line, 1, path}; });
     const std::size_t comma = row.find(',');
     if (comma == std::string::npos) {
-      bad(line, 1, row, "expected 'time,value' (two comma-separated columns)");
+      bad(line, 1, "", "expected 'time,value' (two comma-separated columns; line not shown)");
+      if (ts.t.empty()) break;  // not a CSV at all: one error for it
       continue;
     }
     const std::size_t comma2 = row.find(',', comma + 1);
@@ -1032,6 +1044,9 @@ std::optional<TimeSeries> readCsvSeries(File& f, const YAML::Node& at, const std
     ts.t.push_back(t);
     ts.v.push_back(v * scale + offset);
   }
+  if (errors > 10)
+    f.s.add(SourceLoc{file, line, 1, path}, "",
+            std::to_string(errors - 10) + " more error(s) in this CSV file not shown");
   if (ok && ts.t.empty()) {
     f.error(at, sub(path, "csv"), csv, "the CSV file '" + file + "' has no data rows");
     return std::nullopt;

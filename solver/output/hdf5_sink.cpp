@@ -1,5 +1,10 @@
 // hdf5_sink.cpp: the results file (docs/results.md) from the output table: one dataset per
 // observable of the run, labelled with its unit, description and basis (see sinks.h)
+//
+// crash safety: every series is chunked by flush_every rows and the file is flushed exactly when
+// a block of that many rows is complete, so no chunk is ever rewritten (solver/output/results.h);
+// provenance is flushed before the first row, and the event log, the solver statistics and
+// `rows_complete` are brought up to date at every flush
 #include <algorithm>
 #include <optional>
 
@@ -10,11 +15,57 @@
 
 namespace dctwin {
 
+namespace {
+// a flush costs a few ms; runs that write many rows per second of wall time flush at most this
+// often, so that the file spends little of its time half-flushed
+constexpr double kMinFlushSeconds = 0.25;
+}  // namespace
+
 struct Hdf5Sink::Impl {
   std::optional<ResultsFile> file;
   std::vector<int> handle;  // per Obs: series handle, -1 when not recorded
   int count = 0;
   std::vector<std::string> record;  // globs of the series written; empty: all
+  int ev_time = -1, ev_component = -1, ev_kind = -1, ev_severity = -1, ev_message = -1;
+  std::size_t events_written = 0;
+  double last_flush_wall = -1e300;  // wall time of the last flush in row() (s)
+
+  // appends the events not yet in the file
+  void events(const std::vector<EventRecord>& log) {
+    ResultsFile& f = *file;
+    for (std::size_t k = events_written; k < log.size(); ++k) {
+      const EventRecord& ev = log[k];
+      f.appendRow(ev_time, std::span<const double>(&ev.time, 1));
+      f.appendString(ev_component, ev.component);
+      f.appendString(ev_kind, ev.kind);
+      f.appendString(ev_severity, ev.severity);
+      f.appendString(ev_message, ev.message);
+    }
+    events_written = std::max(events_written, log.size());
+  }
+
+  void stats(const SolverStats& s, double t, double wall) {
+    ResultsFile& f = *file;
+    f.setAttribute("/", "t_end", t);
+    f.setAttribute("/", "wall_seconds", wall);
+    f.setAttribute("/", "solver_steps", static_cast<long long>(s.steps));
+    f.setAttribute("/", "solver_rhs_evals", static_cast<long long>(s.rhs_evals));
+    f.setAttribute("/", "solver_rhs_evals_jacobian", static_cast<long long>(s.rhs_evals_jac));
+    f.setAttribute("/", "solver_jacobian_evals", static_cast<long long>(s.jac_evals));
+    f.setAttribute("/", "solver_linear_setups", static_cast<long long>(s.lin_setups));
+    f.setAttribute("/", "solver_nonlinear_iterations", static_cast<long long>(s.nonlin_iters));
+    f.setAttribute("/", "solver_nonlinear_failures", static_cast<long long>(s.nonlin_conv_fails));
+    f.setAttribute("/", "solver_error_test_failures", static_cast<long long>(s.err_test_fails));
+    f.setAttribute("/", "solver_last_step", s.last_step);
+    f.setAttribute("/", "hydraulic_solve_failures", static_cast<long long>(s.hydraulic_failures));
+  }
+
+  // flush the complete blocks, then mark their rows as complete (a second, small flush)
+  void flush(std::size_t rows) {
+    file->flush(false);
+    file->setAttribute("/", "rows_complete", static_cast<long long>(rows));
+    file->flush(false);
+  }
 };
 
 Hdf5Sink::Hdf5Sink(std::string path, int flush_every, double power_interval)
@@ -37,7 +88,7 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     const std::string bad = unmatchedPatternError(I.record, paths, "--record");
     if (!bad.empty()) throw ResultsError(bad);
   }
-  I.file.emplace(path_);
+  I.file.emplace(path_, std::size_t(flush_every_));
   ResultsFile& f = *I.file;
   // 1. provenance: program, revision, command line, host, time, solver settings, inputs
   writeProvenance(f, provenance(), L.solver);
@@ -46,7 +97,14 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   f.setAttribute("/", "facility_text", L.facility_text);
   f.setAttribute("/", "scenario_text", L.scenario_text);
   f.setAttribute("/", "status", std::string("running"));
+  f.setAttribute("/", "error", std::string());
+  f.setAttribute("/", "signal", std::string());
   f.setAttribute("/", "n_states", static_cast<long long>(L.nstate));
+  f.setAttribute(
+      "/", "solver",
+      std::string("CVODE BDF, Newton, KLU sparse direct, colored difference-quotient jacobian"));
+  I.stats(SolverStats{}, 0.0, 0.0);
+  f.setAttribute("/", "rows_complete", 0LL);
   // 2. static layout: names and indices
   auto ints = [](const std::vector<int>& v) { return std::vector<long long>(v.begin(), v.end()); };
   f.writeStrings("/rack/names", L.rack_name, "rack names, column labels of /rack/*");
@@ -83,6 +141,14 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     I.handle[int(o.id)] = f.addSeries(o.path, L.width(o.shape), o.unit, o.description);
     f.setAttribute(o.path, "basis", std::string(basisName(o.basis)));
   }
+  // 4. the event log, appended at every flush
+  I.ev_time = f.addSeries("/events/time", 0, "s", "time of each event");
+  I.ev_component = f.addStringSeries("/events/component", "component the event is about");
+  I.ev_kind = f.addStringSeries("/events/kind", "event kind (docs/results.md)");
+  I.ev_severity = f.addStringSeries("/events/severity", "info, warning or critical");
+  I.ev_message = f.addStringSeries("/events/message", "what happened, in words");
+  // 5. on disk before the first row: a run killed now leaves a file that opens
+  I.flush(0);
 }
 
 void Hdf5Sink::row(const OutputFrame& fr) {
@@ -91,7 +157,13 @@ void Hdf5Sink::row(const OutputFrame& fr) {
   for (const ObservableInfo& o : observableTable())
     if (o.rate == Rate::Output && I.handle[int(o.id)] >= 0)
       f.appendRow(I.handle[int(o.id)], fr.get(o.id));
-  if (++I.count % flush_every_ == 0) f.flush();
+  // at block boundaries only, and not more often than every kMinFlushSeconds of wall time
+  if (++I.count % flush_every_ == 0 && fr.wall_seconds >= I.last_flush_wall + kMinFlushSeconds) {
+    I.last_flush_wall = fr.wall_seconds;
+    if (fr.events) I.events(*fr.events);
+    if (fr.stats) I.stats(*fr.stats, fr.t, fr.wall_seconds);
+    I.flush(std::size_t(I.count));
+  }
 }
 
 void Hdf5Sink::fastRow(const OutputFrame& fr) {
@@ -103,44 +175,18 @@ void Hdf5Sink::fastRow(const OutputFrame& fr) {
 
 void Hdf5Sink::end(const RunResult& r) {
   if (!impl_->file) return;
-  ResultsFile& f = *impl_->file;
+  Impl& I = *impl_;
+  ResultsFile& f = *I.file;
   f.setAttribute("/", "status",
-                 std::string(!r.ok         ? "failed"
-                             : r.cancelled ? "cancelled"
-                                           : "completed"));
+                 std::string(!r.ok                    ? "failed"
+                             : !r.interrupted.empty() ? "interrupted"
+                             : r.cancelled            ? "cancelled"
+                                                      : "completed"));
   f.setAttribute("/", "error", r.error);
-  f.setAttribute("/", "t_end", r.t_end);
-  f.setAttribute("/", "wall_seconds", r.wall_seconds);
-  f.setAttribute(
-      "/", "solver",
-      std::string("CVODE BDF, Newton, KLU sparse direct, colored difference-quotient jacobian"));
-  f.setAttribute("/", "solver_steps", static_cast<long long>(r.stats.steps));
-  f.setAttribute("/", "solver_rhs_evals", static_cast<long long>(r.stats.rhs_evals));
-  f.setAttribute("/", "solver_rhs_evals_jacobian", static_cast<long long>(r.stats.rhs_evals_jac));
-  f.setAttribute("/", "solver_jacobian_evals", static_cast<long long>(r.stats.jac_evals));
-  f.setAttribute("/", "solver_linear_setups", static_cast<long long>(r.stats.lin_setups));
-  f.setAttribute("/", "solver_nonlinear_iterations", static_cast<long long>(r.stats.nonlin_iters));
-  f.setAttribute("/", "solver_nonlinear_failures",
-                 static_cast<long long>(r.stats.nonlin_conv_fails));
-  f.setAttribute("/", "solver_error_test_failures", static_cast<long long>(r.stats.err_test_fails));
-  f.setAttribute("/", "solver_last_step", r.stats.last_step);
-  f.setAttribute("/", "hydraulic_solve_failures",
-                 static_cast<long long>(r.stats.hydraulic_failures));
-  // the event log, one entry per row across the datasets of /events
-  std::vector<double> time;
-  std::vector<std::string> component, kind, severity, message;
-  for (const EventRecord& ev : r.events) {
-    time.push_back(ev.time);
-    component.push_back(ev.component);
-    kind.push_back(ev.kind);
-    severity.push_back(ev.severity);
-    message.push_back(ev.message);
-  }
-  f.writeVector("/events/time", time, "s", "time of each event");
-  f.writeStrings("/events/component", component, "component the event is about");
-  f.writeStrings("/events/kind", kind, "event kind (docs/results.md)");
-  f.writeStrings("/events/severity", severity, "info, warning or critical");
-  f.writeStrings("/events/message", message, "what happened, in words");
+  f.setAttribute("/", "signal", r.interrupted);
+  I.stats(r.stats, r.t_end, r.wall_seconds);
+  f.setAttribute("/", "rows_complete", static_cast<long long>(I.count));
+  I.events(r.events);
   f.close();
   impl_->file.reset();
 }

@@ -3,6 +3,7 @@
 #include "solver/output/observables.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -13,7 +14,6 @@ namespace dctwin {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr unsigned kThrottleBits = 0x20 | 0x40 | 0x80;  // SW/HW thermal, power brake
 
 constexpr ObservableInfo kTable[] = {
 #define DCTWIN_OBS_ROW(id, path, unit, basis, shape, needs, rate, desc, how) \
@@ -281,6 +281,28 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     for (int k = 0; k < nc; ++k) P += g.P_pump[k];
     return P;
   };
+  // interval means of the power chain: energy over the output interval / its length; the row at
+  // t = 0 (no interval yet) holds the instant
+  auto ivMean = [&](double energy, double now) {
+    return pl.iv_time > 0 ? energy / pl.iv_time : now;
+  };
+  auto P_pumps_mean = [&] {
+    const double span = c.t - pl.t_row;
+    return span > 0 ? (e.pump_electric - pl.E_pump_row) / span : P_pumps();
+  };
+  auto P_it_ac_mean = [&] {
+    if (!(pl.iv_time > 0)) return P_it_ac();
+    double E = 0;
+    for (int r = 0; r < nr; ++r) E += pl.iv_rack_P_in[r];
+    return E / pl.iv_time;
+  };
+  auto P_total_mean = [&] { return ivMean(pl.iv_utility, pl.P_utility) + P_pumps_mean(); };
+  // fraction of rack r's GPU-time in the output interval spent with a throttle reason
+  auto rackShare = [&](const std::vector<double>& gpu_seconds, int r) {
+    if (m.rack_gpunum[r] == 0) return kNaN;
+    const double span = gl.interval_time * m.rack_gpunum[r];
+    return span > 0 ? gpu_seconds[r] / span : 0.0;
+  };
   switch (id) {
     case Obs::Time:
       return one(c.t);
@@ -291,8 +313,8 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       });
     case Obs::RackTReturn:
       return each(nr, [&](int r) { return y[m.rackAdr(r)]; });
-    case Obs::RackTCase:
-      return each(nr, [&](int r) { return y[m.rackAdr(r) + 1]; });
+    case Obs::RackTCase:  // resolved GPUs have their own plates: the rack node means nothing
+      return each(nr, [&](int r) { return m.rack_resolved[r] ? kNaN : y[m.rackAdr(r) + 1]; });
     case Obs::RackVFlow:
       return each(nr, [&](int r) { return g.m_rack[r] / rho(m, m.rack_cdu[r]); });
     case Obs::RackDp:
@@ -391,8 +413,17 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(nj, [&](int j) { return training(j) ? gl.job[j].last_iteration_time : kNaN; });
     case Obs::JobThroughputRatio:
       return each(nj, [&](int j) { return training(j) ? throughputRatio(gl.job[j]) : kNaN; });
+    case Obs::JobThroughputRatioInterval:
+      return each(nj, [&](int j) {
+        const JobState& js = gl.job[j];
+        const long n = js.iterations - gl.job_iterations_row[j];
+        const double T = js.sum_iteration_time - gl.job_iteration_time_row[j];
+        return training(j) && n > 0 && T > 0 ? js.reference_iteration_time * double(n) / T : kNaN;
+      });
     case Obs::JobThrottledGpuSeconds:
       return each(nj, [&](int j) { return gl.job_throttled[j]; });
+    case Obs::JobPowerCappedGpuSeconds:
+      return each(nj, [&](int j) { return gl.job_capped[j]; });
     case Obs::JobIterations:
       return each(nj, [&](int j) { return double(gl.job[j].iterations); });
     case Obs::RoomTAir:
@@ -410,33 +441,37 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     case Obs::BuswayTConductor:
       return each(nb, [&](int b) { return pl.T_bus[b]; });
     case Obs::BuswayPLoss:
-      return each(nb, [&](int b) { return pl.bus_loss[b]; });
+      return each(nb, [&](int b) { return ivMean(pl.iv_bus_loss[b], pl.bus_loss[b]); });
     case Obs::BuswayBreakerState:
       return each(nb, [&](int b) { return pl.bus_brk[b].tripped ? 1.0 : 0.0; });
     case Obs::RackPIn:
-      return each(nr, [&](int r) { return pl.rack_P_in[r]; });
+      return each(nr, [&](int r) { return ivMean(pl.iv_rack_P_in[r], pl.rack_P_in[r]); });
     case Obs::RackPPsuLoss:
-      return each(nr, [&](int r) { return pl.rack_psu_loss[r]; });
+      return each(nr, [&](int r) { return ivMean(pl.iv_rack_psu_loss[r], pl.rack_psu_loss[r]); });
     case Obs::UpsP:
-      return one(pl.P_ups_out);
+      return one(ivMean(pl.iv_ups_out, pl.P_ups_out));
     case Obs::UpsPIn:
-      return one(pl.P_ups_in);
+      return one(ivMean(pl.iv_ups_in, pl.P_ups_in));
     case Obs::UpsSoc:
       return one(m.power.ups.battery_J > 0 ? pl.ups.soc_J / m.power.ups.battery_J : 0.0);
     case Obs::UpsPLoss:
-      return one(pl.P_ups_loss);
+      return one(ivMean(pl.iv_ups_loss, pl.P_ups_loss));
     case Obs::FacilityPTotal:
+      return one(P_total_mean());
+    case Obs::FacilityPTotalNow:
       return one(pl.P_utility + P_pumps());
+    case Obs::FacilityPITIn:
+      return one(P_it_ac_mean());
     case Obs::FacilityPCooling:
-      return one(P_pumps());
+      return one(P_pumps_mean());
     case Obs::FacilityPUE: {
-      const double P_it = P_it_ac();
-      return one(P_it > 0 ? (pl.P_utility + P_pumps()) / P_it : kNaN);
+      const double P_it = P_it_ac_mean();
+      return one(P_it > 0 ? P_total_mean() / P_it : kNaN);
     }
     case Obs::FacilityPUEExadigit: {
       PueComponents pc;
-      pc.Q_it = P_it_ac();
-      pc.W_cdu_pumps = P_pumps();
+      pc.Q_it = P_it_ac_mean();
+      pc.W_cdu_pumps = P_pumps_mean();
       return one(pc.Q_it > 0 ? pueExaDigiT(pc) : kNaN);
     }
     case Obs::EnergyUtility:
@@ -483,12 +518,15 @@ void evalOne(Obs id, const Ctx& c, double* out) {
                std::max(1, m.rack_gpunum[r]);
       });
     case Obs::RackGpuThrottledShare:
-      return each(nr, [&](int r) {
-        return overRack(
-                   m, r, [&](int i) { return (gl.op[i].reasons & kThrottleBits) ? 1.0 : 0.0; },
-                   [](double a, double b) { return a + b; }, 0.0) /
-               std::max(1, m.rack_gpunum[r]);
-      });
+      return each(nr, [&](int r) { return rackShare(gl.rack_iv_throttled, r); });
+    case Obs::RackThrottlePowerCap:
+      return each(nr, [&](int r) { return rackShare(gl.rack_iv_capped, r); });
+    case Obs::RackThrottleThermal:
+      return each(nr, [&](int r) { return rackShare(gl.rack_iv_thermal, r); });
+    case Obs::RackThrottlePowerBrake:
+      return each(nr, [&](int r) { return rackShare(gl.rack_iv_brake, r); });
+    case Obs::RackThrottleHwSlowdown:
+      return each(nr, [&](int r) { return rackShare(gl.rack_iv_slowdown, r); });
     case Obs::FacilityGpusShutDown: {
       int n = 0;
       for (int i = 0; i < ng; ++i) n += gl.gpu[i].shut_down ? 1 : 0;
@@ -498,6 +536,9 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       double s = 0;
       for (int i = 0; i < ng; ++i) s += gl.throttled_time[i];
       return one(s);
+    }
+    case Obs::FacilityGpuSecondsPowerCapped: {
+      return one(gl.capped_total);
     }
     case Obs::JobReferenceIterationTime:
       return each(nj,
@@ -512,6 +553,16 @@ void evalOne(Obs id, const Ctx& c, double* out) {
         return t1 > t0 && js.reference_iteration_time > 0
                    ? js.iterations * js.reference_iteration_time / (t1 - t0)
                    : 0.0;
+      });
+    case Obs::JobProgressRatioInterval:
+      return each(nj, [&](int j) {
+        const JobState& js = gl.job[j];
+        const double t0 = std::max(m.job_spec[j].start, pl.t_row);
+        const double t1 = std::min(c.t, m.job_spec[j].stop);
+        const long n = js.iterations - gl.job_iterations_row[j];
+        return training(j) && t1 > t0 && js.reference_iteration_time > 0
+                   ? double(n) * js.reference_iteration_time / (t1 - t0)
+                   : kNaN;
       });
     case Obs::PowerTime:
       return one(c.t);
@@ -555,7 +606,10 @@ void evaluateFastObservables(const FacilityModel& m, const State& st, double t, 
 //---------------------------------------------------------------------------------------------
 FrameFeed::FrameFeed(const FacilityModel& m, std::vector<RunSink*> sinks,
                      const std::string& scenario_text, std::function<void(double t)> progress)
-    : layout_(describeModel(m)), sinks_(std::move(sinks)), progress_(std::move(progress)) {
+    : layout_(describeModel(m)),
+      sinks_(std::move(sinks)),
+      progress_(std::move(progress)),
+      wall0_(std::chrono::steady_clock::now()) {
   layout_.scenario_text = scenario_text;
   frames_ = FrameLayout::make(layout_);
   frame_.layout = &frames_;
@@ -575,6 +629,9 @@ void FrameFeed::sample(const FacilityModel& m, const State& st, const double* y,
                        const EnergyTotals& e) {
   evaluateObservables(m, st, y, t, e, frame_);
   frame_.events = &st.events;
+  frame_.stats = &st.stats;
+  frame_.wall_seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0_).count();
   for (RunSink* s : sinks_) s->row(frame_);
   if (progress_) progress_(t);
 }

@@ -56,8 +56,9 @@ enum class Rate { Output, Fast };
   X(RackTReturn, "/rack/T_return", "K", Instant, Rack, Always, Output,                             \
     "coolant temperature at the rack outlet", "the rack coolant node (state)")                     \
   X(RackTCase, "/rack/T_case", "K", Instant, Rack, Always, Output,                                 \
-    "cold-plate case temperature (rack mean plate)",                                               \
-    "the rack case node (state); meaningful for heat-load racks (resolved GPUs: /gpu/T_junction)") \
+    "cold-plate case temperature (rack mean plate) of a heat-load rack; NaN for racks with "       \
+    "resolved GPUs (their plates: /gpu/T_junction, /rack/gpu_T_junction_max)",                     \
+    "the rack case node (state)")                                                                  \
   X(RackVFlow, "/rack/V_flow", "m3/s", Instant, Rack, Always, Output,                              \
     "coolant volume flow through the rack",                                                        \
     "rack mass flow / reference density of the CDU's fluid")                                       \
@@ -119,7 +120,8 @@ enum class Rate { Output, Fast };
   X(EnergyBalanceError, "/energy/balance_error", "J", Cumulative, Facility, Always, Output,        \
     "heat_in - heat_to_facility_water - heat_loss_ambient - stored", "the balance's residual")     \
   X(FacilityPIT, "/facility/P_IT", "W", WindowMean, Facility, Always, Output,                      \
-    "IT power: sum of rack power", "sum of /rack/P")                                               \
+    "IT power: sum of rack power (DC, as the racks draw it; PUE's IT power is /facility/P_IT_in)", \
+    "sum of /rack/P")                                                                              \
   X(GpuTJunction, "/gpu/T_junction", "K", IntervalMax, Gpu, Gpus, Output,                          \
     "GPU junction temperature, maximum over the output interval", "max over the fast steps")       \
   X(GpuTHbm, "/gpu/T_hbm", "K", IntervalMax, Gpu, Gpus, Output,                                    \
@@ -149,11 +151,20 @@ enum class Rate { Output, Fast };
   X(JobLastIterationTime, "/job/last_iteration_time", "s", Instant, Job, Jobs, Output,             \
     "time of the last completed iteration", "barrier to barrier (training)")                       \
   X(JobThroughputRatio, "/job/throughput_ratio", "1", RunMean, Job, Jobs, Output,                  \
-    "reference iteration time / mean iteration time (reference: the same job without thermal "     \
-    "limits at its reference junction temperature)",                                               \
+    "cumulative: reference iteration time / mean time of the iterations completed since the job "  \
+    "started (reference: the same job without thermal limits); a stall counts once its "           \
+    "iteration completes (current: /job/throughput_ratio_interval)",                               \
+    "training jobs; NaN otherwise")                                                                \
+  X(JobThroughputRatioInterval, "/job/throughput_ratio_interval", "1", IntervalMean, Job, Jobs,    \
+    Output,                                                                                        \
+    "current: reference iteration time / mean time of the iterations completed in the output "     \
+    "interval (NaN: none completed)",                                                              \
     "training jobs; NaN otherwise")                                                                \
   X(JobThrottledGpuSeconds, "/job/throttled_gpu_seconds", "s", Cumulative, Job, Jobs, Output,      \
     "cumulative GPU-seconds with thermal or power-brake throttling", "sum over the fast steps")    \
+  X(JobPowerCappedGpuSeconds, "/job/power_capped_gpu_seconds", "s", Cumulative, Job, Jobs, Output, \
+    "cumulative GPU-seconds with the clock held down by the power cap (reason 0x4)",               \
+    "sum over the fast steps")                                                                     \
   X(JobIterations, "/job/iterations", "1", Cumulative, Job, Jobs, Output, "completed iterations",  \
     "count of barriers passed")                                                                    \
   X(RoomTAir, "/room/T_air", "K", Instant, Facility, Room, Output,                                 \
@@ -170,30 +181,46 @@ enum class Rate { Output, Fast };
     "line current / rated current", "power chain at the last fast step")                           \
   X(BuswayTConductor, "/busway/T_conductor", "K", Instant, Busway, Power, Output,                  \
     "conductor temperature", "busway thermal node")                                                \
-  X(BuswayPLoss, "/busway/P_loss", "W", Instant, Busway, Power, Output,                            \
-    "I^2 R(T) loss (to the hall air)", "power chain at the last fast step")                        \
+  X(BuswayPLoss, "/busway/P_loss", "W", IntervalMean, Busway, Power, Output,                       \
+    "I^2 R(T) loss (to the hall air), mean over the output interval",                              \
+    "loss energy over the interval / its length")                                                  \
   X(BuswayBreakerState, "/busway/breaker_state", "1", Instant, Busway, Power, Output,              \
     "feeder breaker: 0 closed, 1 tripped", "breaker latch")                                        \
-  X(RackPIn, "/rack/P_in", "W", Instant, Rack, Power, Output,                                      \
-    "AC input power of the rack's power shelves", "power chain at the last fast step")             \
-  X(RackPPsuLoss, "/rack/P_psu_loss", "W", Instant, Rack, Power, Output,                           \
-    "conversion loss of the rack's power shelves", "shelf efficiency curve at the load")           \
-  X(UpsP, "/ups/P", "W", Instant, Facility, Power, Output, "UPS output power",                     \
-    "all modules together")                                                                        \
-  X(UpsPIn, "/ups/P_in", "W", Instant, Facility, Power, Output, "UPS input power",                 \
-    "all modules together")                                                                        \
+  X(RackPIn, "/rack/P_in", "W", IntervalMean, Rack, Power, Output,                                 \
+    "AC input power of the rack's power shelves, mean over the output interval",                   \
+    "energy over the interval / its length (t = 0: the instant)")                                  \
+  X(RackPPsuLoss, "/rack/P_psu_loss", "W", IntervalMean, Rack, Power, Output,                      \
+    "conversion loss of the rack's power shelves, mean over the output interval",                  \
+    "shelf efficiency curve at the load; energy over the interval / its length")                   \
+  X(UpsP, "/ups/P", "W", IntervalMean, Facility, Power, Output,                                    \
+    "UPS output power, mean over the output interval", "all modules together")                     \
+  X(UpsPIn, "/ups/P_in", "W", IntervalMean, Facility, Power, Output,                               \
+    "UPS input power, mean over the output interval", "all modules together")                      \
   X(UpsSoc, "/ups/SOC", "1", Instant, Facility, Power, Output, "battery state of charge",          \
     "stored energy / capacity")                                                                    \
-  X(UpsPLoss, "/ups/P_loss", "W", Instant, Facility, Power, Output,                                \
-    "UPS conversion, standby and charging loss", "all modules together")                           \
-  X(FacilityPTotal, "/facility/P_total", "W", Instant, Facility, Power, Output,                    \
-    "utility power (IT + power-chain losses + CDU pumps)", "utility feed + CDU pumps")             \
-  X(FacilityPCooling, "/facility/P_cooling", "W", Instant, Facility, Power, Output,                \
-    "cooling power: CDU pumps (plant pumps and towers: not modelled yet)", "sum of /cdu/P_pump")   \
-  X(FacilityPUE, "/facility/PUE", "1", Instant, Facility, Power, Output,                           \
-    "P_total / IT power (IT: AC input of the racks' power shelves)", "NaN without IT power")       \
-  X(FacilityPUEExadigit, "/facility/PUE_exadigit", "1", Instant, Facility, Power, Output,          \
-    "(IT heat + CDU pumps + plant) / IT heat, as ExaDigiT/RAPS defines it", "models/electrical")   \
+  X(UpsPLoss, "/ups/P_loss", "W", IntervalMean, Facility, Power, Output,                           \
+    "UPS conversion, standby and charging loss, mean over the output interval",                    \
+    "all modules together")                                                                        \
+  X(FacilityPTotal, "/facility/P_total", "W", IntervalMean, Facility, Power, Output,               \
+    "utility power (IT + power-chain losses + CDU pumps), mean over the output interval",          \
+    "utility energy + CDU pump energy over the interval / its length")                             \
+  X(FacilityPTotalNow, "/facility/P_total_now", "W", Instant, Facility, Power, Output,             \
+    "utility power (IT + power-chain losses + CDU pumps) at the output time",                      \
+    "utility feed at the last fast step + CDU pumps")                                              \
+  X(FacilityPITIn, "/facility/P_IT_in", "W", IntervalMean, Facility, Power, Output,                \
+    "IT power as PUE counts it: AC input of the racks' power shelves, mean over the output "       \
+    "interval",                                                                                    \
+    "sum of /rack/P_in")                                                                           \
+  X(FacilityPCooling, "/facility/P_cooling", "W", IntervalMean, Facility, Power, Output,           \
+    "cooling power: CDU pumps (plant pumps and towers: not modelled yet), mean over the output "   \
+    "interval",                                                                                    \
+    "CDU pump energy over the interval / its length")                                              \
+  X(FacilityPUE, "/facility/PUE", "1", IntervalMean, Facility, Power, Output,                      \
+    "P_total / P_IT_in over the output interval (energy ratio)", "NaN without IT power")           \
+  X(FacilityPUEExadigit, "/facility/PUE_exadigit", "1", IntervalMean, Facility, Power, Output,     \
+    "(IT heat + CDU pumps + plant) / IT heat over the output interval, as ExaDigiT/RAPS defines "  \
+    "it",                                                                                          \
+    "models/electrical, from the interval means")                                                  \
   X(EnergyUtility, "/energy/utility", "J", Cumulative, Facility, Power, Output,                    \
     "cumulative utility energy", "sum over the fast steps")                                        \
   X(EnergyIt, "/energy/it", "J", Cumulative, Facility, Power, Output,                              \
@@ -224,22 +251,45 @@ enum class Rate { Output, Fast };
   X(RackGpuClockMean, "/rack/gpu_clock_mean", "1", Instant, Rack, Gpus, Output,                    \
     "mean SM clock ratio of the rack's GPUs at the output time (NaN: no resolved GPUs)",           \
     "mean of /gpu/clock_ratio over the rack's GPUs")                                               \
-  X(RackGpuThrottledShare, "/rack/gpu_throttled_share", "1", Instant, Rack, Gpus, Output,          \
-    "share of the rack's GPUs with a thermal or power-brake throttle reason at the output time",   \
-    "/gpu/throttle_reasons & (0x20 | 0x40 | 0x80)")                                                \
+  X(RackGpuThrottledShare, "/rack/gpu_throttled_share", "1", IntervalMean, Rack, Gpus, Output,     \
+    "fraction of the rack's GPU-time in the output interval with a thermal or power-brake "        \
+    "throttle reason (0x20 | 0x40 | 0x80)",                                                        \
+    "GPU-seconds with the reason over the fast steps / (GPUs x interval)")                         \
+  X(RackThrottlePowerCap, "/rack/throttle_power_cap", "1", IntervalMean, Rack, Gpus, Output,       \
+    "fraction of the rack's GPU-time in the output interval with the clock held down by the "      \
+    "power cap (SW power cap, 0x4)",                                                               \
+    "GPU-seconds with the reason over the fast steps / (GPUs x interval)")                         \
+  X(RackThrottleThermal, "/rack/throttle_thermal", "1", IntervalMean, Rack, Gpus, Output,          \
+    "fraction of the rack's GPU-time in the output interval with thermal throttling (SW or HW "    \
+    "thermal, 0x20 | 0x40)",                                                                       \
+    "GPU-seconds with the reason over the fast steps / (GPUs x interval)")                         \
+  X(RackThrottlePowerBrake, "/rack/throttle_power_brake", "1", IntervalMean, Rack, Gpus, Output,   \
+    "fraction of the rack's GPU-time in the output interval with the HW power brake (0x80)",       \
+    "GPU-seconds with the reason over the fast steps / (GPUs x interval)")                         \
+  X(RackThrottleHwSlowdown, "/rack/throttle_hw_slowdown", "1", IntervalMean, Rack, Gpus, Output,   \
+    "fraction of the rack's GPU-time in the output interval with HW slowdown (0x8)",               \
+    "GPU-seconds with the reason over the fast steps / (GPUs x interval)")                         \
   X(FacilityGpusShutDown, "/facility/gpus_shut_down", "1", Instant, Facility, Gpus, Output,        \
     "GPUs shut down by their thermal protection", "count of shut-down latches")                    \
   X(FacilityGpuSecondsThrottled, "/facility/gpu_seconds_throttled", "s", Cumulative, Facility,     \
     Gpus, Output, "GPU-seconds with thermal or power-brake throttling, all GPUs",                  \
+    "sum over the fast steps")                                                                     \
+  X(FacilityGpuSecondsPowerCapped, "/facility/gpu_seconds_power_capped", "s", Cumulative,          \
+    Facility, Gpus, Output, "GPU-seconds with the clock held down by the power cap, all GPUs",     \
     "sum over the fast steps")                                                                     \
   X(JobReferenceIterationTime, "/job/reference_iteration_time", "s", Instant, Job, Jobs, Output,   \
     "iteration time of the job without thermal limits", "training jobs; NaN otherwise")            \
   X(JobStalledTime, "/job/stalled_time", "s", Cumulative, Job, Jobs, Output,                       \
     "time the live GPUs waited at a barrier on a GPU that is off", "sum over the fast steps")      \
   X(JobProgressRatio, "/job/progress_ratio", "1", RunMean, Job, Jobs, Output,                      \
-    "iterations x reference iteration time / time since the job started (stalls and throttling "   \
-    "count)",                                                                                      \
+    "cumulative progress: work done / work possible = iterations x reference iteration time / "    \
+    "time since the job started (stalls and throttling count)",                                    \
     "training jobs; 0 before the start")                                                           \
+  X(JobProgressRatioInterval, "/job/progress_ratio_interval", "1", IntervalMean, Job, Jobs,        \
+    Output,                                                                                        \
+    "current progress: iterations completed in the output interval x reference iteration time / "  \
+    "the interval (quantized by whole iterations; 0 during a stall)",                              \
+    "training jobs; NaN otherwise and before the job's start")                                     \
   X(PowerTime, "/power/time", "s", Instant, Facility, Gpus, Fast, "time of each fast power row",   \
     "the GPU step")                                                                                \
   X(PowerPIT, "/power/P_IT", "W", Instant, Facility, Gpus, Fast,                                   \
@@ -322,6 +372,8 @@ struct OutputFrame {
   const FrameLayout* layout = nullptr;
   std::vector<double> values;
   const std::vector<EventRecord>* events = nullptr;  // the event log so far (output rows)
+  const SolverStats* stats = nullptr;                // solver statistics so far (output rows)
+  double wall_seconds = 0;                           // wall time of the run so far (s)
   bool has(Obs id) const { return layout->has(id); }
   std::span<const double> get(Obs id) const {
     const int o = layout->offset[int(id)];

@@ -3,6 +3,7 @@
 // tests include this header; sinks and fronts read OutputFrame (solver/output/observables.h).
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <vector>
@@ -49,6 +50,7 @@ class FrameFeed : public OutputSink {
   OutputFrame frame_, fast_;
   std::vector<int> every_;
   std::vector<long> count_;
+  std::chrono::steady_clock::time_point wall0_;
 };
 
 }  // namespace dctwin

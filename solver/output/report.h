@@ -44,9 +44,11 @@ struct EnergyTotals {
 
 struct RunResult {
   bool ok = true;
-  bool cancelled = false;  // stopped by RunOptions::cancel (ok stays true)
-  std::string error;       // "at t = 1234.5 s: CVODE ... (largest local error: rack A03 case)"
-  double t_end = 0;        // last time reached (s)
+  bool cancelled = false;   // stopped by RunOptions::cancel (ok stays true)
+  std::string interrupted;  // "SIGINT", "SIGTERM": the cancel came from that signal (status
+                            // `interrupted` in the results file)
+  std::string error;        // "at t = 1234.5 s: CVODE ... (largest local error: rack A03 case)"
+  double t_end = 0;         // last time reached (s)
   SolverStats stats;
   EnergyTotals energy;
   double wall_seconds = 0;

@@ -14,15 +14,38 @@
 // - rows are buffered per series in a block of `rows` rows aligned with the chunk grid; a full
 //   block is written with one extend + hyperslab write. flush() writes the partial block but keeps
 //   it in the buffer, so when the block fills up it is rewritten whole (full-chunk writes need no
-//   read-back of a compressed chunk).
+//   read-back of a compressed chunk); flush(false) leaves partial blocks in the buffer.
+// - crash safety (measured by tests/solver/kill_test.py): the metadata cache never evicts (the
+//   B-trees, object headers and heaps on disk change only inside H5Fflush) and the sink flushes
+//   only when every block is full, so no chunk is rewritten and no space that the last flush
+//   referenced is freed. Between flushes only new chunks are written, to space no flushed object
+//   refers to: a kill there leaves exactly the file of the last flush. A kill during a flush
+//   itself can leave that flush half written: the root attribute `rows_complete` is set only
+//   after the flush has returned (and flushed again), so a reader knows which rows to trust.
+//   H5Fflush writes the superblock (its end-of-allocation address) last, so before it starts,
+//   publishEnd() writes HDF5's current end of allocation into the (version 0) superblock itself:
+//   without a raw-data chunk cache every chunk has its place by then, and a reader of a
+//   half-written flush finds no address past the stored end. Metadata comes from 2 MiB blocks
+//   (rarely a new one during a flush). The file is extended to that end sparsely, and a closed
+//   file may keep unused rest of blocks as holes: its size (ls) may exceed its content (du).
+// - locking: our own flock(LOCK_EX | LOCK_NB) on a descriptor opened without O_TRUNC, taken
+//   before HDF5 creates (truncates) the file and held until close; HDF5's own locking is off (it
+//   would lock the same file through a second descriptor). A failed lock leaves the file alone.
 #include "solver/output/results.h"
 
 #include <H5Cpp.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/mman.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -34,9 +57,13 @@ namespace dctwin {
 
 namespace {
 
-constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 20;  // = default chunk cache size
-constexpr std::size_t kMaxBlockBytes = std::size_t{4} << 20;  // row buffer per series
+constexpr std::size_t kMaxChunkBytes = std::size_t{1} << 20;   // = default chunk cache size
+constexpr std::size_t kMaxBlockBytes = std::size_t{32} << 20;  // row buffer per series
 constexpr int kDeflateLevel = 4;
+// file space is handed out from blocks this large (HDF5's aggregators), so the end of allocated
+// space that a flush records runs ahead of what the next flushes reference (see above)
+constexpr hsize_t kMetaBlockBytes = hsize_t{2} << 20;
+constexpr hsize_t kSmallDataBlockBytes = hsize_t{8} << 20;
 
 // collects the messages of the current HDF5 error stack, innermost first
 herr_t collectError(unsigned /*n*/, const H5E_error2_t* err, void* data) {
@@ -102,11 +129,80 @@ struct ResultsFile::Impl {
     std::vector<double> buf;      // rows x cols, allocated on the first append
   };
 
+  struct StrSeries {
+    H5::DataSet ds;
+    std::string path;
+    std::vector<std::string> values;  // every entry appended
+    std::size_t on_disk = 0;          // entries written
+  };
+
   std::string path;
   std::size_t chunk_rows = 64;
   std::optional<H5::H5File> file;  // engaged once created
   bool open = false;
+  int lock_fd = -1;    // PATH.partial, then PATH: holds flock(LOCK_EX) while the file is open
+  int target_fd = -1;  // an existing PATH, locked until the rename replaces it
+  std::string partial_path;
+  bool published = false;  // renamed to `path`
+  bool broken = false;     // a write failed: HDF5 may no longer write to the file
+
+  // after a failed write (a full disk): HDF5's descriptor is pointed at an anonymous in-memory
+  // file, so that nothing it still holds (metadata that refers to chunks never written) reaches
+  // the disk while it can still close cleanly; the file stays as its last flush left it
+  void freeze() {
+    if (broken || !file) return;
+    broken = true;
+    void* handle = nullptr;
+    if (H5Fget_vfd_handle(file->getId(), H5P_DEFAULT, &handle) < 0 || handle == nullptr) return;
+    const int hdf5_fd = *static_cast<int*>(handle);
+    const int junk = ::memfd_create("dctwin-discarded-writes", MFD_CLOEXEC);
+    if (junk >= 0) {
+      ::dup2(junk, hdf5_fd);
+      ::close(junk);
+    }
+    H5Eclear2(H5E_DEFAULT);
+  }
+
+  // before a flush: room for it (the free space of the file system, the file-size limit), with
+  // a margin for the new blocks it may open; a flush that could not complete is not started
+  void checkRoom() {
+    haddr_t eoa = 0;
+    if (H5Fget_eoa(file->getId(), &eoa) < 0) return;
+    const double need = double(eoa) + double(kMetaBlockBytes + kSmallDataBlockBytes);
+    struct rlimit rl {};
+    if (::getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        need > double(rl.rlim_cur)) {
+      freeze();
+      fail("the file would outgrow the file-size limit (" + std::to_string(rl.rlim_cur) +
+               " bytes); kept as of its last flush",
+           "");
+    }
+    struct statvfs vs {};
+    struct stat sb {};
+    const std::string on = published ? path : partial_path;
+    if (::statvfs(on.c_str(), &vs) == 0 && ::stat(on.c_str(), &sb) == 0) {
+      const double free_bytes = double(vs.f_bavail) * double(vs.f_frsize);
+      const double held = double(sb.st_blocks) * 512.0;
+      if (need - held > free_bytes) {
+        freeze();
+        fail("disk full (" + std::to_string(long(free_bytes / 1048576)) +
+                 " MiB free); kept as of its last flush",
+             "");
+      }
+    }
+  }
+
+  // the first flush puts the file under its name (atomically replacing an older one)
+  void publish() {
+    if (published) return;
+    if (::rename(partial_path.c_str(), path.c_str()) != 0)
+      fail("cannot rename '" + partial_path + "' to it: " + std::strerror(errno), "");
+    published = true;
+    if (target_fd >= 0) ::close(target_fd);
+    target_fd = -1;
+  }
   std::vector<Series> series;
+  std::vector<StrSeries> strings;
 
   std::string message(const std::string& what, const std::string& obj,
                       const H5::Exception* e = nullptr) const {
@@ -207,9 +303,10 @@ struct ResultsFile::Impl {
   }
 
   // writes the buffered rows not yet on disk (the whole buffered block, so a partial chunk is
-  // rewritten in one piece); a full block moves the buffer on to the next block
-  void writeBuffered(Series& s) {
-    if (s.buffered > s.on_disk) {
+  // rewritten in one piece; partial = false: a full block only); a full block moves the buffer
+  // on to the next block
+  void writeBuffered(Series& s, bool partial = true) {
+    if (s.buffered > s.on_disk && (partial || s.buffered == s.rows)) {
       const hsize_t total = s.block_start + s.buffered;
       if (s.width == 0) {
         hsize_t size[1] = {total};
@@ -237,21 +334,103 @@ struct ResultsFile::Impl {
     }
   }
 
-  void flushAll() {
+  void writeStrings(StrSeries& s) {
+    if (s.values.size() == s.on_disk) return;
+    hsize_t size[1] = {s.values.size()};
+    s.ds.extend(size);
+    H5::DataSpace fspace = s.ds.getSpace();
+    hsize_t start[1] = {s.on_disk}, count[1] = {s.values.size() - s.on_disk};
+    fspace.selectHyperslab(H5S_SELECT_SET, count, start);
+    H5::DataSpace mspace(1, count);
+    std::vector<const char*> ptrs;
+    for (std::size_t i = s.on_disk; i < s.values.size(); ++i) ptrs.push_back(s.values[i].c_str());
+    s.ds.write(ptrs.data(), utf8Type(), mspace, fspace);
+    s.on_disk = s.values.size();
+  }
+
+  // the superblock's end-of-allocation address (v0 layout: 8 bytes at offset 40) brought up to
+  // HDF5's current one before H5Fflush writes any metadata that refers to new space: HDF5 writes
+  // the superblock last, and a reader refuses an address past the stored end ("addr overflow")
+  void publishEnd() {
+    haddr_t eoa = 0;
+    if (H5Fget_eoa(file->getId(), &eoa) < 0 || lock_fd < 0) return;
+    unsigned char head[48] = {};
+    if (::pread(lock_fd, head, sizeof head, 0) != ssize_t(sizeof head) || head[8] != 0 ||
+        head[13] != 8)
+      return;  // not a version-0 superblock with 8-byte addresses: leave it to HDF5
+    std::uint64_t stored = 0;
+    for (int k = 7; k >= 0; --k) stored = (stored << 8) | head[40 + k];
+    if (stored >= eoa) return;
+    struct stat sb {};
+    if (::fstat(lock_fd, &sb) == 0 && std::uint64_t(sb.st_size) < eoa &&
+        ::ftruncate(lock_fd, off_t(eoa)) != 0)
+      return;  // the file could not grow (a full disk): checkRoom and the flush will tell
+    unsigned char field[8];
+    for (int k = 0; k < 8; ++k)
+      field[k] = static_cast<unsigned char>(std::uint64_t(eoa) >> (8 * k));
+    (void)!::pwrite(lock_fd, field, 8, 40);
+  }
+
+  // after a clean close: the file's length back to its end of allocation (publishEnd may have
+  // extended it past what HDF5 knows of)
+  void trimToEnd() {
+    unsigned char head[48] = {};
+    if (lock_fd < 0 || ::pread(lock_fd, head, sizeof head, 0) != ssize_t(sizeof head) ||
+        head[8] != 0 || head[13] != 8)
+      return;
+    std::uint64_t stored = 0;
+    for (int k = 7; k >= 0; --k) stored = (stored << 8) | head[40 + k];
+    struct stat sb {};
+    if (stored > 0 && ::fstat(lock_fd, &sb) == 0 && std::uint64_t(sb.st_size) > stored)
+      (void)!::ftruncate(lock_fd, off_t(stored));
+  }
+
+  void flushAll(bool partial = true) {
+    if (broken) fail("an earlier write failed; the file is kept as of its last flush", "");
+    checkRoom();
     for (auto& s : series) {
       try {
-        writeBuffered(s);
+        writeBuffered(s, partial);
       } catch (const H5::Exception& e) {
-        fail("writing rows failed", s.path, &e);
+        const std::string msg = message("writing rows failed", s.path, &e);
+        freeze();
+        throw ResultsError(msg);
       }
     }
+    for (auto& s : strings) {
+      try {
+        writeStrings(s);
+      } catch (const H5::Exception& e) {
+        const std::string msg = message("writing strings failed", s.path, &e);
+        freeze();
+        throw ResultsError(msg);
+      }
+    }
+    publishEnd();
     try {
       file->flush(H5F_SCOPE_GLOBAL);
     } catch (const H5::Exception& e) {
-      fail("flush failed", "", &e);
+      const std::string msg = message("flush failed", "", &e);
+      freeze();
+      throw ResultsError(msg);
     }
+    publish();
   }
 };
+
+void checkOutputPath(const std::string& output, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  for (const std::string& in : inputs) {
+    if (in.empty() || output.empty()) continue;
+    const bool same = fs::exists(output, ec)
+                          ? fs::equivalent(output, in, ec)
+                          : fs::weakly_canonical(output, ec) == fs::weakly_canonical(in, ec);
+    if (same)
+      throw ResultsError("results file '" + output + "' is the input file '" + in +
+                         "'; refusing to overwrite it (choose another --output)");
+  }
+}
 
 ResultsFile::ResultsFile(const std::string& path, std::size_t chunk_rows)
     : impl_(std::make_unique<Impl>()) {
@@ -271,6 +450,7 @@ ResultsFile::ResultsFile(const std::string& path, std::size_t chunk_rows)
   if (!fs::is_directory(dir, ec)) impl_->fail("'" + dir.string() + "' is not a directory", "");
   if (fs::is_directory(p, ec)) impl_->fail("is a directory", "");
   if (fs::exists(p, ec)) {
+    if (!fs::is_regular_file(p, ec)) impl_->fail("exists and is not a regular file", "");
     if (::access(path.c_str(), W_OK) != 0) {
       impl_->fail(std::string("file is not writable: ") + std::strerror(errno), "");
     }
@@ -278,9 +458,72 @@ ResultsFile::ResultsFile(const std::string& path, std::size_t chunk_rows)
     impl_->fail("directory '" + dir.string() + "' is not writable: " + std::strerror(errno), "");
   }
 
+  // 1. an existing file: lock it (without truncating) and check it is HDF5; a file another process
+  // holds, or a file that is not HDF5 (an input, a text file), is left as it is
+  auto lockFd = [&](const std::string& p, int flags) {
+    const int fd = ::open(p.c_str(), flags | O_RDWR | O_CLOEXEC, 0644);
+    if (fd < 0) impl_->fail("cannot open '" + p + "': " + std::strerror(errno), "");
+    if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+      const int err = errno;
+      ::close(fd);
+      impl_->fail(err == EWOULDBLOCK ? "'" + p +
+                                           "' is open in another process (a run writing it, or a "
+                                           "reader); left as it is"
+                                     : "cannot lock '" + p + "': " + std::strerror(err),
+                  "");
+    }
+    return fd;
+  };
+  if (fs::exists(p, ec)) {
+    const int fd = lockFd(path, 0);
+    struct stat sb {};
+    if (::fstat(fd, &sb) == 0 && sb.st_size > 0) {
+      static const unsigned char kSig[8] = {0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+      unsigned char head[8] = {};
+      const bool hdf5 = ::pread(fd, head, 8, 0) == 8 && std::memcmp(head, kSig, 8) == 0;
+      if (!hdf5) {
+        ::close(fd);
+        impl_->fail("exists and is not an HDF5 file; not overwritten (choose another output path)",
+                    "");
+      }
+    }
+    impl_->target_fd = fd;
+  }
+  // 2. the file is written as PATH.partial (locked) and renamed to PATH at its first flush, so a
+  // run killed before that leaves PATH as it was
+  impl_->partial_path = path + ".partial";
+  impl_->lock_fd = lockFd(impl_->partial_path, O_CREAT);
+  auto unlock = [&] {
+    ::close(impl_->lock_fd);
+    if (impl_->target_fd >= 0) ::close(impl_->target_fd);
+    impl_->lock_fd = impl_->target_fd = -1;
+  };
+
+  // 3. create: no metadata evictions, space from large blocks, HDF5's own locking off
   try {
-    impl_->file.emplace(path, H5F_ACC_TRUNC);
+    H5::FileCreatPropList fcpl;
+    H5::FileAccPropList fapl;
+    H5Pset_file_locking(fapl.getId(), 0, 1);
+    H5Pset_meta_block_size(fapl.getId(), kMetaBlockBytes);
+    H5Pset_small_data_block_size(fapl.getId(), kSmallDataBlockBytes);
+    H5AC_cache_config_t mdc{};
+    mdc.version = H5AC__CURR_CACHE_CONFIG_VERSION;
+    H5Pget_mdc_config(fapl.getId(), &mdc);
+    mdc.evictions_enabled = 0;
+    mdc.incr_mode = H5C_incr__off;
+    mdc.flash_incr_mode = H5C_flash_incr__off;
+    mdc.decr_mode = H5C_decr__off;
+    mdc.set_initial_size = 1;
+    mdc.initial_size = std::size_t{16} << 20;
+    mdc.max_size = std::max<std::size_t>(mdc.max_size, mdc.initial_size);
+    H5Pset_mdc_config(fapl.getId(), &mdc);
+    // no raw-data chunk cache: a chunk gets its place in the file when it is written, before the
+    // flush that publishes it (see publishEnd)
+    H5Pset_cache(fapl.getId(), 0, 0, 0, 0.75);
+    impl_->file.emplace(impl_->partial_path, H5F_ACC_TRUNC, fcpl, fapl);
   } catch (const H5::Exception& e) {
+    ::unlink(impl_->partial_path.c_str());
+    unlock();
     impl_->fail("cannot create", "", &e);
   }
   impl_->open = true;
@@ -435,13 +678,47 @@ void ResultsFile::appendRow(int series, std::span<const double> row) {
   std::copy(row.begin(), row.end(),
             s.buf.begin() + static_cast<std::ptrdiff_t>(s.buffered * s.cols));
   ++s.buffered;
-  if (s.buffered == s.rows) {
+  if (s.buffered == s.rows && !impl_->broken) {
     try {
       impl_->writeBuffered(s);
     } catch (const H5::Exception& e) {
-      impl_->fail("writing rows failed", s.path, &e);
+      const std::string msg = impl_->message("writing rows failed", s.path, &e);
+      impl_->freeze();
+      throw ResultsError(msg);
     }
   }
+}
+
+std::size_t ResultsFile::chunkRows(int series) const {
+  if (series < 0 || static_cast<std::size_t>(series) >= impl_->series.size()) {
+    impl_->fail("no series with handle " + std::to_string(series), "");
+  }
+  return impl_->series[static_cast<std::size_t>(series)].rows;
+}
+
+int ResultsFile::addStringSeries(const std::string& path, const std::string& description) {
+  impl_->requireOpen(path);
+  Impl::StrSeries s;
+  try {
+    s.path = impl_->prepareDataset(path);
+    hsize_t dims[1] = {0}, maxdims[1] = {H5S_UNLIMITED}, chunk[1] = {1};
+    H5::DSetCreatPropList dcpl;
+    dcpl.setChunk(1, chunk);
+    s.ds = impl_->file->createDataSet(s.path, utf8Type(), H5::DataSpace(1, dims, maxdims), dcpl);
+    Impl::labelDataset(s.ds, "", description);
+  } catch (const H5::Exception& e) {
+    impl_->fail("cannot create string series", path, &e);
+  }
+  impl_->strings.push_back(std::move(s));
+  return static_cast<int>(impl_->strings.size() - 1);
+}
+
+void ResultsFile::appendString(int series, const std::string& value) {
+  if (series < 0 || static_cast<std::size_t>(series) >= impl_->strings.size()) {
+    impl_->fail("no string series with handle " + std::to_string(series), "");
+  }
+  impl_->requireOpen(impl_->strings[static_cast<std::size_t>(series)].path);
+  impl_->strings[static_cast<std::size_t>(series)].values.push_back(value);
 }
 
 std::size_t ResultsFile::rows(int series) const {
@@ -452,9 +729,9 @@ std::size_t ResultsFile::rows(int series) const {
   return s.block_start + s.buffered;
 }
 
-void ResultsFile::flush() {
+void ResultsFile::flush(bool partial_blocks) {
   impl_->requireOpen("");
-  impl_->flushAll();
+  impl_->flushAll(partial_blocks);
 }
 
 void ResultsFile::close() {
@@ -462,17 +739,34 @@ void ResultsFile::close() {
   // whatever fails below, the file counts as closed afterwards: the destructor must not retry
   std::string error;
   try {
-    impl_->flushAll();
+    if (!impl_->broken) impl_->flushAll();
   } catch (const ResultsError& e) {
     error = e.what();
+    impl_->freeze();  // HDF5's own flush on close must not write what this one could not
   }
   try {
     for (auto& s : impl_->series) s.ds.close();
+    for (auto& s : impl_->strings) s.ds.close();
     impl_->file->close();
   } catch (const H5::Exception& e) {
     if (error.empty()) error = impl_->message("close failed", "", &e);
   }
   impl_->open = false;
+  if (!impl_->broken) impl_->trimToEnd();
+  if (error.empty() && !impl_->broken && !impl_->published) {
+    try {
+      impl_->publish();
+    } catch (const ResultsError& e) {
+      error = e.what();
+    }
+  }
+  // a file that failed before its first flush never gets the name (an older file keeps it)
+  if (impl_->broken && !impl_->published) ::unlink(impl_->partial_path.c_str());
+  if (impl_->broken && error.empty())
+    error = impl_->message("an earlier write failed; the file is kept as of its last flush", "");
+  if (impl_->lock_fd >= 0) ::close(impl_->lock_fd);  // releases the lock
+  if (impl_->target_fd >= 0) ::close(impl_->target_fd);
+  impl_->lock_fd = impl_->target_fd = -1;
   for (auto& s : impl_->series) std::vector<double>().swap(s.buf);
   if (!error.empty()) throw ResultsError(error);
 }

@@ -5,6 +5,14 @@
 // at a time, and flush() pushes everything to disk so an interrupted run leaves a readable file.
 // Every dataset carries a `units` attribute (SI: "K", "Pa", "m3/s", "W", "1", ...) and a
 // `description`. No HDF5 types appear in this header.
+//
+// Crash safety (docs/results.md, "Flushing and interrupted runs"): between two flushes the file
+// on disk is not touched except by chunks written to space never used before (no freed space is
+// reused, the metadata cache never evicts), so a process killed between flushes leaves exactly
+// the file of the last flush. A writer that flushes only when every series' block is full
+// (flush(false) at multiples of chunkRows()) never rewrites a chunk. The file is locked
+// (flock, exclusive) for as long as it is open: a second writer or a reader holding it makes the
+// constructor throw before anything is truncated.
 #pragma once
 
 #include <memory>
@@ -22,9 +30,17 @@ class ResultsError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// throws ResultsError when `output` names the same file as one of `inputs` (empty ones are
+// skipped): a results file never replaces the facility, scenario or sweep file it came from
+void checkOutputPath(const std::string& output, const std::vector<std::string>& inputs);
+
 class ResultsFile {
  public:
-  // creates (truncates) the file; throws ResultsError naming the path and the reason
+  // creates (truncates) the file; throws ResultsError naming the path and the reason. Refuses
+  // (throws, leaving the file as it is) when another process holds the file open with a lock (a
+  // run writing it, an HDF5 reader) or when the path is an existing file that is not HDF5.
+  // chunk_rows: rows per chunk of every series (fewer only where one series' row buffer would
+  // exceed 32 MiB)
   explicit ResultsFile(const std::string& path, std::size_t chunk_rows = 64);
   ~ResultsFile();  // flushes and closes
   ResultsFile(const ResultsFile&) = delete;
@@ -49,8 +65,16 @@ class ResultsFile {
   // append one row (row.size() == width, or 1 for width 0); throws ResultsError on mismatch
   void appendRow(int series, std::span<const double> row);
   std::size_t rows(int series) const;
+  std::size_t chunkRows(int series) const;  // rows per chunk (and buffered block) of a series
 
-  void flush();  // writes buffered rows and calls H5Fflush
+  // growing 1-D series of strings (the event log); written at every flush, one chunk per entry
+  int addStringSeries(const std::string& path, const std::string& description);
+  void appendString(int series, const std::string& value);
+
+  // writes the buffered rows and calls H5Fflush. partial_blocks = false: only the blocks that are
+  // full (and the string series), so that no chunk is ever rewritten; the rows of partial blocks
+  // stay buffered until their block fills or the file closes
+  void flush(bool partial_blocks = true);
   void close();  // flush and close; further calls throw
 
  private:

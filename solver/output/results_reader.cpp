@@ -139,6 +139,15 @@ struct Reader {
     hsize_t dims[2] = {0, 0};
     if (rank > 0) H5Sget_simple_extent_dims(space.id, dims, nullptr);
     const hsize_t n = rank == 0 ? 1 : (rank == 1 ? dims[0] : dims[0] * dims[1]);
+    if (rank == 2 && dims[1] != 0 && n / dims[1] != dims[0]) fail(p + ": impossible shape");
+    // a damaged (or crafted) header can claim any shape: read no more than the file can hold
+    // (deflate packs at most ~1000:1, a series of NaN about that), nor more than 2^31 values
+    const std::size_t elem = std::max<std::size_t>(8, H5Tget_size(type.id));
+    const double claimed = double(n) * double(elem);
+    const double stored = double(H5Dget_storage_size(ds.id));
+    if (n > (hsize_t{1} << 31) || claimed > std::max(64.0 * (1 << 20), 2000.0 * stored))
+      fail(p + ": damaged or too large to read at once (" + std::to_string(n) + " values in " +
+           std::to_string(static_cast<long long>(stored)) + " bytes)");
     const H5T_class_t cls = H5Tget_class(type.id);
     if (cls == H5T_STRING) {
       std::vector<std::string> v;
@@ -249,6 +258,20 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
   if (!t || t->width != 0) rd.fail("not a dctwin run results file (no /time series)");
   if (!data.strings.count("/rack/names") || !data.strings.count("/cdu/names"))
     rd.fail("not a dctwin run results file (no /rack/names or /cdu/names)");
+  // a run that was killed (status still `running`): trust the rows of its last completed flush
+  // (docs/results.md, "Flushing and interrupted runs"); a flush cut short may have left more
+  const auto st = data.text_attributes.find("status");
+  const auto rc = data.number_attributes.find("rows_complete");
+  if (st != data.text_attributes.end() && st->second == "running" &&
+      rc != data.number_attributes.end() && rc->second >= 0 && rc->second < double(t->rows)) {
+    const std::size_t keep = std::size_t(rc->second), T0 = t->rows;
+    for (auto& [p, s] : data.series) {
+      if (p.rfind("/power/", 0) == 0 || p.rfind("/events/", 0) == 0 || s.rows < keep) continue;
+      if (s.rows != T0 && s.width == 0 && p != "/time") continue;
+      s.rows = keep;
+      s.data.resize(keep * s.columns());
+    }
+  }
   const std::size_t T = t->rows;
   for (auto& [p, s] : data.series) {
     if (p.rfind("/power/", 0) == 0 || p.rfind("/cases/", 0) == 0) continue;

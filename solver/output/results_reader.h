@@ -47,7 +47,8 @@ struct ResultsData {
 // the results layout (docs/results.md) this program writes (root attribute schema_version), and
 // the oldest it still reads; a file outside [kResultsOldestSchema, kResultsSchemaVersion] is
 // refused naming both versions. A file without the attribute is read as version 1.
-inline constexpr int kResultsSchemaVersion = 1;
+inline constexpr int kResultsSchemaVersion =
+    2;  // 2: power, PUE, throttling as interval means (docs/results.md)
 inline constexpr int kResultsOldestSchema = 1;
 
 struct ResultsReadOptions {

@@ -85,6 +85,7 @@ void SummarySink::row(const OutputFrame& f) {
       s.T_hbm_max = std::max(s.T_hbm_max, Thbm[i]);
     }
     s.gpu_seconds_throttled = f.scalar(Obs::FacilityGpuSecondsThrottled);
+    s.gpu_seconds_capped = f.scalar(Obs::FacilityGpuSecondsPowerCapped);
     s.gpus_shut_down = int(f.scalar(Obs::FacilityGpusShutDown));
   }
   s.jobs.resize(L.njob);
@@ -99,6 +100,7 @@ void SummarySink::row(const OutputFrame& f) {
     J.reference_time = J.kind == 0 ? col(Obs::JobReferenceIterationTime)[j] : 0.0;
     J.throughput_ratio = J.kind == 0 ? col(Obs::JobThroughputRatio)[j] : 0.0;
     J.throttled_gpu_seconds = col(Obs::JobThrottledGpuSeconds)[j];
+    J.capped_gpu_seconds = col(Obs::JobPowerCappedGpuSeconds)[j];
     J.stalled_time = col(Obs::JobStalledTime)[j];
     J.progress_ratio = col(Obs::JobProgressRatio)[j];
   }
@@ -122,9 +124,10 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
   };
   line("dctwin run: %s  (%d CDU, %d racks, %d states)", m.name.c_str(), m.ncdu, m.nrack, m.nstate);
   line("  status              %s at t = %.0f s (%.2f h simulated in %.2f s wall, %.0fx real time)",
-       !r.ok         ? "FAILED"
-       : r.cancelled ? "cancelled"
-                     : "completed",
+       !r.ok                    ? "FAILED"
+       : !r.interrupted.empty() ? ("interrupted by " + r.interrupted).c_str()
+       : r.cancelled            ? "cancelled"
+                                : "completed",
        r.t_end, r.t_end / 3600.0, r.wall_seconds,
        r.wall_seconds > 0 ? r.t_end / r.wall_seconds : 0.0);
   if (!r.ok) line("  error               %s", r.error.c_str());
@@ -159,8 +162,10 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
   if (m.ngpu > 0) {
     line("  GPUs                %d resolved; peak junction %.1f degC (%s), peak HBM %.1f degC",
          m.ngpu, toCelsius(s.T_j_max), s.T_j_max_gpu.c_str(), toCelsius(s.T_hbm_max));
-    line("  GPU throttling      %.0f GPU-s thermal or brake throttled, %d GPUs shut down",
-         s.gpu_seconds_throttled, s.gpus_shut_down);
+    line(
+        "  GPU throttling      %.0f GPU-s thermal or brake throttled, %.0f GPU-s under the power "
+        "cap, %d GPUs shut down",
+        s.gpu_seconds_throttled, s.gpu_seconds_capped, s.gpus_shut_down);
     line("  IT power (end)      %.1f kW (mean of the last coupling window)", s.P_IT / 1e3);
     for (const auto& J : s.jobs)
       if (J.kind != 0)
@@ -169,9 +174,9 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
       else
         line(
             "  job %-15s %d GPUs, %ld iterations, iteration %.3f s (reference %.3f s), "
-            "throughput ratio %.4f, %.0f GPU-s throttled",
+            "throughput ratio %.4f, %.0f GPU-s throttled, %.0f GPU-s under the power cap",
             J.name.c_str(), J.gpus, J.iterations, J.iteration_time, J.reference_time,
-            J.throughput_ratio, J.throttled_gpu_seconds);
+            J.throughput_ratio, J.throttled_gpu_seconds, J.capped_gpu_seconds);
     for (const auto& J : s.jobs)
       if (J.stalled_time > 0)
         line(

@@ -30,13 +30,15 @@ struct RunSummary {
     long iterations = 0;
     double iteration_time = 0, reference_time = 0, throughput_ratio = 0;  // (s), (s), (1)
     double throttled_gpu_seconds = 0;                                     // (s)
-    double stalled_time = 0;    // the live GPUs waited on one that is off    (s)
-    double progress_ratio = 0;  // iterations x reference / time since start (1)
+    double capped_gpu_seconds = 0;  // clock held down by the power cap (s)
+    double stalled_time = 0;        // the live GPUs waited on one that is off    (s)
+    double progress_ratio = 0;      // iterations x reference / time since start (1)
     int gpus = 0;
     int kind = 0;  // 0 training, 1 inference, 2 trace replay
   };
   std::vector<Job> jobs;
   double gpu_seconds_throttled = 0;  // all GPUs (s)
+  double gpu_seconds_capped = 0;     // all GPUs, under the power cap (s)
   int gpus_shut_down = 0;
   double T_room_max = -1e300;  // (K)
   // power chain, cumulative (J)

@@ -3,13 +3,29 @@
 
 #include <algorithm>
 #include <cmath>
+#include <csignal>
+#include <cstdio>
 #include <vector>
 
 #include "solver/compile/compile.h"
 #include "solver/engine/integrator.h"
+#include "solver/input/loader.h"
 #include "solver/output/observe.h"
 
 namespace dctwin {
+
+std::string signalName(int sig) {
+  switch (sig) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGTERM:
+      return "SIGTERM";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "signal " + std::to_string(sig);
+  }
+}
 
 RunLayout describeFacility(const FacilitySpec& spec) {
   return describeModel(compileFacility(spec));
@@ -39,6 +55,28 @@ RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
   FacilitySpec s = spec;
   applyScenario(scenario, s);
   const double duration = settings.duration > 0 ? settings.duration : scenario.duration;
+  // an event after the end would be dropped without a word: after the scenario's own duration
+  // it is an error (one per event); after a shorter duration the caller asked for, a warning
+  std::vector<std::string> warnings;
+  {
+    std::vector<LoadError> late;
+    char b[200];
+    for (const ScenarioEvent& e : scenario.events) {
+      if (e.time > scenario.duration + 1e-9) {
+        std::snprintf(b, sizeof b,
+                      "event at t = %g s is after the end of the scenario (duration %g s): "
+                      "lengthen the duration or move the event",
+                      e.time, scenario.duration);
+        late.push_back(
+            {e.loc.file.empty() ? SourceLoc{scenario.file, 0, 0, "events"} : e.loc, e.kind, b});
+      } else if (e.time > duration + 1e-9) {
+        std::snprintf(b, sizeof b, "%s event at t = %g s is after the end of this run (%g s)",
+                      e.kind.c_str(), e.time, duration);
+        warnings.push_back(b);
+      }
+    }
+    if (!late.empty()) throw LoadFailure(std::move(late));
+  }
 
   // 2. compile; solver options from the scenario and the settings
   FacilityModel model = compileFacility(s);
@@ -66,7 +104,26 @@ RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
   ro.duration = duration;
   ro.cancel = control.cancel;
   RunReport report;
-  report.result = simulate(model, st, ro, &feed);
+  report.warnings = std::move(warnings);
+  try {
+    report.result = simulate(model, st, ro, &feed);
+  } catch (const std::exception& e) {
+    // a sink could not write (a full disk): end every sink as failed, then pass the error on
+    RunResult failed;
+    failed.ok = false;
+    failed.error = e.what();
+    failed.t_end = st.time;
+    failed.events = st.events;
+    try {
+      feed.end(failed);
+    } catch (const std::exception&) {  // the sink that failed may fail again on closing
+    }
+    throw;
+  }
+  if (report.result.cancelled && control.signal) {
+    const int sig = control.signal->load();
+    if (sig != 0) report.result.interrupted = signalName(sig);
+  }
 
   // 6. end every sink with the outcome
   feed.end(report.result);

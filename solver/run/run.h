@@ -9,6 +9,7 @@
 #include <functional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "solver/input/scenario.h"
 #include "solver/input/spec.h"
@@ -25,8 +26,12 @@ struct RunSettings {
 };
 
 struct RunControl {
-  // set from another thread to stop the run at the next coupling window; the results so far stay
+  // set from another thread (or a signal handler) to stop the run at the next coupling window;
+  // the results so far stay
   const std::atomic<bool>* cancel = nullptr;
+  // set by a signal handler to the signal's number together with cancel: the run ends as
+  // interrupted (RunResult::interrupted = "SIGINT", status `interrupted` in the results file)
+  const std::atomic<int>* signal = nullptr;
   // called at every output row and after every GPU-layer step with the simulated time and the
   // run's duration (s); from the thread that runs the simulation
   std::function<void(double t, double duration)> progress;
@@ -34,14 +39,18 @@ struct RunControl {
 
 struct RunReport {
   RunResult result;
+  // what the run did not do that the inputs asked for (scenario events after a --duration that
+  // cut the scenario short)
+  std::vector<std::string> warnings;
   RunLayout layout;
   RunSummary summary;
   std::string text() const { return formatSummary(layout, summary, result); }
 };
 
-// the whole recipe. Throws LoadFailure when the scenario names unknown targets or the facility
-// does not compile, ResultsError when a sink cannot create its file; a solver failure or a
-// cancel is in the report (the sinks have the rows so far and have been ended).
+// the whole recipe. Throws LoadFailure when the scenario names unknown targets, has an event after
+// its own duration, or the facility does not compile, ResultsError when a sink cannot create its
+// file or cannot write (a full disk; the sinks are ended as failed first); a solver failure, a
+// cancel or a signal is in the report (the sinks have the rows so far and have been ended).
 RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
                       const RunSettings& settings, std::span<RunSink* const> sinks,
                       const RunControl& control = {});
@@ -55,5 +64,8 @@ SolverSettings solverSettings(const FacilitySpec& spec, const Scenario& scenario
 // the layout of a facility as fronts see it (names, indices, GPU limits) without running it;
 // throws LoadFailure like compileFacility
 RunLayout describeFacility(const FacilitySpec& spec);
+
+// "SIGINT", "SIGTERM", ... ("signal N" for others)
+std::string signalName(int sig);
 
 }  // namespace dctwin

@@ -16,6 +16,7 @@
 #include <filesystem>
 #include <fstream>
 #include <limits>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <random>
@@ -131,30 +132,101 @@ std::string readText(const std::string& path, const SourceLoc& loc) {
   return ss.str();
 }
 
-// records what the summary does not: each GPU's highest junction temperature over the run (for
-// the 99th percentile) and the lowest rack flow relative to its design flow
+// the case metrics over a window of the run: from SweepSpec::metrics_from, or from the first
+// training job's first steady iteration (the output row at which its last iteration time is
+// within 0.5 % of the previous row's, at least two iterations in), so that the start-up (cold
+// coolant, the job's first iterations) does not count. Without a training job, or when the job
+// never settles, the window is the whole run. Maxima and minima over the window's rows;
+// energies, throttled time and iterations as differences of their cumulative series.
 class MetricsSink : public RunSink {
  public:
+  explicit MetricsSink(double from) : from_(from) {}
+  struct Cum {  // cumulative values at one row
+    double t = 0, E_utility = 0, E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0;
+    double E_pump = 0, heat_in = 0, throttled = 0, iterations = 0, iteration_sum = 0;
+  };
+  struct Acc {  // extremes over the rows of a window
+    std::vector<double> Tj_max;
+    double T_hbm_max = -1e300, T_case_max = -1e300, T_supply_max = -1e300, bus_load_max = 0;
+    double margin = kNaN;
+    Cum base;
+  };
   void begin(const RunLayout& L, const FrameLayout&) override {
     L_ = &L;
-    Tj_max.assign(L.ngpu, -1e300);
+    for (int j = 0; j < L.njob && job_ < 0; ++j)
+      if (L.job_kind[j] == 0) job_ = j;
+    all.Tj_max.assign(L.ngpu, -1e300);
+    win.Tj_max.assign(L.ngpu, -1e300);
   }
   void row(const OutputFrame& f) override {
-    const auto Tj = f.get(Obs::GpuTJunction);
-    for (std::size_t i = 0; i < Tj.size(); ++i) Tj_max[i] = std::max(Tj_max[i], Tj[i]);
+    end = cumulative(f);
+    if (first_) all.base = end, first_ = false;
+    add(all, f);
+    if (!started_ && startsHere(f)) {
+      started_ = true;
+      win.base = end;
+    }
+    if (started_) add(win, f);
+  }
+  // the window used: `win` once it started, else the whole run
+  const Acc& window() const { return started_ ? win : all; }
+  Acc all, win;
+  Cum end;
+
+ private:
+  bool startsHere(const OutputFrame& f) {
+    if (from_ >= 0) return f.t >= from_ - 1e-9;
+    if (job_ < 0) return true;
+    const double last = f.get(Obs::JobLastIterationTime)[job_];
+    const double ref = f.get(Obs::JobReferenceIterationTime)[job_];
+    const double n = f.get(Obs::JobIterations)[job_];
+    const bool steady =
+        n >= 2 && prev_last_ > 0 && ref > 0 && std::abs(last - prev_last_) <= 0.005 * ref;
+    prev_last_ = n >= 2 ? last : 0.0;
+    return steady;
+  }
+  Cum cumulative(const OutputFrame& f) const {
+    Cum c;
+    c.t = f.t;
+    if (f.has(Obs::EnergyUtility)) {
+      c.E_utility = f.scalar(Obs::EnergyUtility);
+      c.E_it = f.scalar(Obs::EnergyIt);
+      c.E_psu = f.scalar(Obs::EnergyPsuLoss);
+      c.E_bus = f.scalar(Obs::EnergyBuswayLoss);
+      c.E_ups = f.scalar(Obs::EnergyUpsLoss);
+      c.E_tx = f.scalar(Obs::EnergyTransformerLoss);
+    }
+    c.E_pump = f.scalar(Obs::EnergyPumpElectric);
+    c.heat_in = f.scalar(Obs::EnergyHeatIn);
+    if (f.has(Obs::FacilityGpuSecondsThrottled))
+      c.throttled = f.scalar(Obs::FacilityGpuSecondsThrottled);
+    if (job_ >= 0) {
+      c.iterations = f.get(Obs::JobIterations)[job_];
+      c.iteration_sum = c.iterations > 0 ? c.iterations * f.get(Obs::JobIterationTime)[job_] : 0;
+    }
+    return c;
+  }
+  void add(Acc& a, const OutputFrame& f) const {
+    const auto Tj = f.get(Obs::GpuTJunction), Thbm = f.get(Obs::GpuTHbm);
+    for (std::size_t i = 0; i < Tj.size(); ++i) a.Tj_max[i] = std::max(a.Tj_max[i], Tj[i]);
+    for (double x : Thbm) a.T_hbm_max = std::max(a.T_hbm_max, x);
+    for (double x : f.get(Obs::CduTSecSupply)) a.T_supply_max = std::max(a.T_supply_max, x);
+    const auto Tc = f.get(Obs::RackTCase);
+    for (int r = 0; r < L_->nrack; ++r)
+      if (!L_->rack_resolved[r]) a.T_case_max = std::max(a.T_case_max, Tc[r]);
+    for (double x : f.get(Obs::BuswayLoadRatio)) a.bus_load_max = std::max(a.bus_load_max, x);
     if (f.t <= 0) return;  // flows at t = 0 are those of the initial pump speed
     const auto V = f.get(Obs::RackVFlow);
     for (int r = 0; r < L_->nrack; ++r) {
       if (L_->rack_design_flow[r] <= 0) continue;
       const double ratio = V[r] / L_->rack_design_flow[r];
-      margin = std::isnan(margin) ? ratio : std::min(margin, ratio);
+      a.margin = std::isnan(a.margin) ? ratio : std::min(a.margin, ratio);
     }
   }
-  std::vector<double> Tj_max;
-  double margin = kNaN;
-
- private:
   const RunLayout* L_ = nullptr;
+  double from_ = -1, prev_last_ = 0;
+  int job_ = -1;
+  bool first_ = true, started_ = false;
 };
 
 }  // namespace
@@ -181,8 +253,47 @@ const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
                                                                   {"time_to_detection", "s"},
                                                                   {"time_to_isolation", "s"},
                                                                   {"coolant_lost", "m3"},
-                                                                  {"energy_balance_error", "1"}};
+                                                                  {"energy_balance_error", "1"},
+                                                                  {"metrics_from", "s"}};
   return m;
+}
+
+const std::string& sweepMetricDescription(const std::string& name) {
+  static const std::map<std::string, std::string> d{
+      {"T_junction_max", "hottest GPU junction over the metrics window (interval maxima)"},
+      {"T_junction_p99",
+       "99th percentile over the GPUs of each GPU's hottest junction in the window"},
+      {"T_hbm_max", "hottest HBM over the metrics window"},
+      {"T_case_max", "hottest cold-plate case of a heat-load rack over the metrics window"},
+      {"T_supply_max", "highest CDU secondary supply temperature over the metrics window"},
+      {"gpu_seconds_throttled", "GPU-seconds with thermal or power-brake throttling in the window"},
+      {"gpus_shut_down", "GPUs shut down by their thermal protection at the end of the run"},
+      {"throughput_ratio",
+       "first training job: reference iteration time / mean time of its iterations completed in "
+       "the window"},
+      {"progress_ratio",
+       "first training job: iterations completed in the window x reference iteration time / the "
+       "window's length (stalls count)"},
+      {"E_utility", "utility energy over the window (power section)"},
+      {"E_it",
+       "IT energy over the window: DC to the racks (power section), else heat into the "
+       "coolant - pump energy"},
+      {"E_cooling", "CDU pump electrical energy over the window"},
+      {"E_power_losses", "shelf + busway + UPS + transformer losses over the window"},
+      {"PUE", "(utility + CDU pump energy) / IT energy at the racks' AC input, over the window"},
+      {"P_pump_mean", "mean CDU pump electrical power over the window"},
+      {"flow_margin_min", "lowest rack flow / design flow over the window (t > 0)"},
+      {"busway_load_max", "highest busway current / rating at an output time in the window"},
+      {"time_to_detection", "from the first leak's start to its detection (whole run)"},
+      {"time_to_isolation", "from the first leak's start to the rack's isolation (whole run)"},
+      {"coolant_lost", "coolant lost through leaks at the end of the run"},
+      {"energy_balance_error", "coolant energy balance residual / heat in, whole run"},
+      {"metrics_from",
+       "start of the metrics window: sweep metrics_from, else the first training job's first "
+       "steady iteration (the whole run, 0, without one or when it never settles)"}};
+  static const std::string none = "metric of each case (docs/sweep-format.md)";
+  const auto it = d.find(name);
+  return it == d.end() ? none : it->second;
 }
 
 double sweepValueSI(const std::string& text) {
@@ -208,9 +319,27 @@ std::string getYamlPath(const std::string& yaml_text, const std::string& path) {
 }
 
 //---------------------------------------------------------------------------------------------
+std::size_t caseCount(const SweepSpec& s) {
+  if (s.params.empty()) return 0;
+  if (s.mode == SweepSpec::Mode::List) return s.params[0].values.size();
+  if (s.mode == SweepSpec::Mode::Lhs) return std::size_t(std::max(0, s.samples));
+  std::size_t n = 1;
+  for (const auto& p : s.params) {
+    const std::size_t k = p.values.size();
+    if (k != 0 && n > kMaxSweepCases / k) return kMaxSweepCases + 1;  // no overflow
+    n *= k;
+  }
+  return n;
+}
+
 std::vector<SweepCase> expandCases(const SweepSpec& s) {
   std::vector<SweepCase> cases;
   const std::size_t np = s.params.size();
+  if (const std::size_t n = caseCount(s); n > kMaxSweepCases)
+    throw failure(s.params.empty() ? SourceLoc{s.file, 0, 0, ""} : s.params[0].loc, "parameters",
+                  "more than " + std::to_string(kMaxSweepCases) +
+                      " cases: split the sweep into several files, use fewer values, or "
+                      "latin_hypercube with fewer samples");
   if (s.mode == SweepSpec::Mode::List) {
     for (std::size_t k = 0; k < s.params[0].values.size(); ++k) {
       SweepCase c{static_cast<int>(k), {}};
@@ -280,12 +409,40 @@ CaseInputs caseInputs(const SweepSpec& s, const SweepCase& c, const std::string&
 }
 
 void validateSweep(const SweepSpec& s) {
+  // the /cases columns: one per parameter, each with a name of its own that HDF5 can hold
+  {
+    std::vector<LoadError> errors;
+    std::map<std::string, int> names;
+    for (const auto& p : s.params) {
+      if (p.name.empty() || p.name.find('/') != std::string::npos || p.name == "." ||
+          p.name == "..")
+        errors.push_back(
+            {p.loc, p.name, "a parameter's name is a /cases column: not empty, no '/'"});
+      else if (names[p.name]++ == 1)
+        errors.push_back({p.loc, p.name,
+                          "two parameters named '" + p.name +
+                              "' (a /cases column each): give one a name of its own"});
+    }
+    if (!errors.empty()) throw LoadFailure(std::move(errors));
+  }
   const std::string fac = readText(s.facility_path, SourceLoc{s.file, 0, 0, "facility"});
   const std::string sc =
       s.scenario_path.empty() ? "" : readText(s.scenario_path, SourceLoc{s.file, 0, 0, "scenario"});
   std::vector<LoadError> errors;
-  // every value of every parameter, once (the first case that uses it)
-  std::vector<SweepCase> cases = expandCases(s);
+  // every value of every parameter, once (the first case that uses it); a Latin hypercube's
+  // values all differ, so there the two ends of every range stand for them (a range is checked
+  // whole; loading a facility per sample took minutes for 100,000 samples)
+  std::vector<SweepCase> cases;
+  if (s.mode == SweepSpec::Mode::Lhs) {
+    for (int end = 0; end < 2; ++end) {
+      SweepCase c{-1, {}};
+      for (const auto& p : s.params)
+        c.values.push_back(fmtNum(end == 0 ? p.lo : p.hi) + (p.unit.empty() ? "" : " " + p.unit));
+      cases.push_back(c);
+    }
+  } else {
+    cases = expandCases(s);
+  }
   std::vector<std::map<std::string, bool>> seen(s.params.size());
   for (const SweepCase& c : cases) {
     bool fresh = false;
@@ -343,7 +500,7 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     RunSettings settings;
     settings.duration = s.duration;
     settings.output_interval = s.output_interval;
-    MetricsSink sink;
+    MetricsSink sink(s.metrics_from);
     std::unique_ptr<Hdf5Sink> h5;
     std::vector<RunSink*> sinks{&sink};
     if (!series_path.empty()) {
@@ -356,35 +513,46 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     const RunLayout& model = report.layout;
     const RunSummary& m = report.summary;
     auto& x = r.metrics;
-    x["T_junction_max"] = model.ngpu > 0 ? m.T_j_max : kNaN;
-    if (!sink.Tj_max.empty()) {
-      std::vector<double> v = sink.Tj_max;
+    const MetricsSink::Acc& w = sink.window();
+    const MetricsSink::Cum& e0 = w.base;
+    const MetricsSink::Cum& e1 = sink.end;
+    auto finite = [](double v) { return v > -1e299 ? v : kNaN; };
+    double Tj = -1e300;
+    for (double v : w.Tj_max) Tj = std::max(Tj, v);
+    x["T_junction_max"] = model.ngpu > 0 ? finite(Tj) : kNaN;
+    if (!w.Tj_max.empty()) {
+      std::vector<double> v = w.Tj_max;
       const std::size_t k = static_cast<std::size_t>(std::ceil(0.99 * v.size())) - 1;
       std::nth_element(v.begin(), v.begin() + k, v.end());
       x["T_junction_p99"] = v[k];
     }
-    x["T_hbm_max"] = model.ngpu > 0 ? m.T_hbm_max : kNaN;
-    x["T_case_max"] = m.T_case_max > -1e299 ? m.T_case_max : kNaN;
-    x["T_supply_max"] = m.T_supply_max;
-    x["gpu_seconds_throttled"] = m.gpu_seconds_throttled;
+    x["T_hbm_max"] = model.ngpu > 0 ? finite(w.T_hbm_max) : kNaN;
+    x["T_case_max"] = finite(w.T_case_max);
+    x["T_supply_max"] = finite(w.T_supply_max);
+    x["gpu_seconds_throttled"] = model.ngpu > 0 ? e1.throttled - e0.throttled : 0.0;
     x["gpus_shut_down"] = m.gpus_shut_down;
     for (const auto& J : m.jobs)
       if (J.kind == 0) {
-        x["throughput_ratio"] = J.throughput_ratio;
-        x["progress_ratio"] = J.progress_ratio;
+        const double n = e1.iterations - e0.iterations, T = e1.iteration_sum - e0.iteration_sum;
+        x["throughput_ratio"] = n > 0 && T > 0 ? J.reference_time * n / T : kNaN;
+        x["progress_ratio"] = e1.t > e0.t ? n * J.reference_time / (e1.t - e0.t) : kNaN;
         break;
       }
-    const double E_cool = res.energy.pump_electric;
-    const double E_loss = m.E_psu + m.E_bus + m.E_ups + m.E_tx;
-    x["E_utility"] = model.has_power ? m.E_utility : kNaN;
-    x["E_it"] = model.has_power ? m.E_it_dc : res.energy.heat_in - E_cool;
+    const double span = e1.t - e0.t;
+    const double E_cool = e1.E_pump - e0.E_pump;
+    const double E_loss =
+        (e1.E_psu - e0.E_psu) + (e1.E_bus - e0.E_bus) + (e1.E_ups - e0.E_ups) + (e1.E_tx - e0.E_tx);
+    x["E_utility"] = model.has_power ? e1.E_utility - e0.E_utility : kNaN;
+    x["E_it"] = model.has_power ? e1.E_it - e0.E_it : (e1.heat_in - e0.heat_in) - E_cool;
     x["E_cooling"] = E_cool;
     x["E_power_losses"] = model.has_power ? E_loss : kNaN;
-    const double E_it_ac = m.E_it_dc + m.E_psu;
-    x["PUE"] = model.has_power && E_it_ac > 0 ? (m.E_utility + E_cool) / E_it_ac : kNaN;
-    x["P_pump_mean"] = res.t_end > 0 ? E_cool / res.t_end : kNaN;
-    x["flow_margin_min"] = sink.margin;
-    x["busway_load_max"] = model.has_power ? m.bus_load_max : kNaN;
+    const double E_it_ac = (e1.E_it - e0.E_it) + (e1.E_psu - e0.E_psu);
+    x["PUE"] =
+        model.has_power && E_it_ac > 0 ? ((e1.E_utility - e0.E_utility) + E_cool) / E_it_ac : kNaN;
+    x["P_pump_mean"] = span > 0 ? E_cool / span : kNaN;
+    x["flow_margin_min"] = w.margin;
+    x["busway_load_max"] = model.has_power ? w.bus_load_max : kNaN;
+    x["metrics_from"] = e0.t;
     double t_leak = -1;
     for (const auto& e : res.events) {
       if (e.kind == "leak_start" && t_leak < 0) t_leak = e.time;
@@ -472,14 +640,44 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const SweepBase& base,
 }
 
 //---------------------------------------------------------------------------------------------
-// journal: a header naming the sweep, then one line per finished case:
+// journal (docs/sweep-format.md "Journal"): a header naming the journal version, the sweep's
+// fingerprint and its number of cases, then one line per finished case:
 //   index <TAB> ok|failed <TAB> wall <TAB> v1,v2,... (metric order, %.17g) <TAB> escaped error
+//   <TAB> #checksum
+// the checksum (FNV-1a 32 bit, hex) covers everything before its tab, so a line cut anywhere or
+// changed by hand is not taken for a result
 namespace {
+std::uint64_t fnv64(std::uint64_t h, const std::string& text) {
+  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ULL;
+  return h;
+}
+std::string checksum(const std::string& text) {
+  std::uint32_t h = 2166136261u;
+  for (unsigned char ch : text) h = (h ^ ch) * 16777619u;
+  char b[16];
+  std::snprintf(b, sizeof b, "#%08x", h);
+  return b;
+}
+// every file the sweep reads as a whole: the sweep file, the base facility and scenario, the
+// facility files a parameter names (catalog entries and CSV profiles are not covered)
 std::string fingerprint(const SweepSpec& s) {
   // FNV-1a, 64 bit: the same on every platform, so shards merge across machines
-  std::uint64_t h = 1469598103934665603ULL;
-  for (unsigned char ch : s.text) h = (h ^ ch) * 1099511628211ULL;
-  return "dctwin-sweep-journal 1 " + std::to_string(h);
+  std::uint64_t h = fnv64(1469598103934665603ULL, s.text);
+  auto file = [&](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    if (in) ss << in.rdbuf();
+    h = fnv64(h, "\n--" + path + "\n" + ss.str());
+  };
+  file(s.facility_path);
+  if (!s.scenario_path.empty()) file(s.scenario_path);
+  for (const auto& p : s.params)
+    if (p.target == "facility_file")
+      for (const auto& v : p.values)
+        file(std::filesystem::path(v).is_absolute()
+                 ? v
+                 : (std::filesystem::path(s.base_dir) / v).lexically_normal().string());
+  return "dctwin-sweep-journal 2 " + std::to_string(h);
 }
 std::string escape(const std::string& e) {
   std::string o;
@@ -504,57 +702,120 @@ std::string journalLine(const CaseResult& r) {
     out += (first ? "" : ",") + std::string(b);
     first = false;
   }
-  return out + '\t' + escape(r.error);
+  out += '\t' + escape(r.error);
+  return out + '\t' + checksum(out);
 }
 
-bool parseJournalLine(const std::string& line, CaseResult& r) {
+bool parseJournalLine(const std::string& line, CaseResult& r, std::string* why) {
+  auto no = [&](const char* w) {
+    if (why) *why = w;
+    return false;
+  };
+  const std::size_t tab = line.rfind('\t');
+  if (tab == std::string::npos || line.compare(tab + 1, 1, "#") != 0 ||
+      checksum(line.substr(0, tab)) != line.substr(tab + 1))
+    return no("cut short or changed (its checksum does not match)");
   std::vector<std::string> f;
-  std::stringstream ss(line);
+  std::stringstream ss(line.substr(0, tab));
   std::string x;
   while (std::getline(ss, x, '\t')) f.push_back(x);
-  if (f.size() < 4) return false;  // a line cut short by an interruption
+  if (f.size() == 4) f.emplace_back();  // an empty error
+  if (f.size() != 5) return no("not five fields");
   try {
     r = CaseResult{};
-    r.index = std::stoi(f[0]);
+    std::size_t used = 0;
+    r.index = std::stoi(f[0], &used);
+    if (used != f[0].size()) return no("the case number is not a number");
+    if (f[1] != "ok" && f[1] != "failed") return no("status neither ok nor failed");
     r.ok = f[1] == "ok";
     r.wall_seconds = std::stod(f[2]);
     std::stringstream vs(f[3]);
     for (const auto& [name, unit] : sweepMetrics()) {
       std::string v;
-      if (!std::getline(vs, v, ',')) return false;
-      r.metrics[name] = v == "nan" ? kNaN : std::stod(v);
+      if (!std::getline(vs, v, ',')) return no("fewer metrics than this dctwin writes");
+      r.metrics[name] = v == "nan" ? kNaN : std::stod(v, &used);
+      if (v != "nan" && used != v.size()) return no("a metric is not a number");
     }
+    std::string extra;
+    if (std::getline(vs, extra, ',')) return no("more metrics than this dctwin writes");
   } catch (...) {
-    return false;
+    return no("a number does not parse");
   }
-  r.error = f.size() > 4 ? f[4] : "";
+  r.error = f[4];
   return true;
 }
 
-std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s) {
+bool parseJournalLine(const std::string& line, CaseResult& r) {
+  return parseJournalLine(line, r, nullptr);
+}
+
+std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s, std::size_t ncases,
+                                    std::vector<std::string>* warnings) {
   std::vector<CaseResult> out;
-  std::ifstream in(path);
+  std::ifstream in(path, std::ios::binary);
   if (!in) return out;
   std::string line;
-  if (!std::getline(in, line) || line.empty()) return out;  // being created: nothing done yet
-  if (line != fingerprint(s))
-    throw failure(SourceLoc{path, 1, 1, ""}, line,
-                  "this journal belongs to another sweep file: delete it to start over");
-  CaseResult r;
-  while (std::getline(in, line))
-    if (parseJournalLine(line, r)) out.push_back(r);
+  if (!std::getline(in, line) || line.empty()) return out;  // empty: nothing done yet
+  const std::string head = fingerprint(s) + " cases=" + std::to_string(ncases);
+  if (line != head) {
+    const bool v1 = line.rfind("dctwin-sweep-journal 1 ", 0) == 0;
+    throw failure(SourceLoc{path, 1, 1, ""}, line.substr(0, 80),
+                  v1 ? "a journal of an older dctwin: delete it (its cases run again)"
+                  : line.rfind("dctwin-sweep-journal 2 ", 0) == 0
+                      ? "this journal belongs to another sweep, or the sweep file, its facility "
+                        "or scenario changed since it was written: delete it to start over, or "
+                        "restore the files"
+                      : "not a dctwin sweep journal: delete it or choose another --output");
+  }
+  std::vector<char> seen(ncases, 0);
+  int lineno = 1;
+  bool cut = false;
+  while (std::getline(in, line)) {
+    ++lineno;
+    CaseResult r;
+    std::string why;
+    if (in.eof() && !line.empty()) cut = true;  // no newline: the last write was cut
+    if (!parseJournalLine(line, r, &why)) {
+      if (warnings)
+        warnings->push_back(path + ":" + std::to_string(lineno) + ": " + why +
+                            "; that case runs again");
+      continue;
+    }
+    if (r.index < 0 || std::size_t(r.index) >= ncases) {
+      if (warnings)
+        warnings->push_back(path + ":" + std::to_string(lineno) + ": case " +
+                            std::to_string(r.index) + " is not a case of this sweep (0 .. " +
+                            std::to_string(ncases ? ncases - 1 : 0) + "); ignored");
+      continue;
+    }
+    if (seen[std::size_t(r.index)]) continue;
+    seen[std::size_t(r.index)] = 1;
+    out.push_back(r);
+  }
+  (void)cut;
   return out;
 }
 
+std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s) {
+  return readJournal(path, s, expandCases(s).size(), nullptr);
+}
+
 void appendJournal(const std::string& path, const CaseResult& r) {
-  std::ofstream out(path, std::ios::app);
+  std::ofstream out(path, std::ios::app | std::ios::binary);
   out << journalLine(r) << '\n';
 }
 
+void startJournal(const std::string& path, const SweepSpec& s, std::size_t ncases) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0) return;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << fingerprint(s) << " cases=" << ncases << '\n';
+  if (!out)
+    throw failure(SourceLoc{path, 0, 0, ""}, path, "cannot write the journal (" + path + ")");
+}
+
 void startJournal(const std::string& path, const SweepSpec& s) {
-  if (std::filesystem::exists(path)) return;
-  std::ofstream out(path);
-  out << fingerprint(s) << '\n';
+  startJournal(path, s, expandCases(s).size());
 }
 
 //---------------------------------------------------------------------------------------------
@@ -624,7 +885,7 @@ void writeSweepResults(const std::string& path, const SweepSpec& s,
   for (const auto& [name, unit] : sweepMetrics()) {
     std::vector<double> v;
     for (const auto& r : results) v.push_back(r.metrics.at(name));
-    f.writeVector("/cases/" + name, v, unit, "metric of each case (docs/sweep-format.md)");
+    f.writeVector("/cases/" + name, v, unit, sweepMetricDescription(name));
   }
   f.close();
 }

@@ -31,6 +31,12 @@ struct CaseResult {
 
 // metric name -> unit, in column order (docs/sweep-format.md)
 const std::vector<std::pair<std::string, std::string>>& sweepMetrics();
+// one line on what a metric is and over which part of the run (the /cases/<name> description)
+const std::string& sweepMetricDescription(const std::string& name);
+
+// at most this many cases per sweep file (expandCases throws LoadFailure beyond it)
+constexpr std::size_t kMaxSweepCases = 1000000;
+std::size_t caseCount(const SweepSpec& s);  // without expanding; kMaxSweepCases + 1 when beyond
 
 // a parameter value as written ("35 degC", "1100 L/min", "0.5") in SI; NaN when not a number
 double sweepValueSI(const std::string& text);
@@ -93,12 +99,23 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const SweepBase& base,
                                  const std::string& series_output = "",
                                  const std::atomic<bool>* cancel = nullptr);
 
-// journal of finished cases (one line each) for resuming an interrupted sweep
-std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s);
-void startJournal(const std::string& path, const SweepSpec& s);  // header, if the file is new
+// journal of finished cases (one checksummed line each) for resuming an interrupted sweep
+// (docs/sweep-format.md "Journal"). readJournal throws LoadFailure for a journal of another
+// sweep (its fingerprint covers the sweep file, the base facility and scenario and the facility
+// files a parameter names) or of another case count, saying what to do; a line that is cut short,
+// changed, or names a case outside 0 .. ncases-1 is skipped with a warning (the case runs
+// again). An empty journal is one with nothing done.
+std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s, std::size_t ncases,
+                                    std::vector<std::string>* warnings);
+std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s);  // no warnings
+// the header, if the file is missing or empty; throws LoadFailure when it cannot be written
+void startJournal(const std::string& path, const SweepSpec& s, std::size_t ncases);
+void startJournal(const std::string& path, const SweepSpec& s);
 void appendJournal(const std::string& path, const CaseResult& r);
-// one result as a journal line (no newline) and back; used to gather results over MPI
+// one result as a journal line (no newline) and back; used to gather results over MPI. why (may
+// be null): why a line was refused
 std::string journalLine(const CaseResult& r);
+bool parseJournalLine(const std::string& line, CaseResult& r, std::string* why);
 bool parseJournalLine(const std::string& line, CaseResult& r);
 
 // the /cases table and the sweep's provenance into an HDF5 file

@@ -3,12 +3,16 @@
 
 #include <H5Cpp.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <array>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+
+#include "solver/output/results_reader.h"
 
 namespace {
 
@@ -32,8 +36,12 @@ Result sh(const std::string& cmd) {
 const std::string kCli = DCTWIN_CLI;
 const std::string kSrc = DCTWIN_SOURCE_DIR;
 
+// unique per process: other test runs (other build trees) may use the same temp folder at once,
+// and a results file that another process writes is refused
 std::string tmpPath(const std::string& name) {
-  return (std::filesystem::temp_directory_path() / ("dctwin_cli_" + name)).string();
+  return (std::filesystem::temp_directory_path() /
+          ("dctwin_cli_" + std::to_string(::getpid()) + "_" + name))
+      .string();
 }
 
 }  // namespace
@@ -148,4 +156,84 @@ TEST_CASE("bad input gives a clear error and a non-zero exit, never a crash", "[
   CHECK(o.code == 2);
   CHECK(o.out.find("/nonexistent/dir") != std::string::npos);
   std::filesystem::remove(bad);
+}
+
+TEST_CASE(
+    "hostile inputs: late events, a non-positive power interval, a clamped power cap, a "
+    "report of a file that is not HDF5",
+    "[cli][inputs]") {
+  const std::string pod = kSrc + "/data/facilities/pod_gb200.yaml";
+  // an event after the end of the run is an error naming the event, not dropped
+  const std::string late = tmpPath("late.yaml");
+  {
+    std::ofstream o(late);
+    o << "duration: 10 min\nevents:\n  - {time: 20 min, facility_water_temperature: 35 degC}\n";
+  }
+  Result r = sh(kCli + " run " + pod + " -s " + late + " -q");
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("late.yaml:3:") &&
+                        Catch::Contains("after the end of the scenario (duration 600 s)"));
+  // after a --duration that cuts the scenario short: a warning, and the run goes on
+  r = sh(kCli + " run " + pod + " -s " + late + " -q -d 5min");
+  CHECK(r.code == 2);  // still after the scenario's own end
+  const std::string cut = tmpPath("cut.yaml");
+  {
+    std::ofstream o(cut);
+    o << "duration: 30 min\nevents:\n  - {time: 20 min, facility_water_temperature: 35 degC}\n";
+  }
+  r = sh(kCli + " run " + pod + " -s " + cut + " -d 5min");  // -q would keep it quiet
+  CHECK(r.code == 0);
+  CHECK_THAT(r.out, Catch::Contains("warning: facility_water_temperature event at t = 1200 s is "
+                                    "after the end of this run (300 s)"));
+  // --power-interval must be positive
+  for (const char* p : {"0s", "-1s"}) {
+    r = sh(kCli + " run " + pod + " -d 1min -q -p " + p + " -o " + tmpPath("p.h5"));
+    CHECK(r.code != 0);
+    CHECK_THAT(r.out, Catch::Contains("--power-interval: must be positive"));
+  }
+  // a power cap below the GPU's settable range is logged as what the GPUs apply
+  const std::string cap = tmpPath("cap.yaml");
+  {
+    std::ofstream o(cap);
+    o << "duration: 2 min\nevents:\n  - {time: 1 min, job: llm_training, power_cap: 1 W}\n";
+  }
+  const std::string h5 = tmpPath("cap.h5");
+  r = sh(kCli + " run " + pod + " -s " + cap + " -q -o " + h5);
+  REQUIRE(r.code == 0);
+  const dctwin::ResultsData d = dctwin::readResults(h5);
+  bool found = false;
+  for (const dctwin::EventRecord& e : d.events)
+    if (e.kind == "power_cap") {
+      found = true;
+      CHECK_THAT(e.message, Catch::Contains("asked for 1 W") && !Catch::Contains("set to 1 W"));
+    }
+  CHECK(found);
+  // a CSV path to a file that is not a CSV: said once per reference, its content never shown
+  const std::string fac = tmpPath("csv_facility.yaml");
+  {
+    std::ifstream in(kSrc + "/data/facilities/two_cdu_mixed.yaml");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    const std::string from = "index: 1, heat_load: 110 kW}";
+    REQUIRE(text.find(from) != std::string::npos);
+    text.replace(text.find(from), from.size(),
+                 "index: 1, heat_load: {csv: /etc/passwd, unit: kW}}");
+    std::ofstream o(fac);
+    o << text;
+  }
+  r = sh("cd " + kSrc + "/data/facilities && " + kCli + " check " + fac);
+  CHECK(r.code == 2);
+  CHECK_THAT(r.out, Catch::Contains("/etc/passwd:1:1:") && Catch::Contains("not a CSV") &&
+                        !Catch::Contains("root:") && !Catch::Contains("nologin"));
+  // dctwin report on a file that is not HDF5: a message, no traceback
+  const std::string txt = tmpPath("not.h5");
+  {
+    std::ofstream o(txt);
+    o << "root:x:0:0:root:/root:/bin/bash\n";
+  }
+  r = sh(kCli + " report " + txt + " -o " + tmpPath("rep"));
+  CHECK(r.code == 6);
+  CHECK_THAT(r.out, Catch::Contains("cannot read the results file") &&
+                        !Catch::Contains("Traceback") && !Catch::Contains("root:x"));
 }

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cmath>
 #include <filesystem>
 #include <set>
 #include <string>
@@ -172,4 +173,64 @@ TEST_CASE("HBM over its maximum operating temperature is an alarm of the library
     CHECK(first.count(who) == (t_hot >= 0 ? 1u : 0u));
     if (t_hot >= 0) CHECK(first[who] <= t_hot + 1e-9);
   }
+}
+
+TEST_CASE("series semantics: power as interval means, PUE from energies, throttling per reason",
+          "[observables]") {
+  Frames frames;
+  Scenario sc;
+  sc.duration = 1800;  // the job starts at 5 min
+  sc.output_interval = 30;
+  std::vector<RunSink*> sinks{&frames};
+  const RunReport rep =
+      runFacility(loadFacility(kData + "facilities/pod_gb200.yaml"), sc, RunSettings{}, sinks);
+  REQUIRE(rep.result.ok);
+  REQUIRE(frames.rows.size() == 61);
+  // rows 1..: means over their intervals (row 0, t = 0, holds the instant)
+  double P_total = 0, P_it = 0;
+  for (std::size_t k = 1; k < frames.rows.size(); ++k) {
+    P_total += frames.rows[k].scalar(Obs::FacilityPTotal);
+    P_it += frames.rows[k].scalar(Obs::FacilityPITIn);
+  }
+  const OutputFrame& last = frames.rows.back();
+  const double pue_energy =
+      (last.scalar(Obs::EnergyUtility) + last.scalar(Obs::EnergyPumpElectric)) /
+      (last.scalar(Obs::EnergyIt) + last.scalar(Obs::EnergyPsuLoss));
+  INFO("mean P_total / mean P_IT_in " << P_total / P_it << ", energy PUE " << pue_energy);
+  CHECK(P_total / P_it == Approx(pue_energy).epsilon(1e-3));
+  CHECK(P_total / P_it == Approx(pue_energy).epsilon(1e-9));  // exactly, up to rounding
+  // the summary's PUE is the same energy ratio
+  const RunSummary& s = rep.summary;
+  CHECK((s.E_utility + s.E_pump) / (s.E_it_dc + s.E_psu) == Approx(pue_energy).epsilon(1e-12));
+  for (std::size_t k = 1; k < frames.rows.size(); ++k) {
+    const OutputFrame& f = frames.rows[k];
+    double P_in = 0;
+    for (double x : f.get(Obs::RackPIn)) P_in += x;
+    CHECK(f.scalar(Obs::FacilityPITIn) == Approx(P_in).epsilon(1e-12));
+    CHECK(f.scalar(Obs::FacilityPUE) ==
+          Approx(f.scalar(Obs::FacilityPTotal) / f.scalar(Obs::FacilityPITIn)).epsilon(1e-12));
+    // the interval shares are fractions of GPU-time
+    for (Obs id : {Obs::RackThrottlePowerCap, Obs::RackThrottleThermal, Obs::RackThrottlePowerBrake,
+                   Obs::RackThrottleHwSlowdown, Obs::RackGpuThrottledShare})
+      for (double x : f.get(id)) {
+        CHECK(x >= 0.0);
+        CHECK(x <= 1.0 + 1e-12);
+      }
+  }
+  // the training job runs under the power cap most of the time: that time is accounted for
+  const double capped = last.scalar(Obs::FacilityGpuSecondsPowerCapped);
+  CHECK(capped > 0.5 * 576 * (1800 - 300));
+  CHECK(last.get(Obs::JobPowerCappedGpuSeconds)[0] == Approx(capped));
+  double share = 0;
+  for (double x : last.get(Obs::RackThrottlePowerCap)) share += x / 8;
+  CHECK(share > 0.5);
+  // the heat-load-only rack node is NaN for racks with resolved GPUs
+  for (double x : last.get(Obs::RackTCase)) CHECK(std::isnan(x));
+  // current and cumulative job throughput: both near the cumulative one in a steady run
+  const double cum = last.get(Obs::JobThroughputRatio)[0];
+  const double cur = last.get(Obs::JobThroughputRatioInterval)[0];
+  CHECK(cur == Approx(cum).epsilon(0.02));
+  CHECK(last.get(Obs::JobProgressRatioInterval)[0] == Approx(cum).epsilon(0.15));  // quantized
+  // before the job starts (5 min): no current progress (NaN), cumulative progress 0
+  CHECK(std::isnan(frames.rows[5].get(Obs::JobProgressRatioInterval)[0]));
 }

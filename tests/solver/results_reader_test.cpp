@@ -84,7 +84,7 @@ TEST_CASE("results reader: a leak run reads back as written", "[results][reader]
   CHECK(d.integers.at("/gpu/tray").size() == std::size_t(m.ngpu));
   CHECK(d.text_attributes.at("status") == "completed");
   CHECK(d.text_attributes.at("scenario_text") == sc.text);
-  CHECK(d.number_attributes.at("schema_version") == 1);
+  CHECK(d.number_attributes.at("schema_version") == kResultsSchemaVersion);
   const ResultsSeries& Tret = d.series.at("/rack/T_return");
   CHECK(Tret.units == "K");
   CHECK(Tret.width == std::size_t(m.nrack));
@@ -172,7 +172,12 @@ TEST_CASE("results reader: a newer or older schema version is refused naming bot
   CHECK_THAT(m,
              Catch::Contains("results schema version " + std::to_string(kResultsSchemaVersion + 1) +
                              " (written by dctwin 9.9.9) is newer") &&
-                 Catch::Contains("(schema version " + std::to_string(kResultsSchemaVersion) + ")"));
+                 Catch::Contains("schema version " +
+                                 (kResultsOldestSchema == kResultsSchemaVersion
+                                      ? std::to_string(kResultsSchemaVersion)
+                                      : std::to_string(kResultsOldestSchema) + " to " +
+                                            std::to_string(kResultsSchemaVersion)) +
+                                 ")"));
   fs::remove(newer);
   const fs::path older = tempPath("schema_older");
   write(older, kResultsOldestSchema - 1);

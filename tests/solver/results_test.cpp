@@ -303,14 +303,14 @@ TEST_CASE("results: series round trip, chunking and filters", "[results]") {
 
 TEST_CASE("results: wide series chunk the column dimension", "[results]") {
   TempFile tmp("wide");
-  const std::size_t width = 10000;
+  const std::size_t width = 70000;
   {
     ResultsFile f(tmp.str());  // 64 rows per chunk, fewer for very wide series
     int s = f.addSeries("/gpu/T_case", width, "K", "case temperature per GPU");
     int n = f.addSeries("/rack/T", 5000, "K", "narrower");
     std::vector<double> row(width);
     f.appendRow(n, std::vector<double>(5000, 1.0));
-    for (std::size_t r = 0; r < 120; ++r) {  // past two blocks of 52 rows
+    for (std::size_t r = 0; r < 120; ++r) {  // past two blocks of 59 rows
       for (std::size_t c = 0; c < width; ++c) row[c] = cell(r, c);
       f.appendRow(s, row);
     }
@@ -319,11 +319,11 @@ TEST_CASE("results: wide series chunk the column dimension", "[results]") {
   H5::DataSet ds = f.openDataSet("/gpu/T_case");
   hsize_t cdims[2] = {0, 0};
   REQUIRE(ds.getCreatePlist().getChunk(2, cdims) == 2);
-  // the row buffer (rows x 10000 doubles) stays under 4 MiB: 52 rows; a chunk under 1 MiB
-  CHECK(cdims[0] == 52);
-  CHECK(cdims[1] == 2520);  // 52 x 2520 doubles <= 1 MiB
+  // the row buffer (rows x 70000 doubles) stays under 32 MiB: 59 rows; a chunk under 1 MiB
+  CHECK(cdims[0] == 59);
+  CHECK(cdims[1] == 2221);  // 59 x 2221 doubles <= 1 MiB
   REQUIRE(f.openDataSet("/rack/T").getCreatePlist().getChunk(2, cdims) == 2);
-  CHECK(cdims[0] == 64);    // 5000 columns: 64 rows fit in 4 MiB
+  CHECK(cdims[0] == 64);    // 5000 columns: 64 rows fit in 32 MiB
   CHECK(cdims[1] == 2048);  // 64 x 2048 doubles = 1 MiB
   Array a = readDoubles(f, "/gpu/T_case");
   REQUIRE(a.dims == std::vector<hsize_t>{120, width});
@@ -404,8 +404,8 @@ TEST_CASE("results: errors name the path and the reason", "[results]") {
 
 TEST_CASE("results: a run killed after flush leaves a readable file", "[results]") {
   TempFile tmp("killed");
-  const std::size_t width = 3, chunk = 8, flushed = 21;
-  const bool kill_self = GENERATE(true, false);  // SIGKILL, or _exit without closing
+  const std::size_t width = 3, chunk = 8, flushed = 16;  // crash-safe: flush at full blocks
+  const bool kill_self = GENERATE(true, false);          // SIGKILL, or _exit without closing
   INFO((kill_self ? "SIGKILL" : "_exit"));
   std::fflush(nullptr);
   pid_t pid = ::fork();
@@ -421,7 +421,7 @@ TEST_CASE("results: a run killed after flush leaves a readable file", "[results]
       std::vector<double> row(width);
       for (std::size_t r = 0; r < flushed + 5; ++r) {
         if (r == flushed) f->flush();  // the 5 rows after this stay in memory
-        if (r == 3) f->flush();        // a partial block, rewritten when the block fills
+        if (r == 3) f->flush(false);   // full blocks only: the partial one stays in memory
         const double tr = static_cast<double>(r);
         f->appendRow(t, std::span<const double>(&tr, 1));
         for (std::size_t c = 0; c < width; ++c) row[c] = cell(r, c);
@@ -531,4 +531,99 @@ TEST_CASE("results: h5py reads shapes and str units", "[results]") {
   INFO(out);
   CHECK(rc == 0);
   CHECK(out.find("values ok") != std::string::npos);
+}
+
+TEST_CASE("results: a second writer is refused and leaves the first one's file alone",
+          "[results]") {
+  TempFile tmp("second_writer");
+  std::vector<double> row{1.0, 2.0, 3.0};
+  {
+    ResultsFile first(tmp.str(), 4);
+    int s = first.addSeries("/rack/P", 3, "W", "power");
+    for (int r = 0; r < 8; ++r) first.appendRow(s, row);
+    first.flush();
+    // a second writer (another process, or here another descriptor: flock conflicts either way)
+    CHECK_THROWS_WITH(ResultsFile(tmp.str(), 4), Catch::Contains("open in another process"));
+    for (int r = 0; r < 4; ++r) first.appendRow(s, row);
+  }
+  H5::H5File f(tmp.str(), H5F_ACC_RDONLY);
+  Array a = readDoubles(f, "/rack/P");
+  CHECK(a.dims == std::vector<hsize_t>{12, 3});
+  CHECK(a.values[11 * 3 + 2] == 3.0);
+  // the file is free again once closed: a new writer replaces it
+  f.close();
+  { ResultsFile again(tmp.str(), 4); }
+  CHECK(!fs::exists(tmp.str() + ".partial"));
+}
+
+TEST_CASE("results: an existing file that is not HDF5 is never overwritten", "[results]") {
+  TempFile tmp("not_hdf5");
+  {
+    std::FILE* f = std::fopen(tmp.str().c_str(), "w");
+    REQUIRE(f != nullptr);
+    std::fputs("facility:\n  name: precious\n", f);
+    std::fclose(f);
+  }
+  CHECK_THROWS_WITH(ResultsFile(tmp.str()), Catch::Contains("is not an HDF5 file"));
+  std::string text(64, '\0');
+  std::FILE* f = std::fopen(tmp.str().c_str(), "r");
+  text.resize(std::fread(text.data(), 1, text.size(), f));
+  std::fclose(f);
+  CHECK(text == "facility:\n  name: precious\n");
+  // and the output path may not name an input
+  CHECK_THROWS_WITH(dctwin::checkOutputPath(tmp.str(), {"", tmp.str()}),
+                    Catch::Contains("refusing to overwrite"));
+  CHECK_NOTHROW(dctwin::checkOutputPath(tmp.str() + ".h5", {tmp.str()}));
+}
+
+TEST_CASE("results: until its first flush the file is PATH.partial; an older PATH stays",
+          "[results]") {
+  TempFile tmp("partial");
+  std::vector<double> one{1.0};
+  {
+    ResultsFile old(tmp.str());
+    old.setAttribute("/", "status", std::string("completed"));
+  }
+  ResultsFile f(tmp.str(), 4);
+  f.setAttribute("/", "status", std::string("running"));
+  CHECK(fs::exists(tmp.str() + ".partial"));
+  // the old file is still there (locked by the new writer until the rename replaces it)
+  CHECK(fs::file_size(tmp.str()) > 0);
+  f.flush();
+  CHECK(!fs::exists(tmp.str() + ".partial"));
+  f.close();
+}
+
+TEST_CASE("dctwin run: refuses an output that is its input, or a file another run writes",
+          "[results][cli]") {
+  const fs::path dir =
+      fs::temp_directory_path() / ("dctwin_overwrite_" + std::to_string(::getpid()));
+  fs::create_directories(dir);
+  const fs::path fac = dir / "pod.yaml";
+  fs::copy_file(sourceDir() / "data/facilities/pod_gb200.yaml", fac,
+                fs::copy_options::overwrite_existing);
+  const auto before = fs::file_size(fac);
+  std::string out;
+  const std::string cli = DCTWIN_CLI;
+  CHECK(runCommand(cli + " run " + fac.string() + " -d 10min -q -o " + fac.string(), out) == 2);
+  CHECK_THAT(out, Catch::Contains("refusing to overwrite"));
+  CHECK(fs::file_size(fac) == before);
+  // a second run on the same output while the first one writes it: refused, the first completes
+  const fs::path h5 = dir / "same.h5";
+  const std::string first = cli + " run " + fac.string() + " -d 2h -i 1s -q -o " + h5.string();
+  FILE* p = ::popen((first + " 2>&1").c_str(), "r");
+  REQUIRE(p != nullptr);
+  for (int k = 0; k < 200 && !fs::exists(h5); ++k) ::usleep(20000);  // its first flush
+  CHECK(runCommand(cli + " run " + fac.string() + " -d 10min -q -o " + h5.string(), out) == 2);
+  CHECK_THAT(out, Catch::Contains("open in another process"));
+  char buf[256];
+  while (std::fread(buf, 1, sizeof buf, p) > 0) {
+  }
+  const int st = ::pclose(p);
+  CHECK(WIFEXITED(st));
+  CHECK(WEXITSTATUS(st) == 0);
+  H5::H5File f(h5.string(), H5F_ACC_RDONLY);
+  CHECK(readDoubles(f, "/time").dims == std::vector<hsize_t>{7201});
+  f.close();
+  fs::remove_all(dir);
 }

@@ -364,3 +364,143 @@ TEST_CASE("a sweep with series: true keeps every case's run file", "[sweep][cli]
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("sweep metrics skip the start-up; each has its own description", "[sweep]") {
+  const std::string body = R"(facility: pod_gb200.yaml
+duration: 20 min
+output_interval: 30 s
+sampling: list
+parameters:
+  - path: facility.facility_water.supply_temperature
+    values: ["25 degC", "40 degC"]
+)";
+  SweepSpec s = loadSweepFromString(body, "s.yaml", kFacilities);
+  REQUIRE(s.metrics_from < 0);  // default: the first steady iteration
+  const auto cases = expandCases(s);
+  const auto r = runSweep(s, cases, {}, 2, 0, nullptr);
+  REQUIRE(r.size() == 2);
+  for (const auto& c : r) {
+    REQUIRE(c.ok);
+    // the job starts at 5 min; its first steady iteration a little later
+    CHECK(c.metrics.at("metrics_from") > 300);
+    CHECK(c.metrics.at("metrics_from") < 600);
+  }
+  // in steady operation colder facility water gives cooler GPUs
+  CHECK(r[0].metrics.at("T_junction_max") < r[1].metrics.at("T_junction_max"));
+  // metrics_from: 0 s is the whole run (the PUE then includes the idle start)
+  SweepSpec all = loadSweepFromString(body + "metrics_from: 0 s\n", "s.yaml", kFacilities);
+  CHECK(all.metrics_from == 0);
+  const auto w = runSweep(all, cases, {}, 2, 0, nullptr);
+  CHECK(w[0].metrics.at("metrics_from") == 0);
+  CHECK(w[0].metrics.at("E_it") > r[0].metrics.at("E_it"));
+  // every metric has a description of its own
+  std::set<std::string> seen;
+  for (const auto& [name, unit] : sweepMetrics()) {
+    INFO(name);
+    const std::string& d = sweepMetricDescription(name);
+    CHECK(d.find("docs/sweep-format.md") == std::string::npos);
+    CHECK(seen.insert(d).second);
+  }
+}
+
+TEST_CASE("the journal cannot lie: checksums, case numbers, cut lines, fingerprints",
+          "[sweep][journal]") {
+  SweepSpec s = load(kGrid);
+  const auto cases = expandCases(s);
+  const std::string dir = (std::filesystem::temp_directory_path() / "dctwin_journal_test").string();
+  std::filesystem::create_directories(dir);
+  const std::string journal = dir + "/sweep.h5.journal";
+  std::filesystem::remove(journal);
+  startJournal(journal, s, cases.size());
+  const auto part = runSweep(s, cases, {}, 2, 2, nullptr);
+  REQUIRE(part.size() == 2);
+  for (const auto& r : part) appendJournal(journal, r);
+  auto append = [&](const std::string& text) {
+    std::ofstream o(journal, std::ios::app | std::ios::binary);
+    o << text;
+  };
+  // a line for case 999 and one for -1 (valid checksums: written by journalLine)
+  CaseResult bad = part[0];
+  bad.index = 999;
+  append(journalLine(bad) + "\n");
+  bad.index = -1;
+  append(journalLine(bad) + "\n");
+  // a line cut inside its last metric (4.57e-07 -> 4.57), then a line cut without a newline
+  std::string line = journalLine(part[1]);
+  line.replace(line.rfind('\t'), std::string::npos, "\t#00000000");
+  append(line + "\n");
+  append(journalLine(part[1]).substr(0, 40));
+  std::vector<std::string> warnings;
+  const auto done = readJournal(journal, s, cases.size(), &warnings);
+  REQUIRE(done.size() == 2);  // only the two good lines
+  CHECK(done[0].index == part[0].index);
+  REQUIRE(warnings.size() == 4);
+  CHECK_THAT(warnings[0], Catch::Contains("case 999 is not a case of this sweep"));
+  CHECK_THAT(warnings[1], Catch::Contains("case -1"));
+  CHECK_THAT(warnings[2], Catch::Contains("checksum"));
+  CHECK_THAT(warnings[3], Catch::Contains("runs again"));
+  // the results can be written (no case outside the table)
+  const auto all = runSweep(s, cases, done, 2, 0, nullptr);
+  CHECK(all.size() == cases.size());
+  // an empty journal is one with nothing done; startJournal gives it a header
+  { std::ofstream o(journal, std::ios::trunc); }
+  CHECK(readJournal(journal, s, cases.size(), nullptr).empty());
+  startJournal(journal, s, cases.size());
+  appendJournal(journal, part[0]);
+  CHECK(readJournal(journal, s, cases.size(), nullptr).size() == 1);
+  // a journal written for another case count, or whose facility changed, is refused with what
+  // to do
+  CHECK_THROWS_WITH(readJournal(journal, s, cases.size() + 1, nullptr),
+                    Catch::Contains("delete it to start over"));
+  const std::string fac_copy = dir + "/facility.yaml";
+  std::filesystem::copy_file(s.facility_path, fac_copy,
+                             std::filesystem::copy_options::overwrite_existing);
+  SweepSpec moved = s;
+  moved.facility_path = fac_copy;
+  std::filesystem::remove(journal);
+  startJournal(journal, moved, cases.size());
+  CHECK(readJournal(journal, moved, cases.size(), nullptr).empty());
+  append("");
+  {
+    std::ofstream o(fac_copy, std::ios::app);
+    o << "# edited while the sweep ran\n";
+  }
+  CHECK_THROWS_WITH(readJournal(journal, moved, cases.size(), nullptr),
+                    Catch::Contains("changed since it was written"));
+  std::filesystem::remove_all(dir);
+}
+
+TEST_CASE("sweep limits: case count and parameter names checked before any case runs",
+          "[sweep][journal]") {
+  // a grid of 10^12 cases is refused without expanding it
+  std::string big = "sampling: grid\nparameters:\n";
+  for (int k = 0; k < 4; ++k)
+    big += "  - {name: p" + std::to_string(k) +
+           ", path: facility.facility_water.supply_temperature, range: [\"20 degC\", \"40 degC\"], "
+           "steps: 1000}\n";
+  SweepSpec g = load(big);
+  CHECK(caseCount(g) > kMaxSweepCases);
+  CHECK_THROWS_WITH(expandCases(g), Catch::Contains("more than 1000000 cases"));
+  // two parameters with one name: one /cases column
+  SweepSpec d = load(
+      "sampling: grid\nparameters:\n"
+      "  - {name: x, path: facility.facility_water.supply_temperature, values: [\"30 degC\"]}\n"
+      "  - {name: x, path: facility.facility_water.differential_pressure, values: [\"200 "
+      "kPa\"]}\n");
+  CHECK_THROWS_WITH(validateSweep(d), Catch::Contains("two parameters named 'x'"));
+}
+
+TEST_CASE("dctwin sweep: a missing output folder is found before the first case",
+          "[sweep][journal][cli]") {
+  const std::string sweep_file = std::string(DCTWIN_SOURCE_DIR) + "/data/sweeps/pod_fws_racks.yaml";
+  const std::string cmd = std::string(DCTWIN_CLI) + " sweep " + sweep_file +
+                          " -q -o /nonexistent_dctwin_dir/sweep.h5 2>&1";
+  std::string out;
+  FILE* p = popen(cmd.c_str(), "r");
+  char buf[4096];
+  while (p && fgets(buf, sizeof buf, p)) out += buf;
+  const int st = p ? pclose(p) : -1;
+  CHECK(WEXITSTATUS(st) == 2);
+  CHECK_THAT(out, Catch::Contains("does not exist"));
+  CHECK_THAT(out, !Catch::Contains("case 0"));
+}

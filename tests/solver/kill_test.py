@@ -1,0 +1,210 @@
+#!/usr/bin/python3
+"""kill test: interrupted runs leave results files that open, hold every row up to their last
+flush exactly as an uninterrupted run wrote it, and say why they ended (docs/results.md,
+"Flushing and interrupted runs").
+
+usage: kill_test.py DCTWIN FACILITY [--kills N] [--signals KILL,TERM,INT] [--seed S]
+                    [--duration 20min] [--interval 1s] [--workdir DIR] [--budget SECONDS]
+                    [-- extra dctwin run arguments]
+
+Runs `dctwin run FACILITY` once to the end (the reference), then N times more, each sent one of
+the signals at a random moment of its wall time (spread over the reference's wall time). Each
+interrupted file must open with h5py, every dataset must be readable, every time series must have
+the same number of rows as /time, and those rows must equal the reference's first rows bit for
+bit (NaN == NaN). `status` must be `interrupted` for SIGTERM/SIGINT (with `signal` naming it and
+the solver statistics present), and `running` or a finished state for SIGKILL (a kill before the
+first flush may leave no file or an empty layout, which counts as "no rows", not as corrupt; a
+kill after the end leaves `completed`). Prints one line per kill and the totals:
+"files checked N, corrupt 0, ...". Exits 1 when any file is corrupt or a status is wrong.
+"""
+import argparse
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+import time
+
+import h5py
+import numpy as np
+
+
+def read_all(path):
+    """every dataset of the file as numpy arrays; raises on any unreadable object"""
+    out = {}
+    with h5py.File(path, "r") as f:
+        attrs = dict(f.attrs)
+
+        def visit(name, obj):
+            if isinstance(obj, h5py.Dataset):
+                out["/" + name] = obj[()]
+                dict(obj.attrs)  # attributes must be readable too
+
+        f.visititems(visit)
+    return attrs, out
+
+
+def same(a, b):
+    if a.dtype.kind == "f" and b.dtype.kind == "f":
+        return a.shape == b.shape and bool(np.all((a == b) | (np.isnan(a) & np.isnan(b))))
+    return a.shape == b.shape and bool(np.all(a == b))
+
+
+def check(path, ref, sig, ref_attrs, rc):
+    """'' when the file is as it must be, else what is wrong"""
+    if not os.path.exists(path):
+        # SIGKILL, or a signal before dctwin installed its handler (process start-up)
+        return "" if sig == "KILL" or rc == -getattr(signal, "SIG" + sig) else "no file"
+    try:
+        attrs, data = read_all(path)
+    except Exception as e:  # noqa: BLE001 (any failure to read is a corrupt file)
+        return f"does not open or read: {type(e).__name__}: {str(e)[:200]}"
+    status = attrs.get("status", "")
+    if "/time" not in data:
+        return "" if sig == "KILL" else f"no /time (status {status})"
+    n = data["/time"].shape[0]
+    if status in ("running", "failed"):  # killed, or a full disk: the last completed flush
+        n = int(attrs.get("rows_complete", 0))
+        if n > data["/time"].shape[0]:
+            return f"rows_complete {n} > {data['/time'].shape[0]} rows"
+    for name, ref_v in ref.items():
+        if name.startswith("/events/") or name not in data:
+            continue
+        v = data[name]
+        if name.startswith("/power/"):  # its own row count; compare its common prefix
+            m = min(v.shape[0], ref_v.shape[0])
+            if not same(v[:m], ref_v[:m]):
+                return f"{name}: rows differ from the uninterrupted run"
+            continue
+        if ref_v.ndim >= 1 and ref_v.shape[0] == ref["/time"].shape[0] and ref_v.ndim <= 2:
+            if v.shape[0] < n or (status not in ("running", "failed") and v.shape[0] != n):
+                return f"{name}: {v.shape[0]} rows, /time has {n}"
+            v = v[:n]
+            if not same(v, ref_v[:n]):
+                bad = np.argwhere(~((v == ref_v[:n]) | (np.isnan(v) & np.isnan(ref_v[:n]))))
+                return f"{name}: rows differ from the uninterrupted run (first at {bad[0]})"
+        elif not same(v, ref_v):
+            return f"{name}: static dataset differs"
+    if sig in ("TERM", "INT"):
+        if n == ref["/time"].shape[0] and status == "completed":
+            return ""
+        if status != "interrupted":
+            return f"status '{status}' after SIG{sig}, expected 'interrupted'"
+        if attrs.get("signal", "") != "SIG" + sig:
+            return f"signal attribute '{attrs.get('signal', '')}', expected SIG{sig}"
+        if "solver_steps" not in attrs:
+            return "no solver statistics after a signal"
+        if "/events/time" not in data:
+            return "no /events after a signal"
+    else:
+        if status not in ("running", "completed", "failed"):
+            return f"status '{status}' after SIGKILL or a full disk"
+    for key in ("facility_text", "dctwin_version", "schema_version"):
+        if key not in attrs:
+            return f"no {key} attribute"
+    if status == "completed" and n != ref["/time"].shape[0]:
+        return f"status completed with {n} of {ref['/time'].shape[0]} rows"
+    return ""
+
+
+def main(argv):
+    ap = argparse.ArgumentParser()
+    ap.add_argument("dctwin")
+    ap.add_argument("facility")
+    ap.add_argument("--kills", type=int, default=30)
+    ap.add_argument("--signals", default="KILL,TERM,INT")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--duration", default="20min")
+    ap.add_argument("--interval", default="1s")
+    ap.add_argument("--workdir", default=".")
+    ap.add_argument("--budget", type=float, default=1e9, help="stop starting kills after this (s)")
+    ap.add_argument("--full-disk", type=int, default=0,
+                    help="also N runs whose file size is limited (RLIMIT_FSIZE, as a full disk)")
+    ap.add_argument("extra", nargs="*")
+    a, rest = ap.parse_known_args(argv[1:])
+    a.extra += [x for x in rest if x != "--"]
+    os.makedirs(a.workdir, exist_ok=True)
+    base = [a.dctwin, "run", a.facility, "-q", "-d", a.duration, "-i", a.interval] + a.extra
+    ref_path = os.path.join(a.workdir, "kill_ref.h5")
+    if os.path.exists(ref_path):
+        os.remove(ref_path)
+    t0 = time.monotonic()
+    subprocess.run(base + ["-o", ref_path], check=True)
+    wall = time.monotonic() - t0
+    ref_attrs, ref = read_all(ref_path)
+    if ref_attrs.get("status") != "completed":
+        print(f"reference run: status {ref_attrs.get('status')}")
+        return 1
+    rng = random.Random(a.seed)
+    sigs = a.signals.split(",")
+    checked = corrupt = wrong = 0
+    rows_kept = []
+    start = time.monotonic()
+    for k in range(a.kills):
+        if time.monotonic() - start > a.budget:
+            break
+        sig = sigs[k % len(sigs)]
+        path = os.path.join(a.workdir, f"kill_{k}.h5")
+        if os.path.exists(path):
+            os.remove(path)
+        delay = rng.uniform(0.02, 1.0) * wall
+        p = subprocess.Popen(base + ["-o", path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        time.sleep(delay)
+        p.send_signal(getattr(signal, "SIG" + sig))
+        _, err = p.communicate()
+        why = check(path, ref, sig, ref_attrs, p.returncode)
+        checked += 1
+        n = -1
+        status = ""
+        if not why and os.path.exists(path):
+            try:
+                with h5py.File(path, "r") as f:
+                    n = f["/time"].shape[0] if "/time" in f else 0
+                    status = f.attrs.get("status", "")
+                    if status == "running":
+                        n = int(f.attrs.get("rows_complete", 0))
+            except Exception:  # noqa: BLE001
+                pass
+        if why:
+            if why.startswith("status") or why.startswith("signal") or why.startswith("no "):
+                wrong += 1
+            else:
+                corrupt += 1
+        rows_kept.append(n)
+        print(f"kill {k:3d} SIG{sig:<4s} at {delay:6.2f} s rc {p.returncode:4d}: "
+              f"{n:5d} of {ref['/time'].shape[0]} rows, status {status or '-'}: {why or 'ok'}")
+        if why:
+            print("  stderr: " + err.decode(errors="replace")[-300:].replace("\n", " | "))
+        else:
+            os.remove(path) if os.path.exists(path) else None
+    # a full disk: writes fail with EFBIG past a size limit; the file keeps its last flush
+    # the writer refuses a flush that might not fit (its end of allocation + 10 MiB for new
+    # blocks): 3 MiB stops it before the first flush (no file), ~20 MiB at a later one
+    limits = [3 * 2**20, 20 * 2**20 + 2**19, 21 * 2**20, 22 * 2**20]
+    for k in range(a.full_disk):
+        limit = limits[k % len(limits)]
+        path = os.path.join(a.workdir, f"full_{k}.h5")
+        if os.path.exists(path):
+            os.remove(path)
+
+        def limit_size(limit=limit):
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit, limit))
+
+        p = subprocess.run(base + ["-o", path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                           preexec_fn=limit_size)
+        why = check(path, ref, "KILL", ref_attrs, p.returncode)
+        checked += 1
+        if why:
+            corrupt += 1
+        err = p.stderr.decode(errors="replace").strip().splitlines()
+        print(f"full disk {k} at {limit} bytes: rc {p.returncode}: {why or 'ok'}; "
+              f"{err[-1][:160] if err else ''}")
+    print(f"files checked {checked}, corrupt {corrupt}, wrong status {wrong}; reference "
+          f"{ref['/time'].shape[0]} rows in {wall:.2f} s")
+    return 1 if corrupt or wrong else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
