@@ -3,8 +3,8 @@
 #   1. strict build (-Werror) into build/ and its ctest suite;
 #   2. AddressSanitizer + UBSan build into build-asan/ and its ctest suite without GUI tests;
 #   3. clang libFuzzer build into build-fuzz/ and bounded runs of fuzz_loader on tests/fuzz/corpus
-#      and of fuzz_scenario on tests/fuzz/scenario_corpus, fuzz_sweep on tests/fuzz/sweep_corpus and
-#      fuzz_results on tests/fuzz/results_corpus.
+#      and of fuzz_scenario on tests/fuzz/scenario_corpus, fuzz_sweep on tests/fuzz/sweep_corpus,
+#      fuzz_journal on tests/fuzz/journal_corpus and fuzz_results on tests/fuzz/results_corpus.
 # With CI=true or DCTWIN_SLURM_TEST=1, stage 1 ends with scripts/slurm_ci.sh: a private single-node
 # Slurm (munged, slurmctld, slurmd; needs root) runs a small array sweep through sbatch, and its
 # merged table must equal the threaded one. Otherwise that stage is skipped: a developer's run
@@ -134,6 +134,10 @@ else
   dctwin_stage_begin fuzz-sweep "fuzz_sweep for ${fuzz_seconds} s on a copy of tests/fuzz/sweep_corpus"
   dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_sweep" "$root/tests/fuzz/sweep_corpus" \
     "$fuzz_dir/fuzz-run-sweep" "$fuzz_seconds"
+  dctwin_stage_end ok
+  dctwin_stage_begin fuzz-journal "fuzz_journal for ${fuzz_seconds} s on a copy of tests/fuzz/journal_corpus"
+  dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_journal" "$root/tests/fuzz/journal_corpus" \
+    "$fuzz_dir/fuzz-run-journal" "$fuzz_seconds"
   dctwin_stage_end ok
   # the results reader: HDF5 (not instrumented) leaks on its error paths and asks for absurd
   # allocations on damaged headers; both are HDF5's (tests/fuzz/fuzz_results.cpp)

@@ -1,0 +1,259 @@
+// journal.cpp: the sweep's metrics table and its journal of finished cases (see sweep.h). No
+// solver here: the journal's readers are fuzzed on their own (tests/fuzz/fuzz_journal.cpp).
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <map>
+#include <sstream>
+
+#include "solver/run/sweep.h"
+
+namespace dctwin {
+
+namespace {
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+LoadFailure failure(const SourceLoc& loc, const std::string& value, const std::string& msg) {
+  return LoadFailure({LoadError{loc, value, msg}});
+}
+}  // namespace
+
+//---------------------------------------------------------------------------------------------
+const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
+  static const std::vector<std::pair<std::string, std::string>> m{{"T_junction_max", "K"},
+                                                                  {"T_junction_p99", "K"},
+                                                                  {"T_hbm_max", "K"},
+                                                                  {"T_case_max", "K"},
+                                                                  {"T_supply_max", "K"},
+                                                                  {"gpu_seconds_throttled", "s"},
+                                                                  {"gpus_shut_down", "1"},
+                                                                  {"throughput_ratio", "1"},
+                                                                  {"progress_ratio", "1"},
+                                                                  {"E_utility", "J"},
+                                                                  {"E_it", "J"},
+                                                                  {"E_cooling", "J"},
+                                                                  {"E_power_losses", "J"},
+                                                                  {"PUE", "1"},
+                                                                  {"P_pump_mean", "W"},
+                                                                  {"flow_margin_min", "1"},
+                                                                  {"busway_load_max", "1"},
+                                                                  {"time_to_detection", "s"},
+                                                                  {"time_to_isolation", "s"},
+                                                                  {"coolant_lost", "m3"},
+                                                                  {"energy_balance_error", "1"},
+                                                                  {"metrics_from", "s"}};
+  return m;
+}
+
+const std::string& sweepMetricDescription(const std::string& name) {
+  static const std::map<std::string, std::string> d{
+      {"T_junction_max", "hottest GPU junction over the metrics window (interval maxima)"},
+      {"T_junction_p99",
+       "99th percentile over the GPUs of each GPU's hottest junction in the window"},
+      {"T_hbm_max", "hottest HBM over the metrics window"},
+      {"T_case_max", "hottest cold-plate case of a heat-load rack over the metrics window"},
+      {"T_supply_max", "highest CDU secondary supply temperature over the metrics window"},
+      {"gpu_seconds_throttled", "GPU-seconds with thermal or power-brake throttling in the window"},
+      {"gpus_shut_down", "GPUs shut down by their thermal protection at the end of the run"},
+      {"throughput_ratio",
+       "first training job: reference iteration time / mean time of its iterations completed in "
+       "the window"},
+      {"progress_ratio",
+       "first training job: iterations completed in the window x reference iteration time / the "
+       "window's length (stalls count)"},
+      {"E_utility", "utility energy over the window (power section)"},
+      {"E_it",
+       "IT energy over the window: DC to the racks (power section), else heat into the "
+       "coolant - pump energy"},
+      {"E_cooling", "CDU pump electrical energy over the window"},
+      {"E_power_losses", "shelf + busway + UPS + transformer losses over the window"},
+      {"PUE", "(utility + CDU pump energy) / IT energy at the racks' AC input, over the window"},
+      {"P_pump_mean", "mean CDU pump electrical power over the window"},
+      {"flow_margin_min", "lowest rack flow / design flow over the window (t > 0)"},
+      {"busway_load_max", "highest busway current / rating at an output time in the window"},
+      {"time_to_detection", "from the first leak's start to its detection (whole run)"},
+      {"time_to_isolation", "from the first leak's start to the rack's isolation (whole run)"},
+      {"coolant_lost", "coolant lost through leaks at the end of the run"},
+      {"energy_balance_error", "coolant energy balance residual / heat in, whole run"},
+      {"metrics_from",
+       "start of the metrics window: sweep metrics_from, else the first training job's first "
+       "steady iteration (the whole run, 0, without one or when it never settles)"}};
+  static const std::string none = "metric of each case (docs/sweep-format.md)";
+  const auto it = d.find(name);
+  return it == d.end() ? none : it->second;
+}
+
+//---------------------------------------------------------------------------------------------
+// journal (docs/sweep-format.md "Journal"): a header naming the journal version, the sweep's
+// fingerprint and its number of cases, then one line per finished case:
+//   index <TAB> ok|failed <TAB> wall <TAB> v1,v2,... (metric order, %.17g) <TAB> escaped error
+//   <TAB> #checksum
+// the checksum (FNV-1a 32 bit, hex) covers everything before its tab, so a line cut anywhere or
+// changed by hand is not taken for a result
+namespace {
+std::uint64_t fnv64(std::uint64_t h, const std::string& text) {
+  for (unsigned char ch : text) h = (h ^ ch) * 1099511628211ULL;
+  return h;
+}
+std::string checksum(const std::string& text) {
+  std::uint32_t h = 2166136261u;
+  for (unsigned char ch : text) h = (h ^ ch) * 16777619u;
+  char b[16];
+  std::snprintf(b, sizeof b, "#%08x", h);
+  return b;
+}
+// every file the sweep reads as a whole: the sweep file, the base facility and scenario, the
+// facility files a parameter names (catalog entries and CSV profiles are not covered)
+std::string fingerprint(const SweepSpec& s) {
+  // FNV-1a, 64 bit: the same on every platform, so shards merge across machines
+  std::uint64_t h = fnv64(1469598103934665603ULL, s.text);
+  auto file = [&](const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    if (in) ss << in.rdbuf();
+    h = fnv64(h, "\n--" + path + "\n" + ss.str());
+  };
+  file(s.facility_path);
+  if (!s.scenario_path.empty()) file(s.scenario_path);
+  for (const auto& p : s.params)
+    if (p.target == "facility_file")
+      for (const auto& v : p.values)
+        file(std::filesystem::path(v).is_absolute()
+                 ? v
+                 : (std::filesystem::path(s.base_dir) / v).lexically_normal().string());
+  return "dctwin-sweep-journal 2 " + std::to_string(h);
+}
+std::string escape(const std::string& e) {
+  std::string o;
+  for (char ch : e)
+    o += ch == '\n' ? std::string("\\n") : ch == '\t' ? std::string(" ") : std::string(1, ch);
+  return o;
+}
+}  // namespace
+
+std::string journalLine(const CaseResult& r) {
+  std::string out = std::to_string(r.index) + '\t' + (r.ok ? "ok" : "failed") + '\t';
+  char b[64];
+  std::snprintf(b, sizeof b, "%.6g", r.wall_seconds);
+  out += std::string(b) + '\t';
+  bool first = true;
+  for (const auto& [name, unit] : sweepMetrics()) {
+    const double v = r.metrics.at(name);
+    if (std::isnan(v))
+      std::snprintf(b, sizeof b, "nan");
+    else
+      std::snprintf(b, sizeof b, "%.17g", v);
+    out += (first ? "" : ",") + std::string(b);
+    first = false;
+  }
+  out += '\t' + escape(r.error);
+  return out + '\t' + checksum(out);
+}
+
+bool parseJournalLine(const std::string& line, CaseResult& r, std::string* why) {
+  auto no = [&](const char* w) {
+    if (why) *why = w;
+    return false;
+  };
+  const std::size_t tab = line.rfind('\t');
+  if (tab == std::string::npos || line.compare(tab + 1, 1, "#") != 0 ||
+      checksum(line.substr(0, tab)) != line.substr(tab + 1))
+    return no("cut short or changed (its checksum does not match)");
+  std::vector<std::string> f;
+  std::stringstream ss(line.substr(0, tab));
+  std::string x;
+  while (std::getline(ss, x, '\t')) f.push_back(x);
+  if (f.size() == 4) f.emplace_back();  // an empty error
+  if (f.size() != 5) return no("not five fields");
+  try {
+    r = CaseResult{};
+    std::size_t used = 0;
+    r.index = std::stoi(f[0], &used);
+    if (used != f[0].size()) return no("the case number is not a number");
+    if (f[1] != "ok" && f[1] != "failed") return no("status neither ok nor failed");
+    r.ok = f[1] == "ok";
+    r.wall_seconds = std::stod(f[2]);
+    std::stringstream vs(f[3]);
+    for (const auto& [name, unit] : sweepMetrics()) {
+      std::string v;
+      if (!std::getline(vs, v, ',')) return no("fewer metrics than this dctwin writes");
+      r.metrics[name] = v == "nan" ? kNaN : std::stod(v, &used);
+      if (v != "nan" && used != v.size()) return no("a metric is not a number");
+    }
+    std::string extra;
+    if (std::getline(vs, extra, ',')) return no("more metrics than this dctwin writes");
+  } catch (...) {
+    return no("a number does not parse");
+  }
+  r.error = f[4];
+  return true;
+}
+
+bool parseJournalLine(const std::string& line, CaseResult& r) {
+  return parseJournalLine(line, r, nullptr);
+}
+
+std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s, std::size_t ncases,
+                                    std::vector<std::string>* warnings) {
+  std::vector<CaseResult> out;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return out;
+  std::string line;
+  if (!std::getline(in, line) || line.empty()) return out;  // empty: nothing done yet
+  const std::string head = fingerprint(s) + " cases=" + std::to_string(ncases);
+  if (line != head) {
+    const bool v1 = line.rfind("dctwin-sweep-journal 1 ", 0) == 0;
+    throw failure(SourceLoc{path, 1, 1, ""}, line.substr(0, 80),
+                  v1 ? "a journal of an older dctwin: delete it (its cases run again)"
+                  : line.rfind("dctwin-sweep-journal 2 ", 0) == 0
+                      ? "this journal belongs to another sweep, or the sweep file, its facility "
+                        "or scenario changed since it was written: delete it to start over, or "
+                        "restore the files"
+                      : "not a dctwin sweep journal: delete it or choose another --output");
+  }
+  std::vector<char> seen(ncases, 0);
+  int lineno = 1;
+  bool cut = false;
+  while (std::getline(in, line)) {
+    ++lineno;
+    CaseResult r;
+    std::string why;
+    if (in.eof() && !line.empty()) cut = true;  // no newline: the last write was cut
+    if (!parseJournalLine(line, r, &why)) {
+      if (warnings)
+        warnings->push_back(path + ":" + std::to_string(lineno) + ": " + why +
+                            "; that case runs again");
+      continue;
+    }
+    if (r.index < 0 || std::size_t(r.index) >= ncases) {
+      if (warnings)
+        warnings->push_back(path + ":" + std::to_string(lineno) + ": case " +
+                            std::to_string(r.index) + " is not a case of this sweep (0 .. " +
+                            std::to_string(ncases ? ncases - 1 : 0) + "); ignored");
+      continue;
+    }
+    if (seen[std::size_t(r.index)]) continue;
+    seen[std::size_t(r.index)] = 1;
+    out.push_back(r);
+  }
+  (void)cut;
+  return out;
+}
+
+void appendJournal(const std::string& path, const CaseResult& r) {
+  std::ofstream out(path, std::ios::app | std::ios::binary);
+  out << journalLine(r) << '\n';
+}
+
+void startJournal(const std::string& path, const SweepSpec& s, std::size_t ncases) {
+  std::error_code ec;
+  if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0) return;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out << fingerprint(s) << " cases=" << ncases << '\n';
+  if (!out)
+    throw failure(SourceLoc{path, 0, 0, ""}, path, "cannot write the journal (" + path + ")");
+}
+
+}  // namespace dctwin
