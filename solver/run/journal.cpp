@@ -137,7 +137,8 @@ std::string journalLine(const CaseResult& r) {
   std::string out = std::to_string(r.index) + '\t' + (r.ok ? "ok" : "failed") + '\t';
   char b[64];
   std::snprintf(b, sizeof b, "%.6g", r.wall_seconds);
-  out += std::string(b) + '\t';
+  out += b;
+  out += '\t';
   bool first = true;
   for (const auto& [name, unit] : sweepMetrics()) {
     const double v = r.metrics.at(name);
@@ -145,7 +146,8 @@ std::string journalLine(const CaseResult& r) {
       std::snprintf(b, sizeof b, "nan");
     else
       std::snprintf(b, sizeof b, "%.17g", v);
-    out += (first ? "" : ",") + std::string(b);
+    if (!first) out += ',';
+    out += b;
     first = false;
   }
   out += '\t' + escape(r.error);
