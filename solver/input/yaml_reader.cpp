@@ -631,7 +631,13 @@ std::optional<keys::FileKind> detectFileKind(const std::string& text, std::strin
   Session s;
   YAML::Node root;
   try {
-    if (!parseDocument(s, "", text, root) || !root.IsMap()) {
+    if (!parseDocument(s, "", text, root)) {
+      // the reader's own reason (too large, not UTF-8, too many values, a YAML error)
+      const std::vector<LoadError> e = s.finish("");
+      *why = e.empty() ? "not a YAML document" : e.front().message;
+      return std::nullopt;
+    }
+    if (!root.IsMap()) {
       *why = "not a YAML map of keys";
       return std::nullopt;
     }

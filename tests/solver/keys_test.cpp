@@ -220,6 +220,13 @@ TEST_CASE("file kinds are told apart by their top-level keys", "[keys]") {
   CHECK_FALSE(reader::detectFileKind("name: x\n", &why).has_value());
   CHECK_THAT(why, Catch::Contains("dctwin_scenario: 1"));
   CHECK_FALSE(reader::detectFileKind("- a\n- b\n", &why).has_value());
+  // a document the reader refuses says why (not "not a map")
+  CHECK_FALSE(reader::detectFileKind("a: [1, 2\n", &why).has_value());
+  CHECK_THAT(why, Catch::Contains("YAML syntax error"));
+  std::string many = "events:\n";
+  for (int k = 0; k < 400000; ++k) many += "  - {time: 1 s, heat_load: 1 kW}\n";
+  CHECK_FALSE(reader::detectFileKind(many, &why).has_value());
+  CHECK_THAT(why, Catch::Contains("values") || Catch::Contains("commas"));
 }
 
 TEST_CASE("dctwin check takes facility, scenario and sweep files", "[keys][cli]") {
