@@ -13,11 +13,11 @@
 #include <string>
 #include <vector>
 
-#include "solver/engine/integrator.h"
-#include "solver/input/loader.h"
+#include "solver/common/parallel.h"
 #include "solver/compile/compile.h"
 #include "solver/engine/engine.h"
-#include "solver/common/parallel.h"
+#include "solver/engine/integrator.h"
+#include "solver/input/loader.h"
 
 using namespace dctwin;
 

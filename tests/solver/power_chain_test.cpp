@@ -7,10 +7,10 @@
 #include <string>
 #include <vector>
 
-#include "solver/engine/integrator.h"
-#include "solver/input/loader.h"
 #include "solver/compile/compile.h"
 #include "solver/engine/engine.h"
+#include "solver/engine/integrator.h"
+#include "solver/input/loader.h"
 
 using namespace dctwin;
 
