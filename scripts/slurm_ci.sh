@@ -77,10 +77,8 @@ shards=4
 t_start=$SECONDS
 
 # --- packages ------------------------------------------------------------------------------------
-pkgs=$(mktemp "${TMPDIR:-/tmp}/dctwin-slurm-deps.XXXXXX")
-printf 'slurm-wlm\nmunge\n' >"$pkgs"
-dctwin_install_deps "$pkgs"
-rm -f "$pkgs"
+# the package list is read once, so a process substitution needs no temporary file to clean up
+dctwin_install_deps <(printf 'slurm-wlm\nmunge\n')
 for tool in munged mungekey slurmctld slurmd sbatch sinfo squeue scontrol; do
   command -v "$tool" >/dev/null 2>&1 || dctwin_die "$tool not found after installing slurm-wlm and munge"
 done
