@@ -195,6 +195,8 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
     m.gpu_C_plate.push_back(cp.time_constant / R_design);
     m.gpu_job.push_back(-1);
     m.gpu_jobslot.push_back(-1);
+    m.gpu_flow_share.push_back(1.0 / rt.coldplate_paths);
+    m.gpu_upstream.push_back(-1);
   }
   m.ngpu += n;
 }
@@ -266,7 +268,8 @@ void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
         const int h = i - 1;  // the previous GPU of the rack, the last of the current group
         join = m.gpu_type[h] == m.gpu_type[i] && m.gpu_cap[h] == m.gpu_cap[i] &&
                m.gpu_R_factor[h] == m.gpu_R_factor[i] && m.gpu_C_plate[h] == m.gpu_C_plate[i] &&
-               m.gpu_job[h] == j;
+               m.gpu_flow_share[h] == m.gpu_flow_share[i] && m.gpu_upstream[h] < 0 &&
+               m.gpu_upstream[i] < 0 && m.gpu_job[h] == j;
       }
       if (join) {
         ++m.group_gpunum.back();

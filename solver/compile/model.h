@@ -154,10 +154,16 @@ struct FacilityModel {
   std::vector<double> gpu_R_factor;       // cold-plate degradation factor                     (1)
   std::vector<double> gpu_C_plate;        // plate capacity                                    (J/K)
   std::vector<int> gpu_job, gpu_jobslot;  // job index (-1: idle) and rank in it
-  // GPU groups: consecutive GPUs of one rack with the same type, limit, plate and job (not a trace
-  // replay) see the same inlet, flow and load, so their trajectories are identical: the GPU layer
-  // computes each group once and weighs it by its size (docs/performance.md). Without
-  // gpu_layer.group_identical every GPU is its own group (the reference path).
+  // coolant distribution over the plates (docs/models/flow_distribution.md), filled at compile
+  // from the rack manifold (trays in parallel, each at its position on the supply and return
+  // manifolds) and the tray's plate topology
+  std::vector<double> gpu_flow_share;  // share of its rack's coolant flow through its plate   (1)
+  std::vector<int> gpu_upstream;       // GPU whose plate is upstream in series; -1: none
+  // GPU groups: consecutive GPUs of one rack with the same type, limit, plate, flow share and job
+  // (not a trace replay, no plate upstream) see the same inlet, flow and load, so their
+  // trajectories are identical: the GPU layer computes each group once and weighs it by its size
+  // (docs/performance.md). Without gpu_layer.group_identical every GPU is its own group (the
+  // reference path).
   int ngroup = 0;
   std::vector<int> group_gpuadr, group_gpunum;  // first GPU, count
   std::vector<int> group_jobslot;               // index in job_groups of its job (-1: no job)

@@ -56,6 +56,7 @@ struct GpuLayerState {
     std::vector<double> filler_energy;
     std::vector<Utilization> util;
     std::vector<double> P_sum, Tj_max, Thbm_max, throttled_time;
+    std::vector<double> Q_coolant;  // heat into the coolant at the last fast step, per group (W)
     // what the jobs read of the last step: op.clock_ratio, and hw_slowdown | shut_down << 1
     std::vector<double> clock_ratio;
     std::vector<char> latches;
@@ -83,9 +84,13 @@ struct GpuLayerState {
   // GPU-seconds over the current output interval, per rack, with each throttle reason: SW power
   // cap (0x4), HW slowdown (0x8), SW or HW thermal (0x20 | 0x40), HW power brake (0x80) (s)
   std::vector<double> rack_iv_capped, rack_iv_slowdown, rack_iv_thermal, rack_iv_brake;
-  std::vector<double> rack_iv_throttled;       // thermal or power brake (the union)            (s)
-  std::vector<double> rack_T_in, rack_R_path;  // over the window: inlet (K), plate R (K/W)
-  double interval_time = 0;                    // time accumulated in P_sum                 (s)
+  std::vector<double> rack_iv_throttled;  // thermal or power brake (the union)            (s)
+  std::vector<double> rack_T_in;          // over the window: rack inlet (K)
+  // the coolant boundary of each GPU's plate over the window (docs/models/flow_distribution.md):
+  // local inlet (the rack inlet plus the pickup of the plates upstream in series) and the plate
+  // resistance at the GPU's own flow
+  std::vector<double> gpu_T_in, gpu_R_path;  // (K), (K/W)
+  double interval_time = 0;                  // time accumulated in P_sum                 (s)
   // energy of the GPU layer since t = 0 (J)
   double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;
 };
