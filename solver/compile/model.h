@@ -27,6 +27,7 @@
 #include "models/gpu.h"
 #include "models/heat_exchanger.h"
 #include "models/hydraulics.h"
+#include "models/manifold.h"
 #include "models/power_smoothing.h"
 #include "models/pump.h"
 #include "models/rack_parts.h"
@@ -110,7 +111,11 @@ struct FacilityModel {
   std::vector<PumpParams> cdu_pump;
   std::vector<int> cdu_pump_running, cdu_pump_count;
   std::vector<double> cdu_pump_tau, cdu_pump_min_speed;
-  std::vector<PipeFriction> cdu_pipe_sup, cdu_pipe_ret;
+  std::vector<PipeFriction> cdu_pipe_sup, cdu_pipe_ret;  // CDU to the row's first rack tap
+  // the row: racks tap the headers in model order, one header segment between two taps
+  // (docs/models/flow_distribution.md)
+  std::vector<PipeFriction> cdu_tap_sup, cdu_tap_ret;
+  std::vector<char> cdu_reverse_return;  // 1: the return leaves at the row's far end (Z)
   std::vector<double> cdu_M_seg_sup, cdu_M_seg_ret;    // (kg)
   std::vector<double> cdu_UA_seg_sup, cdu_UA_seg_ret;  // (W/K)
   std::vector<double> cdu_T_set;                       // (K)
