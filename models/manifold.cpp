@@ -31,7 +31,13 @@ bool trayFlowShares(Arrangement arr, int ntray, double dp_nom, double m_nom, dou
       return mf;
     };
     const LadderPoint p = ladderAtFlow(arr, ntray, m_nom, branch, pipe, pipe, q.data(), dp.data());
-    if (!p.ok) return false;
+    if (!p.ok) {  // (far trays starved to round-off): the drop of an even split instead
+      *header_dp = 0;
+      for (int k = 0; k + 1 < ntray; ++k)
+        *header_dp += 2.0 * seg.dp(m_nom * double(ntray - 1 - k) / ntray, rho, mu);
+      share.assign(ntray, 1.0 / ntray);
+      return false;
+    }
     // the manifolds' part: the ladder's drop less the mean tray drop
     double dp_tray = 0;
     for (int k = 0; k < ntray; ++k) dp_tray += dp[k] / ntray;

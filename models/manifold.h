@@ -105,6 +105,7 @@ LadderPoint ladderAtFlow(Arrangement arr, int n, double Q, B&& branch, S&& sup, 
   if (!(x > 0) || !std::isfinite(x)) x = 1.0;
   double lo = 0.0, hi = std::numeric_limits<double>::infinity();
   const double tol = 1e-12 * std::max(Q, 1e-12);
+  double r_prev = std::numeric_limits<double>::infinity();
   for (int it = 0; it < 200; ++it) {
     double F, dF, dT = 0;
     detail::ZSlopes z;
@@ -134,7 +135,15 @@ LadderPoint ladderAtFlow(Arrangement arr, int n, double Q, B&& branch, S&& sup, 
       return out;
     }
     double xn = dF > 0 ? x - r / dF : std::numeric_limits<double>::quiet_NaN();
-    if (!(xn > lo && xn < hi)) xn = std::isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * x + 1.0;
+    // bisect when Newton leaves the bracket or stalls (kinks where a branch starves: dp <= 0);
+    // before the root is bracketed, at least double
+    const bool slow = std::abs(r) > 0.5 * r_prev;
+    if (!std::isfinite(hi)) {
+      if (!(xn > lo) || slow) xn = std::max(std::isfinite(xn) ? xn : 0.0, 2.0 * x + 1.0);
+    } else if (!(xn > lo && xn < hi) || slow) {
+      xn = 0.5 * (lo + hi);
+    }
+    r_prev = std::abs(r);
     x = xn;
   }
   return out;
