@@ -53,8 +53,6 @@ void check(reader::File& f, const CduSpec& c, const reader::Provided& prov, cons
       !prov.count("primary_valve.dp_nominal"))
     f.s.add(at(prov, "primary_valve", site), "",
             "missing required key 'dp_nominal' (or 'kv')" + extra);
-  else if (!prov.count("primary_valve"))
-    f.s.add(site, "", "missing required key 'primary_valve'" + extra);
   // output limits in order, the initial output within them
   const double pump_lo = c.pump_min_speed;
   for (const auto& [name, x, lo0] : {std::tuple{"temperature_pi", &c.temp_pi, 0.0},

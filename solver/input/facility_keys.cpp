@@ -276,7 +276,7 @@ const Section kPiping{"facility.cdus.piping",
 std::vector<Key> cduBody() {
   return {map("heat_exchanger", kHex),
           map("pumps", kPumps),
-          map("primary_valve", kValve),
+          map("primary_valve", kValve).req(),
           map("expansion_tank", kTank),
           quantity("internal_volume", Dim::Volume, {0, 1e4, false, true, ">= 0 and < 10000 m3"})
               .dflt("0 m3")
