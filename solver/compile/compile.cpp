@@ -76,6 +76,17 @@ void buildSparsity(FacilityModel& m) {
       addDeps(rows, ret0, {a});
     }
     for (int i = 1; i < nr; ++i) addDeps(rows, ret0 + i, {ret0 + i - 1});
+    // measurement lags: the sensor follows its signal; the PI and its actuator read the sensor
+    if (const int s = m.cdu_sensT_adr[c]; s >= 0) {
+      addDeps(rows, s, {s, o + kTHexSec});
+      addDeps(rows, o + kXTemp, {s});
+      addDeps(rows, y, {s});
+    }
+    if (const int s = m.cdu_sensP_adr[c]; s >= 0) {
+      addDeps(rows, s, {s});
+      addDeps(rows, o + kXPump, {s});
+      addDeps(rows, N, {s});
+    }
   }
   if (m.room_state >= 0) addDeps(rows, m.room_state, {m.room_state});
   // transpose to CSC
@@ -724,6 +735,11 @@ void compileCdu(const FacilitySpec& spec, int c, const std::vector<int>& racks,
   m.cdu_stateadr.push_back(state);
   int n_states = kCduFixedStates + cs.supply_pipe.segments + 2 * m.cdu_racknum.back() +
                  cs.return_pipe.segments;
+  // measurement lags after the return header (issue 19; none: the layout of before)
+  m.cdu_sensT_tau.push_back(cs.temp_pi.sensor_tau);
+  m.cdu_sensP_tau.push_back(cs.pump_pi.sensor_tau);
+  m.cdu_sensT_adr.push_back(cs.temp_pi.sensor_tau > 0 ? state + n_states++ : -1);
+  m.cdu_sensP_adr.push_back(cs.pump_pi.sensor_tau > 0 ? state + n_states++ : -1);
   m.cdu_statenum.push_back(n_states);
   state += n_states;
 }
@@ -769,6 +785,8 @@ void classifyStates(FacilityModel& m) {
     m.state_kind[o + kVLost] = m.state_kind[o + kVAir] = StateKind::Volume;
     for (int k = 0; k < m.cdu_racknum[c]; ++k)
       m.state_kind[m.rackAdr(m.cdu_rackadr[c] + k) + 1] = StateKind::Case;
+    for (int s : {m.cdu_sensT_adr[c], m.cdu_sensP_adr[c]})
+      if (s >= 0) m.state_kind[s] = StateKind::Control;
   }
   if (m.room_state >= 0) m.state_kind[m.room_state] = StateKind::RoomAir;
 }

@@ -125,6 +125,11 @@ struct FacilityModel {
   std::vector<double> cdu_valve_y0, cdu_pump_N0;     // positions at t = 0                   (1)
   std::vector<double> cdu_temp_u0, cdu_pump_u0;      // PI outputs at t = 0                  (1)
   std::vector<double> cdu_temp_sign, cdu_pump_sign;  // +1 direct, -1 reverse action
+  // measurement lags: a state after the loop's return header where a PI's sensor has a time
+  // constant (-1: ideal sensor). Temperature sensor: the measured supply (K); pump sensor: the
+  // measured flow (or dp) over the facility's set point (1)
+  std::vector<int> cdu_sensT_adr, cdu_sensP_adr;
+  std::vector<double> cdu_sensT_tau, cdu_sensP_tau;  // (s)
   // --- end datasheet keys
 
   // racks (nrack, model order)

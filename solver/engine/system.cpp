@@ -236,6 +236,10 @@ State makeState(const FacilityModel& m, double T_init) {
   evalRhs(m, st, 0.0, st.y.data(), ydot.data());
   for (int c = 0; c < m.ncdu; ++c) {
     const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
+    // a lagged pump sensor starts at the actual reading (the temperature sensor at T_init)
+    if (const int s = m.cdu_sensP_adr[c]; s >= 0)
+      st.y[s] =
+          m.cdu_pump_mode[c] == 0 ? V / m.cdu_flow_set[c] : st.sig.dp_bank[c] / m.cdu_dp_set[c];
     const double e =
         -m.cdu_pump_sign[c] * (m.cdu_pump_mode[c] == 0
                                    ? (m.cdu_flow_set[c] - V) / m.cdu_flow_set[c]
@@ -494,14 +498,27 @@ struct CduLoopRhs {
     const double flow_set = set(fs.set_flow, m.cdu_flow_set[c]);
     const double dp_set = set(fs.set_dp, m.cdu_dp_set[c]);
     // errors by the controllers' action: direct e = measurement - set point, reverse the opposite
-    const double e_T = m.cdu_temp_sign[c] * (T_meas - T_set);
+    // sensor lags (sensor_time_constant): the controllers read the lagged measurement
+    double T_read = T_meas;
+    if (const int s = m.cdu_sensT_adr[c]; s >= 0) {
+      ydot[s] = (T_meas - y[s]) / m.cdu_sensT_tau[c];
+      T_read = y[s];
+    }
+    const double e_T = m.cdu_temp_sign[c] * (T_read - T_set);
     sig.y_cmd[c] = piOutput(pt, e_T, y[o + kXTemp]);
     ydot[o + kXTemp] = piStateDerivative(pt, e_T, y[o + kXTemp]);
     ydot[o + kYValve] = actuatorRate(m.cdu_valve_act[c], sig.y_cmd[c], y[o + kYValve]);
     const PIParams& pu = m.cdu_pi_pump[c];
+    double V_read = V_meas, dp_read = sig.dp_bank[c];
+    if (const int s = m.cdu_sensP_adr[c]; s >= 0) {  // measured over the facility's set point
+      const bool flow = m.cdu_pump_mode[c] == 0;
+      const double scale = flow ? m.cdu_flow_set[c] : m.cdu_dp_set[c];
+      ydot[s] = ((flow ? V_meas : dp_read) / scale - y[s]) / m.cdu_sensP_tau[c];
+      (flow ? V_read : dp_read) = y[s] * scale;
+    }
     const double e_P =
-        m.cdu_pump_sign[c] * (m.cdu_pump_mode[c] == 0 ? (V_meas - flow_set) / flow_set
-                                                      : (sig.dp_bank[c] - dp_set) / dp_set);
+        m.cdu_pump_sign[c] *
+        (m.cdu_pump_mode[c] == 0 ? (V_read - flow_set) / flow_set : (dp_read - dp_set) / dp_set);
     sig.N_cmd[c] = piOutput(pu, e_P, y[o + kXPump]);
     ydot[o + kXPump] = piStateDerivative(pu, e_P, y[o + kXPump]);
     ydot[o + kNPump] = actuatorRate(m.cdu_pump_act[c], sig.N_cmd[c], y[o + kNPump]);

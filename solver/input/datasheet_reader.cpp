@@ -44,6 +44,7 @@ void readPi(MapIn& pi, CduSpec::PiExtra& x) {
   pi.read("output_max", x.u_max);
   if (std::string a; pi.read("action", a)) x.reverse = a == "reverse";
   pi.read("initial_output", x.u0);
+  pi.read("sensor_time_constant", x.sensor_tau);
 }
 
 void check(reader::File& f, const CduSpec& c, const reader::Provided& prov, const SourceLoc& site,

@@ -208,7 +208,10 @@ std::vector<Key> piExtra(const char* action_default, const char* limits) {
               .docs("direct: error = measurement - set point; reverse: the opposite"),
           quantity("initial_output", Dim::None, kFraction)
               .dflt("the actuator's initial position")
-              .docs("output at t = 0: sets the integrator state (bumpless)")};
+              .docs("output at t = 0: sets the integrator state (bumpless)"),
+          quantity("sensor_time_constant", Dim::Time, {0, 3600, false, false, ">= 0 s and <= 1 h"})
+              .dflt("0 s")
+              .docs("first-order lag of the measured signal (0: an ideal sensor)")};
 }
 
 const Section kTempPi{"cdu.control.temperature_pi",

@@ -146,9 +146,10 @@ struct CduSpec {
     double u_min = NAN, u_max = NAN;
     bool reverse = false;
     double u0 = NAN;
+    double sensor_tau = 0;  // first-order lag of the measurement; 0: ideal sensor (s)
   };
-  PiExtra temp_pi{};                        // direct: the valve opens when warm
-  PiExtra pump_pi{0, NAN, NAN, true, NAN};  // reverse: speeds up on a shortfall
+  PiExtra temp_pi{};                           // direct: the valve opens when warm
+  PiExtra pump_pi{0, NAN, NAN, true, NAN, 0};  // reverse: speeds up on a shortfall
   // --- end datasheet keys
   SourceLoc loc;
 };

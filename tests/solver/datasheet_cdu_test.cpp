@@ -133,7 +133,8 @@ double effectiveness(double NTU, double Z) {
 // the reference: 11 states
 //   0 T_hex_sec  1 T_hex_prim  2 T_res  3 x_T  4 y_valve  5 x_P  6 N  7 T_sup  8 T_cool
 //   9 T_case  10 T_ret
-using Y = std::array<double, 11>;
+//   11 T_sensor (with a lag)  12 flow sensor / set point (with a lag)
+using Y = std::array<double, 13>;
 
 struct Reference {
   Sheet s;
@@ -144,6 +145,7 @@ struct Reference {
   double rho, rho_p, m_sec_r, m_prim_r, M_res, M_hs, M_hp, M_pipe, M_cool;
   double k_hs, ms_hs, k_man, ms_man, k_bal, ms_bal, c_hex_p;
   mutable double m_last = 0, dp_pump = 0, m_p = 0, Q_hex = 0;
+  double tau_T = 0, tau_P = 0;  // sensor time constants (0: ideal)
 
   Reference(const Fluid& f_, const Fluid& fp_, double hA_h, double hA_c, double C)
       : f(f_), fp(fp_), hA_hot(hA_h), hA_cold(hA_c), C_case(C), curve(s.curve_q, s.curve_h) {
@@ -238,11 +240,15 @@ struct Reference {
     d[8] = (m * (f.h(y[7]) - f.h(y[8])) + Q_cp + Q_liq - Q_gpu) / (M_cool * f.cp(y[8]));
     d[10] = m * (f.h(y[8]) - f.h(y[10])) / (M_pipe * f.cp(y[10]));
     // supply-temperature PI (direct) -> rate-limited valve; flow PI (reverse) -> pump speed
-    const double eT = T_hs - s.T_set;
+    // sensors: first-order lags of the supply temperature and of the flow over its set point
+    d[11] = tau_T > 0 ? (T_hs - y[11]) / tau_T : 0.0;
+    d[12] = tau_P > 0 ? (V / s.V_set - y[12]) / tau_P : 0.0;
+    const double T_read = tau_T > 0 ? y[11] : T_hs, V_read = tau_P > 0 ? y[12] * s.V_set : V;
+    const double eT = T_read - s.T_set;
     const double uT = s.kT * (eT + y[3] / s.TiT), uTs = std::clamp(uT, 0.0, 1.0);
     d[3] = eT + s.TiT / (s.kT * s.TtT) * (uTs - uT);
     d[4] = rateLimit(uTs, y[4], s.valve_filter, s.stroke);
-    const double eP = (s.V_set - V) / s.V_set;
+    const double eP = (s.V_set - V_read) / s.V_set;
     const double uP = s.kP * (eP + y[5] / s.TiP), uPs = std::clamp(uP, s.N_min, 1.0);
     d[5] = eP + (uPs - uP) / s.kP;
     d[6] = rateLimit(uPs, y[6], s.pump_filter, s.rise);
@@ -256,6 +262,7 @@ struct Reference {
     y[3] = (s.y0 / s.kT - (s.T_init - s.T_set)) * s.TiT;  // bumpless: output y0 at t = 0
     const double V0 = flow(s.N0) / rho;
     y[5] = (s.N0 / s.kP - (s.V_set - V0) / s.V_set) * s.TiP;
+    y[12] = V0 / s.V_set;  // the flow sensor starts at the reading; T_sensor at T_init
     return y;
   }
   // classical RK4 from t0 to t1 (t1 - t0 a multiple of dt)
@@ -266,13 +273,13 @@ struct Reference {
       const double t = t0 + i * dt;
       t_mid = t + 0.5 * dt;
       rhs(t, y, k1);
-      for (int j = 0; j < 11; ++j) w[j] = y[j] + 0.5 * dt * k1[j];
+      for (int j = 0; j < 13; ++j) w[j] = y[j] + 0.5 * dt * k1[j];
       rhs(t + 0.5 * dt, w, k2);
-      for (int j = 0; j < 11; ++j) w[j] = y[j] + 0.5 * dt * k2[j];
+      for (int j = 0; j < 13; ++j) w[j] = y[j] + 0.5 * dt * k2[j];
       rhs(t + 0.5 * dt, w, k3);
-      for (int j = 0; j < 11; ++j) w[j] = y[j] + dt * k3[j];
+      for (int j = 0; j < 13; ++j) w[j] = y[j] + dt * k3[j];
       rhs(t + dt, w, k4);
-      for (int j = 0; j < 11; ++j) y[j] += dt / 6 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
+      for (int j = 0; j < 13; ++j) y[j] += dt / 6 * (k1[j] + 2 * k2[j] + 2 * k3[j] + k4[j]);
     }
   }
 };
@@ -291,9 +298,11 @@ struct Rows : OutputSink {
 
 }  // namespace
 
-TEST_CASE("datasheet CDU: steady state and load step against an independent ODE",
-          "[system][datasheet]") {
-  FacilityModel m = compileFacility(loadFacilityFromString(kFacility, "datasheet.yaml"));
+namespace {
+
+// the datasheet CDU of `text` (sensor time constants tau_T, tau_P as in it) against the reference
+void againstReference(const std::string& text, double tau_T, double tau_P) {
+  FacilityModel m = compileFacility(loadFacilityFromString(text, "datasheet.yaml"));
   m.options.rtol = 1e-9;
   m.options.atol_T = 1e-7;
   m.options.atol_ctrl = 1e-9;
@@ -304,6 +313,10 @@ TEST_CASE("datasheet CDU: steady state and load step against an independent ODE"
   const Fluid& fp = m.fluids[m.fws_fluid];
   const HexParams& hx = m.cdu_hex[0];
   Reference ref(f, fp, hx.hA_hot_nominal, hx.hA_cold_nominal, m.rack_C_case[0]);
+  ref.tau_T = tau_T;
+  ref.tau_P = tau_P;
+  CHECK((m.cdu_sensT_adr[0] >= 0) == (tau_T > 0));
+  CHECK((m.cdu_sensP_adr[0] >= 0) == (tau_P > 0));
 
   // the sized heat exchanger delivers the rated capacity at the rated point (reference eps-NTU;
   // the rated hot inlet from the enthalpy balance of the rated secondary flow)
@@ -370,10 +383,11 @@ TEST_CASE("datasheet CDU: steady state and load step against an independent ODE"
     }
   }
   std::printf(
-      "datasheet CDU vs reference ODE: start-up max |dT| %.2e K; steady state max |dT| %.2e K, "
+      "datasheet CDU (sensor lags %g s, %g s) vs reference ODE: start-up max |dT| %.2e K; steady "
+      "state max |dT| %.2e K, "
       "|d position| %.2e, flow %.2e; after the load step max |dT| %.2e K, |d position| %.2e, "
       "flow %.2e\n",
-      start_T, ss_T, ss_pos, ss_flow, step_T, step_pos, step_flow);
+      tau_T, tau_P, start_T, ss_T, ss_pos, ss_flow, step_T, step_pos, step_flow);
   // measured: start-up 2.7e-6 K; steady state 1.0e-8 K, 5.7e-8, 4e-13; after the step 2.7e-6 K,
   // 5.7e-8, 5.7e-10 (the solver's rtol 1e-9 against RK4 at 5 ms)
   CHECK(start_T < 1e-4);
@@ -392,6 +406,22 @@ TEST_CASE("datasheet CDU: steady state and load step against an independent ODE"
   CHECK(rows.y[at(1790)][map[0]] == Approx(s.T_set).margin(0.01));
   CHECK(rows.y.back()[map[0]] == Approx(s.T_set).margin(0.01));
   CHECK(rows.m_sec.back() / f.rho_ref() == Approx(s.V_set).epsilon(1e-4));
+}
+
+}  // namespace
+
+TEST_CASE("datasheet CDU: steady state and load step against an independent ODE",
+          "[system][datasheet]") {
+  againstReference(kFacility, 0, 0);
+}
+
+TEST_CASE("datasheet CDU with sensor lags: against the independent ODE", "[system][datasheet]") {
+  // a 10 s supply-temperature sensor and a 3 s flow meter (sensor_time_constant)
+  std::string text = kFacility;
+  const std::string pt = "tracking_time: 30 s}", pp = "pump_pi: {k: 0.4, Ti: 10 s}";
+  text.replace(text.find(pt), pt.size(), "tracking_time: 30 s, sensor_time_constant: 10 s}");
+  text.replace(text.find(pp), pp.size(), "pump_pi: {k: 0.4, Ti: 10 s, sensor_time_constant: 3 s}");
+  againstReference(text, 10, 3);
 }
 
 TEST_CASE("datasheet CDU: a rate-limited valve strokes at its rate from its initial position",
