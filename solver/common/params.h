@@ -69,13 +69,16 @@ enum class FaultKind {
   Leak,               // an orifice opens at `location` of rack or CDU `target`
   FilterClogging,  // CDU `target`'s strainer: dp at design flow rises to `value` over growth_time
   SensorFault,     // CDU `target`'s `sensor` reads `value` off, or sticks (stuck)
-  PowerCap         // job `target`'s GPUs get the power limit `value`
+  PowerCap,        // job `target`'s GPUs get the power limit `value`
+  Setpoint         // CDU `target`'s `setpoint` changes to `value` (issue 19)
 };
 
 // where a leak opens
 enum class LeakSite { Rack, Cdu, SupplyHeader, ReturnHeader };
 // which CDU sensor a sensor fault affects
 enum class SensorKind { SupplyTemperature, Flow };
+// which CDU set point a set-point event changes
+enum class SetpointKind { SupplyTemperature, Dp, Flow };
 
 // detection and response policies (docs/scenario-format.md "detection"); defaults (a) unless noted
 struct DetectionParams {

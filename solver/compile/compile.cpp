@@ -7,6 +7,8 @@
 
 #include "models/valve.h"
 #include "solver/compile/compile.h"
+
+#include "solver/compile/air_racks.h"
 #include "solver/engine/engine.h"
 #include "solver/input/loader.h"
 
@@ -75,6 +77,17 @@ void buildSparsity(FacilityModel& m) {
       addDeps(rows, ret0, {a});
     }
     for (int i = 1; i < nr; ++i) addDeps(rows, ret0 + i, {ret0 + i - 1});
+    // measurement lags: the sensor follows its signal; the PI and its actuator read the sensor
+    if (const int s = m.cdu_sensT_adr[c]; s >= 0) {
+      addDeps(rows, s, {s, o + kTHexSec});
+      addDeps(rows, o + kXTemp, {s});
+      addDeps(rows, y, {s});
+    }
+    if (const int s = m.cdu_sensP_adr[c]; s >= 0) {
+      addDeps(rows, s, {s});
+      addDeps(rows, o + kXPump, {s});
+      addDeps(rows, N, {s});
+    }
   }
   if (m.room_state >= 0) addDeps(rows, m.room_state, {m.room_state});
   // transpose to CSC
@@ -378,12 +391,14 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
         break;
       case K::FilterClogging:
       case K::SensorFault:
+      case K::Setpoint:
         e.index = cduIndex(f);
         if (e.index < 0) continue;
         e.label = m.cdu_name[e.index];
         e.time2 = f.growth_time;
         e.sensor = f.sensor;
         e.stuck = f.stuck;
+        e.setpoint = f.setpoint;
         if (f.kind == K::FilterClogging && f.growth_time > 0)
           m.breakpoints.push_back(f.time + f.growth_time);
         break;
@@ -532,7 +547,9 @@ void compileCduPrimary(const FacilitySpec& spec, const CduSpec& cs, const Fluid&
                        FacilityModel& m, Errors& err) {
   const double rho_p = fp.rho_ref();
   const double m_prim_r = cs.hex_flow_primary.massFlow(rho_p);
-  m.cdu_valve_kv.push_back(kvFromNominal(m_prim_r / rho_p, cs.valve_dp_nominal, rho_p));
+  // a datasheet Kv, else the Kv that passes the rated primary flow at dp_nominal fully open
+  m.cdu_valve_kv.push_back(
+      cs.valve_kv > 0 ? cs.valve_kv : kvFromNominal(m_prim_r / rho_p, cs.valve_dp_nominal, rho_p));
   m.cdu_valve_R.push_back(cs.valve_rangeability);
   // the characteristic is monotone only if the leakage lies below its linear segment's end
   if (!(cs.valve_leakage < equalPercentage(0.02, cs.valve_rangeability, 0.0)))
@@ -605,6 +622,28 @@ void compileCduControls(const CduSpec& cs, FacilityModel& m) {
   m.cdu_pi_pump.push_back(PIParams{cs.pump_k, cs.pump_Ti, 0.0, cs.pump_min_speed, 1.0});
 }
 
+// 3e'. datasheet keys (issue 19): actuator kinds, initial positions, PI tracking time, output
+// limits, action and initial outputs (docs/models/actuator.md, docs/models/controller.md)
+void compileCduDatasheet(const CduSpec& cs, FacilityModel& m) {
+  m.cdu_valve_act.push_back(
+      makeActuator(cs.valve_rate_limited, cs.valve_stroke_time, cs.valve_filter_time));
+  m.cdu_pump_act.push_back(
+      makeActuator(cs.pump_rate_limited, cs.pump_rise_time, cs.pump_filter_time));
+  m.cdu_valve_y0.push_back(cs.valve_initial);
+  m.cdu_pump_N0.push_back(cs.pump_initial);
+  auto extra = [](const CduSpec::PiExtra& x, PIParams& p) {
+    p.Tt = x.Tt;
+    if (!std::isnan(x.u_min)) p.u_min = x.u_min;
+    if (!std::isnan(x.u_max)) p.u_max = x.u_max;
+  };
+  extra(cs.temp_pi, m.cdu_pi_temp.back());
+  extra(cs.pump_pi, m.cdu_pi_pump.back());
+  m.cdu_temp_u0.push_back(std::isnan(cs.temp_pi.u0) ? cs.valve_initial : cs.temp_pi.u0);
+  m.cdu_pump_u0.push_back(std::isnan(cs.pump_pi.u0) ? cs.pump_initial : cs.pump_pi.u0);
+  m.cdu_temp_sign.push_back(cs.temp_pi.reverse ? -1.0 : 1.0);
+  m.cdu_pump_sign.push_back(cs.pump_pi.reverse ? -1.0 : 1.0);
+}
+
 // 3f. rack rs on CDU c: manifold, balancing valve, cold plate, capacities, load, and its GPUs;
 // false (with the error recorded) when its type, cold plate or the plate's law for the CDU's
 // fluid is unknown
@@ -633,15 +672,34 @@ bool compileRack(const FacilitySpec& spec, const CduSpec& cs, int c, const RackS
   m.rack_index.push_back(rs.index);
   m.rack_type.push_back(rs.type);
   m.rack_cdu.push_back(c);
-  m.rack_coldplate.push_back(ColdPlateLaw{law->second.R_inf, law->second.a, law->second.b});
-  m.rack_paths.push_back(rt.coldplate_paths);
+  // the published table where the plate says to use it (resistance.<fluid>.use), else the fit
+  if (law->second.use_table) {
+    try {
+      m.rack_coldplate.push_back(coldPlateTable(law->second.table_flow, law->second.table_R));
+    } catch (const std::exception& e) {
+      err.add(cp->second.loc, rt.coldplate, e.what());
+      m.rack_coldplate.push_back(ColdPlateLaw{});
+    }
+  } else {
+    m.rack_coldplate.push_back(coldPlateFit(law->second.R_inf, law->second.a, law->second.b));
+  }
+  // a lumped block of N identical racks in parallel (multiplier, issue 19): N times the paths,
+  // flows, volumes and heat; the same dp at N times the flow (docs/models/rack.md)
+  const double N = rs.multiplier;
+  if (N != 1.0 && !rs.has_heat_load)
+    err.add(rs.loc, rs.name,
+            "a rack multiplier needs a heat_load profile (resolved GPUs are not lumped)");
+  if (N != 1.0 && spec.power.present)
+    err.add(rs.loc, rs.name,
+            "a rack multiplier is not combined with a power section (shelves are per rack)");
+  m.rack_paths.push_back(rt.coldplate_paths * N);
   m.rack_liquid_frac.push_back(rt.liquid_fraction);
   m.rack_gpu_frac.push_back(rt.gpu_heat_fraction);
-  m.rack_design_flow.push_back(rt.design_flow);
-  const double m_man = rt.manifold_flow_nominal * rho_s;
+  m.rack_design_flow.push_back(rt.design_flow * N);
+  const double m_man = rt.manifold_flow_nominal * rho_s * N;
   m.rack_manifold.push_back(
       PowerLaw::fromNominal(rt.manifold_dp_nominal, m_man, rt.manifold_exponent));
-  const double kv = (rs.valve_kv > 0 ? rs.valve_kv : rt.balancing_valve_kv) *
+  const double kv = (rs.valve_kv > 0 ? rs.valve_kv : rt.balancing_valve_kv) * N *
                     std::max(rs.valve_opening, 1e-6);  // 0: closed (Kv 1e-6 of full)
   PowerLaw valve;
   valve.n = 2.0;
@@ -650,10 +708,11 @@ bool compileRack(const FacilitySpec& spec, const CduSpec& cs, int c, const RackS
   m.rack_valve.push_back(valve);
   // case capacity from the plate time constant at design flow: C = tau / R (whole rack)
   const double R_design =
-      m.rack_coldplate.back().R(rt.design_flow / rt.coldplate_paths) / rt.coldplate_paths;
+      m.rack_coldplate.back().R(rt.design_flow / rt.coldplate_paths) / m.rack_paths.back();
   m.rack_C_case.push_back(cp->second.time_constant / R_design);
-  m.rack_M_cool.push_back(rho_s * rt.coolant_volume);
+  m.rack_M_cool.push_back(rho_s * rt.coolant_volume * N);
   m.rack_load.push_back(rs.heat_load);
+  for (double& v : m.rack_load.back().v) v *= N;  // heat_load is one rack's
   rs.heat_load.breakpoints(m.breakpoints);
   compileRackGpus(spec, rs, rt, cp->second, m.fluids[m.cdu_fluid[c]], cs.T_supply_set, m, err);
   return true;
@@ -666,7 +725,7 @@ void compileCduInventory(const FacilitySpec& spec, const CduSpec& cs, int c, dou
   for (const auto& rs : spec.racks)
     if (rs.cdu == cs.name) {
       auto rt = spec.rack_types.find(rs.type);
-      if (rt != spec.rack_types.end()) design += rt->second.design_flow;
+      if (rt != spec.rack_types.end()) design += rt->second.design_flow * rs.multiplier;
     }
   m.cdu_design_flow.push_back(design);
   double V_loop = cs.internal_volume + cs.hex_holdup_secondary +
@@ -731,6 +790,7 @@ void compileCdu(const FacilitySpec& spec, int c, const std::vector<int>& racks,
   compileCduPiping(cs, rho_s, m);
   // 3e. controls
   compileCduControls(cs, m);
+  compileCduDatasheet(cs, m);
   // 3f. racks of this cdu
   m.cdu_rackadr.push_back(m.nrack);
   m.cdu_racknum.push_back(int(racks.size()));
@@ -745,6 +805,11 @@ void compileCdu(const FacilitySpec& spec, int c, const std::vector<int>& racks,
   m.cdu_stateadr.push_back(state);
   int n_states = kCduFixedStates + cs.supply_pipe.segments + 2 * m.cdu_racknum.back() +
                  cs.return_pipe.segments;
+  // measurement lags after the return header (issue 19; none: the layout of before)
+  m.cdu_sensT_tau.push_back(cs.temp_pi.sensor_tau);
+  m.cdu_sensP_tau.push_back(cs.pump_pi.sensor_tau);
+  m.cdu_sensT_adr.push_back(cs.temp_pi.sensor_tau > 0 ? state + n_states++ : -1);
+  m.cdu_sensP_adr.push_back(cs.pump_pi.sensor_tau > 0 ? state + n_states++ : -1);
   m.cdu_statenum.push_back(n_states);
   state += n_states;
 }
@@ -790,6 +855,8 @@ void classifyStates(FacilityModel& m) {
     m.state_kind[o + kVLost] = m.state_kind[o + kVAir] = StateKind::Volume;
     for (int k = 0; k < m.cdu_racknum[c]; ++k)
       m.state_kind[m.rackAdr(m.cdu_rackadr[c] + k) + 1] = StateKind::Case;
+    for (int s : {m.cdu_sensT_adr[c], m.cdu_sensP_adr[c]})
+      if (s >= 0) m.state_kind[s] = StateKind::Control;
   }
   if (m.room_state >= 0) m.state_kind[m.room_state] = StateKind::RoomAir;
 }
@@ -829,8 +896,9 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
   compileJobs(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
   compileGroups(spec, m);
-  // 6. room air
+  // 6. room air; air-cooled racks (no states)
   compileRoomAir(spec, m, state);
+  compileAirRacks(spec, m);
   // 7. faults
   compileFaults(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));

@@ -21,8 +21,10 @@
 #include <string>
 #include <vector>
 
+#include "models/actuator.h"
 #include "models/cold_plate.h"
 #include "models/controller.h"
+#include "models/fan.h"
 #include "models/fluid.h"
 #include "models/gpu.h"
 #include "models/heat_exchanger.h"
@@ -122,6 +124,18 @@ struct FacilityModel {
   std::vector<int> cdu_pump_mode;                      // 0 flow, 1 dp
   std::vector<double> cdu_flow_set, cdu_dp_set;        // (m3/s), (Pa)
   std::vector<PIParams> cdu_pi_temp, cdu_pi_pump;
+  // --- datasheet keys (issue 19): actuators (docs/models/actuator.md), initial positions, PI
+  // initial outputs and actions (docs/models/controller.md)
+  std::vector<ActuatorParams> cdu_valve_act, cdu_pump_act;
+  std::vector<double> cdu_valve_y0, cdu_pump_N0;     // positions at t = 0                   (1)
+  std::vector<double> cdu_temp_u0, cdu_pump_u0;      // PI outputs at t = 0                  (1)
+  std::vector<double> cdu_temp_sign, cdu_pump_sign;  // +1 direct, -1 reverse action
+  // measurement lags: a state after the loop's return header where a PI's sensor has a time
+  // constant (-1: ideal sensor). Temperature sensor: the measured supply (K); pump sensor: the
+  // measured flow (or dp) over the facility's set point (1)
+  std::vector<int> cdu_sensT_adr, cdu_sensP_adr;
+  std::vector<double> cdu_sensT_tau, cdu_sensP_tau;  // (s)
+  // --- end datasheet keys
 
   // racks (nrack, model order)
   std::vector<std::string> rack_name, rack_row, rack_type;
@@ -196,6 +210,14 @@ struct FacilityModel {
   std::vector<StorageParams> rack_storage;  // rack energy storage (GB300-style)
   std::vector<std::string> busway_name;
 
+  // air-cooled racks and devices (issue 19, docs/models/air_rack.md): algebraic, their heat and
+  // fan power into the room air node (or, without one, drawing the site ambient air)
+  int nair = 0;
+  std::vector<std::string> air_name, air_row;
+  std::vector<int> air_index;
+  std::vector<TimeSeries> air_load;  // IT power                                     (W)
+  std::vector<FanParams> air_fans;
+
   std::vector<StateKind> state_kind;  // what each state is (nstate)
 
   // jacobian sparsity (CSC) and column coloring for difference quotients
@@ -216,6 +238,7 @@ struct FacilityModel {
     double time2 = 0;      // filter clogging: growth time (s)
     SensorKind sensor = SensorKind::SupplyTemperature;
     bool stuck = false;
+    SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
   };
   std::vector<FaultEvent> fault_events;
   DetectionParams detection;

@@ -30,6 +30,9 @@ struct Signals {
   std::vector<double> leak_flow;    // per leak: liquid out                  (m3/s)
   std::vector<double> leak_air;     // per leak: air in                      (m3/s)
   std::vector<double> leak_p;       // per leak: local gauge pressure        (Pa)
+  // per air-cooled rack (issue 19): IT power, fan power (W), airflow (m3/s), fan speed (1),
+  // air inlet and outlet (K)
+  std::vector<double> air_P, air_P_fan, air_V, air_N, air_T_in, air_T_out;
   // totals
   double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
   double air_in = 0, air_removed = 0;  // room air: rack air-side heat in, air handlers out (W)
@@ -155,6 +158,8 @@ struct FaultState {
   // sensor faults per CDU: offsets, and stuck readings (NaN: free)
   std::vector<double> sensor_T_offset, sensor_T_stuck, sensor_flow_offset, sensor_flow_stuck;
   std::vector<double> job_cap;  // per job: power limit set by an event; 0: the facility's (W)
+  // set points changed by events per CDU (NaN: the facility's): supply T (K), dp (Pa), flow (m3/s)
+  std::vector<double> set_T, set_dp, set_flow;
 };
 
 // one CDU loop's share of a right-hand side evaluation's sums (evalRhs)

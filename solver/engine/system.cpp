@@ -231,25 +231,35 @@ State makeState(const FacilityModel& m, double T_init) {
   for (auto* v : {&s.leak_flow, &s.leak_air, &s.leak_p}) v->assign(m.leaks.size(), 0.0);
   for (auto* v : {&s.m_rack, &s.dp_rack, &s.P_rack, &s.Q_liquid, &s.Q_air, &s.Q_cp, &s.R_cp})
     v->assign(m.nrack, 0.0);
+  for (auto* v : {&s.air_P, &s.air_P_fan, &s.air_V, &s.air_N, &s.air_T_in, &s.air_T_out})
+    v->assign(m.nair, 0.0);
   for (int c = 0; c < m.ncdu; ++c) {
-    // valve half open, pump at half speed; integrators set so the PI outputs match (bumpless)
-    const double y0 = 0.5, N0 = 0.5;
+    // valve and pump where the facility puts them (primary_valve.initial_position,
+    // pumps.initial_speed; half open, half speed by default); integrators set so the PI outputs
+    // are their initial_output at the initial error (bumpless by default)
+    const double y0 = m.cdu_valve_y0[c], N0 = m.cdu_pump_N0[c];
     st.y[m.stateAdr(c, kYValve)] = y0;
     st.y[m.stateAdr(c, kNPump)] = N0;
     st.y[m.stateAdr(c, kVLost)] = st.y[m.stateAdr(c, kVAir)] = 0.0;
-    st.y[m.stateAdr(c, kXTemp)] = piStateFor(m.cdu_pi_temp[c], y0, T_init - m.cdu_T_set[c]);
+    st.y[m.stateAdr(c, kXTemp)] = piStateFor(m.cdu_pi_temp[c], m.cdu_temp_u0[c],
+                                             m.cdu_temp_sign[c] * (T_init - m.cdu_T_set[c]));
   }
   // pump integrators: bumpless for the actual initial flow (or dp) error
   std::vector<double> ydot(m.nstate);
   for (int c = 0; c < m.ncdu; ++c)
-    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], 0.5, 0.0);
+    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], m.cdu_pump_u0[c], 0.0);
   evalRhs(m, st, 0.0, st.y.data(), ydot.data());
   for (int c = 0; c < m.ncdu; ++c) {
     const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
-    const double e = m.cdu_pump_mode[c] == 0
-                         ? (m.cdu_flow_set[c] - V) / m.cdu_flow_set[c]
-                         : (m.cdu_dp_set[c] - st.sig.dp_bank[c]) / m.cdu_dp_set[c];
-    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], st.y[m.stateAdr(c, kNPump)], e);
+    // a lagged pump sensor starts at the actual reading (the temperature sensor at T_init)
+    if (const int s = m.cdu_sensP_adr[c]; s >= 0)
+      st.y[s] =
+          m.cdu_pump_mode[c] == 0 ? V / m.cdu_flow_set[c] : st.sig.dp_bank[c] / m.cdu_dp_set[c];
+    const double e =
+        -m.cdu_pump_sign[c] * (m.cdu_pump_mode[c] == 0
+                                   ? (m.cdu_flow_set[c] - V) / m.cdu_flow_set[c]
+                                   : (m.cdu_dp_set[c] - st.sig.dp_bank[c]) / m.cdu_dp_set[c]);
+    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], m.cdu_pump_u0[c], e);
   }
   st.sig.hydraulic_failures = 0;
   st.y0 = st.y;
@@ -495,17 +505,38 @@ struct CduLoopRhs {
                           : !std::isnan(fs.sensor_flow_stuck[c])
                               ? fs.sensor_flow_stuck[c]
                               : V_sec * (1 + fs.sensor_flow_offset[c]);
-    const double e_T = T_meas - m.cdu_T_set[c];
+    // set points: the facility's, or the last set-point event's
+    auto set = [&](const std::vector<double>& ev, double dflt) {
+      return faulted && !std::isnan(ev[c]) ? ev[c] : dflt;
+    };
+    const double T_set = set(fs.set_T, m.cdu_T_set[c]);
+    const double flow_set = set(fs.set_flow, m.cdu_flow_set[c]);
+    const double dp_set = set(fs.set_dp, m.cdu_dp_set[c]);
+    // errors by the controllers' action: direct e = measurement - set point, reverse the opposite
+    // sensor lags (sensor_time_constant): the controllers read the lagged measurement
+    double T_read = T_meas;
+    if (const int s = m.cdu_sensT_adr[c]; s >= 0) {
+      ydot[s] = (T_meas - y[s]) / m.cdu_sensT_tau[c];
+      T_read = y[s];
+    }
+    const double e_T = m.cdu_temp_sign[c] * (T_read - T_set);
     sig.y_cmd[c] = piOutput(pt, e_T, y[o + kXTemp]);
     ydot[o + kXTemp] = piStateDerivative(pt, e_T, y[o + kXTemp]);
-    ydot[o + kYValve] = (sig.y_cmd[c] - y[o + kYValve]) / m.cdu_valve_tau[c];
+    ydot[o + kYValve] = actuatorRate(m.cdu_valve_act[c], sig.y_cmd[c], y[o + kYValve]);
     const PIParams& pu = m.cdu_pi_pump[c];
-    const double e_P = m.cdu_pump_mode[c] == 0
-                           ? (m.cdu_flow_set[c] - V_meas) / m.cdu_flow_set[c]
-                           : (m.cdu_dp_set[c] - sig.dp_bank[c]) / m.cdu_dp_set[c];
+    double V_read = V_meas, dp_read = sig.dp_bank[c];
+    if (const int s = m.cdu_sensP_adr[c]; s >= 0) {  // measured over the facility's set point
+      const bool flow = m.cdu_pump_mode[c] == 0;
+      const double scale = flow ? m.cdu_flow_set[c] : m.cdu_dp_set[c];
+      ydot[s] = ((flow ? V_meas : dp_read) / scale - y[s]) / m.cdu_sensP_tau[c];
+      (flow ? V_read : dp_read) = y[s] * scale;
+    }
+    const double e_P =
+        m.cdu_pump_sign[c] *
+        (m.cdu_pump_mode[c] == 0 ? (V_read - flow_set) / flow_set : (dp_read - dp_set) / dp_set);
     sig.N_cmd[c] = piOutput(pu, e_P, y[o + kXPump]);
     ydot[o + kXPump] = piStateDerivative(pu, e_P, y[o + kXPump]);
-    ydot[o + kNPump] = (sig.N_cmd[c] - y[o + kNPump]) / m.cdu_pump_tau[c];
+    ydot[o + kNPump] = actuatorRate(m.cdu_pump_act[c], sig.N_cmd[c], y[o + kNPump]);
   }
 
   // the loop's share of the energy flows that the integrator accumulates
@@ -580,6 +611,19 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
   if (m.has_power) {  // shelf and busway losses are in the hall (last fast step)
     for (int r = 0; r < m.nrack; ++r) sig.air_in += st.pl.rack_psu_loss[r];
     for (double l : st.pl.bus_loss) sig.air_in += l;
+  }
+  // air-cooled racks: their fans' operating point; IT and fan power into the room air
+  for (int k = 0; k < m.nair; ++k) {
+    const double T_in = m.room_state >= 0 ? y[m.room_state] : m.T_ambient;
+    const double P = m.air_load[k].eval(t);
+    const FanPoint fp = fanOperatingPoint(m.air_fans[k], P, kAirRho, kAirCp);
+    sig.air_P[k] = P;
+    sig.air_P_fan[k] = fp.P_fan;
+    sig.air_V[k] = fp.V;
+    sig.air_N[k] = fp.N;
+    sig.air_T_in[k] = T_in;
+    sig.air_T_out[k] = T_in + fp.dT;
+    sig.air_in += P + fp.P_fan;
   }
   sig.air_removed = 0;
   if (m.room_state >= 0) {

@@ -111,13 +111,15 @@ class ScenarioReader {
     readSensorFault(e);
     readJobEvents(e);
     readLeak(e);
+    readSetpoints(e);
     if (e.actions == 0 && f_.s.count() > errors_before) {
       // the event's own value was reported
     } else if (e.actions == 0) {
       f_.error(n, path, "",
                "an event needs one of heat_load, facility_water_temperature, pump_failure, "
                "cdu_failure, valve_stuck, facility_water_flow, utility, psu_failure, leak, "
-               "filter_clogging, sensor_fault, power_cap, job_start, job_stop");
+               "filter_clogging, sensor_fault, power_cap, job_start, job_stop, "
+               "supply_temperature_setpoint, dp_setpoint, flow_setpoint");
     } else if (e.actions > 1) {
       f_.error(n, path, "", "an event has exactly one action; split it into several events");
     } else {
@@ -176,6 +178,22 @@ class ScenarioReader {
     int psus = 0;
     if (e.m.read("psu_failure", psus) && needs(e, "psu_failure", e.rack, "rack"))
       e.se.value = psus, e.act("psu_failure", e.rack);
+  }
+
+  // set-point changes of a CDU's controllers (issue 19): supply temperature, dp, flow
+  void readSetpoints(Event& e) {
+    const std::pair<const char*, SetpointKind> kinds[] = {
+        {"supply_temperature_setpoint", SetpointKind::SupplyTemperature},
+        {"dp_setpoint", SetpointKind::Dp},
+        {"flow_setpoint", SetpointKind::Flow}};
+    for (const auto& [key, kind] : kinds) {
+      double v = 0;
+      if (e.m.read(key, v) && needs(e, key, e.cdu, "cdu")) {
+        e.se.value = v;
+        e.se.setpoint = kind;
+        e.act("setpoint", e.cdu);
+      }
+    }
   }
 
   void readFilterClogging(Event& e) {
@@ -336,7 +354,8 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                              {"leak", K::Leak},
                                              {"filter_clogging", K::FilterClogging},
                                              {"sensor_fault", K::SensorFault},
-                                             {"power_cap", K::PowerCap}};
+                                             {"power_cap", K::PowerCap},
+                                             {"setpoint", K::Setpoint}};
   const auto& suggest = reader::didYouMean;
   for (const auto& e : sc.events) {
     if (e.kind != "job_start" && e.kind != "job_stop" && e.kind != "power_cap") continue;
@@ -372,13 +391,15 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     f.Cd = e.Cd;
     f.sensor = e.sensor;
     f.stuck = e.stuck;
+    f.setpoint = e.setpoint;
     const bool at_rack =
         f.kind == K::PsuFailure || (f.kind == K::Leak && f.where == FaultSpec::Where::Rack);
     std::vector<std::string> names;
     if (at_rack)
       for (const auto& r : spec.racks) names.push_back(r.name);
     else if (f.kind == K::PumpFailure || f.kind == K::CduFailure || f.kind == K::ValveStuck ||
-             f.kind == K::Leak || f.kind == K::FilterClogging || f.kind == K::SensorFault)
+             f.kind == K::Leak || f.kind == K::FilterClogging || f.kind == K::SensorFault ||
+             f.kind == K::Setpoint)
       for (const auto& c : spec.cdus) names.push_back(c.name);
     if (!names.empty() && std::find(names.begin(), names.end(), f.target) == names.end()) {
       errors.push_back(LoadError{

@@ -21,6 +21,7 @@ struct ScenarioEvent {
   // sensor faults
   FaultSpec::Sensor sensor = FaultSpec::Sensor::SupplyTemperature;
   bool stuck = false;
+  SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
 };
 
 struct Scenario {

@@ -5,11 +5,13 @@
 // cold plates, fluids) are resolved into the spec by the loader, so a spec is self-contained.
 #pragma once
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "models/electrical.h"
+#include "models/fan.h"
 #include "models/fluid.h"
 #include "models/gpu.h"
 #include "models/power_smoothing.h"
@@ -36,6 +38,7 @@ struct ColdPlateSpec {
     double R_inf = 0, a = 0, b = 1;  // R = R_inf + a V^-b, V in L/min                  (K/W)
     std::vector<double> table_flow;  // published points                             (m3/s)
     std::vector<double> table_R;     // (K/W)
+    bool use_table = false;          // R(V) from the table (monotone interpolation), else the fit
   };
   std::map<std::string, Law> laws;  // by fluid name
   SourceLoc loc;
@@ -137,6 +140,27 @@ struct CduSpec {
   double rack_spacing = 0.6;    // header length between two rack taps (rack pitch)    (m)
   bool reverse_return = false;  // the return header leaves at the row's far end (Z)
   SourceLoc piping_loc;
+  // --- datasheet keys (issue 19; solver/input/datasheet_reader.cpp, docs/models/actuator.md)
+  double valve_kv = 0;  // fully open flow coefficient; 0: from dp_nominal at the rated flow (Kv)
+  bool valve_rate_limited = false;  // actuator: rate (full stroke in stroke_time), else lag
+  double valve_filter_time = 0;     // rate-limited actuator's first-order filter; 0: none (s)
+  double valve_initial = 0.5;       // position at t = 0                                (1)
+  bool pump_rate_limited = false;   // drive: rate (0 -> full speed in rise_time), else lag
+  double pump_filter_time = 0;      // (s)
+  double pump_initial = 0.5;        // speed ratio at t = 0                             (1)
+  // PI controllers beyond k and Ti: anti-windup tracking time (0: Ti), output limits (NaN: the
+  // actuator's range), action (reverse: error = set point - measurement), initial output (NaN:
+  // the actuator's initial position; sets the integrator state bumplessly)
+  struct PiExtra {
+    double Tt = 0;
+    double u_min = NAN, u_max = NAN;
+    bool reverse = false;
+    double u0 = NAN;
+    double sensor_tau = 0;  // first-order lag of the measurement; 0: ideal sensor (s)
+  };
+  PiExtra temp_pi{};                           // direct: the valve opens when warm
+  PiExtra pump_pi{0, NAN, NAN, true, NAN, 0};  // reverse: speeds up on a shortfall
+  // --- end datasheet keys
   SourceLoc loc;
 };
 
@@ -154,6 +178,19 @@ struct RackSpec {
   double power_cap = 0;        // whole-rack power limit shared by its GPUs; 0 = none  (W)
   // cold plates that conduct worse than the type's law: (GPU slot in the rack, R factor)
   std::vector<std::pair<int, double>> coldplate_degradation;
+  // a lumped block of this many identical racks in parallel (issue 19); may be non-integer (1)
+  double multiplier = 1;
+  SourceLoc loc;
+};
+
+// an air-cooled rack or device with fans: switch racks, storage, air-cooled servers (issue 19,
+// docs/models/air_rack.md). Its power and its fans' power are heat in the room air.
+struct AirRackSpec {
+  std::string name;
+  std::string row;  // hall position, for display
+  int index = 0;
+  TimeSeries heat_load;  // IT power = heat                                       (W)
+  FanParams fans;
   SourceLoc loc;
 };
 
@@ -200,6 +237,7 @@ struct FaultSpec {
   using Sensor = SensorKind;
   Sensor sensor = Sensor::SupplyTemperature;
   bool stuck = false;
+  SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
 };
 
 // the power chain and the detection policies are read as they are compiled (solver/common/params.h)
@@ -226,6 +264,7 @@ struct FacilitySpec {
   std::map<std::string, PartParams> parts;  // resolved from the catalog
   std::vector<CduSpec> cdus;
   std::vector<RackSpec> racks;
+  std::vector<AirRackSpec> air_racks;  // air-cooled racks and devices (issue 19)
   std::vector<JobSpec> jobs;
   PowerSpec power;
   double gpu_step = 0.05;      // fast step of the GPU layer            (s)

@@ -234,7 +234,7 @@ TEST_CASE("cold plate R against the OCP table", "[system]") {
   const ColdPlateSpec& cp = spec.coldplates.at("ocp_1kw_oam");
   for (const char* fluid : {"pg25", "water"}) {
     const auto& law = cp.laws.at(fluid);
-    ColdPlateLaw l{law.R_inf, law.a, law.b};
+    ColdPlateLaw l = coldPlateFit(law.R_inf, law.a, law.b);
     REQUIRE(law.table_flow.size() >= 4);
     for (std::size_t i = 0; i < law.table_flow.size(); ++i) {
       INFO(fluid << " at " << law.table_flow[i] * 60000 << " L/min");
