@@ -202,7 +202,7 @@ inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double
   const double T_in = g.rack_T_in[r], R_path = g.rack_R_path[r];
   const int i = m.group_gpuadr[q];  // the group's first GPU stands for all of them
   const double n = m.group_gpunum[q];
-  const GpuParams& p = m.gpu_types[m.gpu_type[i]];
+  const GpuParams& p = m.group_params[q];  // its type's, with its variation factors
   const Utilization& u = G.util[q];
   const bool powered = (!m.has_power || st.pl.rack_powered[r]) &&
                        (st.faults.rack_power_off.empty() || !st.faults.rack_power_off[r]);
