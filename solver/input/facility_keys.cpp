@@ -592,7 +592,7 @@ const Section kFacility{
      list("cdus", &kCdu, "CDUs", 1).req(), list("racks", &kRack, "racks", 1).req(),
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
      map("gpu_layer", kGpuLayer), map("power", kPowerSection),
-     map("variation", kVariation).typeShown("map, or none")}};
+     map("variation", kVariation).orWords({"none"})}};
 
 //---------------------------------------------------------------------------------------------
 // catalog entries
