@@ -271,14 +271,13 @@ double quantile(std::vector<double>& v, double q) {
   return a + (pos - double(lo)) * (b - a);
 }
 
-// fn(i) over the GPUs of rack r (all resolved GPUs: r < 0), optionally only those with a job
+// fn(i) over the GPUs of rack r (all resolved GPUs: r < 0)
 template <class F>
-std::vector<double> gpuValues(const FacilityModel& m, int r, F fn, bool with_job = false) {
+std::vector<double> gpuValues(const FacilityModel& m, int r, F fn) {
   std::vector<double> v;
   const int i0 = r < 0 ? 0 : m.rack_gpuadr[r], n = r < 0 ? m.ngpu : m.rack_gpunum[r];
   v.reserve(std::size_t(std::max(n, 0)));
-  for (int i = i0; i < i0 + n; ++i)
-    if (!with_job || m.gpu_job[i] >= 0) v.push_back(fn(i));
+  for (int i = i0; i < i0 + n; ++i) v.push_back(fn(i));
   return v;
 }
 
@@ -652,9 +651,13 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return one(spreadOf(gpuValues(
           m, -1, [&](int i) { return gl.interval_time > 0 ? gl.P_sum[i] / span : gl.op[i].P; })));
     }
-    case Obs::FacilityGpuClockSpread:
-      return one(spreadOf(gpuValues(
-          m, -1, [&](int i) { return gl.op[i].clock_ratio; }, true)));
+    case Obs::FacilityGpuClockSpread: {  // the clock reached at the power cap: GPUs held by their
+                                         // cap at the output time
+      std::vector<double> v;
+      for (int i = 0; i < ng; ++i)
+        if (gl.op[i].reasons & kThrottleSwPowerCap) v.push_back(gl.op[i].clock_ratio);
+      return one(spreadOf(v));
+    }
     case Obs::GpuWaitTime:
       return each(ng, [&](int i) {
         const int j = m.gpu_job[i];
