@@ -64,7 +64,7 @@ def variation_figs(f, out, t):
     k = busiest_row(f)
     fig, axs = plt.subplots(1, 3, figsize=(12, 3.6))
     series = [("gpu/T_junction", -C0, "junction (°C)"), ("gpu/P", 0.0, "GPU power (W)"),
-              ("gpu/clock_ratio", 0.0, "SM clock / boost")]
+              ("gpu/clock_ratio", 0.0, "SM clock / boost (1: held at a barrier)")]
     for ax, (path, off, label) in zip(axs, series):
         if path not in f:
             ax.set_visible(False)

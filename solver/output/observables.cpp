@@ -651,11 +651,33 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return one(spreadOf(gpuValues(
           m, -1, [&](int i) { return gl.interval_time > 0 ? gl.P_sum[i] / span : gl.op[i].P; })));
     }
-    case Obs::FacilityGpuClockSpread: {  // the clock reached at the power cap: GPUs held by their
-                                         // cap at the output time
+    case Obs::FacilityGpuClockSpread: {
+      // the clock reached at the power cap for the same work: the GPUs held by their cap and
+      // nothing else, in the (job, phase) that most of them are in at the output time
+      auto capped = [&](int i) {
+        const unsigned r = gl.op[i].reasons;
+        return (r & kThrottleSwPowerCap) && !(r & (kThrottleSwThermal | kThrottleHwThermal |
+                                                   kThrottleHwSlowdown | kThrottlePowerBrake));
+      };
+      auto phaseKey = [&](int i) {
+        const int j = m.gpu_job[i];
+        if (j < 0 || m.job_kind[j] != 0 || j >= int(gl.job.size())) return -1L;
+        const int k = m.group_jobslot[m.gpu_group[i]];
+        return long(j) * 1024 + gl.job[j].gpu[std::size_t(k)].phase;
+      };
+      std::vector<long> keys;
+      for (int i = 0; i < ng; ++i)
+        if (capped(i) && phaseKey(i) >= 0) keys.push_back(phaseKey(i));
+      std::sort(keys.begin(), keys.end());
+      long best = -1;
+      std::size_t run = 0, best_run = 0;
+      for (std::size_t k = 0; k < keys.size(); ++k) {
+        run = k > 0 && keys[k] == keys[k - 1] ? run + 1 : 1;
+        if (run > best_run) best_run = run, best = keys[k];
+      }
       std::vector<double> v;
       for (int i = 0; i < ng; ++i)
-        if (gl.op[i].reasons & kThrottleSwPowerCap) v.push_back(gl.op[i].clock_ratio);
+        if (best >= 0 && capped(i) && phaseKey(i) == best) v.push_back(gl.op[i].clock_ratio);
       return one(spreadOf(v));
     }
     case Obs::GpuWaitTime:

@@ -317,8 +317,9 @@ enum class Rate { Output, Fast };
     "GPU-to-GPU power spread: max - min of /gpu/P over every resolved GPU",                        \
     "docs/models/gpu_variation.md")                                                                \
   X(FacilityGpuClockSpread, "/facility/gpu_clock_spread", "1", Instant, Facility, Gpus, Output,    \
-    "GPU-to-GPU spread of the clock reached at the power cap: max - min of /gpu/clock_ratio over " \
-    "the GPUs held by their cap (0x4) at the output time",                                         \
+    "GPU-to-GPU spread of the clock reached at the power cap for the same work: max - min of "     \
+    "/gpu/clock_ratio over the GPUs held by their cap (0x4) and nothing else, in the training "    \
+    "phase most of them are in at the output time",                                                \
     "NaN when no GPU is at its cap")                                                               \
   X(GpuWaitTime, "/gpu/wait_time", "s", Cumulative, Gpu, Gpus, Output,                             \
     "time the GPU spent waiting at its training job's barriers for slower GPUs",                   \

@@ -25,11 +25,14 @@ std::string gpuName(const RunLayout& L, int i) {
 // GPU-to-GPU spread, the hottest GPUs and the first to throttle (docs/models/gpu_variation.md)
 void gpuSpread(const RunLayout& L, const OutputFrame& f, RunSummary& s) {
   const auto Tj = f.get(Obs::GpuTJunction), cause = f.get(Obs::GpuHotCause);
-  auto bigger = [](double a, double b) { return std::isfinite(b) ? std::max(a, b) : a; };
-  s.Tj_spread_max = bigger(s.Tj_spread_max, f.scalar(Obs::FacilityGpuTJunctionSpread));
-  s.Tj_p99_max = bigger(s.Tj_p99_max, f.scalar(Obs::FacilityGpuTJunctionP99));
-  s.P_spread_max = bigger(s.P_spread_max, f.scalar(Obs::FacilityGpuPSpread));
-  s.clock_spread_max = bigger(s.clock_spread_max, f.scalar(Obs::FacilityGpuClockSpread));
+  // the row with the widest junction spread (training, once the GPUs are hot): its spreads
+  const double sp = f.scalar(Obs::FacilityGpuTJunctionSpread);
+  if (std::isfinite(sp) && sp >= s.Tj_spread_max) {  // (ties: the later row)
+    s.Tj_spread_max = sp;
+    s.Tj_p99_max = f.scalar(Obs::FacilityGpuTJunctionP99);
+    s.P_spread_max = f.scalar(Obs::FacilityGpuPSpread);
+    s.clock_spread_max = f.scalar(Obs::FacilityGpuClockSpread);
+  }
   // a new peak junction: the hottest GPUs of this row and their causes
   double peak = -1e300;
   for (int i = 0; i < L.ngpu; ++i) peak = std::max(peak, Tj[i]);
@@ -217,9 +220,11 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
         "cap, %d GPUs shut down",
         s.gpu_seconds_throttled, s.gpu_seconds_capped, s.gpus_shut_down);
     line(
-        "  GPU spread          junction %.1f K max - min (p99 %.1f degC), power %.1f W, clock "
-        "%.1f %% (largest at an output row; docs/models/gpu_variation.md)",
-        s.Tj_spread_max, toCelsius(s.Tj_p99_max), s.P_spread_max, 100 * s.clock_spread_max);
+        "  GPU spread          junction %.1f K max - min (p99 %.1f degC), power %.1f W, clock at "
+        "the cap %.1f %% of boost (the row of the widest junction spread; "
+        "docs/models/gpu_variation.md)",
+        s.Tj_spread_max, toCelsius(s.Tj_p99_max), s.P_spread_max,
+        100 * (std::isfinite(s.clock_spread_max) ? s.clock_spread_max : 0.0));
     static const char* const kCause[] = {"inlet", "flow", "silicon", "TIM"};
     std::string hot;
     for (const auto& h : s.hottest) {

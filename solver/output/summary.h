@@ -40,7 +40,8 @@ struct RunSummary {
   double gpu_seconds_throttled = 0;  // all GPUs (s)
   double gpu_seconds_capped = 0;     // all GPUs, under the power cap (s)
   int gpus_shut_down = 0;
-  // GPU-to-GPU spread (docs/models/gpu_variation.md): the largest over the output rows
+  // GPU-to-GPU spread (docs/models/gpu_variation.md) at the output row of the widest junction
+  // spread
   double Tj_spread_max = 0, Tj_p99_max = -1e300;  // junction max - min, p99            (K)
   double P_spread_max = 0;                        // GPU power max - min               (W)
   double clock_spread_max = 0;                    // clock ratio max - min, job GPUs   (1)
