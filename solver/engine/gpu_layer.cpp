@@ -216,7 +216,7 @@ inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double
   const int i = m.group_gpuadr[q];  // the group's first GPU stands for all of them
   const double T_in = g.gpu_T_in[i], R_path = g.gpu_R_path[i];
   const double n = m.group_gpunum[q];
-  const GpuParams& p = m.gpu_types[m.gpu_type[i]];
+  const GpuParams& p = m.group_params[q];  // its type's, with its variation factors
   const Utilization& u = G.util[q];
   const bool powered = (!m.has_power || st.pl.rack_powered[r]) &&
                        (st.faults.rack_power_off.empty() || !st.faults.rack_power_off[r]);

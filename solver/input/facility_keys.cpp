@@ -629,6 +629,64 @@ const Section kPowerSection{
      name("shelf_breaker").docs("breaker of each shelf's feed"),
      list("busways", &kBusway, "busways", 1).req()}};
 
+//---------------------------------------------------------------------------------------------
+// GPU-to-GPU variation (docs/models/gpu_variation.md): spreads per catalog GPU type, overridden by
+// a facility's `variation` section
+
+const Range kSigmaLn{0, 0.5, false, false, "between 0 and 0.5 (sigma of ln factor)"};
+
+// the spreads; `facility`: overrides whose default is the GPU type's, else the catalog's defaults
+// (models/gpu_variation.h GpuSpread)
+std::vector<Key> spreadKeys(bool facility) {
+  auto d = [facility](const char* catalog) { return facility ? "the GPU type's" : catalog; };
+  return {quantity("leakage", Dim::None, kSigmaLn)
+              .dflt(d("0.10"))
+              .docs("sigma of ln(leakage factor) per GPU (lognormal, truncated at 3 sigma)"),
+          quantity("leakage_tray", Dim::None, kSigmaLn)
+              .dflt(d("0.05"))
+              .docs("sigma of ln(leakage factor) shared by the GPUs of a tray (lot term)"),
+          quantity("idle", Dim::None, kSigmaLn)
+              .dflt(d("0.02"))
+              .docs("sigma of ln(factor) on the non-leakage static power"),
+          quantity("vf", Dim::None, kSigmaLn)
+              .dflt(d("0.025"))
+              .docs("sigma of ln(factor) on the dynamic power (V-f curve: clock at the cap)"),
+          quantity("tim", Dim::None, kSigmaLn)
+              .dflt(d("0.10"))
+              .docs("sigma of ln(factor) on R_junction_plate (TIM and seating)"),
+          quantity("hbm", Dim::None, kSigmaLn)
+              .dflt(d("0.10"))
+              .docs("sigma of ln(factor) on R_hbm_plate"),
+          quantity("bad_mount_fraction", Dim::None, {0, 0.1, false, false, "between 0 and 0.1"})
+              .dflt(d("0.001"))
+              .docs("share of GPUs with a poorly seated plate"),
+          quantity("bad_mount_factor", Dim::None, {1, 10, false, false, "between 1 and 10"})
+              .dflt(d("2.5"))
+              .docs("their R_junction_plate multiplier")};
+}
+
+const Section kGpuVariation{
+    "catalog.gpus.variation",
+    "GPU-to-GPU spreads of this type (docs/models/gpu_variation.md); absent keys: the defaults "
+    "there",
+    spreadKeys(false)};
+
+const Section kVariation{
+    "facility.variation",
+    "GPU-to-GPU variation (docs/models/gpu_variation.md); on by default with seed 1; "
+    "`variation: none` makes every GPU its type's typical part",
+    cat({integer("seed", 0, 9007199254740992LL)
+             .dflt("1")
+             .docs("same seed, same GPUs; each GPU's draw depends only on the seed and its rack, "
+                   "tray and slot"),
+         quantity("tim_ageing", Dim::None, {0, 1, false, false, "between 0 and 1 per year"})
+             .dflt("0")
+             .docs("R_junction_plate growth per year of TIM age (fraction per year)"),
+         quantity("age", Dim::None, {0, 30, false, false, "between 0 and 30 years"})
+             .dflt("0")
+             .docs("TIM age at the start of the run, in years")},
+        spreadKeys(true))};
+
 const Section kGpuLayer{
     "facility.gpu_layer",
     "the GPU layer's clocks (docs/models/gpu_layer.md)",
@@ -658,7 +716,8 @@ const Section kFacility{
      list("air_racks", &kAirRack, "air-cooled racks")
          .docs("air-cooled racks and devices with fans (docs/models/air_rack.md)"),
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
-     map("gpu_layer", kGpuLayer), map("power", kPowerSection)}};
+     map("gpu_layer", kGpuLayer), map("power", kPowerSection),
+     map("variation", kVariation).orWords({"none"})}};
 
 //---------------------------------------------------------------------------------------------
 // catalog entries
@@ -710,19 +769,19 @@ const Section kGpuThermal{"catalog.gpus.thermal",
 
 const Section kGpu{
     "catalog.gpus", "data/catalog/gpus/<name>.yaml",
-    cat(catalogHead(),
-        {quantity("tdp", Dim::Power, kGpuPower).req(),
-         quantity("power_limit_min", Dim::Power, kGpuPower).req(),
-         quantity("power_limit_max", Dim::Power, kGpuPower).req(),
-         quantity("idle_power", Dim::Power, kGpuPower).req(),
-         quantity("hbm_idle_power", Dim::Power, kGpuPowerOrZero).req(),
-         quantity("hbm_capacity", Dim::DataSize, kBytes).req(),
-         quantity("hbm_bandwidth", Dim::Bandwidth, kBytes).req(),
-         quantity("nvlink_bandwidth", Dim::Bandwidth, kBytes).req(),
-         quantity("clock_max", Dim::Frequency, kClock).req(),
-         quantity("clock_idle", Dim::Frequency, kClock).req(),
-         quantity("clock_memory_bound", Dim::Frequency, kClock).req(),
-         map("power_model", kGpuPowerModel).req(), map("thermal", kGpuThermal).req()})};
+    cat(catalogHead(), {quantity("tdp", Dim::Power, kGpuPower).req(),
+                        quantity("power_limit_min", Dim::Power, kGpuPower).req(),
+                        quantity("power_limit_max", Dim::Power, kGpuPower).req(),
+                        quantity("idle_power", Dim::Power, kGpuPower).req(),
+                        quantity("hbm_idle_power", Dim::Power, kGpuPowerOrZero).req(),
+                        quantity("hbm_capacity", Dim::DataSize, kBytes).req(),
+                        quantity("hbm_bandwidth", Dim::Bandwidth, kBytes).req(),
+                        quantity("nvlink_bandwidth", Dim::Bandwidth, kBytes).req(),
+                        quantity("clock_max", Dim::Frequency, kClock).req(),
+                        quantity("clock_idle", Dim::Frequency, kClock).req(),
+                        quantity("clock_memory_bound", Dim::Frequency, kClock).req(),
+                        map("power_model", kGpuPowerModel).req(), map("thermal", kGpuThermal).req(),
+                        map("variation", kGpuVariation)})};
 
 const Section kPart{
     "catalog.parts", "data/catalog/parts/<name>.yaml",
