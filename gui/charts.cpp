@@ -327,10 +327,20 @@ void ChartPanel::rebuild() {
   }
   ay_->setTitleText(Q.unit);
   if (!chart_->isZoomed()) {
+    // round-number ticks (30, 40, 50 … not 29.9, 41.4 …); before a run 0 … 1 min, not 0.0 0.0
     if (ymin > ymax) ymin = 0, ymax = 1;
-    const double pad = std::max(0.05 * (ymax - ymin), 0.5);
-    ay_->setRange(ymin - pad, ymax + pad);
-    ax_->setRange(0, std::max(tmax / 60.0, 1.0 / 60.0));
+    const double pad = std::max(0.02 * (ymax - ymin), 0.25);
+    // as many ticks as the height (width) leaves room for, so Qt need not elide them to "…"
+    const int ny = std::clamp(view_->height() / 40, 2, 6),
+              nx = std::clamp(view_->width() / 90, 2, 8);
+    auto nice = [](QValueAxis* a, double lo, double hi, int n) {
+      const auto t = niceTicks(lo, hi, n);
+      a->setRange(t.front(), t.back());
+      a->setTickCount(int(t.size()));
+      a->setLabelFormat(QString("%.%1f").arg(tickDecimals(t[1] - t[0])));
+    };
+    nice(ay_, ymin - pad, ymax + pad, ny);
+    nice(ax_, 0, std::max(tmax / 60.0, 1.0), nx);
   }
   chart_->setTitle(
       QString(Q.name) +

@@ -597,7 +597,7 @@ def sweep_report(f, out):
         other = [q for q in params if q != p]
         cols = 3
         rows = max(1, math.ceil(len(metrics) / cols))
-        fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
+        fig, axes = plt.subplots(rows, cols, figsize=(11, min(7.8, 2.6 * rows)), squeeze=False)
         for k, (label, key, unit, off) in enumerate(metrics):
             ax = axes[k // cols][k % cols]
             y = c[key][()].astype(float)
