@@ -164,6 +164,7 @@ class HistogramPlot : public QWidget {
     g.setPen(QPen(QColor(198, 40, 40), 1.5, Qt::DashLine));
     g.drawLine(QPointF(X(h_.p99), pa.top()), QPointF(X(h_.p99), pa.bottom()));
     g.setPen(Qt::black);
+    g.setBrush(Qt::NoBrush);
     g.drawRect(pa);
     const int ydec = tickDecimals(yt[1] - yt[0]);
     for (double c : yt)

@@ -352,6 +352,7 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
     const QPointF q = t.map(QPointF(L.row_x[k], L.row_y[k] + kRackDepth / 2));
     const QString txt = "row " + L.row_label[k];
     const int w = QFontMetrics(g.font()).horizontalAdvance(txt) + 2;
+    if (k > 0 && L.row_x[k] > L.row_x[0] + 1e-9 && w > 3.6 * s) continue;  // not in the aisle
     label(g, QRectF(q.x() - w, q.y() - 8, w, 16), Qt::AlignRight | Qt::AlignVCenter, txt, pa,
           placed, false);
   }
@@ -387,7 +388,7 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
   g.setFont(f);
   g.setPen(QColor(40, 40, 40));
   const QRect tr = QFontMetrics(f).boundingRect(QRect(lg.x(), lg.y() - 4, lg.width(), 200),
-                                                 Qt::AlignLeft | Qt::TextWordWrap, P.legendTitle());
+                                                Qt::AlignLeft | Qt::TextWordWrap, P.legendTitle());
   g.drawText(tr, Qt::AlignLeft | Qt::TextWordWrap, P.legendTitle());
   p_->drawn_.push_back({P.legendTitle(), tr});
   const int top = tr.bottom() + 12;  // the first entry (or the bar's top tick label) below it
@@ -440,7 +441,8 @@ FloorPlan::FloorPlan(QWidget* parent) : QWidget(parent) {
   title_label_ = new QLabel(this);
   title_label_->setVisible(false);
   bar->addWidget(title_label_);
-  bar->addWidget(new QLabel("Colour by:", this));
+  colour_by_ = new QLabel("Colour by:", this);
+  bar->addWidget(colour_by_);
   combo_ = new QComboBox(this);
   combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   combo_->setMinimumContentsLength(8);
@@ -473,6 +475,7 @@ FloorPlan::FloorPlan(QWidget* parent) : QWidget(parent) {
   fit->setText("Fit");
   fit->setToolTip("Show the whole floor (Home); the wheel zooms, a drag pans");
   bar->addWidget(fit);
+  fit_ = fit;
   v->addWidget(bar_);
   canvas_ = new FloorCanvas(this);
   v->addWidget(canvas_, 1);
@@ -542,6 +545,12 @@ void FloorPlan::setMetric(Metric m) {
 
 void FloorPlan::setControlsVisible(bool on) {
   bar_->setVisible(on);
+}
+
+void FloorPlan::setSearchVisible(bool on) {
+  search_->setVisible(on);
+  fit_->setVisible(on);
+  colour_by_->setVisible(on);
 }
 
 void FloorPlan::setTitle(const QString& title) {

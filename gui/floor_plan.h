@@ -45,6 +45,8 @@ class FloorPlan : public QWidget {
   void setTitle(const QString& title);
   // the bar above the drawing (metric, grouping, range, search, fit); compare panes show it once
   void setControlsVisible(bool on);
+  // the search box and the Fit button (compare panes leave them out: 1280 px for three panes)
+  void setSearchVisible(bool on);
   void setSelectedRack(int r);
   void setSelectedCdu(int c);
   void setMarked(const std::set<int>& racks);  // racks pinned to the charts
@@ -136,6 +138,8 @@ class FloorPlan : public QWidget {
   QComboBox* agg_combo_ = nullptr;
   QLineEdit* search_ = nullptr;
   QWidget* bar_ = nullptr;
+  QWidget* fit_ = nullptr;
+  QLabel* colour_by_ = nullptr;
   QCheckBox* auto_range_ = nullptr;
   QLabel* title_label_ = nullptr;
   FloorCanvas* canvas_ = nullptr;

@@ -174,11 +174,13 @@ void MainWindow::buildUi() {
     });
   }
   // one bar for the three panes (the metric follows): three would not fit 1280 px
+  cmp_[0]->setSearchVisible(false);
   cmp_[1]->setControlsVisible(false);
   cmp_[2]->setControlsVisible(false);
   cmp_[0]->setTitle("Baseline");
   cmp_[1]->setTitle("This run");
   cmp_[2]->setTitle("Difference (this run − baseline)");
+  split->setSizes({1000, 1000, 1000});  // three equal panes
   ch->addWidget(split);
   tabs_->addTab(cmp, "Compare");
   v->addWidget(tabs_, 1);
@@ -1061,12 +1063,15 @@ void MainWindow::update3d() {
   for (int r = 0; r < int(L.rack.size()); ++r) colors.push_back(floor_->rackColor(r));
   for (int c = 0; c < int(L.cdu.size()); ++c) colors.push_back(floor_->cduColor(c));
   hall3d_->setColors(colors);
-  // the scalar bar is the sequential ramp; categories and differences have no bar in 3D
-  if (metricInfo(floor_->metric()).categorical || floor_->differenceMode())
-    hall3d_->clearLegend();
-  else
+  // the legend of the floor plan: its categories (rack and CDU states), else its scale and ticks
+  if (metricInfo(floor_->metric()).categorical && !floor_->differenceMode()) {
+    hall3d_->setCategories(floor_->legendTitle(), floor_->legendEntries());
+  } else {
+    const auto ticks = floor_->legendTicks();
     hall3d_->setLegend(floor_->legendTitle(), floor_->legendLo(), floor_->legendHi(),
-                       floor_->legendUnit());
+                       floor_->legendUnit(), int(ticks.size()),
+                       ticks.size() > 1 ? tickDecimals(ticks[1] - ticks[0]) : 1);
+  }
   if (sel_rack_ >= 0) hall3d_->setSelected(sel_rack_);
 #endif
 }

@@ -610,7 +610,8 @@ def sweep_report(f, out):
                 for j, v in enumerate(vals):
                     m = ok & (qx == v)
                     o = np.argsort(xs[m])
-                    name = qcats[int(v)] if qcats else fmt(v, 1 if abs(v) < 100 else 0)
+                    name = qcats[int(v)] if qcats else (
+                        str(int(round(v))) if abs(v - round(v)) < 1e-9 else fmt(v, 2))
                     ax.plot(xs[m][o], y[m][o], "o-", ms=3, lw=1,
                             color=cm(j / max(1, len(vals) - 1)), label=f"{qlabel} = {name}")
             else:

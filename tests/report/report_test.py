@@ -110,7 +110,7 @@ parameters:
         check(leg == ["racks_per_cdu = 4", "racks_per_cdu = 6"],
               f"coloured by the second parameter, categories by what differs: {leg}")
         leg = by["metrics_racks_per_cdu.png"]["legend"]
-        check(leg == ["fws_temperature (°C) = 30.0", "fws_temperature (°C) = 40.0"], f"{leg}")
+        check(leg == ["fws_temperature (°C) = 30", "fws_temperature (°C) = 40"], f"{leg}")
         check("Pareto" in page, "the Pareto front")
     else:
         sys.exit(f"unknown report test {which}")
