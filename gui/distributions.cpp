@@ -65,6 +65,14 @@ QString hotCause(const RunData& d, int gpu, int rack, int row) {
   }
   if (gpu >= 0 && gpu < ng) rack = d.gpu_rack[gpu];
   std::vector<std::pair<double, QString>> why;
+  // the library's cause (docs/models/gpu_variation.md: the largest term raising the junction)
+  if (gpu >= 0) {
+    const double c = d.value("/gpu/hot_cause", row, gpu);  // where the run has it (variation)
+    static const char* const kCause[] = {"hot coolant inlet", "low flow or a poor cold plate",
+                                         "silicon: high power (leakage, V-f curve)",
+                                         "TIM or seating (high R_jc)"};
+    if (!std::isnan(c) && c >= 0 && c < 4) why.push_back({7.5, kCause[int(c)]});
+  }
   const double iso = d.value(obsPath(Obs::RackIsolation), row, rack);
   if (!std::isnan(iso) && iso > 0.5) why.push_back({9, "rack isolated (leak response)"});
   const double leak = d.value(obsPath(Obs::RackLeakFlow), row, rack);

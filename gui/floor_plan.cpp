@@ -46,7 +46,7 @@ class FloorCanvas : public QWidget {
     if (b.isEmpty()) return 1.0;
     return std::min(area.width() / b.width(), area.height() / b.height());
   }
-  QRect plotArea(const QRect& area) const { return area.adjusted(8, 28, -118, -30); }
+  QRect plotArea(const QRect& area) const { return area.adjusted(8, 28, -140, -30); }
   // world (m) -> widget: the fit scale times the zoom, the view centre at the area's centre
   QTransform transform(const QRect& area) const {
     const QRectF b = p_->layout_.bounds;
@@ -195,7 +195,7 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
   f.setBold(true);
   g.setFont(f);
   {
-    const QRect hr(area.x() + 8, area.y() + 4, area.width() - 130, 20);
+    const QRect hr(area.x() + 8, area.y() + 4, area.width() - 150, 20);
     const QString head =
         QString("%1   t = %2")
             .arg(P.title_.isEmpty() ? QString::fromStdString(d.facility_name) : P.title_,
@@ -384,7 +384,7 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
     }
   }
   // legend (right margin): categories with every colour used, or the scale with round ticks
-  const QRect lg(area.right() - 112, area.y() + 30, 106, std::min(300, area.height() - 64));
+  const QRect lg(area.right() - 134, area.y() + 30, 128, std::min(300, area.height() - 64));
   g.setFont(f);
   g.setPen(QColor(40, 40, 40));
   const QRect tr = QFontMetrics(f).boundingRect(QRect(lg.x(), lg.y() - 4, lg.width(), 200),

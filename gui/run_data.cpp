@@ -296,7 +296,7 @@ QColor cduStateColor(double s) {
 
 QString cduStateName(double s) {
   if (std::isnan(s)) return "unknown";
-  return s > 0.5 ? "CDU coolant lost" : "normal";
+  return s > 0.5 ? "coolant lost (CDU)" : "normal";
 }
 
 std::vector<double> niceTicks(double lo, double hi, int count) {

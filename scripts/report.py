@@ -176,10 +176,18 @@ def band(ax, t, v, label, color, style="-"):
         ax.plot(t, np.nanmean(v, axis=1), style, color=color, lw=1.2, label=f"{label} (mean)")
 
 
+HOT_CAUSE = {0: "hot coolant inlet", 1: "low flow or a poor cold plate",
+             2: "silicon: high power (leakage, V-f curve)", 3: "TIM or seating (high R_jc)"}
+
+
 def gpu_cause(f, g, row, ctx):
-    """the likeliest reason GPU g runs hot at the row, from what differs from the median GPU"""
+    """the likeliest reason GPU g runs hot at the row: the library's /gpu/hot_cause (the largest
+    term of docs/models/gpu_variation.md) where the file has it, with what else differs from the
+    median GPU"""
     reasons = []
     r = int(ctx["gr"][g])
+    if ctx.get("cause") is not None and np.isfinite(ctx["cause"][row, g]):
+        reasons.append((7.5, HOT_CAUSE.get(int(ctx["cause"][row, g]), "unknown")))
     if ctx["iso"] is not None and ctx["iso"][row, r] > 0.5:
         reasons.append((9.0, "rack isolated (leak response)"))
     if ctx["leak"] is not None and ctx["leak"][row, r] > 1e-9:
@@ -225,11 +233,12 @@ def load_run(f):
     for key, path in [("Tj", "gpu/T_junction"), ("Thbm", "gpu/T_hbm"), ("clk", "gpu/clock_ratio"),
                       ("P", "gpu/P"), ("reasons", "gpu/throttle_reasons"),
                       ("Tin", "rack/T_supply"), ("flow", "rack/V_flow"), ("iso", "rack/isolation"),
-                      ("leak", "rack/leak_flow"), ("rTj", "rack/gpu_T_junction_max")]:
+                      ("leak", "rack/leak_flow"), ("rTj", "rack/gpu_T_junction_max"),
+                      ("cause", "gpu/hot_cause")]:
         g[key] = f[path][()] if path in f else None
     g["gr"] = f["gpu/rack"][()] if "gpu/rack" in f else None
     if g["gr"] is None:
-        for k in ("Tj", "Thbm", "clk", "P", "reasons"):
+        for k in ("Tj", "Thbm", "clk", "P", "reasons", "cause"):
             g[k] = None
     return g
 
@@ -291,13 +300,44 @@ def hotspot_map(figs, f, values, title, unit, name, cmap="inferno", lo=None, hi=
     figs.add(title, fig, name)
 
 
-def choose_times(t, peak_row, at_min):
-    """rows to show distributions and maps at: the asked minutes, else the peak and the end"""
+def rack_spread(figs, f, row, when, n):
+    """each rack's GPU junction min … max, mean and p99 (the library's per-rack spread outputs);
+    a pod's racks one by one (a hall has the per-row spread instead: 768 ticks are unreadable)"""
+    keys = ["rack/gpu_T_junction_min", "rack/gpu_T_junction_mean", "rack/gpu_T_junction_p99",
+            "rack/gpu_T_junction_max"]
+    if not all(k in f for k in keys) or f[keys[0]].shape[1] > 48:
+        return
+    lo, mean, p99, hi = (f[k][row, :] - C0 for k in keys)
+    names = text(f["rack/names"])
+    ok = np.isfinite(hi)
+    if not np.any(ok):
+        return
+    x = np.arange(len(names))[ok]
+    fig, ax = plt.subplots(figsize=(min(11, max(6, 0.4 * len(x) + 2)), 3.6))
+    ax.vlines(x, lo[ok], hi[ok], color="0.5", lw=6, alpha=0.5, label="min … max")
+    ax.plot(x, mean[ok], "o", color="tab:blue", label="mean")
+    ax.plot(x, p99[ok], "^", color="tab:red", label="p99")
+    ax.set_xticks(x, [names[i] for i in x], rotation=90 if len(x) > 12 else 0, fontsize=7)
+    ax.set_ylabel("GPU junction (°C)")
+    ax.set_title(f"Per-rack GPU junction spread at {when}", fontsize=10)
+    ax.grid(alpha=0.3)
+    legend(ax)
+    figs.add(f"Per-rack GPU spread at {when}", fig, f"rack_spread_{n}.png")
+
+
+def choose_times(f, t, peak_row, at_min):
+    """rows to show distributions and maps at: the asked minutes, else the peak, the widest
+    GPU-to-GPU junction spread (/facility/gpu_T_junction_spread) and the end"""
     if at_min:
         rows = [int(np.clip(np.searchsorted(t, a * 60.0, side="right") - 1, 0, len(t) - 1))
                 for a in at_min]
     else:
-        rows = [peak_row, len(t) - 1]
+        rows = [peak_row]
+        if "facility/gpu_T_junction_spread" in f:
+            sp = f["facility/gpu_T_junction_spread"][()].ravel()
+            if np.any(np.isfinite(sp)):
+                rows.append(int(np.nanargmax(np.where(np.isfinite(sp), sp, -np.inf))))
+        rows.append(len(t) - 1)
     out = []
     for r in rows:
         if r not in out:
@@ -448,7 +488,7 @@ def run_report(f, out, a):
     legend(ax, loc="best")
     figs.add("Spread by row over time", fig, "row_spread_time.png")
     # --- at chosen times: per-row spread across racks, distributions across GPUs, maps
-    at = choose_times(t_s, peak_row, a.at)
+    at = choose_times(f, t_s, peak_row, a.at)
     tables = []
     for n, row in enumerate(at):
         when = f"{fmt(t[row])} min"
@@ -513,6 +553,7 @@ def run_report(f, out, a):
         tables.append((f"Top {len(ro)} hottest racks at {when}", rt))
         hotspot_map(figs, f, hot[row], f"Floor at {when}: {hot_what} (°C)", "°C",
                     f"floor_{n}.png")
+        rack_spread(figs, f, row, when, n)
     # time above the threshold: what a whole-run maximum hides (an isolated rack is cold here)
     dt = np.diff(t_s, prepend=t_s[0])
     thr = a.threshold

@@ -429,9 +429,6 @@ HallView3D::HallView3D(QWidget* parent) : QWidget(parent), impl_(std::make_uniqu
   I.cats->GetPosition2Coordinate()->SetCoordinateSystemToNormalizedViewport();
   I.cats->GetPosition2Coordinate()->SetValue(0.21, 0.45);
   I.cats->BorderOff();
-  I.cats->UseBackgroundOn();  // light panel: the entry texts (in their colours) stay readable
-  I.cats->SetBackgroundColor(0.2, 0.2, 0.22);
-  I.cats->SetBackgroundOpacity(0.85);
   I.cats->GetEntryTextProperty()->SetColor(0.15, 0.15, 0.18);
   I.cats->GetEntryTextProperty()->ShadowOff();
   I.cats->GetEntryTextProperty()->SetFontSize(12);

@@ -139,7 +139,7 @@ class GuiScaleTest : public QObject {
     QVERIFY(named.count(f->cduColor(0).rgb()));
     QCOMPARE(f->cduColor(0), cduStateColor(1));
     QVERIFY(f->cduColor(0) != leakStateColor(1));  // not the racks' "leaking" red
-    QVERIFY(names.contains("CDU coolant lost"));
+    QVERIFY(names.contains("coolant lost (CDU)"));
     QVERIFY(entries.size() <= 8);
     f->renderImage(QSize(1280, 520));
     checkLabels(f, "pod, leak state", QRect(0, 0, 1280, 520));
