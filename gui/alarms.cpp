@@ -8,6 +8,7 @@
 #include <QLineEdit>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
 
 namespace dctwin::gui {
@@ -34,14 +35,38 @@ AlarmPanel::AlarmPanel(QWidget* parent) : QWidget(parent) {
   table_ = new QTableWidget(0, 5, this);
   table_->setObjectName("alarmTable");
   table_->setHorizontalHeaderLabels({"Time", "Severity", "Component", "Event", "Message"});
-  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  // time and severity as wide as their text; component and event resizable; the message takes the
+  // rest and wraps, and the selected event's full text shows under the table (a narrow dock at
+  // 1280 x 800 must not hide it)
+  table_->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+  table_->horizontalHeader()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+  table_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setStretchLastSection(true);
+  table_->horizontalHeader()->setMinimumSectionSize(40);
+  table_->setWordWrap(true);
+  table_->setTextElideMode(Qt::ElideMiddle);
   table_->verticalHeader()->setVisible(false);
   table_->setSelectionBehavior(QAbstractItemView::SelectRows);
   table_->setSelectionMode(QAbstractItemView::SingleSelection);
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->setToolTip("Click an event to move the timeline there and select its component");
   v->addWidget(table_, 1);
+  detail_ = new QLabel(this);
+  detail_->setObjectName("alarmDetail");
+  detail_->setWordWrap(true);
+  detail_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  detail_->setMinimumHeight(QFontMetrics(font()).height() * 2 + 6);
+  detail_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+  detail_->setFrameShape(QFrame::StyledPanel);
+  v->addWidget(detail_);
+  connect(table_, &QTableWidget::currentCellChanged, this, [this](int row, int, int, int) {
+    const EventRecord* e = eventAt(row);
+    detail_->setText(e ? QString("<b>%1</b> %2 — %3: %4")
+                             .arg(formatTime(e->time), QString::fromStdString(e->component),
+                                  QString::fromStdString(e->kind),
+                                  QString::fromStdString(e->message).toHtmlEscaped())
+                       : QString());
+  });
   connect(severity_, &QComboBox::currentIndexChanged, this, [this] { refill(); });
   connect(filter_, &QLineEdit::textChanged, this, [this] { refill(); });
   connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) { activateRow(row); });
@@ -124,8 +149,27 @@ void AlarmPanel::refill() {
     table_->setItem(row, 2, new QTableWidgetItem(comp));
     table_->setItem(row, 3, new QTableWidgetItem(kind));
     table_->setItem(row, 4, new QTableWidgetItem(msg));
-    for (int c = 0; c < 5; ++c) table_->item(row, c)->setBackground(bg);
+    for (int c = 0; c < 5; ++c) {
+      table_->item(row, c)->setBackground(bg);
+      table_->item(row, c)->setToolTip(msg);
+    }
     rows_.push_back(i);
+  }
+  // component and event columns fit their text up to a third of the table each
+  const int cap = std::max(80, table_->viewport()->width() / 3);
+  for (int c : {2, 3}) {
+    table_->resizeColumnToContents(c);
+    table_->setColumnWidth(c, std::min(table_->columnWidth(c), cap));
+  }
+  table_->resizeRowsToContents();
+  if (table_->rowCount() > 0 && table_->currentRow() < 0) {
+    const EventRecord* e = eventAt(table_->rowCount() - 1);
+    detail_->setText(QString("latest: <b>%1</b> %2 — %3: %4")
+                         .arg(formatTime(e->time), QString::fromStdString(e->component),
+                              QString::fromStdString(e->kind),
+                              QString::fromStdString(e->message).toHtmlEscaped()));
+  } else if (table_->rowCount() == 0) {
+    detail_->setText(run_->events.empty() ? "No events." : "No event matches the filter.");
   }
 }
 

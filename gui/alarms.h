@@ -10,6 +10,7 @@
 
 class QComboBox;
 class QLineEdit;
+class QLabel;
 class QTableWidget;
 
 namespace dctwin::gui {
@@ -41,6 +42,7 @@ class AlarmPanel : public QWidget {
   QComboBox* severity_ = nullptr;
   QLineEdit* filter_ = nullptr;
   QTableWidget* table_ = nullptr;
+  QLabel* detail_ = nullptr;  // the selected (else the latest) event in full
 };
 
 }  // namespace dctwin::gui

@@ -22,6 +22,12 @@
 namespace dctwin::gui {
 
 namespace {
+// more CDUs than this are drawn as their min, mean and max (a legend stays readable)
+constexpr int kMaxCduLines = 8;
+constexpr int kColMin = -1, kColMean = -2, kColMax = -3;
+}  // namespace
+
+namespace {
 
 enum Scope { kRack, kCdu, kGpu, kFacility, kJob };
 
@@ -256,6 +262,13 @@ void ChartPanel::rebuild() {
           }
         break;
       case kCdu:
+        if (d->ncdu() > kMaxCduLines) {  // a hall: the spread across its CDUs, not 64 lines
+          const QString n = QString::number(d->ncdu());
+          want.push_back({d, kColMax, "max of " + n + " CDUs" + suffix});
+          want.push_back({d, kColMean, "mean of " + n + " CDUs" + suffix});
+          want.push_back({d, kColMin, "min of " + n + " CDUs" + suffix});
+          break;
+        }
         for (int c = 0; c < d->ncdu(); ++c)
           want.push_back({d, c, QString::fromStdString(d->cdu_name[c]) + suffix});
         break;
@@ -265,7 +278,7 @@ void ChartPanel::rebuild() {
             want.push_back({d, i,
                             QString("%1 tray %2 GPU %3")
                                     .arg(QString::fromStdString(d->rack_name[d->gpu_rack[i]]))
-                                    .arg(d->gpu_tray[i] + 1)
+                                    .arg(d->gpu_tray[i])
                                     .arg(d->gpu_slot[i]) +
                                 suffix});
         break;
@@ -305,9 +318,21 @@ void ChartPanel::rebuild() {
     QList<QPointF> pts;
     pts.reserve(d.rows());
     for (int row = 0; row < d.rows(); ++row) {
-      double v = Q.metric != Metric::Count
-                     ? rackMetric(d, Q.metric, w.col, row)
-                     : d.value(observable(Q.obs).path, row, w.col) * Q.scale + Q.offset;
+      double v = NAN;
+      if (w.col < 0) {  // min / mean / max across the CDUs
+        double lo = 1e300, hi = -1e300, sum = 0;
+        int n = 0;
+        for (int c = 0; c < d.ncdu(); ++c) {
+          const double x = d.value(observable(Q.obs).path, row, c) * Q.scale + Q.offset;
+          if (std::isnan(x)) continue;
+          lo = std::min(lo, x), hi = std::max(hi, x), sum += x, ++n;
+        }
+        if (n > 0) v = w.col == kColMin ? lo : (w.col == kColMax ? hi : sum / n);
+      } else {
+        v = Q.metric != Metric::Count
+                ? rackMetric(d, Q.metric, w.col, row)
+                : d.value(observable(Q.obs).path, row, w.col) * Q.scale + Q.offset;
+      }
       vals[row] = v;
       if (std::isnan(v)) continue;
       pts.append(QPointF(d.time[row] / 60.0, v));
@@ -327,10 +352,20 @@ void ChartPanel::rebuild() {
   }
   ay_->setTitleText(Q.unit);
   if (!chart_->isZoomed()) {
+    // round-number ticks (30, 40, 50 … not 29.9, 41.4 …); before a run 0 … 1 min, not 0.0 0.0
     if (ymin > ymax) ymin = 0, ymax = 1;
-    const double pad = std::max(0.05 * (ymax - ymin), 0.5);
-    ay_->setRange(ymin - pad, ymax + pad);
-    ax_->setRange(0, std::max(tmax / 60.0, 1.0 / 60.0));
+    const double pad = std::max(0.02 * (ymax - ymin), 0.25);
+    // as many ticks as the height (width) leaves room for, so Qt need not elide them to "…"
+    const int ny = std::clamp(view_->height() / 40, 2, 6),
+              nx = std::clamp(view_->width() / 90, 2, 8);
+    auto nice = [](QValueAxis* a, double lo, double hi, int n) {
+      const auto t = niceTicks(lo, hi, n);
+      a->setRange(t.front(), t.back());
+      a->setTickCount(int(t.size()));
+      a->setLabelFormat(QString("%.%1f").arg(tickDecimals(t[1] - t[0])));
+    };
+    nice(ay_, ymin - pad, ymax + pad, ny);
+    nice(ax_, 0, std::max(tmax / 60.0, 1.0), nx);
   }
   chart_->setTitle(
       QString(Q.name) +

@@ -1,10 +1,12 @@
 // floor_layout.h: where racks, CDUs, pipes and busways sit on the hall floor, in metres
 //
-// the convention of solver/output/vtk/vtk_export.cpp: racks are 0.6 m x 1.2 m x 2.2 m boxes with
-// their `index` along x in their row (x = (index - 1) 0.6 m), rows 3.6 m apart along y in
-// alphabetical order; each CDU is a 0.6 m x 1.2 m x 2.0 m box at the start of its first rack's row
-// (x < 0), several in a row stepping back 0.8 m. The 2D floor plan and the 3D view both draw from
-// this.
+// as solver/output/vtk/vtk_export.cpp: racks are 0.6 m x 1.2 m x 2.2 m boxes with their `index`
+// along x in their row (x = (index - 1) 0.6 m), rows 3.6 m apart along y; each CDU is a
+// 0.6 m x 1.2 m x 2.0 m box at the start of its first rack's row (x < 0), several in a row stepping
+// back 0.8 m. Unlike the export, rows go in floor order (A … Z, AA …) and a hall of many rows is
+// drawn as blocks of rows side by side (about 2:1, a screen's shape) rather than one thin column:
+// the facility file gives rows and positions, not coordinates. The 2D floor plan and the 3D view
+// both draw from this.
 #pragma once
 
 #include <QPointF>
@@ -23,6 +25,7 @@ struct FloorLayout {
   std::vector<QRectF> rack, cdu;   // footprints (m)
   std::vector<QString> row_label;  // one per row, with its y
   std::vector<double> row_y;
+  std::vector<double> row_x;  // where the row's label ends (left of its CDUs)
   // 2D pipes in the aisles: the supply header in front of the row (cold side), the return header
   // behind it, one branch per rack; 3D pipes over the racks as in the ParaView export
   struct Pipe {

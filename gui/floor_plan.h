@@ -1,7 +1,15 @@
 // floor_plan.h: the 2D top-down floor plan: rows of racks, CDUs, pipes and busways coloured by a
 // chosen metric, a legend in the units people read, hover tooltips, click to select, right-click
 // for the component's context menu (inject a fault). In compare mode it colours the difference
-// between two runs (this run minus the baseline) on a diverging scale.
+// between two runs (this run minus the baseline) on a diverging scale; the two side-by-side panes
+// share one colour scale (setRangeWith).
+//
+// Scale: the wheel zooms about the cursor, a drag pans, Home (or the Fit button) shows all. What
+// is drawn follows the zoom (levels of detail): at hall scale racks are coloured cells, pipes and
+// busways lines; closer, the rack names and values, then the trays (and their GPUs) inside each
+// rack, coloured by the hottest GPU junction. Labels are drawn only where they fit and do not
+// overlap one another. Racks can be coloured by their group (row, CDU loop, busway): the worst
+// rack of the group. A search box finds a rack, CDU, busway or GPU ("gpu 1234") by name.
 #pragma once
 
 #include <QWidget>
@@ -13,6 +21,7 @@
 class QComboBox;
 class QCheckBox;
 class QLabel;
+class QLineEdit;
 
 namespace dctwin::gui {
 
@@ -34,10 +43,45 @@ class FloorPlan : public QWidget {
   void setMetric(Metric m);
   Metric metric() const { return metric_; }
   void setTitle(const QString& title);
+  // the bar above the drawing (metric, grouping, range, search, fit); compare panes show it once
+  void setControlsVisible(bool on);
+  // the search box and the Fit button (compare panes leave them out: 1280 px for three panes)
+  void setSearchVisible(bool on);
   void setSelectedRack(int r);
   void setSelectedCdu(int c);
   void setMarked(const std::set<int>& racks);  // racks pinned to the charts
   int selectedRack() const { return sel_rack_; }
+  // another run whose values widen the auto range (compare: both panes on one scale); null: off.
+  // Read at the next recompute: set it before setRun so that no stale pointer is read
+  void setRangeWith(const RunData* other);
+
+  // groups racks are coloured by (their worst rack)
+  enum class Aggregate { None, Row, CduLoop, Busway };
+  void setAggregate(Aggregate a);
+  Aggregate aggregate() const { return agg_; }
+
+  // the view: zoom 1 shows everything; the world point (m) at the centre of the drawing
+  void zoomBy(double factor, QPointF widget_anchor = QPointF(-1, -1));
+  void zoomToRack(int r, double rack_px = 90);  // centre the rack, about rack_px wide
+  void resetView();
+  double zoom() const { return zoom_; }
+  double pixelsPerMetre() const;
+  // find a rack / CDU / busway / GPU by name ("A03", "cdu1", "gpu 17", "busway BW-A1"), select and
+  // centre it; false (and the box marked) when nothing matches
+  bool find(const QString& text);
+  QLineEdit* searchBox() const { return search_; }
+
+  // what the legend names, with the colour of each entry: the categories in categorical mode
+  // (rack states and CDU states), the tick labels on the continuous scale otherwise
+  std::vector<std::pair<QString, QColor>> legendEntries() const;
+  std::vector<double> legendTicks() const { return ticks_; }
+  // text drawn at the last paint, with its box in canvas pixels (tests: nothing clipped or
+  // overlapping)
+  struct DrawnLabel {
+    QString text;
+    QRect box;
+  };
+  const std::vector<DrawnLabel>& drawnLabels() const { return drawn_; }
 
   // what is drawn, for the 3D view and the tests
   QColor rackColor(int r) const;
@@ -60,6 +104,7 @@ class FloorPlan : public QWidget {
   void rackClicked(int rack, Qt::KeyboardModifiers mods);
   void cduClicked(int cdu);
   void rackDoubleClicked(int rack);  // opens the rack detail
+  void gpuFound(int gpu);            // the search found a GPU (its rack was selected)
   // kind 0 rack, 1 CDU, 2 empty floor
   void contextMenuRequested(int kind, int index, const QPoint& global_pos);
   void metricChanged(dctwin::gui::Metric m);
@@ -69,6 +114,7 @@ class FloorPlan : public QWidget {
   friend class FloorCanvas;
   void recompute();
   double valueAt(const RunData& d, int rack, double t) const;
+  int groupOf(int rack) const;
 
   const RunData* run_ = nullptr;
   const RunData* base_ = nullptr;
@@ -80,8 +126,20 @@ class FloorPlan : public QWidget {
   std::set<int> marked_;
   std::vector<QColor> rack_colors_, cdu_colors_;
   std::vector<double> rack_values_;
+  std::vector<double> ticks_;
+  const RunData* range_with_ = nullptr;
+  Aggregate agg_ = Aggregate::None;
+  double zoom_ = 1.0;
+  QPointF center_;  // world (m); null: the layout's centre
+  bool has_center_ = false;
+  mutable std::vector<DrawnLabel> drawn_;
   QString title_;
   QComboBox* combo_ = nullptr;
+  QComboBox* agg_combo_ = nullptr;
+  QLineEdit* search_ = nullptr;
+  QWidget* bar_ = nullptr;
+  QWidget* fit_ = nullptr;
+  QLabel* colour_by_ = nullptr;
   QCheckBox* auto_range_ = nullptr;
   QLabel* title_label_ = nullptr;
   FloorCanvas* canvas_ = nullptr;

@@ -42,6 +42,50 @@ bool waitForRun(dctwin::gui::MainWindow& w) {
   return ok;
 }
 
+// the bundled hall (768 racks, 55,296 GPUs): a short baseline, then the same with the facility
+// water 4 K warmer from 1 min; every view at hall scale as hall_*.png
+int hallScreenshots(dctwin::gui::MainWindow& w, const QString& dir, const QString& data) {
+  using namespace dctwin::gui;
+  w.stopComparing();
+  if (!w.openFacility(data + "/facilities/hall_gb300.yaml")) return 11;
+  w.whatIf()->resetScenario();
+  w.whatIf()->setScenarioText("name: hall_baseline\nduration: 3 min\noutput_interval: 30 s\n",
+                              "hall_baseline.yaml");
+  if (!waitForRun(w)) return 12;
+  w.whatIf()->setScenarioText(
+      "name: hall_warm_water\nduration: 3 min\noutput_interval: 30 s\nevents:\n"
+      "  - {time: 1 min, facility_water_temperature: 36 degC}\n",
+      "hall_warm_water.yaml");
+  if (!waitForRun(w)) return 13;
+  w.timeline()->toEnd();
+  w.floorPlan()->setMetric(Metric::JunctionMax);
+  w.floorPlan()->resetView();
+  w.compareWithPrevious();
+  for (int k = 0; k < 3; ++k) w.compareFloor(k)->setMetric(Metric::JunctionMax);
+  w.views()->setCurrentWidget(w.floorPlan());
+  QApplication::processEvents();
+  if (!w.saveScreenshots(dir, "hall_")) return 14;
+  // closer: the hottest rack with its trays and GPUs, found by the search box
+  const RunData& run = *w.currentRun();
+  int hot = 0;
+  for (int r = 0; r < run.nrack(); ++r)
+    if (rackMetric(run, Metric::JunctionMax, r, run.rows() - 1) >
+        rackMetric(run, Metric::JunctionMax, hot, run.rows() - 1))
+      hot = r;
+  w.floorPlan()->find(QString::fromStdString(run.rack_name[hot]));
+  w.floorPlan()->zoomToRack(hot, 160);
+  w.views()->setCurrentWidget(w.floorPlan());
+  QApplication::processEvents();
+  w.floorPlan()->grab().save(dir + "/hall_floor_zoom_rack.png", "PNG");
+  w.floorPlan()->zoomToRack(hot, 30);
+  w.floorPlan()->setAggregate(FloorPlan::Aggregate::Row);
+  QApplication::processEvents();
+  w.floorPlan()->grab().save(dir + "/hall_floor_rows.png", "PNG");
+  w.floorPlan()->setAggregate(FloorPlan::Aggregate::None);
+  w.floorPlan()->resetView();
+  return 0;
+}
+
 int screenshots(dctwin::gui::MainWindow& w, const QString& dir) {
   using namespace dctwin::gui;
   const QString data = QString::fromStdString(dctwin::dataDir());
@@ -78,6 +122,7 @@ int screenshots(dctwin::gui::MainWindow& w, const QString& dir) {
   w.floorPlan()->setMetric(Metric::JunctionMax);
   QApplication::processEvents();
   w.floorPlan()->grab().save(dir + "/floor_plan_junction.png", "PNG");
+  if (const int rc = hallScreenshots(w, dir, data); rc != 0) return rc;
   std::printf("screenshots written to %s\n", qPrintable(QDir(dir).absolutePath()));
   return 0;
 }

@@ -38,6 +38,7 @@
 
 #include "gui/alarms.h"
 #include "gui/charts.h"
+#include "gui/distributions.h"
 #include "gui/floor_layout.h"
 #include "gui/floor_plan.h"
 #include "gui/rack_detail.h"
@@ -146,7 +147,20 @@ void MainWindow::buildUi() {
   detail_ = new RackDetail(tabs_);
   detail_->setObjectName("rackDetail");
   tabs_->addTab(detail_, "Rack detail");
+  dist_ = new DistributionView(tabs_);
+  dist_->setObjectName("distributions");
+  tabs_->addTab(dist_, "Distributions");
+  connect(dist_, &DistributionView::rackActivated, this, &MainWindow::selectRack);
+  connect(dist_, &DistributionView::gpuActivated, this, [this](int g) {
+    if (!current_ || g < 0 || g >= current_->ngpu()) return;
+    selectRack(current_->gpu_rack[g]);
+    floor_->zoomToRack(current_->gpu_rack[g], 220);
+  });
+  connect(tabs_, &QTabWidget::currentChanged, this, [this] {
+    if (tabs_->currentWidget() == dist_) dist_->setTime(timeline_->time());
+  });
   auto* cmp = new QWidget(tabs_);
+  cmp_view_ = cmp;
   cmp->setObjectName("compareView");
   auto* ch = new QHBoxLayout(cmp);
   ch->setContentsMargins(0, 0, 0, 0);
@@ -159,9 +173,14 @@ void MainWindow::buildUi() {
       for (FloorPlan* f : cmp_) f->setMetric(m);
     });
   }
+  // one bar for the three panes (the metric follows): three would not fit 1280 px
+  cmp_[0]->setSearchVisible(false);
+  cmp_[1]->setControlsVisible(false);
+  cmp_[2]->setControlsVisible(false);
   cmp_[0]->setTitle("Baseline");
   cmp_[1]->setTitle("This run");
   cmp_[2]->setTitle("Difference (this run − baseline)");
+  split->setSizes({1000, 1000, 1000});  // three equal panes
   ch->addWidget(split);
   tabs_->addTab(cmp, "Compare");
   v->addWidget(tabs_, 1);
@@ -210,6 +229,12 @@ void MainWindow::buildUi() {
   addDockWidget(Qt::RightDockWidgetArea, what_if_dock_);
   tabifyDockWidget(alarm_dock_, what_if_dock_);
   alarm_dock_->raise();
+  // at 1280 x 800 the docks leave the views most of the window and the alarms their message
+  // (after the first layout: before it the dock areas have no size to share)
+  QTimer::singleShot(0, this, [this] {
+    resizeDocks({alarm_dock_}, {340}, Qt::Horizontal);
+    resizeDocks({chart_dock_}, {230}, Qt::Vertical);
+  });
 
   status_run_ = new QLabel("No facility open", this);
   statusBar()->addPermanentWidget(status_run_);
@@ -217,6 +242,17 @@ void MainWindow::buildUi() {
   connect(timeline_, &Timeline::timeChanged, this, &MainWindow::onTime);
   connect(floor_, &FloorPlan::rackClicked, this, &MainWindow::onRackClicked);
   connect(floor_, &FloorPlan::cduClicked, this, &MainWindow::selectCdu);
+  connect(floor_, &FloorPlan::gpuFound, this, [this](int g) {
+    if (!current_ || g < 0 || g >= current_->ngpu()) return;
+    statusBar()->showMessage(
+        QString("GPU %1: rack %2, tray %3, slot %4 (0-based, as in the "
+                "results file)")
+            .arg(g)
+            .arg(QString::fromStdString(current_->rack_name[current_->gpu_rack[g]]))
+            .arg(current_->gpu_tray[g])
+            .arg(current_->gpu_slot[g]),
+        8000);
+  });
   connect(floor_, &FloorPlan::rackDoubleClicked, this, [this](int r) {
     selectRack(r);
     tabs_->setCurrentWidget(detail_);
@@ -803,6 +839,9 @@ void MainWindow::attachViews() {
   detail_->setRun(d);
   alarms_->setRun(d);
   what_if_->setRun(d);
+  // baseline and this run on one colour scale (each pane's range covers both runs)
+  cmp_[0]->setRangeWith(baseline_ ? d : nullptr);
+  cmp_[1]->setRangeWith(baseline_.get());
   cmp_[0]->setRun(baseline_ ? baseline_.get() : nullptr);
   cmp_[1]->setRun(d);
   // the baseline may just have been freed (stopComparing): set both before a recompute
@@ -810,16 +849,21 @@ void MainWindow::attachViews() {
   for (auto* c : charts_) c->setRuns(d, baseline_.get());
   updateCharts();
   timeline_->setTimes(d ? d->time : std::vector<double>{});
+  dist_->setRun(d);
   if (sel_rack_ >= 0) selectRack(sel_rack_);
   update3d();
+  // the tab should make sense for what is open: no compare without a baseline
+  if (!baseline_ && tabs_->currentWidget() == cmp_view_) tabs_->setCurrentWidget(floor_);
 }
 
 void MainWindow::dataArrived() {
   if (!current_) return;
   floor_->dataChanged();
+  if (baseline_) cmp_[0]->dataChanged();
   cmp_[1]->dataChanged();
   cmp_[2]->dataChanged();
   detail_->dataChanged();
+  if (tabs_->currentWidget() == dist_) dist_->dataChanged();
   alarms_->dataChanged();
   for (auto* c : charts_) c->dataChanged();
   timeline_->setTimes(current_->time);
@@ -829,6 +873,7 @@ void MainWindow::onTime(double t) {
   floor_->setTime(t);
   for (FloorPlan* f : cmp_) f->setTime(t);
   detail_->setTime(t);
+  dist_->setTime(t);
   for (auto* c : charts_) c->setCursorTime(t);
 }
 
@@ -1018,12 +1063,15 @@ void MainWindow::update3d() {
   for (int r = 0; r < int(L.rack.size()); ++r) colors.push_back(floor_->rackColor(r));
   for (int c = 0; c < int(L.cdu.size()); ++c) colors.push_back(floor_->cduColor(c));
   hall3d_->setColors(colors);
-  // the scalar bar is the sequential ramp; categories and differences have no bar in 3D
-  if (metricInfo(floor_->metric()).categorical || floor_->differenceMode())
-    hall3d_->clearLegend();
-  else
+  // the legend of the floor plan: its categories (rack and CDU states), else its scale and ticks
+  if (metricInfo(floor_->metric()).categorical && !floor_->differenceMode()) {
+    hall3d_->setCategories(floor_->legendTitle(), floor_->legendEntries());
+  } else {
+    const auto ticks = floor_->legendTicks();
     hall3d_->setLegend(floor_->legendTitle(), floor_->legendLo(), floor_->legendHi(),
-                       floor_->legendUnit());
+                       floor_->legendUnit(), int(ticks.size()),
+                       ticks.size() > 1 ? tickDecimals(ticks[1] - ticks[0]) : 1);
+  }
   if (sel_rack_ >= 0) hall3d_->setSelected(sel_rack_);
 #endif
 }
@@ -1072,7 +1120,9 @@ void MainWindow::loadSettings() {
   timeline_->setFollowing(s.value("view/follow", true).toBool());
   for (int k = 0; k < 2; ++k)
     charts_[k]->setQuantity(s.value(QString("view/chart%1").arg(k), k == 0 ? 0 : 12).toInt());
+  // the last tab, unless it needs what is not open yet (a compare needs a baseline)
   tabs_->setCurrentIndex(std::clamp(s.value("view/tab", 0).toInt(), 0, tabs_->count() - 1));
+  if (tabs_->currentWidget() == cmp_view_) tabs_->setCurrentWidget(floor_);
   rebuildRecentMenu();
 }
 
@@ -1098,14 +1148,14 @@ void MainWindow::closeEvent(QCloseEvent* e) {
 // ---------------------------------------------------------------------------------------------
 // screenshots for the user guide
 
-bool MainWindow::saveScreenshots(const QString& dir) {
+bool MainWindow::saveScreenshots(const QString& dir, const QString& prefix) {
   QDir().mkpath(dir);
   bool ok = true;
   auto settle = [] {
     for (int k = 0; k < 5; ++k) QApplication::processEvents();
   };
   auto save = [&](const QImage& img, const QString& name) {
-    if (img.isNull() || !img.save(dir + "/" + name, "PNG")) ok = false;
+    if (img.isNull() || !img.save(dir + "/" + prefix + name, "PNG")) ok = false;
   };
   const int keep = tabs_->currentIndex();
   tabs_->setCurrentWidget(floor_);
@@ -1123,6 +1173,9 @@ bool MainWindow::saveScreenshots(const QString& dir) {
   settle();
   save(detail_->grab().toImage(), "rack_detail.png");
   save(chart_dock_->widget()->grab().toImage(), "charts.png");
+  tabs_->setCurrentWidget(dist_);
+  settle();
+  save(dist_->grab().toImage(), "distributions.png");
   alarm_dock_->raise();
   settle();
   save(alarms_->grab().toImage(), "alarms.png");

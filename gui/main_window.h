@@ -31,6 +31,7 @@ namespace dctwin::gui {
 
 class AlarmPanel;
 class ChartPanel;
+class DistributionView;
 class FloorPlan;
 class HallView3D;
 class RackDetail;
@@ -82,7 +83,7 @@ class MainWindow : public QMainWindow {
   bool exportChartCsv(int chart, const QString& path);
   bool exportAlarmsCsv(const QString& path);
   // every view as PNG into dir (docs/gui/); false when one could not be written
-  bool saveScreenshots(const QString& dir);
+  bool saveScreenshots(const QString& dir, const QString& prefix = QString());
 
   // parts, for tests and the screenshot mode
   const RunData* currentRun() const { return current_.get(); }
@@ -90,6 +91,10 @@ class MainWindow : public QMainWindow {
   FloorPlan* floorPlan() const { return floor_; }
   FloorPlan* compareFloor(int k) const { return cmp_[k]; }
   RackDetail* rackDetail() const { return detail_; }
+  DistributionView* distributions() const { return dist_; }
+  QWidget* compareView() const { return cmp_view_; }
+  QDockWidget* alarmDock() const { return alarm_dock_; }
+  QDockWidget* chartDock() const { return chart_dock_; }
   AlarmPanel* alarms() const { return alarms_; }
   WhatIfPanel* whatIf() const { return what_if_; }
   Timeline* timeline() const { return timeline_; }
@@ -147,6 +152,8 @@ class MainWindow : public QMainWindow {
   FloorPlan* floor_ = nullptr;
   FloorPlan* cmp_[3] = {nullptr, nullptr, nullptr};  // baseline, this run, difference
   RackDetail* detail_ = nullptr;
+  DistributionView* dist_ = nullptr;
+  QWidget* cmp_view_ = nullptr;
   HallView3D* hall3d_ = nullptr;
   bool scene3d_dirty_ = true;
   Timeline* timeline_ = nullptr;

@@ -33,6 +33,8 @@ const Quantity kQuantities[] = {
 }  // namespace
 
 class GpuGrid : public QWidget {
+  static constexpr double kLegendW = 78;
+
  public:
   explicit GpuGrid(RackDetail* d) : QWidget(d), d_(d) {
     setMouseTracking(true);
@@ -50,7 +52,8 @@ class GpuGrid : public QWidget {
     return std::max(1, (r->rack_gpunum[d_->rack_] + trays() - 1) / trays());
   }
   QRectF cell(int tray, int k) const {
-    const double w = (width() - 60.0) / perTray(), h = (height() - 24.0) / trays();
+    // 50 px of tray labels on the left, the colour legend (kLegendW) on the right
+    const double w = (width() - 60.0 - kLegendW) / perTray(), h = (height() - 24.0) / trays();
     return QRectF(50 + k * w, 20 + tray * h, w - 2, h - 2);
   }
   int hit(QPoint p) const {
@@ -84,6 +87,17 @@ class GpuGrid : public QWidget {
                      .arg(r->ngpu()));
       return;
     }
+    // the colour range from the data: this rack's GPUs at this time, on round ticks (so GPUs
+    // that differ by a kelvin look different)
+    double qlo = 1e300, qhi = -1e300;
+    for (int q = 0; q < r->rack_gpunum[d_->rack_]; ++q)
+      if (const double v = d_->cellValue(q); !std::isnan(v))
+        qlo = std::min(qlo, v), qhi = std::max(qhi, v);
+    if (qlo > qhi) qlo = Q.lo, qhi = Q.hi;
+    if (qhi - qlo < 2.0) qlo -= 1.0, qhi += 1.0;
+    const auto ticks = niceTicks(qlo, qhi, 5);
+    qlo = ticks.front();
+    qhi = ticks.back();
     QFont f = g.font();
     f.setPixelSize(10);
     g.setFont(f);
@@ -91,7 +105,8 @@ class GpuGrid : public QWidget {
       g.drawText(cell(0, c).translated(0, -18).toRect(), Qt::AlignCenter, QString("GPU %1").arg(c));
     for (int t = 0; t < trays(); ++t)
       g.drawText(QRectF(0, cell(t, 0).y(), 46, cell(t, 0).height()),
-                 Qt::AlignRight | Qt::AlignVCenter, QString("tray %1").arg(t + 1));
+                 Qt::AlignRight | Qt::AlignVCenter,
+                 QString("tray %1").arg(t));  // 0-based as /gpu/tray
     const int row = r->rowAt(d_->t_);
     for (int q = 0; q < r->rack_gpunum[d_->rack_]; ++q) {
       const int i = r->rack_gpuadr[d_->rack_] + q;
@@ -107,7 +122,7 @@ class GpuGrid : public QWidget {
             : (bits & 0x4)  ? QColor(251, 140, 0)
                             : QColor(76, 175, 80);
       } else {
-        c = sequentialColor(v, Q.lo, Q.hi);
+        c = sequentialColor(v, qlo, qhi);
       }
       const QRectF box = cell(tray, k);
       g.fillRect(box, c);
@@ -115,10 +130,49 @@ class GpuGrid : public QWidget {
         g.setPen(c.lightnessF() < 0.5 ? Qt::white : Qt::black);
         g.drawText(box, Qt::AlignCenter,
                    d_->quantity_ == 4 ? QString("0x%1").arg(std::isnan(v) ? 0 : int(v), 0, 16)
-                                      : QString::number(v, 'f', 0));
+                                      : formatNumber(v, 0));
       }
     }
     (void)row;
+    drawLegend(g, qlo, qhi, Q.unit);
+  }
+  // the colour key of the grid: the categories of the throttle reasons, else a bar with round ticks
+  void drawLegend(QPainter& g, double qlo, double qhi, const QString& unit) {
+    const QRect lg(int(width() - kLegendW + 4), 20, int(kLegendW) - 6, height() - 30);
+    g.setPen(Qt::black);
+    if (d_->quantity_ == 4) {
+      const std::pair<const char*, QColor> cats[] = {{"none", QColor(76, 175, 80)},
+                                                     {"power cap", QColor(251, 140, 0)},
+                                                     {"thermal", QColor(229, 57, 53)},
+                                                     {"power brake", QColor(120, 0, 160)},
+                                                     {"unknown", QColor(150, 150, 150)}};
+      int y = lg.y();
+      for (const auto& [name, c] : cats) {
+        g.fillRect(QRect(lg.x(), y, 12, 12), c);
+        g.drawText(QRect(lg.x() + 16, y - 2, lg.width() - 16, 16), Qt::AlignLeft | Qt::AlignVCenter,
+                   name);
+        y += 18;
+      }
+      return;
+    }
+    const auto ticks = niceTicks(qlo, qhi, 5);
+    const double lo = ticks.front(), hi = ticks.back();
+    const QRect bar(lg.x(), lg.y() + 16, 14, std::max(40, lg.height() - 24));
+    g.drawText(QRect(lg.x(), lg.y() - 2, lg.width(), 16), Qt::AlignLeft, unit);
+    for (int yy = 0; yy < bar.height(); ++yy) {
+      const double x = 1.0 - double(yy) / std::max(1, bar.height() - 1);
+      g.setPen(sequentialColor(lo + x * (hi - lo), lo, hi));
+      g.drawLine(bar.x(), bar.y() + yy, bar.right(), bar.y() + yy);
+    }
+    g.setPen(Qt::black);
+    g.drawRect(bar);
+    const int dec = ticks.size() > 1 ? tickDecimals(ticks[1] - ticks[0]) : 0;
+    for (double v : ticks) {
+      const int yy = bar.y() + int(std::lround((hi - v) / (hi - lo) * (bar.height() - 1)));
+      g.drawLine(bar.right(), yy, bar.right() + 3, yy);
+      g.drawText(QRect(bar.right() + 5, yy - 8, lg.right() - bar.right() - 5, 16),
+                 Qt::AlignLeft | Qt::AlignVCenter, formatNumber(v, dec));
+    }
   }
   bool event(QEvent* e) override {
     if (e->type() == QEvent::ToolTip) {
@@ -133,14 +187,14 @@ class GpuGrid : public QWidget {
       const int row = r->rowAt(d_->t_);
       auto v = [&](Obs p, double s, double o) {
         const double x = r->value(observable(p).path, row, i);
-        return std::isnan(x) ? QString("–") : QString::number(x * s + o, 'f', 1);
+        return std::isnan(x) ? QString("–") : formatNumber(x * s + o, 1);
       };
       QToolTip::showText(
           he->globalPos(),
           QString("<b>rack %1, tray %2, GPU %3</b> (#%4)<br>junction %5 °C, HBM %6 °C<br>"
                   "power %7 W, clock %8 %<br>throttle reasons 0x%9")
               .arg(QString::fromStdString(r->rack_name[d_->rack_]))
-              .arg(r->gpu_tray[i] + 1)
+              .arg(r->gpu_tray[i])
               .arg(r->gpu_slot[i])
               .arg(i)
               .arg(v(Obs::GpuTJunction, 1, -273.15), v(Obs::GpuTHbm, 1, -273.15),

@@ -288,6 +288,60 @@ QString leakStateName(double s) {
   }
 }
 
+QColor cduStateColor(double s) {
+  if (std::isnan(s)) return QColor(150, 150, 150);
+  return s > 0.5 ? QColor(216, 27, 96)   // coolant lost: magenta, unlike a rack's "leaking" red
+                 : QColor(76, 175, 80);  // normal: the racks' green
+}
+
+QString cduStateName(double s) {
+  if (std::isnan(s)) return "unknown";
+  return s > 0.5 ? "coolant lost (CDU)" : "normal";
+}
+
+std::vector<double> niceTicks(double lo, double hi, int count) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return {0.0, 1.0};
+  if (hi < lo) std::swap(lo, hi);
+  if (hi - lo < 1e-12) {  // one value: a unit window around it
+    const double pad = std::max(0.5, std::abs(lo) * 0.05);
+    lo -= pad;
+    hi += pad;
+  }
+  const double raw = (hi - lo) / std::max(1, count - 1);
+  const double mag = std::pow(10.0, std::floor(std::log10(raw)));
+  double step = mag;
+  for (double m : {1.0, 2.0, 2.5, 5.0, 10.0})
+    if (m * mag >= raw * 0.999) {
+      step = m * mag;
+      break;
+    }
+  const double a = std::floor(lo / step + 1e-9) * step, b = std::ceil(hi / step - 1e-9) * step;
+  std::vector<double> t;
+  for (int k = 0; a + k * step <= b + step * 1e-6 && k < 100; ++k) {
+    const double v = a + k * step;
+    t.push_back(std::abs(v) < step * 1e-9 ? 0.0 : v);
+  }
+  if (t.size() < 2) t = {a, a + step};
+  return t;
+}
+
+int tickDecimals(double step) {
+  step = std::abs(step);
+  if (!(step > 0)) return 0;
+  for (int d = 0; d < 6; ++d) {
+    const double x = step * std::pow(10.0, d);
+    if (std::abs(x - std::round(x)) < 1e-6) return d;
+  }
+  return 6;
+}
+
+QString formatNumber(double v, int decimals) {
+  if (std::isnan(v)) return "–";
+  const double q = std::pow(10.0, decimals);
+  if (std::abs(v) * q < 0.5) v = 0.0;  // "-0.0" is noise, not a sign
+  return QString::number(v, 'f', decimals);
+}
+
 QString formatTime(double s) {
   if (std::isnan(s)) return "--:--:--";
   const long t = std::lround(std::max(0.0, s));

@@ -118,6 +118,19 @@ QColor sequentialColor(double v, double lo, double hi);
 QColor divergingColor(double v, double span);
 QColor leakStateColor(double state);
 QString leakStateName(double state);
+// CDUs under the leak/isolation metric: 0 normal, 1 coolant lost (their own legend entry, not
+// the racks' "leaking")
+QColor cduStateColor(double state);
+QString cduStateName(double state);
+
+// round-number ticks covering [lo, hi]: about `count` of them at 1, 2, 2.5 or 5 x 10^k steps;
+// the first and last tick enclose the range (a legend or axis then spans ticks.front() ..
+// ticks.back()); an empty or inverted range gets ticks around lo
+std::vector<double> niceTicks(double lo, double hi, int count = 5);
+// decimals that tell ticks `step` apart (0 for 5, 1 for 0.5, ...)
+int tickDecimals(double step);
+// a number as people read it: `decimals` places, never "-0.0" (rounds to zero -> "0.0"), "–" NaN
+QString formatNumber(double v, int decimals);
 
 // "00:10:05" for 605 s
 QString formatTime(double seconds);

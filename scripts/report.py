@@ -1,26 +1,39 @@
 #!/usr/bin/python3
-"""dctwin review report: an HTML page with plots from a run or a sweep results file.
+"""dctwin review report: one self-contained HTML page (plots embedded) and a PDF of a run or a sweep.
 
-    /usr/bin/python3 scripts/report.py RESULTS.h5 -o DIR      (or: dctwin report RESULTS.h5 -o DIR)
+    /usr/bin/python3 scripts/report.py RESULTS.h5 -o DIR [--at MIN ...] [--threshold DEGC] [--top N]
+    (or: dctwin report RESULTS.h5 -o DIR)
 
-Needs Debian's python3-h5py, python3-numpy and python3-matplotlib. Writes DIR/index.html and PNGs.
-A run file (dctwin run -o, docs/results.md) gives:
-  - temperatures (CDU supply and return, hottest rack outlet, hottest GPU junction, room air)
-  - flows (CDU secondary, racks)
-  - power and PUE over time
-  - the hotspot map of the floor (racks by row and position)
-  - GPU-to-GPU variation: histograms of junction, power and clock, and each rack's spread
+Needs Debian's python3-h5py, python3-numpy and python3-matplotlib. Writes DIR/index.html (every
+plot embedded as base64 PNG, nothing else needed to read it), DIR/report.pdf (the summary table and
+every plot, matplotlib PdfPages), the plots as PNGs and DIR/figures.json (what each plot shows: its
+legend entries and size, for tests and tools).
+
+A run file (dctwin run -o, docs/results.md) gives, readable from a pod to a hall:
+  - the summary first: peak GPU junction and where (GPU, tray, slot, rack; 0-based like the file),
+    peak HBM, PUE, IT energy, throughput and goodput lost, throttled GPU-seconds, and the alarms
+    with their detection and isolation times
+  - time series with event markers; many CDUs or racks are drawn as a min-mean-max band, so no
+    legend has more than MAX_LEGEND entries
+  - distributions across GPUs at chosen times (junction, HBM, clock), the top-N hottest GPUs and
+    racks with their likely cause, and the per-row spread of the racks' hottest junction
+  - hotspot maps of the floor at chosen times and as time above a threshold
   - the event log
 A sweep file (dctwin sweep -o, docs/sweep-format.md) gives:
-  - every metric against every parameter
+  - every metric against every parameter, coloured by the second parameter, categories labelled
+    by what differs between them (not the file path)
   - the Pareto front of energy overhead (PUE) against training throughput lost
   - the table of cases
 Units as people read them: degC, kW, L/min, minutes.
 """
 import argparse
+import base64
 import html
+import io
+import json
 import math
 import os
+import re
 import sys
 
 import h5py
@@ -30,126 +43,418 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.backends.backend_pdf import PdfPages  # noqa: E402
+from matplotlib.ticker import MaxNLocator  # noqa: E402
 
 C0 = 273.15
+MAX_LEGEND = 10      # legend entries a reader can match to lines; more become a band
+MAX_LABELLED = 120   # racks on a hotspot map that get their name and value written on them
+MAX_EVENT_MARKS = 12  # distinct event times marked on the time series (the first ones)
+MAX_EVENT_ROWS = 300  # rows of the event table in the page
 
 
 def text(ds):
     return [x.decode() if isinstance(x, bytes) else str(x) for x in ds[()]]
 
 
-def save(fig, out, name):
-    fig.tight_layout()
-    path = os.path.join(out, name)
-    fig.savefig(path, dpi=110)
-    plt.close(fig)
-    return name
+class Figures:
+    """the report's plots: PNG on disk, base64 for the page, a page each in the PDF"""
+
+    def __init__(self, out):
+        self.out = out
+        self.items = []  # (caption, file name, base64 PNG, legend entries, size px)
+        self.figs = []
+
+    def add(self, caption, fig, name):
+        fig.tight_layout()
+        leg = []
+        for ax in fig.axes:
+            lg = ax.get_legend()
+            if lg is not None:
+                leg += [t.get_text() for t in lg.get_texts()]
+        buf = io.BytesIO()
+        fig.savefig(buf, format="png", dpi=100)
+        png = buf.getvalue()
+        with open(os.path.join(self.out, name), "wb") as f:
+            f.write(png)
+        w, h = fig.get_size_inches() * 100
+        self.items.append((caption, name, base64.b64encode(png).decode(), leg, (int(w), int(h))))
+        self.figs.append((caption, fig))
+
+    def manifest(self):
+        return [{"caption": c, "file": n, "legend": leg, "legend_entries": len(leg),
+                 "width_px": s[0], "height_px": s[1]} for c, n, _, leg, s in self.items]
 
 
-def busiest_row(f):
-    """the output row with the largest GPU junction spread (training, where the GPUs differ)"""
-    if "facility/gpu_T_junction_spread" in f:
-        sp = f["facility/gpu_T_junction_spread"][()].ravel()
-        if np.any(np.isfinite(sp)):
-            return int(np.nanargmax(sp))
-    return f["time"].shape[0] - 1
+def legend(ax, **kw):
+    """a legend only when there is something to name, never more than MAX_LEGEND entries"""
+    h, lab = ax.get_legend_handles_labels()
+    if not h:
+        return
+    h, lab = h[:MAX_LEGEND], lab[:MAX_LEGEND]
+    ax.legend(h, lab, fontsize=8, **kw)
 
 
-def variation_figs(f, out, t):
-    """histograms of junction, power and clock over the GPUs at the row of the widest junction
-    spread, and each rack's min / mean / p99 / max junction over time"""
-    figs = []
-    if "gpu/T_junction" not in f or f["gpu/T_junction"].shape[1] < 2:
-        return figs
-    k = busiest_row(f)
-    fig, axs = plt.subplots(1, 3, figsize=(12, 3.6))
-    series = [("gpu/T_junction", -C0, "junction (°C)"), ("gpu/P", 0.0, "GPU power (W)"),
-              ("gpu/clock_ratio", 0.0, "SM clock / boost (1: held at a barrier)")]
-    for ax, (path, off, label) in zip(axs, series):
-        if path not in f:
-            ax.set_visible(False)
+# ---------------------------------------------------------------------------------------------
+# events
+
+def read_events(f):
+    ev = []
+    if "events/time" in f and f["events/time"].shape[0] > 0:
+        for tt, c, k, s, m in zip(f["events/time"][()], text(f["events/component"]),
+                                  text(f["events/kind"]), text(f["events/severity"]),
+                                  text(f["events/message"])):
+            ev.append((float(tt), s, c, k, m))
+    return ev
+
+
+def mark_events(ax, events, tmin=60.0):
+    """vertical lines at the alarm times (warning / critical), alarms close in time merged into
+    one mark named by the first, at most MAX_EVENT_MARKS marks, named once in the legend"""
+    al = [(tt, s, f"{k} {c}") for tt, s, c, k, m in events if s != "info"]
+    if not al:
+        return
+    span = max(1.0, al[-1][0] - al[0][0], ax.get_xlim()[1] * tmin - ax.get_xlim()[0] * tmin)
+    marks = []  # [time, severity, what, how many]
+    for tt, s, what in al:
+        if marks and tt - marks[-1][0] < 0.02 * span:
+            marks[-1][3] += 1
+            if s == "critical":
+                marks[-1][1] = s
             continue
-        v = f[path][k, :] + off
-        v = v[np.isfinite(v)]
-        if v.size == 0:
+        marks.append([tt, s, what, 1])
+    for n, (tt, s, what, k) in enumerate(marks[:MAX_EVENT_MARKS]):
+        col = "#c62828" if s == "critical" else "#ef6c00"
+        ax.axvline(tt / tmin, color=col, lw=0.8, ls="--", alpha=0.7,
+                   label="alarms" if n == 0 else None)
+        if len(marks) <= 6:
+            ax.annotate(what + (f" (+{k - 1})" if k > 1 else ""), (tt / tmin, 0.98),
+                        xycoords=("data", "axes fraction"), rotation=90, fontsize=6, va="top",
+                        ha="right", color=col)
+
+
+def alarm_rows(events):
+    """per component: the first alarm, its detection and isolation times (s)"""
+    comp = {}
+    for tt, s, c, k, m in events:
+        if s == "info":
             continue
-        ax.hist(v, bins=min(40, max(5, v.size // 10)), color="tab:red", alpha=0.8)
-        ax.set_xlabel(label)
-        ax.set_ylabel("GPUs")
-        ax.set_title(f"max−min {v.max() - v.min():.3g}, p99 {np.percentile(v, 99):.4g}",
-                     fontsize=9)
-        ax.grid(alpha=0.3)
-    fig.suptitle(f"GPU-to-GPU spread at t = {t[k]:.1f} min", fontsize=10)
-    figs.append(("GPU-to-GPU spread (histograms)", save(fig, out, "gpu_spread_hist.png")))
-    if "rack/gpu_T_junction_max" in f and "rack/gpu_T_junction_min" in f:
-        names = text(f["rack/names"])
-        lo = f["rack/gpu_T_junction_min"][k, :] - C0
-        hi = f["rack/gpu_T_junction_max"][k, :] - C0
-        mean = f["rack/gpu_T_junction_mean"][k, :] - C0
-        p99 = f["rack/gpu_T_junction_p99"][k, :] - C0
-        ok = np.isfinite(hi)
-        x = np.arange(len(names))[ok]
-        fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(x) + 2), 4))
-        ax.vlines(x, lo[ok], hi[ok], color="0.5", lw=6, alpha=0.5, label="min … max")
-        ax.plot(x, mean[ok], "o", color="tab:blue", label="mean")
-        ax.plot(x, p99[ok], "^", color="tab:red", label="p99")
-        ax.set_xticks(x, [names[i] for i in x], rotation=90 if len(x) > 12 else 0, fontsize=7)
-        ax.set_ylabel("GPU junction (°C)")
-        ax.set_title(f"Per-rack junction spread at t = {t[k]:.1f} min", fontsize=10)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8)
-        figs.append(("Per-rack GPU spread", save(fig, out, "rack_spread.png")))
-    return figs
+        e = comp.setdefault(c, {"first": tt, "kind": k, "severity": s, "detected": None,
+                                "isolated": None, "count": 0})
+        e["count"] += 1
+        if s == "critical":
+            e["severity"] = "critical"
+        if e["detected"] is None and "detect" in k:
+            e["detected"] = tt
+    for tt, s, c, k, m in events:
+        if c in comp and comp[c]["isolated"] is None and k in ("isolated", "isolation_complete"):
+            comp[c]["isolated"] = tt
+    return comp
 
 
-def run_report(f, out):
-    figs, notes = [], []
-    t = f["time"][()] / 60.0
-    # temperatures
-    fig, ax = plt.subplots(figsize=(9, 4.5))
-    if "cdu" in f:
-        names = text(f["cdu/names"])
+# ---------------------------------------------------------------------------------------------
+# runs
+
+def fmt(v, nd=1):
+    if v is None or not np.isfinite(v):
+        return "–"
+    r = round(float(v), nd)
+    return f"{0.0 if r == 0 else r:.{nd}f}"  # no "-0.0"
+
+
+def band(ax, t, v, label, color, style="-"):
+    """a series per column when few, else the min-mean-max band across the columns"""
+    if v.ndim == 1 or v.shape[1] == 1:
+        ax.plot(t, v.reshape(len(t), -1)[:, 0], style, color=color, label=label)
+    elif v.shape[1] <= 3:
+        for k in range(v.shape[1]):
+            ax.plot(t, v[:, k], style, color=color, alpha=0.6 + 0.4 * (k == 0),
+                    label=label if k == 0 else None)
+    else:
+        ax.fill_between(t, np.nanmin(v, axis=1), np.nanmax(v, axis=1), color=color, alpha=0.25,
+                        label=f"{label} (min–max of {v.shape[1]})")
+        ax.plot(t, np.nanmean(v, axis=1), style, color=color, lw=1.2, label=f"{label} (mean)")
+
+
+HOT_CAUSE = {0: "hot coolant inlet", 1: "low flow or a poor cold plate",
+             2: "silicon: high power (leakage, V-f curve)", 3: "TIM or seating (high R_jc)"}
+
+
+def gpu_cause(f, g, row, ctx):
+    """the likeliest reason GPU g runs hot at the row: the library's /gpu/hot_cause (the largest
+    term of docs/models/gpu_variation.md) where the file has it, with what else differs from the
+    median GPU"""
+    reasons = []
+    r = int(ctx["gr"][g])
+    if ctx.get("cause") is not None and np.isfinite(ctx["cause"][row, g]):
+        reasons.append((7.5, HOT_CAUSE.get(int(ctx["cause"][row, g]), "unknown")))
+    if ctx["iso"] is not None and ctx["iso"][row, r] > 0.5:
+        reasons.append((9.0, "rack isolated (leak response)"))
+    if ctx["leak"] is not None and ctx["leak"][row, r] > 1e-9:
+        reasons.append((8.0, "rack leaking"))
+    if ctx["Tin"] is not None:
+        d = ctx["Tin"][row, r] - np.nanmedian(ctx["Tin"][row])
+        if d > 0.5:
+            reasons.append((d / 2.0, f"hot coolant inlet (+{d:.1f} K vs median rack)"))
+    if ctx["flow"] is not None:
+        med = np.nanmedian(ctx["flow"][row])
+        if med > 0:
+            x = ctx["flow"][row, r] / med
+            if x < 0.9:
+                reasons.append(((1 - x) * 10, f"low rack flow ({100 * x:.0f} % of median)"))
+    if ctx["P"] is not None:
+        med = np.nanmedian(ctx["P"][row])
+        if med > 0:
+            x = ctx["P"][row, g] / med
+            if x > 1.03:
+                reasons.append(((x - 1) * 10, f"high GPU power ({100 * (x - 1):.0f} % above median)"))
+    if ctx["Tj"] is not None and ctx["P"] is not None and ctx["Tin"] is not None:
+        rise = ctx["Tj"][row] - ctx["Tin"][row][ctx["gr"]]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            rth = rise / np.maximum(ctx["P"][row], 1.0)
+        med = np.nanmedian(rth)
+        if med > 0 and rth[g] / med > 1.05:
+            reasons.append(((rth[g] / med - 1) * 10,
+                            f"high thermal resistance ({100 * (rth[g] / med - 1):.0f} % above median)"))
+    if ctx["reasons"] is not None:
+        bits = int(ctx["reasons"][row, g])
+        if bits & 0x60:
+            reasons.append((0.5, "thermal throttling"))
+        elif bits & 0x80:
+            reasons.append((0.5, "power brake"))
+    if not reasons:
+        return "none stands out (within the spread of the fleet)"
+    reasons.sort(reverse=True)
+    return "; ".join(x for _, x in reasons[:2])
+
+
+def load_run(f):
+    g = {}
+    for key, path in [("Tj", "gpu/T_junction"), ("Thbm", "gpu/T_hbm"), ("clk", "gpu/clock_ratio"),
+                      ("P", "gpu/P"), ("reasons", "gpu/throttle_reasons"),
+                      ("Tin", "rack/T_supply"), ("flow", "rack/V_flow"), ("iso", "rack/isolation"),
+                      ("leak", "rack/leak_flow"), ("rTj", "rack/gpu_T_junction_max"),
+                      ("cause", "gpu/hot_cause")]:
+        g[key] = f[path][()] if path in f else None
+    g["gr"] = f["gpu/rack"][()] if "gpu/rack" in f else None
+    if g["gr"] is None:
+        for k in ("Tj", "Thbm", "clk", "P", "reasons", "cause"):
+            g[k] = None
+    return g
+
+
+def rack_hot(f, ctx):
+    """rows x racks: the rack's hottest GPU junction (degC), else its cold-plate case or outlet"""
+    if ctx["rTj"] is not None and np.any(np.isfinite(ctx["rTj"])):
+        return ctx["rTj"] - C0, "hottest GPU junction"
+    if "rack/T_case" in f:
+        return f["rack/T_case"][()] - C0, "cold-plate case"
+    return f["rack/T_return"][()] - C0, "rack outlet"
+
+
+def floor_grid(f):
+    names = text(f["rack/names"])
+    rows = text(f["rack/row"]) if "rack/row" in f else ["A"] * len(names)
+    idx = f["rack/index"][()] if "rack/index" in f else np.arange(1, len(names) + 1)
+    row_names = sorted(set(rows), key=row_key)
+    return names, rows, np.asarray(idx, dtype=int), row_names
+
+
+def row_key(name):
+    """rows in floor order: A … Z, AA, AB … (shorter names first), numbers by value"""
+    return (len(name), name) if not name.isdigit() else (0, f"{int(name):09d}")
+
+
+def hotspot_map(figs, f, values, title, unit, name, cmap="inferno", lo=None, hi=None):
+    names, rows, idx, row_names = floor_grid(f)
+    ny, nx = len(row_names), int(idx.max())
+    grid = np.full((ny, nx), np.nan)
+    for k in range(len(names)):
+        grid[row_names.index(rows[k]), idx[k] - 1] = values[k]
+    # a readable size whatever the floor: at most 11 x 7.5 inches (1100 x 750 px)
+    aspect = nx / max(ny, 1)
+    w = min(11.0, max(5.0, 0.9 * nx + 2.0))
+    h = min(7.5, max(2.5, (w - 2.0) / max(aspect, 0.2) + 1.5))
+    fig, ax = plt.subplots(figsize=(w, h))
+    finite = grid[np.isfinite(grid)]
+    lo = float(np.nanmin(finite)) if lo is None and finite.size else (lo or 0.0)
+    hi = float(np.nanmax(finite)) if hi is None and finite.size else (hi or 1.0)
+    if hi - lo < 1.0:  # all alike: a 1 K (or 1 min) window around them, not one end's colour
+        mid = 0.5 * (hi + lo)
+        lo, hi = (0.0, 1.0) if mid < 0.5 and lo >= 0 else (mid - 0.5, mid + 0.5)
+    im = ax.imshow(grid, cmap=cmap, vmin=lo, vmax=hi, aspect="auto", interpolation="nearest",
+                   extent=(0.5, nx + 0.5, ny - 0.5, -0.5))
+    cb = fig.colorbar(im, ax=ax, fraction=0.04, pad=0.02)
+    cb.set_label(unit)
+    if len(names) <= MAX_LABELLED:
         for k, n in enumerate(names):
-            ax.plot(t, f["cdu/T_sec_supply"][:, k] - C0, label=f"{n} supply")
-            ax.plot(t, f["cdu/T_sec_return"][:, k] - C0, "--", label=f"{n} return")
-    if "rack/T_return" in f:
-        ax.plot(t, f["rack/T_return"][()].max(axis=1) - C0, label="hottest rack outlet")
-    if "gpu/T_junction" in f:
-        ax.plot(t, f["gpu/T_junction"][()].max(axis=1) - C0, label="hottest GPU junction")
+            v = values[k]
+            x = (v - lo) / (hi - lo) if np.isfinite(v) else 0
+            ax.text(idx[k], row_names.index(rows[k]), f"{n}\n{fmt(v)}", ha="center", va="center",
+                    fontsize=7, color="white" if x < 0.6 else "black")
+    step = max(1, math.ceil(ny / 32))
+    ax.set_yticks(range(0, ny, step), [f"row {r}" for r in row_names[::step]], fontsize=7)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, nbins=12))
+    ax.set_xlabel("position in the row")
+    ax.set_title(title, fontsize=10)
+    figs.add(title, fig, name)
+
+
+def rack_spread(figs, f, row, when, n):
+    """each rack's GPU junction min … max, mean and p99 (the library's per-rack spread outputs);
+    a pod's racks one by one (a hall has the per-row spread instead: 768 ticks are unreadable)"""
+    keys = ["rack/gpu_T_junction_min", "rack/gpu_T_junction_mean", "rack/gpu_T_junction_p99",
+            "rack/gpu_T_junction_max"]
+    if not all(k in f for k in keys) or f[keys[0]].shape[1] > 48:
+        return
+    lo, mean, p99, hi = (f[k][row, :] - C0 for k in keys)
+    names = text(f["rack/names"])
+    ok = np.isfinite(hi)
+    if not np.any(ok):
+        return
+    x = np.arange(len(names))[ok]
+    fig, ax = plt.subplots(figsize=(min(11, max(6, 0.4 * len(x) + 2)), 3.6))
+    ax.vlines(x, lo[ok], hi[ok], color="0.5", lw=6, alpha=0.5, label="min … max")
+    ax.plot(x, mean[ok], "o", color="tab:blue", label="mean")
+    ax.plot(x, p99[ok], "^", color="tab:red", label="p99")
+    ax.set_xticks(x, [names[i] for i in x], rotation=90 if len(x) > 12 else 0, fontsize=7)
+    ax.set_ylabel("GPU junction (°C)")
+    ax.set_title(f"Per-rack GPU junction spread at {when}", fontsize=10)
+    ax.grid(alpha=0.3)
+    legend(ax)
+    figs.add(f"Per-rack GPU spread at {when}", fig, f"rack_spread_{n}.png")
+
+
+def choose_times(f, t, peak_row, at_min):
+    """rows to show distributions and maps at: the asked minutes, else the peak, the widest
+    GPU-to-GPU junction spread (/facility/gpu_T_junction_spread) and the end"""
+    if at_min:
+        rows = [int(np.clip(np.searchsorted(t, a * 60.0, side="right") - 1, 0, len(t) - 1))
+                for a in at_min]
+    else:
+        rows = [peak_row]
+        if "facility/gpu_T_junction_spread" in f:
+            sp = f["facility/gpu_T_junction_spread"][()].ravel()
+            if np.any(np.isfinite(sp)):
+                rows.append(int(np.nanargmax(np.where(np.isfinite(sp), sp, -np.inf))))
+        rows.append(len(t) - 1)
+    out = []
+    for r in rows:
+        if r not in out:
+            out.append(r)
+    return out
+
+
+def run_report(f, out, a):
+    figs = Figures(out)
+    t_s = f["time"][()]
+    t = t_s / 60.0
+    events = read_events(f)
+    ctx = load_run(f)
+    hot, hot_what = rack_hot(f, ctx)
+    nrack = hot.shape[1]
+    names, rows_of, idx, row_names = floor_grid(f)
+    summary = []
+    # --- where is the peak
+    peak_row = 0
+    if ctx["Tj"] is not None:
+        Tj = ctx["Tj"]
+        k = int(np.nanargmax(np.where(np.isfinite(Tj), Tj, -np.inf)))
+        peak_row, g = divmod(k, Tj.shape[1])
+        tray = int(f["gpu/tray"][g]) if "gpu/tray" in f else -1
+        slot = int(f["gpu/slot"][g]) if "gpu/slot" in f else -1
+        r = int(ctx["gr"][g])
+        summary.append(("Peak GPU junction", f"{fmt(Tj[peak_row, g] - C0)} °C at "
+                        f"{fmt(t[peak_row])} min: GPU {g} (rack {names[r]}, tray {tray}, "
+                        f"slot {slot}; 0-based as in /gpu)"))
+        summary.append(("Why it is hot", gpu_cause(f, g, peak_row, ctx)))
+        if ctx["Thbm"] is not None:
+            h = ctx["Thbm"]
+            kh = int(np.nanargmax(np.where(np.isfinite(h), h, -np.inf)))
+            rh, gh = divmod(kh, h.shape[1])
+            summary.append(("Peak HBM", f"{fmt(h[rh, gh] - C0)} °C at {fmt(t[rh])} min: GPU {gh} "
+                            f"(rack {names[int(ctx['gr'][gh])]})"))
+    else:
+        k = int(np.nanargmax(np.where(np.isfinite(hot), hot, -np.inf)))
+        peak_row, r = divmod(k, nrack)
+        summary.append((f"Peak {hot_what}", f"{fmt(hot[peak_row, r])} °C at {fmt(t[peak_row])} "
+                        f"min in rack {names[r]}"))
+    if "facility/PUE" in f:
+        pue = f["facility/PUE"][()].ravel()
+        ok = pue[np.isfinite(pue)]
+        if ok.size:
+            summary.append(("PUE", f"mean {ok.mean():.3f} (range {ok.min():.3f} … {ok.max():.3f})"))
+    if "energy/it" in f:
+        summary.append(("IT energy", f"{f['energy/it'][()].ravel()[-1] / 3.6e9:.2f} MWh"))
+    if "job/throughput_ratio" in f and "job/names" in f:
+        tr = f["job/throughput_ratio"][()][-1]
+        jn = text(f["job/names"])
+        lost = [f"{n}: {100 * (1 - x):.1f} %" for n, x in zip(jn, tr) if np.isfinite(x)]
+        if lost:
+            summary.append(("Throughput lost (1 − throughput ratio)", ", ".join(lost[:8])))
+    if "job/progress_ratio" in f and "job/names" in f:
+        pr = f["job/progress_ratio"][()][-1]
+        jn = text(f["job/names"])
+        lost = [f"{n}: {100 * (1 - x):.1f} %" for n, x in zip(jn, pr) if np.isfinite(x)]
+        if lost:
+            summary.append(("Goodput lost (1 − progress ratio: stalls and throttling)",
+                            ", ".join(lost[:8])))
+    if "facility/gpu_seconds_throttled" in f:
+        gs = f["facility/gpu_seconds_throttled"][()].ravel()[-1]
+        summary.append(("Throttled GPU-seconds", f"{gs:,.0f} s"))
+    summary.append(("Size", f"{nrack} racks in {len(row_names)} rows"
+                    + (f", {ctx['gr'].size} GPUs" if ctx["gr"] is not None else "")
+                    + (f", {f['cdu/names'].shape[0]} CDUs" if "cdu/names" in f else "")
+                    + f"; {fmt(t[-1])} min every {fmt(t_s[1] - t_s[0] if len(t_s) > 1 else 0, 0)} s"))
+    alarms = alarm_rows(events)
+    # --- temperatures
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    if "cdu/T_sec_supply" in f:
+        band(ax, t, f["cdu/T_sec_supply"][()] - C0, "CDU supply", "tab:blue")
+        band(ax, t, f["cdu/T_sec_return"][()] - C0, "CDU return", "tab:orange", "--")
+    band(ax, t, np.nanmax(f["rack/T_return"][()], axis=1) - C0, "hottest rack outlet", "tab:red")
+    if ctx["Tj"] is not None:
+        band(ax, t, np.nanmax(ctx["Tj"], axis=1) - C0, "hottest GPU junction", "tab:purple")
+        band(ax, t, np.nanmedian(ctx["Tj"], axis=1) - C0, "median GPU junction", "tab:green", ":")
     if "room/T_air" in f:
-        ax.plot(t, f["room/T_air"][()].ravel() - C0, ":", label="room air")
+        band(ax, t, f["room/T_air"][()].ravel() - C0, "room air", "gray", ":")
+    mark_events(ax, events)
     ax.set_xlabel("time (min)")
     ax.set_ylabel("temperature (°C)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, ncol=2)
-    figs.append(("Temperatures", save(fig, out, "temperatures.png")))
-    # flows
+    legend(ax, ncol=2, loc="best")
+    figs.add("Temperatures", fig, "temperatures.png")
+    # --- flows
     fig, ax = plt.subplots(figsize=(9, 4))
     if "cdu/V_flow_sec" in f:
-        for k, n in enumerate(text(f["cdu/names"])):
-            ax.plot(t, f["cdu/V_flow_sec"][:, k] * 60000, label=f"{n} secondary")
+        band(ax, t, f["cdu/V_flow_sec"][()] * 60000, "CDU secondary", "tab:blue")
     if "rack/V_flow" in f:
         v = f["rack/V_flow"][()] * 60000
-        ax.fill_between(t, v.min(axis=1), v.max(axis=1), alpha=0.3, label="racks (min-max)")
+        ax.fill_between(t, v.min(axis=1), v.max(axis=1), color="tab:green", alpha=0.3,
+                        label=f"racks (min–max of {v.shape[1]})")
+    mark_events(ax, events)
     ax.set_xlabel("time (min)")
     ax.set_ylabel("flow (L/min)")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    figs.append(("Flows", save(fig, out, "flows.png")))
-    # power and PUE
+    legend(ax)
+    figs.add("Flows", fig, "flows.png")
+    # --- power and PUE
     fig, ax = plt.subplots(figsize=(9, 4))
+    scale, unit = (1e6, "MW") if "rack/P" in f and np.nanmax(f["rack/P"][()].sum(axis=1)) > 5e6 \
+        else (1e3, "kW")
     if "facility/P_IT" in f:
-        ax.plot(t, f["facility/P_IT"][()].ravel() / 1e3, label="IT")
+        ax.plot(t, f["facility/P_IT"][()].ravel() / scale, label="IT")
     elif "rack/P" in f:
-        ax.plot(t, f["rack/P"][()].sum(axis=1) / 1e3, label="IT (racks)")
+        ax.plot(t, f["rack/P"][()].sum(axis=1) / scale, label="IT (racks)")
     if "facility/P_total" in f:
-        ax.plot(t, f["facility/P_total"][()].ravel() / 1e3, label="total (utility + pumps)")
+        ax.plot(t, f["facility/P_total"][()].ravel() / scale, label="total (utility + pumps)")
     if "cdu/P_pump" in f:
-        ax.plot(t, f["cdu/P_pump"][()].sum(axis=1) / 1e3, label="CDU pumps")
+        ax.plot(t, f["cdu/P_pump"][()].sum(axis=1) / scale, label="CDU pumps")
+    mark_events(ax, events)
     ax.set_xlabel("time (min)")
-    ax.set_ylabel("power (kW)")
+    ax.set_ylabel(f"power ({unit})")
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8, loc="upper left")
+    legend(ax, loc="upper left")
     if "facility/PUE" in f:
         a2 = ax.twinx()
         pue = f["facility/PUE"][()].ravel()
@@ -158,51 +463,113 @@ def run_report(f, out):
         ok = pue[np.isfinite(pue)]
         if ok.size:
             a2.set_ylim(1.0, max(1.2, float(ok.max()) * 1.02))
-        a2.legend(fontsize=8, loc="upper right")
-    figs.append(("Power and PUE", save(fig, out, "power.png")))
-    # the floor: racks by row and position, coloured by their hottest GPU (or outlet)
-    if "rack/names" in f:
-        names = text(f["rack/names"])
-        rows = text(f["rack/row"]) if "rack/row" in f else ["A"] * len(names)
-        idx = f["rack/index"][()] if "rack/index" in f else np.arange(1, len(names) + 1)
-        if "gpu/T_junction" in f and "gpu/rack" in f:
-            Tj = f["gpu/T_junction"][()].max(axis=0)
-            gr = f["gpu/rack"][()]
-            hot = np.array([Tj[gr == r].max() if np.any(gr == r) else np.nan
-                            for r in range(len(names))]) - C0
-            what = "hottest GPU junction (°C)"
-        else:
-            hot = f["rack/T_return"][()].max(axis=0) - C0
-            what = "hottest rack outlet (°C)"
-        row_names = sorted(set(rows))
-        fig, ax = plt.subplots(figsize=(max(5, 1.1 * max(idx) + 2), 1.2 * len(row_names) + 1.5))
-        cmap = plt.get_cmap("inferno")
-        lo, hi = np.nanmin(hot), np.nanmax(hot)
-        for k, n in enumerate(names):
-            y = row_names.index(rows[k])
-            c = cmap(0.15 + 0.8 * (hot[k] - lo) / (hi - lo) if hi > lo else 0.5)
-            ax.add_patch(plt.Rectangle((idx[k] - 0.45, y - 0.4), 0.9, 0.8, color=c))
-            ax.text(idx[k], y, f"{n}\n{hot[k]:.1f}", ha="center", va="center", fontsize=7,
-                    color="white" if (hi > lo and (hot[k] - lo) / (hi - lo) < 0.6) else "black")
-        ax.set_xlim(0.3, max(idx) + 0.7)
-        ax.set_ylim(-0.7, len(row_names) - 0.3)
-        ax.set_yticks(range(len(row_names)), [f"row {r}" for r in row_names])
-        ax.set_xlabel("position in the row")
-        ax.set_title(f"Floor: {what}, {lo:.1f} … {hi:.1f}")
-        ax.set_aspect("equal")
-        figs.append(("Hotspot map", save(fig, out, "floor.png")))
-    # GPU-to-GPU variation (docs/models/gpu_variation.md): histograms and the per-rack spread
-    figs += variation_figs(f, out, t)
-    # events
-    events = []
-    if "events/time" in f and f["events/time"].shape[0] > 0:
-        for tt, c, k, s, m in zip(f["events/time"][()], text(f["events/component"]),
-                                  text(f["events/kind"]), text(f["events/severity"]),
-                                  text(f["events/message"])):
-            events.append((tt, s, c, k, m))
+        legend(a2, loc="upper right")
+    figs.add("Power and PUE", fig, "power.png")
+    # --- per-row spread of the racks' hottest junction over time (a band per row when few rows,
+    # the spread of the rows' maxima when many)
+    fig, ax = plt.subplots(figsize=(9, 4))
+    rix = np.array([row_names.index(x) for x in rows_of])
+    per_row = np.stack([np.nanmax(hot[:, rix == k], axis=1) for k in range(len(row_names))], 1)
+    if len(row_names) <= MAX_LEGEND - 1:
+        cm = plt.get_cmap("tab10")
+        for k, rn in enumerate(row_names):
+            sub = hot[:, rix == k]
+            ax.fill_between(t, np.nanmin(sub, 1), np.nanmax(sub, 1), color=cm(k), alpha=0.2)
+            ax.plot(t, np.nanmean(sub, 1), color=cm(k), label=f"row {rn} (mean, band min–max)")
+    else:
+        ax.fill_between(t, np.nanmin(per_row, 1), np.nanmax(per_row, 1), color="tab:red",
+                        alpha=0.25, label=f"hottest rack per row (min–max of {len(row_names)} rows)")
+        ax.plot(t, np.nanmedian(per_row, 1), color="tab:red", label="median row")
+        ax.plot(t, np.nanmean(hot, 1), color="tab:blue", label="mean rack")
+    mark_events(ax, events)
+    ax.set_xlabel("time (min)")
+    ax.set_ylabel(f"{hot_what} (°C)")
+    ax.grid(alpha=0.3)
+    legend(ax, loc="best")
+    figs.add("Spread by row over time", fig, "row_spread_time.png")
+    # --- at chosen times: per-row spread across racks, distributions across GPUs, maps
+    at = choose_times(f, t_s, peak_row, a.at)
+    tables = []
+    for n, row in enumerate(at):
+        when = f"{fmt(t[row])} min"
+        fig, ax = plt.subplots(figsize=(9, 3.6))
+        x = np.arange(len(row_names))
+        st = [hot[row, rix == k] for k in range(len(row_names))]
+        mn = [np.nanmin(s) for s in st]
+        mx = [np.nanmax(s) for s in st]
+        me = [np.nanmean(s) for s in st]
+        p99 = [np.nanpercentile(s, 99) for s in st]
+        ax.fill_between(x, mn, mx, color="tab:orange", alpha=0.3, step="mid", label="min–max")
+        ax.plot(x, me, "o-", ms=3, color="tab:blue", label="mean")
+        ax.plot(x, p99, "_", ms=10, color="tab:red", label="p99")
+        step = max(1, math.ceil(len(row_names) / 32))
+        ax.set_xticks(x[::step], [f"{r}" for r in row_names[::step]], fontsize=7)
+        ax.set_xlabel("row")
+        ax.set_ylabel(f"{hot_what} (°C)")
+        ax.set_title(f"Racks by row at {when}", fontsize=10)
+        ax.grid(alpha=0.3)
+        legend(ax)
+        figs.add(f"Per-row spread at {when}", fig, f"row_spread_{n}.png")
+        if ctx["Tj"] is not None:
+            fig, axes = plt.subplots(1, 3, figsize=(11, 3.4))
+            for axh, key, lab, off, sc in [(axes[0], "Tj", "junction (°C)", -C0, 1),
+                                           (axes[1], "Thbm", "HBM (°C)", -C0, 1),
+                                           (axes[2], "clk", "SM clock (%)", 0, 100)]:
+                if ctx[key] is None:
+                    axh.axis("off")
+                    continue
+                v = (ctx[key][row] + off) * sc
+                v = v[np.isfinite(v)]
+                axh.hist(v, bins=min(60, max(10, int(np.sqrt(v.size)))), color="tab:blue")
+                if v.size:
+                    axh.axvline(np.percentile(v, 99), color="tab:red", ls="--", lw=0.8,
+                                label=f"p99 {fmt(np.percentile(v, 99))}")
+                    legend(axh)
+                axh.set_xlabel(lab)
+                axh.set_ylabel("GPUs")
+                axh.grid(alpha=0.3)
+            fig.suptitle(f"Across the {ctx['Tj'].shape[1]} GPUs at {when}", fontsize=10)
+            figs.add(f"GPU distributions at {when}", fig, f"gpu_hist_{n}.png")
+            # top-N hottest GPUs and racks with their cause
+            Tj = ctx["Tj"][row]
+            order = np.argsort(np.where(np.isfinite(Tj), -Tj, np.inf))[:a.top]
+            gt = [["GPU", "rack", "tray", "slot", "junction (°C)", "likely cause"]]
+            for g in order:
+                gt.append([str(int(g)), names[int(ctx["gr"][g])],
+                           str(int(f["gpu/tray"][g])) if "gpu/tray" in f else "–",
+                           str(int(f["gpu/slot"][g])) if "gpu/slot" in f else "–",
+                           fmt(Tj[g] - C0), gpu_cause(f, int(g), row, ctx)])
+            tables.append((f"Top {len(order)} hottest GPUs at {when}", gt))
+        ro = np.argsort(np.where(np.isfinite(hot[row]), -hot[row], np.inf))[:a.top]
+        rt = [["rack", "row", "position", f"{hot_what} (°C)", "likely cause"]]
+        for r in ro:
+            cause = "–"
+            if ctx["Tj"] is not None:
+                gs = np.where(ctx["gr"] == r)[0]
+                if gs.size:
+                    g = gs[np.nanargmax(ctx["Tj"][row, gs])]
+                    cause = gpu_cause(f, int(g), row, ctx)
+            rt.append([names[r], rows_of[r], str(int(idx[r])), fmt(hot[row, r]), cause])
+        tables.append((f"Top {len(ro)} hottest racks at {when}", rt))
+        hotspot_map(figs, f, hot[row], f"Floor at {when}: {hot_what} (°C)", "°C",
+                    f"floor_{n}.png")
+        rack_spread(figs, f, row, when, n)
+    # time above the threshold: what a whole-run maximum hides (an isolated rack is cold here)
+    dt = np.diff(t_s, prepend=t_s[0])
+    thr = a.threshold
+    if thr is None:  # within 5 K of the run's peak: where the heat concentrates
+        thr = float(math.floor(np.nanmax(hot) - 5.0))
+    above = ((hot > thr) * dt[:, None]).sum(axis=0) / 60.0
+    hotspot_map(figs, f, above, f"Floor: minutes with {hot_what} above {fmt(thr)} °C",
+                "min", "floor_above.png", cmap="magma", lo=0.0,
+                hi=max(1e-3, float(np.nanmax(above))) if np.any(above > 0) else 1.0)
     title = f.attrs.get("facility_name", "")
-    return figs, events, notes, title
+    title = title.decode() if isinstance(title, bytes) else str(title)
+    return figs, events, summary, alarms, tables, title
 
+
+# ---------------------------------------------------------------------------------------------
+# sweeps
 
 def pareto(x, y):
     """indices of the points no other point beats in both x and y (both minimized)"""
@@ -215,8 +582,41 @@ def pareto(x, y):
     return front
 
 
+def category_labels(values):
+    """short labels for categorical values (files, words): what differs between them; a number
+    when that is all that differs (pod_gb200_r4.yaml, ..._r8.yaml -> 4 … 8)"""
+    stems = [os.path.splitext(os.path.basename(v))[0] for v in values]
+    if len(set(stems)) < len(set(values)):
+        stems = list(values)
+    if len(stems) > 1:
+        pre = os.path.commonprefix(stems)
+        suf = os.path.commonprefix([s[::-1] for s in stems])[::-1]
+        core = [s[len(pre):len(s) - len(suf)] if len(s) > len(pre) + len(suf) else s for s in stems]
+        if all(core) and len(set(core)) == len(set(stems)):
+            stems = core
+    nums = [re.fullmatch(r"[A-Za-z_-]*(\d+(\.\d+)?)", s) for s in stems]
+    if all(nums):
+        return [n.group(1) for n in nums], [float(n.group(1)) for n in nums]
+    return stems, None
+
+
+def sweep_param(c, p, n):
+    txt = text(c["parameters"][p])
+    xs = c["parameters_si"][p][()] if "parameters_si" in c else np.full(n, np.nan)
+    numeric = bool(np.all(np.isfinite(xs)))
+    if numeric and np.all(np.abs(xs - 273.15) < 200) and any("degC" in v for v in txt):
+        return xs - C0, f"{p} (°C)", None
+    if numeric:
+        return xs.astype(float), p, None
+    labels, nums = category_labels(txt)
+    if nums is not None:
+        return np.array(nums), p, None
+    cats = sorted(set(labels))
+    return np.array([cats.index(v) for v in labels], dtype=float), p, cats
+
+
 def sweep_report(f, out):
-    figs = []
+    figs = Figures(out)
     c = f["cases"]
     n = c["index"].shape[0]
     status = text(c["status"])
@@ -232,41 +632,46 @@ def sweep_report(f, out):
                ("IT energy", "E_it", "kWh", None),
                ("lowest flow margin", "flow_margin_min", "", 0.0)]
     metrics = [m for m in metrics if m[1] in c and np.any(np.isfinite(c[m[1]][()][ok]))]
+    pv = {p: sweep_param(c, p, n) for p in params}
     for p in params:
-        txt = text(c["parameters"][p])
-        xs = c["parameters_si"][p][()] if "parameters_si" in c else np.full(n, np.nan)
-        numeric = np.all(np.isfinite(xs))
-        if numeric and np.all(np.abs(xs - 273.15) < 200) and any("degC" in v for v in txt):
-            xs = xs - C0
-            xlabel = f"{p} (°C)"
-        elif numeric:
-            xlabel = p
-        else:  # files or words: categories
-            cats = sorted(set(txt))
-            xs = np.array([cats.index(v) for v in txt], dtype=float)
-            xlabel = p
+        xs, xlabel, cats = pv[p]
+        other = [q for q in params if q != p]
         cols = 3
         rows = max(1, math.ceil(len(metrics) / cols))
-        fig, axes = plt.subplots(rows, cols, figsize=(4.2 * cols, 3.2 * rows), squeeze=False)
+        fig, axes = plt.subplots(rows, cols, figsize=(11, min(7.8, 2.6 * rows)), squeeze=False)
         for k, (label, key, unit, off) in enumerate(metrics):
             ax = axes[k // cols][k % cols]
             y = c[key][()].astype(float)
             y = y / 3.6e6 if unit == "kWh" else y + (off or 0.0)
-            ax.scatter(xs[ok], y[ok], s=14)
+            if other:  # coloured by the second parameter, one line per value
+                q = other[0]
+                qx, qlabel, qcats = pv[q]
+                vals = sorted(set(qx[ok].tolist()))
+                cm = plt.get_cmap("viridis")
+                for j, v in enumerate(vals):
+                    m = ok & (qx == v)
+                    o = np.argsort(xs[m])
+                    name = qcats[int(v)] if qcats else (
+                        str(int(round(v))) if abs(v - round(v)) < 1e-9 else fmt(v, 2))
+                    ax.plot(xs[m][o], y[m][o], "o-", ms=3, lw=1,
+                            color=cm(j / max(1, len(vals) - 1)), label=f"{qlabel} = {name}")
+            else:
+                ax.scatter(xs[ok], y[ok], s=14)
             if np.any(~ok):
                 ax.scatter(xs[~ok], np.full((~ok).sum(), np.nanmin(y[ok]) if np.any(ok) else 0),
                            marker="x", color="red", label="failed")
             ax.set_xlabel(xlabel, fontsize=8)
             ax.set_ylabel(f"{label}" + (f" ({unit})" if unit else ""), fontsize=8)
             ax.grid(alpha=0.3)
-            if not numeric:
-                cats = sorted(set(txt))
-                ax.set_xticks(range(len(cats)), [os.path.basename(v) for v in cats], rotation=30,
-                              fontsize=6, ha="right")
+            if cats:
+                ax.set_xticks(range(len(cats)), cats, rotation=30, fontsize=7, ha="right")
         for k in range(len(metrics), rows * cols):
             axes[k // cols][k % cols].axis("off")
+        if other and metrics:  # one legend for the figure, in the first plot
+            legend(axes[0][0], ncol=1 if len(set(pv[other[0]][0])) <= 5 else 2)
         safe = "".join(ch if ch.isalnum() else "_" for ch in p)
-        figs.append((f"Metrics against {p}", save(fig, out, f"metrics_{safe}.png")))
+        figs.add(f"Metrics against {p}" + (f", coloured by {other[0]}" if other else ""), fig,
+                 f"metrics_{safe}.png")
     # Pareto front: energy overhead against training throughput lost (both to be minimized);
     # PUE where the facility has a power chain, else cooling energy per IT energy
     if "PUE" in c and np.any(np.isfinite(c["PUE"][()][ok])):
@@ -284,22 +689,29 @@ def sweep_report(f, out):
     good = ok & np.isfinite(x) & np.isfinite(yv)
     idx = np.where(good)[0]
     fig, ax = plt.subplots(figsize=(7, 4.5))
-    ax.scatter(x[good], yv[good], s=16, label="cases")
+    if params:
+        qx, qlabel, qcats = pv[params[0]]
+        sc = ax.scatter(x[good], yv[good], s=16, c=qx[good], cmap="viridis", label="cases")
+        cb = fig.colorbar(sc, ax=ax)
+        cb.set_label(qlabel)
+        if qcats:
+            cb.set_ticks(range(len(qcats)), labels=qcats)
+    else:
+        ax.scatter(x[good], yv[good], s=16, label="cases")
     if idx.size:
         front = idx[pareto(x[idx], yv[idx])]
         front = front[np.argsort(x[front])]
-        ax.plot(x[front], yv[front], "r-o", ms=5, label="Pareto front")
+        ax.plot(x[front], yv[front], "r-o", ms=5, mfc="none", label="Pareto front")
         for i in front:
             ax.annotate(str(int(c["index"][i])), (x[i], yv[i]), fontsize=7,
                         textcoords="offset points", xytext=(3, 3))
     ax.set_xlabel(xlabel)
     ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
-    ax.legend(fontsize=8)
-    figs.append(("Energy overhead against throughput lost: the Pareto front",
-                 save(fig, out, "pareto.png")))
+    legend(ax)
+    figs.add("Energy overhead against throughput lost: the Pareto front", fig, "pareto.png")
     table = []
-    shown = [m for m in metrics[:6]]
+    shown = metrics[:6]
     for i in range(n):
         row = [str(int(c["index"][i])), status[i]]
         row += [text(c["parameters"][p])[i] for p in params]
@@ -309,8 +721,18 @@ def sweep_report(f, out):
             row.append("" if not math.isfinite(v) else f"{v:.4g}")
         table.append(row)
     head = ["case", "status"] + params + [f"{m[0]}" + (f" ({m[2]})" if m[2] else "") for m in shown]
-    return figs, head, table
+    best = []
+    if idx.size:
+        i = idx[np.argmin(yv[idx])]
+        best.append(("Least throughput lost", f"case {int(c['index'][i])}: {fmt(yv[i], 4)}"))
+        i = idx[np.argmin(x[idx])]
+        best.append(("Lowest energy overhead", f"case {int(c['index'][i])}: {fmt(x[i], 3)}"))
+    best.insert(0, ("Cases", f"{n} ({int(ok.sum())} ok, {int((~ok).sum())} failed)"))
+    return figs, head, table, best
 
+
+# ---------------------------------------------------------------------------------------------
+# output
 
 # root attributes shown under "Provenance" (docs/results.md), in this order, where the file has them
 PROVENANCE = ["dctwin_version", "git_revision", "command_line", "host", "created", "data_dir",
@@ -328,45 +750,112 @@ def provenance(f):
     return rows
 
 
-def write_html(out, title, figs, events=None, table=None, head=None, subtitle="", prov=None):
+def alarm_table(alarms):
+    head = ["component", "first alarm", "severity", "first at (s)", "detected at (s)",
+            "isolated at (s)", "detection → isolation (s)", "alarms"]
+    rows = []
+    for c, e in sorted(alarms.items(), key=lambda kv: kv[1]["first"]):
+        d, i = e["detected"], e["isolated"]
+        rows.append([c, e["kind"], e["severity"], fmt(e["first"]), fmt(d) if d is not None else "–",
+                     fmt(i) if i is not None else "–",
+                     fmt(i - d) if d is not None and i is not None else "–", str(e["count"])])
+    return head, rows
+
+
+def html_table(h, head, rows):
+    h.write("<table><tr>" + "".join(f"<th>{html.escape(x)}</th>" for x in head) + "</tr>")
+    for row in rows:
+        h.write("<tr>" + "".join(f"<td>{html.escape(str(x))}</td>" for x in row) + "</tr>")
+    h.write("</table>\n")
+
+
+def write_html(out, title, figs, summary, subtitle="", alarms=None, tables=(), events=None,
+               cases=None, prov=None):
     with open(os.path.join(out, "index.html"), "w") as h:
         h.write("<!DOCTYPE html>\n<html><head><meta charset='utf-8'>"
                 f"<title>{html.escape(title)}</title><style>"
-                "body{font-family:sans-serif;max-width:1100px;margin:auto}"
-                "table{border-collapse:collapse;font-size:12px}td,th{border:1px solid #ccc;"
-                "padding:2px 6px}img{max-width:100%}</style></head><body>\n")
+                "body{font-family:sans-serif;max-width:1150px;margin:auto;padding:0 8px}"
+                "table{border-collapse:collapse;font-size:12px;margin-bottom:8px}"
+                "td,th{border:1px solid #ccc;padding:2px 6px;text-align:left}"
+                "img{max-width:100%}</style></head><body>\n")
         h.write(f"<h1>{html.escape(title)}</h1><p>{html.escape(subtitle)}</p>\n")
-        for caption, png in figs:
-            h.write(f"<h2>{html.escape(caption)}</h2><img src='{png}' alt='{html.escape(caption)}'>\n")
+        h.write("<h2>Summary</h2>")
+        html_table(h, ["", ""], summary)
+        if alarms is not None:
+            h.write("<h3>Alarms</h3>")
+            if alarms:
+                html_table(h, *alarm_table(alarms))
+            else:
+                h.write("<p>none</p>")
+        for cap, rows in tables:
+            h.write(f"<h3>{html.escape(cap)}</h3>")
+            html_table(h, rows[0], rows[1:])
+        for caption, name, b64, _, _ in figs.items:
+            h.write(f"<h2>{html.escape(caption)}</h2><img src='data:image/png;base64,{b64}' "
+                    f"alt='{html.escape(caption)}'>\n")
         if events is not None:
             h.write("<h2>Events</h2>")
             if not events:
                 h.write("<p>none</p>")
             else:
-                h.write("<table><tr><th>time (s)</th><th>severity</th><th>component</th>"
-                        "<th>kind</th><th>message</th></tr>")
-                for tt, s, c, k, m in events:
-                    h.write(f"<tr><td>{tt:.1f}</td><td>{html.escape(s)}</td><td>{html.escape(c)}"
-                            f"</td><td>{html.escape(k)}</td><td>{html.escape(m)}</td></tr>")
-                h.write("</table>\n")
-        if table is not None:
-            h.write("<h2>Cases</h2><table><tr>" + "".join(f"<th>{html.escape(x)}</th>" for x in head)
-                    + "</tr>")
-            for row in table:
-                h.write("<tr>" + "".join(f"<td>{html.escape(x)}</td>" for x in row) + "</tr>")
-            h.write("</table>\n")
+                shown = events[:MAX_EVENT_ROWS]
+                html_table(h, ["time (s)", "severity", "component", "kind", "message"],
+                           [[fmt(tt), s, c, k, m] for tt, s, c, k, m in shown])
+                if len(events) > len(shown):
+                    h.write(f"<p>… and {len(events) - len(shown)} more (the file has them all: "
+                            "/events)</p>")
+        if cases is not None:
+            h.write("<h2>Cases</h2>")
+            html_table(h, *cases)
         if prov:
-            h.write("<h2>Provenance</h2><table>")
-            for k, v in prov:
-                h.write(f"<tr><th>{html.escape(k)}</th><td>{html.escape(v)}</td></tr>")
-            h.write("</table>\n")
+            h.write("<h2>Provenance</h2>")
+            html_table(h, ["attribute", "value"], prov)
         h.write("</body></html>\n")
 
 
+def table_page(pdf, title, blocks):
+    """a PDF page of text tables: (heading, head, rows) blocks, long cells wrapped"""
+    fig = plt.figure(figsize=(8.27, 11.69))
+    fig.text(0.05, 0.97, title, fontsize=13, weight="bold", va="top")
+    y = 0.93
+    for heading, head, rows in blocks:
+        if y < 0.1:
+            break
+        fig.text(0.05, y, heading, fontsize=10, weight="bold", va="top")
+        y -= 0.025
+        lines = [head] + rows if head else rows
+        for r in lines[:40]:
+            s = "   ".join(str(x) for x in r)
+            while s and y > 0.04:
+                fig.text(0.06, y, s[:120], fontsize=7, va="top", family="monospace",
+                         weight="bold" if r is head else "normal")
+                s = s[120:]
+                y -= 0.016
+        y -= 0.015
+    pdf.savefig(fig)
+    plt.close(fig)
+
+
+def write_pdf(out, title, figs, blocks):
+    with PdfPages(os.path.join(out, "report.pdf")) as pdf:
+        table_page(pdf, title, blocks)
+        for caption, fig in figs.figs:
+            fig.suptitle(caption, fontsize=9, y=0.995) if not fig._suptitle else None
+            pdf.savefig(fig)
+            plt.close(fig)
+
+
 def main():
-    ap = argparse.ArgumentParser(description="dctwin review report (HTML + PNG)")
+    ap = argparse.ArgumentParser(description="dctwin review report (self-contained HTML + PDF)")
     ap.add_argument("results")
-    ap.add_argument("-o", "--output", required=True, help="folder for index.html and the plots")
+    ap.add_argument("-o", "--output", required=True, help="folder for index.html, report.pdf")
+    ap.add_argument("--at", type=float, nargs="*", default=None, metavar="MIN",
+                    help="times (min) for the distributions and hotspot maps "
+                         "(default: the peak junction and the end)")
+    ap.add_argument("--threshold", type=float, default=None, metavar="DEGC",
+                    help="temperature for the time-above-threshold map "
+                         "(default: 5 K below the run's peak, rounded down)")
+    ap.add_argument("--top", type=int, default=10, help="hottest GPUs and racks listed (default 10)")
     a = ap.parse_args()
     os.makedirs(a.output, exist_ok=True)
     try:
@@ -387,18 +876,26 @@ def main():
 
 
 def report(f, a):
-    """the page for an open results file (a run or a sweep); returns the exit status"""
+    """the page and the PDF for an open results file (a run or a sweep); returns the exit status"""
     schema = f.attrs.get("schema", b"")
     schema = schema.decode() if isinstance(schema, bytes) else str(schema)
+    name = os.path.basename(a.results)
     if schema.startswith("dctwin-sweep"):
-        figs, head, table = sweep_report(f, a.output)
-        n = f["cases/index"].shape[0]
-        write_html(a.output, f"dctwin sweep: {os.path.basename(a.results)}", figs, table=table,
-                   head=head, subtitle=f"{n} cases", prov=provenance(f))
+        figs, head, table, best = sweep_report(f, a.output)
+        title = f"dctwin sweep: {name}"
+        write_html(a.output, title, figs, best, subtitle=f"{len(table)} cases",
+                   cases=(head, table), prov=provenance(f))
+        write_pdf(a.output, title, figs, [("Summary", None, best), ("Cases", head, table)])
     else:
-        figs, events, notes, title = run_report(f, a.output)
-        write_html(a.output, f"dctwin run: {os.path.basename(a.results)}", figs, events=events,
-                   subtitle=str(title), prov=provenance(f))
+        figs, events, summary, alarms, tables, sub = run_report(f, a.output, a)
+        title = f"dctwin run: {name}"
+        write_html(a.output, title, figs, summary, subtitle=sub, alarms=alarms, tables=tables,
+                   events=events, prov=provenance(f))
+        blocks = [("Summary", None, summary), ("Alarms", *alarm_table(alarms))]
+        blocks += [(cap, rows[0], rows[1:]) for cap, rows in tables[:2]]
+        write_pdf(a.output, title, figs, blocks)
+    with open(os.path.join(a.output, "figures.json"), "w") as j:
+        json.dump({"figures": figs.manifest(), "max_legend": MAX_LEGEND}, j, indent=1)
     print(os.path.join(a.output, "index.html"))
     return 0
 

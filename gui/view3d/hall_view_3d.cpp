@@ -28,9 +28,11 @@
 #include <vtkCellData.h>
 #include <vtkCellPicker.h>
 #include <vtkCommand.h>
+#include <vtkCoordinate.h>
 #include <vtkGenericOpenGLRenderWindow.h>
 #include <vtkGenericRenderWindowInteractor.h>
 #include <vtkInteractorStyleTrackballCamera.h>
+#include <vtkLegendBoxActor.h>
 #include <vtkLightKit.h>
 #include <vtkLookupTable.h>
 #include <vtkNew.h>
@@ -292,6 +294,8 @@ struct HallView3D::Impl {
   int selected = -1;
   vtkNew<vtkLookupTable> lut;
   vtkNew<vtkScalarBarActor> bar;
+  vtkNew<vtkLegendBoxActor> cats;  // categorical legend (leak states, CDU states)
+  vtkNew<vtkPolyData> swatch;      // the square each category entry shows
 
   // mouse
   QPoint press_pos;
@@ -393,10 +397,11 @@ HallView3D::HallView3D(QWidget* parent) : QWidget(parent), impl_(std::make_uniqu
   I.lut->Build();
   I.bar->SetLookupTable(I.lut);
   I.bar->SetNumberOfLabels(5);
-  I.bar->SetPosition(0.88, 0.1);
-  I.bar->SetWidth(0.1);
+  // room for the labels right of the bar and a two-line title: nothing clipped at the edge
+  I.bar->SetPosition(0.84, 0.08);
+  I.bar->SetWidth(0.15);
   I.bar->SetHeight(0.8);
-  I.bar->SetMaximumWidthInPixels(80);
+  I.bar->SetMaximumWidthInPixels(130);
   I.bar->SetBarRatio(0.3);
   I.bar->UnconstrainedFontSizeOn();  // fixed point sizes, not scaled with the bar
   I.bar->GetTitleTextProperty()->SetFontSize(14);
@@ -409,6 +414,26 @@ HallView3D::HallView3D(QWidget* parent) : QWidget(parent), impl_(std::make_uniqu
   }
   I.bar->VisibilityOff();
   I.ren->AddViewProp(I.bar);
+  {  // a unit square for the category swatches
+    vtkNew<vtkPoints> pts;
+    for (auto [x, y] : {std::pair{0.0, 0.0}, {1.0, 0.0}, {1.0, 1.0}, {0.0, 1.0}})
+      pts->InsertNextPoint(x, y, 0);
+    vtkNew<vtkCellArray> poly;
+    const vtkIdType q[4] = {0, 1, 2, 3};
+    poly->InsertNextCell(4, q);
+    I.swatch->SetPoints(pts);
+    I.swatch->SetPolys(poly);
+  }
+  I.cats->GetPositionCoordinate()->SetCoordinateSystemToNormalizedViewport();
+  I.cats->GetPositionCoordinate()->SetValue(0.78, 0.45);
+  I.cats->GetPosition2Coordinate()->SetCoordinateSystemToNormalizedViewport();
+  I.cats->GetPosition2Coordinate()->SetValue(0.21, 0.45);
+  I.cats->BorderOff();
+  I.cats->GetEntryTextProperty()->SetColor(0.15, 0.15, 0.18);
+  I.cats->GetEntryTextProperty()->ShadowOff();
+  I.cats->GetEntryTextProperty()->SetFontSize(12);
+  I.cats->VisibilityOff();
+  I.ren->AddViewProp(I.cats);
 
   // picking: boxes only, through a cell locator built once per scene
   I.picker->SetTolerance(0.0);
@@ -607,19 +632,52 @@ int HallView3D::selected() const {
   return impl_->selected;
 }
 
-void HallView3D::setLegend(const QString& title, double lo, double hi, const QString& unit) {
+void HallView3D::setLegend(const QString& title, double lo, double hi, const QString& unit,
+                           int labels, int decimals) {
   Impl& I = *impl_;
   if (!(hi > lo)) hi = lo + 1;
   I.lut->SetTableRange(lo, hi);
-  const QString t = unit.isEmpty() ? title : QStringLiteral("%1 [%2]").arg(title, unit);
+  I.cats->VisibilityOff();
+  // the title in lines of about 18 characters, the unit on its own: the bar stays narrow
+  QString wrapped, line;
+  for (const QString& w : title.split(' ')) {
+    if (!line.isEmpty() && line.size() + w.size() > 18) wrapped += line + "\n", line.clear();
+    line += (line.isEmpty() ? "" : " ") + w;
+  }
+  wrapped += line;
+  const QString t = unit.isEmpty() ? wrapped : QStringLiteral("%1\n(%2)").arg(wrapped, unit);
   I.bar->SetTitle(t.toUtf8().constData());
+  I.bar->SetNumberOfLabels(std::max(2, labels));
+  I.bar->SetLabelFormat(
+      QStringLiteral("%.%1f").arg(std::clamp(decimals, 0, 6)).toUtf8().constData());
   const bool was_visible = I.bar->GetVisibility();
   I.bar->VisibilityOn();
   if (!was_visible && I.auto_fit) resetCamera();  // make room for the bar
   I.redraw();
 }
 
+void HallView3D::setCategories(const QString& title,
+                               const std::vector<std::pair<QString, QColor>>& entries) {
+  Impl& I = *impl_;
+  I.bar->VisibilityOff();
+  I.cats->SetNumberOfEntries(int(entries.size()) + 1);
+  double none[3] = {0.15, 0.15, 0.18};  // the title: dark text, no swatch
+  I.cats->SetEntry(0, static_cast<vtkPolyData*>(nullptr), title.toUtf8().constData(), none);
+  for (int k = 0; k < int(entries.size()); ++k) {
+    double rgb[3] = {entries[k].second.redF(), entries[k].second.greenF(),
+                     entries[k].second.blueF()};
+    I.cats->SetEntry(k + 1, I.swatch, entries[k].first.toUtf8().constData(), rgb);
+  }
+  I.cats->VisibilityOn();
+  I.redraw();
+}
+
+int HallView3D::categoryCount() const {
+  return impl_->cats->GetVisibility() ? impl_->cats->GetNumberOfEntries() - 1 : 0;
+}
+
 void HallView3D::clearLegend() {
+  impl_->cats->VisibilityOff();
   impl_->bar->VisibilityOff();
   impl_->redraw();
 }
@@ -641,7 +699,8 @@ void HallView3D::resetCamera() {
   I.ren->ResetCamera(bb);  // fits the bounding sphere: loose for a flat hall seen from above
   // then pan and dolly until the corners of the bounds fill the view (left of the legend when
   // it is shown); a few steps, as perspective makes near corners grow faster
-  const double xlo = -0.92, xhi = I.bar->GetVisibility() ? 0.68 : 0.92, yhi = 0.88;
+  const double xlo = -0.92, xhi = I.bar->GetVisibility() || I.cats->GetVisibility() ? 0.56 : 0.92,
+               yhi = 0.88;
   for (int step = 0; step < 6; ++step) {
     double lo[2] = {1e300, 1e300}, hi[2] = {-1e300, -1e300};
     for (int k = 0; k < 8; ++k) {

@@ -62,8 +62,13 @@ class HallView3D : public QWidget {
   // Outlines one box; -1 for none.
   void setSelected(int box);
   int selected() const;
-  // Scalar bar with the rampColor() ramp; clearLegend() hides it.
-  void setLegend(const QString& title, double lo, double hi, const QString& unit);
+  // Scalar bar with the rampColor() ramp; clearLegend() hides it. `labels` labels from lo to hi
+  // with `decimals` places (round ticks when lo and hi are ticks `labels - 1` steps apart)
+  void setLegend(const QString& title, double lo, double hi, const QString& unit, int labels = 5,
+                 int decimals = 1);
+  // Categorical legend instead of the bar: one swatch per (name, colour), e.g. the leak states
+  void setCategories(const QString& title, const std::vector<std::pair<QString, QColor>>& entries);
+  int categoryCount() const;
   void clearLegend();
   // Looks at the scene from the front-left, above the floor, with the boxes filling the view
   // (left of the legend). Until the user moves the camera, resizes and the legend refit it.

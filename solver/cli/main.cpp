@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdio>
 #include <cstdlib>
@@ -555,12 +556,25 @@ int main(int argc, char** argv) {
   std::string report_file, report_dir;
   CLI::App* report = app.add_subcommand(
       "report",
-      "Write an HTML review page with plots of a run or sweep results file (runs "
-      "scripts/report.py with /usr/bin/python3: python3-h5py, python3-matplotlib)");
+      "Write a review report of a run or sweep results file: one self-contained HTML page "
+      "(index.html, plots embedded) and report.pdf (runs scripts/report.py with /usr/bin/python3: "
+      "python3-h5py, python3-matplotlib)");
   report->add_option("results", report_file, "Results file (dctwin run -o or dctwin sweep -o)")
       ->required()
       ->check(CLI::ExistingFile);
-  report->add_option("--output,-o", report_dir, "Folder for index.html and the plots")->required();
+  report->add_option("--output,-o", report_dir, "Folder for index.html, report.pdf and the plots")
+      ->required();
+  std::vector<double> report_at;
+  double report_threshold = std::nan("");
+  int report_top = 10;
+  report->add_option("--at", report_at,
+                     "Times (min) for the GPU distributions, top-N lists and hotspot maps "
+                     "(default: the peak junction and the end)");
+  report->add_option("--threshold", report_threshold,
+                     "Temperature (degC) of the time-above-threshold map (default: 5 K below "
+                     "the run's peak)");
+  report->add_option("--top", report_top, "Hottest GPUs and racks listed (default 10)")
+      ->check(CLI::Range(1, 1000));
 
   std::string outputs_format = "markdown";
   CLI::App* outputs = app.add_subcommand(
@@ -631,8 +645,14 @@ int main(int argc, char** argv) {
                      "DCTWIN_SCRIPTS)\n";
         return 6;
       }
-      const std::string cmd = "/usr/bin/python3 " + quote(scripts + "/report.py") + " " +
-                              quote(report_file) + " -o " + quote(report_dir);
+      std::string cmd = "/usr/bin/python3 " + quote(scripts + "/report.py") + " " +
+                        quote(report_file) + " -o " + quote(report_dir);
+      if (!report_at.empty()) {
+        cmd += " --at";
+        for (double m : report_at) cmd += " " + std::to_string(m);
+      }
+      if (!std::isnan(report_threshold)) cmd += " --threshold " + std::to_string(report_threshold);
+      cmd += " --top " + std::to_string(report_top);
       const int rc = std::system(cmd.c_str());
       return rc == 0 ? 0 : 6;
     }

@@ -240,8 +240,9 @@ class View3DTest : public QObject {
     view_->setColors(colors);
     view_->setSelected(3);
     const QImage img = view_->renderImage();
-    // the scalar bar sits at the right: saturated blue and red both appear in the right tenth
-    const QImage right = img.copy(img.width() * 9 / 10, 0, img.width() / 10, img.height());
+    // the scalar bar sits at the right (its labels right of it): saturated blue and red both
+    // appear in the right fifth
+    const QImage right = img.copy(img.width() * 4 / 5, 0, img.width() / 5, img.height());
     QVERIFY(count(right, isRed) > 50);
     QVERIFY(count(right, [](QRgb p) { return qBlue(p) > 200 && qRed(p) < 60 && qGreen(p) < 60; }) >
             50);
@@ -251,6 +252,17 @@ class View3DTest : public QObject {
     QVERIFY(
         count(view_->renderImage().copy(img.width() * 9 / 10, 0, img.width() / 10, img.height()),
               isRed) < 10);
+    // categories (the leak states) instead of the bar: every entry drawn with its swatch
+    view_->setCategories("Leak / isolation state", {{"normal", QColor(76, 175, 80)},
+                                                    {"CDU coolant lost", QColor(216, 27, 96)}});
+    QCOMPARE(view_->categoryCount(), 2);
+    const QImage cat = view_->renderImage();
+    const QImage side = cat.copy(cat.width() * 3 / 4, 0, cat.width() / 4, cat.height());
+    QVERIFY(count(side, [](QRgb p) {
+              return std::abs(qRed(p) - 216) < 30 && qGreen(p) < 70 && std::abs(qBlue(p) - 96) < 40;
+            }) > 10);
+    view_->clearLegend();
+    QCOMPARE(view_->categoryCount(), 0);
   }
 
   void rampEnds() {

@@ -1,0 +1,120 @@
+#!/usr/bin/python3
+"""dctwin report on a pod run, a leak run, the hall and a sweep, built here from the bundled files
+(short runs), with what the report draws checked: the self-contained page (summary first, every
+plot embedded), the PDF, every figure file, legends no longer than the report's cap, figure sizes
+readable at hall scale, the alarms' detection and isolation times, sweep categories by what differs.
+
+    report_test.py DCTWIN SOURCE_DIR WORKDIR {pod|leak|hall|sweep}
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+
+
+def run(cmd):
+    p = subprocess.run(cmd, capture_output=True, text=True)
+    if p.returncode != 0:
+        sys.exit(f"FAILED ({p.returncode}): {' '.join(cmd)}\n{p.stdout}\n{p.stderr}")
+    return p.stdout
+
+
+def check(cond, what):
+    if not cond:
+        sys.exit(f"FAILED: {what}")
+    print(f"ok: {what}")
+
+
+def report(dctwin, h5, out, *extra):
+    run([dctwin, "report", h5, "-o", out, *extra])
+    page = open(os.path.join(out, "index.html"), encoding="utf-8").read()
+    man = json.load(open(os.path.join(out, "figures.json")))
+    check(len(man["figures"]) > 0, "the report has figures")
+    for fig in man["figures"]:
+        check(os.path.getsize(os.path.join(out, fig["file"])) > 1000, f"{fig['file']} written")
+        check(fig["legend_entries"] <= man["max_legend"] <= 12,
+              f"{fig['file']}: {fig['legend_entries']} legend entries <= {man['max_legend']}")
+        check(fig["width_px"] <= 1200 and fig["height_px"] <= 800,
+              f"{fig['file']}: {fig['width_px']}x{fig['height_px']} px fits a page")
+    # self-contained: every image inline, no other file referenced
+    srcs = re.findall(r"src='([^']*)'", page)
+    check(len(srcs) == len(man["figures"]) and all(s.startswith("data:image/png;base64,")
+                                                    for s in srcs), "every plot embedded (base64)")
+    check("href=" not in page, "no links to other files")
+    check(page.index("<h2>Summary</h2>") < page.index("<img"), "the summary comes first")
+    pdf = open(os.path.join(out, "report.pdf"), "rb").read()
+    check(pdf.startswith(b"%PDF") and pdf.count(b"/Type /Page") >= len(man["figures"]),
+          "report.pdf has a page per plot and the summary")
+    return page, man
+
+
+def main():
+    dctwin, src, work, which = sys.argv[1:5]
+    os.makedirs(work, exist_ok=True)
+    fac = os.path.join(src, "data", "facilities")
+    h5 = os.path.join(work, f"{which}.h5")
+    out = os.path.join(work, f"{which}_report")
+    if which == "pod":
+        run([dctwin, "run", os.path.join(fac, "pod_gb200.yaml"), "-d", "8min", "-i", "30s",
+             "-o", h5, "-q"])
+        page, man = report(dctwin, h5, out, "--at", "4", "8", "--top", "5")
+        check("Peak GPU junction" in page and "tray" in page, "peak junction and where")
+        check("PUE" in page, "PUE in the summary")
+        check("Top 5 hottest GPUs at 4.0 min" in page, "top-N GPUs at a chosen time")
+        check(any(f["file"] == "floor_above.png" for f in man["figures"]), "time-above map")
+        check(sum(f["file"].startswith("gpu_hist") for f in man["figures"]) == 2,
+              "GPU histograms at both chosen times")
+    elif which == "leak":
+        run([dctwin, "run", os.path.join(fac, "pod_gb200.yaml"), "-s",
+             os.path.join(src, "data", "scenarios", "pod_rack_leak.yaml"), "-d", "12min",
+             "-o", h5, "-q"])
+        page, man = report(dctwin, h5, out)
+        row = re.search(r"<tr><td>rack A03</td>(.*?)</tr>", page)
+        check(row is not None, "the leaking rack in the alarms table")
+        cells = re.findall(r"<td>([^<]*)</td>", row.group(1))
+        det, iso, took = float(cells[3]), float(cells[4]), float(cells[5])
+        check(600 < det < 620 and iso > det and abs(iso - det - took) < 0.2,
+              f"detection {det} s, isolation {iso} s, {took} s between")
+        temps = [f for f in man["figures"] if f["file"] == "temperatures.png"][0]
+        check("alarms" in temps["legend"], "event markers on the time series")
+    elif which == "hall":
+        run([dctwin, "run", os.path.join(fac, "hall_gb300.yaml"), "-d", "3min", "-i", "60s",
+             "-o", h5, "-q"])
+        page, man = report(dctwin, h5, out, "--top", "10")
+        temps = [f for f in man["figures"] if f["file"] == "temperatures.png"][0]
+        check(any("min–max of 64" in x for x in temps["legend"]), "64 CDUs drawn as one band")
+        check("768 racks in 32 rows" in page and "55296 GPUs" in page, "the hall's size")
+        check(page.count("<tr>") < 400, "tables bounded at hall scale")
+    elif which == "sweep":
+        sweep = os.path.join(work, "sweep.yaml")
+        with open(sweep, "w") as s:
+            s.write(f"""dctwin_sweep: 1
+name: report_test_sweep
+facility: {fac}/pod_gb200.yaml
+duration: 6 min
+output_interval: 60 s
+sampling: grid
+parameters:
+  - name: racks_per_cdu
+    path: facility
+    values: [{fac}/pod_gb200_r4.yaml, {fac}/pod_gb200_r6.yaml]
+  - name: fws_temperature
+    path: facility.facility_water.supply_temperature
+    values: ["30 degC", "40 degC"]
+""")
+        run([dctwin, "sweep", sweep, "-j", "2", "-o", h5])
+        page, man = report(dctwin, h5, out)
+        by = {f["file"]: f for f in man["figures"]}
+        leg = by["metrics_fws_temperature.png"]["legend"]
+        check(leg == ["racks_per_cdu = 4", "racks_per_cdu = 6"],
+              f"coloured by the second parameter, categories by what differs: {leg}")
+        leg = by["metrics_racks_per_cdu.png"]["legend"]
+        check(leg == ["fws_temperature (°C) = 30", "fws_temperature (°C) = 40"], f"{leg}")
+        check("Pareto" in page, "the Pareto front")
+    else:
+        sys.exit(f"unknown report test {which}")
+
+
+if __name__ == "__main__":
+    main()
