@@ -58,13 +58,14 @@ void sizeDryCooler(DryCoolerParams& d, double cp) {
 }
 
 RejectPoint dryCoolerAt(const DryCoolerParams& d, int units, double T_in, double m, double cp,
-                        double y, bool wet, const AirState& air) {
+                        double y, double wet, const AirState& air) {
   RejectPoint r;
   r.speed = y;
   r.T_out = T_in;
   if (units <= 0 || m <= 0) return r;
-  const bool pads = wet && d.adiabatic;
-  const double T_air = pads ? air.T_db - d.pad_effectiveness * (air.T_db - air.T_wb) : air.T_db;
+  const double w = d.adiabatic ? std::clamp(wet, 0.0, 1.0) : 0.0;
+  const bool pads = w > 0;
+  const double T_air = air.T_db - w * d.pad_effectiveness * (air.T_db - air.T_wb);
   const double m_u = m / units;
   const double C_w = m_u * cp, C_a = std::max(y, 0.0) * d.C_air;
   double Q_u = 0;
@@ -77,7 +78,7 @@ RejectPoint dryCoolerAt(const DryCoolerParams& d, int units, double T_in, double
   r.Q = Q_u * units;
   r.T_out = T_in - Q_u / C_w;
   r.P_fan = units * d.P_fan_nom * y * y * y;
-  r.wet = pads;
+  r.wet = w;
   if (pads && C_a > 0) {
     // evaporation that cools the air stream from T_db to T_air (constant wet bulb), plus bleed
     const double h_fg = (2501.0 - 2.326 * (air.T_wb - 273.15)) * 1e3;
@@ -138,7 +139,7 @@ RejectPoint towerAt(const TowerParams& t, int cells, double T_in, double m, doub
   r.Q = Q_u * cells;
   r.T_out = T_in - Q_u / (m_w * cp);
   r.P_fan = cells * t.fan_power_per_flow * t.m_nom * y * y * y;
-  r.wet = true;
+  r.wet = 1;
   // the exit air saturated at the enthalpy the heat gave it
   const double h_out = psychro::enthalpy(air.T_db, air.W) + Q_u / m_a;
   const double W_out =

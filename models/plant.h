@@ -84,12 +84,13 @@ struct RejectPoint {
   double P_fan = 0;  // (W)
   double evaporation = 0, drift = 0, blowdown = 0;  // water, all units                (kg/s)
   double speed = 0;                                 // fan speed (1); duty below min_speed
-  bool wet = false;
+  double wet = 0;                                   // share of the pads wetted (1)
 };
 
-// all `units` at fan speed y (0..1) with total fluid flow m (kg/s) entering at T_in
+// all `units` at fan speed y (0..1) with total fluid flow m (kg/s) entering at T_in; `wet`: the
+// share of the pads wetted (0 dry ... 1 all), which scales the pads' depression and water
 RejectPoint dryCoolerAt(const DryCoolerParams& d, int units, double T_in, double m, double cp,
-                        double y, bool wet, const AirState& air);
+                        double y, double wet, const AirState& air);
 
 // ---------------------------------------------------------------------------------------------
 // cooling towers (Merkel), identical cells

@@ -15,10 +15,10 @@ namespace {
 // the heat-rejection bank at fan speed y on the facility water entering at T_in; T_out is the
 // facility-water side (the tower's plate HX adds its approach on both sides)
 RejectPoint reject(const PlantParams& p, const PlantState& s, double T_in, double m, double cp,
-                   double y, bool wet, const AirState& air) {
+                   double y, double wet, const AirState& air) {
   if (p.rejection == PlantParams::Rejection::DryCooler) {
     const int units = p.dry.count - s.units_failed;
-    return dryCoolerAt(p.dry, units, T_in, m, cp, y, wet && !s.makeup_lost, air);
+    return dryCoolerAt(p.dry, units, T_in, m, cp, y, s.makeup_lost ? 0.0 : wet, air);
   }
   // an open tower needs make-up water: without it the basin runs dry and the tower stops (a)
   const int cells = s.makeup_lost ? 0 : p.tower.count - s.units_failed;
@@ -28,9 +28,13 @@ RejectPoint reject(const PlantParams& p, const PlantState& s, double T_in, doubl
   return r;
 }
 
-// fan speed (with duty cycling below the minimum) that brings the rejection outlet to T_target
+// fan speed (with duty cycling below the minimum) that brings the rejection outlet to T_target,
+// pads wetted in the wet mode. With wet pads the coil air is colder and the fans slow down: at a
+// lower air flow both the fan energy (cube law) and the water (air flow x humidity pick-up) fall,
+// so modulating the fans rather than the pads spends the least of both (docs/models/plant.md)
 RejectPoint rejectTo(const PlantParams& p, const PlantState& s, double T_in, double m, double cp,
-                     bool wet, double T_target, const AirState& air) {
+                     bool wet_mode, double T_target, const AirState& air) {
+  const double wet = wet_mode ? 1.0 : 0.0;
   const double y_min =
       p.rejection == PlantParams::Rejection::DryCooler ? p.dry.min_speed : p.tower.min_speed;
   RejectPoint full = reject(p, s, T_in, m, cp, 1.0, wet, air);
@@ -90,7 +94,7 @@ void plantStep(const PlantParams& p, PlantState& s, double t, double T_ret, doub
   // miss the set point, off when the dry bank alone would meet it
   const bool can_wet = p.rejection == PlantParams::Rejection::DryCooler && p.dry.adiabatic &&
                        !s.makeup_lost && air.T_db > p.wet_above;
-  RejectPoint dry_full = reject(p, s, T_ret, m, cp, 1.0, false, air);
+  RejectPoint dry_full = reject(p, s, T_ret, m, cp, 1.0, 0.0, air);
   const bool held = t - s.wet_since < p.min_run;
   if (!can_wet) {
     s.wet = false;
@@ -126,7 +130,8 @@ void plantStep(const PlantParams& p, PlantState& s, double t, double T_ret, doub
       T_after = T_ret;
       mode = PlantMode::Mechanical;
     } else {
-      r = reject(p, s, T_ret, m, cp, 1.0, s.wet, air);  // PMC: full fan to maximise free cooling
+      r = reject(p, s, T_ret, m, cp, 1.0, s.wet ? 1.0 : 0.0,
+                 air);  // PMC: full fan to maximise free cooling
       T_after = r.T_out;
       mode = PlantMode::Partial;
     }

@@ -545,7 +545,7 @@ const Section kFacility{
      list("coldplates", &kColdPlate, "cold plates").docs("cold plates defined in the file (rare)"),
      list("cdus", &kCdu, "CDUs", 1).req(), list("racks", &kRack, "racks", 1).req(),
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
-     map("gpu_layer", kGpuLayer), map("power", kPowerSection)}};
+     map("gpu_layer", kGpuLayer), map("power", kPowerSection), map("plant", plantSection())}};
 
 //---------------------------------------------------------------------------------------------
 // catalog entries

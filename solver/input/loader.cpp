@@ -30,6 +30,7 @@
 #include "solver/common/paths.h"
 #include "solver/common/units.h"
 #include "solver/input/keys.h"
+#include "solver/input/plant_reader.h"
 #include "solver/input/yaml_reader.h"
 
 namespace dctwin {
@@ -680,6 +681,7 @@ class FacilityReader {
     top.list("racks", [&](Item x, Path p, std::size_t) { readRack(x, p); });
     top.list("jobs", [&](Item x, Path p, std::size_t) { readJob(x, p); });
     if (auto pw = top.map("power")) readPower(*pw);
+    if (auto pl = top.map("plant")) readPlant(*pl, spec_);  // plant_reader.cpp
     if (auto gl = top.map("gpu_layer")) {
       gl->read("step", spec_.gpu_step);
       gl->read("coupling", spec_.coupling_step);

@@ -24,7 +24,7 @@ AirState air(double T_db, double T_wb, double p = psychro::kPatm) {
 TEST_CASE("dry cooler reproduces its rated point (BAC Trillium record)", "[plant][dry_cooler]") {
   DryCoolerParams d;  // defaults: BAC TDFS1238N-C60ET40B, Modelica Buildings record
   sizeDryCooler(d, cp);
-  const RejectPoint r = dryCoolerAt(d, 1, d.T_in_nom, d.m_nom, cp, 1.0, false, air(308.15, 295));
+  const RejectPoint r = dryCoolerAt(d, 1, d.T_in_nom, d.m_nom, cp, 1.0, 0.0, air(308.15, 295));
   CHECK(r.T_out == Approx(d.T_out_nom).margin(1e-3));
   CHECK(r.Q == Approx(2931e3).epsilon(1e-4));
   CHECK(r.P_fan == Approx(117.68e3));
@@ -32,21 +32,21 @@ TEST_CASE("dry cooler reproduces its rated point (BAC Trillium record)", "[plant
   CHECK(r.Q == Approx(d.m_nom * cp * (d.T_in_nom - r.T_out)).epsilon(1e-12));
   // at fixed flows capacity is proportional to the initial temperature difference
   const RejectPoint r2 =
-      dryCoolerAt(d, 1, 308.15 + 2 * 11.11, d.m_nom, cp, 1.0, false, air(308.15, 295));
+      dryCoolerAt(d, 1, 308.15 + 2 * 11.11, d.m_nom, cp, 1.0, 0.0, air(308.15, 295));
   CHECK(r2.Q == Approx(2 * r.Q).epsilon(1e-3));
   // no ITD, no heat; fan laws P ~ y^3
-  CHECK(dryCoolerAt(d, 1, 308.15, d.m_nom, cp, 1.0, false, air(308.15, 295)).Q ==
+  CHECK(dryCoolerAt(d, 1, 308.15, d.m_nom, cp, 1.0, 0.0, air(308.15, 295)).Q ==
         Approx(0).margin(1e-6));
-  CHECK(dryCoolerAt(d, 1, d.T_in_nom, d.m_nom, cp, 0.5, false, air(308.15, 295)).P_fan ==
+  CHECK(dryCoolerAt(d, 1, d.T_in_nom, d.m_nom, cp, 0.5, 0.0, air(308.15, 295)).P_fan ==
         Approx(117.68e3 / 8));
   // more air, more heat; two units carry twice the flow at the same outlet
   double Q_prev = 0;
   for (double y : {0.1, 0.3, 0.6, 1.0}) {
-    const double Q = dryCoolerAt(d, 1, d.T_in_nom, d.m_nom, cp, y, false, air(308.15, 295)).Q;
+    const double Q = dryCoolerAt(d, 1, d.T_in_nom, d.m_nom, cp, y, 0.0, air(308.15, 295)).Q;
     CHECK(Q > Q_prev);
     Q_prev = Q;
   }
-  CHECK(dryCoolerAt(d, 2, d.T_in_nom, 2 * d.m_nom, cp, 1.0, false, air(308.15, 295)).T_out ==
+  CHECK(dryCoolerAt(d, 2, d.T_in_nom, 2 * d.m_nom, cp, 1.0, 0.0, air(308.15, 295)).T_out ==
         Approx(r.T_out));
 }
 
@@ -58,8 +58,8 @@ TEST_CASE("adiabatic pre-cooling: colder coil air and the water it evaporates",
   d.cycles = 3;
   sizeDryCooler(d, cp);
   const AirState a = air(308.15, 293.15);
-  const RejectPoint dry = dryCoolerAt(d, 1, d.T_in_nom, d.m_nom, cp, 1.0, false, a);
-  const RejectPoint wet = dryCoolerAt(d, 1, d.T_in_nom, d.m_nom, cp, 1.0, true, a);
+  const RejectPoint dry = dryCoolerAt(d, 1, d.T_in_nom, d.m_nom, cp, 1.0, 0.0, a);
+  const RejectPoint wet = dryCoolerAt(d, 1, d.T_in_nom, d.m_nom, cp, 1.0, 1.0, a);
   CHECK(wet.T_out < dry.T_out);
   // ITD grows by the pad depression eps (T_db - T_wb) = 12 K: heat grows in proportion
   CHECK(wet.Q / dry.Q ==
