@@ -13,6 +13,10 @@
 //   chiller            EnergyPlus Chiller:Electric:EIR (DOE-2): CAPFT, EIRFT biquadratic in
 //                      leaving chilled-water and entering condenser temperature, EIRFPLR quadratic
 // Everything SI; temperatures in K inside, the curves take degC as their sources define them.
+// Sources (docs/references.md): primary pumps (a); dry cooler and its default rating, the BAC
+// Trillium record of Modelica Buildings [P5, P8]; pads [P10]; Merkel tower, its UA corrections,
+// water/air ratio and fan power [P4, P8], water defaults [P8, P13]; EIR chiller and the York YT
+// record [P6, P9].
 #pragma once
 
 namespace dctwin {

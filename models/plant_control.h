@@ -7,7 +7,8 @@
 // modes: free cooling (FC: rejection alone, fans on the set point), partial mechanical (PMC:
 // rejection at full fan, chillers trim), full mechanical (FMC: economizer off because it no
 // longer cools, chillers take the whole load). Chillers and the wet mode stage with dead bands and
-// minimum run times; the set point may be reset on the outdoor temperature.
+// minimum run times; the set point may be reset on the outdoor temperature. Modes, staging
+// thresholds and the mode wait follow Modelica Buildings' ChillerCooled controls [P1].
 #pragma once
 
 #include "models/plant.h"

@@ -9,7 +9,7 @@
 //     W = [(2501 - 2.326 t*) W_s* - 1.006 (t - t*)] / (2501 + 1.86 t - 4.186 t*)
 //   solved by bisection between the dew point and the dry bulb, as PsychroLib does.
 //   standard atmosphere  p = 101325 (1 - 2.25577e-5 Z)^5.2559                 (eq. 3)
-// Sources: docs/references.md [ASHRAE-F17], [PsychroLib]; docs/models/weather.md.
+// Sources: docs/references.md [P21]; docs/models/weather.md.
 #pragma once
 
 namespace dctwin::psychro {

@@ -15,9 +15,9 @@ files are SYNTHETIC: they have the sites' monthly climate but no weather (no fro
 heat waves, no year-to-year variation); a user drops in a real EPW for their site.
 
 Sources of the monthly means (docs/references.md): the typical-year files they were derived from,
-NREL TMY3 Phoenix Sky Harbor 722780 [NREL-TMY3], climate.onebuilding.org TMYx Brussels-Uccle
-064470 2007-2021 [OneBuilding-TMYx], ASHRAE IWEC Singapore Changi 486980 [ASHRAE-IWEC]; Phoenix
-cross-checked against the NOAA 1991-2020 normals [NOAA-Normals].
+NREL TMY3 Phoenix Sky Harbor 722780 [P18], climate.onebuilding.org TMYx Brussels-Uccle
+064470 2007-2021 [P17], ASHRAE IWEC Singapore Changi 486980 [P16]; Phoenix cross-checked against
+the NOAA 1991-2020 normals [P15b]. Psychrometrics: ASHRAE Fundamentals 2017 ch. 1 [P21].
 
 Usage: /usr/bin/python3 scripts/make_weather.py [--out data/weather] [--check]
 """
