@@ -336,6 +336,16 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
       case K::FacilityWaterFlow:
         e.label = "facility water";
         break;
+      case K::ChillerTrip:
+      case K::HeatRejectionFailure:
+      case K::MakeupWaterLoss:
+      case K::PlantPumpFailure:
+        e.label = "plant";
+        if (!spec.has_plant) {
+          err.add(f.loc, "", "plant events need the facility's plant section");
+          continue;
+        }
+        break;
       case K::FilterClogging:
       case K::SensorFault:
         e.index = cduIndex(f);

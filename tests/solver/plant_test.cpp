@@ -11,6 +11,7 @@
 #include "solver/engine/engine.h"
 #include "solver/engine/integrator.h"
 #include "solver/input/loader.h"
+#include "solver/input/scenario.h"
 #include "solver/input/weather_reader.h"
 
 using namespace dctwin;
@@ -259,4 +260,42 @@ TEST_CASE("without a plant the facility water stays the fixed boundary", "[plant
   REQUIRE(simulate(m, st, ro, nullptr).ok);
   CHECK(st.sig.T_fws[0] == Approx(305.15));
   CHECK(st.plant.E_it == 0);
+}
+
+TEST_CASE("plant faults as scenario events: chiller trip, pump failure, make-up water",
+          "[plant][faults]") {
+  auto run = [](const std::string& events) {
+    FacilitySpec spec = loadFacilityFromString(dryPod("38 degC", "22 degC"), "p.yaml");
+    applyScenario(loadScenarioFromString("dctwin_scenario: 1\nevents:\n" + events, "s.yaml"), spec);
+    FacilityModel m = compileFacility(spec);
+    State st = makeState(m, 305.15);
+    RunOptions ro;
+    ro.duration = 2400;
+    REQUIRE(simulate(m, st, ro, nullptr).ok);
+    return st;
+  };
+  // the chiller trips: the dry cooler alone cannot hold 32 degC on a 38 degC day
+  const State trip = run("  - {time: 1200 s, chiller_trip: 1}\n");
+  CHECK(trip.plant.s.chillers_on == 0);
+  CHECK(trip.plant.s.T_supply > 306.15);
+  bool logged = false;
+  for (const auto& ev : trip.events) logged |= ev.kind == "chiller_trip";
+  CHECK(logged);
+  // one of the two primary pumps stops: the other holds the dp at this part flow; both: no flow
+  const State one = run("  - {time: 1200 s, plant_pump_failure: 1}\n");
+  CHECK(one.plant.s.dp_cdu == Approx(200e3));
+  const State base = run("  - {time: 600 s, makeup_water_loss: true}\n");  // no pads: no effect
+  CHECK(one.plant.s.pump_speed > base.plant.s.pump_speed + 0.05);   // one pump runs faster
+  const State both = run("  - {time: 2330 s, plant_pump_failure: 2}\n");
+  CHECK(both.plant.s.dp_cdu == 0);
+  CHECK(both.sig.m_prim[0] == Approx(0).margin(1e-9));
+  CHECK(base.plant.s.makeup_lost);
+  // a plant event on a facility without a plant is refused
+  FacilitySpec bare = loadFacilityFromString(pod(""), "p.yaml");
+  CHECK_THROWS_AS(
+      applyScenario(
+          loadScenarioFromString("dctwin_scenario: 1\nevents:\n  - {time: 0 s, chiller_trip: 1}\n",
+                                 "s.yaml"),
+          bare),
+      LoadFailure);
 }
