@@ -285,7 +285,7 @@ TEST_CASE("plant faults as scenario events: chiller trip, pump failure, make-up 
   const State one = run("  - {time: 1200 s, plant_pump_failure: 1}\n");
   CHECK(one.plant.s.dp_cdu == Approx(200e3));
   const State base = run("  - {time: 600 s, makeup_water_loss: true}\n");  // no pads: no effect
-  CHECK(one.plant.s.pump_speed > base.plant.s.pump_speed + 0.05);   // one pump runs faster
+  CHECK(one.plant.s.pump_speed > base.plant.s.pump_speed + 0.05);          // one pump runs faster
   const State both = run("  - {time: 2330 s, plant_pump_failure: 2}\n");
   CHECK(both.plant.s.dp_cdu == 0);
   CHECK(both.sig.m_prim[0] == Approx(0).margin(1e-9));
