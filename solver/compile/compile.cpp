@@ -440,6 +440,16 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
       case K::FacilityWaterFlow:
         e.label = "facility water";
         break;
+      case K::ChillerTrip:
+      case K::HeatRejectionFailure:
+      case K::MakeupWaterLoss:
+      case K::PlantPumpFailure:
+        e.label = "plant";
+        if (!spec.has_plant) {
+          err.add(f.loc, "", "plant events need the facility's plant section");
+          continue;
+        }
+        break;
       case K::FilterClogging:
       case K::SensorFault:
       case K::Setpoint:
@@ -533,6 +543,18 @@ void compileFacilityWater(const FacilitySpec& spec, std::map<std::string, int>& 
   m.fws_fluid = fluidIndex(m, fluid_index, spec, spec.facility_water.fluid, fws_loc, err);
   m.fws_T = spec.facility_water.T_supply;
   m.fws_T.breakpoints(m.breakpoints);
+  // the plant (docs/models/plant.md): sized once from its rated points with the facility water's
+  // heat capacity at the set point
+  if (spec.has_plant && m.fws_fluid >= 0) {
+    m.has_plant = true;
+    m.plant = spec.plant.params;
+    sizePlant(m.plant, m.fluids[m.fws_fluid].cp(m.plant.T_set));
+    m.weather = spec.plant.weather;
+    m.plant_start = spec.plant.start;
+    m.tariff = spec.plant.tariff;
+    m.currency = spec.plant.currency;
+    m.grid_co2 = spec.plant.grid_co2;
+  }
 }
 
 // 2. racks grouped by CDU, in file order within each CDU (spec indices)

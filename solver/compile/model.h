@@ -30,9 +30,11 @@
 #include "models/heat_exchanger.h"
 #include "models/hydraulics.h"
 #include "models/manifold.h"
+#include "models/plant_control.h"
 #include "models/power_smoothing.h"
 #include "models/pump.h"
 #include "models/rack_parts.h"
+#include "models/weather.h"
 #include "models/workload.h"
 #include "solver/common/params.h"
 
@@ -89,6 +91,16 @@ struct FacilityModel {
   int fws_fluid = 0;          // facility-water fluid index
   TimeSeries fws_T;           // facility-water supply temperature             (K)
   double T_ambient = 298.15;  // (K)
+  // the heat-rejection plant (docs/models/plant.md), stepped every plant.step between solver
+  // steps; it sets the facility-water supply temperature and the dp at the CDUs. Without it
+  // (has_plant false) fws_T and cdu_fws_dp are the fixed boundary
+  bool has_plant = false;
+  PlantParams plant;
+  WeatherSeries weather;
+  double plant_start = 0;      // t = 0 in the weather year                      (s)
+  std::vector<double> tariff;  // price per kWh: flat (1) or by hour of day (24)
+  std::string currency;
+  double grid_co2 = 0;  // (kg/kWh)
   // room-air node (optional): the last state, after every CDU's block
   int room_state = -1;              // state index; -1: no room-air node
   double room_C = 0;                // air heat capacity rho V c_p                         (J/K)

@@ -48,6 +48,15 @@ using FastCallback = void (*)(void* user, const FacilityModel& m, const State& s
 // `pool` (may be null) runs the racks in parallel chunks; the results do not depend on it
 void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
                      FastCallback fast = nullptr, void* user = nullptr, WorkerPool* pool = nullptr);
+// the plant (solver/engine/plant_layer.cpp): its state at the facility water's initial supply
+void initPlantLayer(const FacilityModel& m, State& st);
+// a plant step at t with the coolant state y (st.sig evaluated at t): sums the energies, water,
+// cost and CO2 since the last step, then steps the plant; true when its outputs to the coolant
+// (supply temperature, dp at the CDUs) changed, so the integrator restarts
+bool plantLayerStep(const FacilityModel& m, State& st, double t, const double* y);
+// the facility water's supply temperature and dp at CDU c at time t (plant or boundary)
+double fwsSupplyTemperature(const FacilityModel& m, const State& st, double t);
+
 // energy held in the GPU nodes relative to T_ref (J)
 double gpuLayerEnergy(const FacilityModel& m, const State& st, double T_ref);
 // copies the group computation into the per-GPU arrays of st.gl (gpu, op, util, P_sum, ...)

@@ -161,6 +161,28 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
                      : std::string()));
         break;
       }
+      case K::ChillerTrip:
+        st.plant.s.chillers_tripped += static_cast<int>(e.value);
+        log(st, e.time, e.label, "chiller_trip", "critical",
+            fmt(e.value) + " chiller(s) tripped; " +
+                fmt(std::max(m.plant.chiller.count - st.plant.s.chillers_tripped, 0)) +
+                " available");
+        break;
+      case K::HeatRejectionFailure:
+        st.plant.s.units_failed += static_cast<int>(e.value);
+        log(st, e.time, e.label, "heat_rejection_failure", "critical",
+            fmt(e.value) + " heat-rejection unit(s) lost their fans");
+        break;
+      case K::MakeupWaterLoss:
+        st.plant.s.makeup_lost = true;
+        log(st, e.time, e.label, "makeup_water_loss", "critical",
+            "make-up water lost: towers and adiabatic pads run dry");
+        break;
+      case K::PlantPumpFailure:
+        st.plant.s.pumps_failed += static_cast<int>(e.value);
+        log(st, e.time, e.label, "plant_pump_failure", "critical",
+            fmt(e.value) + " primary pump(s) stopped");
+        break;
       case K::FacilityWaterFlow:
         f.fws_flow = e.value;
         log(st, e.time, e.label, e.value <= 0 ? "plant_trip" : "facility_water_flow",

@@ -352,6 +352,10 @@ struct Run {
     applyFaults(m, st, t, yd);
     const bool polling = !m.fault_events.empty();
     double t_poll = t + m.detection.poll_interval;
+    if (m.has_plant) {  // the plant's first step, on the initial state (before any history)
+      evalRhs(m, st, t, yd, ctx.ydot.data());
+      plantLayerStep(m, st, t, yd);
+    }
     emit(t);
     long k_out = 1;
     double t_break = nextBreak(m, t);
@@ -363,6 +367,7 @@ struct Run {
       double t_out = std::min(st.time + k_out * dt_out, t_end);
       double t_stop = std::min(t_out, t_break);
       if (polling) t_stop = std::min(t_stop, t_poll);
+      if (m.has_plant) t_stop = std::min(t_stop, st.plant.next);
       if (m.ngpu > 0 || m.has_power) {
         t_stop = std::min(t_stop, t + m.coupling_dt);
         gpuLayerWindow(t_stop, pool);
@@ -378,7 +383,10 @@ struct Run {
       if (at_break) applyFaults(m, st, t, yd);
       evalRhs(m, st, t, yd, ctx.ydot.data());  // signals at t, not at a jacobian perturbation
       pollDetectors(m, st, t, yd);
-      if (at_break || st.faults.changed) {
+      // the plant on its own clock: a new supply temperature or dp is an input step
+      bool plant_changed = false;
+      if (m.has_plant && t >= st.plant.next - 1e-9) plant_changed = plantLayerStep(m, st, t, yd);
+      if (at_break || st.faults.changed || plant_changed) {
         st.faults.changed = false;
         restart();
         t_break = nextBreak(m, t);

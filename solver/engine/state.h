@@ -122,6 +122,26 @@ struct PowerLayerState {
   double t_row = 0, E_pump_row = 0;
 };
 
+// the plant between its steps (solver/engine/plant_layer.cpp, docs/models/plant.md)
+struct PlantLayerState {
+  PlantState s;       // the components' operating point, held until the next step
+  double next = 0;    // time of the next plant step                               (s)
+  double t_last = 0;  // time of the last step                                     (s)
+  // facility powers held over the step (W): IT as PUE counts it, power-chain losses, CDU pumps
+  double P_it = 0, P_chain_loss = 0, P_cdu_pumps = 0;
+  // cumulative from t = 0: energies (J), water (kg), cost (currency), CO2 (kg), time per mode (s)
+  double E_it = 0, E_chain_loss = 0, E_cdu_pumps = 0;
+  double E_pump = 0, E_fan = 0, E_chiller = 0, E_cond_fan = 0;
+  double E_load = 0, E_rejected = 0;  // heat from the facility water, heat to the air
+  double water_evap = 0, water_drift = 0, water_blowdown = 0;
+  double cost = 0, co2 = 0;
+  double mode_time[3] = {0, 0, 0};
+  double plantPower() const { return s.P_pump + s.P_fan + s.P_chiller + s.P_cond_fan; }
+  double plantEnergy() const { return E_pump + E_fan + E_chiller + E_cond_fan; }
+  double water() const { return water_evap + water_drift + water_blowdown; }
+  double facilityEnergy() const { return E_it + E_chain_loss + E_cdu_pumps + plantEnergy(); }
+};
+
 // what the faults have done so far, and the detectors' memory
 struct FaultState {
   std::size_t next = 0;             // next entry of m.fault_events
@@ -182,6 +202,7 @@ struct State {
   GpuLayerState gl;
   PowerLayerState pl;
   FaultState faults;
+  PlantLayerState plant;
   std::vector<EventRecord> events;
   double time = 0;
   SolverStats stats;

@@ -221,6 +221,7 @@ State makeState(const FacilityModel& m, double T_init) {
   st.cdu_part.assign(m.ncdu, CduRhsPart{});
   initGpuLayer(m, st, T_init);
   initPowerLayer(m, st);
+  initPlantLayer(m, st);
   st.fscratch.assign(m.nstate, 0.0);
   Signals& s = st.sig;
   for (auto* v : {&s.m_sec, &s.m_prim, &s.dp_pump, &s.dp_bank, &s.P_pump, &s.Q_pump_fluid, &s.Q_hex,
@@ -420,7 +421,8 @@ struct CduLoopRhs {
         m.cdu_valve_kv[c] * equalPercentage(y_valve, m.cdu_valve_R[c], m.cdu_valve_leak[c]),
         fp.rho_ref());
     m_p = (faulted ? fs.fws_flow : 1.0) *
-          std::sqrt(m.cdu_fws_dp[c] / (m.cdu_prim_c_hex[c] + c_valve));
+          std::sqrt((m.has_plant ? st.plant.s.dp_cdu : m.cdu_fws_dp[c]) /
+                    (m.cdu_prim_c_hex[c] + c_valve));
     sig.m_prim[c] = m_p;
     sig.T_fws[c] = T_fws;
   }
@@ -573,7 +575,7 @@ void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, co
 //---------------------------------------------------------------------------------------------
 int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double* ydot) {
   Signals& sig = st.sig;
-  const double T_fws = m.fws_T.eval(t);
+  const double T_fws = fwsSupplyTemperature(m, st, t);
   std::vector<CduRhsPart>& parts = st.cdu_part;
   // the CDU loops are independent: in parallel chunks when the run has worker threads
   if (st.pool && st.pool->size() > 1 && m.ncdu >= 2 * st.pool->size()) {

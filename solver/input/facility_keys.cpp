@@ -717,7 +717,7 @@ const Section kFacility{
          .docs("air-cooled racks and devices with fans (docs/models/air_rack.md)"),
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
      map("gpu_layer", kGpuLayer), map("power", kPowerSection),
-     map("variation", kVariation).orWords({"none"})}};
+     map("variation", kVariation).orWords({"none"}), map("plant", plantSection())}};
 
 //---------------------------------------------------------------------------------------------
 // catalog entries

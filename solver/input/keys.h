@@ -93,6 +93,8 @@ struct Section {
 extern const Range kVolumeFlow, kMassFlow, kSeriesTime;
 // the map form of a time series (steps, series, csv, unit)
 const Section& seriesSection();
+// the facility's heat-rejection plant (plant_keys.cpp)
+const Section& plantSection();
 
 // key constructors
 Key quantity(const char* name, Dim dim, const Range& r);

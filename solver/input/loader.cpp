@@ -32,6 +32,7 @@
 #include "solver/input/air_rack_reader.h"
 #include "solver/input/datasheet_reader.h"
 #include "solver/input/keys.h"
+#include "solver/input/plant_reader.h"
 #include "solver/input/yaml_reader.h"
 
 namespace dctwin {
@@ -722,6 +723,7 @@ class FacilityReader {
     top.list("air_racks", [&](Item x, Path p, std::size_t) { airracks::read(f_, x, p, spec_); });
     top.list("jobs", [&](Item x, Path p, std::size_t) { readJob(x, p); });
     if (auto pw = top.map("power")) readPower(*pw);
+    if (auto pl = top.map("plant")) readPlant(*pl, spec_);  // plant_reader.cpp
     if (auto gl = top.map("gpu_layer")) {
       gl->read("step", spec_.gpu_step);
       gl->read("coupling", spec_.coupling_step);

@@ -119,7 +119,8 @@ class ScenarioReader {
                "an event needs one of heat_load, facility_water_temperature, pump_failure, "
                "cdu_failure, valve_stuck, facility_water_flow, utility, psu_failure, leak, "
                "filter_clogging, sensor_fault, power_cap, job_start, job_stop, "
-               "supply_temperature_setpoint, dp_setpoint, flow_setpoint");
+               "supply_temperature_setpoint, dp_setpoint, flow_setpoint, chiller_trip, "
+               "heat_rejection_failure, makeup_water_loss, plant_pump_failure");
     } else if (e.actions > 1) {
       f_.error(n, path, "", "an event has exactly one action; split it into several events");
     } else {
@@ -175,6 +176,12 @@ class ScenarioReader {
     if (e.m.read("facility_water_flow", f)) e.se.value = f, e.act("facility_water_flow", "*");
     std::string u;
     if (e.m.read("utility", u)) e.se.value = u == "restored" ? 1 : 0, e.act("utility", "*");
+    // the plant (docs/models/plant.md)
+    int n = 0;
+    if (e.m.read("chiller_trip", n)) e.se.value = n, e.act("chiller_trip", "*");
+    if (e.m.read("heat_rejection_failure", n)) e.se.value = n, e.act("heat_rejection_failure", "*");
+    if (onlyTrue(e, "makeup_water_loss")) e.se.value = 1, e.act("makeup_water_loss", "*");
+    if (e.m.read("plant_pump_failure", n)) e.se.value = n, e.act("plant_pump_failure", "*");
     int psus = 0;
     if (e.m.read("psu_failure", psus) && needs(e, "psu_failure", e.rack, "rack"))
       e.se.value = psus, e.act("psu_failure", e.rack);
@@ -355,7 +362,11 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                              {"filter_clogging", K::FilterClogging},
                                              {"sensor_fault", K::SensorFault},
                                              {"power_cap", K::PowerCap},
-                                             {"setpoint", K::Setpoint}};
+                                             {"setpoint", K::Setpoint},
+                                             {"chiller_trip", K::ChillerTrip},
+                                             {"heat_rejection_failure", K::HeatRejectionFailure},
+                                             {"makeup_water_loss", K::MakeupWaterLoss},
+                                             {"plant_pump_failure", K::PlantPumpFailure}};
   const auto& suggest = reader::didYouMean;
   for (const auto& e : sc.events) {
     if (e.kind != "job_start" && e.kind != "job_stop" && e.kind != "power_cap") continue;
@@ -405,6 +416,13 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
       errors.push_back(LoadError{
           e.loc, f.target,
           std::string(at_rack ? "unknown rack" : "unknown CDU") + suggest(f.target, names)});
+      continue;
+    }
+    const bool plant_kind = f.kind == K::ChillerTrip || f.kind == K::HeatRejectionFailure ||
+                            f.kind == K::MakeupWaterLoss || f.kind == K::PlantPumpFailure;
+    if (plant_kind && !spec.has_plant) {
+      errors.push_back(
+          LoadError{e.loc, "", "'" + e.kind + "' needs a facility with a plant section"});
       continue;
     }
     if ((f.kind == K::PsuFailure || f.kind == K::Utility) && !spec.power.present) {

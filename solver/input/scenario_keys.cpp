@@ -125,6 +125,11 @@ const Section kEvent{
      choice("utility", {"lost", "restored"})
          .expecting("'lost' or 'restored'")
          .docs("needs a power section"),
+     integer("chiller_trip", 1, 100).docs("N chillers of the plant trip (needs a plant section)"),
+     integer("heat_rejection_failure", 1, 1000)
+         .docs("N dry-cooler units or tower cells lose their fans (needs a plant section)"),
+     boolean("makeup_water_loss").docs("true: the plant's make-up water is lost (towers, pads)"),
+     integer("plant_pump_failure", 1, 100).docs("N primary pumps of the plant stop"),
      integer("psu_failure", 1, 256)
          .docs("N PSUs of the rack fail (needs rack and a power section)"),
      map("leak", kLeak).docs("needs rack, or cdu"),

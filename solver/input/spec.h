@@ -14,8 +14,10 @@
 #include "models/fan.h"
 #include "models/fluid.h"
 #include "models/gpu.h"
+#include "models/plant_control.h"
 #include "models/power_smoothing.h"
 #include "models/rack_parts.h"
+#include "models/weather.h"
 #include "models/workload.h"
 #include "solver/common/params.h"
 
@@ -240,6 +242,17 @@ struct FaultSpec {
   SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
 };
 
+// the heat-rejection plant on the facility water and its weather (docs/models/plant.md,
+// docs/models/weather.md); without one the facility water is the fixed boundary above
+struct PlantSpec {
+  PlantParams params;
+  WeatherSeries weather;
+  double start = 0;            // the run's t = 0 in the weather year               (s)
+  std::vector<double> tariff;  // price per kWh: one (flat) or 24 (hour of day)
+  std::string currency = "EUR";
+  double grid_co2 = 0;  // grid emission factor                               (kg/kWh)
+};
+
 // the power chain and the detection policies are read as they are compiled (solver/common/params.h)
 using PowerSpec = PowerChainParams;
 using DetectionSpec = DetectionParams;
@@ -268,6 +281,8 @@ struct FacilitySpec {
   double room_supply_T = 0;  // air-handler supply temperature                      (K)
   double room_airflow = 0;   // air-handler volume flow                             (m3/s)
   FacilityWaterSpec facility_water;
+  bool has_plant = false;  // a plant: section (the facility water's supply is then its output)
+  PlantSpec plant;
   std::map<std::string, FluidData> fluids;  // resolved from the catalog
   std::map<std::string, ColdPlateSpec> coldplates;
   std::map<std::string, RackTypeSpec> rack_types;

@@ -90,6 +90,8 @@ const char* needsName(Needs n) {
       return "room air";
     case Needs::AirRacks:
       return "air_racks";
+    case Needs::Plant:
+      return "plant section";
   }
   return "";
 }
@@ -161,6 +163,8 @@ bool RunLayout::has(Needs n) const {
       return has_room;
     case Needs::AirRacks:
       return nair > 0;
+    case Needs::Plant:
+      return has_plant;
   }
   return false;
 }
@@ -202,6 +206,8 @@ RunLayout describeModel(const FacilityModel& m) {
   L.nleak = int(m.leaks.size());
   L.has_power = m.has_power;
   L.has_room = m.room_state >= 0;
+  L.has_plant = m.has_plant;
+  L.currency = m.currency;
   L.cdu_name = m.cdu_name;
   L.rack_name = m.rack_name;
   L.rack_row = m.rack_row;
@@ -778,6 +784,37 @@ void evalOne(Obs id, const Ctx& c, double* out) {
         P += m.rack_resolved[r] ? gl.rack_P_now[r] : m.rack_load[r].eval(c.t);
       return one(P);
     }
+    case Obs::PlantTSupply:
+    case Obs::PlantTReturn:
+    case Obs::PlantTSetpoint:
+    case Obs::PlantMode:
+    case Obs::PlantChillersOn:
+    case Obs::PlantFanSpeed:
+    case Obs::PlantPPumps:
+    case Obs::PlantPFans:
+    case Obs::PlantPChillers:
+    case Obs::PlantPCondenserFans:
+    case Obs::PlantQRejected:
+    case Obs::PlantWaterRate:
+    case Obs::WeatherTDryBulb:
+    case Obs::WeatherTWetBulb:
+    case Obs::EnergyPlantPumps:
+    case Obs::EnergyPlantFans:
+    case Obs::EnergyPlantChillers:
+    case Obs::EnergyPlantCondenserFans:
+    case Obs::EnergyFacility:
+    case Obs::EnergyItPue:
+    case Obs::WaterSite:
+    case Obs::WaterEvaporation:
+    case Obs::PlantPUE:
+    case Obs::PlantPPUECooling:
+    case Obs::PlantWUE:
+    case Obs::PlantCost:
+    case Obs::PlantCO2:
+    case Obs::PlantTimeFree:
+    case Obs::PlantTimePartial:
+    case Obs::PlantTimeMechanical:
+      return one(plantObservable(id, m, st, c.t));  // solver/output/plant_observables.cpp
     case Obs::Count:
       return;
   }

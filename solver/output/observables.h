@@ -37,11 +37,12 @@ enum class Shape { Facility, Cdu, Rack, Gpu, Job, Busway, AirRack };
 // when a series exists in a run
 enum class Needs {
   Always,
-  Gpus,     // resolved GPUs (racks without a heat_load)
-  Jobs,     // jobs
-  Power,    // a power: section
-  Room,     // site.room_air
-  AirRacks  // air_racks (issue 19)
+  Gpus,      // resolved GPUs (racks without a heat_load)
+  Jobs,      // jobs
+  Power,     // a power: section
+  Room,      // site.room_air
+  AirRacks,  // air_racks (issue 19)
+  Plant      // a plant: section
 };
 
 // how often a series is recorded: every output row, or every fast (GPU) step when asked for
@@ -385,6 +386,70 @@ enum class Rate { Output, Fast };
     "current progress: iterations completed in the output interval x reference iteration time / "  \
     "the interval (quantized by whole iterations; 0 during a stall)",                              \
     "training jobs; NaN otherwise and before the job's start")                                     \
+  X(PlantTSupply, "/plant/T_supply", "K", Instant, Facility, Plant, Output,                        \
+    "facility-water supply temperature the plant delivers (held over the plant step)",             \
+    "rejection outlet, chillers' trim (docs/models/plant.md)")                                     \
+  X(PlantTReturn, "/plant/T_return", "K", Instant, Facility, Plant, Output,                        \
+    "mixed facility-water return of the CDUs at the last plant step", "flow-weighted")             \
+  X(PlantTSetpoint, "/plant/T_setpoint", "K", Instant, Facility, Plant, Output,                    \
+    "facility-water supply set point after the reset", "plant controls")                           \
+  X(PlantMode, "/plant/mode", "1", Instant, Facility, Plant, Output,                               \
+    "0 free cooling, 1 partial mechanical, 2 full mechanical", "plant controls")                   \
+  X(PlantChillersOn, "/plant/chillers_on", "1", Instant, Facility, Plant, Output,                  \
+    "chillers running", "staging with dead band and minimum run time")                             \
+  X(PlantFanSpeed, "/plant/fan_speed", "1", Instant, Facility, Plant, Output,                      \
+    "dry-cooler or tower fan speed (duty-weighted below the minimum)", "on the set point")         \
+  X(PlantPPumps, "/plant/P_pumps", "W", Instant, Facility, Plant, Output,                          \
+    "primary (facility-water) pump power", "pump curve at the dp set point")                       \
+  X(PlantPFans, "/plant/P_fans", "W", Instant, Facility, Plant, Output,                            \
+    "dry-cooler or cooling-tower fan power", "fan law P_nom y^3")                                  \
+  X(PlantPChillers, "/plant/P_chillers", "W", Instant, Facility, Plant, Output,                    \
+    "chiller compressor power", "EIR curves")                                                      \
+  X(PlantPCondenserFans, "/plant/P_condenser_fans", "W", Instant, Facility, Plant, Output,         \
+    "fans rejecting the chillers' condenser heat", "condenser_fan_ratio x condenser heat")         \
+  X(PlantQRejected, "/plant/Q_rejected", "W", Instant, Facility, Plant, Output,                    \
+    "heat the plant rejects to the outdoor air", "economizer + condensers")                        \
+  X(PlantWaterRate, "/plant/water_rate", "kg/s", Instant, Facility, Plant, Output,                 \
+    "site water use: evaporation + drift + blowdown", "towers or adiabatic pads")                  \
+  X(WeatherTDryBulb, "/weather/T_dry_bulb", "K", Instant, Facility, Plant, Output,                 \
+    "outdoor dry bulb at the plant", "weather, linear between hours")                              \
+  X(WeatherTWetBulb, "/weather/T_wet_bulb", "K", Instant, Facility, Plant, Output,                 \
+    "outdoor thermodynamic wet bulb", "ASHRAE psychrometrics")                                     \
+  X(EnergyPlantPumps, "/energy/plant_pumps", "J", Cumulative, Facility, Plant, Output,             \
+    "cumulative primary pump energy", "held power x plant step")                                   \
+  X(EnergyPlantFans, "/energy/plant_fans", "J", Cumulative, Facility, Plant, Output,               \
+    "cumulative dry-cooler or tower fan energy", "held power x plant step")                        \
+  X(EnergyPlantChillers, "/energy/plant_chillers", "J", Cumulative, Facility, Plant, Output,       \
+    "cumulative chiller energy", "held power x plant step")                                        \
+  X(EnergyPlantCondenserFans, "/energy/plant_condenser_fans", "J", Cumulative, Facility, Plant,    \
+    Output, "cumulative condenser fan energy", "held power x plant step")                          \
+  X(EnergyFacility, "/energy/facility", "J", Cumulative, Facility, Plant, Output,                  \
+    "cumulative facility energy E_DC: IT + power-chain losses + CDU pumps + plant",                \
+    "The Green Grid's PUE numerator")                                                              \
+  X(EnergyItPue, "/energy/it_pue", "J", Cumulative, Facility, Plant, Output,                       \
+    "cumulative IT energy as PUE counts it (racks' AC input; rack power without a power chain)",   \
+    "held power x plant step")                                                                     \
+  X(WaterSite, "/water/site", "kg", Cumulative, Facility, Plant, Output,                           \
+    "cumulative site water: evaporation + drift + blowdown", "held rates x plant step")            \
+  X(WaterEvaporation, "/water/evaporation", "kg", Cumulative, Facility, Plant, Output,             \
+    "cumulative evaporation (towers, pads)", "held rates x plant step")                            \
+  X(PlantPUE, "/plant/PUE", "1", RunMean, Facility, Plant, Output,                                 \
+    "PUE from t = 0 (energy ratio, The Green Grid): /energy/facility / /energy/it_pue",            \
+    "NaN without IT energy")                                                                       \
+  X(PlantPPUECooling, "/plant/pPUE_cooling", "1", RunMean, Facility, Plant, Output,                \
+    "partial PUE of the cooling from t = 0: (IT + CDU pumps + plant) / IT", "energy ratio")        \
+  X(PlantWUE, "/plant/WUE", "L/kWh", RunMean, Facility, Plant, Output,                             \
+    "site WUE from t = 0: site water (L) / IT energy (kWh)", "water at 1 kg/L")                    \
+  X(PlantCost, "/plant/cost", "1", Cumulative, Facility, Plant, Output,                            \
+    "cumulative electricity cost of E_DC in the tariff's currency", "price by hour x energy")      \
+  X(PlantCO2, "/plant/CO2", "kg", Cumulative, Facility, Plant, Output, "cumulative CO2 of E_DC",   \
+    "grid_co2 x energy")                                                                           \
+  X(PlantTimeFree, "/plant/time_free", "s", Cumulative, Facility, Plant, Output,                   \
+    "time in free cooling", "plant steps in mode 0")                                               \
+  X(PlantTimePartial, "/plant/time_partial", "s", Cumulative, Facility, Plant, Output,             \
+    "time in partial mechanical cooling", "plant steps in mode 1")                                 \
+  X(PlantTimeMechanical, "/plant/time_mechanical", "s", Cumulative, Facility, Plant, Output,       \
+    "time in full mechanical cooling", "plant steps in mode 2")                                    \
   X(PowerTime, "/power/time", "s", Instant, Facility, Gpus, Fast, "time of each fast power row",   \
     "the GPU step")                                                                                \
   X(PowerPIT, "/power/P_IT", "W", Instant, Facility, Gpus, Fast,                                   \
@@ -438,6 +503,8 @@ struct RunLayout {
   int nair = 0;    // air-cooled racks (issue 19)
   std::vector<std::string> air_name;
   bool has_power = false, has_room = false;
+  bool has_plant = false;  // a plant: section
+  std::string currency;    // the plant tariff's
   std::vector<std::string> cdu_name, rack_name, rack_row, rack_type, job_name, busway_name;
   std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 without a power section
   std::vector<char> rack_resolved;                     // 1: resolved GPUs, 0: heat_load profile

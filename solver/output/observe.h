@@ -24,6 +24,8 @@ void evaluateObservables(const FacilityModel& m, const State& st, const double* 
 
 // the Rate::Fast observables after a fast step (the /power series) into f.values[0 ..
 // f.layout->fast_size): time, P_IT, rack power
+// the plant's rows of the output table (solver/output/plant_observables.cpp), one value each
+double plantObservable(Obs id, const FacilityModel& m, const State& st, double t);
 void evaluateFastObservables(const FacilityModel& m, const State& st, double t, OutputFrame& f);
 
 // the engine's output hook (OutputSink) that feeds RunSinks: the layout is described and every

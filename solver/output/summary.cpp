@@ -107,6 +107,28 @@ void SummarySink::row(const OutputFrame& f) {
     s.racks_unpowered = 0;
     for (double p : col(Obs::RackPowered)) s.racks_unpowered += p > 0.5 ? 0 : 1;
   }
+  if (L.has_plant) {
+    RunSummary::Plant& P = s.plant;
+    P.E_facility = f.scalar(Obs::EnergyFacility);
+    P.E_it = f.scalar(Obs::EnergyItPue);
+    P.E_pumps = f.scalar(Obs::EnergyPlantPumps);
+    P.E_fans = f.scalar(Obs::EnergyPlantFans);
+    P.E_chillers = f.scalar(Obs::EnergyPlantChillers);
+    P.E_cond_fans = f.scalar(Obs::EnergyPlantCondenserFans);
+    P.pue = f.scalar(Obs::PlantPUE);
+    P.ppue_cooling = f.scalar(Obs::PlantPPUECooling);
+    P.wue = f.scalar(Obs::PlantWUE);
+    P.water = f.scalar(Obs::WaterSite);
+    P.evaporation = f.scalar(Obs::WaterEvaporation);
+    P.cost = f.scalar(Obs::PlantCost);
+    P.co2 = f.scalar(Obs::PlantCO2);
+    P.t_free = f.scalar(Obs::PlantTimeFree);
+    P.t_partial = f.scalar(Obs::PlantTimePartial);
+    P.t_mechanical = f.scalar(Obs::PlantTimeMechanical);
+    const double Ts = f.scalar(Obs::PlantTSupply);
+    P.T_supply_min = std::min(P.T_supply_min, Ts);
+    P.T_supply_max = std::max(P.T_supply_max, Ts);
+  }
   EnergyTotals& e = s.energy;
   e.heat_in = f.scalar(Obs::EnergyHeatIn);
   e.heat_out_fws = f.scalar(Obs::EnergyHeatToFacilityWater);
@@ -208,6 +230,24 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
         "  busways             peak load %.0f %% of rating at an output time%s; %d racks unpowered",
         100 * s.bus_load_max, s.bus_load_max > 0.8 ? " (above the 80 % continuous rule)" : "",
         s.racks_unpowered);
+  }
+  if (m.has_plant && s.plant.E_it > 0) {
+    const RunSummary::Plant& P = s.plant;
+    const double h = 3.6e6;  // J per kWh
+    line("  plant PUE           %.4f  (E_DC / E_IT from t = 0, The Green Grid); cooling pPUE %.4f",
+         P.pue, P.ppue_cooling);
+    line(
+        "  plant energy        IT %.1f kWh; pumps %.2f, fans %.2f, chillers %.2f, condenser fans "
+        "%.2f kWh; CDU pumps %.2f kWh",
+        P.E_it / h, P.E_pumps / h, P.E_fans / h, P.E_chillers / h, P.E_cond_fans / h, s.E_pump / h);
+    line("  plant water         %.1f L site water (%.1f L evaporated), WUE %.3f L/kWh", P.water,
+         P.evaporation, P.wue);
+    line("  plant cost, CO2     %.2f %s, %.1f kg CO2", P.cost, m.currency.c_str(), P.co2);
+    line(
+        "  plant modes         free %.2f h, partial %.2f h, mechanical %.2f h; supply %.1f .. "
+        "%.1f degC",
+        P.t_free / 3600, P.t_partial / 3600, P.t_mechanical / 3600, toCelsius(P.T_supply_min),
+        toCelsius(P.T_supply_max));
   }
   if (m.has_room)
     line("  room air            %.1f degC peak, %.1f kW from the racks' air side (end)",

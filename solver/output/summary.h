@@ -56,6 +56,13 @@ struct RunSummary {
   double T_room_max = -1e300;                // (K)
   // power chain, cumulative (J)
   double E_utility = 0, E_it_dc = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_pump = 0;
+  // the plant (docs/models/plant.md): energies (J), site water (kg), cost, CO2 (kg), mode times (s)
+  struct Plant {
+    double E_facility = 0, E_it = 0, E_pumps = 0, E_fans = 0, E_chillers = 0, E_cond_fans = 0;
+    double pue = 0, ppue_cooling = 0, wue = 0, water = 0, evaporation = 0, cost = 0, co2 = 0;
+    double t_free = 0, t_partial = 0, t_mechanical = 0;
+    double T_supply_min = 1e300, T_supply_max = -1e300;
+  } plant;
   double bus_load_max = 0;  // highest busway current / rating seen at an output (1)
   int racks_unpowered = 0;
   // leaks, at the end
