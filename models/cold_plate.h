@@ -15,4 +15,13 @@ struct ColdPlateLaw {
   double R(double V_flow_per_path) const;  // V in m3/s                  (K/W)
 };
 
+// the coolant temperature a cold plate sees (docs/models/cold_plate.md "Zero and reverse flow"):
+// its inlet while the coolant flows, the local coolant around it (the rack's coolant node) when
+// the flow stops or reverses, blended linearly in between, below blend_ratio of the design flow:
+//   w = clamp(flow_ratio / blend_ratio, 0, 1),  T = w T_inlet + (1 - w) T_local
+// flow_ratio is the flow over its design value (negative: reversed). One function, so that a
+// per-GPU inlet (flow distribution) and the rack's see the same law.
+double plateCoolantTemperature(double T_inlet, double T_local, double flow_ratio,
+                               double blend_ratio = 0.1);
+
 }  // namespace dctwin

@@ -65,7 +65,25 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.job_cap.assign(m.njob, 0.0);
 }
 
+// the cooling loads off the UPS lose or regain their feed
+void logCoolingPower(const FacilityModel& m, State& st, double t, bool was_fed) {
+  const bool fed = facilityFed(st);
+  if (fed == was_fed) return;
+  const PowerChainParams& p = m.power;
+  std::string what;
+  if (!p.cdu_pumps_on_ups) what = "CDU pumps";
+  if (!p.plant_on_ups) what += std::string(what.empty() ? "" : " and ") + "facility-water plant";
+  if (what.empty()) return;
+  log(st, t, "power", fed ? "cooling_power_restored" : "cooling_power_lost",
+      fed ? "info" : "critical",
+      what + (fed ? " powered again" : " without power (not on the UPS)"));
+}
+
 }  // namespace
+
+bool facilityFed(const State& st) {
+  return st.faults.utility_ok || st.faults.generator_on;
+}
 
 void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
   using K = FaultKind;
@@ -152,12 +170,34 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
             e.value < 1 ? "critical" : "info",
             "facility-water flow at " + fmt(100 * e.value) + " % of its design");
         break;
-      case K::Utility:
+      case K::Utility: {
+        const bool was_fed = facilityFed(st);
         f.utility_ok = e.value > 0.5;
+        if (f.utility_ok) f.generator_on = false;  // the transfer switch goes back to the utility
+        if (!f.utility_ok) f.utility_lost_at = e.time;
         log(st, e.time, e.label, f.utility_ok ? "utility_restored" : "utility_lost",
             f.utility_ok ? "info" : "critical",
-            f.utility_ok ? "utility feed restored" : "utility feed lost");
+            f.utility_ok ? "utility feed restored"
+                         : std::string("utility feed lost") +
+                               (m.power.generator_start_delay > 0
+                                    ? "; standby generator starting (" +
+                                          fmt(m.power.generator_start_delay) + " s to transfer)"
+                                    : "; no standby generator"));
+        logCoolingPower(m, st, e.time, was_fed);
+        f.changed = true;
         break;
+      }
+      case K::GeneratorOnline: {
+        if (f.utility_ok || f.generator_on) break;  // the utility came back first
+        const bool was_fed = facilityFed(st);
+        f.generator_on = true;
+        log(st, e.time, "generator", "generator_online", "info",
+            "transfer switch on the standby generator " + fmt(e.time - f.utility_lost_at) +
+                " s after the utility loss");
+        logCoolingPower(m, st, e.time, was_fed);
+        f.changed = true;
+        break;
+      }
       case K::Leak: {
         const auto& L = m.leaks[i];
         log(st, e.time, e.label, "leak_start", "critical",
@@ -271,10 +311,12 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
   const double dt = f.last_poll < 0 ? 0.0 : t - f.last_poll;
   f.last_poll = t;
   pollLeaks(m, st, t, dt, y);
-  // CDU low flow: secondary flow below a share of the racks' design flow, held for a delay
+  // CDU low flow: secondary flow below a share of its set point (its racks' design flow under
+  // dp control), held for a delay [K58]
   for (int c = 0; c < m.ncdu; ++c) {
     const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
-    const bool low = m.cdu_design_flow[c] > 0 && V < d.low_flow_fraction * m.cdu_design_flow[c];
+    const double V_set = cduFlowSetPoint(m, c);
+    const bool low = V_set > 0 && V < d.low_flow_fraction * V_set;
     if (!low) {
       if (f.low_flow_alarm[c])
         log(st, t, m.cdu_name[c], "low_flow_cleared", "info",
@@ -287,8 +329,8 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
       f.low_flow_alarm[c] = 1;
       log(st, t, m.cdu_name[c], "low_flow", "critical",
           "secondary flow " + fmt(V * 60000) + " L/min < " + fmt(100 * d.low_flow_fraction) +
-              " % of the racks' design " + fmt(m.cdu_design_flow[c] * 60000) + " L/min for " +
-              fmt(d.low_flow_delay) + " s");
+              " % of its set point " + fmt(V_set * 60000) + " L/min for " + fmt(d.low_flow_delay) +
+              " s");
     }
   }
   // CDU over-pressure: pump discharge above 90 % of the secondary's maximum working pressure (the
@@ -303,6 +345,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
               fmt(m.cdu_p_max[c] / 1e5) + " bar(g) maximum");
     }
   }
+  pollProtection(m, st, t, y);
   // GPUs, per rack: the first thermal throttling and the first shutdown
   for (int r = 0; r < m.nrack; ++r) {
     if (!m.rack_resolved[r] || st.gl.grp.op.empty()) continue;

@@ -111,7 +111,7 @@ void resetGpuInterval(const FacilityModel& m, State& st) {
     g.job_iteration_time_row[j] = g.job[j].sum_iteration_time;
   }
   PowerLayerState& p = st.pl;
-  p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = 0;
+  p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = p.iv_storage = 0;
   for (auto* v : {&p.iv_rack_P_in, &p.iv_rack_psu_loss, &p.iv_bus_loss})
     std::fill(v->begin(), v->end(), 0.0);
 }
@@ -128,8 +128,12 @@ void startWindow(const FacilityModel& m, State& st, const double* y) {
   for (int r = 0; r < m.nrack; ++r) {
     if (!m.rack_resolved[r]) continue;
     const int c = m.rack_cdu[r];
-    g.rack_T_in[r] = y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1];
-    const double V_path = st.sig.m_rack[r] / m.fluids[m.cdu_fluid[c]].rho_ref() / m.rack_paths[r];
+    const double V_rack = st.sig.m_rack[r] / m.fluids[m.cdu_fluid[c]].rho_ref();
+    // the inlet while the coolant flows, the stagnant rack coolant when it stops (cold_plate.md)
+    const double flow_ratio = m.rack_design_flow[r] > 0 ? V_rack / m.rack_design_flow[r] : 1.0;
+    g.rack_T_in[r] = plateCoolantTemperature(y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1],
+                                             y[m.rackAdr(r)], flow_ratio);
+    const double V_path = V_rack / m.rack_paths[r];
     g.rack_R_path[r] = m.rack_coldplate[r].R(V_path);
   }
 }
@@ -222,6 +226,7 @@ inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double
                                ? gpuPowerLimit(p, m.rack_gpu_power_cap[r], st.faults.job_cap[jj])
                                : m.gpu_cap[i];
   double cap = std::min(event_cap, rack_share);
+  cap = std::min(cap, rackGpuCapFactor(st, r) * m.gpu_cap[i]);  // a protective cap (protection.cpp)
   if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, G.smooth[q], dt));
   GpuOperatingPoint op = powered ? gpuOperatingPoint(p, cap, load, G.gpu[q]) : GpuOperatingPoint{};
   if (ps && ps->enabled && powered && !G.gpu[q].shut_down) {
@@ -276,7 +281,9 @@ inline PartPower otherPartsPower(const FacilityModel& m, const State& st, int r,
     other.Q_liquid = m.rack_other_liquid[r] * other.P;
     other.Q_air = other.P - other.Q_liquid;
   }
-  if (m.has_power && !st.pl.rack_powered[r]) other = PartPower{};
+  // a rack without power, or powered off by a protection or an isolation, draws nothing
+  const bool off = !st.faults.rack_power_off.empty() && st.faults.rack_power_off[r];
+  if ((m.has_power && !st.pl.rack_powered[r]) || off) other = PartPower{};
   return other;
 }
 

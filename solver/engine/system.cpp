@@ -313,7 +313,9 @@ struct CduLoopRhs {
   // parallel rack branches; the pumps' power and their heat to the coolant
   void secondaryFlow() {
     const double N = std::clamp(y[o + kNPump], 0.0, 1.0);
-    const int nrun = m.cdu_pump_running[c] - (faulted ? fs.pumps_out[c] : 0);
+    // pumps off the UPS stop while neither utility nor generator feeds the facility
+    const bool unfed = m.has_power && !m.power.cdu_pumps_on_ups && !facilityFed(st);
+    const int nrun = unfed ? 0 : m.cdu_pump_running[c] - (faulted ? fs.pumps_out[c] : 0);
     const double V_air = y[o + kVAir];
     const double phi = m.cdu_vacuum[c] < 0 ? 1.0 : pumpHeadFactor(m, c, V_air);
     sig.head_factor[c] = phi;
@@ -394,7 +396,8 @@ struct CduLoopRhs {
     const double c_valve = valveQuadraticCoefficient(
         m.cdu_valve_kv[c] * equalPercentage(y_valve, m.cdu_valve_R[c], m.cdu_valve_leak[c]),
         fp.rho_ref());
-    m_p = (faulted ? fs.fws_flow : 1.0) *
+    const bool plant_unfed = m.has_power && !m.power.plant_on_ups && !facilityFed(st);
+    m_p = (faulted ? fs.fws_flow : 1.0) * (plant_unfed ? 0.0 : 1.0) *
           std::sqrt(m.cdu_fws_dp[c] / (m.cdu_prim_c_hex[c] + c_valve));
     sig.m_prim[c] = m_p;
     sig.T_fws[c] = T_fws;

@@ -42,6 +42,7 @@ struct RunSummary {
   int gpus_shut_down = 0;
   double T_room_max = -1e300;  // (K)
   // power chain, cumulative (J)
+  double E_storage = 0;  // net energy drawn from the UPS batteries and rack stores (J)
   double E_utility = 0, E_it_dc = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_pump = 0;
   double bus_load_max = 0;  // highest busway current / rating seen at an output (1)
   int racks_unpowered = 0;
