@@ -64,8 +64,9 @@ class Recorder : public OutputSink {
   Outcome& o_;
 };
 
-Outcome run(const std::string& scenario, double duration, void (*edit)(FacilitySpec&) = nullptr) {
-  FacilitySpec spec = loadFacility(kPod);
+Outcome run(const std::string& scenario, double duration, void (*edit)(FacilitySpec&) = nullptr,
+            const std::string& facility = kPod) {
+  FacilitySpec spec = loadFacility(facility);
   if (edit) edit(spec);
   Scenario sc = loadScenarioFromString(scenario, "s.yaml");
   applyScenario(sc, spec);
@@ -167,6 +168,30 @@ TEST_CASE("rack inlet above its maximum: GPU power cap, then shutdown; CDU suppl
   REQUIRE(high);
   CHECK(high->time >= 1200 - 1e-6);
   CHECK(at(o, o.P_racks, 3000) == Approx(0).margin(1e-6));
+  // with the racks off and the valve stuck at 30 % the supply falls below its set point
+  const EventRecord* low = find(o.res, "supply_low_temperature", "cdu1");
+  REQUIRE(low);
+  CHECK(low->time > high->time);
+  CHECK(at(o, o.T_in, low->time) < 36 - 2 + 273.15 + 0.5);
+}
+
+TEST_CASE("pressure: pump discharge above the racks' maximum working pressure, relief set point",
+          "[protection][faults]") {
+  // four racks on the pod's CDU at its 1100 L/min set point: the pumps push the discharge past
+  // the racks' 5 bar(g) and up to the CDU's 6 bar(g) relief setting
+  const std::string r4 = std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/pod_gb200_r4.yaml";
+  const Outcome o = run(kHead, 300, nullptr, r4);
+  const EventRecord* rack = find(o.res, "rack_over_pressure", "rack A01");
+  const EventRecord* relief = find(o.res, "relief_valve_open", "cdu1");
+  REQUIRE(rack);
+  REQUIRE(relief);
+  const double p_dis = o.st.sig.p_tank[0] + o.st.sig.dp_pump[0];
+  CHECK(p_dis >= o.m.rack_p_max[0]);
+  CHECK(relief->time >= rack->time);
+  // the default pod stays below both
+  const Outcome pod = run(kHead, 300);
+  CHECK(!find(pod.res, "rack_over_pressure"));
+  CHECK(!find(pod.res, "relief_valve_open"));
 }
 
 TEST_CASE("protection can be switched off: the stuck valve runs hot without an action",
