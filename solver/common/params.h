@@ -122,7 +122,11 @@ struct DetectionParams {
   double continuous_load_ratio = 0.8;   // busway current / rating: the 80 % rule           (1)
   double continuous_load_time = 10800;  // ... held this long is "continuous" (NEC: 3 h)    (s)
   // leaks (physics.md 7): rope/point sensors under each rack, CDU level and pressure, flow balance
-  double leak_sensor_volume = 20e-6;      // coolant on the sensor that trips it (a)          (m3)
+  double leak_sensor_volume = 20e-6;  // coolant on the sensor that trips it (a)          (m3)
+  // where the sensor sits relative to the leak: the liquid needs this long to reach it, and only
+  // this share of it arrives (drip tray, floor slope); 0 s and 1: a sensor at the leak itself
+  double leak_sensor_transit = 0;         // (s)
+  double leak_sensor_fraction = 1;        // (1)
   bool rack_liquid_isolation = true;      // close the rack's isolation valves on a leak [K88]
   bool rack_electrical_isolation = true;  // power the rack off on a leak [K86, K88]
   double isolation_valve_stroke = 30;     // valve closing time (seconds to 120 s, physics.md 7) (s)

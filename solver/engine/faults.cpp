@@ -228,9 +228,11 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
   if (m.leaks.empty()) return;
   for (std::size_t k = 0; k < m.leaks.size(); ++k) {
     const auto& L = m.leaks[k];
-    if (t < L.time) continue;
-    // liquid reaching the sensor since the last poll (explicit; the leak opened at L.time)
-    f.leak_on_sensor[k] += st.sig.leak_flow[k] * std::min(dt, t - L.time);
+    // liquid reaching the sensor since the last poll (explicit): the share that flows its way,
+    // from leak_sensor_transit after the leak opened at L.time (the sensor's placement)
+    const double t_wet = L.time + d.leak_sensor_transit;
+    if (t < t_wet) continue;
+    f.leak_on_sensor[k] += d.leak_sensor_fraction * st.sig.leak_flow[k] * std::min(dt, t - t_wet);
     if (f.leak_detected[k] >= 0 || f.leak_on_sensor[k] < d.leak_sensor_volume) continue;
     f.leak_detected[k] = t;
     log(st, t, L.label, "leak_detected", "critical",

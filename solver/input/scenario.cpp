@@ -72,6 +72,8 @@ class ScenarioReader {
     d.read("continuous_load_ratio", ds.continuous_load_ratio);
     d.read("continuous_load_time", ds.continuous_load_time);
     d.read("leak_sensor_volume", ds.leak_sensor_volume);
+    d.read("leak_sensor_transit", ds.leak_sensor_transit);
+    d.read("leak_sensor_fraction", ds.leak_sensor_fraction);
     d.read("rack_liquid_isolation", ds.rack_liquid_isolation);
     d.read("rack_electrical_isolation", ds.rack_electrical_isolation);
     d.read("isolation_valve_stroke", ds.isolation_valve_stroke);

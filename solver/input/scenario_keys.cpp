@@ -40,6 +40,12 @@ const Section kDetection{
      quantity("leak_sensor_volume", Dim::Volume, {0, 0.1, false, false, "0 ... 100 L"})
          .dflt("20 mL")
          .docs("coolant on a leak sensor that trips it (a)"),
+     quantity("leak_sensor_transit", Dim::Time, kHour)
+         .dflt("0 s")
+         .docs("time the leaking liquid needs to reach the sensor (its placement) (a)"),
+     quantity("leak_sensor_fraction", Dim::None, {0, 1, true, false, "0 < fraction <= 1"})
+         .dflt("1")
+         .docs("share of the leaking liquid that reaches the sensor (a)"),
      boolean("rack_liquid_isolation")
          .dflt("true")
          .docs("a detected rack leak closes the rack's isolation valves [K88]"),

@@ -294,3 +294,24 @@ TEST_CASE("water boils at 100 degC at one atmosphere and higher under the loop's
   CHECK(waterSaturationTemperature(2e5) - 273.15 == Approx(120.2).margin(1.5));
   CHECK(waterSaturationTemperature(3e5) - 273.15 == Approx(133.5).margin(2.0));
 }
+
+TEST_CASE("leak sensor placement: the liquid needs time to reach the sensor, and only a share",
+          "[protection][leak]") {
+  const std::string ev = "events:\n  - {time: 10 min, rack: A03, leak: {diameter: 1 mm}}\n";
+  const Outcome at_leak = run(std::string(kHead) + ev, 900);
+  const Outcome placed =
+      run(std::string(kHead) + ev +
+              "detection: {leak_sensor_transit: 20 s, leak_sensor_fraction: 0.2}\n",
+          900);
+  const EventRecord* a = find(at_leak.res, "leak_detected");
+  const EventRecord* b = find(placed.res, "leak_detected");
+  REQUIRE(a);
+  REQUIRE(b);
+  CHECK(a->time < 620);
+  CHECK(b->time >= 600 + 20);
+  CHECK(b->time > a->time + 20 - 1e-6);
+  // the isolation follows the detection
+  const EventRecord* iso = find(placed.res, "liquid_isolation", "rack A03");
+  REQUIRE(iso);
+  CHECK(iso->time == Approx(b->time));
+}
