@@ -134,7 +134,6 @@ void pollRacks(const FacilityModel& m, State& st, double t, const double* y) {
   for (int r = 0; r < m.nrack; ++r) {
     if (f.rack_power_off[r]) continue;
     const int c = m.rack_cdu[r];
-    const std::string who = "rack " + m.rack_name[r];
     const double T_cool = y[m.rackAdr(r)];
     const double T_lim = coolantLimit(m, c, st.sig.p_tank[c]);
     if (T_cool > T_lim - P.coolant_limit_margin) {
@@ -153,7 +152,7 @@ void pollRacks(const FacilityModel& m, State& st, double t, const double* y) {
       p.inlet_capped_at[r] = t;
       p.gpu_cap_factor[r] = P.inlet_cap_fraction;
       f.changed = true;
-      log(st, t, who, "inlet_over_temperature", "critical",
+      log(st, t, "rack " + m.rack_name[r], "inlet_over_temperature", "critical",
           "rack inlet " + fmt(T_in - 273.15) + " degC above its " + fmt(T_max - 273.15) +
               " degC maximum for " + fmt(P.inlet_cap_delay) + " s: GPUs capped at " +
               fmt(100 * P.inlet_cap_fraction) + " % of their power limit");
