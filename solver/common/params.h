@@ -115,8 +115,10 @@ struct ProtectionParams {
 
 // detection and response policies (docs/scenario-format.md "detection"); defaults (a) unless noted
 struct DetectionParams {
-  double poll_interval = 1.0;           // sensors polled (openBMC leak manager: 1 s [K86]) (s)
-  double pump_switchover = 5.0;         // failed pump -> standby running                   (s)
+  double poll_interval = 1.0;    // sensors polled (openBMC leak manager: 1 s [K86]) (s)
+  double pump_switchover = 5.0;  // failed pump -> standby running                   (s)
+  // the last pumps of a CDU that stop coast down on their inertia: speed N exp(-t / tau) (a)
+  double pump_coast_down = 2.0;         // (s)
   double low_flow_fraction = 0.9;       // CDU flow below this share of its set point [K58] (1)
   double low_flow_delay = 100.0;        // ... for this long raises the low-flow alarm [K58](s)
   double continuous_load_ratio = 0.8;   // busway current / rating: the 80 % rule           (1)

@@ -11,6 +11,8 @@ namespace dctwin {
 // T_init (K), valves and pumps at their initial positions, PI integrators bumpless
 State makeState(const FacilityModel& m, double T_init);
 
+// CDU c's last n_before running pumps stop at t: they coast down (FaultState::coast_t0)
+void startCoastDown(const FacilityModel& m, State& st, int c, double t, int n_before);
 // the facility's feed: the utility, or the standby generator the transfer switch put on
 bool facilityFed(const State& st);
 // faults: apply the events due at t (logs them); poll the detectors (logs alarms). Both run

@@ -35,6 +35,8 @@ void initFaultState(const FacilityModel& m, State& st) {
   FaultState& f = st.faults;
   if (!f.pumps_out.empty() || m.ncdu == 0) return;
   f.pumps_out.assign(m.ncdu, 0);
+  f.coast_t0.assign(m.ncdu, -1.0);
+  f.coast_n.assign(m.ncdu, 0);
   f.cdu_failed.assign(m.ncdu, 0);
   f.valve_stuck.assign(m.ncdu, -1.0);
   f.rack_psu_failed.assign(m.nrack, 0);
@@ -81,6 +83,13 @@ void logCoolingPower(const FacilityModel& m, State& st, double t, bool was_fed) 
 
 }  // namespace
 
+void startCoastDown(const FacilityModel& m, State& st, int c, double t, int n_before) {
+  FaultState& f = st.faults;
+  if (c < 0 || c >= m.ncdu || f.coast_t0.empty() || n_before <= 0) return;
+  f.coast_t0[c] = t;
+  f.coast_n[c] = n_before;
+}
+
 bool facilityFed(const State& st) {
   return st.faults.utility_ok || st.faults.generator_on;
 }
@@ -103,7 +112,9 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
                   std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
                   std::to_string(m.cdu_pump_running[i]) + " duty pumps available");
         } else {
+          const int before = m.cdu_pump_running[i] - f.pumps_out[i];
           f.pumps_out[i] = std::min(f.pumps_out[i] + n, m.cdu_pump_running[i]);
+          if (f.pumps_out[i] == m.cdu_pump_running[i]) startCoastDown(m, st, i, e.time, before);
           log(st, e.time, e.label, "pump_failure", e.covered ? "warning" : "critical",
               std::to_string(n) + " pump(s) failed; " +
                   std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
@@ -113,6 +124,7 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
         break;
       }
       case K::CduFailure:
+        startCoastDown(m, st, i, e.time, m.cdu_pump_running[i] - f.pumps_out[i]);
         f.pumps_out[i] = m.cdu_pump_running[i];
         f.cdu_failed[i] = 1;
         log(st, e.time, e.label, "cdu_failure", "critical", "CDU failed: every pump stopped");
@@ -280,6 +292,7 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
             "expansion tank at " + fmt(100 * std::max(level, 0.0)) + " % liquid" +
                 (d.low_level_pump_stop ? ": level switch stops the pumps" : ""));
         if (d.low_level_pump_stop) {
+          startCoastDown(m, st, c, t, m.cdu_pump_running[c] - f.pumps_out[c]);
           f.pumps_out[c] = m.cdu_pump_running[c];
           f.cdu_failed[c] = 1;
           f.changed = true;

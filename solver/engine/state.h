@@ -130,8 +130,11 @@ struct ProtectionState {
 };
 
 struct FaultState {
-  std::size_t next = 0;             // next entry of m.fault_events
-  std::vector<int> pumps_out;       // per CDU: pumps not running because of faults
+  std::size_t next = 0;        // next entry of m.fault_events
+  std::vector<int> pumps_out;  // per CDU: pumps not running because of faults
+  // per CDU: the last pumps stopped at coast_t0 (-1: none), coast_n of them, coasting down
+  std::vector<double> coast_t0;
+  std::vector<int> coast_n;
   std::vector<char> cdu_failed;     // per CDU: failed as a whole (no switch-over)
   std::vector<double> valve_stuck;  // per CDU: stuck opening, -1: free
   double fws_flow = 1.0;            // facility-water flow fraction

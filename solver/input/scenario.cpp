@@ -67,6 +67,7 @@ class ScenarioReader {
     DetectionSpec& ds = sc_.detection;
     d.read("poll_interval", ds.poll_interval);
     d.read("pump_switchover", ds.pump_switchover);
+    d.read("pump_coast_down", ds.pump_coast_down);
     d.read("low_flow_fraction", ds.low_flow_fraction);
     d.read("low_flow_delay", ds.low_flow_delay);
     d.read("continuous_load_ratio", ds.continuous_load_ratio);

@@ -24,6 +24,10 @@ const Section kDetection{
      quantity("pump_switchover", Dim::Time, kHour)
          .dflt("5 s")
          .docs("failed duty pump -> standby running (a)"),
+     quantity("pump_coast_down", Dim::Time, {0, 600, false, false, "0 ... 10 min"})
+         .dflt("2 s")
+         .docs("the last running pumps that stop coast down with this time constant (rotor "
+               "inertia); 0: they stop at once (a)"),
      quantity("low_flow_fraction", Dim::None, kFraction)
          .dflt("0.9")
          .docs("CDU flow below this fraction of its flow set point (its racks' design flow under "

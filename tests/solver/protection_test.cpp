@@ -115,8 +115,12 @@ TEST_CASE("loss of flow: emergency power-off of the loop's racks, then nothing h
       run(std::string(kHead) + "events:\n  - {time: 10 min, cdu: cdu1, cdu_failure: true}\n", 3600);
   const EventRecord* epo = find(o.res, "emergency_power_off", "cdu1");
   REQUIRE(epo);
-  // flow below 10 % of the set point for the 10 s EPO delay (polled every second)
-  CHECK(epo->time == Approx(610).margin(1.5));
+  // the pumps coast down (2 s: below 10 % of the flow after 2 ln 10 = 4.6 s), then the 10 s EPO
+  // delay (polled every second)
+  CHECK(epo->time == Approx(600 + 2 * std::log(10.0) + 10).margin(1.5));
+  // the coast-down: 5 s after the failure exp(-5/2) = 8 % of the flow before is left
+  CHECK(at(o, o.flow, 605) < 0.15 * at(o, o.flow, 595));
+  CHECK(at(o, o.flow, 605) > 0.02 * at(o, o.flow, 595));
   CHECK(count(o.res, "rack_power_off") == o.m.nrack);
   CHECK(at(o, o.P_racks, 700) == Approx(0).margin(1e-6));
   // the stagnant coolant stays far below its limit: the run completes without a coolant trip
