@@ -1,5 +1,6 @@
 #include "models/cold_plate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -41,6 +42,13 @@ ColdPlateLaw coldPlateTable(std::span<const double> flow, std::span<const double
   ColdPlateLaw law;
   law.table = Pchip(x, y);
   return law;
+}
+
+double plateCoolantTemperature(double T_inlet, double T_local, double flow_ratio,
+                               double blend_ratio) {
+  const double w = blend_ratio > 0 ? std::clamp(flow_ratio / blend_ratio, 0.0, 1.0)
+                                   : (flow_ratio > 0 ? 1.0 : 0.0);
+  return w * T_inlet + (1.0 - w) * T_local;
 }
 
 }  // namespace dctwin

@@ -32,4 +32,13 @@ ColdPlateLaw coldPlateFit(double R_inf, double a, double b);
 // and not increasing with flow, at least 2 points; throws std::invalid_argument otherwise
 ColdPlateLaw coldPlateTable(std::span<const double> flow, std::span<const double> R);
 
+// the coolant temperature a cold plate sees (docs/models/cold_plate.md "Zero and reverse flow"):
+// its inlet while the coolant flows, the local coolant around it (the rack's coolant node) when
+// the flow stops or reverses, blended linearly in between, below blend_ratio of the design flow:
+//   w = clamp(flow_ratio / blend_ratio, 0, 1),  T = w T_inlet + (1 - w) T_local
+// flow_ratio is the flow over its design value (negative: reversed). One function, so that a
+// per-GPU inlet (flow distribution) and the rack's see the same law.
+double plateCoolantTemperature(double T_inlet, double T_local, double flow_ratio,
+                               double blend_ratio = 0.1);
+
 }  // namespace dctwin

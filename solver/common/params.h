@@ -56,6 +56,12 @@ struct PowerChainParams {
     SourceLoc loc;
   };
   std::vector<Busway> busways;
+  // resilience (docs/models/power_chain.md "Utility loss, generator and cooling"): a standby
+  // generator that the transfer switch connects start_delay after a utility loss (0: none), and
+  // which cooling loads sit behind the UPS (else they stop until the generator or utility is back)
+  double generator_start_delay = 0;  // start + transfer, NFPA 110 Type 10: <= 10 s [K111] (s)
+  bool cdu_pumps_on_ups = true;      // CDU pumps on the UPS output
+  bool plant_on_ups = true;          // facility-water plant pumps on the UPS output
 };
 
 // a fault or operating event (docs/scenario-format.md "Faults")
@@ -75,7 +81,8 @@ enum class FaultKind {
   ChillerTrip,           // `value` chillers trip (unavailable from then on)
   HeatRejectionFailure,  // `value` dry-cooler units or tower cells lose their fans
   MakeupWaterLoss,       // the towers' (and pads') make-up water is lost
-  PlantPumpFailure       // `value` primary pumps stop
+  PlantPumpFailure,      // `value` primary pumps stop
+  GeneratorOnline        // the transfer switch puts the standby generator on (scheduled at compile)
 };
 
 // where a leak opens
@@ -85,16 +92,51 @@ enum class SensorKind { SupplyTemperature, Flow };
 // which CDU set point a set-point event changes
 enum class SetpointKind { SupplyTemperature, Dp, Flow };
 
+// protection layers a site sets on its CDUs and racks (docs/models/protection.md, scenario key
+// section `protection`); each threshold with its delay, every action latched until the end of the
+// run (a site restarts by hand)
+struct ProtectionParams {
+  bool enabled = true;
+  double startup_inhibit = 1200;  // temperature alarms ignored after start [K59, K61]       (s)
+  // CDU secondary supply temperature off its set point [K61]: warnings
+  double supply_high_offset = 2, supply_low_offset = 2;  // (K)
+  double supply_alarm_delay = 120;                       // (s)
+  // CDU return (rack outlet mix) above the supply set point by this (a) ... for the delay
+  double return_high_offset = 15;   // (K)
+  double return_alarm_delay = 120;  // (s)
+  // emergency power-off: CDU flow below this share of its set point for the delay -> every
+  // rack of the loop powered off (a)
+  double epo_flow_fraction = 0.1;  // (1)
+  double epo_delay = 10;           // (s)
+  // rack inlet above the rack type's supply_temperature_max for cap_delay: the rack's GPUs
+  // capped at cap_fraction of their limit; at max + shutdown_margin for shutdown_delay, or still
+  // above max cap_hold after the cap: the rack is powered off (a)
+  double inlet_cap_delay = 30;       // (s)
+  double inlet_cap_fraction = 0.5;   // (1)
+  double inlet_cap_hold = 300;       // (s)
+  double inlet_shutdown_margin = 5;  // (K)
+  double inlet_shutdown_delay = 10;  // (s)
+  // rack coolant within this of its limit (the fluid's use range or boiling at the loop pressure,
+  // whichever is lower): the rack is powered off at once (a)
+  double coolant_limit_margin = 5;  // (K)
+};
+
 // detection and response policies (docs/scenario-format.md "detection"); defaults (a) unless noted
 struct DetectionParams {
-  double poll_interval = 1.0;           // sensors polled (openBMC leak manager: 1 s [K86]) (s)
-  double pump_switchover = 5.0;         // failed pump -> standby running                   (s)
-  double low_flow_fraction = 0.5;       // CDU flow below this share of the racks' design  (1)
-  double low_flow_delay = 10.0;         // ... for this long raises the low-flow alarm      (s)
+  double poll_interval = 1.0;    // sensors polled (openBMC leak manager: 1 s [K86]) (s)
+  double pump_switchover = 5.0;  // failed pump -> standby running                   (s)
+  // the last pumps of a CDU that stop coast down on their inertia: speed N exp(-t / tau) (a)
+  double pump_coast_down = 2.0;         // (s)
+  double low_flow_fraction = 0.9;       // CDU flow below this share of its set point [K58] (1)
+  double low_flow_delay = 100.0;        // ... for this long raises the low-flow alarm [K58](s)
   double continuous_load_ratio = 0.8;   // busway current / rating: the 80 % rule           (1)
   double continuous_load_time = 10800;  // ... held this long is "continuous" (NEC: 3 h)    (s)
   // leaks (physics.md 7): rope/point sensors under each rack, CDU level and pressure, flow balance
-  double leak_sensor_volume = 20e-6;      // coolant on the sensor that trips it (a)          (m3)
+  double leak_sensor_volume = 20e-6;  // coolant on the sensor that trips it (a)          (m3)
+  // where the sensor sits relative to the leak: the liquid needs this long to reach it, and only
+  // this share of it arrives (drip tray, floor slope); 0 s and 1: a sensor at the leak itself
+  double leak_sensor_transit = 0;         // (s)
+  double leak_sensor_fraction = 1;        // (1)
   bool rack_liquid_isolation = true;      // close the rack's isolation valves on a leak [K88]
   bool rack_electrical_isolation = true;  // power the rack off on a leak [K86, K88]
   double isolation_valve_stroke = 30;     // valve closing time (seconds to 120 s, physics.md 7) (s)
@@ -103,6 +145,7 @@ struct DetectionParams {
   double pressure_drop = 30e3;            // tank pressure below its fill pressure by this    (Pa)
   double imbalance_fraction = 0.01;       // supply - return above this share of the flow ... (1)
   double imbalance_delay = 10;            // ... for this long                                (s)
+  ProtectionParams protection;            // (scenario section `protection`)
 };
 
 }  // namespace dctwin

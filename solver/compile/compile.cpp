@@ -463,6 +463,8 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
         if (f.kind == K::FilterClogging && f.growth_time > 0)
           m.breakpoints.push_back(f.time + f.growth_time);
         break;
+      case K::GeneratorOnline:  // scheduled below, never written in a scenario
+        continue;
       case K::PowerCap: {
         for (int j = 0; j < m.njob; ++j)
           if (m.job_name[j] == f.target) e.index = j;
@@ -516,6 +518,13 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
     e.covered = take >= int(f.value);
     m.fault_events.push_back(e);
     m.breakpoints.push_back(f.time);
+    // a utility loss starts the standby generator: the transfer switch connects it later
+    if (f.kind == K::Utility && f.value < 0.5 && m.power.generator_start_delay > 0) {
+      FacilityModel::FaultEvent gen{f.time + m.power.generator_start_delay, K::GeneratorOnline, -1,
+                                    1.0, "generator"};
+      m.fault_events.push_back(gen);
+      m.breakpoints.push_back(gen.time);
+    }
     if (f.kind == K::PumpFailure) {
       if (take > 0) {
         standby[c] -= take;
@@ -784,6 +793,8 @@ bool compileRack(const FacilitySpec& spec, const CduSpec& cs, int c, const RackS
       m.rack_coldplate.back().R(rt.design_flow / rt.coldplate_paths) / m.rack_paths.back();
   m.rack_C_case.push_back(cp->second.time_constant / R_design);
   m.rack_M_cool.push_back(rho_s * rt.coolant_volume * N);
+  m.rack_T_in_max.push_back(rt.supply_temperature_max);
+  m.rack_p_max.push_back(rt.max_working_pressure);
   m.rack_load.push_back(rs.heat_load);
   for (double& v : m.rack_load.back().v) v *= N;  // heat_load is one rack's
   rs.heat_load.breakpoints(m.breakpoints);

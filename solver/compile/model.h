@@ -160,7 +160,10 @@ struct FacilityModel {
   std::vector<PowerLaw> rack_valve;      // balancing valve, quadratic, vs mass flow
   std::vector<double> rack_C_case;       // cold-plate case capacity, whole rack    (J/K)
   std::vector<double> rack_M_cool;       // rack coolant mass                       (kg)
-  std::vector<TimeSeries> rack_load;     // rack power                              (W)
+  // the rack type's limits, checked by the protection layers (docs/models/protection.md)
+  std::vector<double> rack_T_in_max;  // supply_temperature_max; 0: none           (K)
+  std::vector<double> rack_p_max;     // max_working_pressure, gauge; 0: none      (Pa)
+  std::vector<TimeSeries> rack_load;  // rack power                              (W)
 
   // racks with resolved GPUs (nrack): the GPU layer supplies their heat and power
   std::vector<char> rack_resolved;                      // 1: GPUs resolved, 0: heat_load profile

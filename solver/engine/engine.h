@@ -11,6 +11,10 @@ namespace dctwin {
 // T_init (K), valves and pumps at their initial positions, PI integrators bumpless
 State makeState(const FacilityModel& m, double T_init);
 
+// CDU c's last n_before running pumps stop at t: they coast down (FaultState::coast_t0)
+void startCoastDown(const FacilityModel& m, State& st, int c, double t, int n_before);
+// the facility's feed: the utility, or the standby generator the transfer switch put on
+bool facilityFed(const State& st);
 // faults: apply the events due at t (logs them); poll the detectors (logs alarms). Both run
 // between solver steps, never inside the right-hand side.
 void applyFaults(const FacilityModel& m, State& st, double t, const double* y);
@@ -22,6 +26,17 @@ double tankLiquidFraction(const FacilityModel& m, int c, double V_lost);
 double rackIsolation(const FacilityModel& m, const State& st, int r, double t);
 double orificeFlow(double CdA, double dp, double rho);
 void pollDetectors(const FacilityModel& m, State& st, double t, const double* y);
+
+// protection layers (solver/engine/protection.cpp, docs/models/protection.md): CDU temperature
+// warnings, emergency power-off on loss of flow, rack inlet cap and shutdown, coolant limit,
+// pressure; polled by pollDetectors
+void pollProtection(const FacilityModel& m, State& st, double t, const double* y);
+// the flow a CDU's alarms compare with: its flow set point, or its racks' design flow (m3/s)
+double cduFlowSetPoint(const FacilityModel& m, int c);
+// saturation temperature of water at absolute pressure p_abs (Pa) (K)
+double waterSaturationTemperature(double p_abs);
+// the protective GPU cap of rack r as a share of the GPUs' limit (1: none)
+double rackGpuCapFactor(const State& st, int r);
 
 // right-hand side dy/dt at (t, y); fills st.sig. Returns 0, or > 0 for a recoverable problem
 // (a property lookup outside its range), as SUNDIALS expects. Never allocates.

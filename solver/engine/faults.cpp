@@ -35,6 +35,8 @@ void initFaultState(const FacilityModel& m, State& st) {
   FaultState& f = st.faults;
   if (!f.pumps_out.empty() || m.ncdu == 0) return;
   f.pumps_out.assign(m.ncdu, 0);
+  f.coast_t0.assign(m.ncdu, -1.0);
+  f.coast_n.assign(m.ncdu, 0);
   f.cdu_failed.assign(m.ncdu, 0);
   f.valve_stuck.assign(m.ncdu, -1.0);
   f.rack_psu_failed.assign(m.nrack, 0);
@@ -66,7 +68,32 @@ void initFaultState(const FacilityModel& m, State& st) {
   for (auto* v : {&f.set_T, &f.set_dp, &f.set_flow}) v->assign(m.ncdu, NAN);
 }
 
+// the cooling loads off the UPS lose or regain their feed
+void logCoolingPower(const FacilityModel& m, State& st, double t, bool was_fed) {
+  const bool fed = facilityFed(st);
+  if (fed == was_fed) return;
+  const PowerChainParams& p = m.power;
+  std::string what;
+  if (!p.cdu_pumps_on_ups) what = "CDU pumps";
+  if (!p.plant_on_ups) what += std::string(what.empty() ? "" : " and ") + "facility-water plant";
+  if (what.empty()) return;
+  log(st, t, "power", fed ? "cooling_power_restored" : "cooling_power_lost",
+      fed ? "info" : "critical",
+      what + (fed ? " powered again" : " without power (not on the UPS)"));
+}
+
 }  // namespace
+
+void startCoastDown(const FacilityModel& m, State& st, int c, double t, int n_before) {
+  FaultState& f = st.faults;
+  if (c < 0 || c >= m.ncdu || f.coast_t0.empty() || n_before <= 0) return;
+  f.coast_t0[c] = t;
+  f.coast_n[c] = n_before;
+}
+
+bool facilityFed(const State& st) {
+  return st.faults.utility_ok || st.faults.generator_on;
+}
 
 void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
   using K = FaultKind;
@@ -86,7 +113,9 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
                   std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
                   std::to_string(m.cdu_pump_running[i]) + " duty pumps available");
         } else {
+          const int before = m.cdu_pump_running[i] - f.pumps_out[i];
           f.pumps_out[i] = std::min(f.pumps_out[i] + n, m.cdu_pump_running[i]);
+          if (f.pumps_out[i] == m.cdu_pump_running[i]) startCoastDown(m, st, i, e.time, before);
           log(st, e.time, e.label, "pump_failure", e.covered ? "warning" : "critical",
               std::to_string(n) + " pump(s) failed; " +
                   std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
@@ -96,6 +125,7 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
         break;
       }
       case K::CduFailure:
+        startCoastDown(m, st, i, e.time, m.cdu_pump_running[i] - f.pumps_out[i]);
         f.pumps_out[i] = m.cdu_pump_running[i];
         f.cdu_failed[i] = 1;
         log(st, e.time, e.label, "cdu_failure", "critical", "CDU failed: every pump stopped");
@@ -189,12 +219,34 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
             e.value < 1 ? "critical" : "info",
             "facility-water flow at " + fmt(100 * e.value) + " % of its design");
         break;
-      case K::Utility:
+      case K::Utility: {
+        const bool was_fed = facilityFed(st);
         f.utility_ok = e.value > 0.5;
+        if (f.utility_ok) f.generator_on = false;  // the transfer switch goes back to the utility
+        if (!f.utility_ok) f.utility_lost_at = e.time;
         log(st, e.time, e.label, f.utility_ok ? "utility_restored" : "utility_lost",
             f.utility_ok ? "info" : "critical",
-            f.utility_ok ? "utility feed restored" : "utility feed lost");
+            f.utility_ok ? "utility feed restored"
+                         : std::string("utility feed lost") +
+                               (m.power.generator_start_delay > 0
+                                    ? "; standby generator starting (" +
+                                          fmt(m.power.generator_start_delay) + " s to transfer)"
+                                    : "; no standby generator"));
+        logCoolingPower(m, st, e.time, was_fed);
+        f.changed = true;
         break;
+      }
+      case K::GeneratorOnline: {
+        if (f.utility_ok || f.generator_on) break;  // the utility came back first
+        const bool was_fed = facilityFed(st);
+        f.generator_on = true;
+        log(st, e.time, "generator", "generator_online", "info",
+            "transfer switch on the standby generator " + fmt(e.time - f.utility_lost_at) +
+                " s after the utility loss");
+        logCoolingPower(m, st, e.time, was_fed);
+        f.changed = true;
+        break;
+      }
       case K::Leak: {
         const auto& L = m.leaks[i];
         log(st, e.time, e.label, "leak_start", "critical",
@@ -225,9 +277,11 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
   if (m.leaks.empty()) return;
   for (std::size_t k = 0; k < m.leaks.size(); ++k) {
     const auto& L = m.leaks[k];
-    if (t < L.time) continue;
-    // liquid reaching the sensor since the last poll (explicit; the leak opened at L.time)
-    f.leak_on_sensor[k] += st.sig.leak_flow[k] * std::min(dt, t - L.time);
+    // liquid reaching the sensor since the last poll (explicit): the share that flows its way,
+    // from leak_sensor_transit after the leak opened at L.time (the sensor's placement)
+    const double t_wet = L.time + d.leak_sensor_transit;
+    if (t < t_wet) continue;
+    f.leak_on_sensor[k] += d.leak_sensor_fraction * st.sig.leak_flow[k] * std::min(dt, t - t_wet);
     if (f.leak_detected[k] >= 0 || f.leak_on_sensor[k] < d.leak_sensor_volume) continue;
     f.leak_detected[k] = t;
     log(st, t, L.label, "leak_detected", "critical",
@@ -275,6 +329,7 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
             "expansion tank at " + fmt(100 * std::max(level, 0.0)) + " % liquid" +
                 (d.low_level_pump_stop ? ": level switch stops the pumps" : ""));
         if (d.low_level_pump_stop) {
+          startCoastDown(m, st, c, t, m.cdu_pump_running[c] - f.pumps_out[c]);
           f.pumps_out[c] = m.cdu_pump_running[c];
           f.cdu_failed[c] = 1;
           f.changed = true;
@@ -308,10 +363,12 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
   const double dt = f.last_poll < 0 ? 0.0 : t - f.last_poll;
   f.last_poll = t;
   pollLeaks(m, st, t, dt, y);
-  // CDU low flow: secondary flow below a share of the racks' design flow, held for a delay
+  // CDU low flow: secondary flow below a share of its set point (its racks' design flow under
+  // dp control), held for a delay [K58]
   for (int c = 0; c < m.ncdu; ++c) {
     const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
-    const bool low = m.cdu_design_flow[c] > 0 && V < d.low_flow_fraction * m.cdu_design_flow[c];
+    const double V_set = cduFlowSetPoint(m, c);
+    const bool low = V_set > 0 && V < d.low_flow_fraction * V_set;
     if (!low) {
       if (f.low_flow_alarm[c])
         log(st, t, m.cdu_name[c], "low_flow_cleared", "info",
@@ -324,8 +381,8 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
       f.low_flow_alarm[c] = 1;
       log(st, t, m.cdu_name[c], "low_flow", "critical",
           "secondary flow " + fmt(V * 60000) + " L/min < " + fmt(100 * d.low_flow_fraction) +
-              " % of the racks' design " + fmt(m.cdu_design_flow[c] * 60000) + " L/min for " +
-              fmt(d.low_flow_delay) + " s");
+              " % of its set point " + fmt(V_set * 60000) + " L/min for " + fmt(d.low_flow_delay) +
+              " s");
     }
   }
   // CDU over-pressure: pump discharge above 90 % of the secondary's maximum working pressure (the
@@ -340,6 +397,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
               fmt(m.cdu_p_max[c] / 1e5) + " bar(g) maximum");
     }
   }
+  pollProtection(m, st, t, y);
   // GPUs, per rack: the first thermal throttling and the first shutdown
   for (int r = 0; r < m.nrack; ++r) {
     if (!m.rack_resolved[r] || st.gl.grp.op.empty()) continue;

@@ -113,7 +113,7 @@ void resetGpuInterval(const FacilityModel& m, State& st) {
     g.job_iteration_time_row[j] = g.job[j].sum_iteration_time;
   }
   PowerLayerState& p = st.pl;
-  p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = 0;
+  p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = p.iv_storage = 0;
   for (auto* v : {&p.iv_rack_P_in, &p.iv_rack_psu_loss, &p.iv_bus_loss})
     std::fill(v->begin(), v->end(), 0.0);
 }
@@ -133,9 +133,14 @@ void startWindow(const FacilityModel& m, State& st, const double* y) {
     if (!m.rack_resolved[r]) continue;
     const int c = m.rack_cdu[r];
     const Fluid& f = m.fluids[m.cdu_fluid[c]];
-    const double T_in = y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1];
+    const double m_r = st.sig.m_rack[r], rho = f.rho_ref();
+    // the inlet while the coolant flows, the stagnant rack coolant when it stops (cold_plate.md)
+    const double V_rack = m_r / rho;
+    const double flow_ratio = m.rack_design_flow[r] > 0 ? V_rack / m.rack_design_flow[r] : 1.0;
+    const double T_in = plateCoolantTemperature(y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1],
+                                                y[m.rackAdr(r)], flow_ratio);
     g.rack_T_in[r] = T_in;
-    const double m_r = st.sig.m_rack[r], rho = f.rho_ref(), cp = f.cp(T_in);
+    const double cp = f.cp(T_in);
     // plates in rack order: an upstream plate always comes before the plates it feeds
     for (int i = m.rack_gpuadr[r]; i < m.rack_gpuadr[r] + m.rack_gpunum[r]; ++i) {
       const double m_i = m_r * m.gpu_flow_share[i];
@@ -236,6 +241,7 @@ inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double
                                ? gpuPowerLimit(p, m.rack_gpu_power_cap[r], st.faults.job_cap[jj])
                                : m.gpu_cap[i];
   double cap = std::min(event_cap, rack_share);
+  cap = std::min(cap, rackGpuCapFactor(st, r) * m.gpu_cap[i]);  // a protective cap (protection.cpp)
   if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, G.smooth[q], dt));
   GpuOperatingPoint op = powered ? gpuOperatingPoint(p, cap, load, G.gpu[q]) : GpuOperatingPoint{};
   if (ps && ps->enabled && powered && !G.gpu[q].shut_down) {
@@ -291,7 +297,9 @@ inline PartPower otherPartsPower(const FacilityModel& m, const State& st, int r,
     other.Q_liquid = m.rack_other_liquid[r] * other.P;
     other.Q_air = other.P - other.Q_liquid;
   }
-  if (m.has_power && !st.pl.rack_powered[r]) other = PartPower{};
+  // a rack without power, or powered off by a protection or an isolation, draws nothing
+  const bool off = !st.faults.rack_power_off.empty() && st.faults.rack_power_off[r];
+  if ((m.has_power && !st.pl.rack_powered[r]) || off) other = PartPower{};
   return other;
 }
 

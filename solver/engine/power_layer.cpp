@@ -38,6 +38,8 @@ void initPowerLayer(const FacilityModel& m, State& st) {
   p.iv_rack_psu_loss.assign(m.nrack, 0.0);
   p.iv_bus_loss.assign(nb, 0.0);
   p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = 0;
+  p.E_stored_last = m.power.ups_count * p.ups.soc_J + p.E_storage0;
+  p.E_storage_drawn = p.iv_storage = 0;
 }
 
 // 1. a rack: shelves and their breakers
@@ -128,13 +130,13 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
     const double soc0 = p.ups.soc_J;
     // one module's state stands for every module: each carries 1/ups_count of the load
     const double n = ps.ups_count;
-    P_in = n * upsStep(ps.ups, P_ups_out / n, st.faults.utility_ok, dt, p.ups, &dropped);
+    P_in = n * upsStep(ps.ups, P_ups_out / n, facilityFed(st), dt, p.ups, &dropped);
     p.P_ups_loss = n * p.ups.P_loss;
     p.E_ups += p.P_ups_loss * dt;
     p.E_battery += n * (soc0 - p.ups.soc_J);
     if (dropped) std::fill(p.rack_powered.begin(), p.rack_powered.end(), 0);
   }
-  if (!ps.has_ups && !st.faults.utility_ok) {  // no UPS: a utility loss drops every rack
+  if (!ps.has_ups && !facilityFed(st)) {  // no UPS: a utility loss drops every rack
     std::fill(p.rack_powered.begin(), p.rack_powered.end(), 0);
     P_in = 0;
   }
@@ -152,6 +154,13 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
   p.iv_ups_loss += p.P_ups_loss * dt;
   p.E_utility += p.P_utility * dt;
   p.E_it += E_it;
+  // 4. the energy the stores gave (discharge > 0, recharge < 0), in rack order
+  double E_stored = ps.has_ups ? ps.ups_count * p.ups.soc_J : 0.0;
+  for (int r = 0; r < m.nrack; ++r)
+    if (m.rack_has_storage[r]) E_stored += p.storage[r].soc_J;
+  p.E_storage_drawn += p.E_stored_last - E_stored;
+  p.iv_storage += p.E_stored_last - E_stored;
+  p.E_stored_last = E_stored;
 }
 
 }  // namespace dctwin

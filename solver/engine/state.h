@@ -120,6 +120,9 @@ struct PowerLayerState {
   std::vector<double> iv_rack_P_in, iv_rack_psu_loss, iv_bus_loss;
   // at the last output row: its time (s) and the CDU pump energy (J)
   double t_row = 0, E_pump_row = 0;
+  // energy stores (UPS batteries, rack storage): what they held at the last fast step, and the net
+  // energy drawn from them since the start and over the output interval; PUE credits it (J)
+  double E_stored_last = 0, E_storage_drawn = 0, iv_storage = 0;
 };
 
 // the plant between its steps (solver/engine/plant_layer.cpp, docs/models/plant.md)
@@ -143,13 +146,29 @@ struct PlantLayerState {
 };
 
 // what the faults have done so far, and the detectors' memory
+// the protection layers' timers and latches (solver/engine/protection.cpp)
+struct ProtectionState {
+  // per CDU: when each condition began (-1: not now) and whether its alarm/action is latched
+  std::vector<double> sup_high_since, sup_low_since, ret_high_since, epo_since;
+  std::vector<char> sup_high, sup_low, ret_high, epo;
+  // per rack: inlet above its maximum since, above max + margin since, cap applied at (-1)
+  std::vector<double> inlet_high_since, inlet_trip_since, inlet_capped_at;
+  std::vector<char> inlet_alarm, coolant_trip, rack_over_pressure, relief;
+  std::vector<double> gpu_cap_factor;  // per rack: protective GPU cap, share of the limit (1)
+};
+
 struct FaultState {
-  std::size_t next = 0;             // next entry of m.fault_events
-  std::vector<int> pumps_out;       // per CDU: pumps not running because of faults
+  std::size_t next = 0;        // next entry of m.fault_events
+  std::vector<int> pumps_out;  // per CDU: pumps not running because of faults
+  // per CDU: the last pumps stopped at coast_t0 (-1: none), coast_n of them, coasting down
+  std::vector<double> coast_t0;
+  std::vector<int> coast_n;
   std::vector<char> cdu_failed;     // per CDU: failed as a whole (no switch-over)
   std::vector<double> valve_stuck;  // per CDU: stuck opening, -1: free
   double fws_flow = 1.0;            // facility-water flow fraction
   bool utility_ok = true;
+  bool generator_on = false;         // the transfer switch has the standby generator on
+  double utility_lost_at = -1;       // the utility loss a generator start answers (s)
   std::vector<int> rack_psu_failed;  // per rack
   // detectors
   double next_poll = 0;
@@ -180,6 +199,7 @@ struct FaultState {
   std::vector<double> job_cap;  // per job: power limit set by an event; 0: the facility's (W)
   // set points changed by events per CDU (NaN: the facility's): supply T (K), dp (Pa), flow (m3/s)
   std::vector<double> set_T, set_dp, set_flow;
+  ProtectionState prot;  // protection layers (solver/engine/protection.cpp)
 };
 
 // one CDU loop's share of a right-hand side evaluation's sums (evalRhs)

@@ -339,7 +339,19 @@ struct CduLoopRhs {
   // parallel rack branches; the pumps' power and their heat to the coolant
   void secondaryFlow() {
     const double N = std::clamp(y[o + kNPump], 0.0, 1.0);
-    const int nrun = m.cdu_pump_running[c] - (faulted ? fs.pumps_out[c] : 0);
+    // pumps off the UPS stop while neither utility nor generator feeds the facility
+    const bool unfed = m.has_power && !m.power.cdu_pumps_on_ups && !facilityFed(st);
+    int nrun = unfed ? 0 : m.cdu_pump_running[c] - (faulted ? fs.pumps_out[c] : 0);
+    double N_eff = N;
+    bool coasting = false;
+    // the last pumps that stopped coast down on their rotors' inertia (a failure, the level switch)
+    const double tau = m.detection.pump_coast_down;
+    if (nrun == 0 && faulted && !unfed && tau > 0 && fs.coast_t0[c] >= 0 &&
+        t - fs.coast_t0[c] < 20 * tau) {
+      nrun = fs.coast_n[c];
+      coasting = true;
+      N_eff = N * std::exp(-(std::max(t - fs.coast_t0[c], 0.0)) / tau);
+    }
     const double V_air = y[o + kVAir];
     const double phi = m.cdu_vacuum[c] < 0 ? 1.0 : pumpHeadFactor(m, c, V_air);
     sig.head_factor[c] = phi;
@@ -352,13 +364,14 @@ struct CduLoopRhs {
       const double m_design = m.cdu_design_flow[c] * rho;
       k_filter = grow * fs.filter_dp[c] / (m_design * m_design);
     }
-    solveSecondary(m, st, sig, c, nrun, N, y[o + kTRes], phi, k_filter, t,
+    solveSecondary(m, st, sig, c, nrun, N_eff, y[o + kTRes], phi, k_filter, t,
                    &part.hydraulic_failures);
     m_sec = sig.m_sec[c];
     V_sec = m_sec / rho;
     const PumpParams& pp = m.cdu_pump[c];
-    sig.P_pump[c] = pumpPowerElectric(pp, V_sec, sig.dp_pump[c]);
-    sig.Q_pump_fluid[c] = pumpHeatToFluid(pp, V_sec, sig.dp_pump[c]);
+    // a coasting pump draws no power; its rotor's kinetic energy (a few kJ) is not tracked (a)
+    sig.P_pump[c] = coasting ? 0.0 : pumpPowerElectric(pp, V_sec, sig.dp_pump[c]);
+    sig.Q_pump_fluid[c] = coasting ? 0.0 : pumpHeatToFluid(pp, V_sec, sig.dp_pump[c]);
   }
 
   // 1b. leaks: orifice flows from the local gauge pressures, the tank's gas cushion, air in the
@@ -420,7 +433,8 @@ struct CduLoopRhs {
     const double c_valve = valveQuadraticCoefficient(
         m.cdu_valve_kv[c] * equalPercentage(y_valve, m.cdu_valve_R[c], m.cdu_valve_leak[c]),
         fp.rho_ref());
-    m_p = (faulted ? fs.fws_flow : 1.0) *
+    const bool plant_unfed = m.has_power && !m.power.plant_on_ups && !facilityFed(st);
+    m_p = (faulted ? fs.fws_flow : 1.0) * (plant_unfed ? 0.0 : 1.0) *
           std::sqrt((m.has_plant ? st.plant.s.dp_cdu : m.cdu_fws_dp[c]) /
                     (m.cdu_prim_c_hex[c] + c_valve));
     sig.m_prim[c] = m_p;

@@ -627,7 +627,19 @@ const Section kPowerSection{
      integer("ups_count", 1, 100000).dflt("1").docs("identical UPS modules in parallel"),
      name("shelf").req().docs("rack power shelves, data/catalog/electrical"),
      name("shelf_breaker").docs("breaker of each shelf's feed"),
-     list("busways", &kBusway, "busways", 1).req()}};
+     list("busways", &kBusway, "busways", 1).req(),
+     quantity("generator_start_delay", Dim::Time, {0, 3600, false, false, "0 ... 1 h"})
+         .dflt("0 s (no generator)")
+         .docs("a standby generator carries the load this long after a utility loss (start and "
+               "transfer; NFPA 110 Type 10: 10 s [K111])"),
+     boolean("cdu_pumps_on_ups")
+         .dflt("true")
+         .docs("the CDU pumps are fed from the UPS; false: they stop while utility and "
+               "generator are off"),
+     boolean("plant_on_ups")
+         .dflt("true")
+         .docs("the facility-water plant's pumps are fed from the UPS; false: no facility-water "
+               "flow while utility and generator are off")}};
 
 //---------------------------------------------------------------------------------------------
 // GPU-to-GPU variation (docs/models/gpu_variation.md): spreads per catalog GPU type, overridden by

@@ -978,6 +978,9 @@ class FacilityReader {
         m->read("charge_efficiency", P.ups.eta_charge);
       }
     }
+    pw.read("generator_start_delay", P.generator_start_delay);
+    pw.read("cdu_pumps_on_ups", P.cdu_pumps_on_ups);
+    pw.read("plant_on_ups", P.plant_on_ups);
     pw.read("transformer_count", P.transformer_count);
     pw.read("ups_count", P.ups_count);
     if (pw.read("shelf", name)) {

@@ -43,6 +43,7 @@ class ScenarioReader {
     if (auto s = top.map("solver")) s->read("rtol", sc_.rtol);
     if (top.read("initial_temperature", sc_.T_init)) sc_.has_T_init = true;
     if (auto d = top.map("detection")) readDetection(*d);
+    if (auto d = top.map("protection")) readProtection(*d);
     top.list("events", [&](const YAML::Node& e, const std::string& path, std::size_t) {
       readEvent(e, path);
     });
@@ -66,11 +67,14 @@ class ScenarioReader {
     DetectionSpec& ds = sc_.detection;
     d.read("poll_interval", ds.poll_interval);
     d.read("pump_switchover", ds.pump_switchover);
+    d.read("pump_coast_down", ds.pump_coast_down);
     d.read("low_flow_fraction", ds.low_flow_fraction);
     d.read("low_flow_delay", ds.low_flow_delay);
     d.read("continuous_load_ratio", ds.continuous_load_ratio);
     d.read("continuous_load_time", ds.continuous_load_time);
     d.read("leak_sensor_volume", ds.leak_sensor_volume);
+    d.read("leak_sensor_transit", ds.leak_sensor_transit);
+    d.read("leak_sensor_fraction", ds.leak_sensor_fraction);
     d.read("rack_liquid_isolation", ds.rack_liquid_isolation);
     d.read("rack_electrical_isolation", ds.rack_electrical_isolation);
     d.read("isolation_valve_stroke", ds.isolation_valve_stroke);
@@ -79,6 +83,25 @@ class ScenarioReader {
     d.read("pressure_drop", ds.pressure_drop);
     d.read("imbalance_fraction", ds.imbalance_fraction);
     d.read("imbalance_delay", ds.imbalance_delay);
+  }
+
+  void readProtection(MapIn& d) {
+    ProtectionParams& p = sc_.detection.protection;
+    d.read("enabled", p.enabled);
+    d.read("startup_inhibit", p.startup_inhibit);
+    d.read("supply_high_offset", p.supply_high_offset);
+    d.read("supply_low_offset", p.supply_low_offset);
+    d.read("supply_alarm_delay", p.supply_alarm_delay);
+    d.read("return_high_offset", p.return_high_offset);
+    d.read("return_alarm_delay", p.return_alarm_delay);
+    d.read("epo_flow_fraction", p.epo_flow_fraction);
+    d.read("epo_delay", p.epo_delay);
+    d.read("inlet_cap_delay", p.inlet_cap_delay);
+    d.read("inlet_cap_fraction", p.inlet_cap_fraction);
+    d.read("inlet_cap_hold", p.inlet_cap_hold);
+    d.read("inlet_shutdown_margin", p.inlet_shutdown_margin);
+    d.read("inlet_shutdown_delay", p.inlet_shutdown_delay);
+    d.read("coolant_limit_margin", p.coolant_limit_margin);
   }
 
   // one event: its time and targets, then exactly one action

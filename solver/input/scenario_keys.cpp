@@ -24,12 +24,17 @@ const Section kDetection{
      quantity("pump_switchover", Dim::Time, kHour)
          .dflt("5 s")
          .docs("failed duty pump -> standby running (a)"),
+     quantity("pump_coast_down", Dim::Time, {0, 600, false, false, "0 ... 10 min"})
+         .dflt("2 s")
+         .docs("the last running pumps that stop coast down with this time constant (rotor "
+               "inertia); 0: they stop at once (a)"),
      quantity("low_flow_fraction", Dim::None, kFraction)
-         .dflt("0.5")
-         .docs("CDU flow below this fraction of its racks' design flow ... (a)"),
+         .dflt("0.9")
+         .docs("CDU flow below this fraction of its flow set point (its racks' design flow under "
+               "dp control) ... [K58]"),
      quantity("low_flow_delay", Dim::Time, kHour)
-         .dflt("10 s")
-         .docs("... for this long: low-flow alarm (a)"),
+         .dflt("100 s")
+         .docs("... for this long: low-flow alarm [K58]"),
      quantity("continuous_load_ratio", Dim::None, {0.1, 2, false, false, "0.1 ... 2"})
          .dflt("0.8")
          .docs("busway current above this share of its rating ... (NEC 80 % rule)"),
@@ -39,6 +44,12 @@ const Section kDetection{
      quantity("leak_sensor_volume", Dim::Volume, {0, 0.1, false, false, "0 ... 100 L"})
          .dflt("20 mL")
          .docs("coolant on a leak sensor that trips it (a)"),
+     quantity("leak_sensor_transit", Dim::Time, kHour)
+         .dflt("0 s")
+         .docs("time the leaking liquid needs to reach the sensor (its placement) (a)"),
+     quantity("leak_sensor_fraction", Dim::None, {0, 1, true, false, "0 < fraction <= 1"})
+         .dflt("1")
+         .docs("share of the leaking liquid that reaches the sensor (a)"),
      boolean("rack_liquid_isolation")
          .dflt("true")
          .docs("a detected rack leak closes the rack's isolation valves [K88]"),
@@ -63,6 +74,57 @@ const Section kDetection{
      quantity("imbalance_delay", Dim::Time, kHour)
          .dflt("10 s")
          .docs("... for this long: flow-imbalance alarm (a)")}};
+
+// protection layers (docs/models/protection.md): thresholds and delays a site sets
+const Range kOffset{0, 50, false, false, "0 ... 50 K"};
+const Section kProtection{
+    "scenario.protection",
+    "protection layers of the CDUs and racks (docs/models/protection.md); every key optional, "
+    "every action latched",
+    {boolean("enabled").dflt("true").docs("false: no protection layer acts (alarms only above)"),
+     quantity("startup_inhibit", Dim::Time, kHour)
+         .dflt("20 min")
+         .docs("temperature warnings ignored after start [K59, K61]"),
+     quantity("supply_high_offset", Dim::TemperatureDiff, kOffset)
+         .dflt("2 K")
+         .docs("CDU supply above its set point by this ... [K61]"),
+     quantity("supply_low_offset", Dim::TemperatureDiff, kOffset)
+         .dflt("2 K")
+         .docs("... or below it by this ... [K61]"),
+     quantity("supply_alarm_delay", Dim::Time, kHour)
+         .dflt("2 min")
+         .docs("... for this long: supply high / low warning [K61]"),
+     quantity("return_high_offset", Dim::TemperatureDiff, kOffset)
+         .dflt("15 K")
+         .docs("CDU return above the supply set point by this ... (a)"),
+     quantity("return_alarm_delay", Dim::Time, kHour)
+         .dflt("2 min")
+         .docs("... for this long: return high warning (a)"),
+     quantity("epo_flow_fraction", Dim::None, kFraction)
+         .dflt("0.1")
+         .docs("CDU flow below this share of its set point ... (a)"),
+     quantity("epo_delay", Dim::Time, kHour)
+         .dflt("10 s")
+         .docs("... for this long: emergency power-off of the loop's racks (a)"),
+     quantity("inlet_cap_delay", Dim::Time, kHour)
+         .dflt("30 s")
+         .docs("rack inlet above supply_temperature_max this long: GPU power cap (a)"),
+     quantity("inlet_cap_fraction", Dim::None, {0.05, 1, false, false, "0.05 ... 1"})
+         .dflt("0.5")
+         .docs("the cap, as a share of each GPU's power limit (a)"),
+     quantity("inlet_cap_hold", Dim::Time, kHour)
+         .dflt("5 min")
+         .docs("inlet still above its maximum this long after the cap: rack off (a)"),
+     quantity("inlet_shutdown_margin", Dim::TemperatureDiff, kOffset)
+         .dflt("5 K")
+         .docs("rack inlet above its maximum by this ... (a)"),
+     quantity("inlet_shutdown_delay", Dim::Time, kHour)
+         .dflt("10 s")
+         .docs("... for this long: the rack is powered off (a)"),
+     quantity("coolant_limit_margin", Dim::TemperatureDiff, kOffset)
+         .dflt("5 K")
+         .docs("rack coolant within this of the fluid's use range or of boiling at the loop "
+               "pressure: rack off at once (a)")}};
 
 const Section kLeak{
     "scenario.events.leak",
@@ -164,8 +226,8 @@ const Section kScenario{
      quantity("initial_temperature", Dim::Temperature, {-1e300, 1e300, false, false, ""})
          .dflt("the facility-water supply at t = 0")
          .docs("every coolant node and cold plate at t = 0"),
-     list("events", &kEvent, "events").docs("applied in time order"),
-     map("detection", kDetection)}};
+     list("events", &kEvent, "events").docs("applied in time order"), map("detection", kDetection),
+     map("protection", kProtection)}};
 
 }  // namespace
 

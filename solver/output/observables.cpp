@@ -568,9 +568,9 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return one(P_it_ac_mean());
     case Obs::FacilityPCooling:
       return one(P_pumps_mean());
-    case Obs::FacilityPUE: {
+    case Obs::FacilityPUE: {  // energy drawn from the stores counts as input (never PUE < 1)
       const double P_it = P_it_ac_mean();
-      return one(P_it > 0 ? P_total_mean() / P_it : kNaN);
+      return one(P_it > 0 ? (P_total_mean() + ivMean(pl.iv_storage, 0.0)) / P_it : kNaN);
     }
     case Obs::FacilityPUEExadigit: {
       PueComponents pc;
@@ -580,6 +580,8 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     }
     case Obs::EnergyUtility:
       return one(pl.E_utility);
+    case Obs::EnergyStorageDrawn:
+      return one(pl.E_storage_drawn);
     case Obs::EnergyIt:
       return one(pl.E_it);
     case Obs::EnergyPowerChainLoss:

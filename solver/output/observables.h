@@ -257,7 +257,8 @@ enum class Rate { Output, Fast };
     "interval",                                                                                    \
     "CDU pump energy over the interval / its length")                                              \
   X(FacilityPUE, "/facility/PUE", "1", IntervalMean, Facility, Power, Output,                      \
-    "P_total / P_IT_in over the output interval (energy ratio)", "NaN without IT power")           \
+    "(P_total + energy drawn from the stores) / P_IT_in over the output interval (energy ratio)",  \
+    "NaN without IT power")                                                                        \
   X(FacilityPUEExadigit, "/facility/PUE_exadigit", "1", IntervalMean, Facility, Power, Output,     \
     "(IT heat + CDU pumps + plant) / IT heat over the output interval, as ExaDigiT/RAPS defines "  \
     "it",                                                                                          \
@@ -276,6 +277,10 @@ enum class Rate { Output, Fast };
     "cumulative UPS loss", "sum over the fast steps")                                              \
   X(EnergyTransformerLoss, "/energy/transformer_loss", "J", Cumulative, Facility, Power, Output,   \
     "cumulative transformer loss", "sum over the fast steps")                                      \
+  X(EnergyStorageDrawn, "/energy/storage_drawn", "J", Cumulative, Facility, Power, Output,         \
+    "cumulative net energy drawn from the UPS batteries and rack stores (recharge counts "         \
+    "negative); PUE credits it",                                                                   \
+    "stored energy at t = 0 less now, summed over the fast steps")                                 \
   X(EnergyPumpElectric, "/energy/pump_electric", "J", Cumulative, Facility, Always, Output,        \
     "cumulative CDU pump electrical energy", "integrator quadrature")                              \
   X(FacilityQFacilityWater, "/facility/Q_facility_water", "W", Instant, Facility, Always, Output,  \

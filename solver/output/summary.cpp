@@ -98,6 +98,7 @@ void SummarySink::row(const OutputFrame& f) {
   s.E_pump = f.scalar(Obs::EnergyPumpElectric);
   if (L.has_power) {
     s.E_utility = f.scalar(Obs::EnergyUtility);
+    s.E_storage = f.scalar(Obs::EnergyStorageDrawn);
     s.E_it_dc = f.scalar(Obs::EnergyIt);
     s.E_psu = f.scalar(Obs::EnergyPsuLoss);
     s.E_bus = f.scalar(Obs::EnergyBuswayLoss);
@@ -224,8 +225,10 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
          s.E_utility / T / 1e3, it_ac / T / 1e3, s.E_it_dc / T / 1e3);
     line("  losses by stage     shelves %.2f kW, busways %.2f kW, UPS %.2f kW, transformer %.2f kW",
          s.E_psu / T / 1e3, s.E_bus / T / 1e3, s.E_ups / T / 1e3, s.E_tx / T / 1e3);
-    line("  PUE                 %.4f  ((utility + CDU pumps) / IT AC energy; ExaDigiT form %.4f)",
-         (s.E_utility + s.E_pump) / it_ac, (it_ac + s.E_pump) / it_ac);
+    line(
+        "  PUE                 %.4f  ((utility + stores drawn + CDU pumps) / IT AC energy; "
+        "ExaDigiT form %.4f)",
+        (s.E_utility + s.E_storage + s.E_pump) / it_ac, (it_ac + s.E_pump) / it_ac);
     line(
         "  busways             peak load %.0f %% of rating at an output time%s; %d racks unpowered",
         100 * s.bus_load_max, s.bus_load_max > 0.8 ? " (above the 80 % continuous rule)" : "",

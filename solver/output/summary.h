@@ -55,6 +55,7 @@ struct RunSummary {
   std::vector<std::string> first_throttled;  // the GPUs throttled by then, longest first
   double T_room_max = -1e300;                // (K)
   // power chain, cumulative (J)
+  double E_storage = 0;  // net energy drawn from the UPS batteries and rack stores (J)
   double E_utility = 0, E_it_dc = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_pump = 0;
   // the plant (docs/models/plant.md): energies (J), site water (kg), cost, CO2 (kg), mode times (s)
   struct Plant {

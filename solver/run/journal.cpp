@@ -69,7 +69,9 @@ const std::string& sweepMetricDescription(const std::string& name) {
        "coolant - pump energy"},
       {"E_cooling", "CDU pump electrical energy over the window"},
       {"E_power_losses", "shelf + busway + UPS + transformer losses over the window"},
-      {"PUE", "(utility + CDU pump energy) / IT energy at the racks' AC input, over the window"},
+      {"PUE",
+       "(utility + energy drawn from the stores + CDU pump energy) / IT energy at the racks' AC "
+       "input, over the window"},
       {"P_pump_mean", "mean CDU pump electrical power over the window"},
       {"flow_margin_min", "lowest rack flow / design flow over the window (t > 0)"},
       {"busway_load_max", "highest busway current / rating at an output time in the window"},

@@ -141,7 +141,8 @@ std::string readText(const std::string& path, const SourceLoc& loc) {
 class MetricsSink : public RunSink {
  public:
   explicit MetricsSink(double from) : from_(from) {}
-  struct Cum {  // cumulative values at one row
+  struct Cum {             // cumulative values at one row
+    double E_storage = 0;  // net energy drawn from the stores (PUE credits it)
     double t = 0, E_utility = 0, E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0;
     double E_pump = 0, heat_in = 0, throttled = 0, iterations = 0, iteration_sum = 0;
   };
@@ -190,6 +191,7 @@ class MetricsSink : public RunSink {
     c.t = f.t;
     if (f.has(Obs::EnergyUtility)) {
       c.E_utility = f.scalar(Obs::EnergyUtility);
+      c.E_storage = f.scalar(Obs::EnergyStorageDrawn);
       c.E_it = f.scalar(Obs::EnergyIt);
       c.E_psu = f.scalar(Obs::EnergyPsuLoss);
       c.E_bus = f.scalar(Obs::EnergyBuswayLoss);
@@ -485,7 +487,9 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     x["E_power_losses"] = model.has_power ? E_loss : kNaN;
     const double E_it_ac = (e1.E_it - e0.E_it) + (e1.E_psu - e0.E_psu);
     x["PUE"] =
-        model.has_power && E_it_ac > 0 ? ((e1.E_utility - e0.E_utility) + E_cool) / E_it_ac : kNaN;
+        model.has_power && E_it_ac > 0
+            ? ((e1.E_utility - e0.E_utility) + (e1.E_storage - e0.E_storage) + E_cool) / E_it_ac
+            : kNaN;
     x["P_pump_mean"] = span > 0 ? E_cool / span : kNaN;
     x["flow_margin_min"] = w.margin;
     x["busway_load_max"] = model.has_power ? w.bus_load_max : kNaN;
