@@ -193,6 +193,9 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
     m.gpu_cap.push_back(gpuPowerLimit(gp, rs.gpu_power_cap, 0.0));  // a job joins later
     m.gpu_R_factor.push_back(factor[k]);
     m.gpu_C_plate.push_back(cp.time_constant / R_design);
+    for (auto* f : {&m.gpu_leak_factor, &m.gpu_idle_factor, &m.gpu_dyn_factor, &m.gpu_Rjc_factor,
+                    &m.gpu_Rhbm_factor})
+      f->push_back(1.0);
     m.gpu_job.push_back(-1);
     m.gpu_jobslot.push_back(-1);
   }
@@ -266,7 +269,11 @@ void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
         const int h = i - 1;  // the previous GPU of the rack, the last of the current group
         join = m.gpu_type[h] == m.gpu_type[i] && m.gpu_cap[h] == m.gpu_cap[i] &&
                m.gpu_R_factor[h] == m.gpu_R_factor[i] && m.gpu_C_plate[h] == m.gpu_C_plate[i] &&
-               m.gpu_job[h] == j;
+               m.gpu_job[h] == j && m.gpu_leak_factor[h] == m.gpu_leak_factor[i] &&
+               m.gpu_idle_factor[h] == m.gpu_idle_factor[i] &&
+               m.gpu_dyn_factor[h] == m.gpu_dyn_factor[i] &&
+               m.gpu_Rjc_factor[h] == m.gpu_Rjc_factor[i] &&
+               m.gpu_Rhbm_factor[h] == m.gpu_Rhbm_factor[i];
       }
       if (join) {
         ++m.group_gpunum.back();

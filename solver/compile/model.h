@@ -153,6 +153,11 @@ struct FacilityModel {
   std::vector<double> gpu_cap;            // power limit                                       (W)
   std::vector<double> gpu_R_factor;       // cold-plate degradation factor                     (1)
   std::vector<double> gpu_C_plate;        // plate capacity                                    (J/K)
+  // per-GPU variation factors (issue 14; all 1 without variation): leakage power, non-leakage
+  // static power, dynamic power coefficients (P_sm_max, P_clk), R_jc, R_hbm (models/gpu_batch.h
+  // gpuWithFactors)
+  std::vector<double> gpu_leak_factor, gpu_idle_factor, gpu_dyn_factor, gpu_Rjc_factor,
+      gpu_Rhbm_factor;
   std::vector<int> gpu_job, gpu_jobslot;  // job index (-1: idle) and rank in it
   // GPU groups: consecutive GPUs of one rack with the same type, limit, plate and job (not a trace
   // replay) see the same inlet, flow and load, so their trajectories are identical: the GPU layer
