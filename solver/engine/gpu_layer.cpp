@@ -58,6 +58,20 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     G.C_plate[q] = m.gpu_C_plate[i];
     G.w[q] = m.group_gpunum[q];
   }
+  G.cap.resize(nq);
+  G.R_factor.resize(nq);
+  G.type.resize(nq);
+  G.rack.resize(nq);
+  G.job.resize(nq);
+  for (std::size_t q = 0; q < nq; ++q) {
+    const int i = m.group_gpuadr[q];
+    G.cap[q] = m.gpu_cap[i];
+    G.R_factor[q] = m.gpu_R_factor[i];
+    G.type[q] = m.gpu_type[i];
+    G.rack[q] = m.gpu_rack[i];
+    G.job[q] = m.gpu_job[i];
+  }
+  g.job_flags.assign(std::size_t(m.njob) + 1, 0);
   g.job.clear();
   g.job_speed_c.clear();
   g.job_speed_m.clear();
@@ -149,6 +163,10 @@ void resetGpuInterval(const FacilityModel& m, State& st) {
 //---------------------------------------------------------------------------------------------
 namespace {
 
+// GpuLayerState::job_flags: besides kBatchHeld, the job's GPUs take the scalar path around the
+// kernel
+constexpr std::uint64_t kJobSlowPath = std::uint64_t(1) << 32;
+
 // a new window: its sums restart, and the coolant side of each rack holds over it: its inlet
 // temperature and the plate resistance at its flow (one power law per rack and window, not per
 // step)
@@ -169,19 +187,40 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
   GpuLayerState& g = st.gl;
   GpuLayerState::Groups& G = g.grp;
   for (int j = 0; j < m.njob; ++j) {
+    // what the rack loop needs of the job this step: a running job's process holds its GPUs (at
+    // a barrier or in a bubble the clock stays up); power smoothing, a power trace or a power-cap
+    // event take the scalar path around the kernel
+    const bool held = m.job_kind[j] != 0 || (t >= m.job_spec[j].start && t < m.job_spec[j].stop);
+    const bool slow = m.job_smoothing[j].enabled || m.job_kind[j] == 2 ||
+                      (!st.faults.job_cap.empty() && st.faults.job_cap[j] > 0);
+    g.job_flags[std::size_t(j) + 1] = (held ? kBatchHeld : 0) | (slow ? kJobSlowPath : 0);
     const auto& groups = m.job_groups[j];
     const int nph = int(m.job_spec[j].phases.size());
-    for (std::size_t k = 0; k < groups.size(); ++k) {
-      const int q = groups[k], i = m.group_gpuadr[q];
+    const double* xref_j = m.job_xref[j].data();
+    const GpuProgress* prog = g.job[j].gpu.data();
+    double* speed_c = g.job_speed_c[j].data();
+    double* speed_m = g.job_speed_m[j].data();
+    char* alive = g.job_alive[j].data();
+    // (plain pointers: the char stores to alive may alias anything, so that the compiler would
+    // reload every vector's data pointer in each iteration)
+    const int* group = groups.data();
+    const int* type = G.type.data();
+    const int* rack = G.rack.data();
+    const double* clock_ratio = G.clock_ratio.data();
+    const std::uint64_t* latches = G.latches.data();
+    const char* rack_powered = m.has_power ? st.pl.rack_powered.data() : nullptr;
+    const std::size_t ng = groups.size();
+    for (std::size_t k = 0; k < ng; ++k) {
+      const int q = group[k];
       // (from the compact copies of clock and latches that the rack loop leaves, not from the
       // operating points: those stay in the cache of the thread that owns the rack)
-      const int ph = g.job[j].gpu[k].phase;
-      const double xref = ph < nph ? m.job_xref[j][std::size_t(m.gpu_type[i]) * nph + ph] : 1.0;
-      const double clock = G.clock_ratio[q];
-      g.job_speed_c[j][k] = clock > 0 ? clock / xref : 1.0;
-      g.job_speed_m[j][k] = G.latches[q] & 1 ? 0.5 : 1.0;
-      const bool powered = !m.has_power || st.pl.rack_powered[m.gpu_rack[i]];
-      g.job_alive[j][k] = G.latches[q] & 2 || !powered ? 0 : 1;
+      const int ph = prog[k].phase;
+      const double xref = ph < nph ? xref_j[std::size_t(type[q]) * nph + ph] : 1.0;
+      const double clock = clock_ratio[q];
+      speed_c[k] = clock > 0 ? clock / xref : 1.0;
+      speed_m[k] = latches[q] & kLatchHwSlowdown ? 0.5 : 1.0;
+      const bool powered = !rack_powered || rack_powered[rack[q]];
+      alive[k] = latches[q] & kLatchShutDown || !powered ? 0 : 1;
     }
     if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
       const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
@@ -283,46 +322,46 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
                                    (m.has_power && st.pl.rack_brake[r] != 0 ? kBatchBrake : 0);
   const double T_in = g.rack_T_in[r], R_path = g.rack_R_path[r];
   bool adjust = false;  // some GPU of the block smooths its power or replays a power trace
+  const std::uint64_t* job_flags = g.job_flags.data() + 1;  // [-1]: no job
   for (int k = 0; k < n; ++k) {
-    const int q = q0 + k, i = m.group_gpuadr[q];
-    const double w = G.w[q];
+    const int q = q0 + k;
     const Utilization& u = G.util[q];
-    const int jj = m.gpu_job[i];
-    // a running job's process holds its GPUs: at a barrier or in a bubble the clock stays up
-    const bool held =
-        jj >= 0 && (m.job_kind[jj] != 0 || (t >= m.job_spec[jj].start && t < m.job_spec[jj].stop));
+    const int jj = G.job[q];
+    const std::uint64_t jf = job_flags[jj];
     b.a_sm[k] = u.a_sm;
     b.a_hbm[k] = u.a_hbm;
     b.a_nvl[k] = u.a_nvlink;
-    b.flags[k] = rack_flags | (u.memory_bound > 0.5 ? kBatchMemoryBound : 0) |
-                 (held ? kBatchHeld : 0);
-    // a power-cap event replaces the job's cap (a lower cap of the rack's own still holds; within
-    // the GPU's settable range)
-    const double event_cap =
-        jj >= 0 && !st.faults.job_cap.empty() && st.faults.job_cap[jj] > 0
-            ? gpuPowerLimit(m.gpu_types[m.gpu_type[i]], m.rack_gpu_power_cap[r],
-                            st.faults.job_cap[jj])
-            : m.gpu_cap[i];
-    double cap = std::min(event_cap, rack_share);
-    // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap, so
-    // the clock (and the job) slow down; the floor is filled with dummy work
-    if (jj >= 0 && m.job_smoothing[jj].enabled) {
-      cap = std::min(cap, powerSmoothingCeiling(m.job_smoothing[jj], G.smooth[q], dt));
-      adjust = true;
-    }
-    if (jj >= 0 && m.job_kind[jj] == 2) adjust = true;
-    b.cap[k] = cap;
+    b.flags[k] = rack_flags | (u.memory_bound > 0.5 ? kBatchMemoryBound : 0) | (jf & kBatchHeld);
+    b.cap[k] = std::min(G.cap[q], rack_share);
     b.T_in[k] = T_in;
-    b.R_cp[k] = R_path * m.gpu_R_factor[i];
+    b.R_cp[k] = R_path * G.R_factor[q];
+    if (jf & kJobSlowPath) {
+      adjust = true;
+      // a power-cap event replaces the job's cap (a lower cap of the rack's own still holds;
+      // within the GPU's settable range)
+      if (!st.faults.job_cap.empty() && st.faults.job_cap[jj] > 0)
+        b.cap[k] = std::min(gpuPowerLimit(m.gpu_types[G.type[q]], m.rack_gpu_power_cap[r],
+                                          st.faults.job_cap[jj]),
+                            rack_share);
+      // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
+      // so the clock (and the job) slow down; the floor is filled with dummy work
+      if (m.job_smoothing[jj].enabled)
+        b.cap[k] = std::min(b.cap[k], powerSmoothingCeiling(m.job_smoothing[jj], G.smooth[q], dt));
+    }
+  }
+  // the rack's activity sums for its non-GPU parts
+  for (int k = 0; k < n; ++k) {
+    const double w = G.w[q0 + k];
+    const Utilization& u = G.util[q0 + k];
     s.a_sm += w * u.a_sm;
     s.a_nvlink += w * u.a_nvlink;
     s.a_net += w * u.a_network;
   }
   // runs of one GPU type (a rack normally has one)
   for (int k0 = 0; k0 < n;) {
-    const int type = m.gpu_type[m.group_gpuadr[q0 + k0]];
+    const int type = G.type[q0 + k0];
     int k1 = k0 + 1;
-    while (k1 < n && m.gpu_type[m.group_gpuadr[q0 + k1]] == type) ++k1;
+    while (k1 < n && G.type[q0 + k1] == type) ++k1;
     const int q = q0 + k0;
     const GpuBatchParams p{G.P_base.data() + q, G.P_leak.data() + q, G.P_sm.data() + q,
                            G.P_clk.data() + q,  G.g_jc.data() + q,   G.g_hbm.data() + q,

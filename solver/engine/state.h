@@ -65,7 +65,13 @@ struct GpuLayerState {
     std::vector<double> P_sum, Tj_max, Thbm_max, throttled_time;
     // per-group parameters of the SIMD kernel (GpuBatchParams), from the model at initGpuLayer
     std::vector<double> P_base, P_leak, P_sm, P_clk, g_jc, g_hbm, C_plate, w;
+    // and of the gather before it (the group's first GPU's values, contiguous)
+    std::vector<double> cap, R_factor;  // power limit (W), plate degradation (1)
+    std::vector<int> type, rack, job;   // GPU type, rack, job (-1: none)
   } grp;
+  // per job + 1 (entry 0: no job), set by stepJobs each step: kBatchHeld, and kJobSlowPath when
+  // its GPUs need the scalar path around the kernel (power smoothing, a power trace, a cap event)
+  std::vector<std::uint64_t> job_flags;
   std::vector<GpuBatchType> batch_types;  // per FacilityModel::gpu_types
   // jobs run over groups: job[j].gpu[k] is group job_groups[j][k]
   std::vector<JobState> job;
