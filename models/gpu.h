@@ -27,6 +27,8 @@
 
 #include <string>
 
+#include "models/gpu_variation.h"
+
 namespace dctwin {
 
 enum GpuThrottle : unsigned {
@@ -68,6 +70,7 @@ struct GpuParams {
   double hbm_bandwidth = 0;     // (B/s), for reports
   double hbm_capacity = 0;      // (B)
   double nvlink_bandwidth = 0;  // (B/s)
+  GpuSpread variation;          // GPU-to-GPU spreads of this type (models/gpu_variation.h)
 };
 
 // what the GPU is asked to run during a step

@@ -106,6 +106,24 @@ void buildSparsity(FacilityModel& m) {
   }
 }
 
+// a GPU type's spreads with the facility's overrides (docs/models/gpu_variation.md)
+GpuSpread effectiveSpread(const GpuSpread& type, const VariationSpec& v) {
+  GpuSpread s = type;
+  const GpuSpread& o = v.spread_override;
+  auto set = [](double& x, double y) {
+    if (y >= 0) x = y;
+  };
+  set(s.leakage, o.leakage);
+  set(s.leakage_tray, o.leakage_tray);
+  set(s.idle, o.idle);
+  set(s.vf, o.vf);
+  set(s.tim, o.tim);
+  set(s.hbm, o.hbm);
+  set(s.bad_mount_fraction, o.bad_mount_fraction);
+  set(s.bad_mount_factor, o.bad_mount_factor);
+  return s;
+}
+
 // the GPUs of a rack without a heat-load profile (the GPU layer resolves them)
 void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTypeSpec& rt,
                      const ColdPlateSpec& cp, FacilityModel& m, Errors& err) {
@@ -186,16 +204,26 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   std::vector<double> factor(n, 1.0);
   for (const auto& [slot, f] : rs.coldplate_degradation)
     if (slot >= 0 && slot < n) factor[slot] = f;
+  const GpuSpread spread = effectiveSpread(gp.variation, spec.variation);
+  const double ageing = 1.0 + spec.variation.tim_ageing * spec.variation.age;
   for (int k = 0; k < n; ++k) {
+    // variation: from the seed and the GPU's identity only (rack name, tray, slot in the tray)
+    GpuFactors f;
+    if (spec.variation.on)
+      f = drawGpuFactors(spread, spec.variation.seed, rs.name, k / rt.gpus_per_tray,
+                         k % rt.gpus_per_tray, ageing);
+    m.gpu_leak_factor.push_back(f.leak);
+    m.gpu_idle_factor.push_back(f.idle);
+    m.gpu_dyn_factor.push_back(f.dyn);
+    m.gpu_Rjc_factor.push_back(f.Rjc);
+    m.gpu_Rhbm_factor.push_back(f.Rhbm);
+    m.gpu_bad_mount.push_back(f.bad_mount ? 1 : 0);
     m.gpu_type.push_back(type);
     m.gpu_rack.push_back(r);
     m.gpu_slot.push_back(k);
     m.gpu_cap.push_back(gpuPowerLimit(gp, rs.gpu_power_cap, 0.0));  // a job joins later
     m.gpu_R_factor.push_back(factor[k]);
     m.gpu_C_plate.push_back(cp.time_constant / R_design);
-    for (auto* f : {&m.gpu_leak_factor, &m.gpu_idle_factor, &m.gpu_dyn_factor, &m.gpu_Rjc_factor,
-                    &m.gpu_Rhbm_factor})
-      f->push_back(1.0);
     m.gpu_job.push_back(-1);
     m.gpu_jobslot.push_back(-1);
   }
@@ -255,6 +283,25 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
   }
 }
 
+// the variation factors of GPU i
+GpuFactors gpuFactors(const FacilityModel& m, int i) {
+  GpuFactors f;
+  f.leak = m.gpu_leak_factor[i];
+  f.idle = m.gpu_idle_factor[i];
+  f.dyn = m.gpu_dyn_factor[i];
+  f.Rjc = m.gpu_Rjc_factor[i];
+  f.Rhbm = m.gpu_Rhbm_factor[i];
+  return f;
+}
+
+// GPUs h and i have exactly the same factors (only then may they share a group)
+bool sameVariation(const FacilityModel& m, int h, int i) {
+  return m.gpu_leak_factor[h] == m.gpu_leak_factor[i] &&
+         m.gpu_idle_factor[h] == m.gpu_idle_factor[i] &&
+         m.gpu_dyn_factor[h] == m.gpu_dyn_factor[i] && m.gpu_Rjc_factor[h] == m.gpu_Rjc_factor[i] &&
+         m.gpu_Rhbm_factor[h] == m.gpu_Rhbm_factor[i];
+}
+
 // GPU groups (model.h): runs of GPUs in a rack that nothing tells apart
 void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
   m.gpu_group.assign(m.ngpu, -1);
@@ -269,16 +316,13 @@ void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
         const int h = i - 1;  // the previous GPU of the rack, the last of the current group
         join = m.gpu_type[h] == m.gpu_type[i] && m.gpu_cap[h] == m.gpu_cap[i] &&
                m.gpu_R_factor[h] == m.gpu_R_factor[i] && m.gpu_C_plate[h] == m.gpu_C_plate[i] &&
-               m.gpu_job[h] == j && m.gpu_leak_factor[h] == m.gpu_leak_factor[i] &&
-               m.gpu_idle_factor[h] == m.gpu_idle_factor[i] &&
-               m.gpu_dyn_factor[h] == m.gpu_dyn_factor[i] &&
-               m.gpu_Rjc_factor[h] == m.gpu_Rjc_factor[i] &&
-               m.gpu_Rhbm_factor[h] == m.gpu_Rhbm_factor[i];
+               m.gpu_job[h] == j && sameVariation(m, h, i);
       }
       if (join) {
         ++m.group_gpunum.back();
       } else {
         m.group_gpuadr.push_back(i);
+        m.group_params.push_back(variedGpu(m.gpu_types[m.gpu_type[i]], gpuFactors(m, i)));
         m.group_gpunum.push_back(1);
         m.group_jobslot.push_back(j >= 0 ? int(m.job_groups[j].size()) : -1);
         if (j >= 0) m.job_groups[j].push_back(m.ngroup);
@@ -765,6 +809,8 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
   m.coupling_dt = spec.coupling_step;
   compileJobs(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
+  m.variation_on = spec.variation.on;
+  m.variation_seed = spec.variation.seed;
   compileGroups(spec, m);
   // 6. room air
   compileRoomAir(spec, m, state);

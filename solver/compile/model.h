@@ -150,14 +150,19 @@ struct FacilityModel {
   double coupling_dt = 5.0;  // (s)
   std::vector<GpuParams> gpu_types;
   std::vector<int> gpu_type, gpu_rack, gpu_slot;
-  std::vector<double> gpu_cap;            // power limit                                       (W)
-  std::vector<double> gpu_R_factor;       // cold-plate degradation factor                     (1)
-  std::vector<double> gpu_C_plate;        // plate capacity                                    (J/K)
-  // per-GPU variation factors (issue 14; all 1 without variation): leakage power, non-leakage
-  // static power, dynamic power coefficients (P_sm_max, P_clk), R_jc, R_hbm (models/gpu_batch.h
-  // gpuWithFactors)
-  std::vector<double> gpu_leak_factor, gpu_idle_factor, gpu_dyn_factor, gpu_Rjc_factor,
-      gpu_Rhbm_factor;
+  std::vector<double> gpu_cap;       // power limit                                       (W)
+  std::vector<double> gpu_R_factor;  // cold-plate degradation factor                     (1)
+  std::vector<double> gpu_C_plate;   // plate capacity                                    (J/K)
+  // GPU-to-GPU variation (docs/models/gpu_variation.md): factors on the type's parameters, drawn
+  // at compile from the seed and each GPU's identity; all 1 with `variation: none`
+  std::vector<double> gpu_leak_factor;  // x P_leak_ref (leakage)                              (1)
+  std::vector<double> gpu_idle_factor;  // x (P_idle - P_leak_ref) (non-leakage static)        (1)
+  std::vector<double> gpu_dyn_factor;   // x P_sm_max, P_clk (V-f curve: clock at the cap)     (1)
+  std::vector<double> gpu_Rjc_factor;   // x R_jc (TIM, seating, ageing)                       (1)
+  std::vector<double> gpu_Rhbm_factor;  // x R_hbm                                             (1)
+  std::vector<char> gpu_bad_mount;      // 1: a poorly seated plate (in gpu_Rjc_factor)
+  bool variation_on = false;            // the facility's variation section
+  unsigned long long variation_seed = 0;
   std::vector<int> gpu_job, gpu_jobslot;  // job index (-1: idle) and rank in it
   // GPU groups: consecutive GPUs of one rack with the same type, limit, plate and job (not a trace
   // replay) see the same inlet, flow and load, so their trajectories are identical: the GPU layer
@@ -169,6 +174,8 @@ struct FacilityModel {
   std::vector<int> gpu_group;                   // group of each GPU
   std::vector<int> rack_groupadr, rack_groupnum;
   std::vector<std::vector<int>> job_groups;  // groups of each job, in the rank order of their GPUs
+  // each group's parameters: its type's with its (shared) variation factors applied
+  std::vector<GpuParams> group_params;
 
   // jobs
   int njob = 0;

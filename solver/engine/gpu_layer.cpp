@@ -46,9 +46,8 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   for (const GpuParams& p : m.gpu_types) g.batch_types.push_back(gpuBatchType(p));
   for (std::size_t q = 0; q < nq; ++q) {
     const int i = m.group_gpuadr[q];
-    const GpuBatchEntry e =
-        gpuBatchEntry(m.gpu_types[m.gpu_type[i]], m.gpu_leak_factor[i], m.gpu_idle_factor[i],
-                      m.gpu_dyn_factor[i], m.gpu_Rjc_factor[i], m.gpu_Rhbm_factor[i]);
+    // the group's parameters carry its variation factors already (compileGroups, variedGpu)
+    const GpuBatchEntry e = gpuBatchEntry(m.group_params[q], 1, 1, 1, 1, 1);
     G.P_base[q] = e.P_base;
     G.P_leak[q] = e.P_leak;
     G.P_sm[q] = e.P_sm;

@@ -518,6 +518,52 @@ const Section kPowerSection{
      name("shelf_breaker").docs("breaker of each shelf's feed"),
      list("busways", &kBusway, "busways", 1).req()}};
 
+//---------------------------------------------------------------------------------------------
+// GPU-to-GPU variation (docs/models/gpu_variation.md): spreads per catalog GPU type, overridden by
+// a facility's `variation` section
+
+const Range kSigmaLn{0, 0.5, false, false, "between 0 and 0.5 (sigma of ln factor)"};
+
+std::vector<Key> spreadKeys() {
+  return {quantity("leakage", Dim::None, kSigmaLn)
+              .docs("sigma of ln(leakage factor) per GPU (lognormal, truncated at 3 sigma)"),
+          quantity("leakage_tray", Dim::None, kSigmaLn)
+              .docs("sigma of ln(leakage factor) shared by the GPUs of a tray (lot term)"),
+          quantity("idle", Dim::None, kSigmaLn)
+              .docs("sigma of ln(factor) on the non-leakage static power"),
+          quantity("vf", Dim::None, kSigmaLn)
+              .docs("sigma of ln(factor) on the dynamic power (V-f curve: clock at the cap)"),
+          quantity("tim", Dim::None, kSigmaLn)
+              .docs("sigma of ln(factor) on R_junction_plate (TIM and seating)"),
+          quantity("hbm", Dim::None, kSigmaLn).docs("sigma of ln(factor) on R_hbm_plate"),
+          quantity("bad_mount_fraction", Dim::None, {0, 0.1, false, false, "between 0 and 0.1"})
+              .docs("share of GPUs with a poorly seated plate"),
+          quantity("bad_mount_factor", Dim::None, {1, 10, false, false, "between 1 and 10"})
+              .docs("their R_junction_plate multiplier")};
+}
+
+const Section kGpuVariation{
+    "catalog.gpus.variation",
+    "GPU-to-GPU spreads of this type (docs/models/gpu_variation.md); absent keys: the defaults "
+    "there",
+    spreadKeys()};
+
+const Section kVariation{
+    "facility.variation",
+    "GPU-to-GPU variation (docs/models/gpu_variation.md); on by default with seed 1; "
+    "`variation: none` makes every GPU its type's typical part",
+    cat({integer("seed", 0, 9007199254740992LL)
+             .dflt("1")
+             .docs("same seed, same GPUs; each GPU's draw depends only on the seed and its rack, "
+                   "tray and slot"),
+         quantity("tim_ageing", Dim::None, {0, 1, false, false, "between 0 and 1 per year"})
+             .dflt("0")
+             .docs("R_junction_plate growth per year of TIM age (fraction per year)"),
+         quantity("age", Dim::None, {0, 30, false, false, "between 0 and 30 years"})
+             .dflt("0")
+             .docs("TIM age at the start of the run, in years")},
+        spreadKeys())};
+
 const Section kGpuLayer{
     "facility.gpu_layer",
     "the GPU layer's clocks (docs/models/gpu_layer.md)",
@@ -545,7 +591,8 @@ const Section kFacility{
      list("coldplates", &kColdPlate, "cold plates").docs("cold plates defined in the file (rare)"),
      list("cdus", &kCdu, "CDUs", 1).req(), list("racks", &kRack, "racks", 1).req(),
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
-     map("gpu_layer", kGpuLayer), map("power", kPowerSection)}};
+     map("gpu_layer", kGpuLayer), map("power", kPowerSection),
+     map("variation", kVariation).typeShown("map, or none")}};
 
 //---------------------------------------------------------------------------------------------
 // catalog entries
@@ -597,19 +644,19 @@ const Section kGpuThermal{"catalog.gpus.thermal",
 
 const Section kGpu{
     "catalog.gpus", "data/catalog/gpus/<name>.yaml",
-    cat(catalogHead(),
-        {quantity("tdp", Dim::Power, kGpuPower).req(),
-         quantity("power_limit_min", Dim::Power, kGpuPower).req(),
-         quantity("power_limit_max", Dim::Power, kGpuPower).req(),
-         quantity("idle_power", Dim::Power, kGpuPower).req(),
-         quantity("hbm_idle_power", Dim::Power, kGpuPowerOrZero).req(),
-         quantity("hbm_capacity", Dim::DataSize, kBytes).req(),
-         quantity("hbm_bandwidth", Dim::Bandwidth, kBytes).req(),
-         quantity("nvlink_bandwidth", Dim::Bandwidth, kBytes).req(),
-         quantity("clock_max", Dim::Frequency, kClock).req(),
-         quantity("clock_idle", Dim::Frequency, kClock).req(),
-         quantity("clock_memory_bound", Dim::Frequency, kClock).req(),
-         map("power_model", kGpuPowerModel).req(), map("thermal", kGpuThermal).req()})};
+    cat(catalogHead(), {quantity("tdp", Dim::Power, kGpuPower).req(),
+                        quantity("power_limit_min", Dim::Power, kGpuPower).req(),
+                        quantity("power_limit_max", Dim::Power, kGpuPower).req(),
+                        quantity("idle_power", Dim::Power, kGpuPower).req(),
+                        quantity("hbm_idle_power", Dim::Power, kGpuPowerOrZero).req(),
+                        quantity("hbm_capacity", Dim::DataSize, kBytes).req(),
+                        quantity("hbm_bandwidth", Dim::Bandwidth, kBytes).req(),
+                        quantity("nvlink_bandwidth", Dim::Bandwidth, kBytes).req(),
+                        quantity("clock_max", Dim::Frequency, kClock).req(),
+                        quantity("clock_idle", Dim::Frequency, kClock).req(),
+                        quantity("clock_memory_bound", Dim::Frequency, kClock).req(),
+                        map("power_model", kGpuPowerModel).req(), map("thermal", kGpuThermal).req(),
+                        map("variation", kGpuVariation)})};
 
 const Section kPart{
     "catalog.parts", "data/catalog/parts/<name>.yaml",

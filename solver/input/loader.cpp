@@ -326,6 +326,18 @@ void readPart(MapIn& m, PartParams& p) {
 
 //--- GPUs
 
+// GPU-to-GPU spreads (docs/models/gpu_variation.md): a catalog type's, or a facility's overrides
+void readSpread(MapIn& m, GpuSpread& s) {
+  m.read("leakage", s.leakage);
+  m.read("leakage_tray", s.leakage_tray);
+  m.read("idle", s.idle);
+  m.read("vf", s.vf);
+  m.read("tim", s.tim);
+  m.read("hbm", s.hbm);
+  m.read("bad_mount_fraction", s.bad_mount_fraction);
+  m.read("bad_mount_factor", s.bad_mount_factor);
+}
+
 void readGpu(MapIn& m, GpuParams& g) {
   m.read("tdp", g.P_tdp);
   m.read("power_limit_min", g.P_limit_min);
@@ -358,6 +370,7 @@ void readGpu(MapIn& m, GpuParams& g) {
     th->read("R_hbm_plate", g.R_hbm);
     th->read("C_hbm", g.C_hbm);
   }
+  if (auto v = m.map("variation")) readSpread(*v, g.variation);
   // orderings the model relies on
   if (g.P_limit_min > g.P_limit_max || g.P_tdp > g.P_limit_max * (1 + 1e-12))
     m.f().s.add(m.loc(), "", "expected power_limit_min <= tdp <= power_limit_max");
@@ -687,10 +700,32 @@ class FacilityReader {
         f_.s.add(gl->loc(), "", "gpu_layer.coupling must not be shorter than gpu_layer.step");
       gl->read("group_identical", spec_.gpu_group_identical);
     }
+    readVariation(top);
     resolve();
   }
 
  private:
+  // the `variation` section: a map, or the word none (every GPU its type's typical part)
+  void readVariation(MapIn& top) {
+    VariationSpec& v = spec_.variation;
+    if (const YAML::Node* n = top.get("variation"); n && n->IsScalar()) {
+      if (reader::lower(reader::trimmed(n->Scalar())) == "none") {
+        v.on = false;
+        return;
+      }
+      f_.s.add(top.locOf("variation"), reader::clip(n->Scalar()),
+               "variation: expected a map of spreads or the word none");
+      return;
+    }
+    auto vm = top.map("variation");
+    if (!vm) return;
+    long long seed = 0;
+    if (vm->read("seed", seed)) v.seed = static_cast<unsigned long long>(seed);
+    vm->read("tim_ageing", v.tim_ageing);
+    vm->read("age", v.age);
+    readSpread(*vm, v.spread_override);
+  }
+
   struct CduInfo {
     SourceLoc fluid_loc;
     SourceLoc setpoint_loc;

@@ -196,6 +196,17 @@ struct FaultSpec {
 using PowerSpec = PowerChainParams;
 using DetectionSpec = DetectionParams;
 
+// GPU-to-GPU variation (docs/models/gpu_variation.md): the facility's `variation` section. A
+// spread set here overrides every GPU type's catalog spread; NaN: the type's own
+struct VariationSpec {
+  bool on = true;               // `variation: none` switches it off
+  unsigned long long seed = 1;  // documented default seed
+  GpuSpread spread_override{kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset, kUnset};
+  double tim_ageing = 0;                // R_jc growth per year of TIM age                 (1/yr)
+  double age = 0;                       // the TIM's age at the start of the run           (yr)
+  static constexpr double kUnset = -1;  // (< 0: not set)
+};
+
 struct FacilitySpec {
   std::string name;
   std::string description;
@@ -222,6 +233,7 @@ struct FacilitySpec {
   double coupling_step = 5.0;  // GPU layer <-> coolant exchange interval (s)
   // compute identical GPUs of a rack once (docs/performance.md); false: the reference path
   bool gpu_group_identical = true;
+  VariationSpec variation;
   std::vector<FaultSpec> faults;  // from a scenario, in time order
   DetectionSpec detection;
 };
