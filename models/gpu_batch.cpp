@@ -38,7 +38,9 @@ HWY_INLINE void OperatingPointLanes(D d, const GpuBatchType& t, const GpuBatchPa
   using V = hn::Vec<D>;
   const hn::RebindToUnsigned<D> du;
   using VU = hn::Vec<decltype(du)>;
-  auto bit = [&](VU v, std::uint64_t b) { return hn::RebindMask(d, hn::TestBit(v, hn::Set(du, b))); };
+  auto bit = [&](VU v, std::uint64_t b) {
+    return hn::RebindMask(d, hn::TestBit(v, hn::Set(du, b)));
+  };
   auto reason = [&](decltype(bit(VU(), 0)) m, std::uint64_t b) {
     return hn::IfThenElseZero(hn::RebindMask(du, m), hn::Set(du, b));
   };
@@ -50,21 +52,21 @@ HWY_INLINE void OperatingPointLanes(D d, const GpuBatchType& t, const GpuBatchPa
   const VU latch = hn::LoadU(du, io.latch + i);
   const auto powered = bit(flags, kBatchPowered), held = bit(flags, kBatchHeld);
   // shutdown: latched, the board is off (only a powered board's latch moves)
-  const auto shut = hn::Or(bit(latch, kLatchShutDown),
-                           hn::And(powered, hn::Ge(Tj, hn::Set(d, t.T_shutdown))));
+  const auto shut =
+      hn::Or(bit(latch, kLatchShutDown), hn::And(powered, hn::Ge(Tj, hn::Set(d, t.T_shutdown))));
   // target clock
-  const auto idle =
-      hn::And(hn::And(hn::Le(a_sm, zero), hn::Le(a_hbm, zero)), hn::Le(a_nvl, zero));
+  const auto idle = hn::And(hn::And(hn::Le(a_sm, zero), hn::Le(a_hbm, zero)), hn::Le(a_nvl, zero));
   V x = hn::IfThenElse(idle, hn::IfThenElse(held, one, xi),
                        hn::IfThenElse(bit(flags, kBatchMemoryBound), hn::Set(d, t.x_mem), one));
   VU why = reason(hn::AndNot(held, idle), kThrottleIdle);
   // power at clock z: B + A z v(z)^2
   const V A = hn::MulAdd(hn::LoadU(d, p.P_sm + i), a_sm, hn::LoadU(d, p.P_clk + i));
-  const V leak = hn::Mul(hn::LoadU(d, p.P_leak + i),
-                         hn::Exp(d, hn::Mul(hn::Set(d, t.beta), hn::Sub(Tj, hn::Set(d, t.T_leak_ref)))));
-  const V B = hn::MulAdd(hn::Set(d, t.P_nvl_max), a_nvl,
-                         hn::MulAdd(hn::Set(d, t.P_hbm_max), a_hbm,
-                                    hn::Add(hn::LoadU(d, p.P_base + i), leak)));
+  const V leak =
+      hn::Mul(hn::LoadU(d, p.P_leak + i),
+              hn::Exp(d, hn::Mul(hn::Set(d, t.beta), hn::Sub(Tj, hn::Set(d, t.T_leak_ref)))));
+  const V B = hn::MulAdd(
+      hn::Set(d, t.P_nvl_max), a_nvl,
+      hn::MulAdd(hn::Set(d, t.P_hbm_max), a_hbm, hn::Add(hn::LoadU(d, p.P_base + i), leak)));
   const V cap = hn::LoadU(d, io.cap + i);
   const V fx = hn::MulAdd(A, ClockVoltage(d, t, x, static_cast<V*>(nullptr)), B);
   const auto capped = hn::And(hn::Gt(fx, cap), hn::Gt(x, xi));
@@ -95,8 +97,7 @@ HWY_INLINE void OperatingPointLanes(D d, const GpuBatchType& t, const GpuBatchPa
   // HW thermal slowdown, latched with the release band
   const V Thmax = hn::Set(d, t.T_hbm_max), band = hn::Set(d, 2.0);
   auto hw = hn::Or(bit(latch, kLatchHwSlowdown), hn::Or(hn::Ge(Tj, Tslow), hn::Ge(Th, Thmax)));
-  const auto release =
-      hn::And(hn::Lt(Tj, hn::Sub(Tslow, band)), hn::Lt(Th, hn::Sub(Thmax, band)));
+  const auto release = hn::And(hn::Lt(Tj, hn::Sub(Tslow, band)), hn::Lt(Th, hn::Sub(Thmax, band)));
   hw = hn::AndNot(release, hw);
   const V half = hn::Set(d, 0.5);
   x = hn::IfThenElse(hw, hn::Max(hn::Mul(half, x), xi), x);
@@ -112,8 +113,7 @@ HWY_INLINE void OperatingPointLanes(D d, const GpuBatchType& t, const GpuBatchPa
   hn::StoreU(hn::IfThenElseZero(active, P), d, io.P + i);
   hn::StoreU(hn::IfThenElseZero(active, P_hbm), d, io.P_hbm + i);
   const auto active_u = hn::RebindMask(du, active);
-  hn::StoreU(hn::IfThenElseZero(active_u, why), du,
-             io.reasons + i);
+  hn::StoreU(hn::IfThenElseZero(active_u, why), du, io.reasons + i);
   const VU hw_bit = hn::IfThenElse(active_u, reason(hw, kLatchHwSlowdown),
                                    hn::And(latch, hn::Set(du, kLatchHwSlowdown)));
   const VU new_latch = hn::Or(hw_bit, reason(shut, kLatchShutDown));
@@ -139,8 +139,7 @@ HWY_INLINE void ThermalLanes(D d, const GpuBatchType& t, const GpuBatchParams& p
   const V aj = hn::Mul(hn::MulAdd(cj, Tj0, hn::Sub(P, P_hbm)), rj), bj = hn::Mul(gj, rj);
   const V ah = hn::Mul(hn::MulAdd(ch, Th0, P_hbm), rh), bh = hn::Mul(gh, rh);
   const V num = hn::MulAdd(gc, Tin, hn::MulAdd(gh, ah, hn::MulAdd(gj, aj, hn::Mul(cp, Tp0))));
-  const V den =
-      hn::Add(hn::MulAdd(gh, hn::Sub(one, bh), hn::MulAdd(gj, hn::Sub(one, bj), cp)), gc);
+  const V den = hn::Add(hn::MulAdd(gh, hn::Sub(one, bh), hn::MulAdd(gj, hn::Sub(one, bj), cp)), gc);
   const V Tp = hn::Div(num, den);
   const V Tj = hn::MulAdd(bj, Tp, aj), Th = hn::MulAdd(bh, Tp, ah);
   const V Q = hn::Mul(gc, hn::Sub(Tp, Tin));
@@ -210,7 +209,9 @@ void ThermalImpl(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchI
   s.brake += out[6];
 }
 
-const char* TargetImpl() { return hwy::TargetName(HWY_TARGET); }
+const char* TargetImpl() {
+  return hwy::TargetName(HWY_TARGET);
+}
 
 }  // namespace HWY_NAMESPACE
 }  // namespace dctwin
@@ -233,7 +234,9 @@ void gpuBatchThermal(const GpuBatchType& t, const GpuBatchParams& p, const GpuBa
   HWY_DYNAMIC_DISPATCH(ThermalImpl)(t, p, io, n, dt, s);
 }
 
-const char* gpuBatchTarget() { return HWY_DYNAMIC_DISPATCH(TargetImpl)(); }
+const char* gpuBatchTarget() {
+  return HWY_DYNAMIC_DISPATCH(TargetImpl)();
+}
 
 GpuBatchType gpuBatchType(const GpuParams& p) {
   GpuBatchType t;

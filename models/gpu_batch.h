@@ -24,11 +24,11 @@ inline constexpr int kGpuBatchNewton = 8;
 
 // constants of one GPU type, shared by the GPUs of a batch
 struct GpuBatchType {
-  double x_idle = 0, x_mem = 0;   // idle and memory-bound clock ratios               (1)
-  double v0 = 0, v_floor = 0;     // voltage line and floor                           (1)
-  double g_idle = 0;              // x v(x)^2 at the idle clock                        (1)
-  double P_hbm_idle = 0, P_hbm_max = 0, P_nvl_max = 0;  // (W)
-  double beta = 0, T_leak_ref = 0;                      // (1/K), (K)
+  double x_idle = 0, x_mem = 0;  // idle and memory-bound clock ratios               (1)
+  double v0 = 0, v_floor = 0;    // voltage line and floor                           (1)
+  double g_idle = 0;             // x v(x)^2 at the idle clock                        (1)
+  double P_hbm_idle = 0, P_hbm_max = 0, P_nvl_max = 0;                // (W)
+  double beta = 0, T_leak_ref = 0;                                    // (1/K), (K)
   double T_maxop = 0, T_slowdown = 0, T_shutdown = 0, T_hbm_max = 0;  // (K)
   double C_die = 0, C_hbm = 0;                                        // (J/K)
 };
@@ -37,12 +37,12 @@ GpuBatchType gpuBatchType(const GpuParams& p);
 // per-GPU parameters of a batch (arrays of n), from the type and the GPU's factors: see
 // gpuBatchFill and gpuWithFactors
 struct GpuBatchParams {
-  const double* P_base;  // (P_idle - P_leak_ref) f_idle - P_clk f_dyn g_idle   (W)
-  const double* P_leak;  // P_leak_ref f_leak                                  (W)
-  const double* P_sm;    // P_sm_max f_dyn                                     (W)
-  const double* P_clk;   // P_clk f_dyn                                        (W)
-  const double* g_jc;    // 1 / (R_jc f_Rjc)                                   (W/K)
-  const double* g_hbm;   // 1 / (R_hbm f_Rhbm)                                 (W/K)
+  const double* P_base;   // (P_idle - P_leak_ref) f_idle - P_clk f_dyn g_idle   (W)
+  const double* P_leak;   // P_leak_ref f_leak                                  (W)
+  const double* P_sm;     // P_sm_max f_dyn                                     (W)
+  const double* P_clk;    // P_clk f_dyn                                        (W)
+  const double* g_jc;     // 1 / (R_jc f_Rjc)                                   (W/K)
+  const double* g_hbm;    // 1 / (R_hbm f_Rhbm)                                 (W/K)
   const double* C_plate;  // (J/K)
   const double* w;        // weight: the number of GPUs the entry stands for (a group)  (1)
 };
@@ -70,14 +70,14 @@ struct GpuBatchIo {
   // in (n): utilizations, flags, power limit, coolant inlet and plate resistance
   const double *a_sm, *a_hbm, *a_nvl;
   const std::uint64_t* flags;  // kBatch* bits
-  const double* cap;   // (W)
-  const double* T_in;  // (K)
-  const double* R_cp;  // (K/W)
+  const double* cap;           // (W)
+  const double* T_in;          // (K)
+  const double* R_cp;          // (K/W)
   // state (n), advanced in place
   double *T_j, *T_hbm, *T_p;  // (K)
-  std::uint64_t* latch;  // kLatch* bits
+  std::uint64_t* latch;       // kLatch* bits
   // out (n): the operating point; P and P_hbm may be changed between the two passes
-  double *x, *P, *P_hbm;  // (1), (W), (W)
+  double *x, *P, *P_hbm;   // (1), (W), (W)
   std::uint64_t* reasons;  // GpuThrottle bits
   double* Q;               // heat to the coolant, mean over the step (W)
   // optional (nullptr: not kept): the interval's energy (J) and peaks (K), throttled time (s)

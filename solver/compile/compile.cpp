@@ -1,6 +1,7 @@
 // compile.cpp: FacilitySpec -> FacilityModel (flat arrays, state layout, jacobian sparsity)
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
@@ -124,9 +125,36 @@ GpuSpread effectiveSpread(const GpuSpread& type, const VariationSpec& v) {
   return s;
 }
 
+// the trays' shares of a rack's flow: the rack's law split between its manifolds (friction
+// between tray taps, U or Z) and its trays (docs/models/flow_distribution.md); an error where
+// the manifolds alone would take the rack's whole drop at its nominal flow
+void compileTrayShares(const RackTypeSpec& rt, const Fluid& f, double T_ref,
+                       std::vector<double>& share, Errors& err) {
+  share.assign(rt.trays, 1.0 / rt.trays);
+  if (rt.manifold_header_length <= 0 || rt.trays < 2 || rt.manifold_dp_nominal <= 0) return;
+  const double rho = f.rho_ref(), mu = f.mu(T_ref);
+  const PipeFriction seg{rt.manifold_header_length / (rt.trays - 1), rt.manifold_header_diameter,
+                         rt.manifold_header_roughness};
+  double header_dp = 0;
+  const Arrangement arr = rt.manifold_z ? Arrangement::Z : Arrangement::U;
+  if (!trayFlowShares(arr, rt.trays, rt.manifold_dp_nominal, rt.manifold_flow_nominal * rho,
+                      rt.manifold_exponent, seg, rho, mu, share, &header_dp)) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "manifold of rack type '%s' cannot carry its flow: the supply and return "
+                  "manifolds alone (%.3g m, %.3g mm) drop %.3g kPa at %.4g L/min, the rack's law "
+                  "%.3g kPa; expected a wider or shorter manifold",
+                  rt.name.c_str(), rt.manifold_header_length, 1e3 * rt.manifold_header_diameter,
+                  1e-3 * header_dp, 6e4 * rt.manifold_flow_nominal, 1e-3 * rt.manifold_dp_nominal);
+    err.add(rt.manifold_loc.line > 0 ? rt.manifold_loc : rt.loc,
+            std::to_string(rt.manifold_header_diameter), buf);
+  }
+}
+
 // the GPUs of a rack without a heat-load profile (the GPU layer resolves them)
 void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTypeSpec& rt,
-                     const ColdPlateSpec& cp, FacilityModel& m, Errors& err) {
+                     const ColdPlateSpec& cp, const Fluid& f, double T_ref, FacilityModel& m,
+                     Errors& err) {
   const int n = rt.trays * rt.gpus_per_tray;
   m.rack_gpuadr.push_back(m.ngpu);
   m.rack_tray_gpus.push_back(rt.gpus_per_tray);
@@ -202,22 +230,30 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   const ColdPlateLaw& law = m.rack_coldplate.back();
   const double R_design = law.R(rt.design_flow / rt.coldplate_paths);
   std::vector<double> factor(n, 1.0);
-  for (const auto& [slot, f] : rs.coldplate_degradation)
-    if (slot >= 0 && slot < n) factor[slot] = f;
+  for (const auto& [slot, fac] : rs.coldplate_degradation)
+    if (slot >= 0 && slot < n) factor[slot] = fac;
+  // the trays' shares of the rack's flow (manifold positions), then the GPUs' within a tray:
+  // coldplate_series plates in series on each of gpus_per_tray / coldplate_series paths
+  std::vector<double> tray_share;
+  const int S = rt.coldplate_series, G = rt.gpus_per_tray;
+  if (G % S != 0)
+    err.add(rt.loc, std::to_string(S),
+            "coldplate_series must divide gpus_per_tray (" + std::to_string(G) + ")");
+  compileTrayShares(rt, f, T_ref, tray_share, err);
   const GpuSpread spread = effectiveSpread(gp.variation, spec.variation);
   const double ageing = 1.0 + spec.variation.tim_ageing * spec.variation.age;
   for (int k = 0; k < n; ++k) {
     // variation: from the seed and the GPU's identity only (rack name, tray, slot in the tray)
-    GpuFactors f;
+    GpuFactors gf;
     if (spec.variation.on)
-      f = drawGpuFactors(spread, spec.variation.seed, rs.name, k / rt.gpus_per_tray,
-                         k % rt.gpus_per_tray, ageing);
-    m.gpu_leak_factor.push_back(f.leak);
-    m.gpu_idle_factor.push_back(f.idle);
-    m.gpu_dyn_factor.push_back(f.dyn);
-    m.gpu_Rjc_factor.push_back(f.Rjc);
-    m.gpu_Rhbm_factor.push_back(f.Rhbm);
-    m.gpu_bad_mount.push_back(f.bad_mount ? 1 : 0);
+      gf = drawGpuFactors(spread, spec.variation.seed, rs.name, k / rt.gpus_per_tray,
+                          k % rt.gpus_per_tray, ageing);
+    m.gpu_leak_factor.push_back(gf.leak);
+    m.gpu_idle_factor.push_back(gf.idle);
+    m.gpu_dyn_factor.push_back(gf.dyn);
+    m.gpu_Rjc_factor.push_back(gf.Rjc);
+    m.gpu_Rhbm_factor.push_back(gf.Rhbm);
+    m.gpu_bad_mount.push_back(gf.bad_mount ? 1 : 0);
     m.gpu_type.push_back(type);
     m.gpu_rack.push_back(r);
     m.gpu_slot.push_back(k);
@@ -226,6 +262,9 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
     m.gpu_C_plate.push_back(cp.time_constant / R_design);
     m.gpu_job.push_back(-1);
     m.gpu_jobslot.push_back(-1);
+    const int slot = k % G, paths = std::max(G / S, 1);
+    m.gpu_flow_share.push_back(tray_share[k / G] / paths);
+    m.gpu_upstream.push_back(S > 1 && slot % S > 0 ? m.ngpu + k - 1 : -1);
   }
   m.ngpu += n;
 }
@@ -316,7 +355,8 @@ void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
         const int h = i - 1;  // the previous GPU of the rack, the last of the current group
         join = m.gpu_type[h] == m.gpu_type[i] && m.gpu_cap[h] == m.gpu_cap[i] &&
                m.gpu_R_factor[h] == m.gpu_R_factor[i] && m.gpu_C_plate[h] == m.gpu_C_plate[i] &&
-               m.gpu_job[h] == j && sameVariation(m, h, i);
+               m.gpu_flow_share[h] == m.gpu_flow_share[i] && m.gpu_upstream[h] < 0 &&
+               m.gpu_upstream[i] < 0 && m.gpu_job[h] == j && sameVariation(m, h, i);
       }
       if (join) {
         ++m.group_gpunum.back();
@@ -588,6 +628,11 @@ void compileCduPiping(const CduSpec& cs, double rho_s, FacilityModel& m) {
   auto pipe = [](const PipeSpec& p) { return PipeFriction{p.length, p.diameter, p.roughness}; };
   m.cdu_pipe_sup.push_back(pipe(cs.supply_pipe));
   m.cdu_pipe_ret.push_back(pipe(cs.return_pipe));
+  m.cdu_tap_sup.push_back(
+      PipeFriction{cs.rack_spacing, cs.supply_pipe.diameter, cs.supply_pipe.roughness});
+  m.cdu_tap_ret.push_back(
+      PipeFriction{cs.rack_spacing, cs.return_pipe.diameter, cs.return_pipe.roughness});
+  m.cdu_reverse_return.push_back(cs.reverse_return ? 1 : 0);
   m.cdu_nseg_sup.push_back(cs.supply_pipe.segments);
   m.cdu_nseg_ret.push_back(cs.return_pipe.segments);
   m.cdu_M_seg_sup.push_back(rho_s * m.cdu_pipe_sup.back().area() * cs.supply_pipe.length /
@@ -661,7 +706,7 @@ bool compileRack(const FacilitySpec& spec, const CduSpec& cs, int c, const RackS
   m.rack_M_cool.push_back(rho_s * rt.coolant_volume);
   m.rack_load.push_back(rs.heat_load);
   rs.heat_load.breakpoints(m.breakpoints);
-  compileRackGpus(spec, rs, rt, cp->second, m, err);
+  compileRackGpus(spec, rs, rt, cp->second, m.fluids[m.cdu_fluid[c]], cs.T_supply_set, m, err);
   return true;
 }
 
@@ -689,6 +734,30 @@ void compileCduInventory(const FacilitySpec& spec, const CduSpec& cs, int c, dou
   m.cdu_vacuum.push_back(cs.vacuum);
   m.cdu_p_max.push_back(cs.p_secondary_max);
   m.cdu_has_leak.push_back(0);
+}
+
+// 3h. the row headers between the rack taps must leave the pumps head for the racks: the drop
+// along them at the racks' design flow (split evenly) below the pumps' rated head
+void checkRowHeaders(const CduSpec& cs, int c, const Fluid& f, FacilityModel& m, Errors& err) {
+  const int nr = m.cdu_racknum[c];
+  if (nr < 2 || cs.rack_spacing <= 0) return;
+  const double rho = f.rho_ref(), mu = f.mu(cs.T_supply_set);
+  const double Q = m.cdu_design_flow[c] * rho;
+  double dp = 0;
+  for (int k = 0; k + 1 < nr; ++k) {
+    const double F = Q * double(nr - 1 - k) / nr;  // beyond tap k (direct return)
+    dp += m.cdu_tap_sup[c].dp(F, rho, mu) + m.cdu_tap_ret[c].dp(F, rho, mu);
+  }
+  if (dp >= cs.pump_rated_head) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "the row headers cannot carry the racks' design flow: %d racks %.3g m apart "
+                  "on %.3g mm headers drop %.3g kPa at %.4g L/min, the pumps' rated head is "
+                  "%.3g kPa; expected a wider header or a shorter rack spacing",
+                  nr, cs.rack_spacing, 1e3 * cs.supply_pipe.diameter, 1e-3 * dp,
+                  6e4 * m.cdu_design_flow[c], 1e-3 * cs.pump_rated_head);
+    err.add(cs.piping_loc.line > 0 ? cs.piping_loc : cs.loc, std::to_string(cs.rack_spacing), buf);
+  }
 }
 
 // 3. CDU loop c and its racks; its states from `state` on (advanced past them)
@@ -722,6 +791,7 @@ void compileCdu(const FacilitySpec& spec, int c, const std::vector<int>& racks,
   m.cdu_racknum.back() = m.nrack - m.cdu_rackadr.back();
   // 3g. coolant inventory
   compileCduInventory(spec, cs, c, rho_s, m, err);
+  checkRowHeaders(cs, c, fs, m, err);
   // 3h. state layout (model.h)
   m.cdu_stateadr.push_back(state);
   int n_states = kCduFixedStates + cs.supply_pipe.segments + 2 * m.cdu_racknum.back() +

@@ -27,6 +27,7 @@
 #include "models/gpu.h"
 #include "models/heat_exchanger.h"
 #include "models/hydraulics.h"
+#include "models/manifold.h"
 #include "models/power_smoothing.h"
 #include "models/pump.h"
 #include "models/rack_parts.h"
@@ -110,7 +111,11 @@ struct FacilityModel {
   std::vector<PumpParams> cdu_pump;
   std::vector<int> cdu_pump_running, cdu_pump_count;
   std::vector<double> cdu_pump_tau, cdu_pump_min_speed;
-  std::vector<PipeFriction> cdu_pipe_sup, cdu_pipe_ret;
+  std::vector<PipeFriction> cdu_pipe_sup, cdu_pipe_ret;  // CDU to the row's first rack tap
+  // the row: racks tap the headers in model order, one header segment between two taps
+  // (docs/models/flow_distribution.md)
+  std::vector<PipeFriction> cdu_tap_sup, cdu_tap_ret;
+  std::vector<char> cdu_reverse_return;  // 1: the return leaves at the row's far end (Z)
   std::vector<double> cdu_M_seg_sup, cdu_M_seg_ret;    // (kg)
   std::vector<double> cdu_UA_seg_sup, cdu_UA_seg_ret;  // (W/K)
   std::vector<double> cdu_T_set;                       // (K)
@@ -164,10 +169,16 @@ struct FacilityModel {
   bool variation_on = false;            // the facility's variation section
   unsigned long long variation_seed = 0;
   std::vector<int> gpu_job, gpu_jobslot;  // job index (-1: idle) and rank in it
-  // GPU groups: consecutive GPUs of one rack with the same type, limit, plate and job (not a trace
-  // replay) see the same inlet, flow and load, so their trajectories are identical: the GPU layer
-  // computes each group once and weighs it by its size (docs/performance.md). Without
-  // gpu_layer.group_identical every GPU is its own group (the reference path).
+  // coolant distribution over the plates (docs/models/flow_distribution.md), filled at compile
+  // from the rack manifold (trays in parallel, each at its position on the supply and return
+  // manifolds) and the tray's plate topology
+  std::vector<double> gpu_flow_share;  // share of its rack's coolant flow through its plate   (1)
+  std::vector<int> gpu_upstream;       // GPU whose plate is upstream in series; -1: none
+  // GPU groups: consecutive GPUs of one rack with the same type, limit, plate, flow share and job
+  // (not a trace replay, no plate upstream) see the same inlet, flow and load, so their
+  // trajectories are identical: the GPU layer computes each group once and weighs it by its size
+  // (docs/performance.md). Without gpu_layer.group_identical every GPU is its own group (the
+  // reference path).
   int ngroup = 0;
   std::vector<int> group_gpuadr, group_gpunum;  // first GPU, count
   std::vector<int> group_jobslot;               // index in job_groups of its job (-1: no job)

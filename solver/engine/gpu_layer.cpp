@@ -71,6 +71,7 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     G.job[q] = m.gpu_job[i];
   }
   g.job_flags.assign(std::size_t(m.njob) + 1, 0);
+  g.rack_powered_seen.assign(m.nrack, 1);
   g.job.clear();
   g.job_speed_c.clear();
   g.job_speed_m.clear();
@@ -100,7 +101,9 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.rack_gpu_Q_now.assign(m.nrack, 0.0);
   g.rack_throttled_now.assign(m.nrack, 0.0);
   g.rack_T_in.assign(m.nrack, T_init);
-  g.rack_R_path.assign(m.nrack, 0.0);
+  g.gpu_T_in.assign(m.ngpu, T_init);
+  g.gpu_R_path.assign(m.ngpu, 0.0);
+  g.grp.Q_coolant.assign(m.ngroup, 0.0);
   g.interval_time = 0;
   g.E_electric = g.E_to_coolant = 0;
   g.E_stored0 = 0;
@@ -166,18 +169,30 @@ namespace {
 // kernel
 constexpr std::uint64_t kJobSlowPath = std::uint64_t(1) << 32;
 
-// a new window: its sums restart, and the coolant side of each rack holds over it: its inlet
-// temperature and the plate resistance at its flow (one power law per rack and window, not per
-// step)
+// a new window: its sums restart, and the coolant side of each GPU's plate holds over it
+// (docs/models/flow_distribution.md): the plate's flow, its share of the rack's, sets its
+// resistance (one power law per GPU and window, not per step); its inlet is the rack inlet, plus,
+// for a plate downstream in series, the heat the upstream plate gave the coolant at the last fast
+// step (a window late: the error is the change of that heat over one window)
 void startWindow(const FacilityModel& m, State& st, const double* y) {
   GpuLayerState& g = st.gl;
   for (int r = 0; r < m.nrack; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
   for (int r = 0; r < m.nrack; ++r) {
     if (!m.rack_resolved[r]) continue;
     const int c = m.rack_cdu[r];
-    g.rack_T_in[r] = y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1];
-    const double V_path = st.sig.m_rack[r] / m.fluids[m.cdu_fluid[c]].rho_ref() / m.rack_paths[r];
-    g.rack_R_path[r] = m.rack_coldplate[r].R(V_path);
+    const Fluid& f = m.fluids[m.cdu_fluid[c]];
+    const double T_in = y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1];
+    g.rack_T_in[r] = T_in;
+    const double m_r = st.sig.m_rack[r], rho = f.rho_ref(), cp = f.cp(T_in);
+    // plates in rack order: an upstream plate always comes before the plates it feeds
+    for (int i = m.rack_gpuadr[r]; i < m.rack_gpuadr[r] + m.rack_gpunum[r]; ++i) {
+      const double m_i = m_r * m.gpu_flow_share[i];
+      g.gpu_R_path[i] = m.rack_coldplate[r].R(m_i / rho);
+      const int u = m.gpu_upstream[i];
+      const double pickup =
+          u >= 0 && m_i > 0 ? std::max(g.grp.Q_coolant[m.gpu_group[u]], 0.0) / (m_i * cp) : 0.0;
+      g.gpu_T_in[i] = (u >= 0 ? g.gpu_T_in[u] : T_in) + pickup;
+    }
   }
 }
 
@@ -185,6 +200,16 @@ void startWindow(const FacilityModel& m, State& st, const double* y) {
 void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
   GpuLayerState& g = st.gl;
   GpuLayerState::Groups& G = g.grp;
+  // racks the facility side of the power chain cut after the rack loop (a UPS drop, a utility
+  // loss without UPS): their GPUs stop (once per rack, the rest was set by jobSpeeds)
+  if (m.has_power)
+    for (int r = 0; r < m.nrack; ++r) {
+      if (st.pl.rack_powered[r] == g.rack_powered_seen[r]) continue;
+      g.rack_powered_seen[r] = st.pl.rack_powered[r];
+      if (st.pl.rack_powered[r]) continue;
+      for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q)
+        if (G.job[q] >= 0) g.job_alive[G.job[q]][m.group_jobslot[q]] = 0;
+    }
   for (int j = 0; j < m.njob; ++j) {
     // what the rack loop needs of the job this step: a running job's process holds its GPUs (at
     // a barrier or in a bubble the clock stays up); power smoothing, a power trace or a power-cap
@@ -194,33 +219,7 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
                       (!st.faults.job_cap.empty() && st.faults.job_cap[j] > 0);
     g.job_flags[std::size_t(j) + 1] = (held ? kBatchHeld : 0) | (slow ? kJobSlowPath : 0);
     const auto& groups = m.job_groups[j];
-    const int nph = int(m.job_spec[j].phases.size());
-    const double* xref_j = m.job_xref[j].data();
-    const GpuProgress* prog = g.job[j].gpu.data();
-    double* speed_c = g.job_speed_c[j].data();
-    double* speed_m = g.job_speed_m[j].data();
-    char* alive = g.job_alive[j].data();
-    // (plain pointers: the char stores to alive may alias anything, so that the compiler would
-    // reload every vector's data pointer in each iteration)
-    const int* group = groups.data();
-    const int* type = G.type.data();
-    const int* rack = G.rack.data();
-    const double* clock_ratio = G.clock_ratio.data();
-    const std::uint64_t* latches = G.latches.data();
-    const char* rack_powered = m.has_power ? st.pl.rack_powered.data() : nullptr;
-    const std::size_t ng = groups.size();
-    for (std::size_t k = 0; k < ng; ++k) {
-      const int q = group[k];
-      // (from the compact copies of clock and latches that the rack loop leaves, not from the
-      // operating points: those stay in the cache of the thread that owns the rack)
-      const int ph = prog[k].phase;
-      const double xref = ph < nph ? xref_j[std::size_t(type[q]) * nph + ph] : 1.0;
-      const double clock = clock_ratio[q];
-      speed_c[k] = clock > 0 ? clock / xref : 1.0;
-      speed_m[k] = latches[q] & kLatchHwSlowdown ? 0.5 : 1.0;
-      const bool powered = !rack_powered || rack_powered[rack[q]];
-      alive[k] = latches[q] & kLatchShutDown || !powered ? 0 : 1;
-    }
+    // (the speeds and liveness of its GPUs were left by the rack loop: jobSpeeds)
     if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
       const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
       for (std::size_t k = 0; k < groups.size(); ++k)
@@ -240,7 +239,8 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
     // that fills its racks) the job writes the utilizations in place, without a copy per GPU
     if (!groups.empty() && groups.back() - groups.front() + 1 == int(groups.size())) {
       stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
-                      g.job_alive[j], std::span<Utilization>(&G.util[groups.front()], groups.size()));
+                      g.job_alive[j],
+                      std::span<Utilization>(&G.util[groups.front()], groups.size()));
       continue;
     }
     stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
@@ -306,7 +306,7 @@ constexpr int kBlock = 128;
 // what the kernel reads and writes for one block (on the stack of the thread that owns the rack)
 struct GpuBlock {
   alignas(64) double a_sm[kBlock], a_hbm[kBlock], a_nvl[kBlock], cap[kBlock], T_in[kBlock],
-      R_cp[kBlock], Q[kBlock];
+      R_cp[kBlock];
   alignas(64) std::uint64_t flags[kBlock];
 };
 
@@ -317,9 +317,8 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   GpuBlock b;
   const bool powered = (!m.has_power || st.pl.rack_powered[r]) &&
                        (st.faults.rack_power_off.empty() || !st.faults.rack_power_off[r]);
-  const std::uint64_t rack_flags = (powered ? kBatchPowered : 0) |
-                                   (m.has_power && st.pl.rack_brake[r] != 0 ? kBatchBrake : 0);
-  const double T_in = g.rack_T_in[r], R_path = g.rack_R_path[r];
+  const std::uint64_t rack_flags =
+      (powered ? kBatchPowered : 0) | (m.has_power && st.pl.rack_brake[r] != 0 ? kBatchBrake : 0);
   bool adjust = false;  // some GPU of the block smooths its power or replays a power trace
   const std::uint64_t* job_flags = g.job_flags.data() + 1;  // [-1]: no job
   for (int k = 0; k < n; ++k) {
@@ -332,16 +331,18 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     b.a_nvl[k] = u.a_nvlink;
     b.flags[k] = rack_flags | (u.memory_bound > 0.5 ? kBatchMemoryBound : 0) | (jf & kBatchHeld);
     b.cap[k] = std::min(G.cap[q], rack_share);
-    b.T_in[k] = T_in;
-    b.R_cp[k] = R_path * G.R_factor[q];
+    // the coolant boundary of the group's first GPU (startWindow)
+    const int i = m.group_gpuadr[q];
+    b.T_in[k] = g.gpu_T_in[i];
+    b.R_cp[k] = g.gpu_R_path[i] * G.R_factor[q];
     if (jf & kJobSlowPath) {
       adjust = true;
       // a power-cap event replaces the job's cap (a lower cap of the rack's own still holds;
       // within the GPU's settable range)
       if (!st.faults.job_cap.empty() && st.faults.job_cap[jj] > 0)
-        b.cap[k] = std::min(gpuPowerLimit(m.gpu_types[G.type[q]], m.rack_gpu_power_cap[r],
-                                          st.faults.job_cap[jj]),
-                            rack_share);
+        b.cap[k] = std::min(
+            gpuPowerLimit(m.gpu_types[G.type[q]], m.rack_gpu_power_cap[r], st.faults.job_cap[jj]),
+            rack_share);
       // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
       // so the clock (and the job) slow down; the floor is filled with dummy work
       if (m.job_smoothing[jj].enabled)
@@ -362,8 +363,8 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     int k1 = k0 + 1;
     while (k1 < n && G.type[q0 + k1] == type) ++k1;
     const int q = q0 + k0;
-    const GpuBatchParams p{G.P_base.data() + q, G.P_leak.data() + q, G.P_sm.data() + q,
-                           G.P_clk.data() + q,  G.g_jc.data() + q,   G.g_hbm.data() + q,
+    const GpuBatchParams p{G.P_base.data() + q,  G.P_leak.data() + q, G.P_sm.data() + q,
+                           G.P_clk.data() + q,   G.g_jc.data() + q,   G.g_hbm.data() + q,
                            G.C_plate.data() + q, G.w.data() + q};
     GpuBatchIo io{b.a_sm + k0,
                   b.a_hbm + k0,
@@ -380,7 +381,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
                   G.P.data() + q,
                   G.P_hbm.data() + q,
                   G.reasons.data() + q,
-                  b.Q + k0,
+                  G.Q_coolant.data() + q,
                   G.P_sum.data() + q,
                   G.Tj_max.data() + q,
                   G.Thbm_max.data() + q,
@@ -438,6 +439,31 @@ inline void recordRack(GpuLayerState& g, int r, double dt, const RackGpuSums& s,
   g.rack_iv_throttled[r] += s.throttled;
 }
 
+// 2f. the rack's GPUs as their jobs see them at the next step: compute speed (clock over the
+// phase's reference clock), memory speed (halved by a HW slowdown), alive (powered, not shut
+// down); here, in parallel and while the rack's arrays are in this core's cache, instead of a
+// serial pass over every GPU in the job step. The phases are those of this step's job step,
+// which the next one starts from.
+inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
+  GpuLayerState& g = st.gl;
+  const GpuLayerState::Groups& G = g.grp;
+  const bool powered = !m.has_power || st.pl.rack_powered[r];
+  if (m.has_power) g.rack_powered_seen[r] = st.pl.rack_powered[r];
+  for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q) {
+    const int j = G.job[q];
+    if (j < 0) continue;
+    const int k = m.group_jobslot[q];
+    const int nph = int(m.job_spec[j].phases.size());
+    const int ph = g.job[j].gpu[std::size_t(k)].phase;
+    const double xref =
+        ph < nph ? m.job_xref[j][std::size_t(G.type[q]) * std::size_t(nph) + std::size_t(ph)] : 1.0;
+    const double clock = G.clock_ratio[q];
+    g.job_speed_c[j][k] = clock > 0 ? clock / xref : 1.0;
+    g.job_speed_m[j][k] = G.latches[q] & kLatchHwSlowdown ? 0.5 : 1.0;
+    g.job_alive[j][k] = G.latches[q] & kLatchShutDown || !powered ? 0 : 1;
+  }
+}
+
 // 2. rack r (on whichever thread owns it): GPUs (operating point, thermal nodes, heat to the
 // rack coolant), non-GPU parts, shelves; writes only its rack's slots
 void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
@@ -458,6 +484,8 @@ void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
   recordRack(st.gl, r, dt, s, other);
   // 2e. power shelves (docs/models/power_chain.md)
   if (m.has_power) powerRackStep(m, st, r, t, dt);
+  // 2f. what the jobs read at the next step
+  jobSpeeds(m, st, r);
 }
 
 // 3. sums over the racks, in rack order (the same whatever the number of threads)

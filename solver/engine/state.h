@@ -68,10 +68,12 @@ struct GpuLayerState {
     // and of the gather before it (the group's first GPU's values, contiguous)
     std::vector<double> cap, R_factor;  // power limit (W), plate degradation (1)
     std::vector<int> type, rack, job;   // GPU type, rack, job (-1: none)
+    std::vector<double> Q_coolant;  // heat into the coolant at the last fast step, per group (W)
   } grp;
   // per job + 1 (entry 0: no job), set by stepJobs each step: kBatchHeld, and kJobSlowPath when
   // its GPUs need the scalar path around the kernel (power smoothing, a power trace, a cap event)
   std::vector<std::uint64_t> job_flags;
+  std::vector<char> rack_powered_seen;    // per rack: rack_powered when its GPUs were last stepped
   std::vector<GpuBatchType> batch_types;  // per FacilityModel::gpu_types
   // jobs run over groups: job[j].gpu[k] is group job_groups[j][k]
   std::vector<JobState> job;
@@ -96,9 +98,13 @@ struct GpuLayerState {
   // GPU-seconds over the current output interval, per rack, with each throttle reason: SW power
   // cap (0x4), HW slowdown (0x8), SW or HW thermal (0x20 | 0x40), HW power brake (0x80) (s)
   std::vector<double> rack_iv_capped, rack_iv_slowdown, rack_iv_thermal, rack_iv_brake;
-  std::vector<double> rack_iv_throttled;       // thermal or power brake (the union)            (s)
-  std::vector<double> rack_T_in, rack_R_path;  // over the window: inlet (K), plate R (K/W)
-  double interval_time = 0;                    // time accumulated in P_sum                 (s)
+  std::vector<double> rack_iv_throttled;  // thermal or power brake (the union)            (s)
+  std::vector<double> rack_T_in;          // over the window: rack inlet (K)
+  // the coolant boundary of each GPU's plate over the window (docs/models/flow_distribution.md):
+  // local inlet (the rack inlet plus the pickup of the plates upstream in series) and the plate
+  // resistance at the GPU's own flow
+  std::vector<double> gpu_T_in, gpu_R_path;  // (K), (K/W)
+  double interval_time = 0;                  // time accumulated in P_sum                 (s)
   // energy of the GPU layer since t = 0 (J)
   double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;
 };

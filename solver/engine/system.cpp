@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+#include "models/manifold.h"
 #include "models/pipe.h"
 #include "models/valve.h"
 #include "solver/common/parallel.h"
@@ -145,53 +146,67 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
            m.cdu_pipe_ret[c].ddp_dm(mf, rho, mu) + 2.0 * k_filter * mf;
   };
   bool ok = true;
-  // bank flow Q(dp_b) and dQ/ddp_b
-  auto bank = [&](double dpb, double* dQ) {
-    double Q = 0, s = 0;
-    for (int k = 0; k < nr; ++k) {
-      int r = r0 + k;
-      double d;
-      // a rack's isolation valves closing over their stroke (leak response): Kv (1 - s)
-      const double s_iso = rackIsolation(m, st, r, t);
-      PowerLaw valve = m.rack_valve[r];
-      if (s_iso > 0) valve.k /= std::pow(std::max(1.0 - s_iso, 1e-4), 2);
-      double q = branchFlow(valve, m.rack_manifold[r], dpb, sig.m_rack[r], &d, &ok);
-      sig.m_rack[r] = q;
-      Q += q;
-      s += 1.0 / d;
-    }
-    *dQ = s;
-    return Q;
+  // the row (docs/models/flow_distribution.md): the racks tap the supply and return headers in
+  // model order, one header segment between two taps; each rack a branch of balancing valve and
+  // rack manifold (its isolation valves closing over their stroke: Kv (1 - s))
+  auto branch = [&](int k, double dp, double* dq) {
+    const int r = r0 + k;
+    const double s_iso = rackIsolation(m, st, r, t);
+    PowerLaw valve = m.rack_valve[r];
+    if (s_iso > 0) valve.k /= std::pow(std::max(1.0 - s_iso, 1e-4), 2);
+    double d;
+    const double q = branchFlow(valve, m.rack_manifold[r], dp, sig.m_rack[r], &d, &ok);
+    *dq = 1.0 / d;
+    return q;
   };
-  // residual r(dp_b) = H(N, Q) - dp_b - dp_series(Q), strictly decreasing on [0, H0]
-  // from the last operating point (warm start: the solution moves little between calls)
-  const double x_last = sig.dp_bank[c];
-  double lo = 0.0, hi = H0, x = x_last > 0 && x_last < H0 ? x_last : 0.5 * H0;
-  double Q = 0;
+  const PipeFriction &tap_s = m.cdu_tap_sup[c], &tap_r = m.cdu_tap_ret[c];
+  auto sup = [&](int, double mf, double* d) {
+    *d = tap_s.ddp_dm(mf, rho, mu);
+    return tap_s.dp(mf, rho, mu);
+  };
+  auto ret = [&](int, double mf, double* d) {
+    *d = tap_r.ddp_dm(mf, rho, mu);
+    return tap_r.dp(mf, rho, mu);
+  };
+  const Arrangement arr = m.cdu_reverse_return[c] ? Arrangement::Z : Arrangement::U;
+  double* q = sig.m_rack.data() + r0;
+  double* dpr = sig.dp_rack.data() + r0;
+  auto row = [&](double Qm) {
+    LadderPoint p = ladderAtFlow(arr, nr, Qm, branch, sup, ret, q, dpr);
+    if (!p.ok) ok = false;
+    return p;
+  };
+  // residual r(Q) = H(N, Q) - dp_row(Q) - dp_series(Q), strictly decreasing in the flow Q;
+  // safeguarded Newton from the last operating point (the solution moves little between calls)
+  double lo = 0.0, hi = std::numeric_limits<double>::infinity();
+  double Q = sig.m_sec[c] > 0 ? sig.m_sec[c] : std::max(m.cdu_design_flow[c] * rho * N, 1e-3);
+  LadderPoint p;
   for (int it = 0; it < 100; ++it) {
-    double dQ;
-    Q = bank(x, &dQ);
-    double V = Q / rho;
-    double r = phi * pumpHead(pp, nrun, N, V) - x - series(Q);
+    p = row(Q);
+    const double V = Q / rho;
+    const double r = phi * pumpHead(pp, nrun, N, V) - p.dp - series(Q);
     if (std::abs(r) <= 1e-13 * H0) break;  // at the round-off level of the head
     if (r > 0)
-      lo = x;
+      lo = Q;
     else
-      hi = x;
-    double dr = (phi * pumpHeadSlope(pp, nrun, N, V) / rho - seriesSlope(Q)) * dQ - 1.0;
-    double xn = x - r / dr;
-    if (!(xn > lo && xn < hi)) xn = 0.5 * (lo + hi);
-    double step = std::abs(xn - x);
-    x = xn;
-    if (step <= 1e-14 * H0 || hi - lo <= 1e-14 * H0) break;
+      hi = Q;
+    const double dr = phi * pumpHeadSlope(pp, nrun, N, V) / rho - seriesSlope(Q) - p.ddp_dQ;
+    double Qn = dr < 0 ? Q - r / dr : std::numeric_limits<double>::quiet_NaN();
+    if (!(Qn > lo && Qn < hi)) Qn = std::isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * Q;
+    const double step = std::abs(Qn - Q);
+    Q = Qn;
+    if (step <= 1e-15 * Q || (std::isfinite(hi) && hi - lo <= 1e-15 * hi)) {
+      p = row(Q);
+      break;
+    }
     if (it == 99) ok = false;
   }
-  double dQ;
-  Q = bank(x, &dQ);  // flows consistent with the final dp_b: mass balance holds exactly
-  for (int k = 0; k < nr; ++k) sig.dp_rack[r0 + k] = x;
+  // the flows of the last solve: mass balance at every tap holds by construction
+  Q = 0;
+  for (int k = 0; k < nr; ++k) Q += q[k];
   sig.m_sec[c] = Q;
-  sig.dp_bank[c] = x;
-  sig.dp_pump[c] = x + series(Q);
+  sig.dp_bank[c] = p.dp;
+  sig.dp_pump[c] = p.dp + series(Q);
   if (!ok) ++*failures;
 }
 

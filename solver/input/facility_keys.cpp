@@ -226,9 +226,20 @@ const Section kPipe{
                "steel DN150 in still air is roughly 5-10 W/(m K), insulated "
                "0.3-1 W/(m K)")}};
 
-const Section kPiping{"facility.cdus.piping",
-                      "secondary (TCS) headers between the CDU and its racks",
-                      {map("supply", kPipe).req(), map("return", kPipe).req()}};
+const Section kPiping{
+    "facility.cdus.piping",
+    "secondary (TCS) headers between the CDU and its racks",
+    {map("supply", kPipe).req(), map("return", kPipe).req(),
+     quantity("rack_spacing", Dim::Length, {0, 100, false, true, ">= 0 m and < 100 m"})
+         .dflt("0.6 m")
+         .docs("header length between two rack taps along the row (the rack pitch: "
+               "a 600 mm wide rack [K26]); the racks tap the headers in file order "
+               "(docs/models/flow_distribution.md)"),
+     choice("return_arrangement", {"direct", "reverse"})
+         .dflt("direct")
+         .docs("direct: the return header leaves the row at the end the supply "
+               "enters (the first rack has the shortest path); reverse: at the far "
+               "end (every rack the same path length)")}};
 
 // the keys of a CDU body, shared by facility entries and catalog/cdus files
 std::vector<Key> cduBody() {
@@ -269,7 +280,21 @@ const Section kManifold{
     "the whole rack's pressure drop law, dp = dp_nominal (V / flow_nominal)^exponent",
     {quantity("dp_nominal", Dim::Pressure, kPressure).req(),
      quantity("flow_nominal", Dim::VolumeFlow, kVolumeFlow).req(),
-     quantity("exponent", Dim::None, kLawExponent).dflt("2")},
+     quantity("exponent", Dim::None, kLawExponent).dflt("2"),
+     choice("arrangement", {"U", "Z"})
+         .dflt("U")
+         .docs("U: supply and return connected at the same end of the rack; Z: at opposite "
+               "ends (docs/models/flow_distribution.md)"),
+     quantity("header_length", Dim::Length, {0, 100, false, true, ">= 0 m and < 100 m"})
+         .dflt("0 m")
+         .docs("supply (and return) manifold length over the trays, taps evenly spaced; 0: "
+               "every tray sees the same drop"),
+     quantity("header_diameter", Dim::Length, {0, 1, true, false, "> 0 m and <= 1 m"})
+         .dflt("40 mm")
+         .docs("manifold inner diameter"),
+     quantity("header_roughness", Dim::Length, {0, 0.01, false, false, ">= 0 and <= 10 mm"})
+         .dflt("0.045 mm")
+         .docs("absolute roughness of the manifold")},
     true};
 
 const Section kStorage{
@@ -303,6 +328,10 @@ std::vector<Key> rackBody() {
               .req()
               .docs("a cold plate of this file, else data/catalog/coldplates/<name>.yaml"),
           integer("coldplate_paths", 1, kMaxCount).dflt("1").docs("parallel cold-plate flow paths"),
+          integer("coldplate_series", 1, 64)
+              .dflt("1")
+              .docs("GPU plates in series on one flow path of a tray (1: each GPU plate fed from "
+                    "the tray inlet); divides gpus_per_tray"),
           quantity("design_flow", Dim::VolumeFlow, kVolumeFlow).req(),
           map("manifold", kManifold),
           quantity("coolant_volume", Dim::Volume, kVolume).req().docs("liquid inside the rack"),

@@ -283,7 +283,13 @@ void readRackType(MapIn& m, RackTypeSpec& r) {
     mf->read("dp_nominal", r.manifold_dp_nominal);
     mf->read("flow_nominal", r.manifold_flow_nominal);
     mf->read("exponent", r.manifold_exponent);
+    if (std::string a; mf->read("arrangement", a)) r.manifold_z = a == "Z";
+    mf->read("header_length", r.manifold_header_length);
+    mf->read("header_diameter", r.manifold_header_diameter);
+    mf->read("header_roughness", r.manifold_header_roughness);
+    r.manifold_loc = mf->loc();
   }
+  m.read("coldplate_series", r.coldplate_series);
   m.read("coolant_volume", r.coolant_volume);
   m.read("balancing_valve_kv", r.balancing_valve_kv);
   m.read("max_working_pressure", r.max_working_pressure);
@@ -861,6 +867,9 @@ class FacilityReader {
     if (auto piping = m.map("piping")) {
       readPipe(*piping, "supply", c.supply_pipe);
       readPipe(*piping, "return", c.return_pipe);
+      piping->read("rack_spacing", c.rack_spacing);
+      if (std::string a; piping->read("return_arrangement", a)) c.reverse_return = a == "reverse";
+      c.piping_loc = piping->loc();
     }
     c.loc = m.loc();
     info.setpoint_loc = where(prov, "control.supply_temperature", m.loc());

@@ -48,12 +48,19 @@ struct RackTypeSpec {
   double gpu_heat_fraction = 0;  // rack power dissipated in the GPU cold plates   (1)
   int trays = 1;
   int gpus_per_tray = 1;
-  std::string coldplate;              // ColdPlateSpec name
-  int coldplate_paths = 1;            // parallel cold-plate flow paths                 (1)
-  double design_flow = 0;             // (m3/s)
-  double manifold_dp_nominal = 0;     // whole-rack pressure drop at manifold_flow_nominal (Pa)
-  double manifold_flow_nominal = 0;   // (m3/s)
-  double manifold_exponent = 2.0;     // (1)
+  std::string coldplate;             // ColdPlateSpec name
+  int coldplate_paths = 1;           // parallel cold-plate flow paths                 (1)
+  double design_flow = 0;            // (m3/s)
+  double manifold_dp_nominal = 0;    // whole-rack pressure drop at manifold_flow_nominal (Pa)
+  double manifold_flow_nominal = 0;  // (m3/s)
+  double manifold_exponent = 2.0;    // (1)
+  // the rack manifolds feeding the trays in parallel (docs/models/flow_distribution.md)
+  bool manifold_z = false;                    // Z: return at the far end; U: at the supply's end
+  double manifold_header_length = 0;          // over the trays; 0: no header losses          (m)
+  double manifold_header_diameter = 0.04;     // inner diameter                               (m)
+  double manifold_header_roughness = 4.5e-5;  // (m)
+  int coldplate_series = 1;                   // GPU plates in series on one path in a tray  (1)
+  SourceLoc manifold_loc;                     // the manifold map (its errors)
   double coolant_volume = 0;          // liquid inside the rack                          (m3)
   double balancing_valve_kv = 0;      // fully open, m3/h/sqrt(bar)                    (Kv)
   double max_working_pressure = 0;    // gauge                                          (Pa)
@@ -127,6 +134,9 @@ struct CduSpec {
   double p_secondary_max = 0, p_primary_max = 0;  // gauge (Pa)
   // secondary (TCS) piping between CDU and racks
   PipeSpec supply_pipe, return_pipe;
+  double rack_spacing = 0.6;    // header length between two rack taps (rack pitch)    (m)
+  bool reverse_return = false;  // the return header leaves at the row's far end (Z)
+  SourceLoc piping_loc;
   SourceLoc loc;
 };
 

@@ -62,8 +62,19 @@ struct Soa {
   std::vector<double> T_j, T_hbm, T_p, x, P, P_hbm, Q, E, Tjm, Thm, tt;
   std::vector<std::uint64_t> latch, reasons;
   explicit Soa(int n)
-      : T_j(n), T_hbm(n), T_p(n), x(n), P(n), P_hbm(n), Q(n), E(n), Tjm(n), Thm(n), tt(n),
-        latch(n), reasons(n) {}
+      : T_j(n),
+        T_hbm(n),
+        T_p(n),
+        x(n),
+        P(n),
+        P_hbm(n),
+        Q(n),
+        E(n),
+        Tjm(n),
+        Thm(n),
+        tt(n),
+        latch(n),
+        reasons(n) {}
 };
 
 Case randomCase(const GpuParams& p, int n, std::mt19937_64& rng) {
@@ -107,11 +118,15 @@ Case randomCase(const GpuParams& p, int n, std::mt19937_64& rng) {
 // one step of the scalar reference for GPU i; returns Q
 double referenceStep(const GpuParams& p, const Case& c, int i, double dt, GpuState& s,
                      GpuOperatingPoint& op) {
-  const GpuParams q = gpuWithFactors(p, c.f_leak[i], c.f_idle[i], c.f_dyn[i], c.f_Rjc[i],
-                                     c.f_Rhbm[i]);
+  const GpuParams q =
+      gpuWithFactors(p, c.f_leak[i], c.f_idle[i], c.f_dyn[i], c.f_Rjc[i], c.f_Rhbm[i]);
   const std::uint64_t f = c.flags[i];
-  const GpuLoad load{c.a_sm[i], c.a_hbm[i], c.a_nvl[i], (f & kBatchMemoryBound) != 0,
-                     (f & kBatchBrake) != 0, (f & kBatchHeld) != 0};
+  const GpuLoad load{c.a_sm[i],
+                     c.a_hbm[i],
+                     c.a_nvl[i],
+                     (f & kBatchMemoryBound) != 0,
+                     (f & kBatchBrake) != 0,
+                     (f & kBatchHeld) != 0};
   op = (f & kBatchPowered) ? gpuOperatingPoint(q, c.cap[i], load, s) : GpuOperatingPoint{};
   return gpuThermalStep(q, GpuPlate{c.R_cp[i], c.C_plate[i]}, c.T_in[i], op, dt, s);
 }
@@ -130,7 +145,7 @@ void compareOnce(const GpuParams& p, int n, std::uint64_t seed) {
     s.shut_down = U(rng) < 0.02;
   }
   const GpuBatchType t = gpuBatchType(p);
-  const GpuBatchParams bp{c.P_base.data(), c.P_leak.data(), c.P_sm.data(),   c.P_clk.data(),
+  const GpuBatchParams bp{c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
                           c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), c.w.data()};
   Soa v(n);
   const double dt = 0.05;
@@ -140,16 +155,15 @@ void compareOnce(const GpuParams& p, int n, std::uint64_t seed) {
       v.T_j[i] = ref[i].T_j;
       v.T_hbm[i] = ref[i].T_hbm;
       v.T_p[i] = ref[i].T_plate;
-      v.latch[i] = (ref[i].hw_slowdown ? kLatchHwSlowdown : 0) |
-                   (ref[i].shut_down ? kLatchShutDown : 0);
+      v.latch[i] =
+          (ref[i].hw_slowdown ? kLatchHwSlowdown : 0) | (ref[i].shut_down ? kLatchShutDown : 0);
       v.E[i] = v.tt[i] = 0;
       v.Tjm[i] = v.Thm[i] = 0;
     }
-    GpuBatchIo io{c.a_sm.data(),    c.a_hbm.data(),  c.a_nvl.data(), c.flags.data(),
-                  c.cap.data(),     c.T_in.data(),   c.R_cp.data(),  v.T_j.data(),
-                  v.T_hbm.data(),   v.T_p.data(),    v.latch.data(), v.x.data(),
-                  v.P.data(),       v.P_hbm.data(),  v.reasons.data(), v.Q.data(),
-                  v.E.data(),       v.Tjm.data(),    v.Thm.data(),   v.tt.data()};
+    GpuBatchIo io{c.a_sm.data(),  c.a_hbm.data(), c.a_nvl.data(), c.flags.data(), c.cap.data(),
+                  c.T_in.data(),  c.R_cp.data(),  v.T_j.data(),   v.T_hbm.data(), v.T_p.data(),
+                  v.latch.data(), v.x.data(),     v.P.data(),     v.P_hbm.data(), v.reasons.data(),
+                  v.Q.data(),     v.E.data(),     v.Tjm.data(),   v.Thm.data(),   v.tt.data()};
     gpuBatchOperatingPoint(t, bp, io, n);
     GpuBatchSums sums;
     gpuBatchThermal(t, bp, io, n, dt, sums);
