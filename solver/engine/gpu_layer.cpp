@@ -449,18 +449,35 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
   const GpuLayerState::Groups& G = g.grp;
   const bool powered = !m.has_power || st.pl.rack_powered[r];
   if (m.has_power) g.rack_powered_seen[r] = st.pl.rack_powered[r];
-  for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q) {
-    const int j = G.job[q];
-    if (j < 0) continue;
-    const int k = m.group_jobslot[q];
-    const int nph = int(m.job_spec[j].phases.size());
-    const int ph = g.job[j].gpu[std::size_t(k)].phase;
-    const double xref =
-        ph < nph ? m.job_xref[j][std::size_t(G.type[q]) * std::size_t(nph) + std::size_t(ph)] : 1.0;
-    const double clock = G.clock_ratio[q];
-    g.job_speed_c[j][k] = clock > 0 ? clock / xref : 1.0;
-    g.job_speed_m[j][k] = G.latches[q] & kLatchHwSlowdown ? 0.5 : 1.0;
-    g.job_alive[j][k] = G.latches[q] & kLatchShutDown || !powered ? 0 : 1;
+  const int q0 = m.rack_groupadr[r], q1 = q0 + m.rack_groupnum[r];
+  // runs of groups of one job (a rack normally runs one); plain pointers, since the char stores
+  // to alive may alias anything and would reload every vector's data pointer per group
+  for (int qa = q0; qa < q1;) {
+    const int j = G.job[qa];
+    int qb = qa + 1;
+    while (qb < q1 && G.job[qb] == j) ++qb;
+    if (j >= 0) {
+      const int nph = int(m.job_spec[j].phases.size());
+      const double* xref = m.job_xref[j].data();
+      const GpuProgress* prog = g.job[j].gpu.data();
+      double* speed_c = g.job_speed_c[j].data();
+      double* speed_m = g.job_speed_m[j].data();
+      char* alive = g.job_alive[j].data();
+      const int* slot = m.group_jobslot.data();
+      const int* type = G.type.data();
+      const double* clock_ratio = G.clock_ratio.data();
+      const std::uint64_t* latches = G.latches.data();
+      for (int q = qa; q < qb; ++q) {
+        const int k = slot[q], ph = prog[k].phase;
+        const double x_ref =
+            ph < nph ? xref[std::size_t(type[q]) * std::size_t(nph) + std::size_t(ph)] : 1.0;
+        const double clock = clock_ratio[q];
+        speed_c[k] = clock > 0 ? clock / x_ref : 1.0;
+        speed_m[k] = latches[q] & kLatchHwSlowdown ? 0.5 : 1.0;
+        alive[k] = latches[q] & kLatchShutDown || !powered ? 0 : 1;
+      }
+    }
+    qa = qb;
   }
 }
 
