@@ -11,7 +11,7 @@ namespace {
 
 constexpr double kTruncate = 3.0;  // normal deviates beyond +-3 sigma are redrawn (a)
 
-// FNV-1a over the rack's name: identity, not order, decides the draw
+// FNV-1a [F51] over the rack's name: identity, not order, decides the draw
 std::uint64_t nameHash(std::string_view s) {
   std::uint64_t h = 0xcbf29ce484222325ULL;
   for (unsigned char c : s) h = (h ^ c) * 0x100000001b3ULL;

@@ -31,7 +31,7 @@ struct GpuSpread {
   double leakage = 0.10;       // per GPU                                                    (1)
   double leakage_tray = 0.05;  // lot term shared by a tray                                  (1)
   double idle = 0.02;          // non-leakage static power                                   (1)
-  double vf = 0.03;            // dynamic power at a clock (V-f curve quality)              (1)
+  double vf = 0.025;           // dynamic power at a clock (V-f curve quality)              (1)
   double tim = 0.10;           // die-to-plate resistance R_jc                               (1)
   double hbm = 0.10;           // HBM-to-plate resistance R_hbm                              (1)
   double bad_mount_fraction = 0.001;  // share of GPUs with a poorly seated plate            (1)

@@ -9,6 +9,7 @@ A run file (dctwin run -o, docs/results.md) gives:
   - flows (CDU secondary, racks)
   - power and PUE over time
   - the hotspot map of the floor (racks by row and position)
+  - GPU-to-GPU variation: histograms of junction, power and clock, and each rack's spread
   - the event log
 A sweep file (dctwin sweep -o, docs/sweep-format.md) gives:
   - every metric against every parameter
@@ -43,6 +44,62 @@ def save(fig, out, name):
     fig.savefig(path, dpi=110)
     plt.close(fig)
     return name
+
+
+def busiest_row(f):
+    """the output row with the largest GPU junction spread (training, where the GPUs differ)"""
+    if "facility/gpu_T_junction_spread" in f:
+        sp = f["facility/gpu_T_junction_spread"][()].ravel()
+        if np.any(np.isfinite(sp)):
+            return int(np.nanargmax(sp))
+    return f["time"].shape[0] - 1
+
+
+def variation_figs(f, out, t):
+    """histograms of junction, power and clock over the GPUs at the row of the widest junction
+    spread, and each rack's min / mean / p99 / max junction over time"""
+    figs = []
+    if "gpu/T_junction" not in f or f["gpu/T_junction"].shape[1] < 2:
+        return figs
+    k = busiest_row(f)
+    fig, axs = plt.subplots(1, 3, figsize=(12, 3.6))
+    series = [("gpu/T_junction", -C0, "junction (°C)"), ("gpu/P", 0.0, "GPU power (W)"),
+              ("gpu/clock_ratio", 0.0, "SM clock / boost (1: held at a barrier)")]
+    for ax, (path, off, label) in zip(axs, series):
+        if path not in f:
+            ax.set_visible(False)
+            continue
+        v = f[path][k, :] + off
+        v = v[np.isfinite(v)]
+        if v.size == 0:
+            continue
+        ax.hist(v, bins=min(40, max(5, v.size // 10)), color="tab:red", alpha=0.8)
+        ax.set_xlabel(label)
+        ax.set_ylabel("GPUs")
+        ax.set_title(f"max−min {v.max() - v.min():.3g}, p99 {np.percentile(v, 99):.4g}",
+                     fontsize=9)
+        ax.grid(alpha=0.3)
+    fig.suptitle(f"GPU-to-GPU spread at t = {t[k]:.1f} min", fontsize=10)
+    figs.append(("GPU-to-GPU spread (histograms)", save(fig, out, "gpu_spread_hist.png")))
+    if "rack/gpu_T_junction_max" in f and "rack/gpu_T_junction_min" in f:
+        names = text(f["rack/names"])
+        lo = f["rack/gpu_T_junction_min"][k, :] - C0
+        hi = f["rack/gpu_T_junction_max"][k, :] - C0
+        mean = f["rack/gpu_T_junction_mean"][k, :] - C0
+        p99 = f["rack/gpu_T_junction_p99"][k, :] - C0
+        ok = np.isfinite(hi)
+        x = np.arange(len(names))[ok]
+        fig, ax = plt.subplots(figsize=(max(6, 0.5 * len(x) + 2), 4))
+        ax.vlines(x, lo[ok], hi[ok], color="0.5", lw=6, alpha=0.5, label="min … max")
+        ax.plot(x, mean[ok], "o", color="tab:blue", label="mean")
+        ax.plot(x, p99[ok], "^", color="tab:red", label="p99")
+        ax.set_xticks(x, [names[i] for i in x], rotation=90 if len(x) > 12 else 0, fontsize=7)
+        ax.set_ylabel("GPU junction (°C)")
+        ax.set_title(f"Per-rack junction spread at t = {t[k]:.1f} min", fontsize=10)
+        ax.grid(alpha=0.3)
+        ax.legend(fontsize=8)
+        figs.append(("Per-rack GPU spread", save(fig, out, "rack_spread.png")))
+    return figs
 
 
 def run_report(f, out):
@@ -134,6 +191,8 @@ def run_report(f, out):
         ax.set_title(f"Floor: {what}, {lo:.1f} … {hi:.1f}")
         ax.set_aspect("equal")
         figs.append(("Hotspot map", save(fig, out, "floor.png")))
+    # GPU-to-GPU variation (docs/models/gpu_variation.md): histograms and the per-rack spread
+    figs += variation_figs(f, out, t)
     # events
     events = []
     if "events/time" in f and f["events/time"].shape[0] > 0:

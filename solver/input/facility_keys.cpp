@@ -553,21 +553,33 @@ const Section kPowerSection{
 
 const Range kSigmaLn{0, 0.5, false, false, "between 0 and 0.5 (sigma of ln factor)"};
 
-std::vector<Key> spreadKeys() {
+// the spreads; `facility`: overrides whose default is the GPU type's, else the catalog's defaults
+// (models/gpu_variation.h GpuSpread)
+std::vector<Key> spreadKeys(bool facility) {
+  auto d = [facility](const char* catalog) { return facility ? "the GPU type's" : catalog; };
   return {quantity("leakage", Dim::None, kSigmaLn)
+              .dflt(d("0.10"))
               .docs("sigma of ln(leakage factor) per GPU (lognormal, truncated at 3 sigma)"),
           quantity("leakage_tray", Dim::None, kSigmaLn)
+              .dflt(d("0.05"))
               .docs("sigma of ln(leakage factor) shared by the GPUs of a tray (lot term)"),
           quantity("idle", Dim::None, kSigmaLn)
+              .dflt(d("0.02"))
               .docs("sigma of ln(factor) on the non-leakage static power"),
           quantity("vf", Dim::None, kSigmaLn)
+              .dflt(d("0.025"))
               .docs("sigma of ln(factor) on the dynamic power (V-f curve: clock at the cap)"),
           quantity("tim", Dim::None, kSigmaLn)
+              .dflt(d("0.10"))
               .docs("sigma of ln(factor) on R_junction_plate (TIM and seating)"),
-          quantity("hbm", Dim::None, kSigmaLn).docs("sigma of ln(factor) on R_hbm_plate"),
+          quantity("hbm", Dim::None, kSigmaLn)
+              .dflt(d("0.10"))
+              .docs("sigma of ln(factor) on R_hbm_plate"),
           quantity("bad_mount_fraction", Dim::None, {0, 0.1, false, false, "between 0 and 0.1"})
+              .dflt(d("0.001"))
               .docs("share of GPUs with a poorly seated plate"),
           quantity("bad_mount_factor", Dim::None, {1, 10, false, false, "between 1 and 10"})
+              .dflt(d("2.5"))
               .docs("their R_junction_plate multiplier")};
 }
 
@@ -575,7 +587,7 @@ const Section kGpuVariation{
     "catalog.gpus.variation",
     "GPU-to-GPU spreads of this type (docs/models/gpu_variation.md); absent keys: the defaults "
     "there",
-    spreadKeys()};
+    spreadKeys(false)};
 
 const Section kVariation{
     "facility.variation",
@@ -591,7 +603,7 @@ const Section kVariation{
          quantity("age", Dim::None, {0, 30, false, false, "between 0 and 30 years"})
              .dflt("0")
              .docs("TIM age at the start of the run, in years")},
-        spreadKeys())};
+        spreadKeys(true))};
 
 const Section kGpuLayer{
     "facility.gpu_layer",
@@ -621,7 +633,7 @@ const Section kFacility{
      list("cdus", &kCdu, "CDUs", 1).req(), list("racks", &kRack, "racks", 1).req(),
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
      map("gpu_layer", kGpuLayer), map("power", kPowerSection),
-     map("variation", kVariation).typeShown("map, or none")}};
+     map("variation", kVariation).orWords({"none"})}};
 
 //---------------------------------------------------------------------------------------------
 // catalog entries

@@ -358,8 +358,11 @@ std::string typeWords(const Key& k) {
       return "list of numbers";
     case Type::Series:
       return std::string("time series of ") + dimNoun(k.dim);
-    case Type::Map:
-      return "map";
+    case Type::Map: {
+      std::string r;
+      for (const char* w : k.values) r += std::string("`") + w + "` or ";
+      return r + "map";
+    }
     case Type::List: {
       std::string r;
       for (const char* w : k.values) r += std::string("`") + w + "` or ";
@@ -525,6 +528,11 @@ Json keySchema(const Key& k) {
     }
     case Type::Map:
       j = ref(*k.section);
+      if (!k.values.empty()) {  // a word instead of the map (`variation: none`)
+        Json e = Json::arr();
+        for (const char* w : k.values) e.push(Json::str(w));
+        j = Json::obj().set("anyOf", Json::arr().push(Json::obj().set("enum", e)).push(j));
+      }
       break;
     case Type::List: {
       Json items = k.section ? ref(*k.section)

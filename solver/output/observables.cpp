@@ -256,6 +256,59 @@ double overRack(const FacilityModel& m, int r, F fn, C combine, double init) {
   return v;
 }
 
+//--- GPU-to-GPU spread (docs/models/gpu_variation.md) ------------------------------------------
+
+// the q-quantile of v (linear interpolation between order statistics, as numpy's default); v is
+// reordered; NaN when empty
+double quantile(std::vector<double>& v, double q) {
+  if (v.empty()) return kNaN;
+  const double pos = q * double(v.size() - 1);
+  const std::size_t lo = std::size_t(pos);
+  std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(lo), v.end());
+  const double a = v[lo];
+  if (lo + 1 >= v.size()) return a;
+  const double b = *std::min_element(v.begin() + std::ptrdiff_t(lo) + 1, v.end());
+  return a + (pos - double(lo)) * (b - a);
+}
+
+// fn(i) over the GPUs of rack r (all resolved GPUs: r < 0)
+template <class F>
+std::vector<double> gpuValues(const FacilityModel& m, int r, F fn) {
+  std::vector<double> v;
+  const int i0 = r < 0 ? 0 : m.rack_gpuadr[r], n = r < 0 ? m.ngpu : m.rack_gpunum[r];
+  v.reserve(std::size_t(std::max(n, 0)));
+  for (int i = i0; i < i0 + n; ++i) v.push_back(fn(i));
+  return v;
+}
+
+double spreadOf(const std::vector<double>& v) {
+  if (v.empty()) return kNaN;
+  const auto [lo, hi] = std::minmax_element(v.begin(), v.end());
+  return *hi - *lo;
+}
+
+double meanOf(const std::vector<double>& v) {
+  if (v.empty()) return kNaN;
+  double s = 0;
+  for (double x : v) s += x;
+  return s / double(v.size());
+}
+
+// what most raises GPU i's junction above the facility's typical GPU (docs/models/gpu_variation.md
+// "Hot-GPU cause"): with T_j ~ T_in + P R_cp + (P - P_hbm) R_jc, the four terms against the mean
+// inlet, the mean plate resistance, the mean power and the type's R_jc
+int hotCause(const FacilityModel& m, const GpuLayerState& gl, int i, double T_in_mean,
+             double R_cp_mean, double P_mean) {
+  const int r = m.gpu_rack[i];
+  const GpuParams& type = m.gpu_types[m.gpu_type[i]];
+  const GpuParams& p = m.group_params[m.gpu_group[i]];
+  const double P = gl.op[i].P, P_die = P - gl.op[i].P_hbm;
+  const double R_cp = gl.rack_R_path[r] * m.gpu_R_factor[i];
+  const double terms[4] = {gl.rack_T_in[r] - T_in_mean, P * (R_cp - R_cp_mean),
+                           (P - P_mean) * (R_cp_mean + type.R_jc), P_die * (p.R_jc - type.R_jc)};
+  return int(std::max_element(terms, terms + 4) - terms);
+}
+
 void evalOne(Obs id, const Ctx& c, double* out) {
   const FacilityModel& m = c.m;
   const State& st = c.st;
@@ -539,6 +592,111 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     }
     case Obs::FacilityGpuSecondsPowerCapped: {
       return one(gl.capped_total);
+    }
+    // GPU-to-GPU spread (docs/models/gpu_variation.md)
+    case Obs::RackGpuTJunctionMin:
+      return each(nr, [&](int r) {
+        return overRack(
+            m, r, [&](int i) { return gl.Tj_max[i]; },
+            [](double a, double b) { return std::min(a, b); }, 1e300);
+      });
+    case Obs::RackGpuTJunctionMean:
+      return each(
+          nr, [&](int r) { return meanOf(gpuValues(m, r, [&](int i) { return gl.Tj_max[i]; })); });
+    case Obs::RackGpuTJunctionP99:
+      return each(nr, [&](int r) {
+        auto v = gpuValues(m, r, [&](int i) { return gl.Tj_max[i]; });
+        return quantile(v, 0.99);
+      });
+    case Obs::RackGpuTHbmMin:
+      return each(nr, [&](int r) {
+        return overRack(
+            m, r, [&](int i) { return gl.Thbm_max[i]; },
+            [](double a, double b) { return std::min(a, b); }, 1e300);
+      });
+    case Obs::RackGpuTHbmMean:
+      return each(nr, [&](int r) {
+        return meanOf(gpuValues(m, r, [&](int i) { return gl.Thbm_max[i]; }));
+      });
+    case Obs::RackGpuTHbmP99:
+      return each(nr, [&](int r) {
+        auto v = gpuValues(m, r, [&](int i) { return gl.Thbm_max[i]; });
+        return quantile(v, 0.99);
+      });
+    case Obs::RackGpuClockMin:
+      return each(nr, [&](int r) {
+        return overRack(
+            m, r, [&](int i) { return gl.op[i].clock_ratio; },
+            [](double a, double b) { return std::min(a, b); }, 1e300);
+      });
+    case Obs::RackGpuClockMax:
+      return each(nr, [&](int r) {
+        return overRack(
+            m, r, [&](int i) { return gl.op[i].clock_ratio; },
+            [](double a, double b) { return std::max(a, b); }, -1e300);
+      });
+    case Obs::RackGpuClockP99:
+      return each(nr, [&](int r) {
+        auto v = gpuValues(m, r, [&](int i) { return gl.op[i].clock_ratio; });
+        return quantile(v, 0.99);
+      });
+    case Obs::FacilityGpuTJunctionSpread:
+      return one(spreadOf(gpuValues(m, -1, [&](int i) { return gl.Tj_max[i]; })));
+    case Obs::FacilityGpuTJunctionP99: {
+      auto v = gpuValues(m, -1, [&](int i) { return gl.Tj_max[i]; });
+      return one(quantile(v, 0.99));
+    }
+    case Obs::FacilityGpuPSpread: {
+      const double span = gl.interval_time > 0 ? gl.interval_time : 1.0;
+      return one(spreadOf(gpuValues(
+          m, -1, [&](int i) { return gl.interval_time > 0 ? gl.P_sum[i] / span : gl.op[i].P; })));
+    }
+    case Obs::FacilityGpuClockSpread: {
+      // the clock reached at the power cap for the same work: the GPUs held by their cap and
+      // nothing else, in the (job, phase) that most of them are in at the output time
+      auto capped = [&](int i) {
+        const unsigned r = gl.op[i].reasons;
+        return (r & kThrottleSwPowerCap) && !(r & (kThrottleSwThermal | kThrottleHwThermal |
+                                                   kThrottleHwSlowdown | kThrottlePowerBrake));
+      };
+      auto phaseKey = [&](int i) {
+        const int j = m.gpu_job[i];
+        if (j < 0 || m.job_kind[j] != 0 || j >= int(gl.job.size())) return -1L;
+        const int k = m.group_jobslot[m.gpu_group[i]];
+        return long(j) * 1024 + gl.job[j].gpu[std::size_t(k)].phase;
+      };
+      std::vector<long> keys;
+      for (int i = 0; i < ng; ++i)
+        if (capped(i) && phaseKey(i) >= 0) keys.push_back(phaseKey(i));
+      std::sort(keys.begin(), keys.end());
+      long best = -1;
+      std::size_t run = 0, best_run = 0;
+      for (std::size_t k = 0; k < keys.size(); ++k) {
+        run = k > 0 && keys[k] == keys[k - 1] ? run + 1 : 1;
+        if (run > best_run) best_run = run, best = keys[k];
+      }
+      std::vector<double> v;
+      for (int i = 0; i < ng; ++i)
+        if (best >= 0 && capped(i) && phaseKey(i) == best) v.push_back(gl.op[i].clock_ratio);
+      return one(spreadOf(v));
+    }
+    case Obs::GpuWaitTime:
+      return each(ng, [&](int i) {
+        const int j = m.gpu_job[i];
+        if (j < 0 || m.job_kind[j] != 0 || j >= int(gl.job.size())) return 0.0;
+        return gl.job[j].gpu[std::size_t(m.group_jobslot[m.gpu_group[i]])].wait_time;
+      });
+    case Obs::GpuThrottledTime:
+      return each(ng, [&](int i) { return gl.throttled_time[i]; });
+    case Obs::GpuHotCause: {
+      double T_in = 0, R_cp = 0, P = 0;
+      int nres = 0;
+      for (int r = 0; r < nr; ++r)
+        if (m.rack_resolved[r] && m.rack_gpunum[r] > 0)
+          T_in += gl.rack_T_in[r], R_cp += gl.rack_R_path[r], ++nres;
+      for (int i = 0; i < ng; ++i) P += gl.op[i].P;
+      T_in /= std::max(nres, 1), R_cp /= std::max(nres, 1), P /= std::max(ng, 1);
+      return each(ng, [&](int i) { return double(hotCause(m, gl, i, T_in, R_cp, P)); });
     }
     case Obs::JobReferenceIterationTime:
       return each(nj,

@@ -277,6 +277,61 @@ enum class Rate { Output, Fast };
   X(FacilityGpuSecondsPowerCapped, "/facility/gpu_seconds_power_capped", "s", Cumulative,          \
     Facility, Gpus, Output, "GPU-seconds with the clock held down by the power cap, all GPUs",     \
     "sum over the fast steps")                                                                     \
+  X(RackGpuTJunctionMin, "/rack/gpu_T_junction_min", "K", IntervalMax, Rack, Gpus, Output,         \
+    "coolest GPU junction of the rack (each GPU's maximum over the output interval; NaN: no "      \
+    "resolved GPUs)",                                                                              \
+    "min of /gpu/T_junction over the rack's GPUs")                                                 \
+  X(RackGpuTJunctionMean, "/rack/gpu_T_junction_mean", "K", IntervalMax, Rack, Gpus, Output,       \
+    "mean GPU junction of the rack (each GPU's maximum over the output interval)",                 \
+    "mean of /gpu/T_junction over the rack's GPUs")                                                \
+  X(RackGpuTJunctionP99, "/rack/gpu_T_junction_p99", "K", IntervalMax, Rack, Gpus, Output,         \
+    "99th percentile of the rack's GPU junctions (each GPU's maximum over the output interval)",   \
+    "linear-interpolated percentile of /gpu/T_junction over the rack's GPUs")                      \
+  X(RackGpuTHbmMin, "/rack/gpu_T_hbm_min", "K", IntervalMax, Rack, Gpus, Output,                   \
+    "coolest HBM of the rack (each GPU's maximum over the output interval)",                       \
+    "min of /gpu/T_hbm over the rack's GPUs")                                                      \
+  X(RackGpuTHbmMean, "/rack/gpu_T_hbm_mean", "K", IntervalMax, Rack, Gpus, Output,                 \
+    "mean HBM temperature of the rack (each GPU's maximum over the output interval)",              \
+    "mean of /gpu/T_hbm over the rack's GPUs")                                                     \
+  X(RackGpuTHbmP99, "/rack/gpu_T_hbm_p99", "K", IntervalMax, Rack, Gpus, Output,                   \
+    "99th percentile of the rack's HBM temperatures (each GPU's maximum over the output "          \
+    "interval)",                                                                                   \
+    "linear-interpolated percentile of /gpu/T_hbm over the rack's GPUs")                           \
+  X(RackGpuClockMin, "/rack/gpu_clock_min", "1", Instant, Rack, Gpus, Output,                      \
+    "slowest SM clock ratio of the rack's GPUs at the output time",                                \
+    "min of /gpu/clock_ratio over the rack's GPUs")                                                \
+  X(RackGpuClockMax, "/rack/gpu_clock_max", "1", Instant, Rack, Gpus, Output,                      \
+    "fastest SM clock ratio of the rack's GPUs at the output time",                                \
+    "max of /gpu/clock_ratio over the rack's GPUs")                                                \
+  X(RackGpuClockP99, "/rack/gpu_clock_p99", "1", Instant, Rack, Gpus, Output,                      \
+    "99th percentile of the rack's SM clock ratios at the output time",                            \
+    "linear-interpolated percentile of /gpu/clock_ratio over the rack's GPUs")                     \
+  X(FacilityGpuTJunctionSpread, "/facility/gpu_T_junction_spread", "K", IntervalMax, Facility,     \
+    Gpus, Output,                                                                                  \
+    "GPU-to-GPU junction spread: max - min of /gpu/T_junction over every resolved GPU",            \
+    "docs/models/gpu_variation.md")                                                                \
+  X(FacilityGpuTJunctionP99, "/facility/gpu_T_junction_p99", "K", IntervalMax, Facility, Gpus,     \
+    Output, "99th percentile of /gpu/T_junction over every resolved GPU",                          \
+    "linear-interpolated percentile")                                                              \
+  X(FacilityGpuPSpread, "/facility/gpu_P_spread", "W", IntervalMean, Facility, Gpus, Output,       \
+    "GPU-to-GPU power spread: max - min of /gpu/P over every resolved GPU",                        \
+    "docs/models/gpu_variation.md")                                                                \
+  X(FacilityGpuClockSpread, "/facility/gpu_clock_spread", "1", Instant, Facility, Gpus, Output,    \
+    "GPU-to-GPU spread of the clock reached at the power cap for the same work: max - min of "     \
+    "/gpu/clock_ratio over the GPUs held by their cap (0x4) and nothing else, in the training "    \
+    "phase most of them are in at the output time",                                                \
+    "NaN when no GPU is at its cap")                                                               \
+  X(GpuWaitTime, "/gpu/wait_time", "s", Cumulative, Gpu, Gpus, Output,                             \
+    "time the GPU spent waiting at its training job's barriers for slower GPUs",                   \
+    "sum over the fast steps; 0 without a training job")                                           \
+  X(GpuThrottledTime, "/gpu/throttled_time", "s", Cumulative, Gpu, Gpus, Output,                   \
+    "time the GPU spent thermally or power-brake throttled (0x20 | 0x40 | 0x80)",                  \
+    "sum over the fast steps")                                                                     \
+  X(GpuHotCause, "/gpu/hot_cause", "1", Instant, Gpu, Gpus, Output,                                \
+    "what most raises the GPU's junction above the facility's typical GPU: 0 inlet, 1 flow or "    \
+    "plate, 2 silicon (power), 3 TIM or seating",                                                  \
+    "largest of the four terms of docs/models/gpu_variation.md (Hot-GPU cause) at the last fast "  \
+    "step")                                                                                        \
   X(JobReferenceIterationTime, "/job/reference_iteration_time", "s", Instant, Job, Jobs, Output,   \
     "iteration time of the job without thermal limits", "training jobs; NaN otherwise")            \
   X(JobStalledTime, "/job/stalled_time", "s", Cumulative, Job, Jobs, Output,                       \

@@ -2,6 +2,7 @@
 #include "solver/output/summary.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "solver/common/units.h"
@@ -12,6 +13,57 @@ void SummarySink::begin(const RunLayout& L, const FrameLayout&) {
   L_ = &L;
   summary = RunSummary{};
 }
+
+namespace {
+
+constexpr std::size_t kHottest = 5;  // hottest GPUs listed
+
+std::string gpuName(const RunLayout& L, int i) {
+  return "rack " + L.rack_name[L.gpu_rack[i]] + " GPU " + std::to_string(L.gpu_slot[i]);
+}
+
+// GPU-to-GPU spread, the hottest GPUs and the first to throttle (docs/models/gpu_variation.md)
+void gpuSpread(const RunLayout& L, const OutputFrame& f, RunSummary& s) {
+  const auto Tj = f.get(Obs::GpuTJunction), cause = f.get(Obs::GpuHotCause);
+  // the row with the widest junction spread (training, once the GPUs are hot): its spreads
+  const double sp = f.scalar(Obs::FacilityGpuTJunctionSpread);
+  if (std::isfinite(sp) && sp >= s.Tj_spread_max) {  // (ties: the later row)
+    s.Tj_spread_max = sp;
+    s.Tj_p99_max = f.scalar(Obs::FacilityGpuTJunctionP99);
+    s.P_spread_max = f.scalar(Obs::FacilityGpuPSpread);
+    s.clock_spread_max = f.scalar(Obs::FacilityGpuClockSpread);
+  }
+  // a new peak junction: the hottest GPUs of this row and their causes
+  double peak = -1e300;
+  for (int i = 0; i < L.ngpu; ++i) peak = std::max(peak, Tj[i]);
+  if (peak > s.T_j_max) {
+    std::vector<int> idx(std::size_t(L.ngpu));
+    for (int i = 0; i < L.ngpu; ++i) idx[std::size_t(i)] = i;
+    const std::size_t n = std::min(kHottest, idx.size());
+    std::partial_sort(idx.begin(), idx.begin() + std::ptrdiff_t(n), idx.end(),
+                      [&](int a, int b) { return Tj[a] > Tj[b] || (Tj[a] == Tj[b] && a < b); });
+    s.hottest.clear();
+    for (std::size_t k = 0; k < n; ++k)
+      s.hottest.push_back({gpuName(L, idx[k]), Tj[idx[k]], int(cause[idx[k]])});
+  }
+  // the first output row with a throttled GPU: which ones (the longest throttled first)
+  if (s.first_throttle_time < 0) {
+    const auto thr = f.get(Obs::GpuThrottledTime);
+    std::vector<int> hit;
+    for (int i = 0; i < L.ngpu; ++i)
+      if (thr[i] > 0) hit.push_back(i);
+    if (!hit.empty()) {
+      std::stable_sort(hit.begin(), hit.end(), [&](int a, int b) { return thr[a] > thr[b]; });
+      s.first_throttle_time = f.t;
+      for (std::size_t k = 0; k < std::min(kHottest, hit.size()); ++k)
+        s.first_throttled.push_back(gpuName(L, hit[k]));
+      if (hit.size() > kHottest)
+        s.first_throttled.push_back("and " + std::to_string(hit.size() - kHottest) + " more");
+    }
+  }
+}
+
+}  // namespace
 
 void SummarySink::row(const OutputFrame& f) {
   const RunLayout& L = *L_;
@@ -75,6 +127,7 @@ void SummarySink::row(const OutputFrame& f) {
   // GPUs and jobs
   s.P_IT = f.scalar(Obs::FacilityPIT);
   if (L.ngpu > 0) {
+    gpuSpread(L, f, s);  // before the peak junction below is updated
     const auto Tj = col(Obs::GpuTJunction), Thbm = col(Obs::GpuTHbm);
     for (int i = 0; i < L.ngpu; ++i) {
       if (Tj[i] > s.T_j_max) {
@@ -166,6 +219,26 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
         "  GPU throttling      %.0f GPU-s thermal or brake throttled, %.0f GPU-s under the power "
         "cap, %d GPUs shut down",
         s.gpu_seconds_throttled, s.gpu_seconds_capped, s.gpus_shut_down);
+    line(
+        "  GPU spread          junction %.1f K max - min (p99 %.1f degC), power %.1f W, clock at "
+        "the cap %.1f %% of boost (the row of the widest junction spread; "
+        "docs/models/gpu_variation.md)",
+        s.Tj_spread_max, toCelsius(s.Tj_p99_max), s.P_spread_max,
+        100 * (std::isfinite(s.clock_spread_max) ? s.clock_spread_max : 0.0));
+    static const char* const kCause[] = {"inlet", "flow", "silicon", "TIM"};
+    std::string hot;
+    for (const auto& h : s.hottest) {
+      char b[128];
+      std::snprintf(b, sizeof b, "%s%s %.1f degC (%s)", hot.empty() ? "" : ", ", h.gpu.c_str(),
+                    toCelsius(h.T_j), kCause[std::clamp(h.cause, 0, 3)]);
+      hot += b;
+    }
+    if (!hot.empty()) line("  hottest GPUs        %s", hot.c_str());
+    if (s.first_throttle_time >= 0) {
+      std::string first;
+      for (const auto& g : s.first_throttled) first += (first.empty() ? "" : ", ") + g;
+      line("  first throttled     by t = %.0f s: %s", s.first_throttle_time, first.c_str());
+    }
     line("  IT power (end)      %.1f kW (mean of the last coupling window)", s.P_IT / 1e3);
     for (const auto& J : s.jobs)
       if (J.kind != 0)

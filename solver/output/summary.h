@@ -40,7 +40,20 @@ struct RunSummary {
   double gpu_seconds_throttled = 0;  // all GPUs (s)
   double gpu_seconds_capped = 0;     // all GPUs, under the power cap (s)
   int gpus_shut_down = 0;
-  double T_room_max = -1e300;  // (K)
+  // GPU-to-GPU spread (docs/models/gpu_variation.md) at the output row of the widest junction
+  // spread
+  double Tj_spread_max = 0, Tj_p99_max = -1e300;  // junction max - min, p99            (K)
+  double P_spread_max = 0;                        // GPU power max - min               (W)
+  double clock_spread_max = 0;                    // clock ratio max - min, job GPUs   (1)
+  struct HotGpu {
+    std::string gpu;  // "rack A03 GPU 17"
+    double T_j = 0;   // (K)
+    int cause = 0;    // /gpu/hot_cause: 0 inlet, 1 flow, 2 silicon, 3 TIM
+  };
+  std::vector<HotGpu> hottest;               // at the row of the peak junction, hottest first
+  double first_throttle_time = -1;           // first output row with a thermally throttled GPU
+  std::vector<std::string> first_throttled;  // the GPUs throttled by then, longest first
+  double T_room_max = -1e300;                // (K)
   // power chain, cumulative (J)
   double E_utility = 0, E_it_dc = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_pump = 0;
   double bus_load_max = 0;  // highest busway current / rating seen at an output (1)

@@ -152,10 +152,12 @@ TEST_CASE("the synchronous power swing has the period and amplitude of the phase
     if (rec.P_IT[i - 1] < mid && rec.P_IT[i] >= mid) ups.push_back(rec.t[i]);
   REQUIRE(ups.size() >= 10);
   const double period = (ups.back() - ups.front()) / double(ups.size() - 1);
-  // the swing repeats with the job's measured iteration, a few % longer than the 3.0 s of the
-  // phase specification because warm GPUs clock lower under their cap (leakage)
+  // the swing repeats with the job's measured iteration, up to ~10 % longer than the 3.0 s of the
+  // phase specification: warm GPUs clock lower under their cap (leakage), and the job waits for
+  // its slowest GPU (docs/models/gpu_variation.md)
   CHECK(period == Approx(meanIterationTime(st.gl.job[0])).margin(m.gpu_dt));
-  CHECK(period == Approx(referenceIterationTime(m.job_spec[0])).epsilon(0.05));
+  CHECK(period > referenceIterationTime(m.job_spec[0]));
+  CHECK(period < 1.1 * referenceIterationTime(m.job_spec[0]));
 }
 
 TEST_CASE("W45 facility water throttles and costs throughput while W32 does not", "[gpu_layer]") {

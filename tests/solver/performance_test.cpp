@@ -51,6 +51,10 @@ Outcome runPod(bool grouped, const std::string& rack_extra, double duration, int
                const std::string& file = "pod_gb200.yaml", double job_start = -1) {
   FacilitySpec spec = loadFacility(dataFile(file));
   spec.gpu_group_identical = grouped;
+  // identical GPUs (variation: none): groups exist only where nothing tells GPUs apart
+  // (docs/models/gpu_variation.md); thread independence with every GPU distinct is
+  // tests/solver/variation_test.cpp's
+  spec.variation.on = false;
   if (!rack_extra.empty()) spec.racks[2].coldplate_degradation = {{17, 2.5}};
   if (job_start >= 0)
     for (auto& j : spec.jobs) j.training.start = job_start;
@@ -170,11 +174,15 @@ TEST_CASE("the committed hall and campus are what scripts/make_facilities.py wri
   const std::string cmd = "/usr/bin/python3 " + std::string(DCTWIN_SOURCE_DIR) +
                           "/scripts/make_facilities.py --check > /dev/null";
   CHECK(std::system(cmd.c_str()) == 0);
-  // and the campus loads and compiles: 4 halls, 221,184 GPUs in 3,072 groups
-  FacilityModel m = compileFacility(loadFacility(dataFile("campus_gb300.yaml")));
+  // and the campus loads and compiles: 4 halls, 221,184 GPUs, every one distinct (variation on
+  // by default), in 3,072 groups with variation: none
+  FacilitySpec spec = loadFacility(dataFile("campus_gb300.yaml"));
+  FacilityModel m = compileFacility(spec);
   CHECK(m.ncdu == 256);
   CHECK(m.nrack == 3072);
   CHECK(m.ngpu == 221184);
-  CHECK(m.ngroup == 3072);
+  CHECK(m.ngroup == m.ngpu);
+  spec.variation.on = false;
+  CHECK(compileFacility(spec).ngroup == 3072);
   CHECK(m.njob == 4);
 }
