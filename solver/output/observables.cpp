@@ -449,6 +449,13 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(ng, [&](int i) { return double(gl.op[i].reasons); });
     case Obs::GpuUtilizationSm:
       return each(ng, [&](int i) { return gl.util[i].a_sm; });
+    case Obs::GpuVFlow:
+      return each(ng, [&](int i) {
+        const int r = m.gpu_rack[i];
+        return g.m_rack[r] * m.gpu_flow_share[i] / rho(m, m.rack_cdu[r]);
+      });
+    case Obs::GpuTInlet:
+      return each(ng, [&](int i) { return gl.gpu_T_in[i]; });
     case Obs::GpuUtilizationHbm:
       return each(ng, [&](int i) { return gl.util[i].a_hbm; });
     case Obs::GpuUtilizationNvlink:

@@ -140,6 +140,14 @@ enum class Rate { Output, Fast };
     "HBM bandwidth utilization at the output time", "the job phase of the last fast step")         \
   X(GpuUtilizationNvlink, "/gpu/utilization_nvlink", "1", Instant, Gpu, Gpus, Output,              \
     "NVLink utilization at the output time", "the job phase of the last fast step")                \
+  X(GpuVFlow, "/gpu/V_flow", "m3/s", Instant, Gpu, Gpus, Output,                                   \
+    "coolant volume flow through the GPU's cold plate: its share of the rack's flow (tray "        \
+    "position on the rack manifolds, plates in series) (docs/models/flow_distribution.md)",        \
+    "rack mass flow x gpu_flow_share / reference density of the CDU's fluid")                      \
+  X(GpuTInlet, "/gpu/T_inlet", "K", Instant, Gpu, Gpus, Output,                                    \
+    "coolant temperature at the GPU's plate inlet over the current coupling window (rack inlet "   \
+    "plus the heat of the plates upstream in series)",                                             \
+    "set at the window start (docs/models/flow_distribution.md)")                                  \
   X(EnergyGpuElectric, "/energy/gpu_electric", "J", Cumulative, Facility, Gpus, Output,            \
     "cumulative electrical energy into the resolved GPUs", "sum over the fast steps")              \
   X(EnergyGpuToCoolant, "/energy/gpu_to_coolant", "J", Cumulative, Facility, Gpus, Output,         \
