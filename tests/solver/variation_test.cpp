@@ -116,16 +116,16 @@ void makeAllLike(FacilityModel& m, int like) {
 struct FirstThrottle : OutputSink {
   std::vector<double> t_first;
   double t_min = -1;
-  std::vector<double> T_in, R_path;  // the racks' coolant side when the first one throttled
+  std::vector<double> T_in, R_path;  // the plates' coolant side when the first one throttled
   void sample(const FacilityModel&, const State&, const double*, double,
               const EnergyTotals&) override {}
   void fast(const FacilityModel& m, const State& st, double t) override {
     if (t_first.empty()) t_first.assign(std::size_t(m.ngpu), -1.0);
     for (int i = 0; i < m.ngpu; ++i) {
       if (t_first[std::size_t(i)] >= 0) continue;
-      if (!(st.gl.grp.op[m.gpu_group[i]].reasons & (kThrottleSwThermal | kThrottleHwThermal)))
+      if (!(st.gl.grp.reasons[m.gpu_group[i]] & (kThrottleSwThermal | kThrottleHwThermal)))
         continue;
-      if (t_min < 0) t_min = t, T_in = st.gl.rack_T_in, R_path = st.gl.rack_R_path;
+      if (t_min < 0) t_min = t, T_in = st.gl.gpu_T_in, R_path = st.gl.gpu_R_path;
       t_first[std::size_t(i)] = t;
     }
   }
@@ -324,10 +324,9 @@ TEST_CASE("variation: with every quantity varying, the first to throttle is the 
   REQUIRE(ft.t_min >= 0);
   syncGpuView(m, st);
   auto predicted = [&](int i) {
-    const int r = m.gpu_rack[i];
     const GpuParams& p = m.group_params[m.gpu_group[i]];
     const double P = m.gpu_cap[i], P_hbm = st.gl.op[i].P_hbm;
-    return ft.T_in[r] + P * ft.R_path[r] * m.gpu_R_factor[i] + (P - P_hbm) * p.R_jc;
+    return ft.T_in[i] + P * ft.R_path[i] * m.gpu_R_factor[i] + (P - P_hbm) * p.R_jc;
   };
   double best = -1e300;
   int arg = -1;
