@@ -400,14 +400,14 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
   pollProtection(m, st, t, y);
   // GPUs, per rack: the first thermal throttling and the first shutdown
   for (int r = 0; r < m.nrack; ++r) {
-    if (!m.rack_resolved[r] || st.gl.grp.op.empty()) continue;
+    if (!m.rack_resolved[r] || st.gl.grp.reasons.empty()) continue;
     int throttled = 0, down = 0, hbm_hot = 0;
     double T_hbm_hot = -1e300;
     for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q) {
-      if (st.gl.grp.op[q].reasons & (kThrottleSwThermal | kThrottleHwThermal))
+      if (st.gl.grp.reasons[q] & (kThrottleSwThermal | kThrottleHwThermal))
         throttled += m.group_gpunum[q];
-      if (st.gl.grp.gpu[q].shut_down) down += m.group_gpunum[q];
-      const double T_hbm = st.gl.grp.gpu[q].T_hbm;
+      if (st.gl.grp.latches[q] & kLatchShutDown) down += m.group_gpunum[q];
+      const double T_hbm = st.gl.grp.T_hbm[q];
       if (T_hbm >= m.gpu_types[m.gpu_type[m.group_gpuadr[q]]].T_hbm_max) {
         hbm_hot += m.group_gpunum[q];
         T_hbm_hot = std::max(T_hbm_hot, T_hbm);

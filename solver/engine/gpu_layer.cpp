@@ -8,6 +8,8 @@
 // See docs/models/gpu_layer.md.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
+#include <span>
 
 #include "solver/common/parallel.h"
 #include "solver/engine/engine.h"
@@ -18,22 +20,58 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   GpuLayerState& g = st.gl;
   GpuState gs;
   gs.T_j = gs.T_hbm = gs.T_plate = T_init;
-  // the computation (per group) and its per-GPU view have the same arrays
-  auto size = [&](auto& a, int n) {
-    a.gpu.assign(n, gs);
-    a.op.assign(n, GpuOperatingPoint{});
-    a.smooth.assign(n, PowerSmoothingState{});
-    a.filler_energy.assign(n, 0.0);
-    a.util.assign(n, Utilization{});
-    a.P_sum.assign(n, 0.0);
-    a.Tj_max.assign(n, T_init);
-    a.Thbm_max.assign(n, T_init);
-    a.throttled_time.assign(n, 0.0);
-  };
-  size(g.grp, m.ngroup);
-  size(g, m.ngpu);
-  g.grp.clock_ratio.assign(m.ngroup, 0.0);
-  g.grp.latches.assign(m.ngroup, 0);
+  // the per-GPU view
+  g.gpu.assign(m.ngpu, gs);
+  g.op.assign(m.ngpu, GpuOperatingPoint{});
+  g.smooth.assign(m.ngpu, PowerSmoothingState{});
+  g.filler_energy.assign(m.ngpu, 0.0);
+  g.util.assign(m.ngpu, Utilization{});
+  g.P_sum.assign(m.ngpu, 0.0);
+  g.Tj_max.assign(m.ngpu, T_init);
+  g.Thbm_max.assign(m.ngpu, T_init);
+  g.throttled_time.assign(m.ngpu, 0.0);
+  // the computation, per group: a structure of arrays
+  GpuLayerState::Groups& G = g.grp;
+  const std::size_t nq = std::size_t(m.ngroup);
+  for (auto* v : {&G.T_j, &G.T_hbm, &G.T_plate, &G.Tj_max, &G.Thbm_max}) v->assign(nq, T_init);
+  for (auto* v : {&G.clock_ratio, &G.P, &G.P_hbm, &G.filler_energy, &G.P_sum, &G.throttled_time})
+    v->assign(nq, 0.0);
+  G.latches.assign(nq, 0);
+  G.reasons.assign(nq, 0);
+  G.smooth.assign(nq, PowerSmoothingState{});
+  G.util.assign(nq, Utilization{});
+  for (auto* v : {&G.P_base, &G.P_leak, &G.P_sm, &G.P_clk, &G.g_jc, &G.g_hbm, &G.C_plate, &G.w})
+    v->resize(nq);
+  g.batch_types.clear();
+  for (const GpuParams& p : m.gpu_types) g.batch_types.push_back(gpuBatchType(p));
+  for (std::size_t q = 0; q < nq; ++q) {
+    const int i = m.group_gpuadr[q];
+    // the group's parameters carry its variation factors already (compileGroups, variedGpu)
+    const GpuBatchEntry e = gpuBatchEntry(m.group_params[q], 1, 1, 1, 1, 1);
+    G.P_base[q] = e.P_base;
+    G.P_leak[q] = e.P_leak;
+    G.P_sm[q] = e.P_sm;
+    G.P_clk[q] = e.P_clk;
+    G.g_jc[q] = e.g_jc;
+    G.g_hbm[q] = e.g_hbm;
+    G.C_plate[q] = m.gpu_C_plate[i];
+    G.w[q] = m.group_gpunum[q];
+  }
+  G.cap.resize(nq);
+  G.R_factor.resize(nq);
+  G.type.resize(nq);
+  G.rack.resize(nq);
+  G.job.resize(nq);
+  for (std::size_t q = 0; q < nq; ++q) {
+    const int i = m.group_gpuadr[q];
+    G.cap[q] = m.gpu_cap[i];
+    G.R_factor[q] = m.gpu_R_factor[i];
+    G.type[q] = m.gpu_type[i];
+    G.rack[q] = m.gpu_rack[i];
+    G.job[q] = m.gpu_job[i];
+  }
+  g.job_flags.assign(std::size_t(m.njob) + 1, 0);
+  g.rack_powered_seen.assign(m.nrack, 1);
   g.job.clear();
   g.job_speed_c.clear();
   g.job_speed_m.clear();
@@ -72,12 +110,12 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
 }
 
 double gpuLayerEnergy(const FacilityModel& m, const State& st, double T_ref) {
+  const GpuLayerState::Groups& G = st.gl.grp;
   double E = 0;
   for (int q = 0; q < m.ngroup; ++q) {
-    const int i = m.group_gpuadr[q];
-    const GpuParams& p = m.gpu_types[m.gpu_type[i]];
-    GpuPlate plate{1.0, m.gpu_C_plate[i]};
-    E += m.group_gpunum[q] * gpuStoredEnergy(p, plate, st.gl.grp.gpu[q], T_ref);
+    const GpuParams& p = m.gpu_types[m.gpu_type[m.group_gpuadr[q]]];
+    E += m.group_gpunum[q] * (p.C_die * (G.T_j[q] - T_ref) + p.C_hbm * (G.T_hbm[q] - T_ref) +
+                              G.C_plate[q] * (G.T_plate[q] - T_ref));
   }
   return E;
 }
@@ -87,8 +125,13 @@ void syncGpuView(const FacilityModel& m, State& st) {
   const GpuLayerState::Groups& q = g.grp;
   for (int i = 0; i < m.ngpu; ++i) {
     const int k = m.gpu_group[i];
-    g.gpu[i] = q.gpu[k];
-    g.op[i] = q.op[k];
+    GpuState& s = g.gpu[i];
+    s.T_j = q.T_j[k];
+    s.T_hbm = q.T_hbm[k];
+    s.T_plate = q.T_plate[k];
+    s.hw_slowdown = (q.latches[k] & kLatchHwSlowdown) != 0;
+    s.shut_down = (q.latches[k] & kLatchShutDown) != 0;
+    g.op[i] = GpuOperatingPoint{q.clock_ratio[k], q.P[k], q.P_hbm[k], unsigned(q.reasons[k])};
     g.smooth[i] = q.smooth[k];
     g.filler_energy[i] = q.filler_energy[k];
     g.util[i] = q.util[k];
@@ -102,7 +145,8 @@ void syncGpuView(const FacilityModel& m, State& st) {
 void resetGpuInterval(const FacilityModel& m, State& st) {
   GpuLayerState::Groups& q = st.gl.grp;
   std::fill(q.P_sum.begin(), q.P_sum.end(), 0.0);
-  for (int k = 0; k < m.ngroup; ++k) q.Tj_max[k] = q.gpu[k].T_j, q.Thbm_max[k] = q.gpu[k].T_hbm;
+  std::copy(q.T_j.begin(), q.T_j.end(), q.Tj_max.begin());
+  std::copy(q.T_hbm.begin(), q.T_hbm.end(), q.Thbm_max.begin());
   st.gl.interval_time = 0;
   GpuLayerState& g = st.gl;
   for (auto* v : {&g.rack_iv_capped, &g.rack_iv_slowdown, &g.rack_iv_thermal, &g.rack_iv_brake,
@@ -120,6 +164,10 @@ void resetGpuInterval(const FacilityModel& m, State& st) {
 
 //---------------------------------------------------------------------------------------------
 namespace {
+
+// GpuLayerState::job_flags: besides kBatchHeld, the job's GPUs take the scalar path around the
+// kernel
+constexpr std::uint64_t kJobSlowPath = std::uint64_t(1) << 32;
 
 // a new window: its sums restart, and the coolant side of each GPU's plate holds over it
 // (docs/models/flow_distribution.md): the plate's flow, its share of the rack's, sets its
@@ -157,21 +205,26 @@ void startWindow(const FacilityModel& m, State& st, const double* y) {
 void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
   GpuLayerState& g = st.gl;
   GpuLayerState::Groups& G = g.grp;
-  for (int j = 0; j < m.njob; ++j) {
-    const auto& groups = m.job_groups[j];
-    const int nph = int(m.job_spec[j].phases.size());
-    for (std::size_t k = 0; k < groups.size(); ++k) {
-      const int q = groups[k], i = m.group_gpuadr[q];
-      // (from the compact copies of clock and latches that the rack loop leaves, not from the
-      // operating points: those stay in the cache of the thread that owns the rack)
-      const int ph = g.job[j].gpu[k].phase;
-      const double xref = ph < nph ? m.job_xref[j][std::size_t(m.gpu_type[i]) * nph + ph] : 1.0;
-      const double clock = G.clock_ratio[q];
-      g.job_speed_c[j][k] = clock > 0 ? clock / xref : 1.0;
-      g.job_speed_m[j][k] = G.latches[q] & 1 ? 0.5 : 1.0;
-      const bool powered = !m.has_power || st.pl.rack_powered[m.gpu_rack[i]];
-      g.job_alive[j][k] = G.latches[q] & 2 || !powered ? 0 : 1;
+  // racks the facility side of the power chain cut after the rack loop (a UPS drop, a utility
+  // loss without UPS): their GPUs stop (once per rack, the rest was set by jobSpeeds)
+  if (m.has_power)
+    for (int r = 0; r < m.nrack; ++r) {
+      if (st.pl.rack_powered[r] == g.rack_powered_seen[r]) continue;
+      g.rack_powered_seen[r] = st.pl.rack_powered[r];
+      if (st.pl.rack_powered[r]) continue;
+      for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q)
+        if (G.job[q] >= 0) g.job_alive[G.job[q]][m.group_jobslot[q]] = 0;
     }
+  for (int j = 0; j < m.njob; ++j) {
+    // what the rack loop needs of the job this step: a running job's process holds its GPUs (at
+    // a barrier or in a bubble the clock stays up); power smoothing, a power trace or a power-cap
+    // event take the scalar path around the kernel
+    const bool held = m.job_kind[j] != 0 || (t >= m.job_spec[j].start && t < m.job_spec[j].stop);
+    const bool slow = m.job_smoothing[j].enabled || m.job_kind[j] == 2 ||
+                      (!st.faults.job_cap.empty() && st.faults.job_cap[j] > 0);
+    g.job_flags[std::size_t(j) + 1] = (held ? kBatchHeld : 0) | (slow ? kJobSlowPath : 0);
+    const auto& groups = m.job_groups[j];
+    // (the speeds and liveness of its GPUs were left by the rack loop: jobSpeeds)
     if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
       const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
       for (std::size_t k = 0; k < groups.size(); ++k)
@@ -185,6 +238,14 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
         G.util[groups[k]] =
             rank < int(tr.gpus.size()) ? traceUtilization(tr, rank, t + 0.5 * dt) : Utilization{};
       }
+      continue;
+    }
+    // a job's groups are increasing (compileGroups); when they are one contiguous run (every job
+    // that fills its racks) the job writes the utilizations in place, without a copy per GPU
+    if (!groups.empty() && groups.back() - groups.front() + 1 == int(groups.size())) {
+      stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
+                      g.job_alive[j],
+                      std::span<Utilization>(&G.util[groups.front()], groups.size()));
       continue;
     }
     stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
@@ -212,75 +273,140 @@ inline double rackCapShare(const FacilityModel& m, const GpuLayerState& g, int r
   return rack_share;
 }
 
-// 2b. GPU group q of rack r: its limit (the GPU's, a power-cap event's, the rack's share,
-// power smoothing), operating point, thermal nodes and heat to the rack coolant; adds it to s
-inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double t, double dt,
-                         double rack_share, RackGpuSums& s) {
-  GpuLayerState& g = st.gl;
-  GpuLayerState::Groups& G = g.grp;
-  const int i = m.group_gpuadr[q];  // the group's first GPU stands for all of them
-  const double T_in = g.gpu_T_in[i], R_path = g.gpu_R_path[i];
-  const double n = m.group_gpunum[q];
-  const GpuParams& p = m.group_params[q];  // its type's, with its variation factors
-  const Utilization& u = G.util[q];
-  const bool powered = (!m.has_power || st.pl.rack_powered[r]) &&
-                       (st.faults.rack_power_off.empty() || !st.faults.rack_power_off[r]);
-  const int jj = m.gpu_job[i];
-  // a running job's process holds its GPUs: at a barrier or in a bubble the clock stays up
-  const bool held =
-      jj >= 0 && (m.job_kind[jj] != 0 || (t >= m.job_spec[jj].start && t < m.job_spec[jj].stop));
-  GpuLoad load{
-      u.a_sm, u.a_hbm, u.a_nvlink, u.memory_bound > 0.5, m.has_power && st.pl.rack_brake[r] != 0,
-      held};
-  // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
-  // so the clock (and the job) slow down; the floor is filled with dummy work
-  const PowerSmoothingParams* ps = jj >= 0 ? &m.job_smoothing[jj] : nullptr;
-  // a power-cap event replaces the job's cap (a lower cap of the rack's own still holds; within
-  // the GPU's settable range)
-  const double event_cap = jj >= 0 && !st.faults.job_cap.empty() && st.faults.job_cap[jj] > 0
-                               ? gpuPowerLimit(p, m.rack_gpu_power_cap[r], st.faults.job_cap[jj])
-                               : m.gpu_cap[i];
-  double cap = std::min(event_cap, rack_share);
-  cap = std::min(cap, rackGpuCapFactor(st, r) * m.gpu_cap[i]);  // a protective cap (protection.cpp)
-  if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, G.smooth[q], dt));
-  GpuOperatingPoint op = powered ? gpuOperatingPoint(p, cap, load, G.gpu[q]) : GpuOperatingPoint{};
-  if (ps && ps->enabled && powered && !G.gpu[q].shut_down) {
-    const SmoothedPower sp = smoothPower(*ps, op.P, dt, G.smooth[q], held);
-    op.P = sp.P;
-    G.filler_energy[q] += sp.filler * dt;
-  }
-  // a replayed power trace sets the board power directly (no cap or thermal feedback)
-  const int j = m.gpu_job[i];
-  if (j >= 0 && m.job_kind[j] == 2 && powered && !G.gpu[q].shut_down) {
-    const TraceSpec& tr = m.job_trace[j];
-    const int rank = m.gpu_jobslot[i];
-    if (rank < int(tr.gpus.size()) && traceHasPower(tr, rank)) {
-      op.P = tracePower(tr, rank, t + 0.5 * dt);
-      op.P_hbm = std::min(op.P_hbm, op.P);
+// 2b'. between the kernel's two passes: power smoothing fills the floor and limits the ramp;
+// a replayed power trace sets the board power directly (no cap or thermal feedback)
+inline void adjustPower(const FacilityModel& m, State& st, int q0, int n, double t, double dt,
+                        bool powered) {
+  GpuLayerState::Groups& G = st.gl.grp;
+  if (!powered) return;
+  for (int q = q0; q < q0 + n; ++q) {
+    if (G.latches[q] & kLatchShutDown) continue;
+    const int i = m.group_gpuadr[q], j = m.gpu_job[i];
+    if (j < 0) continue;
+    const PowerSmoothingParams& ps = m.job_smoothing[j];
+    if (ps.enabled) {
+      const bool held = m.job_kind[j] != 0 || (t >= m.job_spec[j].start && t < m.job_spec[j].stop);
+      const SmoothedPower sp = smoothPower(ps, G.P[q], dt, G.smooth[q], held);
+      G.P[q] = sp.P;
+      G.filler_energy[q] += sp.filler * dt;
+    }
+    if (m.job_kind[j] == 2) {
+      const TraceSpec& tr = m.job_trace[j];
+      const int rank = m.gpu_jobslot[i];
+      if (rank < int(tr.gpus.size()) && traceHasPower(tr, rank)) {
+        G.P[q] = tracePower(tr, rank, t + 0.5 * dt);
+        G.P_hbm[q] = std::min(G.P_hbm[q], G.P[q]);
+      }
     }
   }
-  GpuPlate plate{R_path * m.gpu_R_factor[i], m.gpu_C_plate[i]};
-  const double Q = gpuThermalStep(p, plate, T_in, op, dt, G.gpu[q]);
-  G.Q_coolant[q] = Q;
-  G.op[q] = op;
-  G.clock_ratio[q] = op.clock_ratio;
-  G.latches[q] = char((G.gpu[q].hw_slowdown ? 1 : 0) | (G.gpu[q].shut_down ? 2 : 0));
-  s.P += n * op.P;
-  s.Q += n * Q;
-  s.a_sm += n * u.a_sm;
-  s.a_nvlink += n * u.a_nvlink;
-  s.a_net += n * u.a_network;
-  G.P_sum[q] += op.P * dt;
-  G.Tj_max[q] = std::max(G.Tj_max[q], G.gpu[q].T_j);
-  G.Thbm_max[q] = std::max(G.Thbm_max[q], G.gpu[q].T_hbm);
-  if (op.reasons & (kThrottleSwThermal | kThrottleHwThermal | kThrottlePowerBrake)) {
-    G.throttled_time[q] += dt;
-    s.throttled += n * dt;
+}
+
+// 2b. the GPU groups of rack r, in blocks of at most kBlock: a scalar pass gathers each group's
+// load and limit (the GPU's, a power-cap event's, the rack's share, power smoothing), the SIMD
+// kernel computes the operating points (models/gpu_batch.h), power smoothing and replayed power
+// traces adjust the power of their GPUs, and the kernel advances the thermal nodes and sums the
+// rack's power, heat and throttle times
+constexpr int kBlock = 128;
+
+// what the kernel reads and writes for one block (on the stack of the thread that owns the rack)
+struct GpuBlock {
+  alignas(64) double a_sm[kBlock], a_hbm[kBlock], a_nvl[kBlock], cap[kBlock], T_in[kBlock],
+      R_cp[kBlock];
+  alignas(64) std::uint64_t flags[kBlock];
+};
+
+inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n, double t,
+                         double dt, double rack_share, RackGpuSums& s) {
+  GpuLayerState& g = st.gl;
+  GpuLayerState::Groups& G = g.grp;
+  GpuBlock b;
+  const bool powered = (!m.has_power || st.pl.rack_powered[r]) &&
+                       (st.faults.rack_power_off.empty() || !st.faults.rack_power_off[r]);
+  const std::uint64_t rack_flags =
+      (powered ? kBatchPowered : 0) | (m.has_power && st.pl.rack_brake[r] != 0 ? kBatchBrake : 0);
+  bool adjust = false;  // some GPU of the block smooths its power or replays a power trace
+  const double prot_cap = rackGpuCapFactor(st, r);  // a protective cap (protection.cpp), 1: none
+  const std::uint64_t* job_flags = g.job_flags.data() + 1;  // [-1]: no job
+  for (int k = 0; k < n; ++k) {
+    const int q = q0 + k;
+    const Utilization& u = G.util[q];
+    const int jj = G.job[q];
+    const std::uint64_t jf = job_flags[jj];
+    b.a_sm[k] = u.a_sm;
+    b.a_hbm[k] = u.a_hbm;
+    b.a_nvl[k] = u.a_nvlink;
+    b.flags[k] = rack_flags | (u.memory_bound > 0.5 ? kBatchMemoryBound : 0) | (jf & kBatchHeld);
+    b.cap[k] = std::min(G.cap[q], rack_share);
+    // the coolant boundary of the group's first GPU (startWindow)
+    const int i = m.group_gpuadr[q];
+    b.T_in[k] = g.gpu_T_in[i];
+    b.R_cp[k] = g.gpu_R_path[i] * G.R_factor[q];
+    if (jf & kJobSlowPath) {
+      adjust = true;
+      // a power-cap event replaces the job's cap (a lower cap of the rack's own still holds;
+      // within the GPU's settable range)
+      if (!st.faults.job_cap.empty() && st.faults.job_cap[jj] > 0)
+        b.cap[k] = std::min(
+            gpuPowerLimit(m.gpu_types[G.type[q]], m.rack_gpu_power_cap[r], st.faults.job_cap[jj]),
+            rack_share);
+      // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
+      // so the clock (and the job) slow down; the floor is filled with dummy work
+      if (m.job_smoothing[jj].enabled)
+        b.cap[k] = std::min(b.cap[k], powerSmoothingCeiling(m.job_smoothing[jj], G.smooth[q], dt));
+    }
+    if (prot_cap < 1.0) b.cap[k] = std::min(b.cap[k], prot_cap * G.cap[q]);
   }
-  if (op.reasons & kThrottleSwPowerCap) s.capped += n * dt;
-  if (op.reasons & kThrottleHwSlowdown) s.slowdown += n * dt;
-  if (op.reasons & (kThrottleSwThermal | kThrottleHwThermal)) s.thermal += n * dt;
-  if (op.reasons & kThrottlePowerBrake) s.brake += n * dt;
+  // the rack's activity sums for its non-GPU parts
+  for (int k = 0; k < n; ++k) {
+    const double w = G.w[q0 + k];
+    const Utilization& u = G.util[q0 + k];
+    s.a_sm += w * u.a_sm;
+    s.a_nvlink += w * u.a_nvlink;
+    s.a_net += w * u.a_network;
+  }
+  // runs of one GPU type (a rack normally has one)
+  for (int k0 = 0; k0 < n;) {
+    const int type = G.type[q0 + k0];
+    int k1 = k0 + 1;
+    while (k1 < n && G.type[q0 + k1] == type) ++k1;
+    const int q = q0 + k0;
+    const GpuBatchParams p{G.P_base.data() + q,  G.P_leak.data() + q, G.P_sm.data() + q,
+                           G.P_clk.data() + q,   G.g_jc.data() + q,   G.g_hbm.data() + q,
+                           G.C_plate.data() + q, G.w.data() + q};
+    GpuBatchIo io{b.a_sm + k0,
+                  b.a_hbm + k0,
+                  b.a_nvl + k0,
+                  b.flags + k0,
+                  b.cap + k0,
+                  b.T_in + k0,
+                  b.R_cp + k0,
+                  G.T_j.data() + q,
+                  G.T_hbm.data() + q,
+                  G.T_plate.data() + q,
+                  G.latches.data() + q,
+                  G.clock_ratio.data() + q,
+                  G.P.data() + q,
+                  G.P_hbm.data() + q,
+                  G.reasons.data() + q,
+                  G.Q_coolant.data() + q,
+                  G.P_sum.data() + q,
+                  G.Tj_max.data() + q,
+                  G.Thbm_max.data() + q,
+                  G.throttled_time.data() + q};
+    const GpuBatchType& bt = g.batch_types[std::size_t(type)];
+    gpuBatchOperatingPoint(bt, p, io, k1 - k0);
+    if (adjust) adjustPower(m, st, q, k1 - k0, t, dt, powered);
+    GpuBatchSums sums;
+    gpuBatchThermal(bt, p, io, k1 - k0, dt, sums);
+    s.P += sums.P;
+    s.Q += sums.Q;
+    s.throttled += sums.throttled;
+    s.capped += sums.capped;
+    s.slowdown += sums.slowdown;
+    s.thermal += sums.thermal;
+    s.brake += sums.brake;
+    k0 = k1;
+  }
 }
 
 // 2c. non-GPU parts: the rack type's parts (CPUs follow the mean SM activity, switch trays the
@@ -322,6 +448,48 @@ inline void recordRack(GpuLayerState& g, int r, double dt, const RackGpuSums& s,
   g.rack_iv_throttled[r] += s.throttled;
 }
 
+// 2f. the rack's GPUs as their jobs see them at the next step: compute speed (clock over the
+// phase's reference clock), memory speed (halved by a HW slowdown), alive (powered, not shut
+// down); here, in parallel and while the rack's arrays are in this core's cache, instead of a
+// serial pass over every GPU in the job step. The phases are those of this step's job step,
+// which the next one starts from.
+inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
+  GpuLayerState& g = st.gl;
+  const GpuLayerState::Groups& G = g.grp;
+  const bool powered = !m.has_power || st.pl.rack_powered[r];
+  if (m.has_power) g.rack_powered_seen[r] = st.pl.rack_powered[r];
+  const int q0 = m.rack_groupadr[r], q1 = q0 + m.rack_groupnum[r];
+  // runs of groups of one job (a rack normally runs one); plain pointers, since the char stores
+  // to alive may alias anything and would reload every vector's data pointer per group
+  for (int qa = q0; qa < q1;) {
+    const int j = G.job[qa];
+    int qb = qa + 1;
+    while (qb < q1 && G.job[qb] == j) ++qb;
+    if (j >= 0) {
+      const int nph = int(m.job_spec[j].phases.size());
+      const double* xref = m.job_xref[j].data();
+      const GpuProgress* prog = g.job[j].gpu.data();
+      double* speed_c = g.job_speed_c[j].data();
+      double* speed_m = g.job_speed_m[j].data();
+      char* alive = g.job_alive[j].data();
+      const int* slot = m.group_jobslot.data();
+      const int* type = G.type.data();
+      const double* clock_ratio = G.clock_ratio.data();
+      const std::uint64_t* latches = G.latches.data();
+      for (int q = qa; q < qb; ++q) {
+        const int k = slot[q], ph = prog[k].phase;
+        const double x_ref =
+            ph < nph ? xref[std::size_t(type[q]) * std::size_t(nph) + std::size_t(ph)] : 1.0;
+        const double clock = clock_ratio[q];
+        speed_c[k] = clock > 0 ? clock / x_ref : 1.0;
+        speed_m[k] = latches[q] & kLatchHwSlowdown ? 0.5 : 1.0;
+        alive[k] = latches[q] & kLatchShutDown || !powered ? 0 : 1;
+      }
+    }
+    qa = qb;
+  }
+}
+
 // 2. rack r (on whichever thread owns it): GPUs (operating point, thermal nodes, heat to the
 // rack coolant), non-GPU parts, shelves; writes only its rack's slots
 void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
@@ -333,14 +501,17 @@ void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
   const double rack_share = rackCapShare(m, st.gl, r);
   // 2b. GPU groups
   RackGpuSums s;
-  for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q)
-    stepGpuGroup(m, st, r, q, t, dt, rack_share, s);
+  const int q_end = m.rack_groupadr[r] + m.rack_groupnum[r];
+  for (int q = m.rack_groupadr[r]; q < q_end; q += kBlock)
+    stepGpuBlock(m, st, r, q, std::min(kBlock, q_end - q), t, dt, rack_share, s);
   // 2c. non-GPU parts
   const PartPower other = otherPartsPower(m, st, r, s);
   // 2d. the rack's power and heat
   recordRack(st.gl, r, dt, s, other);
   // 2e. power shelves (docs/models/power_chain.md)
   if (m.has_power) powerRackStep(m, st, r, t, dt);
+  // 2f. what the jobs read at the next step
+  jobSpeeds(m, st, r);
 }
 
 // 3. sums over the racks, in rack order (the same whatever the number of threads)

@@ -3,9 +3,11 @@
 // (solver/output/observables.cpp) read its layout.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
+#include "models/gpu_batch.h"
 #include "solver/compile/model.h"
 #include "solver/output/report.h"
 
@@ -52,18 +54,30 @@ struct GpuLayerState {
   std::vector<double> throttled_time;           // thermal or brake throttling, cumulative  (s)
   // the computation, one entry per GPU group (FacilityModel::ngroup); the per-GPU arrays above
   // are its view, refreshed by syncGpuView at every output and at the end of a run
+  // the computation is a structure of arrays (models/gpu_batch.h): one array per quantity
   struct Groups {
-    std::vector<GpuState> gpu;
-    std::vector<GpuOperatingPoint> op;
+    std::vector<double> T_j, T_hbm, T_plate;  // thermal nodes                            (K)
+    std::vector<std::uint64_t> latches;       // kLatchHwSlowdown | kLatchShutDown
+    // the operating point of the last step: f / f_max (1), power and its HBM share (W),
+    // GpuThrottle bits
+    std::vector<double> clock_ratio, P, P_hbm;
+    std::vector<std::uint64_t> reasons;
     std::vector<PowerSmoothingState> smooth;
     std::vector<double> filler_energy;
     std::vector<Utilization> util;
     std::vector<double> P_sum, Tj_max, Thbm_max, throttled_time;
+    // per-group parameters of the SIMD kernel (GpuBatchParams), from the model at initGpuLayer
+    std::vector<double> P_base, P_leak, P_sm, P_clk, g_jc, g_hbm, C_plate, w;
+    // and of the gather before it (the group's first GPU's values, contiguous)
+    std::vector<double> cap, R_factor;  // power limit (W), plate degradation (1)
+    std::vector<int> type, rack, job;   // GPU type, rack, job (-1: none)
     std::vector<double> Q_coolant;  // heat into the coolant at the last fast step, per group (W)
-    // what the jobs read of the last step: op.clock_ratio, and hw_slowdown | shut_down << 1
-    std::vector<double> clock_ratio;
-    std::vector<char> latches;
   } grp;
+  // per job + 1 (entry 0: no job), set by stepJobs each step: kBatchHeld, and kJobSlowPath when
+  // its GPUs need the scalar path around the kernel (power smoothing, a power trace, a cap event)
+  std::vector<std::uint64_t> job_flags;
+  std::vector<char> rack_powered_seen;    // per rack: rack_powered when its GPUs were last stepped
+  std::vector<GpuBatchType> batch_types;  // per FacilityModel::gpu_types
   // jobs run over groups: job[j].gpu[k] is group job_groups[j][k]
   std::vector<JobState> job;
   std::vector<std::vector<double>> job_speed_c, job_speed_m;  // scratch per job

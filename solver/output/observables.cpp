@@ -319,6 +319,7 @@ int hotCause(const FacilityModel& m, const GpuLayerState& gl, int i, double T_in
   const GpuParams& type = m.gpu_types[m.gpu_type[i]];
   const GpuParams& p = m.group_params[m.gpu_group[i]];
   const double P = gl.op[i].P, P_die = P - gl.op[i].P_hbm;
+  // the plate's own inlet and resistance at its own flow (docs/models/flow_distribution.md)
   const double R_cp = gl.gpu_R_path[i] * m.gpu_R_factor[i];
   const double terms[4] = {gl.gpu_T_in[i] - T_in_mean, P * (R_cp - R_cp_mean),
                            (P - P_mean) * (R_cp_mean + type.R_jc), P_die * (p.R_jc - type.R_jc)};
@@ -745,9 +746,13 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       // the means over the GPUs of their local inlet (flow distribution), plate resistance at
       // their own flow and power
       double T_in = 0, R_cp = 0, P = 0;
+      int nres = 0;
+      // means over every resolved GPU's plate (each has its own inlet and flow)
       for (int i = 0; i < ng; ++i)
-        T_in += gl.gpu_T_in[i], R_cp += gl.gpu_R_path[i], P += gl.op[i].P;
-      T_in /= std::max(ng, 1), R_cp /= std::max(ng, 1), P /= std::max(ng, 1);
+        if (m.rack_resolved[m.gpu_rack[i]])
+          T_in += gl.gpu_T_in[i], R_cp += gl.gpu_R_path[i], ++nres;
+      for (int i = 0; i < ng; ++i) P += gl.op[i].P;
+      T_in /= std::max(nres, 1), R_cp /= std::max(nres, 1), P /= std::max(ng, 1);
       return each(ng, [&](int i) { return double(hotCause(m, gl, i, T_in, R_cp, P)); });
     }
     case Obs::JobReferenceIterationTime:

@@ -196,7 +196,7 @@ struct Trace : OutputSink {
     for (int i = 0; i < 3; ++i) row.push_back(y[m.stateAdr(0, i)]);
     for (int i = m.supSegAdr(0); i < m.retSegAdr(0) + m.cdu_nseg_ret[0]; ++i) row.push_back(y[i]);
     T.push_back(row);
-    Tj.push_back(st.gl.grp.gpu[0].T_j);
+    Tj.push_back(st.gl.grp.T_j[0]);
   }
 };
 

@@ -330,7 +330,7 @@ TEST_CASE("a power-cap event replaces the job's cap; a rack's own lower cap stil
       if (t < 311) return;
       for (int r = 0; r < mm.nrack; ++r)
         for (int q = mm.rack_groupadr[r]; q < mm.rack_groupadr[r] + mm.rack_groupnum[r]; ++q)
-          peak[r] = std::max(peak[r], st.gl.grp.op[q].P);
+          peak[r] = std::max(peak[r], st.gl.grp.P[q]);
     }
   } sink;
   State st = makeState(m, m.fws_T.eval(0.0));

@@ -214,9 +214,9 @@ racks:
     void fast(const FacilityModel& mm, const State& s, double tt) override {
       t.push_back(tt);
       // the fast callback sees the group computation (the per-GPU view follows at outputs)
-      P_a01_gpu0.push_back(s.gl.grp.op[mm.gpu_group[mm.rack_gpuadr[0]]].P);
-      P_a02_gpu0.push_back(s.gl.grp.op[mm.gpu_group[mm.rack_gpuadr[1]]].P);
-      P_a02_gpu5.push_back(s.gl.grp.op[mm.gpu_group[mm.rack_gpuadr[1] + 5]].P);
+      P_a01_gpu0.push_back(s.gl.grp.P[mm.gpu_group[mm.rack_gpuadr[0]]]);
+      P_a02_gpu0.push_back(s.gl.grp.P[mm.gpu_group[mm.rack_gpuadr[1]]]);
+      P_a02_gpu5.push_back(s.gl.grp.P[mm.gpu_group[mm.rack_gpuadr[1] + 5]]);
     }
   } probe;
   REQUIRE(runFor(m, st, 120, &probe).ok);

@@ -292,7 +292,7 @@ TEST_CASE("zero flow: the plate sees the stagnant coolant, energy still closes",
   for (std::size_t k = 0; k < o.t.size(); ++k) CHECK(o.balance[k] < 1e-3);
   // after their shutdown the GPUs sit near the stagnant rack coolant, not near the 36 degC inlet
   double Tj_min = 1e300;
-  for (const auto& g : o.st.gl.grp.gpu) Tj_min = std::min(Tj_min, g.T_j);
+  for (double T_j : o.st.gl.grp.T_j) Tj_min = std::min(Tj_min, T_j);
   CHECK(Tj_min > at(o, o.T_in, 1195) + 10);
 }
 

@@ -1,0 +1,290 @@
+// gpu_batch.cpp: the SIMD form of the GPU model (see gpu_batch.h); compiled once per instruction
+// set by Highway's foreach_target, the best one the CPU has is picked at the first call
+#include "models/gpu_batch.h"
+
+#include <algorithm>
+#include <cstddef>
+
+#undef HWY_TARGET_INCLUDE
+#define HWY_TARGET_INCLUDE "models/gpu_batch.cpp"
+#include <hwy/foreach_target.h>  // IWYU pragma: keep
+// (after foreach_target)
+#include <hwy/contrib/math/math-inl.h>
+#include <hwy/highway.h>
+
+HWY_BEFORE_NAMESPACE();
+namespace dctwin {
+namespace HWY_NAMESPACE {
+namespace hn = hwy::HWY_NAMESPACE;
+
+// x v(x)^2 and its derivative (clockVoltage in gpu.cpp)
+template <class D, class V>
+HWY_INLINE V ClockVoltage(D d, const GpuBatchType& t, V x, V* dg) {
+  const V v0 = hn::Set(d, t.v0), vf = hn::Set(d, t.v_floor);
+  const V lin = hn::MulAdd(hn::Sub(hn::Set(d, 1.0), v0), x, v0);
+  const V v = hn::Max(vf, lin);
+  const V vv = hn::Mul(v, v);
+  if (dg) {
+    const V slope = hn::Mul(hn::Mul(hn::Add(x, x), v), hn::Sub(hn::Set(d, 1.0), v0));
+    *dg = hn::IfThenElse(hn::Ge(lin, vf), hn::Add(vv, slope), vv);
+  }
+  return hn::Mul(x, vv);
+}
+
+// lanes [i, i + Lanes(d)) of pass 1
+template <class D>
+HWY_INLINE void OperatingPointLanes(D d, const GpuBatchType& t, const GpuBatchParams& p,
+                                    const GpuBatchIo& io, std::size_t i) {
+  using V = hn::Vec<D>;
+  const hn::RebindToUnsigned<D> du;
+  using VU = hn::Vec<decltype(du)>;
+  auto bit = [&](VU v, std::uint64_t b) {
+    return hn::RebindMask(d, hn::TestBit(v, hn::Set(du, b)));
+  };
+  auto reason = [&](decltype(bit(VU(), 0)) m, std::uint64_t b) {
+    return hn::IfThenElseZero(hn::RebindMask(du, m), hn::Set(du, b));
+  };
+  const V zero = hn::Zero(d), one = hn::Set(d, 1.0), xi = hn::Set(d, t.x_idle);
+  const V Tj = hn::LoadU(d, io.T_j + i), Th = hn::LoadU(d, io.T_hbm + i);
+  const V a_sm = hn::LoadU(d, io.a_sm + i), a_hbm = hn::LoadU(d, io.a_hbm + i),
+          a_nvl = hn::LoadU(d, io.a_nvl + i);
+  const VU flags = hn::LoadU(du, io.flags + i);
+  const VU latch = hn::LoadU(du, io.latch + i);
+  const auto powered = bit(flags, kBatchPowered), held = bit(flags, kBatchHeld);
+  // shutdown: latched, the board is off (only a powered board's latch moves)
+  const auto shut =
+      hn::Or(bit(latch, kLatchShutDown), hn::And(powered, hn::Ge(Tj, hn::Set(d, t.T_shutdown))));
+  // target clock
+  const auto idle = hn::And(hn::And(hn::Le(a_sm, zero), hn::Le(a_hbm, zero)), hn::Le(a_nvl, zero));
+  V x = hn::IfThenElse(idle, hn::IfThenElse(held, one, xi),
+                       hn::IfThenElse(bit(flags, kBatchMemoryBound), hn::Set(d, t.x_mem), one));
+  VU why = reason(hn::AndNot(held, idle), kThrottleIdle);
+  // power at clock z: B + A z v(z)^2
+  const V A = hn::MulAdd(hn::LoadU(d, p.P_sm + i), a_sm, hn::LoadU(d, p.P_clk + i));
+  const V leak =
+      hn::Mul(hn::LoadU(d, p.P_leak + i),
+              hn::Exp(d, hn::Mul(hn::Set(d, t.beta), hn::Sub(Tj, hn::Set(d, t.T_leak_ref)))));
+  const V B = hn::MulAdd(
+      hn::Set(d, t.P_nvl_max), a_nvl,
+      hn::MulAdd(hn::Set(d, t.P_hbm_max), a_hbm, hn::Add(hn::LoadU(d, p.P_base + i), leak)));
+  const V cap = hn::LoadU(d, io.cap + i);
+  const V fx = hn::MulAdd(A, ClockVoltage(d, t, x, static_cast<V*>(nullptr)), B);
+  const auto capped = hn::And(hn::Gt(fx, cap), hn::Gt(x, xi));
+  if (!hn::AllFalse(d, capped)) {
+    // even the idle clock exceeds the cap (or nothing scales with the clock): the idle clock
+    const V f_idle = hn::MulAdd(A, hn::Set(d, t.g_idle), B);
+    const auto low = hn::Or(hn::Ge(f_idle, cap), hn::Le(A, zero));
+    V z = x;
+    for (int it = 0; it < kGpuBatchNewton; ++it) {
+      V dg;
+      const V g = ClockVoltage(d, t, z, &dg);
+      const V step = hn::Div(hn::Sub(hn::MulAdd(A, g, B), cap), hn::Mul(A, dg));
+      z = hn::Max(hn::Sub(z, step), xi);
+    }
+    x = hn::IfThenElse(capped, hn::IfThenElse(low, xi, z), x);
+    why = hn::Or(why, reason(capped, kThrottleSwPowerCap));
+  }
+  // SW thermal slowdown
+  const V Tmax = hn::Set(d, t.T_maxop), Tslow = hn::Set(d, t.T_slowdown);
+  const auto sw_on = hn::And(hn::Or(hn::Not(idle), held), hn::Gt(Tj, Tmax));
+  if (!hn::AllFalse(d, sw_on)) {
+    const V frac = hn::Min(hn::Max(hn::Div(hn::Sub(Tj, Tmax), hn::Sub(Tslow, Tmax)), zero), one);
+    const V x_sw = hn::NegMulAdd(frac, hn::Sub(one, xi), one);
+    const auto sw = hn::And(sw_on, hn::Lt(x_sw, x));
+    x = hn::IfThenElse(sw, x_sw, x);
+    why = hn::Or(why, reason(sw, kThrottleSwThermal));
+  }
+  // HW thermal slowdown, latched with the release band
+  const V Thmax = hn::Set(d, t.T_hbm_max), band = hn::Set(d, 2.0);
+  auto hw = hn::Or(bit(latch, kLatchHwSlowdown), hn::Or(hn::Ge(Tj, Tslow), hn::Ge(Th, Thmax)));
+  const auto release = hn::And(hn::Lt(Tj, hn::Sub(Tslow, band)), hn::Lt(Th, hn::Sub(Thmax, band)));
+  hw = hn::AndNot(release, hw);
+  const V half = hn::Set(d, 0.5);
+  x = hn::IfThenElse(hw, hn::Max(hn::Mul(half, x), xi), x);
+  why = hn::Or(why, reason(hw, kThrottleHwThermal | kThrottleHwSlowdown));
+  const auto brake = bit(flags, kBatchBrake);
+  x = hn::IfThenElse(brake, hn::Max(hn::Mul(half, x), xi), x);
+  why = hn::Or(why, reason(brake, kThrottlePowerBrake | kThrottleHwSlowdown));
+  // a board without power or shut down: nothing (its HW latch stays as it was)
+  const auto active = hn::AndNot(shut, powered);
+  const V P = hn::MulAdd(A, ClockVoltage(d, t, x, static_cast<V*>(nullptr)), B);
+  const V P_hbm = hn::MulAdd(hn::Set(d, t.P_hbm_max), a_hbm, hn::Set(d, t.P_hbm_idle));
+  hn::StoreU(hn::IfThenElseZero(active, x), d, io.x + i);
+  hn::StoreU(hn::IfThenElseZero(active, P), d, io.P + i);
+  hn::StoreU(hn::IfThenElseZero(active, P_hbm), d, io.P_hbm + i);
+  const auto active_u = hn::RebindMask(du, active);
+  hn::StoreU(hn::IfThenElseZero(active_u, why), du, io.reasons + i);
+  const VU hw_bit = hn::IfThenElse(active_u, reason(hw, kLatchHwSlowdown),
+                                   hn::And(latch, hn::Set(du, kLatchHwSlowdown)));
+  const VU new_latch = hn::Or(hw_bit, reason(shut, kLatchShutDown));
+  hn::StoreU(new_latch, du, io.latch + i);
+}
+
+// lanes [i, i + Lanes(d)) of pass 2; adds to the sums' lanes
+template <class D, class V = hn::Vec<D>>
+HWY_INLINE void ThermalLanes(D d, const GpuBatchType& t, const GpuBatchParams& p,
+                             const GpuBatchIo& io, std::size_t i, double dt, V* sum) {
+  const hn::RebindToUnsigned<D> du;
+  const V one = hn::Set(d, 1.0);
+  const V gj = hn::LoadU(d, p.g_jc + i), gh = hn::LoadU(d, p.g_hbm + i);
+  const V gc = hn::Div(one, hn::LoadU(d, io.R_cp + i));
+  const V inv_dt = hn::Set(d, 1.0 / dt);
+  const V cj = hn::Set(d, t.C_die / dt), ch = hn::Set(d, t.C_hbm / dt);
+  const V cp = hn::Mul(hn::LoadU(d, p.C_plate + i), inv_dt);
+  const V P = hn::LoadU(d, io.P + i), P_hbm = hn::LoadU(d, io.P_hbm + i);
+  const V Tj0 = hn::LoadU(d, io.T_j + i), Th0 = hn::LoadU(d, io.T_hbm + i),
+          Tp0 = hn::LoadU(d, io.T_p + i), Tin = hn::LoadU(d, io.T_in + i);
+  // T_j = aj + bj T_p, T_hbm = ah + bh T_p
+  const V rj = hn::Div(one, hn::Add(cj, gj)), rh = hn::Div(one, hn::Add(ch, gh));
+  const V aj = hn::Mul(hn::MulAdd(cj, Tj0, hn::Sub(P, P_hbm)), rj), bj = hn::Mul(gj, rj);
+  const V ah = hn::Mul(hn::MulAdd(ch, Th0, P_hbm), rh), bh = hn::Mul(gh, rh);
+  const V num = hn::MulAdd(gc, Tin, hn::MulAdd(gh, ah, hn::MulAdd(gj, aj, hn::Mul(cp, Tp0))));
+  const V den = hn::Add(hn::MulAdd(gh, hn::Sub(one, bh), hn::MulAdd(gj, hn::Sub(one, bj), cp)), gc);
+  const V Tp = hn::Div(num, den);
+  const V Tj = hn::MulAdd(bj, Tp, aj), Th = hn::MulAdd(bh, Tp, ah);
+  const V Q = hn::Mul(gc, hn::Sub(Tp, Tin));
+  hn::StoreU(Tp, d, io.T_p + i);
+  hn::StoreU(Tj, d, io.T_j + i);
+  hn::StoreU(Th, d, io.T_hbm + i);
+  hn::StoreU(Q, d, io.Q + i);
+  // the interval's sums and extremes, and the weighted sums over the batch
+  const V vdt = hn::Set(d, dt);
+  if (io.E_sum) hn::StoreU(hn::MulAdd(P, vdt, hn::LoadU(d, io.E_sum + i)), d, io.E_sum + i);
+  if (io.Tj_max) hn::StoreU(hn::Max(Tj, hn::LoadU(d, io.Tj_max + i)), d, io.Tj_max + i);
+  if (io.Thbm_max) hn::StoreU(hn::Max(Th, hn::LoadU(d, io.Thbm_max + i)), d, io.Thbm_max + i);
+  const auto why = hn::LoadU(du, io.reasons + i);
+  auto any = [&](std::uint64_t b) {
+    return hn::RebindMask(d, hn::Ne(hn::And(why, hn::Set(du, b)), hn::Zero(du)));
+  };
+  const auto throttled = any(kThrottleSwThermal | kThrottleHwThermal | kThrottlePowerBrake);
+  if (io.t_throttled)
+    hn::StoreU(hn::Add(hn::LoadU(d, io.t_throttled + i), hn::IfThenElseZero(throttled, vdt)), d,
+               io.t_throttled + i);
+  const V w = hn::LoadU(d, p.w + i), wdt = hn::Mul(w, vdt);
+  sum[0] = hn::MulAdd(w, P, sum[0]);
+  sum[1] = hn::MulAdd(w, Q, sum[1]);
+  sum[2] = hn::Add(sum[2], hn::IfThenElseZero(throttled, wdt));
+  sum[3] = hn::Add(sum[3], hn::IfThenElseZero(any(kThrottleSwPowerCap), wdt));
+  sum[4] = hn::Add(sum[4], hn::IfThenElseZero(any(kThrottleHwSlowdown), wdt));
+  sum[5] = hn::Add(sum[5], hn::IfThenElseZero(any(kThrottleSwThermal | kThrottleHwThermal), wdt));
+  sum[6] = hn::Add(sum[6], hn::IfThenElseZero(any(kThrottlePowerBrake), wdt));
+}
+
+// whole vectors, then the rest one lane at a time
+void OperatingPointImpl(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchIo& io,
+                        int n) {
+  const hn::ScalableTag<double> d;
+  const std::size_t N = hn::Lanes(d), nn = std::size_t(n);
+  std::size_t i = 0;
+  for (; i + N <= nn; i += N) OperatingPointLanes(d, t, p, io, i);
+  const hn::CappedTag<double, 1> d1;
+  for (; i < nn; ++i) OperatingPointLanes(d1, t, p, io, i);
+}
+
+void ThermalImpl(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchIo& io, int n,
+                 double dt, GpuBatchSums& s) {
+  const hn::ScalableTag<double> d;
+  const std::size_t N = hn::Lanes(d), nn = std::size_t(n);
+  using V = hn::Vec<decltype(d)>;
+  V sum[7];
+  for (V& v : sum) v = hn::Zero(d);
+  std::size_t i = 0;
+  for (; i + N <= nn; i += N) ThermalLanes(d, t, p, io, i, dt, sum);
+  double out[7];
+  for (int k = 0; k < 7; ++k) out[k] = hn::GetLane(hn::SumOfLanes(d, sum[k]));
+  const hn::CappedTag<double, 1> d1;
+  using V1 = hn::Vec<decltype(d1)>;
+  for (; i < nn; ++i) {
+    V1 one[7];
+    for (V1& v : one) v = hn::Zero(d1);
+    ThermalLanes(d1, t, p, io, i, dt, one);
+    for (int k = 0; k < 7; ++k) out[k] += hn::GetLane(one[k]);
+  }
+  s.P += out[0];
+  s.Q += out[1];
+  s.throttled += out[2];
+  s.capped += out[3];
+  s.slowdown += out[4];
+  s.thermal += out[5];
+  s.brake += out[6];
+}
+
+const char* TargetImpl() {
+  return hwy::TargetName(HWY_TARGET);
+}
+
+}  // namespace HWY_NAMESPACE
+}  // namespace dctwin
+HWY_AFTER_NAMESPACE();
+
+#if HWY_ONCE
+namespace dctwin {
+
+HWY_EXPORT(OperatingPointImpl);
+HWY_EXPORT(ThermalImpl);
+HWY_EXPORT(TargetImpl);
+
+void gpuBatchOperatingPoint(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchIo& io,
+                            int n) {
+  HWY_DYNAMIC_DISPATCH(OperatingPointImpl)(t, p, io, n);
+}
+
+void gpuBatchThermal(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchIo& io, int n,
+                     double dt, GpuBatchSums& s) {
+  HWY_DYNAMIC_DISPATCH(ThermalImpl)(t, p, io, n, dt, s);
+}
+
+const char* gpuBatchTarget() {
+  return HWY_DYNAMIC_DISPATCH(TargetImpl)();
+}
+
+GpuBatchType gpuBatchType(const GpuParams& p) {
+  GpuBatchType t;
+  t.x_idle = p.f_idle / p.f_max;
+  t.x_mem = p.f_membound / p.f_max;
+  t.v0 = p.v0;
+  t.v_floor = p.v_floor;
+  const double v = std::max(p.v_floor, p.v0 + (1.0 - p.v0) * t.x_idle);
+  t.g_idle = t.x_idle * v * v;
+  t.P_hbm_idle = p.P_hbm_idle;
+  t.P_hbm_max = p.P_hbm_max;
+  t.P_nvl_max = p.P_nvl_max;
+  t.beta = p.beta;
+  t.T_leak_ref = p.T_leak_ref;
+  t.T_maxop = p.T_maxop;
+  t.T_slowdown = p.T_slowdown;
+  t.T_shutdown = p.T_shutdown;
+  t.T_hbm_max = p.T_hbm_max;
+  t.C_die = p.C_die;
+  t.C_hbm = p.C_hbm;
+  return t;
+}
+
+GpuParams gpuWithFactors(const GpuParams& p, double f_leak, double f_idle, double f_dyn,
+                         double f_Rjc, double f_Rhbm) {
+  GpuParams q = p;
+  q.P_leak_ref = p.P_leak_ref * f_leak;
+  q.P_idle = (p.P_idle - p.P_leak_ref) * f_idle + q.P_leak_ref;
+  q.P_sm_max = p.P_sm_max * f_dyn;
+  q.P_clk = p.P_clk * f_dyn;
+  q.R_jc = p.R_jc * f_Rjc;
+  q.R_hbm = p.R_hbm * f_Rhbm;
+  return q;
+}
+
+GpuBatchEntry gpuBatchEntry(const GpuParams& p, double f_leak, double f_idle, double f_dyn,
+                            double f_Rjc, double f_Rhbm) {
+  const GpuParams q = gpuWithFactors(p, f_leak, f_idle, f_dyn, f_Rjc, f_Rhbm);
+  const GpuBatchType t = gpuBatchType(q);
+  GpuBatchEntry e;
+  e.P_base = (q.P_idle - q.P_leak_ref) - q.P_clk * t.g_idle;
+  e.P_leak = q.P_leak_ref;
+  e.P_sm = q.P_sm_max;
+  e.P_clk = q.P_clk;
+  e.g_jc = 1.0 / q.R_jc;
+  e.g_hbm = 1.0 / q.R_hbm;
+  return e;
+}
+
+}  // namespace dctwin
+#endif  // HWY_ONCE

@@ -1,0 +1,105 @@
+// gpu_batch.h: the GPU model of gpu.h for many GPUs at once (structure of arrays, SIMD)
+//
+// the same equations as gpuOperatingPoint and gpuThermalStep (models/gpu.h stays the reference,
+// and tests/models/gpu_batch_test.cpp holds the two together), laid out so that one instruction
+// advances 4 (AVX2) or 8 (AVX-512) GPUs: every per-GPU parameter is its own contiguous array, the
+// throttle logic is masks instead of branches, and the power-cap clock is a fixed number of Newton
+// steps (kGpuBatchNewton) instead of a loop until convergence. The instruction set is chosen at run
+// time (Google Highway's dynamic dispatch): one binary runs on any x86-64 and uses AVX2 or
+// AVX-512 where the CPU has them. Deviation from the scalar reference: rounding (the exp of the
+// leakage term, the order of sums) and the Newton count; both stay far below 1e-9 K
+// (docs/performance.md).
+#pragma once
+
+#include <cstdint>
+
+#include "models/gpu.h"
+
+namespace dctwin {
+
+// Newton steps for the power-cap clock: P(x) is convex and increasing, Newton from the target
+// clock converges monotonically and quadratically; 8 steps reach 1e-13 of the clock ratio on
+// every catalog GPU from x = 1 to the idle clock (tests/models/gpu_batch_test.cpp)
+inline constexpr int kGpuBatchNewton = 8;
+
+// constants of one GPU type, shared by the GPUs of a batch
+struct GpuBatchType {
+  double x_idle = 0, x_mem = 0;  // idle and memory-bound clock ratios               (1)
+  double v0 = 0, v_floor = 0;    // voltage line and floor                           (1)
+  double g_idle = 0;             // x v(x)^2 at the idle clock                        (1)
+  double P_hbm_idle = 0, P_hbm_max = 0, P_nvl_max = 0;                // (W)
+  double beta = 0, T_leak_ref = 0;                                    // (1/K), (K)
+  double T_maxop = 0, T_slowdown = 0, T_shutdown = 0, T_hbm_max = 0;  // (K)
+  double C_die = 0, C_hbm = 0;                                        // (J/K)
+};
+GpuBatchType gpuBatchType(const GpuParams& p);
+
+// per-GPU parameters of a batch (arrays of n), from the type and the GPU's factors: see
+// gpuBatchFill and gpuWithFactors
+struct GpuBatchParams {
+  const double* P_base;   // (P_idle - P_leak_ref) f_idle - P_clk f_dyn g_idle   (W)
+  const double* P_leak;   // P_leak_ref f_leak                                  (W)
+  const double* P_sm;     // P_sm_max f_dyn                                     (W)
+  const double* P_clk;    // P_clk f_dyn                                        (W)
+  const double* g_jc;     // 1 / (R_jc f_Rjc)                                   (W/K)
+  const double* g_hbm;    // 1 / (R_hbm f_Rhbm)                                 (W/K)
+  const double* C_plate;  // (J/K)
+  const double* w;        // weight: the number of GPUs the entry stands for (a group)  (1)
+};
+
+// the type's parameters with one GPU's variation factors applied (contract of issue 14: leakage,
+// non-leakage static power, dynamic power, R_jc, R_hbm); the scalar reference of one batch entry
+GpuParams gpuWithFactors(const GpuParams& p, double f_leak, double f_idle, double f_dyn,
+                         double f_Rjc, double f_Rhbm);
+// the per-GPU parameter values of GpuBatchParams for one GPU (what a compile step stores)
+struct GpuBatchEntry {
+  double P_base, P_leak, P_sm, P_clk, g_jc, g_hbm;
+};
+GpuBatchEntry gpuBatchEntry(const GpuParams& p, double f_leak, double f_idle, double f_dyn,
+                            double f_Rjc, double f_Rhbm);
+
+// flags of a batch entry's load (GpuBatchIo::flags)
+inline constexpr std::uint64_t kBatchMemoryBound = 1;  // park at f_membound
+inline constexpr std::uint64_t kBatchBrake = 2;        // external power brake
+inline constexpr std::uint64_t kBatchHeld = 4;         // a process holds the GPU
+inline constexpr std::uint64_t kBatchPowered = 8;  // the board has power (else: all 0, nodes cool)
+// latch bits (GpuBatchIo::latch): latched HW slowdown, latched thermal shutdown
+inline constexpr std::uint64_t kLatchHwSlowdown = 1, kLatchShutDown = 2;
+
+struct GpuBatchIo {
+  // in (n): utilizations, flags, power limit, coolant inlet and plate resistance
+  const double *a_sm, *a_hbm, *a_nvl;
+  const std::uint64_t* flags;  // kBatch* bits
+  const double* cap;           // (W)
+  const double* T_in;          // (K)
+  const double* R_cp;          // (K/W)
+  // state (n), advanced in place
+  double *T_j, *T_hbm, *T_p;  // (K)
+  std::uint64_t* latch;       // kLatch* bits
+  // out (n): the operating point; P and P_hbm may be changed between the two passes
+  double *x, *P, *P_hbm;   // (1), (W), (W)
+  std::uint64_t* reasons;  // GpuThrottle bits
+  double* Q;               // heat to the coolant, mean over the step (W)
+  // optional (nullptr: not kept): the interval's energy (J) and peaks (K), throttled time (s)
+  double *E_sum = nullptr, *Tj_max = nullptr, *Thbm_max = nullptr, *t_throttled = nullptr;
+};
+
+// weighted sums of a thermal pass (weights GpuBatchParams::w)
+struct GpuBatchSums {
+  double P = 0, Q = 0;  // (W)
+  // GPU-seconds: thermal or brake, SW power cap, HW slowdown, SW/HW thermal, brake (s)
+  double throttled = 0, capped = 0, slowdown = 0, thermal = 0, brake = 0;
+};
+
+// pass 1: the operating point of entries [0, n) (gpuOperatingPoint), latches updated
+void gpuBatchOperatingPoint(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchIo& io,
+                            int n);
+// pass 2: the thermal nodes over dt at the pass-1 power (gpuThermalStep), the heat Q; adds the
+// weighted power, heat and throttle times to s
+void gpuBatchThermal(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchIo& io, int n,
+                     double dt, GpuBatchSums& s);
+
+// the instruction set the dispatch picked on this CPU ("AVX3" = AVX-512, "AVX2", "SSE4", ...)
+const char* gpuBatchTarget();
+
+}  // namespace dctwin

@@ -1,0 +1,245 @@
+// the SIMD GPU kernel (models/gpu_batch.h) against the scalar reference (models/gpu.h), on every
+// instruction set this CPU offers, over random GPUs that cover idle, held, memory-bound, power
+// cap, SW and HW thermal slowdown with its release band, power brake, shutdown and unpowered
+// boards, with variation factors on every GPU
+#include <hwy/targets.h>
+
+#include <catch2/catch.hpp>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <vector>
+
+#include "models/gpu_batch.h"
+
+using namespace dctwin;
+
+namespace {
+
+// B200 (as tests/models/gpu_test.cpp) and a GB300-like part with a voltage floor and clock power
+GpuParams b200() {
+  GpuParams p;
+  p.name = "b200";
+  p.P_tdp = 1000;
+  p.P_idle = 195;
+  p.P_hbm_idle = 27;
+  p.f_max = 1965e6;
+  p.f_idle = 120e6;
+  p.f_membound = 1597e6;
+  p.P_sm_max = 1590;
+  p.P_hbm_max = 250;
+  p.P_nvl_max = 60;
+  p.v0 = 0.65;
+  p.P_leak_ref = 60;
+  p.beta = 0.02;
+  p.T_maxop = 273.15 + 87;
+  p.T_slowdown = 273.15 + 90;
+  p.T_shutdown = 273.15 + 92;
+  p.T_hbm_max = 273.15 + 95;
+  p.R_jc = 0.012;
+  p.C_die = 40;
+  p.R_hbm = 0.15;
+  p.C_hbm = 12;
+  return p;
+}
+GpuParams floored() {
+  GpuParams p = b200();
+  p.v_floor = 0.8;
+  p.P_clk = 120;
+  p.P_sm_max = 1816;
+  return p;
+}
+
+struct Case {
+  std::vector<double> f_leak, f_idle, f_dyn, f_Rjc, f_Rhbm, C_plate, w;
+  std::vector<double> P_base, P_leak, P_sm, P_clk, g_jc, g_hbm;
+  std::vector<double> a_sm, a_hbm, a_nvl, cap, T_in, R_cp;
+  std::vector<std::uint64_t> flags;
+};
+
+// the reference state of every GPU (GpuState), copied into the kernel's arrays before each step
+struct Soa {
+  std::vector<double> T_j, T_hbm, T_p, x, P, P_hbm, Q, E, Tjm, Thm, tt;
+  std::vector<std::uint64_t> latch, reasons;
+  explicit Soa(int n)
+      : T_j(n),
+        T_hbm(n),
+        T_p(n),
+        x(n),
+        P(n),
+        P_hbm(n),
+        Q(n),
+        E(n),
+        Tjm(n),
+        Thm(n),
+        tt(n),
+        latch(n),
+        reasons(n) {}
+};
+
+Case randomCase(const GpuParams& p, int n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<double> U(0, 1);
+  Case c;
+  for (int i = 0; i < n; ++i) {
+    c.f_leak.push_back(0.7 + 0.6 * U(rng));
+    c.f_idle.push_back(0.9 + 0.2 * U(rng));
+    c.f_dyn.push_back(0.9 + 0.2 * U(rng));
+    c.f_Rjc.push_back(0.8 + 0.6 * U(rng));
+    c.f_Rhbm.push_back(0.8 + 0.6 * U(rng));
+    c.C_plate.push_back(200 + 200 * U(rng));
+    c.w.push_back(1 + std::floor(3 * U(rng)));
+    const GpuBatchEntry e =
+        gpuBatchEntry(p, c.f_leak[i], c.f_idle[i], c.f_dyn[i], c.f_Rjc[i], c.f_Rhbm[i]);
+    c.P_base.push_back(e.P_base);
+    c.P_leak.push_back(e.P_leak);
+    c.P_sm.push_back(e.P_sm);
+    c.P_clk.push_back(e.P_clk);
+    c.g_jc.push_back(e.g_jc);
+    c.g_hbm.push_back(e.g_hbm);
+    // a fifth idle, the rest busy
+    const bool idle = U(rng) < 0.2;
+    c.a_sm.push_back(idle ? 0.0 : U(rng));
+    c.a_hbm.push_back(idle ? 0.0 : U(rng));
+    c.a_nvl.push_back(idle ? 0.0 : U(rng));
+    std::uint64_t f = 0;
+    if (U(rng) < 0.3) f |= kBatchMemoryBound;
+    if (U(rng) < 0.1) f |= kBatchBrake;
+    if (U(rng) < 0.5) f |= kBatchHeld;
+    if (U(rng) < 0.95) f |= kBatchPowered;
+    c.flags.push_back(f);
+    // from below the idle power (lowest clock) to above the uncapped power
+    c.cap.push_back(150 + 1500 * U(rng));
+    c.T_in.push_back(293 + 30 * U(rng));
+    c.R_cp.push_back(0.005 + 0.03 * U(rng));
+  }
+  return c;
+}
+
+// one step of the scalar reference for GPU i; returns Q
+double referenceStep(const GpuParams& p, const Case& c, int i, double dt, GpuState& s,
+                     GpuOperatingPoint& op) {
+  const GpuParams q =
+      gpuWithFactors(p, c.f_leak[i], c.f_idle[i], c.f_dyn[i], c.f_Rjc[i], c.f_Rhbm[i]);
+  const std::uint64_t f = c.flags[i];
+  const GpuLoad load{c.a_sm[i],
+                     c.a_hbm[i],
+                     c.a_nvl[i],
+                     (f & kBatchMemoryBound) != 0,
+                     (f & kBatchBrake) != 0,
+                     (f & kBatchHeld) != 0};
+  op = (f & kBatchPowered) ? gpuOperatingPoint(q, c.cap[i], load, s) : GpuOperatingPoint{};
+  return gpuThermalStep(q, GpuPlate{c.R_cp[i], c.C_plate[i]}, c.T_in[i], op, dt, s);
+}
+
+void compareOnce(const GpuParams& p, int n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> U(0, 1);
+  Case c = randomCase(p, n, rng);
+  std::vector<GpuState> ref(n);
+  for (GpuState& s : ref) {
+    // from cool to past shutdown, HBM past its limit, some latched
+    s.T_j = 300 + 68 * U(rng);
+    s.T_hbm = 300 + 72 * U(rng);
+    s.T_plate = 295 + 40 * U(rng);
+    s.hw_slowdown = U(rng) < 0.2;
+    s.shut_down = U(rng) < 0.02;
+  }
+  const GpuBatchType t = gpuBatchType(p);
+  const GpuBatchParams bp{c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
+                          c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), c.w.data()};
+  Soa v(n);
+  const double dt = 0.05;
+  int capped = 0, sw = 0, hw = 0, shut = 0, idle = 0, brake = 0;
+  for (int step = 0; step < 40; ++step) {
+    for (int i = 0; i < n; ++i) {
+      v.T_j[i] = ref[i].T_j;
+      v.T_hbm[i] = ref[i].T_hbm;
+      v.T_p[i] = ref[i].T_plate;
+      v.latch[i] =
+          (ref[i].hw_slowdown ? kLatchHwSlowdown : 0) | (ref[i].shut_down ? kLatchShutDown : 0);
+      v.E[i] = v.tt[i] = 0;
+      v.Tjm[i] = v.Thm[i] = 0;
+    }
+    GpuBatchIo io{c.a_sm.data(),  c.a_hbm.data(), c.a_nvl.data(), c.flags.data(), c.cap.data(),
+                  c.T_in.data(),  c.R_cp.data(),  v.T_j.data(),   v.T_hbm.data(), v.T_p.data(),
+                  v.latch.data(), v.x.data(),     v.P.data(),     v.P_hbm.data(), v.reasons.data(),
+                  v.Q.data(),     v.E.data(),     v.Tjm.data(),   v.Thm.data(),   v.tt.data()};
+    gpuBatchOperatingPoint(t, bp, io, n);
+    GpuBatchSums sums;
+    gpuBatchThermal(t, bp, io, n, dt, sums);
+    GpuBatchSums want;
+    for (int i = 0; i < n; ++i) {
+      GpuOperatingPoint op;
+      const double Q = referenceStep(p, c, i, dt, ref[i], op);
+      INFO("GPU " << i << " step " << step << " reasons " << op.reasons);
+      REQUIRE(v.reasons[i] == op.reasons);
+      REQUIRE(v.latch[i] == ((ref[i].hw_slowdown ? kLatchHwSlowdown : 0) |
+                             (ref[i].shut_down ? kLatchShutDown : 0)));
+      // stated tolerances: clock 1e-12, power 1e-9 W, temperatures 1e-9 K, heat 1e-8 W
+      REQUIRE(std::abs(v.x[i] - op.clock_ratio) <= 1e-12);
+      REQUIRE(std::abs(v.P[i] - op.P) <= 1e-9);
+      REQUIRE(std::abs(v.P_hbm[i] - op.P_hbm) <= 1e-9);
+      REQUIRE(std::abs(v.T_j[i] - ref[i].T_j) <= 1e-9);
+      REQUIRE(std::abs(v.T_hbm[i] - ref[i].T_hbm) <= 1e-9);
+      REQUIRE(std::abs(v.T_p[i] - ref[i].T_plate) <= 1e-9);
+      REQUIRE(std::abs(v.Q[i] - Q) <= 1e-8);
+      REQUIRE(std::abs(v.E[i] - op.P * dt) <= 1e-10);
+      REQUIRE(v.Tjm[i] == v.T_j[i]);
+      const bool thr = op.reasons & (kThrottleSwThermal | kThrottleHwThermal | kThrottlePowerBrake);
+      REQUIRE(v.tt[i] == (thr ? dt : 0.0));
+      want.P += c.w[i] * op.P;
+      want.Q += c.w[i] * Q;
+      if (op.reasons & kThrottleSwPowerCap) want.capped += c.w[i] * dt, ++capped;
+      if (op.reasons & kThrottleSwThermal) ++sw;
+      if (op.reasons & kThrottleHwThermal) ++hw;
+      if (op.reasons & kThrottleIdle) ++idle;
+      if (op.reasons & kThrottlePowerBrake) ++brake;
+      if (ref[i].shut_down) ++shut;
+    }
+    REQUIRE(sums.P == Approx(want.P).epsilon(1e-12));
+    REQUIRE(sums.Q == Approx(want.Q).epsilon(1e-10));
+    REQUIRE(sums.capped == Approx(want.capped).epsilon(1e-12));
+  }
+  // the cases were all there
+  CHECK(capped > 1000);
+  CHECK(sw > 30);
+  CHECK(hw > 100);
+  CHECK(shut > 100);
+  CHECK(idle > 100);
+  CHECK(brake > 100);
+}
+
+}  // namespace
+
+TEST_CASE("gpu batch kernel agrees with the scalar reference on every instruction set",
+          "[gpu][simd]") {
+  // every target this CPU runs (AVX-512, AVX2, SSE4, the scalar fallback ...), one at a time
+  const std::int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
+  int ran = 0;
+  for (std::int64_t bit = 1; bit != 0 && bit <= targets; bit <<= 1) {
+    if (!(targets & bit)) continue;
+    hwy::SetSupportedTargetsForTest(bit);
+    hwy::GetChosenTarget().DeInit();
+    INFO("target " << gpuBatchTarget());
+    WARN("gpu batch kernel checked on " << gpuBatchTarget());
+    // 1003 GPUs: whole vectors and a tail of single lanes
+    compareOnce(b200(), 1003, 14);
+    compareOnce(floored(), 1003, 15);
+    ++ran;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  hwy::GetChosenTarget().DeInit();
+  CHECK(ran >= 1);
+}
+
+TEST_CASE("gpu batch kernel: no variation reproduces the catalog parameters", "[gpu][simd]") {
+  const GpuParams p = floored();
+  const GpuParams q = gpuWithFactors(p, 1, 1, 1, 1, 1);
+  CHECK(q.P_idle == p.P_idle);
+  CHECK(q.P_leak_ref == p.P_leak_ref);
+  CHECK(q.P_sm_max == p.P_sm_max);
+  CHECK(q.R_jc == p.R_jc);
+  // the leakage factor scales only the leakage share of the idle power
+  const GpuParams r = gpuWithFactors(p, 2, 1, 1, 1, 1);
+  CHECK(gpuStaticPower(r, p.T_leak_ref) == Approx(p.P_idle + p.P_leak_ref));
+}
