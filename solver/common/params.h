@@ -119,6 +119,17 @@ struct ProtectionParams {
   // rack coolant within this of its limit (the fluid's use range or boiling at the loop pressure,
   // whichever is lower): the rack is powered off at once (a)
   double coolant_limit_margin = 5;  // (K)
+  // make-up (auto-fill) from a fill tank [K61]: the fill pump starts when the tank (pump
+  // suction) pressure has been fill_start_drop below the fill pressure for fill_start_delay and
+  // stops when it is back within fill_stop_drop of it; running longer than fill_timeout without
+  // getting there stops it for good ("water make-up empty"); the fill tank running dry stops it.
+  // fill_tank_volume 0: no auto-fill. Tank volume and pump flow have no published default (a)
+  double fill_tank_volume = 0;    // (m3)
+  double fill_pump_flow = 0;      // (m3/s)
+  double fill_start_drop = 20e3;  // [K61]: start at 0.3 bar, stop at 0.5 bar (Pa)
+  double fill_stop_drop = 0;      // (Pa)
+  double fill_start_delay = 10;   // [K61] (s)
+  double fill_timeout = 180;      // [K61] (s)
 };
 
 // detection and response policies (docs/scenario-format.md "detection"); defaults (a) unless noted

@@ -37,6 +37,10 @@ double cduFlowSetPoint(const FacilityModel& m, int c);
 double waterSaturationTemperature(double p_abs);
 // the protective GPU cap of rack r as a share of the GPUs' limit (1: none)
 double rackGpuCapFactor(const State& st, int r);
+// make-up from CDU c's fill tank at time t: the fill pump's flow into the loop (m3/s) and the
+// volume it has delivered (m3); 0 without auto-fill
+double fillFlow(const FacilityModel& m, const State& st, int c, double t);
+double fillDelivered(const FacilityModel& m, const State& st, int c, double t);
 
 // right-hand side dy/dt at (t, y); fills st.sig. Returns 0, or > 0 for a recoverable problem
 // (a property lookup outside its range), as SUNDIALS expects. Never allocates.

@@ -8,6 +8,7 @@
 //   3. rack inlet above the rack type's supply_temperature_max: GPU power cap, then power-off
 //   4. rack coolant near its limit (fluid use range, boiling): the rack is powered off at once
 //   5. pump discharge above the racks' max_working_pressure, and the relief valve's set point
+//   6. make-up (auto-fill) of a CDU's expansion tank from its fill tank on low suction pressure
 // Every action is latched until the end of the run (restarting is a site's manual decision).
 // Defaults and their sources: docs/models/protection.md; keys: scenario section `protection`.
 #include <algorithm>
@@ -54,6 +55,9 @@ void initProtection(const FacilityModel& m, ProtectionState& p) {
   for (auto* v : {&p.inlet_alarm, &p.coolant_trip, &p.rack_over_pressure, &p.relief})
     v->assign(m.nrack, 0);
   p.gpu_cap_factor.assign(m.nrack, 1.0);
+  for (auto* v : {&p.fill_low_since, &p.fill_on_at}) v->assign(m.ncdu, -1.0);
+  p.fill_delivered.assign(m.ncdu, 0.0);
+  p.fill_locked.assign(m.ncdu, 0);
 }
 
 // powers rack r off (latched); logs it once with the reason
@@ -191,7 +195,78 @@ void pollPressure(const FacilityModel& m, State& st, double t) {
   }
 }
 
+// 6. make-up from the fill tank (Coolcentric's logic [K61]): the fill pump starts after the
+// suction pressure has been low for the start delay and stops at the stop pressure; a run longer
+// than the timeout, or the fill tank running dry, stops it for good (latched warnings)
+void stopFill(State& st, int c, double V_run) {
+  ProtectionState& p = st.faults.prot;
+  p.fill_delivered[c] += V_run;
+  p.fill_on_at[c] = -1;
+  p.fill_low_since[c] = -1;
+  st.faults.changed = true;
+}
+
+void pollFill(const FacilityModel& m, State& st, double t) {
+  const ProtectionParams& P = m.detection.protection;
+  ProtectionState& p = st.faults.prot;
+  if (P.fill_tank_volume <= 0 || P.fill_pump_flow <= 0) return;
+  for (int c = 0; c < m.ncdu; ++c) {
+    if (m.cdu_vacuum[c] < 0 || m.cdu_V_tank[c] <= 0 || p.fill_locked[c]) continue;
+    const double p_t = st.sig.p_tank[c], p_fill = m.cdu_p_fill[c];
+    if (p.fill_on_at[c] < 0) {
+      if (!held(p_t < p_fill - P.fill_start_drop, t, P.fill_start_delay, p.fill_low_since[c]))
+        continue;
+      p.fill_on_at[c] = t;
+      st.faults.changed = true;
+      log(st, t, m.cdu_name[c], "fill_pump_start", "warning",
+          "suction pressure " + fmt(p_t / 1e3) + " kPa(g), more than " +
+              fmt(P.fill_start_drop / 1e3) + " kPa below its " + fmt(p_fill / 1e3) +
+              " kPa(g) fill for " + fmt(P.fill_start_delay) +
+              " s: fill pump on (check the water make-up level)");
+      continue;
+    }
+    const double run = t - p.fill_on_at[c];
+    const double V_run = std::min(P.fill_pump_flow * run, P.fill_tank_volume - p.fill_delivered[c]);
+    if (p.fill_delivered[c] + V_run >= P.fill_tank_volume * (1 - 1e-9)) {
+      stopFill(st, c, V_run);
+      p.fill_locked[c] = 1;
+      log(st, t, m.cdu_name[c], "fill_tank_empty", "critical",
+          "fill tank empty after " + fmt(P.fill_tank_volume * 1e3) +
+              " L of make-up: no more auto-fill");
+    } else if (p_t >= p_fill - P.fill_stop_drop) {
+      stopFill(st, c, V_run);
+      log(st, t, m.cdu_name[c], "fill_pump_stop", "info",
+          "suction pressure back at " + fmt(p_t / 1e3) + " kPa(g) after " + fmt(V_run * 1e3) +
+              " L in " + fmt(run) + " s: fill pump off");
+    } else if (run >= P.fill_timeout - 1e-9) {
+      stopFill(st, c, V_run);
+      p.fill_locked[c] = 1;
+      log(st, t, m.cdu_name[c], "fill_timeout", "warning",
+          "fill pump ran " + fmt(run) + " s without restoring the pressure (" + fmt(p_t / 1e3) +
+              " kPa(g)): stopped, water make-up empty (latched)");
+    }
+  }
+}
+
 }  // namespace
+
+double fillFlow(const FacilityModel& m, const State& st, int c, double t) {
+  const ProtectionParams& P = m.detection.protection;
+  const ProtectionState& p = st.faults.prot;
+  if (p.fill_on_at.empty() || p.fill_on_at[c] < 0 || t < p.fill_on_at[c]) return 0.0;
+  // the pump runs until the tank is empty (exact, not at the next poll)
+  return p.fill_delivered[c] + P.fill_pump_flow * (t - p.fill_on_at[c]) < P.fill_tank_volume
+             ? P.fill_pump_flow
+             : 0.0;
+}
+
+double fillDelivered(const FacilityModel& m, const State& st, int c, double t) {
+  const ProtectionParams& P = m.detection.protection;
+  const ProtectionState& p = st.faults.prot;
+  if (p.fill_delivered.empty()) return 0.0;
+  const double run = p.fill_on_at[c] < 0 ? 0.0 : std::max(t - p.fill_on_at[c], 0.0);
+  return std::min(p.fill_delivered[c] + P.fill_pump_flow * run, P.fill_tank_volume);
+}
 
 double waterSaturationTemperature(double p_abs) {
   // Antoine equation log10(p / bar) = A - B / (T + C) for water, NIST Chemistry WebBook (Stull
@@ -219,6 +294,7 @@ void pollProtection(const FacilityModel& m, State& st, double t, const double* y
   pollEpo(m, st, t);
   pollRacks(m, st, t, y);
   pollPressure(m, st, t);
+  pollFill(m, st, t);
 }
 
 }  // namespace dctwin

@@ -169,6 +169,10 @@ struct ProtectionState {
   std::vector<double> inlet_high_since, inlet_trip_since, inlet_capped_at;
   std::vector<char> inlet_alarm, coolant_trip, rack_over_pressure, relief;
   std::vector<double> gpu_cap_factor;  // per rack: protective GPU cap, share of the limit (1)
+  // per CDU make-up from the fill tank: low pressure since (-1), fill pump started at (-1: off),
+  // volume delivered by earlier runs of the pump (m3), stopped for good (timeout, tank empty)
+  std::vector<double> fill_low_since, fill_on_at, fill_delivered;
+  std::vector<char> fill_locked;
 };
 
 struct FaultState {

@@ -417,13 +417,17 @@ struct CduLoopRhs {
         q_air += sig.leak_air[k];
       }
     }
-    ydot[o + kVLost] = q_liq;
+    // make-up from the fill tank (protection.cpp) enters at the reservoir's temperature (a)
+    const double q_fill = fillFlow(m, st, c, t);
+    ydot[o + kVLost] = q_liq - q_fill;
     // (vacuum loops: the vacuum pump removes the air it separates; kVAir then counts the air
     // drawn in, cumulative, and the pump head is not derated)
     // a drained tank no longer makes up the loss: air takes the lost liquid's place
     // air drawn in stops when it fills the loop (the loop is then at atmospheric pressure) (a)
     const double room = std::clamp(1.0 - V_air / m.cdu_V_loop[c], 0.0, 1.0);
-    ydot[o + kVAir] = q_air * room + (drained ? q_liq : 0.0);
+    // (make-up into a drained loop first replaces the air)
+    ydot[o + kVAir] =
+        q_air * room + (drained && (V_air > 0 || q_liq > q_fill) ? q_liq - q_fill : 0.0);
   }
 
   // 1c. primary flow through the plate HX and the valve (a stuck valve holds its opening)

@@ -716,6 +716,12 @@ const Section kGpuLayer{
 //---------------------------------------------------------------------------------------------
 // the facility file
 
+// protection layers a site owns (docs/models/protection.md); a scenario overrides them key by key
+const Section kFacilityProtection{"facility.protection",
+                                  "protection layers of the CDUs and racks (docs/models/"
+                                  "protection.md); every key optional, every action latched",
+                                  protectionKeys()};
+
 const Section kFacility{
     "facility",
     "a dctwin facility file (docs/facility-format.md)",
@@ -729,7 +735,8 @@ const Section kFacility{
          .docs("air-cooled racks and devices with fans (docs/models/air_rack.md)"),
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
      map("gpu_layer", kGpuLayer), map("power", kPowerSection),
-     map("variation", kVariation).orWords({"none"}), map("plant", plantSection())}};
+     map("variation", kVariation).orWords({"none"}), map("plant", plantSection()),
+     map("protection", kFacilityProtection)}};
 
 //---------------------------------------------------------------------------------------------
 // catalog entries

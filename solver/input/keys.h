@@ -118,6 +118,8 @@ std::vector<std::string> requiredPaths(const Section& s);
 
 // the file kinds and their top sections
 enum class FileKind { Facility, Scenario, Sweep };
+// the keys of a `protection` section (facility and scenario files)
+std::vector<Key> protectionKeys();
 const Section& facilityFile();
 const Section& scenarioFile();
 const Section& sweepFile();

@@ -33,6 +33,7 @@
 #include "solver/input/datasheet_reader.h"
 #include "solver/input/keys.h"
 #include "solver/input/plant_reader.h"
+#include "solver/input/protection_reader.h"
 #include "solver/input/yaml_reader.h"
 
 namespace dctwin {
@@ -724,6 +725,8 @@ class FacilityReader {
     top.list("jobs", [&](Item x, Path p, std::size_t) { readJob(x, p); });
     if (auto pw = top.map("power")) readPower(*pw);
     if (auto pl = top.map("plant")) readPlant(*pl, spec_);  // plant_reader.cpp
+    // the site's protection settings (protection_reader.cpp); a scenario overrides them
+    if (auto pr = top.map("protection")) readProtectionSection(*pr, spec_.detection.protection);
     if (auto gl = top.map("gpu_layer")) {
       gl->read("step", spec_.gpu_step);
       gl->read("coupling", spec_.coupling_step);

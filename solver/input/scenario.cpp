@@ -14,6 +14,7 @@
 #include "solver/common/units.h"
 #include "solver/input/keys.h"
 #include "solver/input/loader.h"
+#include "solver/input/protection_reader.h"
 #include "solver/input/yaml_reader.h"
 
 namespace dctwin {
@@ -86,22 +87,7 @@ class ScenarioReader {
   }
 
   void readProtection(MapIn& d) {
-    ProtectionParams& p = sc_.detection.protection;
-    d.read("enabled", p.enabled);
-    d.read("startup_inhibit", p.startup_inhibit);
-    d.read("supply_high_offset", p.supply_high_offset);
-    d.read("supply_low_offset", p.supply_low_offset);
-    d.read("supply_alarm_delay", p.supply_alarm_delay);
-    d.read("return_high_offset", p.return_high_offset);
-    d.read("return_alarm_delay", p.return_alarm_delay);
-    d.read("epo_flow_fraction", p.epo_flow_fraction);
-    d.read("epo_delay", p.epo_delay);
-    d.read("inlet_cap_delay", p.inlet_cap_delay);
-    d.read("inlet_cap_fraction", p.inlet_cap_fraction);
-    d.read("inlet_cap_hold", p.inlet_cap_hold);
-    d.read("inlet_shutdown_margin", p.inlet_shutdown_margin);
-    d.read("inlet_shutdown_delay", p.inlet_shutdown_delay);
-    d.read("coolant_limit_margin", p.coolant_limit_margin);
+    sc_.protection_keys = readProtectionSection(d, sc_.detection.protection);
   }
 
   // one event: its time and targets, then exactly one action
@@ -373,7 +359,11 @@ void stepSeries(TimeSeries& ts, double time, double value) {
 
 void applyScenario(const Scenario& sc, FacilitySpec& spec) {
   std::vector<LoadError> errors;
+  // the facility's protection settings, overridden key by key by the scenario's
+  const ProtectionParams site = spec.detection.protection;
   spec.detection = sc.detection;
+  spec.detection.protection = site;
+  overlayProtection(sc.detection.protection, sc.protection_keys, spec.detection.protection);
   using K = FaultSpec::Kind;
   const std::map<std::string, K> fault_kinds{{"pump_failure", K::PumpFailure},
                                              {"cdu_failure", K::CduFailure},

@@ -34,6 +34,7 @@ struct Scenario {
   double T_init = 0;  // initial fluid temperature; default: facility water at t=0 (K)
   std::vector<ScenarioEvent> events;
   DetectionSpec detection;
+  std::vector<std::string> protection_keys;  // the `protection` keys the file sets
 };
 
 // throws LoadFailure

@@ -75,56 +75,87 @@ const Section kDetection{
          .dflt("10 s")
          .docs("... for this long: flow-imbalance alarm (a)")}};
 
-// protection layers (docs/models/protection.md): thresholds and delays a site sets
-const Range kOffset{0, 50, false, false, "0 ... 50 K"};
-const Section kProtection{
-    "scenario.protection",
-    "protection layers of the CDUs and racks (docs/models/protection.md); every key optional, "
-    "every action latched",
-    {boolean("enabled").dflt("true").docs("false: no protection layer acts (alarms only above)"),
-     quantity("startup_inhibit", Dim::Time, kHour)
-         .dflt("20 min")
-         .docs("temperature warnings ignored after start [K59, K61]"),
-     quantity("supply_high_offset", Dim::TemperatureDiff, kOffset)
-         .dflt("2 K")
-         .docs("CDU supply above its set point by this ... [K61]"),
-     quantity("supply_low_offset", Dim::TemperatureDiff, kOffset)
-         .dflt("2 K")
-         .docs("... or below it by this ... [K61]"),
-     quantity("supply_alarm_delay", Dim::Time, kHour)
-         .dflt("2 min")
-         .docs("... for this long: supply high / low warning [K61]"),
-     quantity("return_high_offset", Dim::TemperatureDiff, kOffset)
-         .dflt("15 K")
-         .docs("CDU return above the supply set point by this ... (a)"),
-     quantity("return_alarm_delay", Dim::Time, kHour)
-         .dflt("2 min")
-         .docs("... for this long: return high warning (a)"),
-     quantity("epo_flow_fraction", Dim::None, kFraction)
-         .dflt("0.1")
-         .docs("CDU flow below this share of its set point ... (a)"),
-     quantity("epo_delay", Dim::Time, kHour)
-         .dflt("10 s")
-         .docs("... for this long: emergency power-off of the loop's racks (a)"),
-     quantity("inlet_cap_delay", Dim::Time, kHour)
-         .dflt("30 s")
-         .docs("rack inlet above supply_temperature_max this long: GPU power cap (a)"),
-     quantity("inlet_cap_fraction", Dim::None, {0.05, 1, false, false, "0.05 ... 1"})
-         .dflt("0.5")
-         .docs("the cap, as a share of each GPU's power limit (a)"),
-     quantity("inlet_cap_hold", Dim::Time, kHour)
-         .dflt("5 min")
-         .docs("inlet still above its maximum this long after the cap: rack off (a)"),
-     quantity("inlet_shutdown_margin", Dim::TemperatureDiff, kOffset)
-         .dflt("5 K")
-         .docs("rack inlet above its maximum by this ... (a)"),
-     quantity("inlet_shutdown_delay", Dim::Time, kHour)
-         .dflt("10 s")
-         .docs("... for this long: the rack is powered off (a)"),
-     quantity("coolant_limit_margin", Dim::TemperatureDiff, kOffset)
-         .dflt("5 K")
-         .docs("rack coolant within this of the fluid's use range or of boiling at the loop "
-               "pressure: rack off at once (a)")}};
+}  // namespace
+
+// protection layers (docs/models/protection.md): thresholds and delays a site sets, in the
+// facility file's `protection` section and, overriding it key by key, the scenario's. The ranges
+// are local: the facility's table is built from this one during static initialisation
+std::vector<Key> protectionKeys() {
+  const Range kOffset{0, 50, false, false, "0 ... 50 K"};
+  const Range kFraction{0, 1, false, false, "0 ... 1"};
+  const Range kHour{0, 3600, false, false, "0 ... 1 h"};
+  return {
+      boolean("enabled").dflt("true").docs("false: no protection layer acts (alarms only above)"),
+      quantity("startup_inhibit", Dim::Time, kHour)
+          .dflt("20 min")
+          .docs("temperature warnings ignored after start [K59, K61]"),
+      quantity("supply_high_offset", Dim::TemperatureDiff, kOffset)
+          .dflt("2 K")
+          .docs("CDU supply above its set point by this ... [K61]"),
+      quantity("supply_low_offset", Dim::TemperatureDiff, kOffset)
+          .dflt("2 K")
+          .docs("... or below it by this ... [K61]"),
+      quantity("supply_alarm_delay", Dim::Time, kHour)
+          .dflt("2 min")
+          .docs("... for this long: supply high / low warning [K61]"),
+      quantity("return_high_offset", Dim::TemperatureDiff, kOffset)
+          .dflt("15 K")
+          .docs("CDU return above the supply set point by this ... (a)"),
+      quantity("return_alarm_delay", Dim::Time, kHour)
+          .dflt("2 min")
+          .docs("... for this long: return high warning (a)"),
+      quantity("epo_flow_fraction", Dim::None, kFraction)
+          .dflt("0.1")
+          .docs("CDU flow below this share of its set point ... (a)"),
+      quantity("epo_delay", Dim::Time, kHour)
+          .dflt("10 s")
+          .docs("... for this long: emergency power-off of the loop's racks (a)"),
+      quantity("inlet_cap_delay", Dim::Time, kHour)
+          .dflt("30 s")
+          .docs("rack inlet above supply_temperature_max this long: GPU power cap (a)"),
+      quantity("inlet_cap_fraction", Dim::None, {0.05, 1, false, false, "0.05 ... 1"})
+          .dflt("0.5")
+          .docs("the cap, as a share of each GPU's power limit (a)"),
+      quantity("inlet_cap_hold", Dim::Time, kHour)
+          .dflt("5 min")
+          .docs("inlet still above its maximum this long after the cap: rack off (a)"),
+      quantity("inlet_shutdown_margin", Dim::TemperatureDiff, kOffset)
+          .dflt("5 K")
+          .docs("rack inlet above its maximum by this ... (a)"),
+      quantity("inlet_shutdown_delay", Dim::Time, kHour)
+          .dflt("10 s")
+          .docs("... for this long: the rack is powered off (a)"),
+      quantity("coolant_limit_margin", Dim::TemperatureDiff, kOffset)
+          .dflt("5 K")
+          .docs("rack coolant within this of the fluid's use range or of boiling at the loop "
+                "pressure: rack off at once (a)"),
+      quantity("fill_tank_volume", Dim::Volume, {0, 10, false, false, "0 ... 10 m3"})
+          .dflt("0 L")
+          .docs("make-up (auto-fill) tank of each CDU; 0: no auto-fill (a)"),
+      quantity("fill_pump_flow", Dim::VolumeFlow, {0, 0.01, false, false, "0 ... 600 L/min"})
+          .dflt("0 L/min")
+          .docs("the fill pump's flow into the expansion tank (a)"),
+      quantity("fill_start_drop", Dim::Pressure, {0, 1e6, false, false, "0 ... 10 bar"})
+          .dflt("20 kPa")
+          .docs("tank (pump suction) pressure below its fill pressure by this ... [K61]"),
+      quantity("fill_start_delay", Dim::Time, kHour)
+          .dflt("10 s")
+          .docs("... for this long: the fill pump starts [K61]"),
+      quantity("fill_stop_drop", Dim::Pressure, {0, 1e6, false, false, "0 ... 10 bar"})
+          .dflt("0 kPa")
+          .docs("it stops when the pressure is back within this of the fill pressure [K61]"),
+      quantity("fill_timeout", Dim::Time, kHour)
+          .dflt("3 min")
+          .docs("a fill pump running this long without getting there stops for good [K61]")};
+}
+
+namespace {
+
+const Section kProtection{"scenario.protection",
+                          "protection layers of the CDUs and racks (docs/models/protection.md); "
+                          "every key optional, every action latched; overrides the facility "
+                          "file's `protection` key by key",
+                          protectionKeys()};
 
 const Section kLeak{
     "scenario.events.leak",

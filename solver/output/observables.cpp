@@ -419,8 +419,11 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(nc, [&](int k) { return g.dp_bank[k]; });
     case Obs::CduPTank:
       return each(nc, [&](int k) { return g.p_tank[k]; });
-    case Obs::CduCoolantLost:
-      return each(nc, [&](int k) { return y[m.stateAdr(k, kVLost)]; });
+    case Obs::CduCoolantLost:  // the state is the net loss: leaks less the make-up
+      return each(nc,
+                  [&](int k) { return y[m.stateAdr(k, kVLost)] + fillDelivered(m, st, k, c.t); });
+    case Obs::CduMakeup:
+      return each(nc, [&](int k) { return fillDelivered(m, st, k, c.t); });
     case Obs::CduAirVolume:
       return each(nc, [&](int k) { return y[m.stateAdr(k, kVAir)]; });
     case Obs::CduTankLevel:

@@ -101,7 +101,10 @@ enum class Rate { Output, Fast };
     "expansion-tank (pump suction) gauge pressure; vacuum loops: negative",                        \
     "tank gas cushion after the coolant lost (docs/models/leak.md)")                               \
   X(CduCoolantLost, "/cdu/coolant_lost", "m3", Cumulative, Cdu, Always, Output,                    \
-    "coolant lost through leaks, cumulative", "integral of the leak flows (state)")                \
+    "coolant lost through leaks, cumulative", "integral of the leak flows (state + make-up)")      \
+  X(CduMakeup, "/cdu/makeup_volume", "m3", Cumulative, Cdu, Always, Output,                        \
+    "coolant made up from the fill tank, cumulative",                                              \
+    "fill pump flow times its running time (docs/models/protection.md)")                           \
   X(CduAirVolume, "/cdu/air_volume", "m3", Instant, Cdu, Always, Output,                           \
     "air in the loop (drained tank, air in-leak)", "air volume state")                             \
   X(CduTankLevel, "/cdu/tank_level", "1", Instant, Cdu, Always, Output,                            \
