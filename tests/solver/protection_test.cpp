@@ -323,3 +323,108 @@ TEST_CASE("leak sensor placement: the liquid needs time to reach the sensor, and
   REQUIRE(iso);
   CHECK(iso->time == Approx(b->time));
 }
+
+TEST_CASE("make-up: a small leak is ridden through on the fill tank until it runs dry",
+          "[protection][leak]") {
+  // a 1.5 mm weep at the CDU, no valve to isolate it; the pod's 25 L fill tank and 10 L/min pump
+  const std::string sc = std::string(kHead) +
+                         "events:\n  - {time: 10 min, cdu: cdu1, leak: {location: cdu, diameter: "
+                         "1.5 mm}}\n";
+  const Outcome o = run(sc, 2400);
+  const EventRecord* start = find(o.res, "fill_pump_start");
+  const EventRecord* stop = find(o.res, "fill_pump_stop");
+  const EventRecord* empty = find(o.res, "fill_tank_empty");
+  const EventRecord* low = find(o.res, "low_level");
+  const EventRecord* epo = find(o.res, "emergency_power_off");
+  REQUIRE(start);
+  REQUIRE(stop);
+  REQUIRE(empty);
+  REQUIRE(low);
+  REQUIRE(epo);
+  // the pump cycles: on at low pressure, off back at the fill pressure, many times
+  CHECK(stop->time > start->time);
+  CHECK(count(o.res, "fill_pump_start") >= 10);
+  CHECK(count(o.res, "fill_timeout") == 0);
+  // ridden through for some 20 minutes: the level switch trips only after the fill tank is empty
+  CHECK(empty->time > 1500);
+  CHECK(low->time > empty->time);
+  CHECK(epo->time > low->time);
+  // every litre of the fill tank went in
+  CHECK(fillDelivered(o.m, o.st, 0, 2400) == Approx(0.025).epsilon(1e-9));
+  CHECK(fillFlow(o.m, o.st, 0, 2400) == 0.0);
+  // while it was ridden through the racks kept full power
+  CHECK(at(o, o.P_racks, 1500) > 0.5 * at(o, o.P_racks, 590));
+
+  // the same leak without auto-fill: the level switch trips within a few minutes
+  const Outcome n =
+      run(sc, 1200, [](FacilitySpec& s) { s.detection.protection.fill_tank_volume = 0; });
+  const EventRecord* low_n = find(n.res, "low_level");
+  REQUIRE(low_n);
+  CHECK(low_n->time < 700);
+  CHECK(!find(n.res, "fill_pump_start"));
+}
+
+TEST_CASE("make-up cannot hold a header leak: the fill tank empties, the EPO still acts",
+          "[protection][leak]") {
+  const std::string sc = std::string(kHead) +
+                         "events:\n  - {time: 10 min, cdu: cdu1, leak: {location: supply_header, "
+                         "diameter: 6 mm}}\n";
+  const Outcome o = run(sc, 900);
+  const EventRecord* epo = find(o.res, "emergency_power_off");
+  const EventRecord* empty = find(o.res, "fill_tank_empty");
+  REQUIRE(epo);
+  REQUIRE(empty);
+  CHECK(epo->time < 630);
+  CHECK(empty->time > epo->time);
+}
+
+TEST_CASE("a fill pump that cannot restore the pressure stops after its timeout",
+          "[protection][leak]") {
+  // a large fill tank and a weak pump against a 3 mm leak at the CDU
+  const std::string sc = std::string(kHead) +
+                         "protection: {fill_tank_volume: 500 L, fill_pump_flow: 1 L/min}\n"
+                         "detection: {low_level_pump_stop: false}\n"
+                         "events:\n  - {time: 10 min, cdu: cdu1, leak: {location: cdu, diameter: "
+                         "3 mm}}\n";
+  const Outcome o = run(sc, 1200);
+  const EventRecord* start = find(o.res, "fill_pump_start");
+  const EventRecord* to = find(o.res, "fill_timeout");
+  REQUIRE(start);
+  REQUIRE(to);
+  CHECK(to->time == Approx(start->time + 180).margin(1.01));
+  CHECK(count(o.res, "fill_pump_start") == 1);  // latched: no restart
+  CHECK(fillDelivered(o.m, o.st, 0, 1200) == Approx(3e-3).margin(2e-5));
+}
+
+TEST_CASE("protection settings: the facility file's, overridden key by key by the scenario's",
+          "[protection][input]") {
+  FacilitySpec spec = loadFacility(kPod);
+  CHECK(spec.detection.protection.fill_tank_volume == Approx(0.025));
+  CHECK(spec.detection.protection.fill_start_drop == Approx(10e3));
+  {
+    FacilitySpec s = spec;
+    applyScenario(
+        loadScenarioFromString(
+            std::string(kHead) + "protection: {fill_pump_flow: 5 L/min, epo_delay: 30 s}\n",
+            "s.yaml"),
+        s);
+    CHECK(s.detection.protection.fill_pump_flow == Approx(5.0 / 60000));  // the scenario's
+    CHECK(s.detection.protection.epo_delay == Approx(30));
+    CHECK(s.detection.protection.fill_tank_volume == Approx(0.025));  // the facility's
+    CHECK(s.detection.protection.fill_start_drop == Approx(10e3));
+    CHECK(s.detection.protection.fill_timeout == Approx(180));  // the default
+  }
+  {
+    FacilitySpec s = spec;
+    applyScenario(loadScenarioFromString(std::string(kHead), "s.yaml"), s);
+    CHECK(s.detection.protection.fill_pump_flow == Approx(10.0 / 60000));
+  }
+  // a bad value in the facility's section is an error naming the key
+  const std::string bad = "dctwin: 1\nname: x\nprotection: {fill_tank_volume: -3 L}\n";
+  try {
+    loadFacilityFromString(bad, "f.yaml");
+    FAIL("no error");
+  } catch (const LoadFailure& e) {
+    CHECK(std::string(e.what()).find("fill_tank_volume") != std::string::npos);
+  }
+}
