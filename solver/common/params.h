@@ -82,7 +82,8 @@ enum class FaultKind {
   HeatRejectionFailure,  // `value` dry-cooler units or tower cells lose their fans
   MakeupWaterLoss,       // the towers' (and pads') make-up water is lost
   PlantPumpFailure,      // `value` primary pumps stop
-  GeneratorOnline        // the transfer switch puts the standby generator on (scheduled at compile)
+  GeneratorOnline,       // the transfer switch puts the standby generator on (scheduled at compile)
+  GeneratorFailure       // from then on the standby generator fails to start, or trips if running
 };
 
 // where a leak opens

@@ -431,9 +431,10 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
         }
         break;
       case K::Utility:
-        e.label = "utility";
+      case K::GeneratorFailure:
+        e.label = f.kind == K::Utility ? "utility" : "generator";
         if (!m.has_power) {
-          err.add(f.loc, "", "utility events need the facility's power section");
+          err.add(f.loc, "", "utility and generator events need the facility's power section");
           continue;
         }
         break;

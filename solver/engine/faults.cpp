@@ -236,8 +236,27 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
         f.changed = true;
         break;
       }
+      case K::GeneratorFailure: {
+        const bool was_fed = facilityFed(st);
+        f.generator_failed = true;
+        if (f.generator_on) {
+          f.generator_on = false;
+          log(st, e.time, e.label, "generator_trip", "critical",
+              "standby generator tripped: the UPS carries the load");
+          logCoolingPower(m, st, e.time, was_fed);
+          f.changed = true;
+        }
+        break;
+      }
       case K::GeneratorOnline: {
         if (f.utility_ok || f.generator_on) break;  // the utility came back first
+        if (f.generator_failed) {
+          log(st, e.time, "generator", "generator_fail_to_start", "critical",
+              "standby generator failed to start " + fmt(e.time - f.utility_lost_at) +
+                  " s after the utility loss: the UPS carries the load until its battery is "
+                  "empty");
+          break;
+        }
         const bool was_fed = facilityFed(st);
         f.generator_on = true;
         log(st, e.time, "generator", "generator_online", "info",

@@ -185,6 +185,7 @@ struct FaultState {
   std::vector<double> valve_stuck;  // per CDU: stuck opening, -1: free
   double fws_flow = 1.0;            // facility-water flow fraction
   bool utility_ok = true;
+  bool generator_failed = false;     // a generator_failure event: it cannot start (or trips)
   bool generator_on = false;         // the transfer switch has the standby generator on
   double utility_lost_at = -1;       // the utility loss a generator start answers (s)
   std::vector<int> rack_psu_failed;  // per rack

@@ -124,12 +124,14 @@ class ScenarioReader {
     if (e.actions == 0 && f_.s.count() > errors_before) {
       // the event's own value was reported
     } else if (e.actions == 0) {
-      f_.error(n, path, "",
-               "an event needs one of heat_load, facility_water_temperature, pump_failure, "
-               "cdu_failure, valve_stuck, facility_water_flow, utility, psu_failure, leak, "
-               "filter_clogging, sensor_fault, power_cap, job_start, job_stop, "
-               "supply_temperature_setpoint, dp_setpoint, flow_setpoint, chiller_trip, "
-               "heat_rejection_failure, makeup_water_loss, plant_pump_failure");
+      f_.error(
+          n, path, "",
+          "an event needs one of heat_load, facility_water_temperature, pump_failure, "
+          "cdu_failure, valve_stuck, facility_water_flow, utility, generator_failure, psu_failure, "
+          "leak, "
+          "filter_clogging, sensor_fault, power_cap, job_start, job_stop, "
+          "supply_temperature_setpoint, dp_setpoint, flow_setpoint, chiller_trip, "
+          "heat_rejection_failure, makeup_water_loss, plant_pump_failure");
     } else if (e.actions > 1) {
       f_.error(n, path, "", "an event has exactly one action; split it into several events");
     } else {
@@ -185,6 +187,7 @@ class ScenarioReader {
     if (e.m.read("facility_water_flow", f)) e.se.value = f, e.act("facility_water_flow", "*");
     std::string u;
     if (e.m.read("utility", u)) e.se.value = u == "restored" ? 1 : 0, e.act("utility", "*");
+    if (onlyTrue(e, "generator_failure")) e.se.value = 1, e.act("generator_failure", "*");
     // the plant (docs/models/plant.md)
     int n = 0;
     if (e.m.read("chiller_trip", n)) e.se.value = n, e.act("chiller_trip", "*");
@@ -370,6 +373,7 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                              {"valve_stuck", K::ValveStuck},
                                              {"facility_water_flow", K::FacilityWaterFlow},
                                              {"utility", K::Utility},
+                                             {"generator_failure", K::GeneratorFailure},
                                              {"psu_failure", K::PsuFailure},
                                              {"leak", K::Leak},
                                              {"filter_clogging", K::FilterClogging},

@@ -218,6 +218,9 @@ const Section kEvent{
      choice("utility", {"lost", "restored"})
          .expecting("'lost' or 'restored'")
          .docs("needs a power section"),
+     boolean("generator_failure")
+         .docs("true: from then on the standby generator fails to start, or trips if it runs "
+               "(needs a power section)"),
      integer("chiller_trip", 1, 100).docs("N chillers of the plant trip (needs a plant section)"),
      integer("heat_rejection_failure", 1, 1000)
          .docs("N dry-cooler units or tower cells lose their fans (needs a plant section)"),

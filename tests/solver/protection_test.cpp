@@ -428,3 +428,41 @@ TEST_CASE("protection settings: the facility file's, overridden key by key by th
     CHECK(std::string(e.what()).find("fill_tank_volume") != std::string::npos);
   }
 }
+
+TEST_CASE("generator failure: it fails to start, or trips while it runs; the UPS carries on",
+          "[protection][power]") {
+  const std::string tail =
+      "  - {time: 10 min, utility: lost}\n  - {time: 15 min, utility: restored}\n";
+  const Outcome ok = run(std::string(kHead) + "events:\n" + tail, 1000, pumpsOnUpsGenerator);
+  const Outcome fail =
+      run(std::string(kHead) + "events:\n  - {time: 1 min, generator_failure: true}\n" + tail, 1000,
+          pumpsOnUpsGenerator);
+  const EventRecord* fts = find(fail.res, "generator_fail_to_start");
+  REQUIRE(fts);
+  CHECK(fts->time == Approx(610));
+  CHECK(!find(fail.res, "generator_online"));
+  CHECK(find(ok.res, "generator_online"));
+  // the battery carries the whole 5 min instead of 10 s: it gives far more energy
+  CHECK(fail.st.pl.E_storage_drawn > 5 * ok.st.pl.E_storage_drawn);
+
+  // a trip after the transfer: the generator drops out, and with the CDU pumps off the UPS the
+  // cooling stops with it
+  const Outcome trip =
+      run(std::string(kHead) + "events:\n" + tail + "  - {time: 11 min, generator_failure: true}\n",
+          1000, pumpsOffUps);
+  const EventRecord* tr = find(trip.res, "generator_trip");
+  REQUIRE(tr);
+  CHECK(tr->time == Approx(660));
+  CHECK(count(trip.res, "cooling_power_lost") == 2);  // at the utility loss and at the trip
+  CHECK(at(trip, trip.flow, 680) < 0.1 * at(trip, trip.flow, 590));
+}
+
+TEST_CASE("a generator failure needs a power section", "[protection][power][input]") {
+  FacilitySpec spec = loadFacility(kPod);
+  spec.power.present = false;
+  applyScenario(
+      loadScenarioFromString(
+          std::string(kHead) + "events:\n  - {time: 1 min, generator_failure: true}\n", "s.yaml"),
+      spec);
+  CHECK_THROWS_WITH(compileFacility(spec), Catch::Contains("power section"));
+}
