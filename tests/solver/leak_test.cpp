@@ -46,6 +46,8 @@ void run(Out& o, const std::string& scenario, double duration, double dt_out,
          const std::string& facility_text = "") {
   FacilitySpec spec =
       facility_text.empty() ? loadFacility(kPod) : loadFacilityFromString(facility_text, "f.yaml");
+  // the leak physics without the site's make-up from its fill tank (protection_test.cpp tests it)
+  spec.detection.protection.fill_tank_volume = 0;
   Scenario sc = loadScenarioFromString(scenario, "s.yaml");
   applyScenario(sc, spec);
   o.m = compileFacility(spec);
