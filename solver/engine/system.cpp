@@ -228,6 +228,7 @@ State makeState(const FacilityModel& m, double T_init) {
                   &s.T_fws, &s.N_cmd, &s.y_cmd, &s.Q_loss})
     v->assign(m.ncdu, 0.0);
   s.p_tank.assign(m.ncdu, 0.0);
+  s.filter_dp.assign(m.ncdu, 0.0);
   s.head_factor.assign(m.ncdu, 1.0);
   for (auto* v : {&s.leak_flow, &s.leak_air, &s.leak_p}) v->assign(m.leaks.size(), 0.0);
   for (auto* v : {&s.m_rack, &s.dp_rack, &s.P_rack, &s.Q_liquid, &s.Q_air, &s.Q_cp, &s.R_cp})
@@ -355,15 +356,17 @@ struct CduLoopRhs {
     const double V_air = y[o + kVAir];
     const double phi = m.cdu_vacuum[c] < 0 ? 1.0 : pumpHeadFactor(m, c, V_air);
     sig.head_factor[c] = phi;
-    // a clogging strainer: dp = k m^2, k from its dp at the racks' design flow, rising linearly
-    double k_filter = 0;
+    // the strainer (docs/models/filter.md): dp = k m^2 through its rated point (the racks'
+    // design flow unless stated); a clogging event moves its dp there linearly to the event's
+    double dp_filter = m.cdu_filter_dp0[c];
     if (faulted && fs.filter_dp[c] > 0) {
       const double grow = fs.filter_time[c] > 0
                               ? std::clamp((t - fs.filter_t0[c]) / fs.filter_time[c], 0.0, 1.0)
                               : 1.0;
-      const double m_design = m.cdu_design_flow[c] * rho;
-      k_filter = grow * fs.filter_dp[c] / (m_design * m_design);
+      dp_filter += grow * (fs.filter_dp[c] - dp_filter);
     }
+    const double m_filter = m.cdu_filter_V_rated[c] * rho;
+    const double k_filter = dp_filter > 0 ? dp_filter / (m_filter * m_filter) : 0.0;
     solveSecondary(m, st, sig, c, nrun, N_eff, y[o + kTRes], phi, k_filter, t,
                    &part.hydraulic_failures);
     m_sec = sig.m_sec[c];
@@ -372,6 +375,7 @@ struct CduLoopRhs {
     // a coasting pump draws no power; its rotor's kinetic energy (a few kJ) is not tracked (a)
     sig.P_pump[c] = coasting ? 0.0 : pumpPowerElectric(pp, V_sec, sig.dp_pump[c]);
     sig.Q_pump_fluid[c] = coasting ? 0.0 : pumpHeatToFluid(pp, V_sec, sig.dp_pump[c]);
+    sig.filter_dp[c] = k_filter * m_sec * m_sec;
   }
 
   // 1b. leaks: orifice flows from the local gauge pressures, the tank's gas cushion, air in the
@@ -449,9 +453,14 @@ struct CduLoopRhs {
     const double Q_hex = hexHeatFlow(UA, m_sec * f.cp(T_res), m_p * fp.cp(T_fws), T_res, T_fws);
     sig.Q_hex[c] = Q_hex;
     const double h_res = f.h(T_res);
-    ydot[o + kTRes] = (m_sec * (f.h(y[ret0 + nret - 1]) - h_res) + sig.Q_pump_fluid[c]) /
-                      (m.cdu_M_res[c] * f.cp(T_res));
-    ydot[o + kTHexSec] = (m_sec * (h_res - f.h(T_hs)) - Q_hex) / (m.cdu_M_hex_sec[c] * f.cp(T_hs));
+    // the pumps' heat where they sit: upstream of the HX it enters the reservoir (pump suction)
+    // and passes the HX; downstream it enters the HX's secondary outlet, the supply (issue 19)
+    const double Q_up = m.cdu_pump_downstream[c] ? 0.0 : sig.Q_pump_fluid[c];
+    const double Q_down = sig.Q_pump_fluid[c] - Q_up;
+    ydot[o + kTRes] =
+        (m_sec * (f.h(y[ret0 + nret - 1]) - h_res) + Q_up) / (m.cdu_M_res[c] * f.cp(T_res));
+    ydot[o + kTHexSec] =
+        (m_sec * (h_res - f.h(T_hs)) - Q_hex + Q_down) / (m.cdu_M_hex_sec[c] * f.cp(T_hs));
     q_fws = m_p * (fp.h(T_hp) - fp.h(T_fws));
     ydot[o + kTHexPrim] = (Q_hex - q_fws) / (m.cdu_M_hex_prim[c] * fp.cp(T_hp));
   }
