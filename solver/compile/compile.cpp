@@ -854,6 +854,11 @@ void compileCduInventory(const FacilitySpec& spec, const CduSpec& cs, int c, dou
   m.cdu_filter_dp0.push_back(cs.filter_dp_clean +
                              cs.filter_clogging * (cs.filter_dp_clogged - cs.filter_dp_clean));
   m.cdu_pump_downstream.push_back(cs.pump_downstream ? 1 : 0);
+  m.cdu_presc_m_sec.push_back(cs.prescribed_secondary_flow.massFlow(rho_s));
+  m.cdu_presc_m_prim.push_back(cs.prescribed_primary_flow.massFlow(
+      m.fws_fluid >= 0 && m.fws_fluid < int(m.fluids.size()) ? m.fluids[m.fws_fluid].rho_ref()
+                                                             : 1000.0));
+  m.cdu_presc_T_supply.push_back(cs.prescribed_supply_T);
   double V_loop = cs.internal_volume + cs.hex_holdup_secondary +
                   m.cdu_pipe_sup[c].area() * cs.supply_pipe.length +
                   m.cdu_pipe_ret[c].area() * cs.return_pipe.length;

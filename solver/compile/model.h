@@ -154,6 +154,9 @@ struct FacilityModel {
   std::vector<double> cdu_filter_V_rated;  // rated flow; the racks' design flow by default (m3/s)
   std::vector<double> cdu_filter_dp0;      // dp at the rated flow at t = 0                 (Pa)
   std::vector<char> cdu_pump_downstream;   // 1: pumps after the HX (heat into the supply)
+  // prescribed boundaries (docs/models/cdu.md): 0 = none
+  std::vector<double> cdu_presc_m_sec, cdu_presc_m_prim;  // (kg/s)
+  std::vector<double> cdu_presc_T_supply;                 // (K)
   // --- end datasheet keys, round 2
 
   // racks (nrack, model order)

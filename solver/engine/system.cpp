@@ -132,7 +132,7 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
   const PumpParams& pp = m.cdu_pump[c];
   const int r0 = m.cdu_rackadr[c], nr = m.cdu_racknum[c];
   const double H0 = phi * pumpHead(pp, nrun, N, 0.0);
-  if (nr == 0 || H0 <= 0) {
+  if (nr == 0 || (H0 <= 0 && !(m.cdu_presc_m_sec[c] > 0))) {
     for (int k = 0; k < nr; ++k) sig.m_rack[r0 + k] = sig.dp_rack[r0 + k] = 0;
     sig.m_sec[c] = sig.dp_bank[c] = sig.dp_pump[c] = 0;
     return;
@@ -176,6 +176,16 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
     if (!p.ok) ok = false;
     return p;
   };
+  // a prescribed secondary flow (an ideal flow source, docs/models/cdu.md): the row at that flow
+  if (m.cdu_presc_m_sec[c] > 0) {
+    const double Qp = m.cdu_presc_m_sec[c];
+    LadderPoint lp = row(Qp);
+    sig.m_sec[c] = Qp;
+    sig.dp_bank[c] = lp.dp;
+    sig.dp_pump[c] = lp.dp + series(Qp);
+    if (!ok) ++*failures;
+    return;
+  }
   // residual r(Q) = H(N, Q) - dp_row(Q) - dp_series(Q), strictly decreasing in the flow Q;
   // safeguarded Newton from the last operating point (the solution moves little between calls)
   double lo = 0.0, hi = std::numeric_limits<double>::infinity();
@@ -441,6 +451,7 @@ struct CduLoopRhs {
     m_p = (faulted ? fs.fws_flow : 1.0) * (plant_unfed ? 0.0 : 1.0) *
           std::sqrt((m.has_plant ? st.plant.s.dp_cdu : m.cdu_fws_dp[c]) /
                     (m.cdu_prim_c_hex[c] + c_valve));
+    if (m.cdu_presc_m_prim[c] > 0) m_p = m.cdu_presc_m_prim[c];  // an ideal flow source
     sig.m_prim[c] = m_p;
     sig.T_fws[c] = T_fws;
   }
@@ -450,7 +461,12 @@ struct CduLoopRhs {
     const double T_hs = y[o + kTHexSec], T_hp = y[o + kTHexPrim], T_res = y[o + kTRes];
     const int ret0 = m.retSegAdr(c), nret = m.cdu_nseg_ret[c];
     const double UA = hexUA(m.cdu_hex[c], m_sec, m_p);
-    const double Q_hex = hexHeatFlow(UA, m_sec * f.cp(T_res), m_p * fp.cp(T_fws), T_res, T_fws);
+    // a prescribed supply temperature: the HX takes what brings its outlet there (its hold-up
+    // relaxes to it with M/m), the heat to the facility water (docs/models/cdu.md)
+    const double Q_hex =
+        m.cdu_presc_T_supply[c] > 0
+            ? m_sec * (f.h(T_res) - f.h(m.cdu_presc_T_supply[c]))
+            : hexHeatFlow(UA, m_sec * f.cp(T_res), m_p * fp.cp(T_fws), T_res, T_fws);
     sig.Q_hex[c] = Q_hex;
     const double h_res = f.h(T_res);
     // the pumps' heat where they sit: upstream of the HX it enters the reservoir (pump suction)

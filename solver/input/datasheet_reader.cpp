@@ -108,6 +108,12 @@ void readHex(MapIn& hx, CduSpec& c) {
   }
 }
 
+void readPrescribed(MapIn& pr, CduSpec& c) {
+  pr.read("secondary_flow", c.prescribed_secondary_flow);
+  pr.read("primary_flow", c.prescribed_primary_flow);
+  pr.read("supply_temperature", c.prescribed_supply_T);
+}
+
 void readFilter(MapIn& fl, CduSpec& c) {
   fl.read("dp_clean", c.filter_dp_clean);
   fl.read("dp_clogged", c.filter_dp_clogged);

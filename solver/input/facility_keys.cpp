@@ -350,6 +350,21 @@ std::vector<Key> cduBody() {
           map("filter", kFilter).docs("none: no strainer (a filter_clogging event then adds one)")};
 }
 
+// prescribed boundaries (issue 19, docs/models/cdu.md "Prescribed boundaries")
+const Section kPrescribed{
+    "facility.cdus.prescribed",
+    "boundary conditions that replace a part of the CDU, to test one component: an ideal flow "
+    "source for the pumps or the facility-water valve, an ideal supply temperature for the HX",
+    {flow("secondary_flow")
+         .docs("the secondary flow, whatever the pump curve (the pumps' power "
+               "at the head the loop needs; the pump PI no longer acts)"),
+     flow("primary_flow")
+         .docs("the facility-water flow through the HX, whatever the valve (the "
+               "temperature PI no longer acts)"),
+     quantity("supply_temperature", Dim::Temperature, kTemperature)
+         .docs("the HX holds the secondary supply here (its hold-up's lag M/m); the heat it "
+               "takes goes to the facility water")}};
+
 const Section kCdu{
     "facility.cdus",
     "a CDU with its secondary loop; with `model` it starts from data/catalog/cdus/<model>.yaml "
@@ -358,7 +373,9 @@ const Section kCdu{
     cat({name("name").reqHere().docs("unique among CDUs"),
          name("model").docs("a catalog CDU: the starting point"), desc(),
          name("fluid").dflt("pg25").docs("secondary (TCS) coolant, a catalog fluid"),
-         map("piping", kPiping).reqHere()},
+         map("piping", kPiping).reqHere(),
+         map("prescribed", kPrescribed)
+             .docs("boundaries that replace a part of the CDU, to test one component")},
         cduBody()),
     true};
 

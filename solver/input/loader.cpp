@@ -30,8 +30,8 @@
 #include "solver/common/paths.h"
 #include "solver/common/units.h"
 #include "solver/input/air_rack_reader.h"
-#include "solver/input/fluid_reader.h"
 #include "solver/input/datasheet_reader.h"
+#include "solver/input/fluid_reader.h"
 #include "solver/input/keys.h"
 #include "solver/input/plant_reader.h"
 #include "solver/input/yaml_reader.h"
@@ -900,6 +900,7 @@ class FacilityReader {
       if (std::string a; piping->read("return_arrangement", a)) c.reverse_return = a == "reverse";
       c.piping_loc = piping->loc();
     }
+    if (auto pr = m.map("prescribed")) datasheet::readPrescribed(*pr, c);
     c.loc = m.loc();
     info.setpoint_loc = where(prov, "control.supply_temperature", m.loc());
     if (!info.broken) checkCdu(f_, c, prov, m.loc(), extra);

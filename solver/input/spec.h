@@ -179,6 +179,9 @@ struct CduSpec {
   FlowValue hex_ap_flow_secondary, hex_ap_flow_primary;
   // vendor table (sizing table): UA over the secondary flow at the rated primary flow
   std::vector<double> hex_table_flow, hex_table_ua;  // (m3/s), (W/K)
+  // prescribed boundaries (facility CDUs only): 0 = none
+  FlowValue prescribed_secondary_flow, prescribed_primary_flow;
+  double prescribed_supply_T = 0;  // (K)
   // --- end datasheet keys, round 2
   SourceLoc loc;
 };

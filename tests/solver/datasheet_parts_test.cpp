@@ -408,3 +408,41 @@ TEST_CASE("fluids defined in the file: bad input is a file:line error", "[loader
     expectOneError(t, lineOf(t, "T_max"), "above T_min");
   }
 }
+
+//---------------------------------------------------------------------------------------------
+TEST_CASE("prescribed boundaries: an ideal flow source and an ideal supply temperature",
+          "[system][datasheet][prescribed]") {
+  const std::string piping = "    piping:\n";
+  SECTION("secondary flow") {
+    FacilityModel m = compileFacility(loadFacilityFromString(
+        patched(kFacility, piping, "    prescribed: {secondary_flow: 500 L/min}\n" + piping),
+        "b.yaml"));
+    const double rho = m.fluids[m.cdu_fluid[0]].rho_ref();
+    Last r = run(m, 1800);
+    // the flow set point (600 L/min) no longer acts: the loop carries the prescribed flow
+    CHECK(r.sig.m_sec[0] == Approx(500 * kLmin * rho).epsilon(1e-14));
+    CHECK(r.sig.m_rack[0] == Approx(r.sig.m_sec[0]).epsilon(1e-12));
+    CHECK(r.sig.dp_pump[0] > r.sig.dp_bank[0]);
+    CHECK(r.sig.P_pump[0] > 0);
+    CHECK(r.y[m.stateAdr(0, kTHexSec)] == Approx(32 + kC).margin(0.01));
+    CHECK(std::abs(r.e.balanceError()) < 1e-5 * r.e.heat_in);
+  }
+  SECTION("primary flow and supply temperature") {
+    FacilityModel m = compileFacility(loadFacilityFromString(
+        patched(
+            kFacility, piping,
+            "    prescribed: {primary_flow: 400 L/min, supply_temperature: 30 degC}\n" + piping),
+        "b.yaml"));
+    const Fluid& fp = m.fluids[m.fws_fluid];
+    Last r = run(m, 1800);
+    CHECK(r.sig.m_prim[0] == Approx(400 * kLmin * fp.rho_ref()).epsilon(1e-14));
+    // the supply at the prescribed 30 degC (not the 32 degC set point), whatever the HX
+    CHECK(r.y[m.stateAdr(0, kTHexSec)] == Approx(30 + kC).margin(1e-6));
+    // steady state: the facility water carries the racks' and pumps' heat
+    const double T_hp = r.y[m.stateAdr(0, kTHexPrim)];
+    const double q_fws = r.sig.m_prim[0] * (fp.h(T_hp) - fp.h(26 + kC));
+    CHECK(q_fws == Approx(r.sig.Q_hex[0]).epsilon(1e-6));
+    CHECK(r.sig.Q_hex[0] == Approx(400e3 * 0.95 + r.sig.Q_pump_fluid[0]).epsilon(1e-4));
+    CHECK(std::abs(r.e.balanceError()) < 1e-5 * r.e.heat_in);
+  }
+}
