@@ -583,6 +583,41 @@ std::vector<std::vector<int>> racksByCdu(const FacilitySpec& spec, Errors& err) 
   return racks_of;
 }
 
+// 3a'. heat exchanger beyond the rated point (issue 19, docs/models/heat_exchanger.md): a given
+// UA at the rated flows, split by the rated point's film ratio; the rating of an approach at a
+// load and a pair of flows (its own film ratio); a vendor table of UA over the secondary flow
+HexParams sizeHexBeyondRated(const CduSpec& cs, const Fluid& fs, const Fluid& fp,
+                             const HexRating& rated, double n) {
+  using S = CduSpec::HexSizing;
+  if (cs.hex_sizing == S::Ua)
+    return splitCounterflowUA(cs.hex_ua, rated.r_nominal, rated.m_hot, rated.m_cold, n);
+  if (cs.hex_sizing == S::Table) {
+    HexParams p = sizeCounterflow(rated, n);  // the film split for the primary flow's effect
+    std::vector<double> m_hot(cs.hex_table_flow.size());
+    for (std::size_t i = 0; i < m_hot.size(); ++i) m_hot[i] = cs.hex_table_flow[i] * fs.rho_ref();
+    setUaTable(p, m_hot, cs.hex_table_ua);
+    return p;
+  }
+  // the approach point, rated as the rated point is (enthalpy drop, specific heats at the inlets)
+  HexRating r;
+  r.Q = cs.hex_ap_load;
+  r.approach = cs.hex_ap_approach;
+  r.T_cold_in = cs.hex_ap_T_primary;
+  r.m_hot = cs.hex_ap_flow_secondary.massFlow(fs.rho_ref());
+  r.m_cold = cs.hex_ap_flow_primary.massFlow(fp.rho_ref());
+  const double T_hot_out = r.T_cold_in + r.approach;
+  r.T_hot_in = fs.T_of_h(fs.h(T_hot_out) + r.Q / r.m_hot);
+  r.cp_hot = fs.cp(r.T_hot_in);
+  r.cp_cold = fp.cp(r.T_cold_in);
+  const double T_hot_mean = 0.5 * (r.T_hot_in + T_hot_out);
+  const double T_cold_mean = r.T_cold_in + 0.5 * r.Q / (r.m_cold * r.cp_cold);
+  auto film = [&](const Fluid& f, double mf, double T) {
+    return f.k(T) * std::pow(mf / f.mu(T), n) * std::cbrt(f.Pr(T));
+  };
+  r.r_nominal = film(fp, r.m_cold, T_cold_mean) / film(fs, r.m_hot, T_hot_mean);
+  return sizeCounterflow(r, n);
+}
+
 // 3a. plate heat exchanger sized from the rated point, with each fluid's properties there; node
 // masses, pressure drops
 void compileCduHex(const CduSpec& cs, const Fluid& fs, const Fluid& fp, FacilityModel& m,
@@ -613,7 +648,9 @@ void compileCduHex(const CduSpec& cs, const Fluid& fs, const Fluid& fp, Facility
   };
   rating.r_nominal = film(fp, m_prim_r, T_cold_mean) / film(fs, m_sec_r, T_hot_mean);
   try {
-    m.cdu_hex.push_back(sizeCounterflow(rating, n));
+    m.cdu_hex.push_back(cs.hex_sizing == CduSpec::HexSizing::Rated
+                            ? sizeCounterflow(rating, n)
+                            : sizeHexBeyondRated(cs, fs, fp, rating, n));
   } catch (const std::exception& e) {
     err.add(cs.loc, "", std::string("heat exchanger: ") + e.what());
     m.cdu_hex.push_back(HexParams{});
@@ -813,6 +850,16 @@ void compileCduInventory(const FacilitySpec& spec, const CduSpec& cs, int c, dou
       if (rt != spec.rack_types.end()) design += rt->second.design_flow * rs.multiplier;
     }
   m.cdu_design_flow.push_back(design);
+  // the strainer/filter through its rated point, clean or partly clogged (issue 19)
+  m.cdu_filter_V_rated.push_back(cs.filter_rated_flow > 0 ? cs.filter_rated_flow : design);
+  m.cdu_filter_dp0.push_back(cs.filter_dp_clean +
+                             cs.filter_clogging * (cs.filter_dp_clogged - cs.filter_dp_clean));
+  m.cdu_pump_downstream.push_back(cs.pump_downstream ? 1 : 0);
+  m.cdu_presc_m_sec.push_back(cs.prescribed_secondary_flow.massFlow(rho_s));
+  m.cdu_presc_m_prim.push_back(cs.prescribed_primary_flow.massFlow(
+      m.fws_fluid >= 0 && m.fws_fluid < int(m.fluids.size()) ? m.fluids[m.fws_fluid].rho_ref()
+                                                             : 1000.0));
+  m.cdu_presc_T_supply.push_back(cs.prescribed_supply_T);
   double V_loop = cs.internal_volume + cs.hex_holdup_secondary +
                   m.cdu_pipe_sup[c].area() * cs.supply_pipe.length +
                   m.cdu_pipe_ret[c].area() * cs.return_pipe.length;

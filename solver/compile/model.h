@@ -148,6 +148,16 @@ struct FacilityModel {
   std::vector<int> cdu_sensT_adr, cdu_sensP_adr;
   std::vector<double> cdu_sensT_tau, cdu_sensP_tau;  // (s)
   // --- end datasheet keys
+  // --- datasheet keys, round 2 (issue 19): the strainer/filter (docs/models/filter.md): dp =
+  // k m^2 with k = dp / (rho V_rated)^2; dp at the rated flow at t = 0 (0: no filter), which a
+  // filter_clogging event moves towards its dp. Pump position (docs/models/cdu.md).
+  std::vector<double> cdu_filter_V_rated;  // rated flow; the racks' design flow by default (m3/s)
+  std::vector<double> cdu_filter_dp0;      // dp at the rated flow at t = 0                 (Pa)
+  std::vector<char> cdu_pump_downstream;   // 1: pumps after the HX (heat into the supply)
+  // prescribed boundaries (docs/models/cdu.md): 0 = none
+  std::vector<double> cdu_presc_m_sec, cdu_presc_m_prim;  // (kg/s)
+  std::vector<double> cdu_presc_T_supply;                 // (K)
+  // --- end datasheet keys, round 2
 
   // racks (nrack, model order)
   std::vector<std::string> rack_name, rack_row, rack_type;

@@ -29,6 +29,7 @@ struct Signals {
   std::vector<double> R_cp;         // whole-rack plate resistance            (K/W)
   std::vector<double> p_tank;       // tank (pump suction) gauge pressure    (Pa)
   std::vector<double> head_factor;  // pump head left with air in the loop   (1)
+  std::vector<double> filter_dp;    // strainer/filter pressure drop (issue 19) (Pa)
   std::vector<double> leak_flow;    // per leak: liquid out                  (m3/s)
   std::vector<double> leak_air;     // per leak: air in                      (m3/s)
   std::vector<double> leak_p;       // per leak: local gauge pressure        (Pa)

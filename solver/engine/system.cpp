@@ -132,7 +132,7 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
   const PumpParams& pp = m.cdu_pump[c];
   const int r0 = m.cdu_rackadr[c], nr = m.cdu_racknum[c];
   const double H0 = phi * pumpHead(pp, nrun, N, 0.0);
-  if (nr == 0 || H0 <= 0) {
+  if (nr == 0 || (H0 <= 0 && !(m.cdu_presc_m_sec[c] > 0))) {
     for (int k = 0; k < nr; ++k) sig.m_rack[r0 + k] = sig.dp_rack[r0 + k] = 0;
     sig.m_sec[c] = sig.dp_bank[c] = sig.dp_pump[c] = 0;
     return;
@@ -176,6 +176,16 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
     if (!p.ok) ok = false;
     return p;
   };
+  // a prescribed secondary flow (an ideal flow source, docs/models/cdu.md): the row at that flow
+  if (m.cdu_presc_m_sec[c] > 0) {
+    const double Qp = m.cdu_presc_m_sec[c];
+    LadderPoint lp = row(Qp);
+    sig.m_sec[c] = Qp;
+    sig.dp_bank[c] = lp.dp;
+    sig.dp_pump[c] = lp.dp + series(Qp);
+    if (!ok) ++*failures;
+    return;
+  }
   // residual r(Q) = H(N, Q) - dp_row(Q) - dp_series(Q), strictly decreasing in the flow Q;
   // safeguarded Newton from the last operating point (the solution moves little between calls)
   double lo = 0.0, hi = std::numeric_limits<double>::infinity();
@@ -228,6 +238,7 @@ State makeState(const FacilityModel& m, double T_init) {
                   &s.T_fws, &s.N_cmd, &s.y_cmd, &s.Q_loss})
     v->assign(m.ncdu, 0.0);
   s.p_tank.assign(m.ncdu, 0.0);
+  s.filter_dp.assign(m.ncdu, 0.0);
   s.head_factor.assign(m.ncdu, 1.0);
   for (auto* v : {&s.leak_flow, &s.leak_air, &s.leak_p}) v->assign(m.leaks.size(), 0.0);
   for (auto* v : {&s.m_rack, &s.dp_rack, &s.P_rack, &s.Q_liquid, &s.Q_air, &s.Q_cp, &s.R_cp})
@@ -355,15 +366,17 @@ struct CduLoopRhs {
     const double V_air = y[o + kVAir];
     const double phi = m.cdu_vacuum[c] < 0 ? 1.0 : pumpHeadFactor(m, c, V_air);
     sig.head_factor[c] = phi;
-    // a clogging strainer: dp = k m^2, k from its dp at the racks' design flow, rising linearly
-    double k_filter = 0;
+    // the strainer (docs/models/filter.md): dp = k m^2 through its rated point (the racks'
+    // design flow unless stated); a clogging event moves its dp there linearly to the event's
+    double dp_filter = m.cdu_filter_dp0[c];
     if (faulted && fs.filter_dp[c] > 0) {
       const double grow = fs.filter_time[c] > 0
                               ? std::clamp((t - fs.filter_t0[c]) / fs.filter_time[c], 0.0, 1.0)
                               : 1.0;
-      const double m_design = m.cdu_design_flow[c] * rho;
-      k_filter = grow * fs.filter_dp[c] / (m_design * m_design);
+      dp_filter += grow * (fs.filter_dp[c] - dp_filter);
     }
+    const double m_filter = m.cdu_filter_V_rated[c] * rho;
+    const double k_filter = dp_filter > 0 ? dp_filter / (m_filter * m_filter) : 0.0;
     solveSecondary(m, st, sig, c, nrun, N_eff, y[o + kTRes], phi, k_filter, t,
                    &part.hydraulic_failures);
     m_sec = sig.m_sec[c];
@@ -372,6 +385,7 @@ struct CduLoopRhs {
     // a coasting pump draws no power; its rotor's kinetic energy (a few kJ) is not tracked (a)
     sig.P_pump[c] = coasting ? 0.0 : pumpPowerElectric(pp, V_sec, sig.dp_pump[c]);
     sig.Q_pump_fluid[c] = coasting ? 0.0 : pumpHeatToFluid(pp, V_sec, sig.dp_pump[c]);
+    sig.filter_dp[c] = k_filter * m_sec * m_sec;
   }
 
   // 1b. leaks: orifice flows from the local gauge pressures, the tank's gas cushion, air in the
@@ -441,6 +455,7 @@ struct CduLoopRhs {
     m_p = (faulted ? fs.fws_flow : 1.0) * (plant_unfed ? 0.0 : 1.0) *
           std::sqrt((m.has_plant ? st.plant.s.dp_cdu : m.cdu_fws_dp[c]) /
                     (m.cdu_prim_c_hex[c] + c_valve));
+    if (m.cdu_presc_m_prim[c] > 0) m_p = m.cdu_presc_m_prim[c];  // an ideal flow source
     sig.m_prim[c] = m_p;
     sig.T_fws[c] = T_fws;
   }
@@ -450,12 +465,22 @@ struct CduLoopRhs {
     const double T_hs = y[o + kTHexSec], T_hp = y[o + kTHexPrim], T_res = y[o + kTRes];
     const int ret0 = m.retSegAdr(c), nret = m.cdu_nseg_ret[c];
     const double UA = hexUA(m.cdu_hex[c], m_sec, m_p);
-    const double Q_hex = hexHeatFlow(UA, m_sec * f.cp(T_res), m_p * fp.cp(T_fws), T_res, T_fws);
+    // a prescribed supply temperature: the HX takes what brings its outlet there (its hold-up
+    // relaxes to it with M/m), the heat to the facility water (docs/models/cdu.md)
+    const double Q_hex =
+        m.cdu_presc_T_supply[c] > 0
+            ? m_sec * (f.h(T_res) - f.h(m.cdu_presc_T_supply[c]))
+            : hexHeatFlow(UA, m_sec * f.cp(T_res), m_p * fp.cp(T_fws), T_res, T_fws);
     sig.Q_hex[c] = Q_hex;
     const double h_res = f.h(T_res);
-    ydot[o + kTRes] = (m_sec * (f.h(y[ret0 + nret - 1]) - h_res) + sig.Q_pump_fluid[c]) /
-                      (m.cdu_M_res[c] * f.cp(T_res));
-    ydot[o + kTHexSec] = (m_sec * (h_res - f.h(T_hs)) - Q_hex) / (m.cdu_M_hex_sec[c] * f.cp(T_hs));
+    // the pumps' heat where they sit: upstream of the HX it enters the reservoir (pump suction)
+    // and passes the HX; downstream it enters the HX's secondary outlet, the supply (issue 19)
+    const double Q_up = m.cdu_pump_downstream[c] ? 0.0 : sig.Q_pump_fluid[c];
+    const double Q_down = sig.Q_pump_fluid[c] - Q_up;
+    ydot[o + kTRes] =
+        (m_sec * (f.h(y[ret0 + nret - 1]) - h_res) + Q_up) / (m.cdu_M_res[c] * f.cp(T_res));
+    ydot[o + kTHexSec] =
+        (m_sec * (h_res - f.h(T_hs)) - Q_hex + Q_down) / (m.cdu_M_hex_sec[c] * f.cp(T_hs));
     q_fws = m_p * (fp.h(T_hp) - fp.h(T_fws));
     ydot[o + kTHexPrim] = (Q_hex - q_fws) / (m.cdu_M_hex_prim[c] * fp.cp(T_hp));
   }

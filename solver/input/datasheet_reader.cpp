@@ -2,6 +2,7 @@
 // ranges are in the table (solver/input/facility_keys.cpp)
 #include "solver/input/datasheet_reader.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <tuple>
@@ -23,6 +24,53 @@ SourceLoc at(const reader::Provided& prov, const char* key, const SourceLoc& sit
   auto it = prov.find(key);
   return it == prov.end() ? site : it->second.loc;
 }
+
+// the HX sizing's own keys and its table; the filter's clogged dp above its clean one
+void checkHexAndFilter(reader::File& f, const CduSpec& c, const reader::Provided& prov,
+                       const SourceLoc& site) {
+  using S = CduSpec::HexSizing;
+  const SourceLoc hx = at(prov, "heat_exchanger.sizing", at(prov, "heat_exchanger", site));
+  if (c.hex_sizing == S::Ua && !prov.count("heat_exchanger.ua"))
+    f.s.add(hx, "ua", "sizing ua needs heat_exchanger.ua (W/K)");
+  if (c.hex_sizing == S::Approach && !prov.count("heat_exchanger.approach_point"))
+    f.s.add(hx, "approach", "sizing approach needs the section heat_exchanger.approach_point");
+  if (c.hex_sizing == S::Table && !prov.count("heat_exchanger.table"))
+    f.s.add(hx, "table", "sizing table needs the section heat_exchanger.table");
+  const auto& x = c.hex_table_flow;
+  const auto& u = c.hex_table_ua;
+  auto fine = [&](const char* key) {
+    auto it = prov.find(key);
+    return it != prov.end() && it->second.ok;
+  };
+  if (fine("heat_exchanger.table.flow_L_min") && fine("heat_exchanger.table.ua_W_K")) {
+    const SourceLoc lx = at(prov, "heat_exchanger.table.flow_L_min", site);
+    const SourceLoc lu = at(prov, "heat_exchanger.table.ua_W_K", site);
+    if (x.size() != u.size())
+      f.s.add(lu, std::to_string(u.size()) + " values",
+              "expected as many UA values as flows (" + std::to_string(x.size()) + ")");
+    for (std::size_t i = 1; i < x.size(); ++i)
+      if (!(x[i] > x[i - 1])) {
+        f.s.add(lx, fmt(x[i] * 60000.0), "expected strictly increasing flows (L/min)");
+        break;
+      }
+    for (std::size_t i = 1; i < std::min(x.size(), u.size()); ++i)
+      if (u[i] < u[i - 1]) {
+        f.s.add(lu, fmt(u[i]),
+                "expected UA not falling with flow (film coefficients grow with "
+                "flow)");
+        break;
+      }
+  }
+  if (prov.count("filter")) {
+    const SourceLoc lc = at(prov, "filter.dp_clogged", at(prov, "filter", site));
+    if (c.filter_dp_clogged > 0 && !(c.filter_dp_clogged > c.filter_dp_clean))
+      f.s.add(lc, fmt(c.filter_dp_clogged),
+              "expected filter.dp_clogged above dp_clean (" + fmt(c.filter_dp_clean) + " Pa)");
+    if (c.filter_clogging > 0 && !(c.filter_dp_clogged > 0))
+      f.s.add(at(prov, "filter.initial_clogging", site), fmt(c.filter_clogging),
+              "filter.initial_clogging > 0 needs filter.dp_clogged");
+  }
+}
 }  // namespace
 
 void readValve(MapIn& v, CduSpec& c) {
@@ -36,6 +84,41 @@ void readPumps(MapIn& p, CduSpec& c) {
   c.pump_rate_limited = rateLimited(p, c.pump_rate_limited);
   p.read("filter_time", c.pump_filter_time);
   p.read("initial_speed", c.pump_initial);
+  if (std::string pos; p.read("position", pos)) c.pump_downstream = pos == "downstream";
+}
+
+void readHex(MapIn& hx, CduSpec& c) {
+  if (std::string k; hx.read("sizing", k))
+    c.hex_sizing = k == "ua"         ? CduSpec::HexSizing::Ua
+                   : k == "approach" ? CduSpec::HexSizing::Approach
+                   : k == "table"    ? CduSpec::HexSizing::Table
+                                     : CduSpec::HexSizing::Rated;
+  hx.read("ua", c.hex_ua);
+  if (auto ap = hx.map("approach_point")) {
+    ap->read("approach", c.hex_ap_approach);
+    ap->read("load", c.hex_ap_load);
+    ap->read("flow_secondary", c.hex_ap_flow_secondary);
+    ap->read("flow_primary", c.hex_ap_flow_primary);
+    ap->read("primary_supply_temperature", c.hex_ap_T_primary);
+  }
+  if (auto tb = hx.map("table")) {
+    if (tb->read("flow_L_min", c.hex_table_flow))
+      for (double& v : c.hex_table_flow) v /= 60000.0;  // L/min -> m3/s
+    tb->read("ua_W_K", c.hex_table_ua);
+  }
+}
+
+void readPrescribed(MapIn& pr, CduSpec& c) {
+  pr.read("secondary_flow", c.prescribed_secondary_flow);
+  pr.read("primary_flow", c.prescribed_primary_flow);
+  pr.read("supply_temperature", c.prescribed_supply_T);
+}
+
+void readFilter(MapIn& fl, CduSpec& c) {
+  fl.read("dp_clean", c.filter_dp_clean);
+  fl.read("dp_clogged", c.filter_dp_clogged);
+  fl.read("rated_flow", c.filter_rated_flow);
+  fl.read("initial_clogging", c.filter_clogging);
 }
 
 void readPi(MapIn& pi, CduSpec::PiExtra& x) {
@@ -54,6 +137,7 @@ void check(reader::File& f, const CduSpec& c, const reader::Provided& prov, cons
       !prov.count("primary_valve.dp_nominal"))
     f.s.add(at(prov, "primary_valve", site), "",
             "missing required key 'dp_nominal' (or 'kv')" + extra);
+  checkHexAndFilter(f, c, prov, site);
   // output limits in order, the initial output within them
   const double pump_lo = c.pump_min_speed;
   for (const auto& [name, x, lo0] : {std::tuple{"temperature_pi", &c.temp_pi, 0.0},

@@ -13,7 +13,11 @@ namespace dctwin::datasheet {
 void readValve(reader::MapIn& v, CduSpec& c);         // primary_valve
 void readPumps(reader::MapIn& p, CduSpec& c);         // pumps
 void readPi(reader::MapIn& pi, CduSpec::PiExtra& x);  // control.*_pi
-// checks across these keys after the catalog merge: the valve's kv or dp_nominal, output limits
+void readHex(reader::MapIn& hx, CduSpec& c);          // heat_exchanger: sizing beyond rated
+void readFilter(reader::MapIn& fl, CduSpec& c);       // filter
+void readPrescribed(reader::MapIn& pr, CduSpec& c);   // prescribed (facility CDUs)
+// checks across these keys after the catalog merge: the valve's kv or dp_nominal, output limits,
+// the HX sizing's own keys and table, the filter's clean and clogged dp
 void check(reader::File& f, const CduSpec& c, const reader::Provided& prov, const SourceLoc& site,
            const std::string& extra);
 

@@ -107,6 +107,42 @@ const Section kWater{
 //---------------------------------------------------------------------------------------------
 // CDUs (facility entries and catalog/cdus)
 
+// heat exchanger beyond the rated point (issue 19, docs/models/heat_exchanger.md)
+const Section kHexApproach{
+    "cdu.heat_exchanger.approach_point",
+    "a measured or published approach at a load and a pair of flows (sizing approach)",
+    {quantity("approach", Dim::TemperatureDiff, kTempDiff)
+         .req()
+         .docs("T_sec,out - T_prim,in at this point"),
+     quantity("load", Dim::Power, kPower).req(), flow("flow_secondary").req(),
+     flow("flow_primary").req(),
+     quantity("primary_supply_temperature", Dim::Temperature, kTemperature).req()}};
+
+const Section kHexTable{
+    "cdu.heat_exchanger.table",
+    "a vendor table of UA over the secondary flow at the rated primary flow (sizing table)",
+    {numbers("flow_L_min", {0, 1e6, true, false, "> 0 and <= 1e6 (L/min)"}, 2)
+         .req()
+         .docs("secondary flow, strictly increasing, >= 2 points"),
+     numbers("ua_W_K", {0, 1e9, true, false, "> 0 and <= 1e9 (W/K)"}, 2)
+         .req()
+         .docs("UA at each flow, not falling with flow; as many as flow_L_min")}};
+
+// strainer/filter in the secondary loop (issue 19, docs/models/filter.md)
+const Section kFilter{
+    "cdu.filter",
+    "strainer/filter in the secondary loop: dp = k m^2 through its rated point",
+    {quantity("dp_clean", Dim::Pressure, kPressure).req().docs("clean, at rated_flow"),
+     quantity("dp_clogged", Dim::Pressure, kPressure)
+         .docs("clogged (the change-out dp), at rated_flow; above dp_clean; needed by "
+               "initial_clogging > 0"),
+     quantity("rated_flow", Dim::VolumeFlow, kVolumeFlow)
+         .dflt("the racks' design flow")
+         .docs("the flow dp_clean and dp_clogged are stated at"),
+     quantity("initial_clogging", Dim::None, kFraction)
+         .dflt("0")
+         .docs("state at t = 0: 0 clean, 1 clogged (k between the two)")}};
+
 const Section kHex{
     "cdu.heat_exchanger",
     "plate heat exchanger, rated point",
@@ -120,7 +156,16 @@ const Section kHex{
      quantity("dp_secondary", Dim::Pressure, kPressure).req(),
      quantity("holdup_primary", Dim::Volume, kVolume).req(),
      quantity("holdup_secondary", Dim::Volume, kVolume).req(),
-     quantity("flow_exponent", Dim::None, {0, 2, true, false, "> 0 and <= 2"}).dflt("0.8")},
+     quantity("flow_exponent", Dim::None, {0, 2, true, false, "> 0 and <= 2"}).dflt("0.8"),
+     // beyond the rated point (issue 19, docs/models/heat_exchanger.md)
+     choice("sizing", {"rated", "ua", "approach", "table"})
+         .dflt("rated")
+         .docs("how UA is found: the rated point; ua; approach_point; table (the rated flows "
+               "remain the flows UA scales from and the dp laws' rated point)"),
+     quantity("ua", Dim::Conductance, {0, 1e9, true, true, "> 0 W/K and < 1 GW/K"})
+         .docs("sizing ua: overall conductance at the rated flows"),
+     map("approach_point", kHexApproach).docs("sizing approach"),
+     map("table", kHexTable).docs("sizing table")},
     true};
 
 const Section kCurve{
@@ -154,7 +199,11 @@ const Section kPumps{
          .docs("rate: first-order filter on the speed (0: none)"),
      quantity("initial_speed", Dim::None, kFraction)
          .dflt("0.5")
-         .docs("speed ratio at t = 0 (the former fixed start)")},
+         .docs("speed ratio at t = 0 (the former fixed start)"),
+     choice("position", {"upstream", "downstream"})
+         .dflt("upstream")
+         .docs("of the heat exchanger: upstream (return -> pump -> HX; its heat passes the HX, "
+               "the former layout) or downstream (HX -> pump; its heat enters the supply)")},
     true};
 
 const Section kValve{
@@ -297,8 +346,24 @@ std::vector<Key> cduBody() {
               .docs("reservoir and internal piping"),
           map("control", kControl),
           map("limits", kLimits),
-          map("vacuum_tank", kVacuum).docs("none: a vented loop")};
+          map("vacuum_tank", kVacuum).docs("none: a vented loop"),
+          map("filter", kFilter).docs("none: no strainer (a filter_clogging event then adds one)")};
 }
+
+// prescribed boundaries (issue 19, docs/models/cdu.md "Prescribed boundaries")
+const Section kPrescribed{
+    "facility.cdus.prescribed",
+    "boundary conditions that replace a part of the CDU, to test one component: an ideal flow "
+    "source for the pumps or the facility-water valve, an ideal supply temperature for the HX",
+    {flow("secondary_flow")
+         .docs("the secondary flow, whatever the pump curve (the pumps' power "
+               "at the head the loop needs; the pump PI no longer acts)"),
+     flow("primary_flow")
+         .docs("the facility-water flow through the HX, whatever the valve (the "
+               "temperature PI no longer acts)"),
+     quantity("supply_temperature", Dim::Temperature, kTemperature)
+         .docs("the HX holds the secondary supply here (its hold-up's lag M/m); the heat it "
+               "takes goes to the facility water")}};
 
 const Section kCdu{
     "facility.cdus",
@@ -308,7 +373,9 @@ const Section kCdu{
     cat({name("name").reqHere().docs("unique among CDUs"),
          name("model").docs("a catalog CDU: the starting point"), desc(),
          name("fluid").dflt("pg25").docs("secondary (TCS) coolant, a catalog fluid"),
-         map("piping", kPiping).reqHere()},
+         map("piping", kPiping).reqHere(),
+         map("prescribed", kPrescribed)
+             .docs("boundaries that replace a part of the CDU, to test one component")},
         cduBody()),
     true};
 
@@ -530,6 +597,42 @@ const Section kAirRack{
      map("fans", kFans).req()}};
 
 //---------------------------------------------------------------------------------------------
+// coolants defined in the file (issue 19, docs/models/fluid.md)
+
+const Section kFluidMixture{
+    "facility.fluids.mixture",
+    "a glycol-water mixture from the Melinder (2010) correlations the catalog's pg25 is computed "
+    "from [K50]; tabulated every 10 K from its freeze point to 100 degC",
+    {choice("glycol", {"propylene_glycol", "ethylene_glycol"}).req().docs("the antifreeze"),
+     quantity("mass_fraction", Dim::None, kFraction)
+         .docs("glycol mass fraction, <= 0.6 (the correlations' range); this or volume_fraction"),
+     quantity("volume_fraction", Dim::None, kFraction)
+         .docs("glycol volume fraction, converted at 20 degC (a) as [K50] does")}};
+
+const Section kFluidConstant{
+    "facility.fluids.constant",
+    "a constant-property fluid (for comparisons with references that use one)",
+    {quantity("rho_kg_m3", Dim::None, {0, 1e5, true, true, "> 0 and < 100000 (kg/m3)"}).req(),
+     quantity("cp_J_kgK", Dim::None, {0, 1e5, true, true, "> 0 and < 100000 (J/(kg K))"}).req(),
+     quantity("mu_Pa_s", Dim::None, {0, 10, true, true, "> 0 and < 10 (Pa s)"}).req(),
+     quantity("k_W_mK", Dim::None, {0, 1e3, true, true, "> 0 and < 1000 (W/(m K))"}).req(),
+     quantity("T_min", Dim::Temperature, kTemperature)
+         .dflt("0 degC (a)")
+         .docs("lower end of its use range"),
+     quantity("T_max", Dim::Temperature, kTemperature)
+         .dflt("100 degC (a)")
+         .docs("upper end of its use range; above T_min")}};
+
+const Section kFileFluid{
+    "facility.fluids",
+    "a coolant defined in the file: used by name as fluid: of a CDU or the facility water "
+    "(replacing a catalog fluid of that name in this file); cold plates need a resistance law "
+    "under its name",
+    {name("name").req().docs("unique among the file's fluids"),
+     map("mixture", kFluidMixture).docs("this or constant"),
+     map("constant", kFluidConstant).docs("this or mixture")}};
+
+//---------------------------------------------------------------------------------------------
 // jobs
 
 const Section kSmoothing{
@@ -733,6 +836,9 @@ const Section kFacility{
      list("cdus", &kCdu, "CDUs", 1).req(), list("racks", &kRack, "racks", 1).req(),
      list("air_racks", &kAirRack, "air-cooled racks")
          .docs("air-cooled racks and devices with fans (docs/models/air_rack.md)"),
+     list("fluids", &kFileFluid, "fluids")
+         .docs("coolants defined in the file: glycol mixtures, constant properties "
+               "(docs/models/fluid.md)"),
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
      map("gpu_layer", kGpuLayer), map("power", kPowerSection),
      map("variation", kVariation).orWords({"none"}), map("plant", plantSection()),

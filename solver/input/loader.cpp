@@ -31,6 +31,7 @@
 #include "solver/common/units.h"
 #include "solver/input/air_rack_reader.h"
 #include "solver/input/datasheet_reader.h"
+#include "solver/input/fluid_reader.h"
 #include "solver/input/keys.h"
 #include "solver/input/plant_reader.h"
 #include "solver/input/protection_reader.h"
@@ -446,6 +447,7 @@ void readCduBody(MapIn& m, CduSpec& c) {
     hx->read("holdup_primary", c.hex_holdup_primary);
     hx->read("holdup_secondary", c.hex_holdup_secondary);
     hx->read("flow_exponent", c.hex_flow_exponent);
+    datasheet::readHex(*hx, c);
   }
   if (auto p = m.map("pumps")) {
     p->read("count", c.pump_count);
@@ -476,6 +478,7 @@ void readCduBody(MapIn& m, CduSpec& c) {
   }
   // negative-pressure loop (physics.md 7 [K92]): a vacuum pump holds the tank below atmosphere
   if (auto v = m.map("vacuum_tank")) v->read("pressure", c.vacuum);
+  if (auto fl = m.map("filter")) datasheet::readFilter(*fl, c);
   m.read("internal_volume", c.internal_volume);
   if (auto ct = m.map("control")) {
     ct->read("supply_temperature", c.T_supply_set);
@@ -722,6 +725,7 @@ class FacilityReader {
     top.list("cdus", [&](Item x, Path p, std::size_t) { readCdu(x, p); });
     top.list("racks", [&](Item x, Path p, std::size_t) { readRack(x, p); });
     top.list("air_racks", [&](Item x, Path p, std::size_t) { airracks::read(f_, x, p, spec_); });
+    top.list("fluids", [&](Item x, Path p, std::size_t) { filefluids::read(f_, x, p, spec_); });
     top.list("jobs", [&](Item x, Path p, std::size_t) { readJob(x, p); });
     if (auto pw = top.map("power")) readPower(*pw);
     if (auto pl = top.map("plant")) readPlant(*pl, spec_);  // plant_reader.cpp
@@ -899,6 +903,7 @@ class FacilityReader {
       if (std::string a; piping->read("return_arrangement", a)) c.reverse_return = a == "reverse";
       c.piping_loc = piping->loc();
     }
+    if (auto pr = m.map("prescribed")) datasheet::readPrescribed(*pr, c);
     c.loc = m.loc();
     info.setpoint_loc = where(prov, "control.supply_temperature", m.loc());
     if (!info.broken) checkCdu(f_, c, prov, m.loc(), extra);

@@ -178,10 +178,11 @@ const Section kLeak{
 
 const Section kClogging{
     "scenario.events.filter_clogging",
-    "the CDU strainer's pressure drop at the racks' design flow rises linearly to dp",
+    "the CDU strainer's pressure drop at its rated flow moves linearly from its present value "
+    "(0 without cdus[].filter) to dp (docs/models/filter.md)",
     {quantity("dp", Dim::Pressure, {0, 1e6, true, false, "0 < dp <= 10 bar"})
          .req()
-         .docs("at the design flow"),
+         .docs("at the filter's rated flow (the racks' design flow unless filter.rated_flow)"),
      quantity("growth_time", Dim::Time, {0, 1e300, false, false, "growth_time >= 0"}).dflt("0 s")}};
 
 const Section kSensor{

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -163,6 +164,25 @@ struct CduSpec {
   PiExtra temp_pi{};                           // direct: the valve opens when warm
   PiExtra pump_pi{0, NAN, NAN, true, NAN, 0};  // reverse: speeds up on a shortfall
   // --- end datasheet keys
+  // --- datasheet keys, round 2 (issue 19; docs/models/filter.md, cdu.md, heat_exchanger.md)
+  // strainer/filter in the secondary loop: dp = k m^2 through a rated point; clean, clogged
+  double filter_dp_clean = 0;    // at the rated flow, clean; 0: no filter              (Pa)
+  double filter_dp_clogged = 0;  // at the rated flow, clogged (change-out); 0: none    (Pa)
+  double filter_rated_flow = 0;  // 0: the racks' design flow                           (m3/s)
+  double filter_clogging = 0;    // state at t = 0 between clean (0) and clogged (1)    (1)
+  bool pump_downstream = false;  // pumps.position: downstream of the HX (heat into the supply)
+  // heat exchanger beyond the rated point: sizing rated | ua | approach | table
+  enum class HexSizing { Rated, Ua, Approach, Table } hex_sizing = HexSizing::Rated;
+  double hex_ua = 0;  // overall conductance at the rated flows (sizing ua)             (W/K)
+  // approach at a flow (sizing approach): this approach at this load, these flows, this inlet
+  double hex_ap_approach = 0, hex_ap_load = 0, hex_ap_T_primary = 0;  // (K), (W), (K)
+  FlowValue hex_ap_flow_secondary, hex_ap_flow_primary;
+  // vendor table (sizing table): UA over the secondary flow at the rated primary flow
+  std::vector<double> hex_table_flow, hex_table_ua;  // (m3/s), (W/K)
+  // prescribed boundaries (facility CDUs only): 0 = none
+  FlowValue prescribed_secondary_flow, prescribed_primary_flow;
+  double prescribed_supply_T = 0;  // (K)
+  // --- end datasheet keys, round 2
   SourceLoc loc;
 };
 
@@ -284,6 +304,7 @@ struct FacilitySpec {
   bool has_plant = false;  // a plant: section (the facility water's supply is then its output)
   PlantSpec plant;
   std::map<std::string, FluidData> fluids;  // resolved from the catalog
+  std::set<std::string> file_fluids;        // those defined in the file (issue 19)
   std::map<std::string, ColdPlateSpec> coldplates;
   std::map<std::string, RackTypeSpec> rack_types;
   std::map<std::string, GpuParams> gpus;    // resolved from the catalog

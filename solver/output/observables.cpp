@@ -441,6 +441,8 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(nc, [&](int k) { return m.cdu_prim_c_hex[k] * g.m_prim[k] * g.m_prim[k]; });
     case Obs::CduHexDpSecondary:
       return each(nc, [&](int k) { return m.cdu_hex_sec_dp[k].dp(g.m_sec[k]); });
+    case Obs::CduFilterDp:
+      return each(nc, [&](int k) { return g.filter_dp[k]; });
     case Obs::CduTempPiIntegral:
       return each(nc, [&](int k) { return y[m.stateAdr(k, kXTemp)]; });
     case Obs::CduPumpPiIntegral:

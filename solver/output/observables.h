@@ -121,6 +121,9 @@ enum class Rate { Output, Fast };
     "heat-exchanger pressure drop, facility-water side", "rated dp (m_prim / m_rated)^2")          \
   X(CduHexDpSecondary, "/cdu/hex_dp_secondary", "Pa", Instant, Cdu, Always, Output,                \
     "heat-exchanger pressure drop, secondary side", "rated dp law at the secondary flow")          \
+  X(CduFilterDp, "/cdu/filter_dp", "Pa", Instant, Cdu, Always, Output,                             \
+    "strainer/filter pressure drop (0: no filter)",                                                \
+    "k m^2 through the rated point, clogging events (docs/models/filter.md)")                      \
   X(CduTempPiIntegral, "/cdu/temperature_pi_integral", "K s", Instant, Cdu, Always, Output,        \
     "supply-temperature PI integrator state", "the integrator state x (u = k (e + x / Ti))")       \
   X(CduPumpPiIntegral, "/cdu/pump_pi_integral", "s", Instant, Cdu, Always, Output,                 \
