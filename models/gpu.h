@@ -67,6 +67,7 @@ struct GpuParams {
   double C_hbm = 0;             // (J/K)
   double hbm_bandwidth = 0;     // (B/s), for reports
   double hbm_capacity = 0;      // (B)
+  double peak_flops = 0;        // dense BF16 peak; 0 = not given (described jobs need it) (FLOP/s)
   double nvlink_bandwidth = 0;  // (B/s)
 };
 

@@ -69,7 +69,17 @@ enum class FaultKind {
   Leak,               // an orifice opens at `location` of rack or CDU `target`
   FilterClogging,  // CDU `target`'s strainer: dp at design flow rises to `value` over growth_time
   SensorFault,     // CDU `target`'s `sensor` reads `value` off, or sticks (stuck)
-  PowerCap         // job `target`'s GPUs get the power limit `value`
+  PowerCap,        // job `target`'s GPUs get the power limit `value`
+  Fabric           // a fabric fault of rack `target` (FabricFault; docs/models/fabric.md)
+};
+
+// what a fabric event does (scenario `fabric:`)
+enum class FabricFault {
+  LinkDegraded,       // NIC `nic` of GPU `gpu`: its link at bandwidth fraction `value`
+  LinkDown,           // NIC `nic` of GPU `gpu` down (its other NICs carry on, or the job fails)
+  LinkRestored,       // NIC `nic` of GPU `gpu` back at full bandwidth
+  NvlinkTrayLost,     // NVLink switch tray `tray` of the rack lost
+  NvlinkTrayRestored  // ... back
 };
 
 // where a leak opens

@@ -34,14 +34,24 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   size(g, m.ngpu);
   g.grp.clock_ratio.assign(m.ngroup, 0.0);
   g.grp.latches.assign(m.ngroup, 0);
+  g.grp.cause.assign(m.ngroup, (unsigned char)kTimeClockOther);
   g.job.clear();
   g.job_speed_c.clear();
   g.job_speed_m.clear();
   g.job_alive.clear();
   g.job_util.clear();
+  g.job_bw_nvl.clear();
+  g.job_bw_net.clear();
+  g.job_weight.clear();
+  g.job_cause.clear();
   for (int j = 0; j < m.njob; ++j) {
     const int n = int(m.job_groups[j].size());
     g.job.push_back(makeJobState(m.job_spec[j], n));
+    g.job_bw_nvl.emplace_back(n, 1.0);
+    g.job_bw_net.emplace_back(n, 1.0);
+    g.job_cause.emplace_back(n, (unsigned char)kTimeClockOther);
+    g.job_weight.emplace_back(n, 1.0);
+    for (int k = 0; k < n; ++k) g.job_weight[j][k] = m.group_gpunum[m.job_groups[j][k]];
     g.job_speed_c.emplace_back(n, 1.0);
     g.job_speed_m.emplace_back(n, 1.0);
     g.job_alive.emplace_back(n, 1);
@@ -152,6 +162,16 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
       g.job_speed_m[j][k] = G.latches[q] & 1 ? 0.5 : 1.0;
       const bool powered = !m.has_power || st.pl.rack_powered[m.gpu_rack[i]];
       g.job_alive[j][k] = G.latches[q] & 2 || !powered ? 0 : 1;
+      // the fabric (docs/models/fabric.md): a GPU with no link left, or in an NVLink partition
+      // that is down, is lost to its job although it is powered
+      const FaultState& fs = st.faults;
+      const int r = m.gpu_rack[i];
+      if (!fs.gpu_bw_net.empty()) {
+        g.job_bw_net[j][k] = fs.gpu_bw_net[i];
+        g.job_bw_nvl[j][k] = fs.rack_bw_nvl[r];
+        if (fs.gpu_net_dead[i] || fs.rack_nvl_dead[r]) g.job_alive[j][k] = 0;
+      }
+      g.job_cause[j][k] = G.cause[q];
     }
     if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
       const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
@@ -168,8 +188,9 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
       }
       continue;
     }
+    const JobStepExtras ex{g.job_bw_nvl[j], g.job_bw_net[j], g.job_cause[j]};
     stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
-                    g.job_alive[j], g.job_util[j]);
+                    g.job_alive[j], g.job_util[j], &ex);
     for (std::size_t k = 0; k < groups.size(); ++k) G.util[groups[k]] = g.job_util[j][k];
   }
 }
@@ -222,7 +243,12 @@ inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double
                                ? gpuPowerLimit(p, m.rack_gpu_power_cap[r], st.faults.job_cap[jj])
                                : m.gpu_cap[i];
   double cap = std::min(event_cap, rack_share);
-  if (ps && ps->enabled) cap = std::min(cap, powerSmoothingCeiling(*ps, G.smooth[q], dt));
+  bool smoothing_limits = false;
+  if (ps && ps->enabled) {
+    const double ceiling = powerSmoothingCeiling(*ps, G.smooth[q], dt);
+    smoothing_limits = ceiling < cap;
+    cap = std::min(cap, ceiling);
+  }
   GpuOperatingPoint op = powered ? gpuOperatingPoint(p, cap, load, G.gpu[q]) : GpuOperatingPoint{};
   if (ps && ps->enabled && powered && !G.gpu[q].shut_down) {
     const SmoothedPower sp = smoothPower(*ps, op.P, dt, G.smooth[q], held);
@@ -244,6 +270,14 @@ inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double
   G.op[q] = op;
   G.clock_ratio[q] = op.clock_ratio;
   G.latches[q] = char((G.gpu[q].hw_slowdown ? 1 : 0) | (G.gpu[q].shut_down ? 2 : 0));
+  // what holds the clock down, for the job's bottleneck map (docs/models/job.md)
+  const unsigned rs = op.reasons;
+  G.cause[q] = (unsigned char)(rs & (kThrottleSwThermal | kThrottleHwThermal | kThrottleHwSlowdown)
+                                   ? kTimeThermal
+                               : rs & kThrottlePowerBrake                       ? kTimePowerBrake
+                               : smoothing_limits && (rs & kThrottleSwPowerCap) ? kTimeSmoothing
+                               : rs & kThrottleSwPowerCap                       ? kTimePowerCap
+                                                                                : kTimeClockOther);
   s.P += n * op.P;
   s.Q += n * Q;
   s.a_sm += n * u.a_sm;

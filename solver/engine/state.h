@@ -59,12 +59,15 @@ struct GpuLayerState {
     // what the jobs read of the last step: op.clock_ratio, and hw_slowdown | shut_down << 1
     std::vector<double> clock_ratio;
     std::vector<char> latches;
+    std::vector<unsigned char> cause;  // TimeCat of a clock held down at the last step (job.md)
   } grp;
   // jobs run over groups: job[j].gpu[k] is group job_groups[j][k]
   std::vector<JobState> job;
   std::vector<std::vector<double>> job_speed_c, job_speed_m;  // scratch per job
   std::vector<std::vector<char>> job_alive;
   std::vector<std::vector<Utilization>> job_util;
+  std::vector<std::vector<double>> job_bw_nvl, job_bw_net, job_weight;  // per job and group
+  std::vector<std::vector<unsigned char>> job_cause;
   std::vector<double> job_throttled;  // GPU-seconds of thermal/brake throttling   (s)
   std::vector<double> job_capped;     // GPU-seconds under the power cap (0x4), cumulative (s)
   double capped_total = 0;            // the same over every GPU                          (s)
@@ -150,6 +153,13 @@ struct FaultState {
   // sensor faults per CDU: offsets, and stuck readings (NaN: free)
   std::vector<double> sensor_T_offset, sensor_T_stuck, sensor_flow_offset, sensor_flow_stuck;
   std::vector<double> job_cap;  // per job: power limit set by an event; 0: the facility's (W)
+  // the fabric (docs/models/fabric.md): per GPU x NIC link bandwidth fraction, per rack x tray
+  // lost; and what the jobs read: per GPU scale-out fraction and "no link left", per rack
+  // NVLink fraction and "partition down"
+  std::vector<double> nic_bw;
+  std::vector<char> tray_lost;
+  std::vector<double> gpu_bw_net, rack_bw_nvl;
+  std::vector<char> gpu_net_dead, rack_nvl_dead;
 };
 
 // one CDU loop's share of a right-hand side evaluation's sums (evalRhs)
