@@ -2,8 +2,8 @@
 //
 // A fabric level (the NVLink domain, the scale-out network) gives each GPU a bandwidth B per
 // direction, reached for large messages at an efficiency eta, and a latency alpha per algorithm
-// step [Hockney1994]. For n ranks and a buffer of S bytes (the payload of the collective on each
-// rank) [Thakur2005], with B_eff = eta B:
+// step [F33]. For n ranks and a buffer of S bytes (the payload of the collective on each
+// rank) [F33], with B_eff = eta B:
 //   ring all-reduce           t = 2 (n-1) alpha + 2 (n-1)/n  S / B_eff
 //   ring reduce-scatter,
 //   ring all-gather           t =   (n-1) alpha +   (n-1)/n  S / B_eff
@@ -14,7 +14,7 @@
 //   all-to-all                t =   (n-1) alpha +   (n-1)/n  S / B_eff
 //   send/recv                 t = alpha + S / B_eff
 // The nccl-tests bus bandwidth busbw = (S / t) * factor, with factor 2(n-1)/n (all-reduce),
-// (n-1)/n (reduce-scatter, all-gather, all-to-all), 1 (send/recv) [NcclTestsPerf], is then B_eff
+// (n-1)/n (reduce-scatter, all-gather, all-to-all), 1 (send/recv) [F23], is then B_eff
 // for large S whatever n: what measured busbw is compared with.
 // Degraded bandwidth f (a fraction of B on the slowest link of the collective) stretches only the
 // bandwidth term: t(f) = alpha_part + beta_part / f.
@@ -55,23 +55,23 @@ double busBandwidthFactor(Collective c, int n);
 // GB200 NVL72 with 400 Gb/s NDR InfiniBand, one NIC per GPU, rail-optimized leaf/spine)
 struct FabricSpec {
   // NVLink domain: every GPU of a rack, through the rack's NVLink switch trays
-  int nvlink_links_per_gpu = 18;        // one link to each switch chip [NvlinkSwitch]       (1)
+  int nvlink_links_per_gpu = 18;        // one link to each switch chip [K15]       (1)
   double nvlink_link_bandwidth = 50e9;  // per link and direction: 100 GB/s bidirectional (B/s)
-  int nvlink_switch_trays = 9;          // per NVL72 rack, 2 switch chips each [BcmNvlink]     (1)
-  double nvlink_efficiency = 0.94;      // 835-847 GB/s busbw of 900 GB/s, 72 GPUs [CwNcclNvl72] (1)
-  double nvlink_latency = 1e-6;         // per step (a): NCCL NVLink hop 0.6-4 us [NcclTuning] (s)
+  int nvlink_switch_trays = 9;          // per NVL72 rack, 2 switch chips each [F46]     (1)
+  double nvlink_efficiency = 0.94;      // 835-847 GB/s busbw of 900 GB/s, 72 GPUs [F25] (1)
+  double nvlink_latency = 1e-6;         // per step (a): NCCL NVLink hop 0.6-4 us [F24] (s)
   // scale-out: NICs per GPU (rails), each to a leaf switch of its rail; leaves to spines
-  int nics_per_gpu = 1;             // GB200: 1 x 400 Gb/s ConnectX-7 per GPU [SuperPodGb200] (1)
+  int nics_per_gpu = 1;             // GB200: 1 x 400 Gb/s ConnectX-7 per GPU [F15] (1)
   double nic_bandwidth = 50e9;      // 400 Gb/s per NIC and direction                    (B/s)
-  double network_efficiency = 0.9;  // large-message efficiency of IB (a) [Calculon]       (1)
-  double network_latency = 5e-6;    // per step (a): NCCL's network hop 2.7-14 us [NcclTuning] (s)
+  double network_efficiency = 0.9;  // large-message efficiency of IB (a) [F30]       (1)
+  double network_latency = 5e-6;    // per step (a): NCCL's network hop 2.7-14 us [F24] (s)
   bool rail_optimized = true;       // NIC k of every GPU on rail (leaf group) k
   int leaf_switches = 0;            // 0 = enough for the job (informational)              (1)
   double spine_oversubscription =
       1;  // leaf uplink / downlink capacity ratio <= 1: 1 = non-blocking
   // what a lost NVLink switch tray does: true = the NVLink partition keeps running at
   // (trays - lost)/trays of the bandwidth ("Adaptive Bandwidth"); false = the job fails
-  bool nvlink_adaptive_bandwidth = true;  // [NmxPartition]
+  bool nvlink_adaptive_bandwidth = true;  // [F17]
 
   FabricLevel nvlinkLevel() const {
     return {nvlink_links_per_gpu * nvlink_link_bandwidth, nvlink_efficiency, nvlink_latency};

@@ -3,24 +3,24 @@
 // A job described by its model (parameters N, layers L, hidden size h, sequence length s), its
 // batch (tokens per iteration T, micro-batch size b) and its parallelism (tensor TP, pipeline PP,
 // data DP, expert EP) becomes one iteration of phases with durations at the reference clocks:
-//   compute    F + B = 6 N T / (n_gpu P_peak eta_c), F : B = 1 : 2          [Narayanan2021]
-//              (8 N T with full activation recompute: one more forward)      [Korthikanti2023]
+//   compute    F + B = 6 N T / (n_gpu P_peak eta_c), F : B = 1 : 2          [WL18]
+//              (8 N T with full activation recompute: one more forward)      [F28]
 //   memory     roofline: bytes / (eta_hbm B_hbm): element-wise activation traffic
 //              c_act h/TP bytes per token and layer (forward once, backward twice (a)) and the
 //              optimizer update, 28 B per local parameter (fp32 master, m, v read + written,
-//              gradient read, bf16 weight written (d) [ZeRO2020])
-//   TP         4 all-reduces of s b h 2 B per layer and micro-batch        [Shoeybi2019]
+//              gradient read, bf16 weight written (d) [F39])
+//   TP         4 all-reduces of s b h 2 B per layer and micro-batch        [F27]
 //   EP         4 all-to-alls of s b h 2 k / TP B per layer and micro-batch (dispatch, combine)
-//   PP         2 send/recv of s b h 2 / TP B per micro-batch                 [Narayanan2021]
+//   PP         2 send/recv of s b h 2 / TP B per micro-batch                 [WL18]
 //   DP         one all-reduce of the bf16 gradients, 2 N / (TP PP) B, the iteration's barrier
-//   bubble     (PP - 1) / m of the compute, m = T / (s b DP) micro-batches (1F1B) [Narayanan2021]
+//   bubble     (PP - 1) / m of the compute, m = T / (s b DP) micro-batches (1F1B) [WL18]
 // each collective by the alpha-beta model of its fabric level (models/fabric.h); only the exposed
 // part (1 - overlap) is a phase, and the whole collective's bandwidth part is carried as
 // comm_beta, so a degraded link stretches the phase by comm_beta (1/f - 1). Memory per GPU:
 //   4 N/(TP PP) (bf16 weights + gradients) + 12 N/(TP PP DP) (fp32 master, m, v; distributed
 //   optimizer) + activations c_act s b h L / TP (selective recompute, 1F1B holds PP micro-batches
-//   on the first stage [Korthikanti2023]); if that does not fit, full recompute keeps 2 s b h L/TP,
-//   else the job does not fit. Checkpoint: 14 N bytes (no gradients (d) [ZeRO2020]) written at the
+//   on the first stage [F28]); if that does not fit, full recompute keeps 2 s b h L/TP,
+//   else the job does not fit. Checkpoint: 14 N bytes (no gradients (d) [F39]) written at the
 //   storage bandwidth (synchronous), or staged to host memory at the staging bandwidth per GPU and
 //   written in the background (asynchronous).
 #pragma once
@@ -45,7 +45,7 @@ struct ModelWorkloadSpec {
   int moe_top_k = 2;                   // experts per token (ep > 1)                    (1)
   double compute_efficiency = 0.5;     // model FLOPs / peak in forward+backward (a)   (1)
   double hbm_efficiency = 0.8;         // achieved / peak HBM bandwidth (a)            (1)
-  double activation_bytes = 34;  // c_act: bytes per token, hidden unit, layer [Korthikanti2023]
+  double activation_bytes = 34;  // c_act: bytes per token, hidden unit, layer [F28]
   double tp_overlap = 0.5, pp_overlap = 0.5, dp_overlap = 0.8, ep_overlap = 0.0;  // (a), < 1
   CollectiveAlgorithm tp_algorithm = CollectiveAlgorithm::Ring;
   CollectiveAlgorithm dp_algorithm = CollectiveAlgorithm::Ring;
