@@ -288,8 +288,10 @@ void releaseBarrier(const TrainingJobSpec& job, JobState& st, double tr) {
 // from phase 0 once the restart is done; failed GPUs move to hot spares while there are any
 void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> alive) {
   st.failures += 1;
+  // the iterations since the checkpoint are lost (they stay counted as completed: the throughput
+  // ratio measures the pace of the iterations that ran)
   st.lost_iterations += double(st.iterations - st.iterations_at_checkpoint);
-  st.iterations = st.iterations_at_checkpoint;
+  st.iterations_at_checkpoint = st.iterations;
   int dead = 0, spares_used = 0;
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
     if (st.gpu[g].on_spare)
@@ -487,7 +489,7 @@ void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeC
 double jobGoodput(const TrainingJobSpec& job, const JobState& st, double t) {
   const double wall = std::min(t, job.stop) - job.start;
   if (!(wall > 0)) return 0.0;
-  return double(st.iterations) * sumDurations(job) / wall;
+  return (double(st.iterations) - st.lost_iterations) * sumDurations(job) / wall;
 }
 //---------------------------------------------------------------------------------------------
 TrainingJobSpec defaultTrainingJob() {

@@ -121,9 +121,9 @@ struct JobState {
   // failures and restarts (restart_on_failure)
   int mode = 0;                       // 0 running, 1 failed: waiting for GPUs, 2 restarting
   double restart_left = 0;            // of the restart in progress                       (s)
-  long iterations_at_checkpoint = 0;  // iterations saved by the last checkpoint
+  long iterations_at_checkpoint = 0;  // iterations completed at the last checkpoint (or failure)
   long failures = 0;                  // failures (restarts begun)
-  double lost_iterations = 0;         // iterations lost at failures                     (1)
+  double lost_iterations = 0;  // completed iterations lost at failures (kept = iterations - lost)
 };
 
 // per-GPU inputs of a step beyond the clocks (empty spans: all 1 / no cause)
@@ -159,8 +159,9 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
 
 // the job's bottleneck map: the mean over its GPUs weighted by w (group sizes; empty: 1) (s)
 void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeCats]);
-// useful work / possible work: iterations kept x the iteration's reference work D (sum of the
-// phase durations) / wall time since the start (t clipped to [start, stop]); 0 before   (1)
+// useful work / possible work: iterations kept (completed - lost) x the iteration's reference
+// work D (sum of the phase durations) / wall time since the start (t clipped to [start, stop]);
+// 0 before the start                                                                     (1)
 double jobGoodput(const TrainingJobSpec& job, const JobState& st, double t);
 
 // phase GPU g is in (or waits in front of); the name of the pseudo phases: "iteration_end",

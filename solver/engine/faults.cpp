@@ -57,6 +57,7 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.imbalance_alarm.assign(m.ncdu, 0);
   f.over_pressure.assign(m.ncdu, 0);
   f.job_stalled_logged.assign(m.njob, 0);
+  f.job_failures_logged.assign(m.njob, 0);
   for (auto* v :
        {&f.filter_dp, &f.filter_t0, &f.filter_time, &f.sensor_T_offset, &f.sensor_flow_offset})
     v->assign(m.ncdu, 0.0);
@@ -391,6 +392,15 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
       f.job_stalled_logged[j] = 1;
       log(st, t, "job " + m.job_name[j], "job_stalled", "critical",
           "a GPU of the job is off: the others wait at the next barrier (no progress)");
+    }
+  // a job that failed restarts from its last checkpoint (docs/models/checkpoint.md)
+  for (int j = 0; j < m.njob && j < static_cast<int>(st.gl.job.size()); ++j)
+    if (st.gl.job[j].failures > f.job_failures_logged[j]) {
+      f.job_failures_logged[j] = st.gl.job[j].failures;
+      log(st, t, "job " + m.job_name[j], "job_failed", "critical",
+          "a GPU of the job failed: restart from the last checkpoint after " +
+              fmt(m.job_spec[j].restart_time) + " s (" + fmt(st.gl.job[j].lost_iterations) +
+              " iterations lost so far)");
     }
   if (!m.has_power || st.pl.rack_powered.empty()) return;
   const PowerLayerState& p = st.pl;

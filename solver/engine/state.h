@@ -148,6 +148,7 @@ struct FaultState {
   std::vector<char> over_pressure;  // per CDU
   double last_poll = -1;
   std::vector<char> job_stalled_logged;  // per job
+  std::vector<long> job_failures_logged;  // per job: failures already logged
   // strainer clogging per CDU: dp at design flow rising linearly from t0 over `time` to `dp`
   std::vector<double> filter_dp, filter_t0, filter_time;
   // sensor faults per CDU: offsets, and stuck readings (NaN: free)

@@ -521,7 +521,7 @@ TEST_CASE("restart: a failure loses exactly the work since the last checkpoint",
   r.alive[1] = 0;  // GPU 1 fails at 10.5 and is back at 12.0
   r.runTo(12.0);
   CHECK(r.st.failures == 1);
-  CHECK(r.st.iterations == 4);  // the two iterations after the checkpoint are lost
+  CHECK(r.st.iterations == 6);  // completed; the two after the checkpoint are lost
   CHECK(r.st.lost_iterations == 2);
   for (const GpuProgress& s : r.st.gpu) {
     CHECK(s.time[kTimeLostWork] == Approx(10.5 - 7.0).epsilon(1e-9));
@@ -536,7 +536,7 @@ TEST_CASE("restart: a failure loses exactly the work since the last checkpoint",
   }
   // from 17.0: 4 iterations to 23.0 (checkpoint interval counts from the restart), ckpt to 24.0,
   // then 24 + 1.5 k <= 30.5 -> 4 more
-  CHECK(r.st.iterations == 4 + 8);
+  CHECK(r.st.iterations == 6 + 8);
   CHECK(r.st.checkpoints == 2);
   CHECK(jobGoodput(job, r.st, 30.5) == Approx(12 * 1.5 / 30.5).epsilon(1e-12));
 }
@@ -552,7 +552,8 @@ TEST_CASE("restart: a hot spare takes the failed rank at once", "[workload]") {
   r.runTo(9.8);    // restart 3.2-5.2, iterations from 5.2 every 1.5 s: 6.7, 8.2, 9.7
   CHECK(r.st.failures == 1);
   CHECK(r.st.gpu[3].on_spare);
-  CHECK(r.st.iterations == 3);
+  CHECK(r.st.iterations == 2 + 3);  // 1.5, 3.0 (lost), then 3 after the restart
+  CHECK(r.st.lost_iterations == 2);
   CHECK(r.out[3].a_sm == 0.0);  // the failed GPU itself stays dark
   CHECK(r.st.gpu[0].time[kTimeLostWork] == Approx(3.2).epsilon(1e-9));  // no checkpoint yet
   double map[kTimeCats];

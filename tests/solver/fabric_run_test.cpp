@@ -143,6 +143,7 @@ TEST_CASE(
   CHECK(map[kTimeLostWork] < 120.0 + 25.0);  // at most a checkpoint interval (+ the checkpoint)
   CHECK(map[kTimeCheckpoint] > 0);
   CHECK(js.iterations > js.iterations_at_checkpoint);  // it runs again after the restart
+  CHECK(js.lost_iterations > 0);
 }
 
 TEST_CASE("described jobs and fabric faults: bad input is a file:line error", "[fabric][jobs]") {
