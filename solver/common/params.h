@@ -70,6 +70,7 @@ enum class FaultKind {
   FilterClogging,  // CDU `target`'s strainer: dp at design flow rises to `value` over growth_time
   SensorFault,     // CDU `target`'s `sensor` reads `value` off, or sticks (stuck)
   PowerCap,        // job `target`'s GPUs get the power limit `value`
+  Setpoint,        // CDU `target`'s `setpoint` changes to `value` (issue 19)
   Fabric           // a fabric fault of rack `target` (FabricFault; docs/models/fabric.md)
 };
 
@@ -86,6 +87,8 @@ enum class FabricFault {
 enum class LeakSite { Rack, Cdu, SupplyHeader, ReturnHeader };
 // which CDU sensor a sensor fault affects
 enum class SensorKind { SupplyTemperature, Flow };
+// which CDU set point a set-point event changes
+enum class SetpointKind { SupplyTemperature, Dp, Flow };
 
 // detection and response policies (docs/scenario-format.md "detection"); defaults (a) unless noted
 struct DetectionParams {

@@ -1,11 +1,14 @@
 // compile.cpp: FacilitySpec -> FacilityModel (flat arrays, state layout, jacobian sparsity)
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <map>
 #include <set>
 
 #include "models/valve.h"
 #include "solver/compile/compile.h"
+
+#include "solver/compile/air_racks.h"
 #include "solver/engine/engine.h"
 #include "solver/input/loader.h"
 
@@ -74,6 +77,17 @@ void buildSparsity(FacilityModel& m) {
       addDeps(rows, ret0, {a});
     }
     for (int i = 1; i < nr; ++i) addDeps(rows, ret0 + i, {ret0 + i - 1});
+    // measurement lags: the sensor follows its signal; the PI and its actuator read the sensor
+    if (const int s = m.cdu_sensT_adr[c]; s >= 0) {
+      addDeps(rows, s, {s, o + kTHexSec});
+      addDeps(rows, o + kXTemp, {s});
+      addDeps(rows, y, {s});
+    }
+    if (const int s = m.cdu_sensP_adr[c]; s >= 0) {
+      addDeps(rows, s, {s});
+      addDeps(rows, o + kXPump, {s});
+      addDeps(rows, N, {s});
+    }
   }
   if (m.room_state >= 0) addDeps(rows, m.room_state, {m.room_state});
   // transpose to CSC
@@ -106,9 +120,36 @@ void buildSparsity(FacilityModel& m) {
   }
 }
 
+// the trays' shares of a rack's flow: the rack's law split between its manifolds (friction
+// between tray taps, U or Z) and its trays (docs/models/flow_distribution.md); an error where
+// the manifolds alone would take the rack's whole drop at its nominal flow
+void compileTrayShares(const RackTypeSpec& rt, const Fluid& f, double T_ref,
+                       std::vector<double>& share, Errors& err) {
+  share.assign(rt.trays, 1.0 / rt.trays);
+  if (rt.manifold_header_length <= 0 || rt.trays < 2 || rt.manifold_dp_nominal <= 0) return;
+  const double rho = f.rho_ref(), mu = f.mu(T_ref);
+  const PipeFriction seg{rt.manifold_header_length / (rt.trays - 1), rt.manifold_header_diameter,
+                         rt.manifold_header_roughness};
+  double header_dp = 0;
+  const Arrangement arr = rt.manifold_z ? Arrangement::Z : Arrangement::U;
+  if (!trayFlowShares(arr, rt.trays, rt.manifold_dp_nominal, rt.manifold_flow_nominal * rho,
+                      rt.manifold_exponent, seg, rho, mu, share, &header_dp)) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "manifold of rack type '%s' cannot carry its flow: the supply and return "
+                  "manifolds alone (%.3g m, %.3g mm) drop %.3g kPa at %.4g L/min, the rack's law "
+                  "%.3g kPa; expected a wider or shorter manifold",
+                  rt.name.c_str(), rt.manifold_header_length, 1e3 * rt.manifold_header_diameter,
+                  1e-3 * header_dp, 6e4 * rt.manifold_flow_nominal, 1e-3 * rt.manifold_dp_nominal);
+    err.add(rt.manifold_loc.line > 0 ? rt.manifold_loc : rt.loc,
+            std::to_string(rt.manifold_header_diameter), buf);
+  }
+}
+
 // the GPUs of a rack without a heat-load profile (the GPU layer resolves them)
 void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTypeSpec& rt,
-                     const ColdPlateSpec& cp, FacilityModel& m, Errors& err) {
+                     const ColdPlateSpec& cp, const Fluid& f, double T_ref, FacilityModel& m,
+                     Errors& err) {
   const int n = rt.trays * rt.gpus_per_tray;
   m.rack_gpuadr.push_back(m.ngpu);
   m.rack_tray_gpus.push_back(rt.gpus_per_tray);
@@ -184,8 +225,16 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   const ColdPlateLaw& law = m.rack_coldplate.back();
   const double R_design = law.R(rt.design_flow / rt.coldplate_paths);
   std::vector<double> factor(n, 1.0);
-  for (const auto& [slot, f] : rs.coldplate_degradation)
-    if (slot >= 0 && slot < n) factor[slot] = f;
+  for (const auto& [slot, fac] : rs.coldplate_degradation)
+    if (slot >= 0 && slot < n) factor[slot] = fac;
+  // the trays' shares of the rack's flow (manifold positions), then the GPUs' within a tray:
+  // coldplate_series plates in series on each of gpus_per_tray / coldplate_series paths
+  std::vector<double> tray_share;
+  const int S = rt.coldplate_series, G = rt.gpus_per_tray;
+  if (G % S != 0)
+    err.add(rt.loc, std::to_string(S),
+            "coldplate_series must divide gpus_per_tray (" + std::to_string(G) + ")");
+  compileTrayShares(rt, f, T_ref, tray_share, err);
   for (int k = 0; k < n; ++k) {
     m.gpu_type.push_back(type);
     m.gpu_rack.push_back(r);
@@ -195,6 +244,9 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
     m.gpu_C_plate.push_back(cp.time_constant / R_design);
     m.gpu_job.push_back(-1);
     m.gpu_jobslot.push_back(-1);
+    const int slot = k % G, paths = std::max(G / S, 1);
+    m.gpu_flow_share.push_back(tray_share[k / G] / paths);
+    m.gpu_upstream.push_back(S > 1 && slot % S > 0 ? m.ngpu + k - 1 : -1);
   }
   m.ngpu += n;
 }
@@ -299,7 +351,9 @@ void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
         const int h = i - 1;  // the previous GPU of the rack, the last of the current group
         join = m.gpu_type[h] == m.gpu_type[i] && m.gpu_cap[h] == m.gpu_cap[i] &&
                m.gpu_R_factor[h] == m.gpu_R_factor[i] && m.gpu_C_plate[h] == m.gpu_C_plate[i] &&
-               m.gpu_job[h] == j && !own[h] && !own[i];
+               m.gpu_flow_share[h] == m.gpu_flow_share[i] && m.gpu_upstream[h] < 0 &&
+               m.gpu_upstream[i] < 0 && m.gpu_job[h] == j && !own[h] &&
+               !own[i];
       }
       if (join) {
         ++m.group_gpunum.back();
@@ -371,12 +425,14 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
         break;
       case K::FilterClogging:
       case K::SensorFault:
+      case K::Setpoint:
         e.index = cduIndex(f);
         if (e.index < 0) continue;
         e.label = m.cdu_name[e.index];
         e.time2 = f.growth_time;
         e.sensor = f.sensor;
         e.stuck = f.stuck;
+        e.setpoint = f.setpoint;
         if (f.kind == K::FilterClogging && f.growth_time > 0)
           m.breakpoints.push_back(f.time + f.growth_time);
         break;
@@ -563,7 +619,9 @@ void compileCduPrimary(const FacilitySpec& spec, const CduSpec& cs, const Fluid&
                        FacilityModel& m, Errors& err) {
   const double rho_p = fp.rho_ref();
   const double m_prim_r = cs.hex_flow_primary.massFlow(rho_p);
-  m.cdu_valve_kv.push_back(kvFromNominal(m_prim_r / rho_p, cs.valve_dp_nominal, rho_p));
+  // a datasheet Kv, else the Kv that passes the rated primary flow at dp_nominal fully open
+  m.cdu_valve_kv.push_back(
+      cs.valve_kv > 0 ? cs.valve_kv : kvFromNominal(m_prim_r / rho_p, cs.valve_dp_nominal, rho_p));
   m.cdu_valve_R.push_back(cs.valve_rangeability);
   // the characteristic is monotone only if the leakage lies below its linear segment's end
   if (!(cs.valve_leakage < equalPercentage(0.02, cs.valve_rangeability, 0.0)))
@@ -608,6 +666,11 @@ void compileCduPiping(const CduSpec& cs, double rho_s, FacilityModel& m) {
   auto pipe = [](const PipeSpec& p) { return PipeFriction{p.length, p.diameter, p.roughness}; };
   m.cdu_pipe_sup.push_back(pipe(cs.supply_pipe));
   m.cdu_pipe_ret.push_back(pipe(cs.return_pipe));
+  m.cdu_tap_sup.push_back(
+      PipeFriction{cs.rack_spacing, cs.supply_pipe.diameter, cs.supply_pipe.roughness});
+  m.cdu_tap_ret.push_back(
+      PipeFriction{cs.rack_spacing, cs.return_pipe.diameter, cs.return_pipe.roughness});
+  m.cdu_reverse_return.push_back(cs.reverse_return ? 1 : 0);
   m.cdu_nseg_sup.push_back(cs.supply_pipe.segments);
   m.cdu_nseg_ret.push_back(cs.return_pipe.segments);
   m.cdu_M_seg_sup.push_back(rho_s * m.cdu_pipe_sup.back().area() * cs.supply_pipe.length /
@@ -629,6 +692,28 @@ void compileCduControls(const CduSpec& cs, FacilityModel& m) {
   m.cdu_dp_set.push_back(cs.dp_set);
   m.cdu_pi_temp.push_back(PIParams{cs.temp_k, cs.temp_Ti, 0.0, 0.0, 1.0});
   m.cdu_pi_pump.push_back(PIParams{cs.pump_k, cs.pump_Ti, 0.0, cs.pump_min_speed, 1.0});
+}
+
+// 3e'. datasheet keys (issue 19): actuator kinds, initial positions, PI tracking time, output
+// limits, action and initial outputs (docs/models/actuator.md, docs/models/controller.md)
+void compileCduDatasheet(const CduSpec& cs, FacilityModel& m) {
+  m.cdu_valve_act.push_back(
+      makeActuator(cs.valve_rate_limited, cs.valve_stroke_time, cs.valve_filter_time));
+  m.cdu_pump_act.push_back(
+      makeActuator(cs.pump_rate_limited, cs.pump_rise_time, cs.pump_filter_time));
+  m.cdu_valve_y0.push_back(cs.valve_initial);
+  m.cdu_pump_N0.push_back(cs.pump_initial);
+  auto extra = [](const CduSpec::PiExtra& x, PIParams& p) {
+    p.Tt = x.Tt;
+    if (!std::isnan(x.u_min)) p.u_min = x.u_min;
+    if (!std::isnan(x.u_max)) p.u_max = x.u_max;
+  };
+  extra(cs.temp_pi, m.cdu_pi_temp.back());
+  extra(cs.pump_pi, m.cdu_pi_pump.back());
+  m.cdu_temp_u0.push_back(std::isnan(cs.temp_pi.u0) ? cs.valve_initial : cs.temp_pi.u0);
+  m.cdu_pump_u0.push_back(std::isnan(cs.pump_pi.u0) ? cs.pump_initial : cs.pump_pi.u0);
+  m.cdu_temp_sign.push_back(cs.temp_pi.reverse ? -1.0 : 1.0);
+  m.cdu_pump_sign.push_back(cs.pump_pi.reverse ? -1.0 : 1.0);
 }
 
 // 3f. rack rs on CDU c: manifold, balancing valve, cold plate, capacities, load, and its GPUs;
@@ -659,15 +744,34 @@ bool compileRack(const FacilitySpec& spec, const CduSpec& cs, int c, const RackS
   m.rack_index.push_back(rs.index);
   m.rack_type.push_back(rs.type);
   m.rack_cdu.push_back(c);
-  m.rack_coldplate.push_back(ColdPlateLaw{law->second.R_inf, law->second.a, law->second.b});
-  m.rack_paths.push_back(rt.coldplate_paths);
+  // the published table where the plate says to use it (resistance.<fluid>.use), else the fit
+  if (law->second.use_table) {
+    try {
+      m.rack_coldplate.push_back(coldPlateTable(law->second.table_flow, law->second.table_R));
+    } catch (const std::exception& e) {
+      err.add(cp->second.loc, rt.coldplate, e.what());
+      m.rack_coldplate.push_back(ColdPlateLaw{});
+    }
+  } else {
+    m.rack_coldplate.push_back(coldPlateFit(law->second.R_inf, law->second.a, law->second.b));
+  }
+  // a lumped block of N identical racks in parallel (multiplier, issue 19): N times the paths,
+  // flows, volumes and heat; the same dp at N times the flow (docs/models/rack.md)
+  const double N = rs.multiplier;
+  if (N != 1.0 && !rs.has_heat_load)
+    err.add(rs.loc, rs.name,
+            "a rack multiplier needs a heat_load profile (resolved GPUs are not lumped)");
+  if (N != 1.0 && spec.power.present)
+    err.add(rs.loc, rs.name,
+            "a rack multiplier is not combined with a power section (shelves are per rack)");
+  m.rack_paths.push_back(rt.coldplate_paths * N);
   m.rack_liquid_frac.push_back(rt.liquid_fraction);
   m.rack_gpu_frac.push_back(rt.gpu_heat_fraction);
-  m.rack_design_flow.push_back(rt.design_flow);
-  const double m_man = rt.manifold_flow_nominal * rho_s;
+  m.rack_design_flow.push_back(rt.design_flow * N);
+  const double m_man = rt.manifold_flow_nominal * rho_s * N;
   m.rack_manifold.push_back(
       PowerLaw::fromNominal(rt.manifold_dp_nominal, m_man, rt.manifold_exponent));
-  const double kv = (rs.valve_kv > 0 ? rs.valve_kv : rt.balancing_valve_kv) *
+  const double kv = (rs.valve_kv > 0 ? rs.valve_kv : rt.balancing_valve_kv) * N *
                     std::max(rs.valve_opening, 1e-6);  // 0: closed (Kv 1e-6 of full)
   PowerLaw valve;
   valve.n = 2.0;
@@ -676,12 +780,13 @@ bool compileRack(const FacilitySpec& spec, const CduSpec& cs, int c, const RackS
   m.rack_valve.push_back(valve);
   // case capacity from the plate time constant at design flow: C = tau / R (whole rack)
   const double R_design =
-      m.rack_coldplate.back().R(rt.design_flow / rt.coldplate_paths) / rt.coldplate_paths;
+      m.rack_coldplate.back().R(rt.design_flow / rt.coldplate_paths) / m.rack_paths.back();
   m.rack_C_case.push_back(cp->second.time_constant / R_design);
-  m.rack_M_cool.push_back(rho_s * rt.coolant_volume);
+  m.rack_M_cool.push_back(rho_s * rt.coolant_volume * N);
   m.rack_load.push_back(rs.heat_load);
+  for (double& v : m.rack_load.back().v) v *= N;  // heat_load is one rack's
   rs.heat_load.breakpoints(m.breakpoints);
-  compileRackGpus(spec, rs, rt, cp->second, m, err);
+  compileRackGpus(spec, rs, rt, cp->second, m.fluids[m.cdu_fluid[c]], cs.T_supply_set, m, err);
   return true;
 }
 
@@ -692,7 +797,7 @@ void compileCduInventory(const FacilitySpec& spec, const CduSpec& cs, int c, dou
   for (const auto& rs : spec.racks)
     if (rs.cdu == cs.name) {
       auto rt = spec.rack_types.find(rs.type);
-      if (rt != spec.rack_types.end()) design += rt->second.design_flow;
+      if (rt != spec.rack_types.end()) design += rt->second.design_flow * rs.multiplier;
     }
   m.cdu_design_flow.push_back(design);
   double V_loop = cs.internal_volume + cs.hex_holdup_secondary +
@@ -709,6 +814,30 @@ void compileCduInventory(const FacilitySpec& spec, const CduSpec& cs, int c, dou
   m.cdu_vacuum.push_back(cs.vacuum);
   m.cdu_p_max.push_back(cs.p_secondary_max);
   m.cdu_has_leak.push_back(0);
+}
+
+// 3h. the row headers between the rack taps must leave the pumps head for the racks: the drop
+// along them at the racks' design flow (split evenly) below the pumps' rated head
+void checkRowHeaders(const CduSpec& cs, int c, const Fluid& f, FacilityModel& m, Errors& err) {
+  const int nr = m.cdu_racknum[c];
+  if (nr < 2 || cs.rack_spacing <= 0) return;
+  const double rho = f.rho_ref(), mu = f.mu(cs.T_supply_set);
+  const double Q = m.cdu_design_flow[c] * rho;
+  double dp = 0;
+  for (int k = 0; k + 1 < nr; ++k) {
+    const double F = Q * double(nr - 1 - k) / nr;  // beyond tap k (direct return)
+    dp += m.cdu_tap_sup[c].dp(F, rho, mu) + m.cdu_tap_ret[c].dp(F, rho, mu);
+  }
+  if (dp >= cs.pump_rated_head) {
+    char buf[512];
+    std::snprintf(buf, sizeof buf,
+                  "the row headers cannot carry the racks' design flow: %d racks %.3g m apart "
+                  "on %.3g mm headers drop %.3g kPa at %.4g L/min, the pumps' rated head is "
+                  "%.3g kPa; expected a wider header or a shorter rack spacing",
+                  nr, cs.rack_spacing, 1e3 * cs.supply_pipe.diameter, 1e-3 * dp,
+                  6e4 * m.cdu_design_flow[c], 1e-3 * cs.pump_rated_head);
+    err.add(cs.piping_loc.line > 0 ? cs.piping_loc : cs.loc, std::to_string(cs.rack_spacing), buf);
+  }
 }
 
 // 3. CDU loop c and its racks; its states from `state` on (advanced past them)
@@ -733,6 +862,7 @@ void compileCdu(const FacilitySpec& spec, int c, const std::vector<int>& racks,
   compileCduPiping(cs, rho_s, m);
   // 3e. controls
   compileCduControls(cs, m);
+  compileCduDatasheet(cs, m);
   // 3f. racks of this cdu
   m.cdu_rackadr.push_back(m.nrack);
   m.cdu_racknum.push_back(int(racks.size()));
@@ -742,10 +872,16 @@ void compileCdu(const FacilitySpec& spec, int c, const std::vector<int>& racks,
   m.cdu_racknum.back() = m.nrack - m.cdu_rackadr.back();
   // 3g. coolant inventory
   compileCduInventory(spec, cs, c, rho_s, m, err);
+  checkRowHeaders(cs, c, fs, m, err);
   // 3h. state layout (model.h)
   m.cdu_stateadr.push_back(state);
   int n_states = kCduFixedStates + cs.supply_pipe.segments + 2 * m.cdu_racknum.back() +
                  cs.return_pipe.segments;
+  // measurement lags after the return header (issue 19; none: the layout of before)
+  m.cdu_sensT_tau.push_back(cs.temp_pi.sensor_tau);
+  m.cdu_sensP_tau.push_back(cs.pump_pi.sensor_tau);
+  m.cdu_sensT_adr.push_back(cs.temp_pi.sensor_tau > 0 ? state + n_states++ : -1);
+  m.cdu_sensP_adr.push_back(cs.pump_pi.sensor_tau > 0 ? state + n_states++ : -1);
   m.cdu_statenum.push_back(n_states);
   state += n_states;
 }
@@ -791,6 +927,8 @@ void classifyStates(FacilityModel& m) {
     m.state_kind[o + kVLost] = m.state_kind[o + kVAir] = StateKind::Volume;
     for (int k = 0; k < m.cdu_racknum[c]; ++k)
       m.state_kind[m.rackAdr(m.cdu_rackadr[c] + k) + 1] = StateKind::Case;
+    for (int s : {m.cdu_sensT_adr[c], m.cdu_sensP_adr[c]})
+      if (s >= 0) m.state_kind[s] = StateKind::Control;
   }
   if (m.room_state >= 0) m.state_kind[m.room_state] = StateKind::RoomAir;
 }
@@ -831,8 +969,9 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
   compileJobs(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
   compileGroups(spec, m);
-  // 6. room air
+  // 6. room air; air-cooled racks (no states)
   compileRoomAir(spec, m, state);
+  compileAirRacks(spec, m);
   // 7. faults
   compileFaults(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));

@@ -21,13 +21,16 @@
 #include <string>
 #include <vector>
 
+#include "models/actuator.h"
 #include "models/cold_plate.h"
 #include "models/controller.h"
+#include "models/fan.h"
 #include "models/fluid.h"
 #include "models/gpu.h"
 #include "models/heat_exchanger.h"
 #include "models/hydraulics.h"
 #include "models/job_model.h"
+#include "models/manifold.h"
 #include "models/power_smoothing.h"
 #include "models/pump.h"
 #include "models/rack_parts.h"
@@ -111,13 +114,29 @@ struct FacilityModel {
   std::vector<PumpParams> cdu_pump;
   std::vector<int> cdu_pump_running, cdu_pump_count;
   std::vector<double> cdu_pump_tau, cdu_pump_min_speed;
-  std::vector<PipeFriction> cdu_pipe_sup, cdu_pipe_ret;
+  std::vector<PipeFriction> cdu_pipe_sup, cdu_pipe_ret;  // CDU to the row's first rack tap
+  // the row: racks tap the headers in model order, one header segment between two taps
+  // (docs/models/flow_distribution.md)
+  std::vector<PipeFriction> cdu_tap_sup, cdu_tap_ret;
+  std::vector<char> cdu_reverse_return;  // 1: the return leaves at the row's far end (Z)
   std::vector<double> cdu_M_seg_sup, cdu_M_seg_ret;    // (kg)
   std::vector<double> cdu_UA_seg_sup, cdu_UA_seg_ret;  // (W/K)
   std::vector<double> cdu_T_set;                       // (K)
   std::vector<int> cdu_pump_mode;                      // 0 flow, 1 dp
   std::vector<double> cdu_flow_set, cdu_dp_set;        // (m3/s), (Pa)
   std::vector<PIParams> cdu_pi_temp, cdu_pi_pump;
+  // --- datasheet keys (issue 19): actuators (docs/models/actuator.md), initial positions, PI
+  // initial outputs and actions (docs/models/controller.md)
+  std::vector<ActuatorParams> cdu_valve_act, cdu_pump_act;
+  std::vector<double> cdu_valve_y0, cdu_pump_N0;     // positions at t = 0                   (1)
+  std::vector<double> cdu_temp_u0, cdu_pump_u0;      // PI outputs at t = 0                  (1)
+  std::vector<double> cdu_temp_sign, cdu_pump_sign;  // +1 direct, -1 reverse action
+  // measurement lags: a state after the loop's return header where a PI's sensor has a time
+  // constant (-1: ideal sensor). Temperature sensor: the measured supply (K); pump sensor: the
+  // measured flow (or dp) over the facility's set point (1)
+  std::vector<int> cdu_sensT_adr, cdu_sensP_adr;
+  std::vector<double> cdu_sensT_tau, cdu_sensP_tau;  // (s)
+  // --- end datasheet keys
 
   // racks (nrack, model order)
   std::vector<std::string> rack_name, rack_row, rack_type;
@@ -155,10 +174,16 @@ struct FacilityModel {
   std::vector<double> gpu_R_factor;       // cold-plate degradation factor                     (1)
   std::vector<double> gpu_C_plate;        // plate capacity                                    (J/K)
   std::vector<int> gpu_job, gpu_jobslot;  // job index (-1: idle) and rank in it
-  // GPU groups: consecutive GPUs of one rack with the same type, limit, plate and job (not a trace
-  // replay) see the same inlet, flow and load, so their trajectories are identical: the GPU layer
-  // computes each group once and weighs it by its size (docs/performance.md). Without
-  // gpu_layer.group_identical every GPU is its own group (the reference path).
+  // coolant distribution over the plates (docs/models/flow_distribution.md), filled at compile
+  // from the rack manifold (trays in parallel, each at its position on the supply and return
+  // manifolds) and the tray's plate topology
+  std::vector<double> gpu_flow_share;  // share of its rack's coolant flow through its plate   (1)
+  std::vector<int> gpu_upstream;       // GPU whose plate is upstream in series; -1: none
+  // GPU groups: consecutive GPUs of one rack with the same type, limit, plate, flow share and job
+  // (not a trace replay, no plate upstream) see the same inlet, flow and load, so their
+  // trajectories are identical: the GPU layer computes each group once and weighs it by its size
+  // (docs/performance.md). Without gpu_layer.group_identical every GPU is its own group (the
+  // reference path).
   int ngroup = 0;
   std::vector<int> group_gpuadr, group_gpunum;  // first GPU, count
   std::vector<int> group_jobslot;               // index in job_groups of its job (-1: no job)
@@ -188,6 +213,14 @@ struct FacilityModel {
   std::vector<StorageParams> rack_storage;  // rack energy storage (GB300-style)
   std::vector<std::string> busway_name;
 
+  // air-cooled racks and devices (issue 19, docs/models/air_rack.md): algebraic, their heat and
+  // fan power into the room air node (or, without one, drawing the site ambient air)
+  int nair = 0;
+  std::vector<std::string> air_name, air_row;
+  std::vector<int> air_index;
+  std::vector<TimeSeries> air_load;  // IT power                                     (W)
+  std::vector<FanParams> air_fans;
+
   std::vector<StateKind> state_kind;  // what each state is (nstate)
 
   // jacobian sparsity (CSC) and column coloring for difference quotients
@@ -210,6 +243,7 @@ struct FacilityModel {
     bool stuck = false;
     FabricFault fabric = FabricFault::LinkDegraded;  // Fabric: what, GPU (model index), NIC, tray
     int gpu = -1, nic = 0, tray = 0;
+    SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
   };
   std::vector<FaultEvent> fault_events;
   DetectionParams detection;

@@ -64,6 +64,7 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.sensor_T_stuck.assign(m.ncdu, NAN);
   f.sensor_flow_stuck.assign(m.ncdu, NAN);
   f.job_cap.assign(m.njob, 0.0);
+  for (auto* v : {&f.set_T, &f.set_dp, &f.set_flow}) v->assign(m.ncdu, NAN);
   const int nics = std::max(1, m.fabric.nics_per_gpu),
             trays = std::max(1, m.fabric.nvlink_switch_trays);
   f.nic_bw.assign(std::size_t(m.ngpu) * nics, 1.0);
@@ -179,6 +180,20 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
       case K::Fabric:
         applyFabricFault(m, st, e);
         break;
+      case K::Setpoint: {
+        const bool T = e.setpoint == SetpointKind::SupplyTemperature;
+        const bool dp = e.setpoint == SetpointKind::Dp;
+        (T ? f.set_T : dp ? f.set_dp : f.set_flow)[i] = e.value;
+        log(st, e.time, e.label, "setpoint", "info",
+            std::string(T    ? "supply-temperature"
+                        : dp ? "dp"
+                             : "flow") +
+                " set point " +
+                (T    ? fmt(e.value - 273.15) + " degC"
+                 : dp ? fmt(e.value / 1e3) + " kPa"
+                      : fmt(e.value * 60000) + " L/min"));
+        break;
+      }
       case K::PowerCap: {
         f.job_cap[i] = e.value;
         // the limit the GPUs apply: within the GPU's settable range and the rack's own cap

@@ -73,7 +73,9 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.rack_gpu_Q_now.assign(m.nrack, 0.0);
   g.rack_throttled_now.assign(m.nrack, 0.0);
   g.rack_T_in.assign(m.nrack, T_init);
-  g.rack_R_path.assign(m.nrack, 0.0);
+  g.gpu_T_in.assign(m.ngpu, T_init);
+  g.gpu_R_path.assign(m.ngpu, 0.0);
+  g.grp.Q_coolant.assign(m.ngroup, 0.0);
   g.interval_time = 0;
   g.E_electric = g.E_to_coolant = 0;
   g.E_stored0 = 0;
@@ -129,18 +131,30 @@ void resetGpuInterval(const FacilityModel& m, State& st) {
 //---------------------------------------------------------------------------------------------
 namespace {
 
-// a new window: its sums restart, and the coolant side of each rack holds over it: its inlet
-// temperature and the plate resistance at its flow (one power law per rack and window, not per
-// step)
+// a new window: its sums restart, and the coolant side of each GPU's plate holds over it
+// (docs/models/flow_distribution.md): the plate's flow, its share of the rack's, sets its
+// resistance (one power law per GPU and window, not per step); its inlet is the rack inlet, plus,
+// for a plate downstream in series, the heat the upstream plate gave the coolant at the last fast
+// step (a window late: the error is the change of that heat over one window)
 void startWindow(const FacilityModel& m, State& st, const double* y) {
   GpuLayerState& g = st.gl;
   for (int r = 0; r < m.nrack; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
   for (int r = 0; r < m.nrack; ++r) {
     if (!m.rack_resolved[r]) continue;
     const int c = m.rack_cdu[r];
-    g.rack_T_in[r] = y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1];
-    const double V_path = st.sig.m_rack[r] / m.fluids[m.cdu_fluid[c]].rho_ref() / m.rack_paths[r];
-    g.rack_R_path[r] = m.rack_coldplate[r].R(V_path);
+    const Fluid& f = m.fluids[m.cdu_fluid[c]];
+    const double T_in = y[m.supSegAdr(c) + m.cdu_nseg_sup[c] - 1];
+    g.rack_T_in[r] = T_in;
+    const double m_r = st.sig.m_rack[r], rho = f.rho_ref(), cp = f.cp(T_in);
+    // plates in rack order: an upstream plate always comes before the plates it feeds
+    for (int i = m.rack_gpuadr[r]; i < m.rack_gpuadr[r] + m.rack_gpunum[r]; ++i) {
+      const double m_i = m_r * m.gpu_flow_share[i];
+      g.gpu_R_path[i] = m.rack_coldplate[r].R(m_i / rho);
+      const int u = m.gpu_upstream[i];
+      const double pickup =
+          u >= 0 && m_i > 0 ? std::max(g.grp.Q_coolant[m.gpu_group[u]], 0.0) / (m_i * cp) : 0.0;
+      g.gpu_T_in[i] = (u >= 0 ? g.gpu_T_in[u] : T_in) + pickup;
+    }
   }
 }
 
@@ -220,8 +234,8 @@ inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double
                          double rack_share, RackGpuSums& s) {
   GpuLayerState& g = st.gl;
   GpuLayerState::Groups& G = g.grp;
-  const double T_in = g.rack_T_in[r], R_path = g.rack_R_path[r];
   const int i = m.group_gpuadr[q];  // the group's first GPU stands for all of them
+  const double T_in = g.gpu_T_in[i], R_path = g.gpu_R_path[i];
   const double n = m.group_gpunum[q];
   const GpuParams& p = m.gpu_types[m.gpu_type[i]];
   const Utilization& u = G.util[q];
@@ -267,6 +281,7 @@ inline void stepGpuGroup(const FacilityModel& m, State& st, int r, int q, double
   }
   GpuPlate plate{R_path * m.gpu_R_factor[i], m.gpu_C_plate[i]};
   const double Q = gpuThermalStep(p, plate, T_in, op, dt, G.gpu[q]);
+  G.Q_coolant[q] = Q;
   G.op[q] = op;
   G.clock_ratio[q] = op.clock_ratio;
   G.latches[q] = char((G.gpu[q].hw_slowdown ? 1 : 0) | (G.gpu[q].shut_down ? 2 : 0));

@@ -148,6 +148,8 @@ std::string describeState(const FacilityModel& m, int i) {
       default:
         break;
     }
+    if (i == m.cdu_sensT_adr[c]) return cdu + "supply-temperature sensor";
+    if (i == m.cdu_sensP_adr[c]) return cdu + "pump-control sensor (flow or dp)";
     int s = i - m.supSegAdr(c);
     if (s >= 0 && s < m.cdu_nseg_sup[c])
       return cdu + "supply header segment " + std::to_string(s + 1);
@@ -230,8 +232,9 @@ struct Run {
         int off = i - m.cdu_stateadr[c];
         bool ctrl = off == kYValve || off == kNPump || off == kXPump;
         ad[i] = ctrl ? so.atol_ctrl : so.atol_T;
-        if (off == kXTemp) ad[i] = so.atol_T * 10.0;      // K s
-        if (off == kVLost || off == kVAir) ad[i] = 1e-9;  // m3 (1 mL = 1e-6)
+        if (off == kXTemp) ad[i] = so.atol_T * 10.0;        // K s
+        if (off == kVLost || off == kVAir) ad[i] = 1e-9;    // m3 (1 mL = 1e-6)
+        if (i == m.cdu_sensP_adr[c]) ad[i] = so.atol_ctrl;  // relative measurement (1)
       }
     if (m.room_state >= 0) ad[m.room_state] = so.atol_T;
     N_VConst(0.0, q.get());

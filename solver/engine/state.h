@@ -30,6 +30,9 @@ struct Signals {
   std::vector<double> leak_flow;    // per leak: liquid out                  (m3/s)
   std::vector<double> leak_air;     // per leak: air in                      (m3/s)
   std::vector<double> leak_p;       // per leak: local gauge pressure        (Pa)
+  // per air-cooled rack (issue 19): IT power, fan power (W), airflow (m3/s), fan speed (1),
+  // air inlet and outlet (K)
+  std::vector<double> air_P, air_P_fan, air_V, air_N, air_T_in, air_T_out;
   // totals
   double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
   double air_in = 0, air_removed = 0;  // room air: rack air-side heat in, air handlers out (W)
@@ -56,6 +59,7 @@ struct GpuLayerState {
     std::vector<double> filler_energy;
     std::vector<Utilization> util;
     std::vector<double> P_sum, Tj_max, Thbm_max, throttled_time;
+    std::vector<double> Q_coolant;  // heat into the coolant at the last fast step, per group (W)
     // what the jobs read of the last step: op.clock_ratio, and hw_slowdown | shut_down << 1
     std::vector<double> clock_ratio;
     std::vector<char> latches;
@@ -86,9 +90,13 @@ struct GpuLayerState {
   // GPU-seconds over the current output interval, per rack, with each throttle reason: SW power
   // cap (0x4), HW slowdown (0x8), SW or HW thermal (0x20 | 0x40), HW power brake (0x80) (s)
   std::vector<double> rack_iv_capped, rack_iv_slowdown, rack_iv_thermal, rack_iv_brake;
-  std::vector<double> rack_iv_throttled;       // thermal or power brake (the union)            (s)
-  std::vector<double> rack_T_in, rack_R_path;  // over the window: inlet (K), plate R (K/W)
-  double interval_time = 0;                    // time accumulated in P_sum                 (s)
+  std::vector<double> rack_iv_throttled;  // thermal or power brake (the union)            (s)
+  std::vector<double> rack_T_in;          // over the window: rack inlet (K)
+  // the coolant boundary of each GPU's plate over the window (docs/models/flow_distribution.md):
+  // local inlet (the rack inlet plus the pickup of the plates upstream in series) and the plate
+  // resistance at the GPU's own flow
+  std::vector<double> gpu_T_in, gpu_R_path;  // (K), (K/W)
+  double interval_time = 0;                  // time accumulated in P_sum                 (s)
   // energy of the GPU layer since t = 0 (J)
   double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;
 };
@@ -161,6 +169,8 @@ struct FaultState {
   std::vector<char> tray_lost;
   std::vector<double> gpu_bw_net, rack_bw_nvl;
   std::vector<char> gpu_net_dead, rack_nvl_dead;
+  // set points changed by events per CDU (NaN: the facility's): supply T (K), dp (Pa), flow (m3/s)
+  std::vector<double> set_T, set_dp, set_flow;
 };
 
 // one CDU loop's share of a right-hand side evaluation's sums (evalRhs)

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <limits>
 
+#include "models/manifold.h"
 #include "models/pipe.h"
 #include "models/valve.h"
 #include "solver/common/parallel.h"
@@ -145,53 +146,67 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
            m.cdu_pipe_ret[c].ddp_dm(mf, rho, mu) + 2.0 * k_filter * mf;
   };
   bool ok = true;
-  // bank flow Q(dp_b) and dQ/ddp_b
-  auto bank = [&](double dpb, double* dQ) {
-    double Q = 0, s = 0;
-    for (int k = 0; k < nr; ++k) {
-      int r = r0 + k;
-      double d;
-      // a rack's isolation valves closing over their stroke (leak response): Kv (1 - s)
-      const double s_iso = rackIsolation(m, st, r, t);
-      PowerLaw valve = m.rack_valve[r];
-      if (s_iso > 0) valve.k /= std::pow(std::max(1.0 - s_iso, 1e-4), 2);
-      double q = branchFlow(valve, m.rack_manifold[r], dpb, sig.m_rack[r], &d, &ok);
-      sig.m_rack[r] = q;
-      Q += q;
-      s += 1.0 / d;
-    }
-    *dQ = s;
-    return Q;
+  // the row (docs/models/flow_distribution.md): the racks tap the supply and return headers in
+  // model order, one header segment between two taps; each rack a branch of balancing valve and
+  // rack manifold (its isolation valves closing over their stroke: Kv (1 - s))
+  auto branch = [&](int k, double dp, double* dq) {
+    const int r = r0 + k;
+    const double s_iso = rackIsolation(m, st, r, t);
+    PowerLaw valve = m.rack_valve[r];
+    if (s_iso > 0) valve.k /= std::pow(std::max(1.0 - s_iso, 1e-4), 2);
+    double d;
+    const double q = branchFlow(valve, m.rack_manifold[r], dp, sig.m_rack[r], &d, &ok);
+    *dq = 1.0 / d;
+    return q;
   };
-  // residual r(dp_b) = H(N, Q) - dp_b - dp_series(Q), strictly decreasing on [0, H0]
-  // from the last operating point (warm start: the solution moves little between calls)
-  const double x_last = sig.dp_bank[c];
-  double lo = 0.0, hi = H0, x = x_last > 0 && x_last < H0 ? x_last : 0.5 * H0;
-  double Q = 0;
+  const PipeFriction &tap_s = m.cdu_tap_sup[c], &tap_r = m.cdu_tap_ret[c];
+  auto sup = [&](int, double mf, double* d) {
+    *d = tap_s.ddp_dm(mf, rho, mu);
+    return tap_s.dp(mf, rho, mu);
+  };
+  auto ret = [&](int, double mf, double* d) {
+    *d = tap_r.ddp_dm(mf, rho, mu);
+    return tap_r.dp(mf, rho, mu);
+  };
+  const Arrangement arr = m.cdu_reverse_return[c] ? Arrangement::Z : Arrangement::U;
+  double* q = sig.m_rack.data() + r0;
+  double* dpr = sig.dp_rack.data() + r0;
+  auto row = [&](double Qm) {
+    LadderPoint p = ladderAtFlow(arr, nr, Qm, branch, sup, ret, q, dpr);
+    if (!p.ok) ok = false;
+    return p;
+  };
+  // residual r(Q) = H(N, Q) - dp_row(Q) - dp_series(Q), strictly decreasing in the flow Q;
+  // safeguarded Newton from the last operating point (the solution moves little between calls)
+  double lo = 0.0, hi = std::numeric_limits<double>::infinity();
+  double Q = sig.m_sec[c] > 0 ? sig.m_sec[c] : std::max(m.cdu_design_flow[c] * rho * N, 1e-3);
+  LadderPoint p;
   for (int it = 0; it < 100; ++it) {
-    double dQ;
-    Q = bank(x, &dQ);
-    double V = Q / rho;
-    double r = phi * pumpHead(pp, nrun, N, V) - x - series(Q);
+    p = row(Q);
+    const double V = Q / rho;
+    const double r = phi * pumpHead(pp, nrun, N, V) - p.dp - series(Q);
     if (std::abs(r) <= 1e-13 * H0) break;  // at the round-off level of the head
     if (r > 0)
-      lo = x;
+      lo = Q;
     else
-      hi = x;
-    double dr = (phi * pumpHeadSlope(pp, nrun, N, V) / rho - seriesSlope(Q)) * dQ - 1.0;
-    double xn = x - r / dr;
-    if (!(xn > lo && xn < hi)) xn = 0.5 * (lo + hi);
-    double step = std::abs(xn - x);
-    x = xn;
-    if (step <= 1e-14 * H0 || hi - lo <= 1e-14 * H0) break;
+      hi = Q;
+    const double dr = phi * pumpHeadSlope(pp, nrun, N, V) / rho - seriesSlope(Q) - p.ddp_dQ;
+    double Qn = dr < 0 ? Q - r / dr : std::numeric_limits<double>::quiet_NaN();
+    if (!(Qn > lo && Qn < hi)) Qn = std::isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * Q;
+    const double step = std::abs(Qn - Q);
+    Q = Qn;
+    if (step <= 1e-15 * Q || (std::isfinite(hi) && hi - lo <= 1e-15 * hi)) {
+      p = row(Q);
+      break;
+    }
     if (it == 99) ok = false;
   }
-  double dQ;
-  Q = bank(x, &dQ);  // flows consistent with the final dp_b: mass balance holds exactly
-  for (int k = 0; k < nr; ++k) sig.dp_rack[r0 + k] = x;
+  // the flows of the last solve: mass balance at every tap holds by construction
+  Q = 0;
+  for (int k = 0; k < nr; ++k) Q += q[k];
   sig.m_sec[c] = Q;
-  sig.dp_bank[c] = x;
-  sig.dp_pump[c] = x + series(Q);
+  sig.dp_bank[c] = p.dp;
+  sig.dp_pump[c] = p.dp + series(Q);
   if (!ok) ++*failures;
 }
 
@@ -216,25 +231,35 @@ State makeState(const FacilityModel& m, double T_init) {
   for (auto* v : {&s.leak_flow, &s.leak_air, &s.leak_p}) v->assign(m.leaks.size(), 0.0);
   for (auto* v : {&s.m_rack, &s.dp_rack, &s.P_rack, &s.Q_liquid, &s.Q_air, &s.Q_cp, &s.R_cp})
     v->assign(m.nrack, 0.0);
+  for (auto* v : {&s.air_P, &s.air_P_fan, &s.air_V, &s.air_N, &s.air_T_in, &s.air_T_out})
+    v->assign(m.nair, 0.0);
   for (int c = 0; c < m.ncdu; ++c) {
-    // valve half open, pump at half speed; integrators set so the PI outputs match (bumpless)
-    const double y0 = 0.5, N0 = 0.5;
+    // valve and pump where the facility puts them (primary_valve.initial_position,
+    // pumps.initial_speed; half open, half speed by default); integrators set so the PI outputs
+    // are their initial_output at the initial error (bumpless by default)
+    const double y0 = m.cdu_valve_y0[c], N0 = m.cdu_pump_N0[c];
     st.y[m.stateAdr(c, kYValve)] = y0;
     st.y[m.stateAdr(c, kNPump)] = N0;
     st.y[m.stateAdr(c, kVLost)] = st.y[m.stateAdr(c, kVAir)] = 0.0;
-    st.y[m.stateAdr(c, kXTemp)] = piStateFor(m.cdu_pi_temp[c], y0, T_init - m.cdu_T_set[c]);
+    st.y[m.stateAdr(c, kXTemp)] = piStateFor(m.cdu_pi_temp[c], m.cdu_temp_u0[c],
+                                             m.cdu_temp_sign[c] * (T_init - m.cdu_T_set[c]));
   }
   // pump integrators: bumpless for the actual initial flow (or dp) error
   std::vector<double> ydot(m.nstate);
   for (int c = 0; c < m.ncdu; ++c)
-    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], 0.5, 0.0);
+    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], m.cdu_pump_u0[c], 0.0);
   evalRhs(m, st, 0.0, st.y.data(), ydot.data());
   for (int c = 0; c < m.ncdu; ++c) {
     const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
-    const double e = m.cdu_pump_mode[c] == 0
-                         ? (m.cdu_flow_set[c] - V) / m.cdu_flow_set[c]
-                         : (m.cdu_dp_set[c] - st.sig.dp_bank[c]) / m.cdu_dp_set[c];
-    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], st.y[m.stateAdr(c, kNPump)], e);
+    // a lagged pump sensor starts at the actual reading (the temperature sensor at T_init)
+    if (const int s = m.cdu_sensP_adr[c]; s >= 0)
+      st.y[s] =
+          m.cdu_pump_mode[c] == 0 ? V / m.cdu_flow_set[c] : st.sig.dp_bank[c] / m.cdu_dp_set[c];
+    const double e =
+        -m.cdu_pump_sign[c] * (m.cdu_pump_mode[c] == 0
+                                   ? (m.cdu_flow_set[c] - V) / m.cdu_flow_set[c]
+                                   : (m.cdu_dp_set[c] - st.sig.dp_bank[c]) / m.cdu_dp_set[c]);
+    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], m.cdu_pump_u0[c], e);
   }
   st.sig.hydraulic_failures = 0;
   st.y0 = st.y;
@@ -480,17 +505,38 @@ struct CduLoopRhs {
                           : !std::isnan(fs.sensor_flow_stuck[c])
                               ? fs.sensor_flow_stuck[c]
                               : V_sec * (1 + fs.sensor_flow_offset[c]);
-    const double e_T = T_meas - m.cdu_T_set[c];
+    // set points: the facility's, or the last set-point event's
+    auto set = [&](const std::vector<double>& ev, double dflt) {
+      return faulted && !std::isnan(ev[c]) ? ev[c] : dflt;
+    };
+    const double T_set = set(fs.set_T, m.cdu_T_set[c]);
+    const double flow_set = set(fs.set_flow, m.cdu_flow_set[c]);
+    const double dp_set = set(fs.set_dp, m.cdu_dp_set[c]);
+    // errors by the controllers' action: direct e = measurement - set point, reverse the opposite
+    // sensor lags (sensor_time_constant): the controllers read the lagged measurement
+    double T_read = T_meas;
+    if (const int s = m.cdu_sensT_adr[c]; s >= 0) {
+      ydot[s] = (T_meas - y[s]) / m.cdu_sensT_tau[c];
+      T_read = y[s];
+    }
+    const double e_T = m.cdu_temp_sign[c] * (T_read - T_set);
     sig.y_cmd[c] = piOutput(pt, e_T, y[o + kXTemp]);
     ydot[o + kXTemp] = piStateDerivative(pt, e_T, y[o + kXTemp]);
-    ydot[o + kYValve] = (sig.y_cmd[c] - y[o + kYValve]) / m.cdu_valve_tau[c];
+    ydot[o + kYValve] = actuatorRate(m.cdu_valve_act[c], sig.y_cmd[c], y[o + kYValve]);
     const PIParams& pu = m.cdu_pi_pump[c];
-    const double e_P = m.cdu_pump_mode[c] == 0
-                           ? (m.cdu_flow_set[c] - V_meas) / m.cdu_flow_set[c]
-                           : (m.cdu_dp_set[c] - sig.dp_bank[c]) / m.cdu_dp_set[c];
+    double V_read = V_meas, dp_read = sig.dp_bank[c];
+    if (const int s = m.cdu_sensP_adr[c]; s >= 0) {  // measured over the facility's set point
+      const bool flow = m.cdu_pump_mode[c] == 0;
+      const double scale = flow ? m.cdu_flow_set[c] : m.cdu_dp_set[c];
+      ydot[s] = ((flow ? V_meas : dp_read) / scale - y[s]) / m.cdu_sensP_tau[c];
+      (flow ? V_read : dp_read) = y[s] * scale;
+    }
+    const double e_P =
+        m.cdu_pump_sign[c] *
+        (m.cdu_pump_mode[c] == 0 ? (V_read - flow_set) / flow_set : (dp_read - dp_set) / dp_set);
     sig.N_cmd[c] = piOutput(pu, e_P, y[o + kXPump]);
     ydot[o + kXPump] = piStateDerivative(pu, e_P, y[o + kXPump]);
-    ydot[o + kNPump] = (sig.N_cmd[c] - y[o + kNPump]) / m.cdu_pump_tau[c];
+    ydot[o + kNPump] = actuatorRate(m.cdu_pump_act[c], sig.N_cmd[c], y[o + kNPump]);
   }
 
   // the loop's share of the energy flows that the integrator accumulates
@@ -565,6 +611,19 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
   if (m.has_power) {  // shelf and busway losses are in the hall (last fast step)
     for (int r = 0; r < m.nrack; ++r) sig.air_in += st.pl.rack_psu_loss[r];
     for (double l : st.pl.bus_loss) sig.air_in += l;
+  }
+  // air-cooled racks: their fans' operating point; IT and fan power into the room air
+  for (int k = 0; k < m.nair; ++k) {
+    const double T_in = m.room_state >= 0 ? y[m.room_state] : m.T_ambient;
+    const double P = m.air_load[k].eval(t);
+    const FanPoint fp = fanOperatingPoint(m.air_fans[k], P, kAirRho, kAirCp);
+    sig.air_P[k] = P;
+    sig.air_P_fan[k] = fp.P_fan;
+    sig.air_V[k] = fp.V;
+    sig.air_N[k] = fp.N;
+    sig.air_T_in[k] = T_in;
+    sig.air_T_out[k] = T_in + fp.dT;
+    sig.air_in += P + fp.P_fan;
   }
   sig.air_removed = 0;
   if (m.room_state >= 0) {

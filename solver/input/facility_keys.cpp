@@ -45,6 +45,11 @@ const Range kV0{0, 1, false, false, "between 0 and 1"};
 Key desc() {
   return text("description").docs("free text, not read");
 }
+
+std::vector<Key> cat(std::vector<Key> a, std::vector<Key> b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
+}
 Key sources() {
   return any("sources").typeShown("any").docs("citations for people (docs/catalog.md), not read");
 }
@@ -139,7 +144,17 @@ const Section kPumps{
      map("curve", kCurve), quantity("efficiency_hydraulic", Dim::None, kEfficiency).dflt("0.7"),
      quantity("efficiency_motor", Dim::None, kEfficiency).dflt("0.7"),
      quantity("rise_time", Dim::Time, {0, 86400, false, false, ">= 0 s and <= 1 d"}).dflt("30 s"),
-     quantity("min_speed", Dim::None, {0, 1, false, true, ">= 0 and < 1"}).dflt("0.15")},
+     quantity("min_speed", Dim::None, {0, 1, false, true, ">= 0 and < 1"}).dflt("0.15"),
+     // datasheet keys (issue 19, docs/models/actuator.md)
+     choice("actuator", {"lag", "rate"})
+         .dflt("lag")
+         .docs("drive: lag (tau = rise_time / 5) or rate (0 -> full speed in rise_time)"),
+     quantity("filter_time", Dim::Time, {0, 3600, false, false, ">= 0 s and <= 1 h"})
+         .dflt("0 s")
+         .docs("rate: first-order filter on the speed (0: none)"),
+     quantity("initial_speed", Dim::None, kFraction)
+         .dflt("0.5")
+         .docs("speed ratio at t = 0 (the former fixed start)")},
     true};
 
 const Section kValve{
@@ -148,9 +163,20 @@ const Section kValve{
     {quantity("rangeability", Dim::None, {1, 1000, true, false, "> 1 and <= 1000"}).dflt("50"),
      quantity("leakage", Dim::None, {0, 0.1, false, false, "between 0 and 0.1"}).dflt("1e-4"),
      quantity("dp_nominal", Dim::Pressure, kPressure)
-         .req()
-         .docs("fully open at rated primary flow"),
-     quantity("stroke_time", Dim::Time, kDuration).dflt("120 s")},
+         .docs("fully open at rated primary flow; this or kv is required"),
+     quantity("stroke_time", Dim::Time, kDuration).dflt("120 s"),
+     // datasheet keys (issue 19, docs/models/actuator.md)
+     quantity("kv", Dim::None, kKv)
+         .docs("fully open flow coefficient, m3/h at 1 bar (IEC 60534); replaces dp_nominal"),
+     choice("actuator", {"lag", "rate"})
+         .dflt("lag")
+         .docs("lag (tau = stroke_time / 5) or rate (a full stroke in stroke_time)"),
+     quantity("filter_time", Dim::Time, {0, 3600, false, false, ">= 0 s and <= 1 h"})
+         .dflt("0 s")
+         .docs("rate: first-order filter on the position (0: none)"),
+     quantity("initial_position", Dim::None, kFraction)
+         .dflt("0.5")
+         .docs("opening at t = 0 (the former fixed start)")},
     true};
 
 const Section kTank{"cdu.expansion_tank",
@@ -170,17 +196,36 @@ const Section kVacuum{
          .req()
          .docs("gauge; leaks draw air in")}};
 
+// PI keys beyond k and Ti (issue 19, docs/models/controller.md)
+std::vector<Key> piExtra(const char* action_default, const char* limits) {
+  return {quantity("tracking_time", Dim::Time, kDuration)
+              .dflt("Ti")
+              .docs("anti-windup back-calculation time Tt"),
+          quantity("output_min", Dim::None, kFraction).dflt(limits).docs("lower output limit"),
+          quantity("output_max", Dim::None, kFraction).dflt("1").docs("upper output limit"),
+          choice("action", {"direct", "reverse"})
+              .dflt(action_default)
+              .docs("direct: error = measurement - set point; reverse: the opposite"),
+          quantity("initial_output", Dim::None, kFraction)
+              .dflt("the actuator's initial position")
+              .docs("output at t = 0: sets the integrator state (bumpless)"),
+          quantity("sensor_time_constant", Dim::Time, {0, 3600, false, false, ">= 0 s and <= 1 h"})
+              .dflt("0 s")
+              .docs("first-order lag of the measured signal (0: an ideal sensor)")};
+}
+
 const Section kTempPi{"cdu.control.temperature_pi",
                       "supply-temperature PI controller acting on the primary valve",
-                      {perKelvin("k", kGain).dflt("0.1").docs("valve fraction per kelvin"),
-                       quantity("Ti", Dim::Time, kDuration).dflt("120 s")},
+                      cat({perKelvin("k", kGain).dflt("0.1").docs("valve fraction per kelvin"),
+                           quantity("Ti", Dim::Time, kDuration).dflt("120 s")},
+                          piExtra("direct", "0")),
                       true};
 
 const Section kPumpPi{
-    "cdu.control.pump_pi",
-    "flow or dp PI controller acting on the pump speed",
-    {quantity("k", Dim::None, kGain).dflt("0.5").docs("speed per unit relative error"),
-     quantity("Ti", Dim::Time, kDuration).dflt("15 s")},
+    "cdu.control.pump_pi", "flow or dp PI controller acting on the pump speed",
+    cat({quantity("k", Dim::None, kGain).dflt("0.5").docs("speed per unit relative error"),
+         quantity("Ti", Dim::Time, kDuration).dflt("15 s")},
+        piExtra("reverse", "pumps.min_speed")),
     true};
 
 const Section kControl{
@@ -226,15 +271,26 @@ const Section kPipe{
                "steel DN150 in still air is roughly 5-10 W/(m K), insulated "
                "0.3-1 W/(m K)")}};
 
-const Section kPiping{"facility.cdus.piping",
-                      "secondary (TCS) headers between the CDU and its racks",
-                      {map("supply", kPipe).req(), map("return", kPipe).req()}};
+const Section kPiping{
+    "facility.cdus.piping",
+    "secondary (TCS) headers between the CDU and its racks",
+    {map("supply", kPipe).req(), map("return", kPipe).req(),
+     quantity("rack_spacing", Dim::Length, {0, 100, false, true, ">= 0 m and < 100 m"})
+         .dflt("0.6 m")
+         .docs("header length between two rack taps along the row (the rack pitch: "
+               "a 600 mm wide rack [K26]); the racks tap the headers in file order "
+               "(docs/models/flow_distribution.md)"),
+     choice("return_arrangement", {"direct", "reverse"})
+         .dflt("direct")
+         .docs("direct: the return header leaves the row at the end the supply "
+               "enters (the first rack has the shortest path); reverse: at the far "
+               "end (every rack the same path length)")}};
 
 // the keys of a CDU body, shared by facility entries and catalog/cdus files
 std::vector<Key> cduBody() {
   return {map("heat_exchanger", kHex),
           map("pumps", kPumps),
-          map("primary_valve", kValve),
+          map("primary_valve", kValve).req(),
           map("expansion_tank", kTank),
           quantity("internal_volume", Dim::Volume, {0, 1e4, false, true, ">= 0 and < 10000 m3"})
               .dflt("0 m3")
@@ -242,11 +298,6 @@ std::vector<Key> cduBody() {
           map("control", kControl),
           map("limits", kLimits),
           map("vacuum_tank", kVacuum).docs("none: a vented loop")};
-}
-
-std::vector<Key> cat(std::vector<Key> a, std::vector<Key> b) {
-  a.insert(a.end(), b.begin(), b.end());
-  return a;
 }
 
 const Section kCdu{
@@ -269,7 +320,21 @@ const Section kManifold{
     "the whole rack's pressure drop law, dp = dp_nominal (V / flow_nominal)^exponent",
     {quantity("dp_nominal", Dim::Pressure, kPressure).req(),
      quantity("flow_nominal", Dim::VolumeFlow, kVolumeFlow).req(),
-     quantity("exponent", Dim::None, kLawExponent).dflt("2")},
+     quantity("exponent", Dim::None, kLawExponent).dflt("2"),
+     choice("arrangement", {"U", "Z"})
+         .dflt("U")
+         .docs("U: supply and return connected at the same end of the rack; Z: at opposite "
+               "ends (docs/models/flow_distribution.md)"),
+     quantity("header_length", Dim::Length, {0, 100, false, true, ">= 0 m and < 100 m"})
+         .dflt("0 m")
+         .docs("supply (and return) manifold length over the trays, taps evenly spaced; 0: "
+               "every tray sees the same drop"),
+     quantity("header_diameter", Dim::Length, {0, 1, true, false, "> 0 m and <= 1 m"})
+         .dflt("40 mm")
+         .docs("manifold inner diameter"),
+     quantity("header_roughness", Dim::Length, {0, 0.01, false, false, ">= 0 and <= 10 mm"})
+         .dflt("0.045 mm")
+         .docs("absolute roughness of the manifold")},
     true};
 
 const Section kStorage{
@@ -303,6 +368,10 @@ std::vector<Key> rackBody() {
               .req()
               .docs("a cold plate of this file, else data/catalog/coldplates/<name>.yaml"),
           integer("coldplate_paths", 1, kMaxCount).dflt("1").docs("parallel cold-plate flow paths"),
+          integer("coldplate_series", 1, 64)
+              .dflt("1")
+              .docs("GPU plates in series on one flow path of a tray (1: each GPU plate fed from "
+                    "the tray inlet); divides gpus_per_tray"),
           quantity("design_flow", Dim::VolumeFlow, kVolumeFlow).req(),
           map("manifold", kManifold),
           quantity("coolant_volume", Dim::Volume, kVolume).req().docs("liquid inside the rack"),
@@ -354,16 +423,20 @@ const Section kFit{
 const Section kPlateTable{
     "coldplate.law.table",
     "the published points",
-    {numbers("flow_L_min", {0, 1e4, true, false, "> 0 and <= 10000 (L/min)"}, 1)
+    {numbers("flow_L_min", {0, 1e4, true, false, "> 0 and <= 10000 (L/min)"}, 2)
          .req()
          .docs("L/min per plate, strictly increasing"),
-     numbers("R_K_W", {0, 10, true, false, "> 0 and <= 10 (K/W)"}, 1)
+     numbers("R_K_W", {0, 10, true, false, "> 0 and <= 10 (K/W)"}, 2)
          .req()
-         .docs("K/W, as many as flows")}};
+         .docs("K/W, as many as flows, not rising with flow")}};
 
 const Section kLaw{"coldplate.law",
                    "the resistance law of one fluid",
-                   {map("fit", kFit).req(), map("table", kPlateTable).docs("optional table")}};
+                   {map("fit", kFit).docs("the fitted law; this or table is required"),
+                    map("table", kPlateTable).docs("the published points"),
+                    choice("use", {"fit", "table"})
+                        .dflt("fit; table when there is no fit")
+                        .docs("which one R(V) follows (docs/models/cold_plate.md)")}};
 
 std::vector<Key> plateBody() {
   return {quantity("time_constant", Dim::Time, kDuration)
@@ -416,7 +489,45 @@ const Section kRack{
      list("coldplate_degradation", &kDegrade, "degraded cold plates"),
      quantity("power_cap", Dim::Power, kRackPower)
          .docs("whole-rack limit, shared equally by the rack's GPUs after the non-GPU parts' "
-               "draw")}};
+               "draw"),
+     quantity("multiplier", Dim::None, {0, 1e5, true, false, "> 0 and <= 100000"})
+         .dflt("1")
+         .docs("a lumped block of this many identical racks (may be non-integer): paths, flows, "
+               "volumes and heat times it; heat_load is one rack's; heat-load racks only")}};
+
+//---------------------------------------------------------------------------------------------
+// air-cooled racks and devices (issue 19, docs/models/air_rack.md)
+
+const Section kFans{
+    "facility.air_racks.fans",
+    "the rack's fans: airflow held by the air temperature rise or by a pressure difference; "
+    "flow, pressure and power by the fan laws",
+    {choice("control", {"delta_t", "pressure"})
+         .dflt("delta_t")
+         .docs("delta_t: the fans hold the air temperature rise; pressure: a pressure difference"),
+     quantity("rated_airflow", Dim::VolumeFlow, {0, 1e3, true, true, "> 0 and < 1000 m3/s"})
+         .req()
+         .docs("airflow at full speed"),
+     quantity("rated_power", Dim::Power, kPower).req().docs("fan electrical power at full speed"),
+     quantity("delta_t", Dim::TemperatureDiff, kTempDiff)
+         .docs("air temperature rise held (control delta_t; required there)"),
+     quantity("rated_pressure", Dim::Pressure, {0, 1e5, true, true, "> 0 and < 1 bar"})
+         .docs("the rack's air-side pressure drop at the rated airflow (control pressure)"),
+     quantity("pressure_setpoint", Dim::Pressure, {0, 1e5, true, true, "> 0 and < 1 bar"})
+         .docs("pressure difference held (control pressure)"),
+     quantity("min_speed", Dim::None, {0, 1, true, false, "> 0 and <= 1"})
+         .dflt("0.2 (a)")
+         .docs("lowest fan speed ratio")}};
+
+const Section kAirRack{
+    "facility.air_racks",
+    "an air-cooled rack or device (switch rack, storage, air-cooled servers): its power and its "
+    "fans' power are heat in the room air (site.room_air; without it, it draws site ambient air)",
+    {name("name").req().docs("unique among racks and air_racks"),
+     text("row").req().docs("hall position, for display"),
+     integer("index", 0, 1000000).req().docs("position in the row"),
+     series("heat_load", Dim::Power, kHeatLoad).req().docs("IT power = heat"),
+     map("fans", kFans).req()}};
 
 //---------------------------------------------------------------------------------------------
 // described training jobs and the fabric (docs/models/job.md, fabric.md, checkpoint.md)
@@ -654,6 +765,8 @@ const Section kFacility{
      list("rack_types", &kRackType, "rack types").docs("new or derived rack types"),
      list("coldplates", &kColdPlate, "cold plates").docs("cold plates defined in the file (rare)"),
      list("cdus", &kCdu, "CDUs", 1).req(), list("racks", &kRack, "racks", 1).req(),
+     list("air_racks", &kAirRack, "air-cooled racks")
+         .docs("air-cooled racks and devices with fans (docs/models/air_rack.md)"),
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
      map("gpu_layer", kGpuLayer), map("power", kPowerSection),
      map("fabric", kFabric).docs("NVLink domains and scale-out network")}};

@@ -30,6 +30,8 @@
 
 #include "solver/common/paths.h"
 #include "solver/common/units.h"
+#include "solver/input/air_rack_reader.h"
+#include "solver/input/datasheet_reader.h"
 #include "solver/input/keys.h"
 #include "solver/input/yaml_reader.h"
 
@@ -255,9 +257,14 @@ void readColdPlate(MapIn& m, ColdPlateSpec& cp) {
         } else {
           bool inc = true;
           for (std::size_t i = 1; i < flow.size(); ++i) inc = inc && flow[i] > flow[i - 1];
+          bool dec = true;  // a plate conducts no worse with more flow
+          for (std::size_t i = 1; i < R.size(); ++i) dec = dec && R[i] <= R[i - 1];
           if (!inc) {
             f.error(*table->get("flow_L_min"), table->sub("flow_L_min"), "",
                     "the flows must increase strictly");
+          } else if (!dec) {
+            f.error(*table->get("R_K_W"), table->sub("R_K_W"), "",
+                    "the resistances must not rise with flow");
           } else {
             for (double& v : flow) v /= 60000.0;  // L/min -> m3/s
             L.table_flow = std::move(flow);
@@ -266,6 +273,16 @@ void readColdPlate(MapIn& m, ColdPlateSpec& cp) {
         }
       }
     }
+    // which one R(V) follows: `use`, else the fit (the table where there is no fit)
+    const bool has_fit = law.get("fit") != nullptr, has_table = law.get("table") != nullptr;
+    L.use_table = !has_fit;
+    if (std::string use; law.read("use", use)) L.use_table = use == "table";
+    if (!has_fit && !has_table)
+      f.error(law.node(), lpath, "", "expected a fit or a table (or both)");
+    else if (L.use_table && !has_table)
+      f.error(*law.get("use"), law.sub("use"), "table", "use: table needs a table");
+    else if (!L.use_table && !has_fit)
+      f.error(*law.get("use"), law.sub("use"), "fit", "use: fit needs a fit");
     cp.laws[fluid] = std::move(L);
   }
 }
@@ -284,7 +301,13 @@ void readRackType(MapIn& m, RackTypeSpec& r) {
     mf->read("dp_nominal", r.manifold_dp_nominal);
     mf->read("flow_nominal", r.manifold_flow_nominal);
     mf->read("exponent", r.manifold_exponent);
+    if (std::string a; mf->read("arrangement", a)) r.manifold_z = a == "Z";
+    mf->read("header_length", r.manifold_header_length);
+    mf->read("header_diameter", r.manifold_header_diameter);
+    mf->read("header_roughness", r.manifold_header_roughness);
+    r.manifold_loc = mf->loc();
   }
+  m.read("coldplate_series", r.coldplate_series);
   m.read("coolant_volume", r.coolant_volume);
   m.read("balancing_valve_kv", r.balancing_valve_kv);
   m.read("max_working_pressure", r.max_working_pressure);
@@ -424,12 +447,14 @@ void readCduBody(MapIn& m, CduSpec& c) {
     p->read("efficiency_motor", c.pump_eta_mot);
     p->read("rise_time", c.pump_rise_time);
     p->read("min_speed", c.pump_min_speed);
+    datasheet::readPumps(*p, c);
   }
   if (auto v = m.map("primary_valve")) {
     v->read("rangeability", c.valve_rangeability);
     v->read("leakage", c.valve_leakage);
     v->read("dp_nominal", c.valve_dp_nominal);
     v->read("stroke_time", c.valve_stroke_time);
+    datasheet::readValve(*v, c);
   }
   if (auto t = m.map("expansion_tank")) {
     t->read("volume", c.tank_volume);
@@ -448,10 +473,12 @@ void readCduBody(MapIn& m, CduSpec& c) {
     if (auto pi = ct->map("temperature_pi")) {
       pi->read("k", c.temp_k);
       pi->read("Ti", c.temp_Ti);
+      datasheet::readPi(*pi, c.temp_pi);
     }
     if (auto pi = ct->map("pump_pi")) {
       pi->read("k", c.pump_k);
       pi->read("Ti", c.pump_Ti);
+      datasheet::readPi(*pi, c.pump_pi);
     }
   }
   if (auto l = m.map("limits")) {
@@ -471,6 +498,7 @@ const std::vector<std::string>& cduRequired() {
 void checkCdu(File& f, const CduSpec& c, const Provided& prov, const SourceLoc& site,
               const std::string& extra) {
   requireKeys(f, site, prov, cduRequired(), extra);
+  datasheet::check(f, c, prov, site, extra);
   if (good(prov, "pumps.running") && good(prov, "pumps.count") && c.pump_running > c.pump_count)
     f.s.add(where(prov, {"pumps.running", "pumps.count"}, site), std::to_string(c.pump_running),
             "expected at most pumps.count (" + std::to_string(c.pump_count) + ") running pumps");
@@ -680,6 +708,7 @@ class FacilityReader {
     top.list("rack_types", [&](Item x, Path p, std::size_t) { readType(x, p); });
     top.list("cdus", [&](Item x, Path p, std::size_t) { readCdu(x, p); });
     top.list("racks", [&](Item x, Path p, std::size_t) { readRack(x, p); });
+    top.list("air_racks", [&](Item x, Path p, std::size_t) { airracks::read(f_, x, p, spec_); });
     top.list("jobs", [&](Item x, Path p, std::size_t) { readJob(x, p); });
     if (auto pw = top.map("power")) readPower(*pw);
     if (auto fb = top.map("fabric")) readFabric(*fb, spec_.fabric);
@@ -829,6 +858,9 @@ class FacilityReader {
     if (auto piping = m.map("piping")) {
       readPipe(*piping, "supply", c.supply_pipe);
       readPipe(*piping, "return", c.return_pipe);
+      piping->read("rack_spacing", c.rack_spacing);
+      if (std::string a; piping->read("return_arrangement", a)) c.reverse_return = a == "reverse";
+      c.piping_loc = piping->loc();
     }
     c.loc = m.loc();
     info.setpoint_loc = where(prov, "control.supply_temperature", m.loc());
@@ -1225,6 +1257,7 @@ class FacilityReader {
     m.read("gpu_power_cap", r.gpu_power_cap);
     info.gpu_cap_loc = m.locOf("gpu_power_cap");
     m.read("power_cap", r.power_cap);
+    m.read("multiplier", r.multiplier);  // (issue 19)
     m.list("coldplate_degradation", [&](const YAML::Node& x, const std::string& p, std::size_t) {
       MapIn dm(f_, x, p, section({"racks", "coldplate_degradation"}));
       if (!dm.valid()) return;

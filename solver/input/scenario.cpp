@@ -112,13 +112,15 @@ class ScenarioReader {
     readJobEvents(e);
     readLeak(e);
     readFabricEvent(e);
+    readSetpoints(e);
     if (e.actions == 0 && f_.s.count() > errors_before) {
       // the event's own value was reported
     } else if (e.actions == 0) {
       f_.error(n, path, "",
                "an event needs one of heat_load, facility_water_temperature, pump_failure, "
                "cdu_failure, valve_stuck, facility_water_flow, utility, psu_failure, leak, "
-               "filter_clogging, sensor_fault, power_cap, job_start, job_stop, fabric");
+               "filter_clogging, sensor_fault, power_cap, job_start, job_stop, "
+               "supply_temperature_setpoint, dp_setpoint, flow_setpoint, fabric");
     } else if (e.actions > 1) {
       f_.error(n, path, "", "an event has exactly one action; split it into several events");
     } else {
@@ -213,6 +215,22 @@ class ScenarioReader {
       ok = fb->read("fraction", e.se.value) && ok;
     }
     if (ok && needs(e, "fabric", e.rack, "rack")) e.act("fabric", e.rack);
+  }
+
+  // set-point changes of a CDU's controllers (issue 19): supply temperature, dp, flow
+  void readSetpoints(Event& e) {
+    const std::pair<const char*, SetpointKind> kinds[] = {
+        {"supply_temperature_setpoint", SetpointKind::SupplyTemperature},
+        {"dp_setpoint", SetpointKind::Dp},
+        {"flow_setpoint", SetpointKind::Flow}};
+    for (const auto& [key, kind] : kinds) {
+      double v = 0;
+      if (e.m.read(key, v) && needs(e, key, e.cdu, "cdu")) {
+        e.se.value = v;
+        e.se.setpoint = kind;
+        e.act("setpoint", e.cdu);
+      }
+    }
   }
 
   void readFilterClogging(Event& e) {
@@ -374,7 +392,8 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                              {"filter_clogging", K::FilterClogging},
                                              {"sensor_fault", K::SensorFault},
                                              {"power_cap", K::PowerCap},
-                                             {"fabric", K::Fabric}};
+                                             {"fabric", K::Fabric},
+                                             {"setpoint", K::Setpoint}};
   const auto& suggest = reader::didYouMean;
   for (const auto& e : sc.events) {
     if (e.kind != "job_start" && e.kind != "job_stop" && e.kind != "power_cap") continue;
@@ -416,11 +435,13 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     f.tray = e.tray;
     const bool at_rack = f.kind == K::PsuFailure || f.kind == K::Fabric ||
                          (f.kind == K::Leak && f.where == FaultSpec::Where::Rack);
+    f.setpoint = e.setpoint;
     std::vector<std::string> names;
     if (at_rack)
       for (const auto& r : spec.racks) names.push_back(r.name);
     else if (f.kind == K::PumpFailure || f.kind == K::CduFailure || f.kind == K::ValveStuck ||
-             f.kind == K::Leak || f.kind == K::FilterClogging || f.kind == K::SensorFault)
+             f.kind == K::Leak || f.kind == K::FilterClogging || f.kind == K::SensorFault ||
+             f.kind == K::Setpoint)
       for (const auto& c : spec.cdus) names.push_back(c.name);
     if (!names.empty() && std::find(names.begin(), names.end(), f.target) == names.end()) {
       errors.push_back(LoadError{

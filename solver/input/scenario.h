@@ -24,6 +24,7 @@ struct ScenarioEvent {
   // fabric faults
   FabricFault fabric = FabricFault::LinkDegraded;
   int gpu = -1, nic = 0, tray = 0;
+  SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
 };
 
 struct Scenario {

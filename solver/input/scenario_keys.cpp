@@ -147,7 +147,15 @@ const Section kEvent{
          .docs("the job's GPUs get this power limit, clamped to their settable range (needs job)"),
      boolean("job_start").docs("true: the training job starts (needs job)"),
      boolean("job_stop").docs("true: the training job stops (needs job)"),
-     map("fabric", kFabricEvent).docs("a fabric fault (needs rack)")}};
+     map("fabric", kFabricEvent).docs("a fabric fault (needs rack)"),
+     // set-point changes (issue 19, docs/models/controller.md)
+     quantity("supply_temperature_setpoint", Dim::Temperature,
+              {223.15, 473.15, false, false, "between -50 degC and 200 degC"})
+         .docs("the CDU's supply-temperature set point from time on (needs cdu)"),
+     quantity("dp_setpoint", Dim::Pressure, {0, 1e7, true, true, "> 0 and < 100 bar"})
+         .docs("the CDU's rack-bank dp set point from time on (needs cdu; pump_mode dp)"),
+     quantity("flow_setpoint", Dim::VolumeFlow, {0, 100, true, true, "> 0 and < 100 m3/s"})
+         .docs("the CDU's flow set point from time on (needs cdu; pump_mode flow)")}};
 
 const Section kScenario{
     "scenario",

@@ -5,11 +5,13 @@
 // cold plates, fluids) are resolved into the spec by the loader, so a spec is self-contained.
 #pragma once
 
+#include <cmath>
 #include <map>
 #include <string>
 #include <vector>
 
 #include "models/electrical.h"
+#include "models/fan.h"
 #include "models/fluid.h"
 #include "models/gpu.h"
 #include "models/job_model.h"
@@ -37,6 +39,7 @@ struct ColdPlateSpec {
     double R_inf = 0, a = 0, b = 1;  // R = R_inf + a V^-b, V in L/min                  (K/W)
     std::vector<double> table_flow;  // published points                             (m3/s)
     std::vector<double> table_R;     // (K/W)
+    bool use_table = false;          // R(V) from the table (monotone interpolation), else the fit
   };
   std::map<std::string, Law> laws;  // by fluid name
   SourceLoc loc;
@@ -49,12 +52,19 @@ struct RackTypeSpec {
   double gpu_heat_fraction = 0;  // rack power dissipated in the GPU cold plates   (1)
   int trays = 1;
   int gpus_per_tray = 1;
-  std::string coldplate;              // ColdPlateSpec name
-  int coldplate_paths = 1;            // parallel cold-plate flow paths                 (1)
-  double design_flow = 0;             // (m3/s)
-  double manifold_dp_nominal = 0;     // whole-rack pressure drop at manifold_flow_nominal (Pa)
-  double manifold_flow_nominal = 0;   // (m3/s)
-  double manifold_exponent = 2.0;     // (1)
+  std::string coldplate;             // ColdPlateSpec name
+  int coldplate_paths = 1;           // parallel cold-plate flow paths                 (1)
+  double design_flow = 0;            // (m3/s)
+  double manifold_dp_nominal = 0;    // whole-rack pressure drop at manifold_flow_nominal (Pa)
+  double manifold_flow_nominal = 0;  // (m3/s)
+  double manifold_exponent = 2.0;    // (1)
+  // the rack manifolds feeding the trays in parallel (docs/models/flow_distribution.md)
+  bool manifold_z = false;                    // Z: return at the far end; U: at the supply's end
+  double manifold_header_length = 0;          // over the trays; 0: no header losses          (m)
+  double manifold_header_diameter = 0.04;     // inner diameter                               (m)
+  double manifold_header_roughness = 4.5e-5;  // (m)
+  int coldplate_series = 1;                   // GPU plates in series on one path in a tray  (1)
+  SourceLoc manifold_loc;                     // the manifold map (its errors)
   double coolant_volume = 0;          // liquid inside the rack                          (m3)
   double balancing_valve_kv = 0;      // fully open, m3/h/sqrt(bar)                    (Kv)
   double max_working_pressure = 0;    // gauge                                          (Pa)
@@ -128,6 +138,30 @@ struct CduSpec {
   double p_secondary_max = 0, p_primary_max = 0;  // gauge (Pa)
   // secondary (TCS) piping between CDU and racks
   PipeSpec supply_pipe, return_pipe;
+  double rack_spacing = 0.6;    // header length between two rack taps (rack pitch)    (m)
+  bool reverse_return = false;  // the return header leaves at the row's far end (Z)
+  SourceLoc piping_loc;
+  // --- datasheet keys (issue 19; solver/input/datasheet_reader.cpp, docs/models/actuator.md)
+  double valve_kv = 0;  // fully open flow coefficient; 0: from dp_nominal at the rated flow (Kv)
+  bool valve_rate_limited = false;  // actuator: rate (full stroke in stroke_time), else lag
+  double valve_filter_time = 0;     // rate-limited actuator's first-order filter; 0: none (s)
+  double valve_initial = 0.5;       // position at t = 0                                (1)
+  bool pump_rate_limited = false;   // drive: rate (0 -> full speed in rise_time), else lag
+  double pump_filter_time = 0;      // (s)
+  double pump_initial = 0.5;        // speed ratio at t = 0                             (1)
+  // PI controllers beyond k and Ti: anti-windup tracking time (0: Ti), output limits (NaN: the
+  // actuator's range), action (reverse: error = set point - measurement), initial output (NaN:
+  // the actuator's initial position; sets the integrator state bumplessly)
+  struct PiExtra {
+    double Tt = 0;
+    double u_min = NAN, u_max = NAN;
+    bool reverse = false;
+    double u0 = NAN;
+    double sensor_tau = 0;  // first-order lag of the measurement; 0: ideal sensor (s)
+  };
+  PiExtra temp_pi{};                           // direct: the valve opens when warm
+  PiExtra pump_pi{0, NAN, NAN, true, NAN, 0};  // reverse: speeds up on a shortfall
+  // --- end datasheet keys
   SourceLoc loc;
 };
 
@@ -145,6 +179,19 @@ struct RackSpec {
   double power_cap = 0;        // whole-rack power limit shared by its GPUs; 0 = none  (W)
   // cold plates that conduct worse than the type's law: (GPU slot in the rack, R factor)
   std::vector<std::pair<int, double>> coldplate_degradation;
+  // a lumped block of this many identical racks in parallel (issue 19); may be non-integer (1)
+  double multiplier = 1;
+  SourceLoc loc;
+};
+
+// an air-cooled rack or device with fans: switch racks, storage, air-cooled servers (issue 19,
+// docs/models/air_rack.md). Its power and its fans' power are heat in the room air.
+struct AirRackSpec {
+  std::string name;
+  std::string row;  // hall position, for display
+  int index = 0;
+  TimeSeries heat_load;  // IT power = heat                                       (W)
+  FanParams fans;
   SourceLoc loc;
 };
 
@@ -198,6 +245,7 @@ struct FaultSpec {
   // fabric faults: what, which GPU (slot in the rack), NIC and NVLink switch tray
   FabricFault fabric = FabricFault::LinkDegraded;
   int gpu = -1, nic = 0, tray = 0;
+  SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
 };
 
 // the power chain and the detection policies are read as they are compiled (solver/common/params.h)
@@ -224,6 +272,7 @@ struct FacilitySpec {
   std::map<std::string, PartParams> parts;  // resolved from the catalog
   std::vector<CduSpec> cdus;
   std::vector<RackSpec> racks;
+  std::vector<AirRackSpec> air_racks;  // air-cooled racks and devices (issue 19)
   std::vector<JobSpec> jobs;
   FabricSpec fabric;  // NVLink domains and scale-out network (docs/models/fabric.md)
   PowerSpec power;

@@ -124,6 +124,9 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     f.writeStrings("/gpu/type", L.gpu_type, "GPU model of each GPU (data/catalog/gpus)");
   }
   if (L.njob > 0) f.writeStrings("/job/names", L.job_name, "job names, column labels of /job/*");
+  if (L.nair > 0)
+    f.writeStrings("/air_rack/names", L.air_name,
+                   "air-cooled rack names, column labels of /air_rack/*");
   if (L.has_power) {
     f.writeStrings("/busway/names", L.busway_name, "busway names, column labels of /busway/*");
     f.writeIntVector("/rack/busway", ints(L.rack_busway),

@@ -70,6 +70,8 @@ const char* shapeName(Shape s) {
       return "job";
     case Shape::Busway:
       return "busway";
+    case Shape::AirRack:
+      return "air rack";
   }
   return "";
 }
@@ -86,12 +88,15 @@ const char* needsName(Needs n) {
       return "power section";
     case Needs::Room:
       return "room air";
+    case Needs::AirRacks:
+      return "air_racks";
   }
   return "";
 }
 
 std::string observablesMarkdown() {
-  static const char* dims[] = {"[T]", "[T × C]", "[T × R]", "[T × G]", "[T × J]", "[T × B]"};
+  static const char* dims[] = {"[T]",     "[T × C]", "[T × R]", "[T × G]",
+                               "[T × J]", "[T × B]", "[T × A]"};
   std::ostringstream os;
   os << "| Path | Shape | Units | Basis | Exists with | Content | Computed from |\n"
      << "|------|-------|-------|-------|-------------|---------|---------------|\n";
@@ -136,6 +141,8 @@ std::size_t RunLayout::width(Shape s) const {
       return std::size_t(njob);
     case Shape::Busway:
       return std::size_t(nbusway);
+    case Shape::AirRack:
+      return std::size_t(nair);
   }
   return 0;
 }
@@ -152,6 +159,8 @@ bool RunLayout::has(Needs n) const {
       return has_power;
     case Needs::Room:
       return has_room;
+    case Needs::AirRacks:
+      return nair > 0;
   }
   return false;
 }
@@ -199,6 +208,8 @@ RunLayout describeModel(const FacilityModel& m) {
   L.rack_type = m.rack_type;
   L.job_name = m.job_name;
   L.busway_name = m.busway_name;
+  L.nair = m.nair;
+  L.air_name = m.air_name;
   L.rack_index = m.rack_index;
   L.rack_cdu = m.rack_cdu;
   if (m.has_power && m.rack_busway.size() == m.rack_name.size())
@@ -357,6 +368,34 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(nc, [&](int k) {
         return std::max(tankLiquidFraction(m, k, y[m.stateAdr(k, kVLost)]), 0.0);
       });
+    // datasheet outputs (issue 19)
+    case Obs::CduValveCommand:
+      return each(nc, [&](int k) { return g.y_cmd[k]; });
+    case Obs::CduPumpSpeedCommand:
+      return each(nc, [&](int k) { return g.N_cmd[k]; });
+    case Obs::CduPumpHead:
+      return each(nc, [&](int k) { return g.dp_pump[k]; });
+    case Obs::CduHexDpPrimary:
+      return each(nc, [&](int k) { return m.cdu_prim_c_hex[k] * g.m_prim[k] * g.m_prim[k]; });
+    case Obs::CduHexDpSecondary:
+      return each(nc, [&](int k) { return m.cdu_hex_sec_dp[k].dp(g.m_sec[k]); });
+    case Obs::CduTempPiIntegral:
+      return each(nc, [&](int k) { return y[m.stateAdr(k, kXTemp)]; });
+    case Obs::CduPumpPiIntegral:
+      return each(nc, [&](int k) { return y[m.stateAdr(k, kXPump)]; });
+    // air-cooled racks (issue 19)
+    case Obs::AirRackP:
+      return each(m.nair, [&](int k) { return g.air_P[k]; });
+    case Obs::AirRackPFan:
+      return each(m.nair, [&](int k) { return g.air_P_fan[k]; });
+    case Obs::AirRackVAir:
+      return each(m.nair, [&](int k) { return g.air_V[k]; });
+    case Obs::AirRackFanSpeed:
+      return each(m.nair, [&](int k) { return g.air_N[k]; });
+    case Obs::AirRackTIn:
+      return each(m.nair, [&](int k) { return g.air_T_in[k]; });
+    case Obs::AirRackTOut:
+      return each(m.nair, [&](int k) { return g.air_T_out[k]; });
     case Obs::RackIsolation:
       return each(nr, [&](int r) { return rackIsolation(m, st, r, c.t); });
     case Obs::RackLeakFlow:
@@ -396,6 +435,13 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(ng, [&](int i) { return double(gl.op[i].reasons); });
     case Obs::GpuUtilizationSm:
       return each(ng, [&](int i) { return gl.util[i].a_sm; });
+    case Obs::GpuVFlow:
+      return each(ng, [&](int i) {
+        const int r = m.gpu_rack[i];
+        return g.m_rack[r] * m.gpu_flow_share[i] / rho(m, m.rack_cdu[r]);
+      });
+    case Obs::GpuTInlet:
+      return each(ng, [&](int i) { return gl.gpu_T_in[i]; });
     case Obs::GpuUtilizationHbm:
       return each(ng, [&](int i) { return gl.util[i].a_hbm; });
     case Obs::GpuUtilizationNvlink:

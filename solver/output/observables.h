@@ -32,15 +32,16 @@ enum class Basis {
 };
 
 // one value per ...
-enum class Shape { Facility, Cdu, Rack, Gpu, Job, Busway };
+enum class Shape { Facility, Cdu, Rack, Gpu, Job, Busway, AirRack };
 
 // when a series exists in a run
 enum class Needs {
   Always,
-  Gpus,   // resolved GPUs (racks without a heat_load)
-  Jobs,   // jobs
-  Power,  // a power: section
-  Room    // site.room_air
+  Gpus,     // resolved GPUs (racks without a heat_load)
+  Jobs,     // jobs
+  Power,    // a power: section
+  Room,     // site.room_air
+  AirRacks  // air_racks (issue 19)
 };
 
 // how often a series is recorded: every output row, or every fast (GPU) step when asked for
@@ -104,6 +105,37 @@ enum class Rate { Output, Fast };
     "air in the loop (drained tank, air in-leak)", "air volume state")                             \
   X(CduTankLevel, "/cdu/tank_level", "1", Instant, Cdu, Always, Output,                            \
     "liquid share of the expansion tank", "tank volume - coolant lost, over the tank volume")      \
+  /* datasheet outputs (issue 19) */                                                               \
+  X(CduValveCommand, "/cdu/valve_command", "1", Instant, Cdu, Always, Output,                      \
+    "primary valve command (the temperature PI's output)",                                         \
+    "PI output, limited (docs/models/controller.md)")                                              \
+  X(CduPumpSpeedCommand, "/cdu/pump_speed_command", "1", Instant, Cdu, Always, Output,             \
+    "pump speed command (the flow or dp PI's output)", "PI output, limited")                       \
+  X(CduPumpHead, "/cdu/pump_head", "Pa", Instant, Cdu, Always, Output,                             \
+    "pump head (pressure rise across the pump bank)", "hydraulic operating point")                 \
+  X(CduHexDpPrimary, "/cdu/hex_dp_primary", "Pa", Instant, Cdu, Always, Output,                    \
+    "heat-exchanger pressure drop, facility-water side", "rated dp (m_prim / m_rated)^2")          \
+  X(CduHexDpSecondary, "/cdu/hex_dp_secondary", "Pa", Instant, Cdu, Always, Output,                \
+    "heat-exchanger pressure drop, secondary side", "rated dp law at the secondary flow")          \
+  X(CduTempPiIntegral, "/cdu/temperature_pi_integral", "K s", Instant, Cdu, Always, Output,        \
+    "supply-temperature PI integrator state", "the integrator state x (u = k (e + x / Ti))")       \
+  X(CduPumpPiIntegral, "/cdu/pump_pi_integral", "s", Instant, Cdu, Always, Output,                 \
+    "pump PI integrator state (relative error times time)",                                        \
+    "the integrator state x (u = k (e + x / Ti))")                                                 \
+  /* air-cooled racks (issue 19) */                                                                \
+  X(AirRackP, "/air_rack/P", "W", Instant, AirRack, AirRacks, Output,                              \
+    "IT power of the air-cooled rack (heat into the room air)", "the heat_load profile")           \
+  X(AirRackPFan, "/air_rack/P_fan", "W", Instant, AirRack, AirRacks, Output,                       \
+    "fan electrical power (heat into the room air)",                                               \
+    "fan laws: P_rated N^3 (docs/models/air_rack.md)")                                             \
+  X(AirRackVAir, "/air_rack/V_air", "m3/s", Instant, AirRack, AirRacks, Output,                    \
+    "airflow through the rack", "fan laws: N V_rated")                                             \
+  X(AirRackFanSpeed, "/air_rack/fan_speed", "1", Instant, AirRack, AirRacks, Output,               \
+    "fan speed ratio", "delta_t or pressure control, within [min_speed, 1]")                       \
+  X(AirRackTIn, "/air_rack/T_in", "K", Instant, AirRack, AirRacks, Output,                         \
+    "air inlet temperature", "the room-air node, else the site ambient")                           \
+  X(AirRackTOut, "/air_rack/T_out", "K", Instant, AirRack, AirRacks, Output,                       \
+    "air outlet temperature", "T_in + (P + P_fan) / (rho c_p V_air)")                              \
   X(RackIsolation, "/rack/isolation", "1", Instant, Rack, Always, Output,                          \
     "isolation valves closing fraction (0 open, 1 shut); leak response",                           \
     "linear stroke from the isolation command")                                                    \
@@ -140,6 +172,14 @@ enum class Rate { Output, Fast };
     "HBM bandwidth utilization at the output time", "the job phase of the last fast step")         \
   X(GpuUtilizationNvlink, "/gpu/utilization_nvlink", "1", Instant, Gpu, Gpus, Output,              \
     "NVLink utilization at the output time", "the job phase of the last fast step")                \
+  X(GpuVFlow, "/gpu/V_flow", "m3/s", Instant, Gpu, Gpus, Output,                                   \
+    "coolant volume flow through the GPU's cold plate: its share of the rack's flow (tray "        \
+    "position on the rack manifolds, plates in series) (docs/models/flow_distribution.md)",        \
+    "rack mass flow x gpu_flow_share / reference density of the CDU's fluid")                      \
+  X(GpuTInlet, "/gpu/T_inlet", "K", Instant, Gpu, Gpus, Output,                                    \
+    "coolant temperature at the GPU's plate inlet over the current coupling window (rack inlet "   \
+    "plus the heat of the plates upstream in series)",                                             \
+    "set at the window start (docs/models/flow_distribution.md)")                                  \
   X(EnergyGpuElectric, "/energy/gpu_electric", "J", Cumulative, Facility, Gpus, Output,            \
     "cumulative electrical energy into the resolved GPUs", "sum over the fast steps")              \
   X(EnergyGpuToCoolant, "/energy/gpu_to_coolant", "J", Cumulative, Facility, Gpus, Output,         \
@@ -386,7 +426,7 @@ inline const char* obsPath(Obs id) {
 }  // "/rack/T_supply"
 const ObservableInfo* findObservable(const std::string& path);  // nullptr when unknown
 const char* basisName(Basis b);  // "instant", "window mean", "interval mean", ...
-const char* shapeName(Shape s);  // "facility", "CDU", "rack", "GPU", "job", "busway"
+const char* shapeName(Shape s);  // "facility", "CDU", "rack", "GPU", "job", "busway", "air rack"
 const char* needsName(Needs n);  // "", "resolved GPUs", "jobs", "power section", "room air"
 // the table as markdown (docs/results.md, between its "observables" markers)
 std::string observablesMarkdown();
@@ -400,6 +440,8 @@ struct RunLayout {
   SolverSettings solver;  // the run's tolerances and steps (provenance, docs/results.md)
   int ncdu = 0, nrack = 0, nstate = 0, ngpu = 0, njob = 0, nbusway = 0, nleak = 0;
   int ngroup = 0;  // GPU groups computed (docs/performance.md)
+  int nair = 0;    // air-cooled racks (issue 19)
+  std::vector<std::string> air_name;
   bool has_power = false, has_room = false;
   std::vector<std::string> cdu_name, rack_name, rack_row, rack_type, job_name, busway_name;
   std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 without a power section

@@ -708,10 +708,11 @@ rack_types:
   // cold-plate tables are checked too (with a water CDU, so that the law exists)
   const std::string wyaml =
       patch(yaml, "    model: test_cdu\n", "    model: test_cdu\n    fluid: water\n");
-  expectError(patch(wyaml, "fit: {R_inf", "table: {flow_L_min: [1, 2], R_K_W: [0.1]}, fit: {R_inf"),
+  expectError(patch(wyaml, "fit: {R_inf",
+                    "table: {flow_L_min: [1, 2], R_K_W: [0.1, 0.09, 0.08]}, fit: {R_inf"),
               12,
               "coldplates[0].resistance.water.table.R_K_W: expected as many resistances as flows "
-              "(2), got 1");
+              "(2), got 3");
   expectError(
       patch(wyaml, "fit: {R_inf", "table: {flow_L_min: [2, 1], R_K_W: [0.1, 0.2]}, fit: {R_inf"),
       12, "the flows must increase strictly");

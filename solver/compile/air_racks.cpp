@@ -1,0 +1,18 @@
+// air_racks.cpp: the air-cooled racks and devices (solver/compile/air_racks.h)
+#include "solver/compile/air_racks.h"
+
+namespace dctwin {
+
+void compileAirRacks(const FacilitySpec& spec, FacilityModel& m) {
+  m.nair = int(spec.air_racks.size());
+  for (const AirRackSpec& a : spec.air_racks) {
+    m.air_name.push_back(a.name);
+    m.air_row.push_back(a.row);
+    m.air_index.push_back(a.index);
+    m.air_load.push_back(a.heat_load);
+    a.heat_load.breakpoints(m.breakpoints);
+    m.air_fans.push_back(a.fans);
+  }
+}
+
+}  // namespace dctwin
