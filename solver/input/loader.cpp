@@ -12,6 +12,7 @@
 // MapIn (solver/input/yaml_reader.h), which also does the document checks, the visit budget and
 // the error collection.
 #include "solver/input/loader.h"
+#include "solver/input/workload_reader.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -371,6 +372,7 @@ void readGpu(MapIn& m, GpuParams& g) {
   m.read("hbm_capacity", g.hbm_capacity);
   m.read("hbm_bandwidth", g.hbm_bandwidth);
   m.read("nvlink_bandwidth", g.nvlink_bandwidth);
+  m.read("dense_bf16_flops", g.peak_flops);
   m.read("clock_max", g.f_max);
   m.read("clock_idle", g.f_idle);
   m.read("clock_memory_bound", g.f_membound);
@@ -724,6 +726,7 @@ class FacilityReader {
     top.list("jobs", [&](Item x, Path p, std::size_t) { readJob(x, p); });
     if (auto pw = top.map("power")) readPower(*pw);
     if (auto pl = top.map("plant")) readPlant(*pl, spec_);  // plant_reader.cpp
+    if (auto fb = top.map("fabric")) readFabric(*fb, spec_.fabric);
     if (auto gl = top.map("gpu_layer")) {
       gl->read("step", spec_.gpu_step);
       gl->read("coupling", spec_.coupling_step);
@@ -1089,6 +1092,7 @@ class FacilityReader {
     job_cap_loc_.push_back(m.locOf("gpu_power_cap"));
     m.read("reference_junction_temperature", j.T_ref);
     readPhases(m, j.training);
+    readJobWorkload(m, j);  // workload_reader.cpp: a described job, restarts
     try {
       validateTrainingJob(j.training);
       if (j.kind == JobSpec::Kind::Inference) validateInference(j.inference);
