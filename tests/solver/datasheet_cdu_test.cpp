@@ -644,7 +644,9 @@ TEST_CASE("rack multiplier: a lumped block of N racks runs as N separate racks",
     INFO("t = " << r1.t[k]);
     for (int off : {int(kTHexSec), int(kTRes), int(kYValve), int(kNPump)})
       CHECK(r1.y[k][m1.stateAdr(0, off)] == Approx(r4.y[k][m4.stateAdr(0, off)]).margin(1e-6));
-    CHECK(r1.m_sec[k] == Approx(r4.m_sec[k]).epsilon(1e-7));
+    // four separate racks tap the row headers 0.6 m apart (docs/models/flow_distribution.md), the
+    // block at one tap: the header friction between the taps moves the loop flow by ~3e-7
+    CHECK(r1.m_sec[k] == Approx(r4.m_sec[k]).epsilon(2e-6));
     // the block's coolant and case temperatures are those of each of its racks
     CHECK(r1.y[k][m1.rackAdr(0)] == Approx(r4.y[k][m4.rackAdr(3)]).margin(1e-6));
     CHECK(r1.y[k][m1.rackAdr(0) + 1] == Approx(r4.y[k][m4.rackAdr(3) + 1]).margin(1e-6));
