@@ -2,6 +2,7 @@
 // default pod (docs/models/job.md, fabric.md, checkpoint.md)
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -104,8 +105,17 @@ TEST_CASE(
   CHECK(d.m.group_gpunum[d.m.gpu_group[d.m.rack_gpuadr[0]]] == 1);  // a group of its own
   CHECK(slow.time[kTimeFabricDegraded] >= jd.iterations * x_link * (1 - 1e-9));
   CHECK(slow.time[kTimeFabricDegraded] <= (jd.iterations + 1) * x_link);
-  const double Th = h.st.gl.job[0].last_iteration_time, Td = jd.last_iteration_time;
-  CHECK(Td - Th == Approx(x_link).epsilon(0.05));
+  // with GPU variation the healthy job's iteration is its slowest GPU's: the degraded GPU had
+  // a slack (its mean barrier wait per iteration in the healthy run) that absorbs part of x_link,
+  // so the iteration stretches by between x_link - slack and x_link (5 % margins)
+  const JobState& jh = h.st.gl.job[0];
+  auto slack = [&](int k) { return jh.gpu[k].time[kTimeBarrierWait] / double(jh.iterations); };
+  REQUIRE(h.m.job_groups[0] == d.m.job_groups[0]);
+  REQUIRE(h.m.job_groups[0] == t.m.job_groups[0]);
+  const double Th = jh.last_iteration_time, Td = jd.last_iteration_time;
+  CHECK(Td - Th <= 1.05 * x_link);
+  CHECK(Td - Th >= 0.95 * (x_link - slack(k0)));
+  CHECK(x_link - slack(k0) > 0.5 * x_link);  // (the slack does not hide the degraded link)
   mapSum(d, map);
   CHECK(map[kTimeFabricDegraded] > 0);
   CHECK(map[kTimeBarrierWait] > 0);
@@ -119,7 +129,12 @@ TEST_CASE(
   while (t.m.job_groups[0][k] != q) ++k;
   CHECK(jt.gpu[k].time[kTimeFabricDegraded] >= jt.iterations * x_tray * (1 - 1e-9));
   CHECK(jt.gpu[k].time[kTimeFabricDegraded] <= (jt.iterations + 1) * x_tray);
-  CHECK(jt.last_iteration_time - Th == Approx(x_tray).epsilon(0.2));
+  // (the stretch of A02's GPU with the least slack)
+  double slack_a02 = 1e300;
+  for (std::size_t kk = 0; kk < t.m.job_groups[0].size(); ++kk)
+    if (t.m.gpu_rack[t.m.group_gpuadr[t.m.job_groups[0][kk]]] == 1)
+      slack_a02 = std::min(slack_a02, slack(int(kk)));
+  CHECK(jt.last_iteration_time - Th == Approx(std::max(x_tray - slack_a02, 0.0)).epsilon(0.2));
 }
 
 TEST_CASE(
