@@ -117,6 +117,8 @@ JobState makeJobState(const TrainingJobSpec& job, int n_gpu) {
   if (n_gpu < 1) fail("training job: needs at least one GPU, got " + std::to_string(n_gpu));
   JobState st;
   st.gpu.assign(static_cast<std::size_t>(n_gpu), GpuProgress{});
+  st.time_map.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
+  st.time_ckpt.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
   st.t_last_iteration_end = job.start;
   st.t_last_checkpoint_end = job.start;
   st.reference_iteration_time = referenceIterationTime(job);
@@ -166,10 +168,10 @@ struct GpuInputs {
 
 // a segment of dt seconds at progress rate `rate` in a phase: its useful part to the phase's
 // category, the rest to its loss category (the bottleneck map)
-void account(GpuProgress& s, int useful_cat, int loss_cat, double dt, double rate) {
+void account(double* tm, int useful_cat, int loss_cat, double dt, double rate) {
   const double useful = dt * std::clamp(rate, 0.0, 1.0);
-  s.time[useful_cat] += useful;
-  s.time[loss_cat] += dt - useful;
+  tm[useful_cat] += useful;
+  tm[loss_cat] += dt - useful;
 }
 
 // progress rate of a collective at bandwidth fraction f: d / (d + beta (1/f - 1))
@@ -183,7 +185,7 @@ double commRate(const PhaseSpec& p, const GpuInputs& in) {
 
 // advance one live GPU from s.t_local towards tb until it reaches a barrier (waiting, t_local =
 // arrival time) or tb; accumulates utilization x time into acc and its time into the map
-void runGpu(const TrainingJobSpec& job, GpuProgress& s, double tb, const GpuInputs& in,
+void runGpu(const TrainingJobSpec& job, GpuProgress& s, double* tm, double tb, const GpuInputs& in,
             Utilization& acc) {
   const int n = static_cast<int>(job.phases.size());
   while (!s.waiting) {
@@ -223,20 +225,20 @@ void runGpu(const TrainingJobSpec& job, GpuProgress& s, double tb, const GpuInpu
     if (remaining > kWorkTol * dur) {
       if (!(rate > 0)) {  // no progress at all: runs (stuck) to the end of the step
         addScaled(acc, u, tb - s.t_local);
-        account(s, useful_cat, loss_cat, tb - s.t_local, 0.0);
+        account(tm, useful_cat, loss_cat, tb - s.t_local, 0.0);
         s.t_local = tb;
         return;
       }
       double tf = s.t_local + remaining / rate;
       if (tf > tb) {  // the phase goes on past the step
         addScaled(acc, u, tb - s.t_local);
-        account(s, useful_cat, loss_cat, tb - s.t_local, rate);
+        account(tm, useful_cat, loss_cat, tb - s.t_local, rate);
         s.work += rate * (tb - s.t_local);
         s.t_local = tb;
         return;
       }
       addScaled(acc, u, tf - s.t_local);
-      account(s, useful_cat, loss_cat, tf - s.t_local, rate);
+      account(tm, useful_cat, loss_cat, tf - s.t_local, rate);
       s.t_local = tf;
     }
     // the phase is done at s.t_local: move on
@@ -253,7 +255,7 @@ void runGpu(const TrainingJobSpec& job, GpuProgress& s, double tb, const GpuInpu
 
 // the map at the end of a checkpoint (or a restart): what a failure rolls back to
 void snapshotMap(JobState& st) {
-  for (GpuProgress& s : st.gpu) std::copy(s.time, s.time + kTimeCats, s.time_ckpt);
+  std::copy(st.time_map.begin(), st.time_map.end(), st.time_ckpt.begin());
 }
 
 // every GPU waits at the same barrier and all are alive: start the next phase at tr
@@ -303,13 +305,15 @@ void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> ali
   const bool spare = dead <= job.hot_spares - spares_used;
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
     GpuProgress& s = st.gpu[g];
+    double* tm = st.time(g);
+    const double* ck = st.time_ckpt.data() + g * kTimeCats;
     double lost = 0;
     for (int c = 0; c < kTimeCats; ++c) {
       if (c == kTimeLostWork) continue;
-      lost += s.time[c] - s.time_ckpt[c];
-      s.time[c] = s.time_ckpt[c];
+      lost += tm[c] - ck[c];
+      tm[c] = ck[c];
     }
-    s.time[kTimeLostWork] += lost;
+    tm[kTimeLostWork] += lost;
     s.phase = 0;
     s.work = 0;
     s.waiting = false;
@@ -345,7 +349,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
     for (std::size_t g = 0; g < ng; ++g) all_ok = all_ok && jobGpuOk(st, alive, g);
     if (!all_ok) {  // waiting for the failed GPUs to come back
       for (std::size_t g = 0; g < ng; ++g) {
-        st.gpu[g].time[kTimeStalled] += tb - ta;
+        st.time(g)[kTimeStalled] += tb - ta;
         if (alive[g]) addScaled(out[g], idle, tb - ta);
       }
       st.stalled_time += tb - ta;
@@ -356,7 +360,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
   if (st.mode != 2) return ta;
   const double r = std::min(st.restart_left, tb - ta);
   for (std::size_t g = 0; g < ng; ++g) {
-    st.gpu[g].time[kTimeRestart] += r;
+    st.time(g)[kTimeRestart] += r;
     if (alive[g]) addScaled(out[g], idle, r);
   }
   st.restart_left -= r;
@@ -427,7 +431,7 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
       if (ex_net) in.f_network = extras->bw_network[g];
       if (ex_cause) in.cause = extras->clock_cause[g];
     }
-    runGpu(job, s, tb, in, alive[g] ? out[g] : spare_util);
+    runGpu(job, s, st.time(g), tb, in, alive[g] ? out[g] : spare_util);
   };
 
   // three passes over the GPUs (at most, one more per barrier passed within the step), each fusing
@@ -448,7 +452,7 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
     if (jobGpuOk(st, alive, g))
       advance(g, s);
     else
-      s.time[kTimeStalled] += tb - t_run;
+      st.time(g)[kTimeStalled] += tb - t_run;
     all_waiting = all_waiting && s.waiting;
   }
   while (run && all_waiting && all_ok) {
@@ -457,7 +461,7 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
     for (std::size_t g = 0; g < ng; ++g) {
       GpuProgress& s = st.gpu[g];
       s.wait_time += tr - s.t_local;
-      s.time[kTimeBarrierWait] += tr - s.t_local;
+      st.time(g)[kTimeBarrierWait] += tr - s.t_local;
       if (alive[g]) addScaled(out[g], idle, tr - s.t_local);
       s.t_local = tr;
     }
@@ -482,7 +486,7 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
       } else {
         t_block = std::max(t_block, s.t_local);
         s.wait_time += tb - s.t_local;
-        s.time[all_ok ? kTimeBarrierWait : kTimeStalled] += tb - s.t_local;
+        st.time(g)[all_ok ? kTimeBarrierWait : kTimeStalled] += tb - s.t_local;
         if (alive[g]) addScaled(u, idle, tb - s.t_local);
         s.t_local = tb;
       }
@@ -503,7 +507,8 @@ void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeC
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
     const double wg = w.size() == st.gpu.size() ? w[g] : 1.0;
     W += wg;
-    for (int c = 0; c < kTimeCats; ++c) out[c] += wg * st.gpu[g].time[c];
+    const double* tm = st.time(g);
+    for (int c = 0; c < kTimeCats; ++c) out[c] += wg * tm[c];
   }
   if (W > 0)
     for (int c = 0; c < kTimeCats; ++c) out[c] /= W;

@@ -95,19 +95,24 @@ struct TrainingJobSpec {
 
 // per-GPU progress
 struct GpuProgress {
-  int phase = 0;                // index into phases; n = iteration end; n + 1 = checkpoint
-  double work = 0;              // reference seconds done in the current phase             (s)
-  bool waiting = false;         // at the barrier in front of `phase`
-  double wait_time = 0;         // total time spent at barriers (incl. stalls)              (s)
-  double t_local = 0;           // scratch: time up to which this GPU is accounted in a step (s)
-  double time[kTimeCats] = {};  // the bottleneck map of this GPU (TimeCat)           (s)
-  double time_ckpt[kTimeCats] = {};  // ... at the end of the last checkpoint (or restart)  (s)
-  bool on_spare = false;             // its rank runs on a hot spare since a failure
+  int phase = 0;          // index into phases; n = iteration end; n + 1 = checkpoint
+  double work = 0;        // reference seconds done in the current phase             (s)
+  bool waiting = false;   // at the barrier in front of `phase`
+  double wait_time = 0;   // total time spent at barriers (incl. stalls)              (s)
+  double t_local = 0;     // scratch: time up to which this GPU is accounted in a step (s)
+  bool on_spare = false;  // its rank runs on a hot spare since a failure
+  // (its bottleneck map lives in JobState::time: the passes over the GPUs, and the GPU layer's
+  // read of `phase` per GPU and step, stream 40 bytes per GPU instead of 330)
 };
 
 // job state and metrics; made once by makeJobState, never resized while stepping
 struct JobState {
-  std::vector<GpuProgress> gpu;      // size n_gpu
+  std::vector<GpuProgress> gpu;  // size n_gpu
+  // the bottleneck map of each GPU (TimeCat), and the same at the end of the last checkpoint (or
+  // restart): n_gpu x kTimeCats, GPU-major                                               (s)
+  std::vector<double> time_map, time_ckpt;
+  double* time(std::size_t g) { return time_map.data() + g * kTimeCats; }
+  const double* time(std::size_t g) const { return time_map.data() + g * kTimeCats; }
   long iterations = 0;               // completed iterations
   long checkpoints = 0;              // completed checkpoints
   double t_last_iteration_end = 0;   // (s), job start before the first iteration

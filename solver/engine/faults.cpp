@@ -75,6 +75,7 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.gpu_net_dead.assign(m.ngpu, 0);
   f.rack_bw_nvl.assign(m.nrack, 1.0);
   f.rack_nvl_dead.assign(m.nrack, 0);
+  f.fabric_faulted = false;
 }
 
 // a fabric event (docs/models/fabric.md): a GPU's scale-out bandwidth is the mean of its NICs'
@@ -82,6 +83,7 @@ void initFaultState(const FacilityModel& m, State& st) {
 // the GPU is lost to its job. A rack's NVLink bandwidth is (trays - lost) / trays with adaptive
 // bandwidth; without it, a lost tray takes the partition down.
 void applyFabricFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
+  st.faults.fabric_faulted = true;
   FaultState& f = st.faults;
   const int nics = std::max(1, m.fabric.nics_per_gpu),
             trays = std::max(1, m.fabric.nvlink_switch_trays);

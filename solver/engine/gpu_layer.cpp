@@ -525,7 +525,7 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
       // fractions of the GPU's links; a GPU with no link left, or in an NVLink partition that is
       // down, is lost to its job although it is powered
       const FaultState& fs = st.faults;
-      if (!fs.gpu_bw_net.empty()) {
+      if (fs.fabric_faulted) {
         const double bw_nvl = fs.rack_bw_nvl[r];
         const bool nvl_dead = fs.rack_nvl_dead[r] != 0;
         for (int q = qa; q < qb; ++q) {

@@ -222,6 +222,7 @@ struct FaultState {
   std::vector<char> tray_lost;
   std::vector<double> gpu_bw_net, rack_bw_nvl;
   std::vector<char> gpu_net_dead, rack_nvl_dead;
+  bool fabric_faulted = false;  // a fabric event has happened (until then the GPU layer skips it)
   // set points changed by events per CDU (NaN: the facility's): supply T (K), dp (Pa), flow (m3/s)
   std::vector<double> set_T, set_dp, set_flow;
   ProtectionState prot;  // protection layers (solver/engine/protection.cpp)

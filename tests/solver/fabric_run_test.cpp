@@ -101,15 +101,17 @@ TEST_CASE(
   const JobState& jd = d.st.gl.job[0];
   int k0 = 0;
   while (d.m.job_groups[0][k0] != d.m.gpu_group[d.m.rack_gpuadr[0]]) ++k0;
-  const GpuProgress& slow = jd.gpu[k0];
+  const double* slow = jd.time(std::size_t(k0));
   CHECK(d.m.group_gpunum[d.m.gpu_group[d.m.rack_gpuadr[0]]] == 1);  // a group of its own
-  CHECK(slow.time[kTimeFabricDegraded] >= jd.iterations * x_link * (1 - 1e-9));
-  CHECK(slow.time[kTimeFabricDegraded] <= (jd.iterations + 1) * x_link);
+  CHECK(slow[kTimeFabricDegraded] >= jd.iterations * x_link * (1 - 1e-9));
+  CHECK(slow[kTimeFabricDegraded] <= (jd.iterations + 1) * x_link);
   // with GPU variation the healthy job's iteration is its slowest GPU's: the degraded GPU had
   // a slack (its mean barrier wait per iteration in the healthy run) that absorbs part of x_link,
   // so the iteration stretches by between x_link - slack and x_link (5 % margins)
   const JobState& jh = h.st.gl.job[0];
-  auto slack = [&](int k) { return jh.gpu[k].time[kTimeBarrierWait] / double(jh.iterations); };
+  auto slack = [&](int k) {
+    return jh.time(std::size_t(k))[kTimeBarrierWait] / double(jh.iterations);
+  };
   REQUIRE(h.m.job_groups[0] == d.m.job_groups[0]);
   REQUIRE(h.m.job_groups[0] == t.m.job_groups[0]);
   const double Th = jh.last_iteration_time, Td = jd.last_iteration_time;
@@ -127,8 +129,8 @@ TEST_CASE(
   const int q = t.m.gpu_group[t.m.rack_gpuadr[1]];
   int k = 0;
   while (t.m.job_groups[0][k] != q) ++k;
-  CHECK(jt.gpu[k].time[kTimeFabricDegraded] >= jt.iterations * x_tray * (1 - 1e-9));
-  CHECK(jt.gpu[k].time[kTimeFabricDegraded] <= (jt.iterations + 1) * x_tray);
+  CHECK(jt.time(std::size_t(k))[kTimeFabricDegraded] >= jt.iterations * x_tray * (1 - 1e-9));
+  CHECK(jt.time(std::size_t(k))[kTimeFabricDegraded] <= (jt.iterations + 1) * x_tray);
   // (the stretch of A02's GPU with the least slack)
   double slack_a02 = 1e300;
   for (std::size_t kk = 0; kk < t.m.job_groups[0].size(); ++kk)
