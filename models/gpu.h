@@ -69,6 +69,7 @@ struct GpuParams {
   double C_hbm = 0;             // (J/K)
   double hbm_bandwidth = 0;     // (B/s), for reports
   double hbm_capacity = 0;      // (B)
+  double peak_flops = 0;        // dense BF16 peak; 0 = not given (described jobs need it) (FLOP/s)
   double nvlink_bandwidth = 0;  // (B/s)
   GpuSpread variation;          // GPU-to-GPU spreads of this type (models/gpu_variation.h)
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <stdexcept>
 
 namespace dctwin {
@@ -103,6 +104,12 @@ void validateTrainingJob(const TrainingJobSpec& job) {
     fail("training job: checkpoint_interval must be finite and >= 0");
   if (!std::isfinite(job.checkpoint_duration) || job.checkpoint_duration < 0)
     fail("training job: checkpoint_duration must be finite and >= 0");
+  if (!std::isfinite(job.restart_time) || job.restart_time < 0)
+    fail("training job: restart_time must be finite and >= 0");
+  if (job.hot_spares < 0) fail("training job: hot_spares must be >= 0");
+  for (const PhaseSpec& p : job.phases)
+    if (p.level < 0 || p.level > 2 || !(p.comm_beta >= 0) || !std::isfinite(p.comm_beta))
+      fail("training job phase '" + p.name + "': level must be 0..2 and comm_beta >= 0");
 }
 
 JobState makeJobState(const TrainingJobSpec& job, int n_gpu) {
@@ -110,6 +117,8 @@ JobState makeJobState(const TrainingJobSpec& job, int n_gpu) {
   if (n_gpu < 1) fail("training job: needs at least one GPU, got " + std::to_string(n_gpu));
   JobState st;
   st.gpu.assign(static_cast<std::size_t>(n_gpu), GpuProgress{});
+  st.time_map.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
+  st.time_ckpt.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
   st.t_last_iteration_end = job.start;
   st.t_last_checkpoint_end = job.start;
   st.reference_iteration_time = referenceIterationTime(job);
@@ -150,42 +159,86 @@ PhaseSpec::Bound currentPhaseBound(const TrainingJobSpec& job, const JobState& s
 //---------------------------------------------------------------------------------------------
 namespace {
 
+// what one GPU sees this step beyond its clocks
+struct GpuInputs {
+  double v_compute = 1, v_memory = 1;  // speeds of Compute and Memory phases       (1)
+  double f_nvlink = 1, f_network = 1;  // bandwidth fractions of the fabric levels  (1)
+  int cause = kTimeClockOther;         // TimeCat of a clock below the reference
+};
+
+// a segment of dt seconds at progress rate `rate` in a phase: its useful part to the phase's
+// category, the rest to its loss category (the bottleneck map)
+void account(double* tm, int useful_cat, int loss_cat, double dt, double rate) {
+  const double useful = dt * std::clamp(rate, 0.0, 1.0);
+  tm[useful_cat] += useful;
+  tm[loss_cat] += dt - useful;
+}
+
+// progress rate of a collective at bandwidth fraction f: d / (d + beta (1/f - 1))
+double commRate(const PhaseSpec& p, const GpuInputs& in) {
+  const double f = p.level == 1 ? in.f_nvlink : p.level == 2 ? in.f_network : 1.0;
+  if (f >= 1.0 || p.comm_beta <= 0) return 1.0;
+  if (!(f > 0)) return 0.0;
+  const double stretched = p.duration + p.comm_beta * (1.0 / f - 1.0);
+  return stretched > 0 ? p.duration / stretched : 1.0;
+}
+
 // advance one live GPU from s.t_local towards tb until it reaches a barrier (waiting, t_local =
-// arrival time) or tb; accumulates utilization x time into acc
-void runGpu(const TrainingJobSpec& job, GpuProgress& s, double tb, double v_compute,
-            double v_memory, Utilization& acc) {
+// arrival time) or tb; accumulates utilization x time into acc and its time into the map
+void runGpu(const TrainingJobSpec& job, GpuProgress& s, double* tm, double tb, const GpuInputs& in,
+            Utilization& acc) {
   const int n = static_cast<int>(job.phases.size());
   while (!s.waiting) {
     double dur, rate;
+    int useful_cat, loss_cat;
     Utilization u;
     if (s.phase == n + 1) {  // checkpoint
       dur = job.checkpoint_duration;
       rate = 1.0;
       u = job.checkpoint_util;
       u.compute_bound = u.memory_bound = 0.0;
+      useful_cat = loss_cat = kTimeCheckpoint;
     } else {
       const PhaseSpec& p = job.phases[static_cast<std::size_t>(s.phase)];
       dur = p.duration;
-      rate = p.bound == PhaseSpec::Bound::Compute  ? v_compute
-             : p.bound == PhaseSpec::Bound::Memory ? v_memory
-                                                   : 1.0;
+      switch (p.bound) {
+        case PhaseSpec::Bound::Compute:
+          rate = in.v_compute, useful_cat = kTimeCompute, loss_cat = in.cause;
+          break;
+        case PhaseSpec::Bound::Memory:
+          rate = in.v_memory, useful_cat = kTimeMemory, loss_cat = kTimeHbmThrottle;
+          break;
+        case PhaseSpec::Bound::Communication:
+          rate = commRate(p, in);
+          useful_cat = p.level == 1   ? kTimeCommNvlink
+                       : p.level == 2 ? kTimeCommNetwork
+                                      : kTimeCommOther;
+          loss_cat = kTimeFabricDegraded;
+          break;
+        default:
+          rate = 1.0, useful_cat = loss_cat = kTimeBubble;
+          break;
+      }
       u = utilizationOf(p);
     }
     double remaining = dur - s.work;
     if (remaining > kWorkTol * dur) {
       if (!(rate > 0)) {  // no progress at all: runs (stuck) to the end of the step
         addScaled(acc, u, tb - s.t_local);
+        account(tm, useful_cat, loss_cat, tb - s.t_local, 0.0);
         s.t_local = tb;
         return;
       }
       double tf = s.t_local + remaining / rate;
       if (tf > tb) {  // the phase goes on past the step
         addScaled(acc, u, tb - s.t_local);
+        account(tm, useful_cat, loss_cat, tb - s.t_local, rate);
         s.work += rate * (tb - s.t_local);
         s.t_local = tb;
         return;
       }
       addScaled(acc, u, tf - s.t_local);
+      account(tm, useful_cat, loss_cat, tf - s.t_local, rate);
       s.t_local = tf;
     }
     // the phase is done at s.t_local: move on
@@ -198,6 +251,11 @@ void runGpu(const TrainingJobSpec& job, GpuProgress& s, double tb, double v_comp
       if (s.phase == n || job.phases[static_cast<std::size_t>(s.phase)].barrier) s.waiting = true;
     }
   }
+}
+
+// the map at the end of a checkpoint (or a restart): what a failure rolls back to
+void snapshotMap(JobState& st) {
+  std::copy(st.time_map.begin(), st.time_map.end(), st.time_ckpt.begin());
 }
 
 // every GPU waits at the same barrier and all are alive: start the next phase at tr
@@ -219,6 +277,8 @@ void releaseBarrier(const TrainingJobSpec& job, JobState& st, double tr) {
   } else if (p == 0) {  // waiting in front of phase 0 only happens after a checkpoint
     st.checkpoints += 1;
     st.t_last_checkpoint_end = tr;
+    st.iterations_at_checkpoint = st.iterations;
+    snapshotMap(st);
   }
   for (GpuProgress& s : st.gpu) {
     s.phase = next;
@@ -227,20 +287,152 @@ void releaseBarrier(const TrainingJobSpec& job, JobState& st, double tr) {
   }
 }
 
+// a GPU of the job died: the work since the last checkpoint is lost, every rank starts over
+// from phase 0 once the restart is done; failed GPUs move to hot spares while there are any
+void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> alive) {
+  st.failures += 1;
+  // the iterations since the checkpoint are lost (they stay counted as completed: the throughput
+  // ratio measures the pace of the iterations that ran)
+  st.lost_iterations += double(st.iterations - st.iterations_at_checkpoint);
+  st.iterations_at_checkpoint = st.iterations;
+  int dead = 0, spares_used = 0;
+  for (std::size_t g = 0; g < st.gpu.size(); ++g) {
+    if (st.gpu[g].on_spare)
+      ++spares_used;
+    else if (!alive[g])
+      ++dead;
+  }
+  const bool spare = dead <= job.hot_spares - spares_used;
+  for (std::size_t g = 0; g < st.gpu.size(); ++g) {
+    GpuProgress& s = st.gpu[g];
+    double* tm = st.time(g);
+    const double* ck = st.time_ckpt.data() + g * kTimeCats;
+    double lost = 0;
+    for (int c = 0; c < kTimeCats; ++c) {
+      if (c == kTimeLostWork) continue;
+      lost += tm[c] - ck[c];
+      tm[c] = ck[c];
+    }
+    tm[kTimeLostWork] += lost;
+    s.phase = 0;
+    s.work = 0;
+    s.waiting = false;
+    if (spare && !alive[g]) s.on_spare = true;
+  }
+  st.mode = spare ? 2 : 1;
+  st.restart_left = job.restart_time;
+}
+
+bool jobGpuOk(const JobState& st, std::span<const char> alive, std::size_t g) {
+  return alive[g] || st.gpu[g].on_spare;
+}
+
+// every rank of the job has a GPU (alive, or on a hot spare); the common case, all alive, is one
+// scan of the byte flags without touching the progress records
+bool allGpusOk(const JobState& st, std::span<const char> alive) {
+  if (alive.empty() || std::memchr(alive.data(), 0, alive.size()) == nullptr) return true;
+  for (std::size_t g = 0; g < alive.size(); ++g)
+    if (!jobGpuOk(st, alive, g)) return false;
+  return true;
+}
+
+// failure handling at the start of the active part [ta, tb] of a step; returns the time from
+// which the job runs normally (tb: not in this step)
+double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const char> alive,
+                      double ta, double tb, std::span<Utilization> out, const Utilization& idle) {
+  const std::size_t ng = st.gpu.size();
+  bool all_ok = true;
+  for (std::size_t g = 0; g < ng; ++g) all_ok = all_ok && jobGpuOk(st, alive, g);
+  if (st.mode == 0 && !all_ok) failJob(job, st, alive);
+  if (st.mode == 1) {
+    all_ok = true;
+    for (std::size_t g = 0; g < ng; ++g) all_ok = all_ok && jobGpuOk(st, alive, g);
+    if (!all_ok) {  // waiting for the failed GPUs to come back
+      for (std::size_t g = 0; g < ng; ++g) {
+        st.time(g)[kTimeStalled] += tb - ta;
+        if (alive[g]) addScaled(out[g], idle, tb - ta);
+      }
+      st.stalled_time += tb - ta;
+      return tb;
+    }
+    st.mode = 2;
+  }
+  if (st.mode != 2) return ta;
+  const double r = std::min(st.restart_left, tb - ta);
+  for (std::size_t g = 0; g < ng; ++g) {
+    st.time(g)[kTimeRestart] += r;
+    if (alive[g]) addScaled(out[g], idle, r);
+  }
+  st.restart_left -= r;
+  if (st.restart_left > 1e-12) return tb;
+  // restarted from the checkpoint: the next iteration and the next checkpoint count from here
+  const double t0 = ta + r;
+  st.mode = 0;
+  st.restart_left = 0;
+  st.t_last_iteration_end = t0;
+  st.t_last_checkpoint_end = t0;
+  snapshotMap(st);
+  return t0;
+}
+
 }  // namespace
+
+const char* timeCatName(int c) {
+  static const char* names[kTimeCats] = {
+      "compute",     "memory",       "comm_nvlink",     "comm_network", "comm_other",  "bubble",
+      "checkpoint",  "barrier_wait", "thermal",         "power_cap",    "power_brake", "smoothing",
+      "clock_other", "hbm_throttle", "fabric_degraded", "stalled",      "restart",     "lost_work"};
+  return c >= 0 && c < kTimeCats ? names[c] : "?";
+}
 
 void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double dt,
                      std::span<const double> speed_compute, std::span<const double> speed_memory,
-                     std::span<const char> alive, std::span<Utilization> out) {
+                     std::span<const char> alive, std::span<Utilization> out,
+                     const JobStepExtras* extras) {
   const std::size_t ng = st.gpu.size();
   if (speed_compute.size() != ng || speed_memory.size() != ng || alive.size() != ng ||
       out.size() != ng)
     fail("stepTrainingJob: span sizes differ from the number of GPUs of the job");
   if (!(dt > 0)) fail("stepTrainingJob: dt must be > 0");
+  const bool ex_nvl = extras && extras->bw_nvlink.size() == ng;
+  const bool ex_net = extras && extras->bw_network.size() == ng;
+  const bool ex_cause = extras && extras->clock_cause.size() == ng;
 
   const Utilization idle = utilizationOf(job.idle);
   const double t1 = t + dt;
   const double ta = std::max(t, job.start), tb = std::min(t1, job.stop);
+  const bool window = tb > ta;
+  const double outside = window ? (ta - t) + (t1 - tb) : dt;  // before the start, after the stop
+
+  // failures and restarts (rare): handled before the per-GPU passes, which then start at t_run
+  bool all_ok = allGpusOk(st, alive);
+  bool zeroed = false;
+  double t_run = ta;
+  if (window && job.restart_on_failure && (st.mode != 0 || !all_ok)) {
+    for (std::size_t g = 0; g < ng; ++g) {
+      out[g] = Utilization{};
+      if (alive[g]) addScaled(out[g], idle, outside);
+    }
+    zeroed = true;
+    t_run = handleFailures(job, st, alive, ta, tb, out, idle);
+    all_ok = allGpusOk(st, alive);  // ranks may have moved to hot spares
+  }
+  const bool run = tb > t_run;
+
+  // what one GPU sees this step beyond its clocks; a rank on a hot spare runs at the reference
+  // speeds (its heat is elsewhere) and its utilization goes nowhere
+  Utilization spare_util;
+  auto advance = [&](std::size_t g, GpuProgress& s) {
+    GpuInputs in;
+    if (alive[g]) {
+      in.v_compute = speed_compute[g];
+      in.v_memory = speed_memory[g];
+      if (ex_nvl) in.f_nvlink = extras->bw_nvlink[g];
+      if (ex_net) in.f_network = extras->bw_network[g];
+      if (ex_cause) in.cause = extras->clock_cause[g];
+    }
+    runGpu(job, s, st.time(g), tb, in, alive[g] ? out[g] : spare_util);
+  };
 
   // three passes over the GPUs (at most, one more per barrier passed within the step), each fusing
   // what the straightforward form does in separate loops, so that a job of 10^5 GPUs streams its
@@ -248,54 +440,54 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
   // then run each GPU to the step end or its next barrier; 2. if every GPU waits, the barrier
   // releases at the latest arrival (a reduction) and they run on; 3. the ones still waiting wait
   // to the step end, and the sums become means
-  const bool window = tb > ta;
-  bool all_alive = true, all_waiting = true;
+  bool all_waiting = true;
   for (std::size_t g = 0; g < ng; ++g) {
-    out[g] = Utilization{};
     GpuProgress& s = st.gpu[g];
-    if (!alive[g]) {
-      all_alive = false;
-    } else {
-      // before the start and after the stop: idle
-      const double outside = window ? (ta - t) + (t1 - tb) : dt;
-      addScaled(out[g], idle, outside);
+    if (!zeroed) {
+      out[g] = Utilization{};
+      if (alive[g]) addScaled(out[g], idle, outside);
     }
-    if (!window) continue;
-    s.t_local = ta;
-    if (alive[g]) runGpu(job, s, tb, speed_compute[g], speed_memory[g], out[g]);
+    if (!run) continue;
+    s.t_local = t_run;
+    if (jobGpuOk(st, alive, g))
+      advance(g, s);
+    else
+      st.time(g)[kTimeStalled] += tb - t_run;
     all_waiting = all_waiting && s.waiting;
   }
-  while (window && all_waiting && all_alive) {
-    double tr = ta;
+  while (run && all_waiting && all_ok) {
+    double tr = t_run;
     for (const GpuProgress& s : st.gpu) tr = std::max(tr, s.t_local);
     for (std::size_t g = 0; g < ng; ++g) {
       GpuProgress& s = st.gpu[g];
       s.wait_time += tr - s.t_local;
-      addScaled(out[g], idle, tr - s.t_local);
+      st.time(g)[kTimeBarrierWait] += tr - s.t_local;
+      if (alive[g]) addScaled(out[g], idle, tr - s.t_local);
       s.t_local = tr;
     }
     releaseBarrier(job, st, tr);
     all_waiting = true;
     for (std::size_t g = 0; g < ng; ++g) {
       GpuProgress& s = st.gpu[g];
-      if (alive[g]) runGpu(job, s, tb, speed_compute[g], speed_memory[g], out[g]);
+      if (jobGpuOk(st, alive, g)) advance(g, s);
       all_waiting = all_waiting && s.waiting;
     }
   }
   // the job cannot pass the barrier within this step
-  bool blocked = !all_alive;  // every live GPU waits on a dead one
-  double t_block = ta;
+  bool blocked = !all_ok;  // every live GPU waits on a dead one
+  double t_block = t_run;
   const double inv = 1.0 / dt;
   for (std::size_t g = 0; g < ng; ++g) {
     GpuProgress& s = st.gpu[g];
     Utilization& u = out[g];
-    if (window && alive[g]) {
+    if (run && jobGpuOk(st, alive, g)) {
       if (!s.waiting) {
         blocked = false;
       } else {
         t_block = std::max(t_block, s.t_local);
         s.wait_time += tb - s.t_local;
-        addScaled(u, idle, tb - s.t_local);
+        st.time(g)[all_ok ? kTimeBarrierWait : kTimeStalled] += tb - s.t_local;
+        if (alive[g]) addScaled(u, idle, tb - s.t_local);
         s.t_local = tb;
       }
     }
@@ -306,9 +498,27 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
     u.compute_bound *= inv;
     u.memory_bound *= inv;
   }
-  if (window && blocked) st.stalled_time += tb - t_block;
+  if (run && blocked) st.stalled_time += tb - t_block;
 }
 
+void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeCats]) {
+  for (int c = 0; c < kTimeCats; ++c) out[c] = 0;
+  double W = 0;
+  for (std::size_t g = 0; g < st.gpu.size(); ++g) {
+    const double wg = w.size() == st.gpu.size() ? w[g] : 1.0;
+    W += wg;
+    const double* tm = st.time(g);
+    for (int c = 0; c < kTimeCats; ++c) out[c] += wg * tm[c];
+  }
+  if (W > 0)
+    for (int c = 0; c < kTimeCats; ++c) out[c] /= W;
+}
+
+double jobGoodput(const TrainingJobSpec& job, const JobState& st, double t) {
+  const double wall = std::min(t, job.stop) - job.start;
+  if (!(wall > 0)) return 0.0;
+  return (double(st.iterations) - st.lost_iterations) * sumDurations(job) / wall;
+}
 //---------------------------------------------------------------------------------------------
 TrainingJobSpec defaultTrainingJob() {
   using B = PhaseSpec::Bound;

@@ -45,7 +45,37 @@ struct PhaseSpec {
   Bound bound = Bound::Idle;  // what sets the GPU's progress rate
   double a_sm = 0, a_hbm = 0, a_nvlink = 0, a_network = 0;  // while the phase runs  (1)
   bool barrier = false;  // starts only when all GPUs finished every earlier phase
+  // collectives (Communication phases, docs/models/job.md): the fabric level they run on and the
+  // bandwidth part of the whole collective at full bandwidth (alpha-beta model, models/fabric.h);
+  // at a bandwidth fraction f of that level the exposed phase lasts duration + comm_beta (1/f - 1)
+  int level = 0;         // 0: none (rate 1), 1: NVLink domain, 2: scale-out network
+  double comm_beta = 0;  // (s)
 };
+
+// where a training job's wall time goes (the bottleneck map, docs/models/job.md): every second
+// of every GPU from the job's start to its stop lands in exactly one of these
+enum TimeCat : int {
+  kTimeCompute,         // Compute phases at the reference clock's pace
+  kTimeMemory,          // Memory phases at the reference HBM bandwidth's pace
+  kTimeCommNvlink,      // exposed collectives on the NVLink domain at full bandwidth
+  kTimeCommNetwork,     // exposed collectives on the scale-out network at full bandwidth
+  kTimeCommOther,       // Communication phases with no fabric level (given phase times)
+  kTimeBubble,          // Idle phases (pipeline bubble)
+  kTimeCheckpoint,      // writing checkpoints (blocking part)
+  kTimeBarrierWait,     // waiting at a barrier for a slower GPU (straggler)
+  kTimeThermal,         // compute stretched by thermal throttling (SW/HW thermal, HW slowdown)
+  kTimePowerCap,        // compute stretched by a power cap below the reference's
+  kTimePowerBrake,      // compute stretched by the power brake
+  kTimeSmoothing,       // compute stretched by power-smoothing ramp limits
+  kTimeClockOther,      // compute stretched by a lower clock with no throttle reason
+  kTimeHbmThrottle,     // memory phases stretched by HBM throttling
+  kTimeFabricDegraded,  // collectives stretched by degraded links / lost switch trays
+  kTimeStalled,         // no progress: a GPU of the job is down and the job waits for it
+  kTimeRestart,         // restarting after a failure (detect, reschedule, reload)
+  kTimeLostWork,        // work done since the last checkpoint, lost at a failure
+  kTimeCats
+};
+const char* timeCatName(int c);  // "compute", "memory", "comm_nvlink", ...
 
 struct TrainingJobSpec {
   std::vector<PhaseSpec> phases;  // one iteration; the iteration end is always a barrier
@@ -55,20 +85,34 @@ struct TrainingJobSpec {
   double checkpoint_duration = 0;  // Idle-bound checkpoint at an iteration end        (s)
   PhaseSpec idle;                  // utilizations while waiting, before start, after stop
   Utilization checkpoint_util{0.03, 0.1, 0.0, 0.5};  // while writing a checkpoint (a)   (1)
+  // failures (docs/models/checkpoint.md): false = a dead GPU stalls the job until it returns;
+  // true = the job fails, restarts from its last checkpoint after restart_time (once its GPUs
+  // are back, or at once on a hot spare) and loses the work since that checkpoint
+  bool restart_on_failure = false;
+  double restart_time = 0;  // detect + reschedule + reload                           (s)
+  int hot_spares = 0;       // spare GPUs that take a failed GPU's rank               (1)
 };
 
 // per-GPU progress
 struct GpuProgress {
-  int phase = 0;         // index into phases; n = iteration end; n + 1 = checkpoint
-  double work = 0;       // reference seconds done in the current phase             (s)
-  bool waiting = false;  // at the barrier in front of `phase`
-  double wait_time = 0;  // total time spent at barriers (incl. stalls)              (s)
-  double t_local = 0;    // scratch: time up to which this GPU is accounted in a step (s)
+  int phase = 0;          // index into phases; n = iteration end; n + 1 = checkpoint
+  double work = 0;        // reference seconds done in the current phase             (s)
+  bool waiting = false;   // at the barrier in front of `phase`
+  double wait_time = 0;   // total time spent at barriers (incl. stalls)              (s)
+  double t_local = 0;     // scratch: time up to which this GPU is accounted in a step (s)
+  bool on_spare = false;  // its rank runs on a hot spare since a failure
+  // (its bottleneck map lives in JobState::time: the passes over the GPUs, and the GPU layer's
+  // read of `phase` per GPU and step, stream 40 bytes per GPU instead of 330)
 };
 
 // job state and metrics; made once by makeJobState, never resized while stepping
 struct JobState {
-  std::vector<GpuProgress> gpu;      // size n_gpu
+  std::vector<GpuProgress> gpu;  // size n_gpu
+  // the bottleneck map of each GPU (TimeCat), and the same at the end of the last checkpoint (or
+  // restart): n_gpu x kTimeCats, GPU-major                                               (s)
+  std::vector<double> time_map, time_ckpt;
+  double* time(std::size_t g) { return time_map.data() + g * kTimeCats; }
+  const double* time(std::size_t g) const { return time_map.data() + g * kTimeCats; }
   long iterations = 0;               // completed iterations
   long checkpoints = 0;              // completed checkpoints
   double t_last_iteration_end = 0;   // (s), job start before the first iteration
@@ -79,6 +123,19 @@ struct JobState {
   double max_iteration_time = 0;                                        // (s)
   double stalled_time = 0;              // time every live GPU waited on a dead one (s)
   double reference_iteration_time = 0;  // referenceIterationTime(job)                (s)
+  // failures and restarts (restart_on_failure)
+  int mode = 0;                       // 0 running, 1 failed: waiting for GPUs, 2 restarting
+  double restart_left = 0;            // of the restart in progress                       (s)
+  long iterations_at_checkpoint = 0;  // iterations completed at the last checkpoint (or failure)
+  long failures = 0;                  // failures (restarts begun)
+  double lost_iterations = 0;  // completed iterations lost at failures (kept = iterations - lost)
+};
+
+// per-GPU inputs of a step beyond the clocks (empty spans: all 1 / no cause)
+struct JobStepExtras {
+  std::span<const double> bw_nvlink;   // fraction of the NVLink bandwidth available      (1)
+  std::span<const double> bw_network;  // fraction of the scale-out bandwidth available   (1)
+  std::span<const unsigned char> clock_cause;  // TimeCat of a clock below the reference
 };
 
 // throws std::invalid_argument naming the bad field (no phases, negative or non-finite durations,
@@ -102,7 +159,15 @@ double meanIterationTime(const JobState& st);
 // no allocation; throws std::invalid_argument on span size mismatch or dt <= 0
 void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double dt,
                      std::span<const double> speed_compute, std::span<const double> speed_memory,
-                     std::span<const char> alive, std::span<Utilization> out);
+                     std::span<const char> alive, std::span<Utilization> out,
+                     const JobStepExtras* extras = nullptr);
+
+// the job's bottleneck map: the mean over its GPUs weighted by w (group sizes; empty: 1) (s)
+void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeCats]);
+// useful work / possible work: iterations kept (completed - lost) x the iteration's reference
+// work D (sum of the phase durations) / wall time since the start (t clipped to [start, stop]);
+// 0 before the start                                                                     (1)
+double jobGoodput(const TrainingJobSpec& job, const JobState& st, double t);
 
 // phase GPU g is in (or waits in front of); the name of the pseudo phases: "iteration_end",
 // "checkpoint"

@@ -83,7 +83,17 @@ enum class FaultKind {
   MakeupWaterLoss,       // the towers' (and pads') make-up water is lost
   PlantPumpFailure,      // `value` primary pumps stop
   GeneratorOnline,       // the transfer switch puts the standby generator on (scheduled at compile)
-  GeneratorFailure       // from then on the standby generator fails to start, or trips if running
+  GeneratorFailure,      // from then on the standby generator fails to start, or trips if running
+  Fabric                 // a fabric fault of rack `target` (FabricFault; docs/models/fabric.md)
+};
+
+// what a fabric event does (scenario `fabric:`)
+enum class FabricFault {
+  LinkDegraded,       // NIC `nic` of GPU `gpu`: its link at bandwidth fraction `value`
+  LinkDown,           // NIC `nic` of GPU `gpu` down (its other NICs carry on, or the job fails)
+  LinkRestored,       // NIC `nic` of GPU `gpu` back at full bandwidth
+  NvlinkTrayLost,     // NVLink switch tray `tray` of the rack lost
+  NvlinkTrayRestored  // ... back
 };
 
 // where a leak opens

@@ -282,6 +282,29 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   m.ngpu += n;
 }
 
+// a described training job (docs/models/job.md): phases from the model, its GPU type and the
+// fabric; the job's first rack is its NVLink domain size. Errors name the key that is wrong.
+void describeJob(const FacilitySpec& spec, const JobSpec& js, FacilityModel& m, int j,
+                 Errors& err) {
+  m.job_described.emplace_back();
+  if (!js.described || js.kind != JobSpec::Kind::Training || m.job_gpus[j].empty()) return;
+  const int g0 = m.job_gpus[j].front();
+  const GpuParams& gp = m.gpu_types[m.gpu_type[g0]];
+  const int per_domain = m.rack_gpunum[m.gpu_rack[g0]];
+  try {
+    DescribedJob d =
+        describeTrainingJob(js.workload, {gp.peak_flops, gp.hbm_bandwidth, gp.hbm_capacity},
+                            spec.fabric, int(m.job_gpus[j].size()), per_domain, js.training);
+    m.job_spec[j] = d.job;
+    m.job_described.back() = std::move(d);
+  } catch (const std::invalid_argument& e) {
+    const auto* je = dynamic_cast<const JobModelError*>(&e);
+    auto it = je ? js.workload_loc.find(je->key) : js.workload_loc.end();
+    err.add(it != js.workload_loc.end() ? it->second : js.loc, "",
+            "job '" + js.name + "': " + e.what());
+  }
+}
+
 // jobs: their GPUs (with their power limits) and the reference clocks of each phase
 void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
   std::map<std::string, int> rack_of;
@@ -311,15 +334,18 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
             gpuPowerLimit(m.gpu_types[m.gpu_type[gi]], m.rack_gpu_power_cap[r], js.gpu_power_cap);
       }
     }
+    // a described job: its phases from the model, the GPU type and the fabric (job.md)
+    describeJob(spec, js, m, j, err);
     // reference: each phase on a GPU at T_ref, without thermal limits, at the job's cap
-    const int nph = int(js.training.phases.size());
+    const TrainingJobSpec& training = m.job_spec[j];
+    const int nph = int(training.phases.size());
     std::vector<double> xref(m.gpu_types.size() * nph, 1.0);
     for (std::size_t t = 0; t < m.gpu_types.size(); ++t) {
       GpuParams ref = m.gpu_types[t];
       ref.T_maxop = ref.T_slowdown = ref.T_shutdown = ref.T_hbm_max = 1e9;
       const double cap = gpuPowerLimit(ref, 0.0, js.gpu_power_cap);
       for (int k = 0; k < nph; ++k) {
-        const PhaseSpec& ph = js.training.phases[k];
+        const PhaseSpec& ph = training.phases[k];
         GpuState gs;
         gs.T_j = gs.T_hbm = gs.T_plate = js.T_ref;
         GpuLoad load{ph.a_sm, ph.a_hbm, ph.a_nvlink, ph.bound == PhaseSpec::Bound::Memory, false};
@@ -357,6 +383,13 @@ bool sameVariation(const FacilityModel& m, int h, int i) {
 // GPU groups (model.h): runs of GPUs in a rack that nothing tells apart
 void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
   m.gpu_group.assign(m.ngpu, -1);
+  // a GPU that a fabric fault names is a group of its own (its link differs from its neighbours')
+  std::vector<char> own(m.ngpu, 0);
+  for (const FaultSpec& f : spec.faults) {
+    if (f.kind != FaultKind::Fabric || f.gpu < 0) continue;
+    for (int r = 0; r < m.nrack; ++r)
+      if (m.rack_name[r] == f.target && f.gpu < m.rack_gpunum[r]) own[m.rack_gpuadr[r] + f.gpu] = 1;
+  }
   m.job_groups.assign(m.njob, {});
   for (int r = 0; r < m.nrack; ++r) {
     m.rack_groupadr.push_back(m.ngroup);
@@ -369,7 +402,8 @@ void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
         join = m.gpu_type[h] == m.gpu_type[i] && m.gpu_cap[h] == m.gpu_cap[i] &&
                m.gpu_R_factor[h] == m.gpu_R_factor[i] && m.gpu_C_plate[h] == m.gpu_C_plate[i] &&
                m.gpu_flow_share[h] == m.gpu_flow_share[i] && m.gpu_upstream[h] < 0 &&
-               m.gpu_upstream[i] < 0 && m.gpu_job[h] == j && sameVariation(m, h, i);
+               m.gpu_upstream[i] < 0 && m.gpu_job[h] == j && sameVariation(m, h, i) && !own[h] &&
+               !own[i];
       }
       if (join) {
         ++m.group_gpunum.back();
@@ -466,6 +500,44 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
         break;
       case K::GeneratorOnline:  // scheduled below, never written in a scenario
         continue;
+      case K::Fabric: {  // docs/models/fabric.md: a GPU's NIC link, or an NVLink switch tray
+        e.index = rackIndex(f);
+        if (e.index < 0) continue;
+        e.label = "rack " + m.rack_name[e.index];
+        e.fabric = f.fabric;
+        e.nic = f.nic;
+        e.tray = f.tray;
+        const bool link = f.fabric == FabricFault::LinkDegraded ||
+                          f.fabric == FabricFault::LinkDown ||
+                          f.fabric == FabricFault::LinkRestored;
+        const int ng = m.rack_gpunum[e.index];
+        if (link && (f.gpu < 0 || f.gpu >= ng)) {
+          err.add(f.loc, std::to_string(f.gpu),
+                  "rack " + m.rack_name[e.index] + " has no GPU slot " + std::to_string(f.gpu) +
+                      " (expected 0 ... " + std::to_string(ng - 1) + ")");
+          continue;
+        }
+        if (link && f.nic >= spec.fabric.nics_per_gpu) {
+          err.add(f.loc, std::to_string(f.nic),
+                  "a link to a NIC that does not exist: each GPU has " +
+                      std::to_string(spec.fabric.nics_per_gpu) + " NIC(s) (fabric.scale_out)");
+          continue;
+        }
+        if (!link && f.tray >= spec.fabric.nvlink_switch_trays) {
+          err.add(f.loc, std::to_string(f.tray),
+                  "a switch that does not exist: rack " + m.rack_name[e.index] + " has " +
+                      std::to_string(spec.fabric.nvlink_switch_trays) +
+                      " NVLink switch trays (0 ... " +
+                      std::to_string(spec.fabric.nvlink_switch_trays - 1) + ")");
+          continue;
+        }
+        if (link) e.gpu = m.rack_gpuadr[e.index] + f.gpu;
+        if (link)
+          e.label += " GPU " + std::to_string(f.gpu) + " NIC " + std::to_string(f.nic);
+        else
+          e.label += " NVLink tray " + std::to_string(f.tray);
+        break;
+      }
       case K::PowerCap: {
         for (int j = 0; j < m.njob; ++j)
           if (m.job_name[j] == f.target) e.index = j;
@@ -1024,6 +1096,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
   compilePowerChain(spec, m, err);
   // 5. GPU layer: jobs, then the GPU groups (once the model is known to be complete)
   m.gpu_dt = spec.gpu_step;
+  m.fabric = spec.fabric;
   m.coupling_dt = spec.coupling_step;
   compileJobs(spec, m, err);
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));

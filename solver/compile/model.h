@@ -29,6 +29,7 @@
 #include "models/gpu.h"
 #include "models/heat_exchanger.h"
 #include "models/hydraulics.h"
+#include "models/job_model.h"
 #include "models/manifold.h"
 #include "models/plant_control.h"
 #include "models/power_smoothing.h"
@@ -231,7 +232,9 @@ struct FacilityModel {
   int njob = 0;
   std::vector<std::string> job_name;
   std::vector<TrainingJobSpec> job_spec;
-  std::vector<int> job_kind;  // 0 training, 1 inference, 2 trace
+  std::vector<DescribedJob> job_described;  // per job; phases empty unless described (job.md)
+  FabricSpec fabric;                        // NVLink domains, scale-out (fabric.md)
+  std::vector<int> job_kind;                // 0 training, 1 inference, 2 trace
   std::vector<InferenceSpec> job_inference;
   std::vector<TraceSpec> job_trace;
   std::vector<PowerSmoothingParams> job_smoothing;
@@ -275,6 +278,8 @@ struct FacilityModel {
     double time2 = 0;      // filter clogging: growth time (s)
     SensorKind sensor = SensorKind::SupplyTemperature;
     bool stuck = false;
+    FabricFault fabric = FabricFault::LinkDegraded;  // Fabric: what, GPU (model index), NIC, tray
+    int gpu = -1, nic = 0, tray = 0;
     SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
   };
   std::vector<FaultEvent> fault_events;

@@ -59,6 +59,7 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.imbalance_alarm.assign(m.ncdu, 0);
   f.over_pressure.assign(m.ncdu, 0);
   f.job_stalled_logged.assign(m.njob, 0);
+  f.job_failures_logged.assign(m.njob, 0);
   for (auto* v :
        {&f.filter_dp, &f.filter_t0, &f.filter_time, &f.sensor_T_offset, &f.sensor_flow_offset})
     v->assign(m.ncdu, 0.0);
@@ -66,6 +67,53 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.sensor_flow_stuck.assign(m.ncdu, NAN);
   f.job_cap.assign(m.njob, 0.0);
   for (auto* v : {&f.set_T, &f.set_dp, &f.set_flow}) v->assign(m.ncdu, NAN);
+  const int nics = std::max(1, m.fabric.nics_per_gpu),
+            trays = std::max(1, m.fabric.nvlink_switch_trays);
+  f.nic_bw.assign(std::size_t(m.ngpu) * nics, 1.0);
+  f.tray_lost.assign(std::size_t(m.nrack) * trays, 0);
+  f.gpu_bw_net.assign(m.ngpu, 1.0);
+  f.gpu_net_dead.assign(m.ngpu, 0);
+  f.rack_bw_nvl.assign(m.nrack, 1.0);
+  f.rack_nvl_dead.assign(m.nrack, 0);
+  f.fabric_faulted = false;
+}
+
+// a fabric event (docs/models/fabric.md): a GPU's scale-out bandwidth is the mean of its NICs'
+// link fractions (the collective's traffic spreads over the NICs that are left); no NIC left:
+// the GPU is lost to its job. A rack's NVLink bandwidth is (trays - lost) / trays with adaptive
+// bandwidth; without it, a lost tray takes the partition down.
+void applyFabricFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
+  st.faults.fabric_faulted = true;
+  FaultState& f = st.faults;
+  const int nics = std::max(1, m.fabric.nics_per_gpu),
+            trays = std::max(1, m.fabric.nvlink_switch_trays);
+  using F = FabricFault;
+  if (e.fabric == F::NvlinkTrayLost || e.fabric == F::NvlinkTrayRestored) {
+    f.tray_lost[std::size_t(e.index) * trays + e.tray] = e.fabric == F::NvlinkTrayLost;
+    int lost = 0;
+    for (int k = 0; k < trays; ++k) lost += f.tray_lost[std::size_t(e.index) * trays + k];
+    f.rack_bw_nvl[e.index] = double(trays - lost) / trays;
+    f.rack_nvl_dead[e.index] = lost > 0 && (!m.fabric.nvlink_adaptive_bandwidth || lost == trays);
+    log(st, e.time, e.label,
+        e.fabric == F::NvlinkTrayLost ? "nvlink_tray_lost" : "nvlink_tray_restored",
+        e.fabric == F::NvlinkTrayLost ? "critical" : "info",
+        f.rack_nvl_dead[e.index]
+            ? std::string("NVLink partition down: its job fails")
+            : "NVLink bandwidth at " + fmt(100 * f.rack_bw_nvl[e.index]) + " %");
+    return;
+  }
+  f.nic_bw[std::size_t(e.gpu) * nics + e.nic] = e.value;
+  double sum = 0;
+  for (int k = 0; k < nics; ++k) sum += f.nic_bw[std::size_t(e.gpu) * nics + k];
+  f.gpu_bw_net[e.gpu] = sum / nics;
+  f.gpu_net_dead[e.gpu] = !(sum > 0);
+  const char* kind = e.fabric == F::LinkDown       ? "link_down"
+                     : e.fabric == F::LinkRestored ? "link_restored"
+                                                   : "link_degraded";
+  log(st, e.time, e.label, kind, e.fabric == F::LinkRestored ? "info" : "warning",
+      f.gpu_net_dead[e.gpu]
+          ? std::string("no scale-out link left: the GPU's job fails")
+          : "scale-out bandwidth of the GPU at " + fmt(100 * f.gpu_bw_net[e.gpu]) + " %");
 }
 
 // the cooling loads off the UPS lose or regain their feed
@@ -161,6 +209,9 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
                          : "off by " + (T ? fmt(e.value) + " K" : fmt(100 * e.value) + " %")));
         break;
       }
+      case K::Fabric:
+        applyFabricFault(m, st, e);
+        break;
       case K::Setpoint: {
         const bool T = e.setpoint == SetpointKind::SupplyTemperature;
         const bool dp = e.setpoint == SetpointKind::Dp;
@@ -457,6 +508,15 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
       f.job_stalled_logged[j] = 1;
       log(st, t, "job " + m.job_name[j], "job_stalled", "critical",
           "a GPU of the job is off: the others wait at the next barrier (no progress)");
+    }
+  // a job that failed restarts from its last checkpoint (docs/models/checkpoint.md)
+  for (int j = 0; j < m.njob && j < static_cast<int>(st.gl.job.size()); ++j)
+    if (st.gl.job[j].failures > f.job_failures_logged[j]) {
+      f.job_failures_logged[j] = st.gl.job[j].failures;
+      log(st, t, "job " + m.job_name[j], "job_failed", "critical",
+          "a GPU of the job failed: restart from the last checkpoint after " +
+              fmt(m.job_spec[j].restart_time) + " s (" + fmt(st.gl.job[j].lost_iterations) +
+              " iterations lost so far)");
     }
   if (!m.has_power || st.pl.rack_powered.empty()) return;
   const PowerLayerState& p = st.pl;

@@ -38,6 +38,7 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     v->assign(nq, 0.0);
   G.latches.assign(nq, 0);
   G.reasons.assign(nq, 0);
+  G.cause.assign(nq, (unsigned char)kTimeClockOther);
   G.smooth.assign(nq, PowerSmoothingState{});
   G.util.assign(nq, Utilization{});
   for (auto* v : {&G.P_base, &G.P_leak, &G.P_sm, &G.P_clk, &G.g_jc, &G.g_hbm, &G.C_plate, &G.w})
@@ -77,9 +78,18 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.job_speed_m.clear();
   g.job_alive.clear();
   g.job_util.clear();
+  g.job_bw_nvl.clear();
+  g.job_bw_net.clear();
+  g.job_weight.clear();
+  g.job_cause.clear();
   for (int j = 0; j < m.njob; ++j) {
     const int n = int(m.job_groups[j].size());
     g.job.push_back(makeJobState(m.job_spec[j], n));
+    g.job_bw_nvl.emplace_back(n, 1.0);
+    g.job_bw_net.emplace_back(n, 1.0);
+    g.job_cause.emplace_back(n, (unsigned char)kTimeClockOther);
+    g.job_weight.emplace_back(n, 1.0);
+    for (int k = 0; k < n; ++k) g.job_weight[j][k] = m.group_gpunum[m.job_groups[j][k]];
     g.job_speed_c.emplace_back(n, 1.0);
     g.job_speed_m.emplace_back(n, 1.0);
     g.job_alive.emplace_back(n, 1);
@@ -241,15 +251,21 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
       continue;
     }
     // a job's groups are increasing (compileGroups); when they are one contiguous run (every job
-    // that fills its racks) the job writes the utilizations in place, without a copy per GPU
+    // that fills its racks) the job writes the utilizations in place, without a copy per GPU, and
+    // reads the clock causes the rack loop left per group
     if (!groups.empty() && groups.back() - groups.front() + 1 == int(groups.size())) {
+      const JobStepExtras ex{
+          g.job_bw_nvl[j], g.job_bw_net[j],
+          std::span<const unsigned char>(&G.cause[groups.front()], groups.size())};
       stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
                       g.job_alive[j],
-                      std::span<Utilization>(&G.util[groups.front()], groups.size()));
+                      std::span<Utilization>(&G.util[groups.front()], groups.size()), &ex);
       continue;
     }
+    for (std::size_t k = 0; k < groups.size(); ++k) g.job_cause[j][k] = G.cause[groups[k]];
+    const JobStepExtras ex{g.job_bw_nvl[j], g.job_bw_net[j], g.job_cause[j]};
     stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
-                    g.job_alive[j], g.job_util[j]);
+                    g.job_alive[j], g.job_util[j], &ex);
     for (std::size_t k = 0; k < groups.size(); ++k) G.util[groups[k]] = g.job_util[j][k];
   }
 }
@@ -313,7 +329,18 @@ struct GpuBlock {
   alignas(64) double a_sm[kBlock], a_hbm[kBlock], a_nvl[kBlock], cap[kBlock], T_in[kBlock],
       R_cp[kBlock];
   alignas(64) std::uint64_t flags[kBlock];
+  unsigned char smoothing[kBlock];  // 1: power smoothing's ramp limit is the group's binding cap
 };
+
+// what holds a group's clock down, for the job's bottleneck map (docs/models/job.md)
+inline unsigned char clockCause(std::uint64_t rs, bool smoothing_limits) {
+  return (unsigned char)(rs & (kThrottleSwThermal | kThrottleHwThermal | kThrottleHwSlowdown)
+                             ? kTimeThermal
+                         : rs & kThrottlePowerBrake                       ? kTimePowerBrake
+                         : smoothing_limits && (rs & kThrottleSwPowerCap) ? kTimeSmoothing
+                         : rs & kThrottleSwPowerCap                       ? kTimePowerCap
+                                                                          : kTimeClockOther);
+}
 
 inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n, double t,
                          double dt, double rack_share, RackGpuSums& s) {
@@ -341,6 +368,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     const int i = m.group_gpuadr[q];
     b.T_in[k] = g.gpu_T_in[i];
     b.R_cp[k] = g.gpu_R_path[i] * G.R_factor[q];
+    b.smoothing[k] = 0;
     if (jf & kJobSlowPath) {
       adjust = true;
       // a power-cap event replaces the job's cap (a lower cap of the rack's own still holds;
@@ -351,8 +379,11 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
             rack_share);
       // power smoothing (GB200-style floor and ramp limits): the ramp-up limit acts as a cap,
       // so the clock (and the job) slow down; the floor is filled with dummy work
-      if (m.job_smoothing[jj].enabled)
-        b.cap[k] = std::min(b.cap[k], powerSmoothingCeiling(m.job_smoothing[jj], G.smooth[q], dt));
+      if (m.job_smoothing[jj].enabled) {
+        const double ceiling = powerSmoothingCeiling(m.job_smoothing[jj], G.smooth[q], dt);
+        b.smoothing[k] = ceiling < b.cap[k] ? 1 : 0;
+        b.cap[k] = std::min(b.cap[k], ceiling);
+      }
     }
     if (prot_cap < 1.0) b.cap[k] = std::min(b.cap[k], prot_cap * G.cap[q]);
   }
@@ -406,6 +437,11 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     s.thermal += sums.thermal;
     s.brake += sums.brake;
     k0 = k1;
+  }
+  // the clock causes the jobs read at the next step (from the reasons pass 1 left)
+  for (int k = 0; k < n; ++k) {
+    const int q = q0 + k;
+    G.cause[q] = clockCause(G.reasons[q], b.smoothing[k] != 0);
   }
 }
 
@@ -484,6 +520,20 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
         speed_c[k] = clock > 0 ? clock / x_ref : 1.0;
         speed_m[k] = latches[q] & kLatchHwSlowdown ? 0.5 : 1.0;
         alive[k] = latches[q] & kLatchShutDown || !powered ? 0 : 1;
+      }
+      // the fabric (docs/models/fabric.md), only once a fabric fault has happened: the bandwidth
+      // fractions of the GPU's links; a GPU with no link left, or in an NVLink partition that is
+      // down, is lost to its job although it is powered
+      const FaultState& fs = st.faults;
+      if (fs.fabric_faulted) {
+        const double bw_nvl = fs.rack_bw_nvl[r];
+        const bool nvl_dead = fs.rack_nvl_dead[r] != 0;
+        for (int q = qa; q < qb; ++q) {
+          const int k = slot[q], i = m.group_gpuadr[q];
+          g.job_bw_net[j][k] = fs.gpu_bw_net[i];
+          g.job_bw_nvl[j][k] = bw_nvl;
+          if (fs.gpu_net_dead[i] || nvl_dead) alive[k] = 0;
+        }
       }
     }
     qa = qb;

@@ -72,7 +72,8 @@ struct GpuLayerState {
     // and of the gather before it (the group's first GPU's values, contiguous)
     std::vector<double> cap, R_factor;  // power limit (W), plate degradation (1)
     std::vector<int> type, rack, job;   // GPU type, rack, job (-1: none)
-    std::vector<double> Q_coolant;  // heat into the coolant at the last fast step, per group (W)
+    std::vector<double> Q_coolant;     // heat into the coolant at the last fast step, per group (W)
+    std::vector<unsigned char> cause;  // TimeCat of a clock held down at the last step (job.md)
   } grp;
   // per job + 1 (entry 0: no job), set by stepJobs each step: kBatchHeld, and kJobSlowPath when
   // its GPUs need the scalar path around the kernel (power smoothing, a power trace, a cap event)
@@ -84,6 +85,8 @@ struct GpuLayerState {
   std::vector<std::vector<double>> job_speed_c, job_speed_m;  // scratch per job
   std::vector<std::vector<char>> job_alive;
   std::vector<std::vector<Utilization>> job_util;
+  std::vector<std::vector<double>> job_bw_nvl, job_bw_net, job_weight;  // per job and group
+  std::vector<std::vector<unsigned char>> job_cause;
   std::vector<double> job_throttled;  // GPU-seconds of thermal/brake throttling   (s)
   std::vector<double> job_capped;     // GPU-seconds under the power cap (0x4), cumulative (s)
   double capped_total = 0;            // the same over every GPU                          (s)
@@ -211,12 +214,21 @@ struct FaultState {
   std::vector<char> imbalance_alarm;
   std::vector<char> over_pressure;  // per CDU
   double last_poll = -1;
-  std::vector<char> job_stalled_logged;  // per job
+  std::vector<char> job_stalled_logged;   // per job
+  std::vector<long> job_failures_logged;  // per job: failures already logged
   // strainer clogging per CDU: dp at design flow rising linearly from t0 over `time` to `dp`
   std::vector<double> filter_dp, filter_t0, filter_time;
   // sensor faults per CDU: offsets, and stuck readings (NaN: free)
   std::vector<double> sensor_T_offset, sensor_T_stuck, sensor_flow_offset, sensor_flow_stuck;
   std::vector<double> job_cap;  // per job: power limit set by an event; 0: the facility's (W)
+  // the fabric (docs/models/fabric.md): per GPU x NIC link bandwidth fraction, per rack x tray
+  // lost; and what the jobs read: per GPU scale-out fraction and "no link left", per rack
+  // NVLink fraction and "partition down"
+  std::vector<double> nic_bw;
+  std::vector<char> tray_lost;
+  std::vector<double> gpu_bw_net, rack_bw_nvl;
+  std::vector<char> gpu_net_dead, rack_nvl_dead;
+  bool fabric_faulted = false;  // a fabric event has happened (until then the GPU layer skips it)
   // set points changed by events per CDU (NaN: the facility's): supply T (K), dp (Pa), flow (m3/s)
   std::vector<double> set_T, set_dp, set_flow;
   ProtectionState prot;  // protection layers (solver/engine/protection.cpp)

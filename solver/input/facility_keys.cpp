@@ -632,6 +632,106 @@ const Section kFileFluid{
      map("mixture", kFluidMixture).docs("this or constant"),
      map("constant", kFluidConstant).docs("this or mixture")}};
 
+// described training jobs and the fabric (docs/models/job.md, fabric.md, checkpoint.md)
+
+const Range kModelCount{0, 1e16, true, true, "> 0"};
+const Range kOverlap{0, 1, false, true, ">= 0 and < 1"};
+const Range kLatency{0, 1e-2, false, false, ">= 0 s and <= 10 ms"};
+const Range kLinkBandwidth{0, 1e14, true, false, "> 0 and <= 100 TB/s"};
+const Range kBytesPerParam{0, 64, true, false, "> 0 and <= 64"};
+const Range kStorageBandwidth{0, 1e15, false, false, ">= 0 (0: checkpoint_duration as given)"};
+const Range kOversub{0, 1, true, false, "> 0 and <= 1"};
+
+const Section kWorkloadParallelism{
+    "facility.jobs.workload.parallelism",
+    "ranks laid out TP innermost, then PP, then DP, in the job's GPU order",
+    {integer("tp", 1, 1024).dflt("1").docs("tensor parallel: inside the NVLink domain"),
+     integer("pp", 1, 1024).dflt("1").docs("pipeline stages (1F1B)"),
+     integer("dp", 0, 1000000).dflt("0").docs("data parallel; 0 = GPUs / (tp pp)"),
+     integer("ep", 1, 1024).dflt("1").docs("expert parallel, carved from dp")}};
+
+const Section kWorkloadOverlap{
+    "facility.jobs.workload.overlap",
+    "fraction of each collective hidden behind compute (a); the rest is an exposed phase",
+    {quantity("tp", Dim::None, kOverlap).dflt("0.5"),
+     quantity("pp", Dim::None, kOverlap).dflt("0.5"),
+     quantity("dp", Dim::None, kOverlap).dflt("0.8"),
+     quantity("ep", Dim::None, kOverlap).dflt("0")}};
+
+const Section kWorkload{
+    "facility.jobs.workload",
+    "a training job described by its model, batch and parallelism; replaces 'phases' "
+    "(docs/models/job.md)",
+    {quantity("parameters", Dim::None, kModelCount).req().docs("N, all parameters"),
+     quantity("active_parameters", Dim::None, kModelCount)
+         .dflt("parameters")
+         .docs("per token (mixture of experts)"),
+     integer("layers", 1, 100000).req(),
+     quantity("hidden", Dim::None, kModelCount).req().docs("hidden size h"),
+     quantity("sequence_length", Dim::None, kModelCount).req().docs("tokens per sequence"),
+     quantity("tokens_per_iteration", Dim::None, kModelCount).req().docs("global batch, tokens"),
+     integer("micro_batch_size", 1, 100000).dflt("1").docs("sequences per micro-batch"),
+     map("parallelism", kWorkloadParallelism).req(),
+     integer("moe_top_k", 1, 64).dflt("2").docs("experts per token (ep > 1)"),
+     quantity("compute_efficiency", Dim::None, kEfficiency)
+         .dflt("0.5")
+         .docs("model FLOPs / dense BF16 peak in forward and backward at the reference clock"),
+     quantity("hbm_efficiency", Dim::None, kEfficiency).dflt("0.8"),
+     quantity("activation_bytes", Dim::None, kModelCount)
+         .dflt("34")
+         .docs("bytes per token, hidden unit and layer (selective recompute)"),
+     map("overlap", kWorkloadOverlap).dflt("tp 0.5, pp 0.5, dp 0.8, ep 0"),
+     choice("tp_algorithm", {"ring", "tree", "in_switch"}).dflt("ring"),
+     choice("dp_algorithm", {"ring", "tree", "in_switch"}).dflt("ring"),
+     boolean("distributed_optimizer").dflt("true").docs("optimizer state sharded over dp"),
+     choice("recompute", {"auto", "selective", "full"})
+         .dflt("auto")
+         .docs("auto: full activation recompute only when the activations do not fit"),
+     quantity("checkpoint_bytes_per_parameter", Dim::None, kBytesPerParam).dflt("14"),
+     quantity("storage_bandwidth", Dim::Bandwidth, kStorageBandwidth)
+         .dflt("0")
+         .docs("aggregate checkpoint write bandwidth; sets checkpoint_duration = size / bandwidth"),
+     boolean("checkpoint_async")
+         .dflt("false")
+         .docs("true: the blocking part is staging to host memory"),
+     quantity("staging_bandwidth", Dim::Bandwidth, kLinkBandwidth)
+         .dflt("50 GB/s")
+         .docs("per GPU to host memory (async checkpoints)")}};
+
+const Section kFabricNvlink{
+    "facility.fabric.nvlink",
+    "the NVLink domain of each rack (every GPU of the rack, through its switch trays)",
+    {integer("links_per_gpu", 1, 1024).dflt("18"),
+     quantity("link_bandwidth", Dim::Bandwidth, kLinkBandwidth)
+         .dflt("50 GB/s")
+         .docs("per link and direction"),
+     integer("switch_trays", 1, 1024).dflt("9"),
+     quantity("efficiency", Dim::None, kEfficiency).dflt("0.94"),
+     quantity("latency", Dim::Time, kLatency).dflt("0.001 ms").docs("per algorithm step"),
+     boolean("adaptive_bandwidth")
+         .dflt("true")
+         .docs("true: a lost switch tray leaves the partition running at reduced bandwidth; "
+               "false: the job fails")}};
+
+const Section kFabricScaleOut{
+    "facility.fabric.scale_out",
+    "the scale-out network: NICs per GPU (rails) to leaf switches, leaves to spines",
+    {integer("nics_per_gpu", 1, 64).dflt("1"),
+     quantity("nic_bandwidth", Dim::Bandwidth, kLinkBandwidth)
+         .dflt("50 GB/s")
+         .docs("per NIC and direction (400 Gb/s = 50 GB/s)"),
+     quantity("efficiency", Dim::None, kEfficiency).dflt("0.9"),
+     quantity("latency", Dim::Time, kLatency).dflt("0.005 ms").docs("per algorithm step"),
+     boolean("rail_optimized").dflt("true"),
+     integer("leaf_switches", 0, 100000).dflt("0").docs("0: not modelled as equipment"),
+     quantity("spine_oversubscription", Dim::None, kOversub)
+         .dflt("1")
+         .docs("leaf uplink / downlink capacity (1: non-blocking)")}};
+
+const Section kFabric{"facility.fabric",
+                      "the NVLink domains and the scale-out network (docs/models/fabric.md)",
+                      {map("nvlink", kFabricNvlink), map("scale_out", kFabricScaleOut)}};
+
 //---------------------------------------------------------------------------------------------
 // jobs
 
@@ -698,7 +798,16 @@ const Section kJob{
          .dflt("1")
          .docs("inference: offered load, a number or a series/csv time series (linear)"),
      map("trace", kTrace).docs("trace: the trace to replay"),
-     map("power_smoothing", kSmoothing).dflt("off")}};
+     map("power_smoothing", kSmoothing).dflt("off"),
+     map("workload", kWorkload).docs("a described training job (docs/models/job.md)"),
+     choice("on_failure", {"stall", "restart"})
+         .dflt("restart")
+         .docs("restart: from the last checkpoint after restart_time (docs/models/checkpoint.md); "
+               "stall: wait for the GPU"),
+     quantity("restart_time", Dim::Time, kJobTime)
+         .dflt("10 min")
+         .docs("detect + reschedule + reload after a failure"),
+     integer("hot_spares", 0, 1000000).dflt("0").docs("spare GPUs that take failed ranks")}};
 
 //---------------------------------------------------------------------------------------------
 // power chain
@@ -842,7 +951,8 @@ const Section kFacility{
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
      map("gpu_layer", kGpuLayer), map("power", kPowerSection),
      map("variation", kVariation).orWords({"none"}), map("plant", plantSection()),
-     map("protection", kFacilityProtection)}};
+     map("protection", kFacilityProtection),
+     map("fabric", kFabric).docs("NVLink domains and scale-out network")}};
 
 //---------------------------------------------------------------------------------------------
 // catalog entries
@@ -902,6 +1012,8 @@ const Section kGpu{
                         quantity("hbm_capacity", Dim::DataSize, kBytes).req(),
                         quantity("hbm_bandwidth", Dim::Bandwidth, kBytes).req(),
                         quantity("nvlink_bandwidth", Dim::Bandwidth, kBytes).req(),
+                        quantity("dense_bf16_flops", Dim::None, kModelCount)
+                            .docs("dense BF16 peak (FLOP/s); needed by described jobs"),
                         quantity("clock_max", Dim::Frequency, kClock).req(),
                         quantity("clock_idle", Dim::Frequency, kClock).req(),
                         quantity("clock_memory_bound", Dim::Frequency, kClock).req(),

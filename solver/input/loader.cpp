@@ -12,6 +12,7 @@
 // MapIn (solver/input/yaml_reader.h), which also does the document checks, the visit budget and
 // the error collection.
 #include "solver/input/loader.h"
+#include "solver/input/workload_reader.h"
 
 #include <yaml-cpp/yaml.h>
 
@@ -373,6 +374,7 @@ void readGpu(MapIn& m, GpuParams& g) {
   m.read("hbm_capacity", g.hbm_capacity);
   m.read("hbm_bandwidth", g.hbm_bandwidth);
   m.read("nvlink_bandwidth", g.nvlink_bandwidth);
+  m.read("dense_bf16_flops", g.peak_flops);
   m.read("clock_max", g.f_max);
   m.read("clock_idle", g.f_idle);
   m.read("clock_memory_bound", g.f_membound);
@@ -731,6 +733,7 @@ class FacilityReader {
     if (auto pl = top.map("plant")) readPlant(*pl, spec_);  // plant_reader.cpp
     // the site's protection settings (protection_reader.cpp); a scenario overrides them
     if (auto pr = top.map("protection")) readProtectionSection(*pr, spec_.detection.protection);
+    if (auto fb = top.map("fabric")) readFabric(*fb, spec_.fabric);
     if (auto gl = top.map("gpu_layer")) {
       gl->read("step", spec_.gpu_step);
       gl->read("coupling", spec_.coupling_step);
@@ -1097,6 +1100,7 @@ class FacilityReader {
     job_cap_loc_.push_back(m.locOf("gpu_power_cap"));
     m.read("reference_junction_temperature", j.T_ref);
     readPhases(m, j.training);
+    readJobWorkload(m, j);  // workload_reader.cpp: a described job, restarts
     try {
       validateTrainingJob(j.training);
       if (j.kind == JobSpec::Kind::Inference) validateInference(j.inference);

@@ -120,18 +120,17 @@ class ScenarioReader {
     readSensorFault(e);
     readJobEvents(e);
     readLeak(e);
+    readFabricEvent(e);
     readSetpoints(e);
     if (e.actions == 0 && f_.s.count() > errors_before) {
       // the event's own value was reported
     } else if (e.actions == 0) {
-      f_.error(
-          n, path, "",
-          "an event needs one of heat_load, facility_water_temperature, pump_failure, "
-          "cdu_failure, valve_stuck, facility_water_flow, utility, generator_failure, psu_failure, "
-          "leak, "
-          "filter_clogging, sensor_fault, power_cap, job_start, job_stop, "
-          "supply_temperature_setpoint, dp_setpoint, flow_setpoint, chiller_trip, "
-          "heat_rejection_failure, makeup_water_loss, plant_pump_failure");
+      f_.error(n, path, "",
+               "an event needs one of heat_load, facility_water_temperature, pump_failure, "
+               "cdu_failure, valve_stuck, facility_water_flow, utility, generator_failure, "
+               "psu_failure, leak, filter_clogging, sensor_fault, power_cap, job_start, job_stop, "
+               "supply_temperature_setpoint, dp_setpoint, flow_setpoint, chiller_trip, "
+               "heat_rejection_failure, makeup_water_loss, plant_pump_failure, fabric");
     } else if (e.actions > 1) {
       f_.error(n, path, "", "an event has exactly one action; split it into several events");
     } else {
@@ -197,6 +196,42 @@ class ScenarioReader {
     int psus = 0;
     if (e.m.read("psu_failure", psus) && needs(e, "psu_failure", e.rack, "rack"))
       e.se.value = psus, e.act("psu_failure", e.rack);
+  }
+
+  // a fabric fault of a rack: a GPU's scale-out link, or an NVLink switch tray
+  void readFabricEvent(Event& e) {
+    auto fb = e.m.map("fabric");
+    if (!fb) return;
+    std::string what;
+    if (!fb->read("fault", what)) return;
+    using F = FabricFault;
+    e.se.fabric = what == "link_down"              ? F::LinkDown
+                  : what == "link_restored"        ? F::LinkRestored
+                  : what == "nvlink_tray_lost"     ? F::NvlinkTrayLost
+                  : what == "nvlink_tray_restored" ? F::NvlinkTrayRestored
+                                                   : F::LinkDegraded;
+    const bool link = e.se.fabric == F::LinkDegraded || e.se.fabric == F::LinkDown ||
+                      e.se.fabric == F::LinkRestored;
+    bool ok = true;
+    if (link) {
+      if (!fb->get("gpu")) {
+        fb->missing("gpu", "(a link fault names the GPU slot in the rack)");
+        ok = false;
+      }
+      ok = fb->read("gpu", e.se.gpu) && ok;
+      fb->read("nic", e.se.nic);
+    } else {
+      fb->read("tray", e.se.tray);
+    }
+    e.se.value = e.se.fabric == F::LinkDegraded ? 0.5 : e.se.fabric == F::LinkDown ? 0.0 : 1.0;
+    if (e.se.fabric == F::LinkDegraded) {
+      if (!fb->get("fraction")) {
+        fb->missing("fraction", "(the link's bandwidth fraction)");
+        ok = false;
+      }
+      ok = fb->read("fraction", e.se.value) && ok;
+    }
+    if (ok && needs(e, "fabric", e.rack, "rack")) e.act("fabric", e.rack);
   }
 
   // set-point changes of a CDU's controllers (issue 19): supply temperature, dp, flow
@@ -380,6 +415,7 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                              {"sensor_fault", K::SensorFault},
                                              {"power_cap", K::PowerCap},
                                              {"setpoint", K::Setpoint},
+                                             {"fabric", K::Fabric},
                                              {"chiller_trip", K::ChillerTrip},
                                              {"heat_rejection_failure", K::HeatRejectionFailure},
                                              {"makeup_water_loss", K::MakeupWaterLoss},
@@ -419,9 +455,13 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     f.Cd = e.Cd;
     f.sensor = e.sensor;
     f.stuck = e.stuck;
+    f.fabric = e.fabric;
+    f.gpu = e.gpu;
+    f.nic = e.nic;
+    f.tray = e.tray;
+    const bool at_rack = f.kind == K::PsuFailure || f.kind == K::Fabric ||
+                         (f.kind == K::Leak && f.where == FaultSpec::Where::Rack);
     f.setpoint = e.setpoint;
-    const bool at_rack =
-        f.kind == K::PsuFailure || (f.kind == K::Leak && f.where == FaultSpec::Where::Rack);
     std::vector<std::string> names;
     if (at_rack)
       for (const auto& r : spec.racks) names.push_back(r.name);

@@ -21,6 +21,9 @@ struct ScenarioEvent {
   // sensor faults
   FaultSpec::Sensor sensor = FaultSpec::Sensor::SupplyTemperature;
   bool stuck = false;
+  // fabric faults
+  FabricFault fabric = FabricFault::LinkDegraded;
+  int gpu = -1, nic = 0, tray = 0;
   SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
 };
 

@@ -196,6 +196,19 @@ const Section kSensor{
                "-1 < offset < 10"),
      boolean("stuck").dflt("false")}};
 
+const Section kFabricEvent{
+    "scenario.events.fabric",
+    "a fabric fault of the event's rack (docs/models/fabric.md)",
+    {choice("fault", {"link_degraded", "link_down", "link_restored", "nvlink_tray_lost",
+                      "nvlink_tray_restored"})
+         .req()
+         .docs("a GPU's scale-out link, or one of the rack's NVLink switch trays"),
+     integer("gpu", 0, 100000).docs("link faults: the GPU's slot in the rack (0-based)"),
+     integer("nic", 0, 63).dflt("0").docs("link faults: which of the GPU's NICs"),
+     integer("tray", 0, 1023).dflt("0").docs("tray faults: which NVLink switch tray (0-based)"),
+     quantity("fraction", Dim::None, {0, 1, true, true, "> 0 and < 1"})
+         .docs("link_degraded: the link's bandwidth fraction")}};
+
 const Section kEvent{
     "scenario.events",
     "one event: a time and exactly one action",
@@ -236,6 +249,7 @@ const Section kEvent{
          .docs("the job's GPUs get this power limit, clamped to their settable range (needs job)"),
      boolean("job_start").docs("true: the training job starts (needs job)"),
      boolean("job_stop").docs("true: the training job stops (needs job)"),
+     map("fabric", kFabricEvent).docs("a fabric fault (needs rack)"),
      // set-point changes (issue 19, docs/models/controller.md)
      quantity("supply_temperature_setpoint", Dim::Temperature,
               {223.15, 473.15, false, false, "between -50 degC and 200 degC"})

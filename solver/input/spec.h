@@ -15,6 +15,7 @@
 #include "models/fan.h"
 #include "models/fluid.h"
 #include "models/gpu.h"
+#include "models/job_model.h"
 #include "models/plant_control.h"
 #include "models/power_smoothing.h"
 #include "models/rack_parts.h"
@@ -228,6 +229,10 @@ struct JobSpec {
   TrainingJobSpec training;        // phases, start, stop, checkpoints
   double gpu_power_cap = 0;        // per GPU; 0 = each GPU's TDP                         (W)
   double T_ref = 318.15;           // junction temperature of the unthrottled reference  (K)
+  // a described job (docs/models/job.md): its phases follow at compile from the GPU and fabric
+  bool described = false;
+  ModelWorkloadSpec workload;
+  std::map<std::string, SourceLoc> workload_loc;  // where each key of `workload` was set
   SourceLoc loc;
 };
 
@@ -259,6 +264,9 @@ struct FaultSpec {
   using Sensor = SensorKind;
   Sensor sensor = Sensor::SupplyTemperature;
   bool stuck = false;
+  // fabric faults: what, which GPU (slot in the rack), NIC and NVLink switch tray
+  FabricFault fabric = FabricFault::LinkDegraded;
+  int gpu = -1, nic = 0, tray = 0;
   SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
 };
 
@@ -313,6 +321,7 @@ struct FacilitySpec {
   std::vector<RackSpec> racks;
   std::vector<AirRackSpec> air_racks;  // air-cooled racks and devices (issue 19)
   std::vector<JobSpec> jobs;
+  FabricSpec fabric;  // NVLink domains and scale-out network (docs/models/fabric.md)
   PowerSpec power;
   double gpu_step = 0.05;      // fast step of the GPU layer            (s)
   double coupling_step = 5.0;  // GPU layer <-> coolant exchange interval (s)

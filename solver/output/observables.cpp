@@ -784,6 +784,35 @@ void evalOne(Obs id, const Ctx& c, double* out) {
                    ? double(n) * js.reference_iteration_time / (t1 - t0)
                    : kNaN;
       });
+    case Obs::JobTimeCompute:
+    case Obs::JobTimeMemory:
+    case Obs::JobTimeCommNvlink:
+    case Obs::JobTimeCommNetwork:
+    case Obs::JobTimeCommOther:
+    case Obs::JobTimeBubble:
+    case Obs::JobTimeCheckpoint:
+    case Obs::JobTimeBarrierWait:
+    case Obs::JobTimeThermal:
+    case Obs::JobTimePowerCap:
+    case Obs::JobTimePowerBrake:
+    case Obs::JobTimeSmoothing:
+    case Obs::JobTimeClockOther:
+    case Obs::JobTimeHbmThrottle:
+    case Obs::JobTimeFabricDegraded:
+    case Obs::JobTimeStalled:
+    case Obs::JobTimeRestart:
+    case Obs::JobTimeLostWork:
+      return each(nj, [&](int j) {
+        double map[kTimeCats];
+        jobTimeMap(gl.job[j], gl.job_weight[j], map);
+        return map[int(id) - int(Obs::JobTimeCompute)];
+      });
+    case Obs::JobGoodput:
+      return each(nj, [&](int j) {
+        return training(j) ? jobGoodput(m.job_spec[j], gl.job[j], c.t) : kNaN;
+      });
+    case Obs::JobFailures:
+      return each(nj, [&](int j) { return double(gl.job[j].failures); });
     case Obs::PowerTime:
       return one(c.t);
     case Obs::PowerRackP:

@@ -461,6 +461,66 @@ enum class Rate { Output, Fast };
     "time in partial mechanical cooling", "plant steps in mode 1")                                 \
   X(PlantTimeMechanical, "/plant/time_mechanical", "s", Cumulative, Facility, Plant, Output,       \
     "time in full mechanical cooling", "plant steps in mode 2")                                    \
+  X(JobTimeCompute, "/job/time/compute", "s", Cumulative, Job, Jobs, Output,                       \
+    "bottleneck map: Compute phases at the reference clock's pace",                                \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeMemory, "/job/time/memory", "s", Cumulative, Job, Jobs, Output,                         \
+    "bottleneck map: memory-bound phases at the reference HBM bandwidth's pace",                   \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeCommNvlink, "/job/time/comm_nvlink", "s", Cumulative, Job, Jobs, Output,                \
+    "bottleneck map: exposed collectives on the NVLink domain at full bandwidth",                  \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeCommNetwork, "/job/time/comm_network", "s", Cumulative, Job, Jobs, Output,              \
+    "bottleneck map: exposed collectives on the scale-out network at full bandwidth",              \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeCommOther, "/job/time/comm_other", "s", Cumulative, Job, Jobs, Output,                  \
+    "bottleneck map: communication phases with no fabric level (given phase times)",               \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeBubble, "/job/time/bubble", "s", Cumulative, Job, Jobs, Output,                         \
+    "bottleneck map: idle phases (pipeline bubble)",                                               \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeCheckpoint, "/job/time/checkpoint", "s", Cumulative, Job, Jobs, Output,                 \
+    "bottleneck map: writing checkpoints (blocking part)",                                         \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeBarrierWait, "/job/time/barrier_wait", "s", Cumulative, Job, Jobs, Output,              \
+    "bottleneck map: waiting at barriers for slower GPUs (stragglers)",                            \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeThermal, "/job/time/thermal", "s", Cumulative, Job, Jobs, Output,                       \
+    "bottleneck map: compute stretched by thermal throttling",                                     \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimePowerCap, "/job/time/power_cap", "s", Cumulative, Job, Jobs, Output,                    \
+    "bottleneck map: compute stretched by the power cap",                                          \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimePowerBrake, "/job/time/power_brake", "s", Cumulative, Job, Jobs, Output,                \
+    "bottleneck map: compute stretched by the power brake",                                        \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeSmoothing, "/job/time/smoothing", "s", Cumulative, Job, Jobs, Output,                   \
+    "bottleneck map: compute stretched by power-smoothing ramp limits",                            \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeClockOther, "/job/time/clock_other", "s", Cumulative, Job, Jobs, Output,                \
+    "bottleneck map: compute stretched by a lower clock with no throttle reason",                  \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeHbmThrottle, "/job/time/hbm_throttle", "s", Cumulative, Job, Jobs, Output,              \
+    "bottleneck map: memory phases stretched by HBM throttling",                                   \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeFabricDegraded, "/job/time/fabric_degraded", "s", Cumulative, Job, Jobs, Output,        \
+    "bottleneck map: collectives stretched by degraded links or lost switch trays",                \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeStalled, "/job/time/stalled", "s", Cumulative, Job, Jobs, Output,                       \
+    "bottleneck map: no progress: a GPU of the job is down and the job waits for it",              \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeRestart, "/job/time/restart", "s", Cumulative, Job, Jobs, Output,                       \
+    "bottleneck map: restarting after a failure",                                                  \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeLostWork, "/job/time/lost_work", "s", Cumulative, Job, Jobs, Output,                    \
+    "bottleneck map: work since the last checkpoint, lost at failures",                            \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobGoodput, "/job/goodput", "1", RunMean, Job, Jobs, Output,                                   \
+    "useful work / possible work: iterations kept (lost ones excluded) x the reference work of an " \
+    "iteration (no checkpoints) / time since the job started",                                     \
+    "training jobs; 0 before the start")                                                           \
+  X(JobFailures, "/job/failures", "1", Cumulative, Job, Jobs, Output,                              \
+    "failures that restarted the job from its last checkpoint", "count (on_failure: restart)")     \
   X(PowerTime, "/power/time", "s", Instant, Facility, Gpus, Fast, "time of each fast power row",   \
     "the GPU step")                                                                                \
   X(PowerPIT, "/power/P_IT", "W", Instant, Facility, Gpus, Fast,                                   \

@@ -179,6 +179,15 @@ void SummarySink::row(const OutputFrame& f) {
     J.capped_gpu_seconds = col(Obs::JobPowerCappedGpuSeconds)[j];
     J.stalled_time = col(Obs::JobStalledTime)[j];
     J.progress_ratio = col(Obs::JobProgressRatio)[j];
+    J.time_map.clear();
+    if (J.kind == 0) {
+      J.goodput = col(Obs::JobGoodput)[j];
+      J.failures = long(col(Obs::JobFailures)[j]);
+      for (int c = 0; c <= int(Obs::JobTimeLostWork) - int(Obs::JobTimeCompute); ++c) {
+        const Obs o = Obs(int(Obs::JobTimeCompute) + c);
+        J.time_map.emplace_back(std::string(obsPath(o)).substr(10), col(o)[j]);
+      }
+    }
   }
 }
 
@@ -293,6 +302,16 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
             "throughput ratio %.4f, %.0f GPU-s throttled, %.0f GPU-s under the power cap",
             J.name.c_str(), J.gpus, J.iterations, J.iteration_time, J.reference_time,
             J.throughput_ratio, J.throttled_gpu_seconds, J.capped_gpu_seconds);
+    // the bottleneck map of each training job: where its wall time went (docs/models/job.md)
+    for (const auto& J : s.jobs) {
+      double wall = 0;
+      for (const auto& [n, v] : J.time_map) wall += v;
+      if (J.kind != 0 || !(wall > 0)) continue;
+      line("  job %-15s where the time went (mean per GPU, %.0f s): goodput %.4f, %ld failures",
+           J.name.c_str(), wall, J.goodput, J.failures);
+      for (const auto& [n, v] : J.time_map)
+        if (v > 0) line("      %-16s %10.1f s %6.2f %%", n.c_str(), v, 100 * v / wall);
+    }
     for (const auto& J : s.jobs)
       if (J.stalled_time > 0)
         line(

@@ -35,6 +35,10 @@ struct RunSummary {
     double progress_ratio = 0;      // iterations x reference / time since start (1)
     int gpus = 0;
     int kind = 0;  // 0 training, 1 inference, 2 trace replay
+    // the bottleneck map (docs/models/job.md): mean seconds per GPU by /job/time/<part>
+    std::vector<std::pair<std::string, double>> time_map;
+    double goodput = 0;  // (1)
+    long failures = 0;
   };
   std::vector<Job> jobs;
   double gpu_seconds_throttled = 0;  // all GPUs (s)

@@ -461,3 +461,143 @@ TEST_CASE("trace replay: linear interpolation of utilizations and power", "[work
   bad.gpus[0].a_hbm[0] = 2;
   CHECK_THROWS_AS(validateTrace(bad), std::invalid_argument);
 }
+
+//---------------------------------------------------------------------------------------------
+// collectives by fabric level, restarts from checkpoints, the bottleneck map (docs/models/job.md)
+namespace {
+
+// 1 s compute, a 0.3 s exposed scale-out all-reduce (bandwidth part of the whole collective
+// 0.5 s), 0.2 s memory
+TrainingJobSpec fabricJob() {
+  using B = PhaseSpec::Bound;
+  TrainingJobSpec j;
+  PhaseSpec c{"compute", 1.0, B::Compute, 0.9, 0.3, 0.0, 0.0, false};
+  PhaseSpec a{"dp_allreduce", 0.3, B::Communication, 0.1, 0.2, 0.0, 0.8, true};
+  a.level = 2;
+  a.comm_beta = 0.5;
+  PhaseSpec m{"optimizer", 0.2, B::Memory, 0.15, 0.9, 0.0, 0.0, false};
+  j.phases = {c, a, m};
+  return j;
+}
+
+double mapSum(const double* tm) {
+  double x = 0;
+  for (int c = 0; c < kTimeCats; ++c) x += tm[c];
+  return x;
+}
+
+}  // namespace
+
+TEST_CASE("fabric: a degraded link slows the iteration by comm_beta (1/f - 1)", "[workload]") {
+  const TrainingJobSpec job = fabricJob();
+  Runner r(job, 4, 0.01);
+  std::vector<double> bw_net(4, 1.0), bw_nvl(4, 1.0);
+  bw_net[2] = 0.25;  // one GPU's NIC at a quarter of its bandwidth
+  JobStepExtras ex{bw_nvl, bw_net, {}};
+  while (r.now() < 15.5 - 1e-12) {
+    stepTrainingJob(job, r.st, r.now(), r.dt, r.vc, r.vm, r.alive, r.out, &ex);
+    ++r.k;
+  }
+  const double T = 1.5 + 0.5 * (1 / 0.25 - 1);  // 3.0 s
+  CHECK(r.st.iterations == 5);
+  CHECK(r.st.last_iteration_time == Approx(T).epsilon(1e-9));
+  // the slow GPU's stretch is fabric_degraded; the others wait at the iteration end
+  CHECK(r.st.time(2)[kTimeFabricDegraded] == Approx(5 * 1.5).epsilon(1e-9));
+  CHECK(r.st.time(2)[kTimeCommNetwork] == Approx(5 * 0.3).epsilon(1e-9));
+  CHECK(r.st.time(0)[kTimeBarrierWait] == Approx(5 * 1.5).epsilon(1e-9));
+  for (std::size_t g = 0; g < r.st.gpu.size(); ++g)
+    CHECK(mapSum(r.st.time(g)) == Approx(15.5).epsilon(1e-9));
+}
+
+TEST_CASE("restart: a failure loses exactly the work since the last checkpoint", "[workload]") {
+  TrainingJobSpec job = fabricJob();  // D = 1.5 s
+  job.checkpoint_interval = 6.0;      // after 4 iterations: checkpoint 6.0-7.0
+  job.checkpoint_duration = 1.0;
+  job.restart_on_failure = true;
+  job.restart_time = 5.0;
+  Runner r(job, 4, 0.01);
+  r.runTo(10.5);  // iterations end 1.5 ... 6.0 | ckpt 7.0 | 8.5, 10.0
+  CHECK(r.st.checkpoints == 1);
+  CHECK(r.st.iterations == 6);
+  r.alive[1] = 0;  // GPU 1 fails at 10.5 and is back at 12.0
+  r.runTo(12.0);
+  CHECK(r.st.failures == 1);
+  CHECK(r.st.iterations == 6);  // completed; the two after the checkpoint are lost
+  CHECK(r.st.lost_iterations == 2);
+  for (std::size_t g = 0; g < r.st.gpu.size(); ++g) {
+    const double* s = r.st.time(g);
+    CHECK(s[kTimeLostWork] == Approx(10.5 - 7.0).epsilon(1e-9));
+    CHECK(s[kTimeStalled] == Approx(1.5).epsilon(1e-9));
+  }
+  r.alive[1] = 1;
+  r.runTo(30.5);  // restart 12-17, then iterations from 17.0: 18.5, 20.0, ...
+  CHECK(r.st.mode == 0);
+  for (std::size_t g = 0; g < r.st.gpu.size(); ++g) {
+    const double* s = r.st.time(g);
+    CHECK(s[kTimeRestart] == Approx(5.0).epsilon(1e-9));
+    CHECK(mapSum(s) == Approx(30.5).epsilon(1e-9));
+  }
+  // from 17.0: 4 iterations to 23.0 (checkpoint interval counts from the restart), ckpt to 24.0,
+  // then 24 + 1.5 k <= 30.5 -> 4 more
+  CHECK(r.st.iterations == 6 + 8);
+  CHECK(r.st.checkpoints == 2);
+  CHECK(jobGoodput(job, r.st, 30.5) == Approx(12 * 1.5 / 30.5).epsilon(1e-12));
+}
+
+TEST_CASE("restart: a hot spare takes the failed rank at once", "[workload]") {
+  TrainingJobSpec job = fabricJob();
+  job.restart_on_failure = true;
+  job.restart_time = 2.0;
+  job.hot_spares = 1;
+  Runner r(job, 4, 0.01);
+  r.runTo(3.2);
+  r.alive[3] = 0;  // fails at 3.2, never comes back
+  r.runTo(9.8);    // restart 3.2-5.2, iterations from 5.2 every 1.5 s: 6.7, 8.2, 9.7
+  CHECK(r.st.failures == 1);
+  CHECK(r.st.gpu[3].on_spare);
+  CHECK(r.st.iterations == 2 + 3);  // 1.5, 3.0 (lost), then 3 after the restart
+  CHECK(r.st.lost_iterations == 2);
+  CHECK(r.out[3].a_sm == 0.0);  // the failed GPU itself stays dark
+  CHECK(r.st.time(0)[kTimeLostWork] == Approx(3.2).epsilon(1e-9));  // no checkpoint yet
+  double map[kTimeCats];
+  jobTimeMap(r.st, {}, map);
+  double sum = 0;
+  for (double v : map) sum += v;
+  CHECK(sum == Approx(9.8).epsilon(1e-9));
+}
+
+TEST_CASE(
+    "bottleneck map: every GPU's parts add up to wall time with stragglers, clock causes, "
+    "HBM throttling, outages and checkpoints",
+    "[workload]") {
+  TrainingJobSpec job = fabricJob();
+  job.start = 0.7;
+  job.checkpoint_interval = 4.0;
+  job.checkpoint_duration = 0.6;
+  Runner r(job, 5, 0.037);
+  std::vector<double> bw_nvl(5, 1.0), bw_net(5, 1.0);
+  std::vector<unsigned char> cause(5, kTimeClockOther);
+  cause[1] = kTimeThermal;
+  cause[2] = kTimePowerCap;
+  JobStepExtras ex{bw_nvl, bw_net, cause};
+  r.vc[1] = 0.8;
+  r.vc[2] = 0.9;
+  r.vm[3] = 0.5;
+  while (r.now() < 40.0 - 1e-12) {
+    const double t = r.now();
+    r.alive[4] = t >= 12.0 && t < 15.0 ? 0 : 1;
+    stepTrainingJob(job, r.st, t, r.dt, r.vc, r.vm, r.alive, r.out, &ex);
+    ++r.k;
+  }
+  const double wall = r.now() - 0.7;
+  for (std::size_t g = 0; g < r.st.gpu.size(); ++g)
+    CHECK(mapSum(r.st.time(g)) == Approx(wall).epsilon(1e-9));
+  CHECK(r.st.time(1)[kTimeThermal] > 0);
+  CHECK(r.st.time(2)[kTimePowerCap] > 0);
+  CHECK(r.st.time(3)[kTimeHbmThrottle] > 0);
+  CHECK(r.st.time(4)[kTimeStalled] > 2.9);  // stall mode: dead 12-15 (on the 37 ms grid)
+  CHECK(r.st.time(0)[kTimeCheckpoint] > 0);
+  // the slow GPU's thermal stretch is compute x (1/0.8 - 1) per iteration
+  CHECK(r.st.time(1)[kTimeThermal] ==
+        Approx(r.st.time(1)[kTimeCompute] * (1 / 0.8 - 1)).epsilon(1e-9));
+}

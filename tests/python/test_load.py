@@ -101,6 +101,11 @@ def test_edit_facility(pod):
     # a rack with a heat load is a prescribed load: its GPUs are no longer resolved
     pod.set("racks[A01].heat_load", "100 kW")
     pod.update({"racks[A02].heat_load": "90 kW", "jobs[llm_training].checkpoint_interval": "1 h"})
+    # the described job's parallelism must divide the 432 GPUs left (docs/models/job.md)
+    with pytest.raises(dctwin.LoadError, match="does not divide the job's 432 GPUs"):
+        pod.check()
+    pod.update({"jobs[llm_training].workload.parallelism.pp": 2,
+                "jobs[llm_training].workload.tokens_per_iteration": 27 * 32 * 8192})
     assert pod.check()["gpus"] == 6 * 72
     # numbers are written as YAML numbers
     pod.set("racks[A03].index", 9)

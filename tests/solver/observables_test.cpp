@@ -141,8 +141,12 @@ TEST_CASE("HBM over its maximum operating temperature is an alarm of the library
   RunSettings set;
   set.duration = 1200;
   std::vector<RunSink*> sinks{&frames};
-  const RunReport rep =
-      runFacility(loadFacility(kData + "facilities/pod_gb200.yaml"), sc, set, sinks);
+  // the job stalls at a dead GPU (the GPUs left run on to the barrier and heat their HBM): with
+  // the pod's restart the first GPU shut down fails the job, every GPU idles and, with GPU
+  // variation, no HBM may reach its limit
+  FacilitySpec spec = loadFacility(kData + "facilities/pod_gb200.yaml");
+  for (auto& j : spec.jobs) j.training.restart_on_failure = false;
+  const RunReport rep = runFacility(spec, sc, set, sinks);
   REQUIRE(rep.result.ok);
   const RunLayout& L = frames.L;
   std::map<std::string, double> first;  // rack -> alarm time

@@ -1,0 +1,16 @@
+// workload_reader.h: the facility file's described training jobs (jobs[].workload) and fabric
+// section (docs/models/job.md, docs/models/fabric.md); called by the facility loader
+#pragma once
+
+#include "models/fabric.h"
+#include "solver/input/spec.h"
+#include "solver/input/yaml_reader.h"
+
+namespace dctwin {
+
+// jobs[].workload, on_failure, restart_time, hot_spares of one job map
+void readJobWorkload(reader::MapIn& job, JobSpec& j);
+// the top-level 'fabric' map
+void readFabric(reader::MapIn& fabric, FabricSpec& f);
+
+}  // namespace dctwin
