@@ -38,6 +38,7 @@ void initPowerLayer(const FacilityModel& m, State& st) {
   p.iv_rack_psu_loss.assign(m.nrack, 0.0);
   p.iv_bus_loss.assign(nb, 0.0);
   p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = 0;
+  p.P_air_it = p.iv_air_it = 0;  // air-cooled racks (issue 19)
   p.E_stored_last = m.power.ups_count * p.ups.soc_J + p.E_storage0;
   p.E_storage_drawn = p.iv_storage = 0;
 }
@@ -146,6 +147,14 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
   p.P_tx_loss =
       ps.has_transformer ? n_tx * transformerLoss(ps.transformer, P_in / n_tx, ps.pf) : 0.0;
   p.P_utility = P_in + p.P_tx_loss;
+  // air-cooled racks (issue 19): IT + their own fans (IT load, The Green Grid [P22]), fed
+  // directly at the utility meter, not through a busway, the UPS or the transformer (a limit,
+  // docs/models/air_rack.md)
+  p.P_air_it = 0;
+  for (int k = 0; k < m.nair; ++k) p.P_air_it += st.sig.air_P[k] + st.sig.air_P_fan[k];
+  p.P_utility += p.P_air_it;
+  E_it += p.P_air_it * dt;
+  p.iv_air_it += p.P_air_it * dt;
   p.E_tx += p.P_tx_loss * dt;
   p.iv_time += dt;
   p.iv_utility += p.P_utility * dt;
