@@ -2,7 +2,10 @@
 // facility's IT power, its energies and its PUE; their own fans are IT load (The Green Grid)
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -50,6 +53,28 @@ AirRackSpec storageRack() {
   return a;
 }
 const double kPAir = 10e3 + 500 * std::pow(0.4, 1.5);  // IT + fans (W)
+
+std::string fileText(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+// the one load error of `text` (a facility file's text under data/facilities)
+LoadError oneError(const std::string& text) {
+  std::vector<LoadError> errors;
+  try {
+    loadFacilityFromString(text, "air.yaml", kData + "facilities");
+  } catch (const LoadFailure& e) {
+    errors = e.errors();
+  }
+  std::string all;
+  for (const auto& e : errors) all += e.format() + "\n";
+  INFO(all);
+  REQUIRE(errors.size() == 1);
+  return errors[0];
+}
 
 RunReport run(FacilitySpec spec, Frames& frames) {
   Scenario sc;
@@ -113,4 +138,59 @@ TEST_CASE("air-cooled rack without a power chain: in /facility/P_IT", "[observab
   REQUIRE(run(spec, frames).result.ok);
   for (const OutputFrame& f : frames.rows)
     CHECK(f.scalar(Obs::FacilityPIT) == Approx(sumOf(f, Obs::RackP) + kPAir).epsilon(1e-12));
+}
+
+TEST_CASE("air-cooled rack on a busway: its power through the busway, UPS and transformer",
+          "[observables][air_rack]") {
+  const FacilitySpec base = loadFacility(kData + "facilities/pod_gb200.yaml");
+  FacilitySpec direct = base, fed = base;
+  direct.air_racks.push_back(storageRack());
+  fed.air_racks.push_back(storageRack());
+  fed.air_racks.back().busway = "BW-A1";
+  Frames fd, ff;
+  REQUIRE(run(direct, fd).result.ok);
+  const RunReport rf = run(fed, ff);
+  REQUIRE(rf.result.ok);
+  for (std::size_t k = 1; k < ff.rows.size(); ++k) {
+    const OutputFrame& f = ff.rows[k];
+    CHECK(f.scalar(Obs::FacilityPITIn) == Approx(sumOf(f, Obs::RackPIn) + kPAir).epsilon(1e-12));
+    CHECK(f.scalar(Obs::FacilityPUE) >= 1.0);
+    // BW-A1 carries it: ~13 A more than with the air rack at the meter; BW-A2 the same but for
+    // the room air the extra busway loss warms (measured: < 1e-4)
+    CHECK(f.get(Obs::BuswayI)[0] > fd.rows[k].get(Obs::BuswayI)[0] + 5.0);
+    CHECK(f.get(Obs::BuswayI)[1] == Approx(fd.rows[k].get(Obs::BuswayI)[1]).epsilon(1e-3));
+  }
+  // on the busway its power also pays the busway, UPS and transformer losses: more utility
+  // energy than at the meter, the same IT energy
+  const OutputFrame& a = ff.rows.back();
+  const OutputFrame& b = fd.rows.back();
+  CHECK(a.scalar(Obs::EnergyIt) == Approx(b.scalar(Obs::EnergyIt)).epsilon(1e-6));
+  CHECK(a.scalar(Obs::EnergyUtility) > b.scalar(Obs::EnergyUtility) + 0.005 * kPAir * 1800);
+  const RunSummary& s = rf.summary;
+  CHECK((s.E_utility + s.E_pump) / (s.E_it_dc + s.E_psu) >= 1.0);
+}
+
+TEST_CASE("air-cooled rack busway: unknown, or without a power section, is a file:line error",
+          "[observables][air_rack]") {
+  const std::string pod = fileText(kData + "facilities/pod_gb200.yaml");
+  const std::string entry =
+      "air_racks:\n  - name: ST1\n    row: B\n    index: 1\n    heat_load: 10 kW\n"
+      "    fans: {control: pressure, rated_airflow: 1.0 m3/s, rated_power: 500 W, "
+      "rated_pressure: 250 Pa, pressure_setpoint: 100 Pa}\n    busway: BW-A3\n";
+  const std::string text = pod + "\n" + entry;
+  const int line = 1 + int(std::count(text.begin(), text.end(), '\n')) - 1;
+  LoadError e = oneError(text);
+  CHECK(e.loc.line == line);
+  CHECK(e.format().find("air.yaml:" + std::to_string(line)) != std::string::npos);
+  CHECK(e.format().find("unknown busway") != std::string::npos);
+  CHECK(e.format().find("BW-A1") != std::string::npos);  // did you mean
+  // a facility without a power section
+  std::string block = fileText(kData + "facilities/datasheet_block.yaml");
+  const auto pos = block.find("    fans: {control: delta_t");
+  REQUIRE(pos != std::string::npos);
+  block.insert(pos, "    busway: BW-A1\n");
+  const int line2 = 1 + int(std::count(block.begin(), block.begin() + long(pos), '\n'));
+  e = oneError(block);
+  CHECK(e.loc.line == line2);
+  CHECK(e.format().find("needs the power section") != std::string::npos);
 }
