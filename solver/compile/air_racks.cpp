@@ -12,6 +12,10 @@ void compileAirRacks(const FacilitySpec& spec, FacilityModel& m) {
     m.air_load.push_back(a.heat_load);
     a.heat_load.breakpoints(m.breakpoints);
     m.air_fans.push_back(a.fans);
+    int b = -1;  // the busway by name (the loader checked it)
+    for (std::size_t k = 0; k < spec.power.busways.size(); ++k)
+      if (spec.power.busways[k].name == a.busway) b = int(k);
+    m.air_busway.push_back(a.busway.empty() ? -1 : b);
   }
 }
 

@@ -257,6 +257,7 @@ struct FacilityModel {
   std::vector<int> air_index;
   std::vector<TimeSeries> air_load;  // IT power                                     (W)
   std::vector<FanParams> air_fans;
+  std::vector<int> air_busway;  // power chain: the feeding busway; -1: at the utility meter
 
   std::vector<StateKind> state_kind;  // what each state is (nstate)
 

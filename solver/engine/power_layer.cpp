@@ -38,6 +38,7 @@ void initPowerLayer(const FacilityModel& m, State& st) {
   p.iv_rack_psu_loss.assign(m.nrack, 0.0);
   p.iv_bus_loss.assign(nb, 0.0);
   p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = 0;
+  p.P_air_it = p.iv_air_it = 0;  // air-cooled racks (issue 19)
   p.E_stored_last = m.power.ups_count * p.ups.soc_J + p.E_storage0;
   p.E_storage_drawn = p.iv_storage = 0;
 }
@@ -107,6 +108,18 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
     p.iv_rack_P_in[r] += p.rack_P_in[r] * dt;
     p.iv_rack_psu_loss[r] += p.rack_psu_loss[r] * dt;
   }
+  // air-cooled racks (issue 19): IT + their own fans (IT load, The Green Grid [P22]), on their
+  // busway (no power shelf of their own), or directly at the utility meter
+  p.P_air_it = 0;
+  double P_air_direct = 0;
+  for (int k = 0; k < m.nair; ++k) {
+    const double P = st.sig.air_P[k] + st.sig.air_P_fan[k];
+    p.P_air_it += P;
+    if (m.air_busway[k] >= 0)
+      p.bus_P[m.air_busway[k]] += P;
+    else
+      P_air_direct += P;
+  }
   // 2. busways: current, loss, conductor temperature, feeder breaker
   double P_ups_out = 0;
   const double T_amb = m.room_state >= 0 ? st.y[m.room_state] : m.T_ambient;
@@ -146,6 +159,10 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
   p.P_tx_loss =
       ps.has_transformer ? n_tx * transformerLoss(ps.transformer, P_in / n_tx, ps.pf) : 0.0;
   p.P_utility = P_in + p.P_tx_loss;
+  // air-cooled racks without a busway (issue 19): fed directly at the utility meter
+  p.P_utility += P_air_direct;
+  E_it += p.P_air_it * dt;
+  p.iv_air_it += p.P_air_it * dt;
   p.E_tx += p.P_tx_loss * dt;
   p.iv_time += dt;
   p.iv_utility += p.P_utility * dt;

@@ -141,6 +141,9 @@ struct PowerLayerState {
   // energy stores (UPS batteries, rack storage): what they held at the last fast step, and the net
   // energy drawn from them since the start and over the output interval; PUE credits it (J)
   double E_stored_last = 0, E_storage_drawn = 0, iv_storage = 0;
+  // air-cooled racks (issue 19, docs/models/air_rack.md): IT + fan power, fed directly at the
+  // utility meter (not on a busway); last fast step (W) and over the output interval (J)
+  double P_air_it = 0, iv_air_it = 0;
 };
 
 // the plant between its steps (solver/engine/plant_layer.cpp, docs/models/plant.md)

@@ -1,6 +1,9 @@
 // air_rack_reader.cpp: air-cooled racks and devices (solver/input/air_rack_reader.h)
 #include "solver/input/air_rack_reader.h"
 
+#include <algorithm>
+#include <vector>
+
 #include "solver/input/keys.h"
 
 namespace dctwin::airracks {
@@ -17,6 +20,7 @@ void read(reader::File& f, const YAML::Node& n, const std::string& path, Facilit
   m.read("index", a.index);
   if (auto ts = m.series("heat_load")) a.heat_load = std::move(*ts);
   a.loc = m.loc();
+  if (m.read("busway", a.busway)) a.busway_loc = m.locOf("busway");
   if (auto fm = m.map("fans")) {
     FanParams& fp = a.fans;
     if (std::string c; fm->read("control", c))
@@ -47,6 +51,20 @@ void read(reader::File& f, const YAML::Node& n, const std::string& path, Facilit
               "an air-cooled rack needs a name no liquid-cooled rack has (line " +
                   std::to_string(r.loc.line) + ")");
   spec.air_racks.push_back(std::move(a));
+}
+
+void checkBusways(reader::File& f, const FacilitySpec& spec) {
+  std::vector<std::string> known;
+  for (const auto& b : spec.power.busways) known.push_back(b.name);
+  for (const auto& a : spec.air_racks) {
+    if (a.busway.empty()) continue;
+    if (!spec.power.present)
+      f.s.add(a.busway_loc, a.busway,
+              "air-cooled rack '" + a.name + "': a busway needs the power section");
+    else if (std::find(known.begin(), known.end(), a.busway) == known.end())
+      f.s.add(a.busway_loc, a.busway,
+              "air-cooled rack '" + a.name + "': unknown busway" + didYouMean(a.busway, known));
+  }
 }
 
 }  // namespace dctwin::airracks

@@ -12,4 +12,7 @@ namespace dctwin::airracks {
 // one entry of air_racks into spec.air_racks (errors into the file's session)
 void read(reader::File& f, const YAML::Node& n, const std::string& path, FacilitySpec& spec);
 
+// each air rack's busway is one of the power section's (after the whole file is read)
+void checkBusways(reader::File& f, const FacilitySpec& spec);
+
 }  // namespace dctwin::airracks

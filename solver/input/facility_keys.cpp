@@ -594,7 +594,11 @@ const Section kAirRack{
      text("row").req().docs("hall position, for display"),
      integer("index", 0, 1000000).req().docs("position in the row"),
      series("heat_load", Dim::Power, kHeatLoad).req().docs("IT power = heat"),
-     map("fans", kFans).req()}};
+     map("fans", kFans).req(),
+     text("busway").docs(
+         "power section only: the busway that feeds it (its IT and fan power are on that busway's "
+         "current, loss, the UPS and transformer); without it, fed directly at the utility "
+         "meter")}};
 
 //---------------------------------------------------------------------------------------------
 // coolants defined in the file (issue 19, docs/models/fluid.md)

@@ -1465,6 +1465,7 @@ class FacilityReader {
       resolveRack(spec_.racks[i], rack_info_[i], racks_per_cdu, law_reported);
     resolveJobs();
     resolvePower();
+    airracks::checkBusways(f_, spec_);  // air racks' busways (issue 19)
     for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
       if (racks_per_cdu[c] == 0)
         f_.s.add(spec_.cdus[c].loc, "",

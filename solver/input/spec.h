@@ -215,6 +215,8 @@ struct AirRackSpec {
   TimeSeries heat_load;  // IT power = heat                                       (W)
   FanParams fans;
   SourceLoc loc;
+  std::string busway;  // power section: the busway feeding it; empty: at the utility meter
+  SourceLoc busway_loc;
 };
 
 // a synchronous training job on a set of racks (every GPU of those racks)

@@ -344,7 +344,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
   auto P_it_ac = [&] {  // IT = rack AC input (as metered)
     double P = 0;
     for (int r = 0; r < nr; ++r) P += pl.rack_P_in[r];
-    return P;
+    return P + pl.P_air_it;  // + air-cooled racks (issue 19)
   };
   auto P_pumps = [&] {
     double P = 0;
@@ -364,7 +364,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     if (!(pl.iv_time > 0)) return P_it_ac();
     double E = 0;
     for (int r = 0; r < nr; ++r) E += pl.iv_rack_P_in[r];
-    return E / pl.iv_time;
+    return (E + pl.iv_air_it) / pl.iv_time;  // + air-cooled racks (issue 19)
   };
   auto P_total_mean = [&] { return ivMean(pl.iv_utility, pl.P_utility) + P_pumps_mean(); };
   // fraction of rack r's GPU-time in the output interval spent with a throttle reason
@@ -482,6 +482,8 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     case Obs::FacilityPIT: {
       double P = 0;
       for (int r = 0; r < nr; ++r) P += g.P_rack[r];
+      // air-cooled racks (issue 19): IT + their own fans (IT load, The Green Grid [P22])
+      for (int k = 0; k < m.nair; ++k) P += g.air_P[k] + g.air_P_fan[k];
       return one(P);
     }
     case Obs::GpuTJunction:

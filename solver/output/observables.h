@@ -159,8 +159,9 @@ enum class Rate { Output, Fast };
   X(EnergyBalanceError, "/energy/balance_error", "J", Cumulative, Facility, Always, Output,        \
     "heat_in - heat_to_facility_water - heat_loss_ambient - stored", "the balance's residual")     \
   X(FacilityPIT, "/facility/P_IT", "W", WindowMean, Facility, Always, Output,                      \
-    "IT power: sum of rack power (DC, as the racks draw it; PUE's IT power is /facility/P_IT_in)", \
-    "sum of /rack/P")                                                                              \
+    "IT power: sum of rack power (DC, as the racks draw it; PUE's IT power is /facility/P_IT_in)"  \
+    " + air-cooled racks' IT and fan power",                                                       \
+    "sum of /rack/P + /air_rack/P + /air_rack/P_fan")                                              \
   X(GpuTJunction, "/gpu/T_junction", "K", IntervalMax, Gpu, Gpus, Output,                          \
     "GPU junction temperature, maximum over the output interval", "max over the fast steps")       \
   X(GpuTHbm, "/gpu/T_hbm", "K", IntervalMax, Gpu, Gpus, Output,                                    \
@@ -257,7 +258,7 @@ enum class Rate { Output, Fast };
   X(FacilityPITIn, "/facility/P_IT_in", "W", IntervalMean, Facility, Power, Output,                \
     "IT power as PUE counts it: AC input of the racks' power shelves, mean over the output "       \
     "interval",                                                                                    \
-    "sum of /rack/P_in")                                                                           \
+    "sum of /rack/P_in + /air_rack/P + /air_rack/P_fan (air racks: fed at the utility meter)")     \
   X(FacilityPCooling, "/facility/P_cooling", "W", IntervalMean, Facility, Power, Output,           \
     "cooling power: CDU pumps (plant pumps and towers: not modelled yet), mean over the output "   \
     "interval",                                                                                    \
@@ -272,7 +273,8 @@ enum class Rate { Output, Fast };
   X(EnergyUtility, "/energy/utility", "J", Cumulative, Facility, Power, Output,                    \
     "cumulative utility energy", "sum over the fast steps")                                        \
   X(EnergyIt, "/energy/it", "J", Cumulative, Facility, Power, Output,                              \
-    "cumulative DC energy delivered to the racks", "sum over the fast steps")                      \
+    "cumulative DC energy delivered to the racks (+ air-cooled racks' IT and fan energy)",         \
+    "sum over the fast steps")                                                                     \
   X(EnergyPowerChainLoss, "/energy/power_chain_loss", "J", Cumulative, Facility, Power, Output,    \
     "cumulative shelf + busway + UPS + transformer losses", "sum of the four stages below")        \
   X(EnergyPsuLoss, "/energy/psu_loss", "J", Cumulative, Facility, Power, Output,                   \
@@ -438,7 +440,8 @@ enum class Rate { Output, Fast };
     "cumulative facility energy E_DC: IT + power-chain losses + CDU pumps + plant",                \
     "The Green Grid's PUE numerator")                                                              \
   X(EnergyItPue, "/energy/it_pue", "J", Cumulative, Facility, Plant, Output,                       \
-    "cumulative IT energy as PUE counts it (racks' AC input; rack power without a power chain)",   \
+    "cumulative IT energy as PUE counts it (racks' AC input; rack power without a power chain; "   \
+    "+ air-cooled racks' IT and fan energy)",                                                      \
     "held power x plant step")                                                                     \
   X(WaterSite, "/water/site", "kg", Cumulative, Facility, Plant, Output,                           \
     "cumulative site water: evaporation + drift + blowdown", "held rates x plant step")            \

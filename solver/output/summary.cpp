@@ -90,6 +90,7 @@ void SummarySink::row(const OutputFrame& f) {
   }
   s.heat_liquid = sum(Obs::RackQLiquid);
   s.heat_air = sum(Obs::RackQAir);
+  s.heat_air_racks = sum(Obs::AirRackP) + sum(Obs::AirRackPFan);  // issue 19
   for (double T : col(Obs::CduTSecSupply)) s.T_supply_max = std::max(s.T_supply_max, T);
   s.cdu_flow_total = sum(Obs::CduVFlowSec);
   s.P_pump = sum(Obs::CduPPump);
@@ -263,7 +264,7 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
   }
   if (m.has_room)
     line("  room air            %.1f degC peak, %.1f kW from the racks' air side (end)",
-         toCelsius(s.T_room_max), s.heat_air / 1e3);
+         toCelsius(s.T_room_max), (s.heat_air + s.heat_air_racks) / 1e3);
   if (m.ngpu > 0) {
     line("  GPUs                %d resolved; peak junction %.1f degC (%s), peak HBM %.1f degC",
          m.ngpu, toCelsius(s.T_j_max), s.T_j_max_gpu.c_str(), toCelsius(s.T_hbm_max));
