@@ -109,11 +109,12 @@ TEST_CASE("air-cooled rack with a power chain: in P_IT, P_IT_in, the utility and
   }
   // energies: the utility meter and the IT energy each carry the air rack's energy. The runs
   // differ otherwise only through the room air, 10 kW warmer: the liquid racks' draw moves by
-  // ~2e-6 of the air rack's energy (measured), the busways' loss by far less than 1 % of it
+  // 2e-6 (fixed-phase job) to 1.1e-5 (the described job, its GPUs' barrier waits) of the air
+  // rack's energy (measured), the busways' loss by far less than 1 % of it
   const OutputFrame& a = with.rows.back();
   const OutputFrame& b = without.rows.back();
   const double E_air = kPAir * 1800;
-  CHECK(a.scalar(Obs::EnergyIt) - b.scalar(Obs::EnergyIt) == Approx(E_air).epsilon(1e-5));
+  CHECK(a.scalar(Obs::EnergyIt) - b.scalar(Obs::EnergyIt) == Approx(E_air).epsilon(5e-5));
   CHECK(a.scalar(Obs::EnergyUtility) - b.scalar(Obs::EnergyUtility) == Approx(E_air).epsilon(1e-2));
   // PUE from the energies = the one the summary prints, and it is >= 1
   const double pue = (a.scalar(Obs::EnergyUtility) + a.scalar(Obs::EnergyPumpElectric)) /
