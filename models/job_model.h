@@ -45,7 +45,7 @@ struct ModelWorkloadSpec {
   int moe_top_k = 2;                   // experts per token (ep > 1)                    (1)
   double compute_efficiency = 0.5;     // model FLOPs / peak in forward+backward (a)   (1)
   double hbm_efficiency = 0.8;         // achieved / peak HBM bandwidth (a)            (1)
-  double activation_bytes = 34;  // c_act: bytes per token, hidden unit, layer [F28]
+  double activation_bytes = 34;        // c_act: bytes per token, hidden unit, layer [F28]
   double tp_overlap = 0.5, pp_overlap = 0.5, dp_overlap = 0.8, ep_overlap = 0.0;  // (a), < 1
   CollectiveAlgorithm tp_algorithm = CollectiveAlgorithm::Ring;
   CollectiveAlgorithm dp_algorithm = CollectiveAlgorithm::Ring;

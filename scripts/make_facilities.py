@@ -85,7 +85,7 @@ def facility(name, halls, ncdu, rpc):
 #
 # %d hall(s) x %d %s CDUs x %d %s racks = %d racks, %d GPUs, ~%.0f MW IT at TDP.
 # Every GPU is resolved; the racks idle 5 min after a cold start, then one synchronous training
-# job per hall runs on all of its GPUs (default iteration, workloads.md 2). W32 facility water.
+# job per hall runs on all of its GPUs (default iteration, docs/models/job.md). W32 facility water.
 # Benchmarked in docs/performance.md.
 dctwin: 1
 name: %s

@@ -513,13 +513,13 @@ enum class Rate { Output, Fast };
     "bottleneck map: no progress: a GPU of the job is down and the job waits for it",              \
     "mean over the job's GPUs (docs/models/job.md)")                                               \
   X(JobTimeRestart, "/job/time/restart", "s", Cumulative, Job, Jobs, Output,                       \
-    "bottleneck map: restarting after a failure",                                                  \
-    "mean over the job's GPUs (docs/models/job.md)")                                               \
+    "bottleneck map: restarting after a failure", "mean over the job's GPUs (docs/models/job.md)") \
   X(JobTimeLostWork, "/job/time/lost_work", "s", Cumulative, Job, Jobs, Output,                    \
     "bottleneck map: work since the last checkpoint, lost at failures",                            \
     "mean over the job's GPUs (docs/models/job.md)")                                               \
   X(JobGoodput, "/job/goodput", "1", RunMean, Job, Jobs, Output,                                   \
-    "useful work / possible work: iterations kept (lost ones excluded) x the reference work of an " \
+    "useful work / possible work: iterations kept (lost ones excluded) x the reference work of "   \
+    "an "                                                                                          \
     "iteration (no checkpoints) / time since the job started",                                     \
     "training jobs; 0 before the start")                                                           \
   X(JobFailures, "/job/failures", "1", Cumulative, Job, Jobs, Output,                              \
