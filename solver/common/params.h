@@ -84,6 +84,7 @@ enum class FaultKind {
   PlantPumpFailure,      // `value` primary pumps stop
   GeneratorOnline,       // the transfer switch puts the standby generator on (scheduled at compile)
   GeneratorFailure,      // from then on the standby generator fails to start, or trips if running
+  PlateDegradation,      // the cold plates of part `part` of rack `target`: R times `value`
   Fabric                 // a fabric fault of rack `target` (FabricFault; docs/models/fabric.md)
 };
 
@@ -164,10 +165,14 @@ struct DetectionParams {
   double isolation_valve_stroke = 30;     // valve closing time (seconds to 120 s, physics.md 7) (s)
   double low_level_fraction = 0.1;        // tank liquid below this share of its volume       (1)
   bool low_level_pump_stop = true;        // the level switch blocks the pumps [K58, K61]
-  double pressure_drop = 30e3;            // tank pressure below its fill pressure by this    (Pa)
-  double imbalance_fraction = 0.01;       // supply - return above this share of the flow ... (1)
-  double imbalance_delay = 10;            // ... for this long                                (s)
-  ProtectionParams protection;            // (scenario section `protection`)
+  // the level switch makes again when the tank is back above low_level_fraction + 0.05 (a):
+  // true, the pumps restart; false, they stay blocked until an operator clears the alarm (as
+  // Coolcentric's controller [K61]; no operator acts during a run)
+  bool low_level_auto_release = true;
+  double pressure_drop = 30e3;       // tank pressure below its fill pressure by this    (Pa)
+  double imbalance_fraction = 0.01;  // supply - return above this share of the flow ... (1)
+  double imbalance_delay = 10;       // ... for this long                                (s)
+  ProtectionParams protection;       // (scenario section `protection`)
 };
 
 }  // namespace dctwin
