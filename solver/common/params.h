@@ -142,6 +142,11 @@ struct ProtectionParams {
   double fill_stop_drop = 0;      // (Pa)
   double fill_start_delay = 10;   // [K61] (s)
   double fill_timeout = 180;      // [K61] (s)
+  // the CDU's relief valve (docs/models/protection.md "Relief valve"): from the pump discharge
+  // back to its suction, opening at limits.secondary_pressure_max and passing relief_capacity
+  // times the CDU's design flow at 10 % over it (ASME BPVC VIII overpressure [K134]); 0: an
+  // alarm only. It acts whether or not the protection layers are enabled (a mechanical valve)
+  double relief_capacity = 1.0;  // (a) (1)
 };
 
 // detection and response policies (docs/scenario-format.md "detection"); defaults (a) unless noted

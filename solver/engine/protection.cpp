@@ -194,7 +194,10 @@ void pollPressure(const FacilityModel& m, State& st, double t) {
       p.relief[r] = 1;
       log(st, t, m.cdu_name[c], "relief_valve_open", "critical",
           "pump discharge " + fmt(p_dis / 1e5) + " bar(g) at the relief valve's " +
-              fmt(m.cdu_p_max[c] / 1e5) + " bar(g) set point");
+              fmt(m.cdu_p_max[c] / 1e5) + " bar(g) set point" +
+              (m.detection.protection.relief_capacity > 0
+                   ? std::string(": it opens and passes flow back to the pump suction")
+                   : std::string(" (alarm only: relief_capacity 0)")));
     }
   }
 }

@@ -23,6 +23,7 @@ struct Signals {
   std::vector<double> T_fws;                 // (K)
   std::vector<double> N_cmd, y_cmd;          // (1)
   std::vector<double> Q_loss;                // to ambient                            (W)
+  std::vector<double> m_relief;              // through the relief valve               (kg/s)
   // per rack
   std::vector<double> m_rack, dp_rack;                // (kg/s), (Pa)
   std::vector<double> P_rack, Q_liquid, Q_air, Q_cp;  // (W)

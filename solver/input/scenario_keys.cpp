@@ -151,7 +151,12 @@ std::vector<Key> protectionKeys() {
           .docs("it stops when the pressure is back within this of the fill pressure [K61]"),
       quantity("fill_timeout", Dim::Time, kHour)
           .dflt("3 min")
-          .docs("a fill pump running this long without getting there stops for good [K61]")};
+          .docs("a fill pump running this long without getting there stops for good [K61]"),
+      quantity("relief_capacity", Dim::None, {0, 10, false, false, "0 ... 10"})
+          .dflt("1")
+          .docs("the relief valve's flow at 10 % over its set point (limits."
+                "secondary_pressure_max), as a share of the CDU's design flow [K134] (a); "
+                "0: alarm only")};
 }
 
 namespace {

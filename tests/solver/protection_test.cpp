@@ -196,6 +196,34 @@ TEST_CASE("pressure: pump discharge above the racks' maximum working pressure, r
   const Outcome pod = run(kHead, 300);
   CHECK(!find(pod.res, "rack_over_pressure"));
   CHECK(!find(pod.res, "relief_valve_open"));
+  CHECK(pod.st.sig.m_relief[0] == 0.0);
+}
+
+TEST_CASE(
+    "relief valve: opens at its set point and passes flow, holding the discharge below "
+    "10 % over it",
+    "[protection][faults]") {
+  const std::string r4 = std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/pod_gb200_r4.yaml";
+  const Outcome o = run(kHead, 600, nullptr, r4);
+  REQUIRE(find(o.res, "relief_valve_open", "cdu1"));
+  const double p_set = o.m.cdu_p_max[0];
+  const double p_dis = o.st.sig.p_tank[0] + o.st.sig.dp_pump[0];
+  const double m_rv = o.st.sig.m_relief[0];
+  CHECK(m_rv > 0);
+  CHECK(p_dis > p_set);
+  CHECK(p_dis < 1.1 * p_set);
+  // the valve's law: relief_capacity x design flow at 10 % over the set point, linear from 0
+  const double rho = o.m.fluids[o.m.cdu_fluid[0]].rho_ref();
+  const double G =
+      o.m.detection.protection.relief_capacity * o.m.cdu_design_flow[0] * rho / (0.1 * p_set);
+  CHECK(m_rv == Approx(G * (p_dis - p_set)).epsilon(1e-6));
+  // without relief flow (alarm only) the discharge climbs higher
+  const Outcome alarm =
+      run(std::string(kHead) + "protection: {relief_capacity: 0}\n", 600, nullptr, r4);
+  CHECK(alarm.st.sig.m_relief[0] == 0.0);
+  CHECK(alarm.st.sig.p_tank[0] + alarm.st.sig.dp_pump[0] > p_dis);
+  // the racks get less flow with the relief open: part of the pumps' flow goes around them
+  CHECK(o.st.sig.m_sec[0] < alarm.st.sig.m_sec[0]);
 }
 
 TEST_CASE("protection can be switched off: the stuck valve runs hot without an action",
