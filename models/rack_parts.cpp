@@ -47,6 +47,15 @@ PartPower partPower(const PartParams& p, int count, const PartActivity& a) {
   return out;
 }
 
+double partTemperature(const PartParams& p, const PartActivity& a, double T_coolant,
+                       double R_factor) {
+  return T_coolant + R_factor * p.R_plate * partPower(p, 1, a).Q_liquid;
+}
+
+bool partTemperatureChecked(const PartParams& p) {
+  return p.T_max > 0 && p.R_plate > 0 && p.liquid_fraction > 0;
+}
+
 PartPower rackPartsPower(const RackParts& r, const PartActivity& a, PartPower* per_part) {
   PartPower sum;
   for (std::size_t i = 0; i < r.parts.size(); ++i) {

@@ -36,6 +36,11 @@ struct PartParams {
   double P_port_active = 0;  // link up, carrying traffic                                   (W)
   double P_port_idle = 0;    // link up, no traffic                                         (W)
   double P_port_lpm = 0;     // link down, module in low-power mode                         (W)
+  // tray-level protection (docs/models/rack_parts.md "Part temperature and shutdown"): a
+  // cold-plated part's sensor temperature T = T_coolant + R_plate q_liquid per unit, checked
+  // against T_max; 0: not checked
+  double T_max = 0;    // the part's shutdown temperature                                  (K)
+  double R_plate = 0;  // sensor to local coolant, per unit                                (K/W)
 };
 
 // what the rack is doing during a step; utilizations in [0, 1] (clamped)
@@ -58,6 +63,13 @@ double partActivity(PartKind kind, const PartActivity& a);
 double partPortPower(const PartParams& p, const PartActivity& a);
 // power of `count` units and its liquid/air split (count <= 0: nothing)
 PartPower partPower(const PartParams& p, int count, const PartActivity& a);
+
+// the lumped sensor temperature of one unit of a cold-plated part in coolant at T_coolant:
+// T_coolant + R_factor R_plate liquid_fraction P_unit (R_factor: plate degradation, 1 = as new)
+double partTemperature(const PartParams& p, const PartActivity& a, double T_coolant,
+                       double R_factor = 1.0);
+// whether the part's temperature is checked (a limit and a plate resistance, some heat to liquid)
+bool partTemperatureChecked(const PartParams& p);
 
 // the resolved parts of one rack type: (part, units per rack)
 struct RackParts {

@@ -93,6 +93,9 @@ def check_part(doc):
                 errs.append("need 0 <= port_lpm_power <= port_idle_power <= port_active_power")
     elif has:
         errs.append("port keys only for nic / switch_optics: %s" % ", ".join(has))
+    # tray-level shutdown (docs/models/rack_parts.md): only a cold-plated part's temperature
+    if "temperature_max" in doc and ("plate_resistance" not in doc or not (is_num(lf) and lf > 0)):
+        errs.append("temperature_max needs plate_resistance and liquid_fraction > 0")
     return errs
 
 

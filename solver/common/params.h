@@ -84,6 +84,7 @@ enum class FaultKind {
   PlantPumpFailure,      // `value` primary pumps stop
   GeneratorOnline,       // the transfer switch puts the standby generator on (scheduled at compile)
   GeneratorFailure,      // from then on the standby generator fails to start, or trips if running
+  PlateDegradation,      // the cold plates of part `part` of rack `target`: R times `value`
   Fabric                 // a fabric fault of rack `target` (FabricFault; docs/models/fabric.md)
 };
 
@@ -141,6 +142,11 @@ struct ProtectionParams {
   double fill_stop_drop = 0;      // (Pa)
   double fill_start_delay = 10;   // [K61] (s)
   double fill_timeout = 180;      // [K61] (s)
+  // the CDU's relief valve (docs/models/protection.md "Relief valve"): from the pump discharge
+  // back to its suction, opening at limits.secondary_pressure_max and passing relief_capacity
+  // times the CDU's design flow at 10 % over it (ASME BPVC VIII overpressure [K134]); 0: an
+  // alarm only. It acts whether or not the protection layers are enabled (a mechanical valve)
+  double relief_capacity = 1.0;  // (a) (1)
 };
 
 // detection and response policies (docs/scenario-format.md "detection"); defaults (a) unless noted
@@ -164,10 +170,14 @@ struct DetectionParams {
   double isolation_valve_stroke = 30;     // valve closing time (seconds to 120 s, physics.md 7) (s)
   double low_level_fraction = 0.1;        // tank liquid below this share of its volume       (1)
   bool low_level_pump_stop = true;        // the level switch blocks the pumps [K58, K61]
-  double pressure_drop = 30e3;            // tank pressure below its fill pressure by this    (Pa)
-  double imbalance_fraction = 0.01;       // supply - return above this share of the flow ... (1)
-  double imbalance_delay = 10;            // ... for this long                                (s)
-  ProtectionParams protection;            // (scenario section `protection`)
+  // the level switch makes again when the tank is back above low_level_fraction + 0.05 (a):
+  // true, the pumps restart; false, they stay blocked until an operator clears the alarm (as
+  // Coolcentric's controller [K61]; no operator acts during a run)
+  bool low_level_auto_release = true;
+  double pressure_drop = 30e3;       // tank pressure below its fill pressure by this    (Pa)
+  double imbalance_fraction = 0.01;  // supply - return above this share of the flow ... (1)
+  double imbalance_delay = 10;       // ... for this long                                (s)
+  ProtectionParams protection;       // (scenario section `protection`)
 };
 
 }  // namespace dctwin

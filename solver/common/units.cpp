@@ -49,6 +49,8 @@ constexpr std::array kUnits{
     UnitDef{"mm2", Dim::Area, 1e-6, 0},
     UnitDef{"cm2", Dim::Area, 1e-4, 0},
     UnitDef{"m2", Dim::Area, 1.0, 0},
+    UnitDef{"g", Dim::Mass, 1e-3, 0},
+    UnitDef{"kg", Dim::Mass, 1.0, 0},
     UnitDef{"m3", Dim::Volume, 1.0, 0},
     UnitDef{"gal", Dim::Volume, kGal, 0},
     UnitDef{"s", Dim::Time, 1.0, 0},
@@ -145,6 +147,8 @@ std::string describe(Dim dim) {
       return "a power ramp rate with its unit (W/s, kW/s, MW/s)";
     case Dim::Area:
       return "an area with its unit (mm2, cm2, m2)";
+    case Dim::Mass:
+      return "a mass with its unit (g, kg)";
   }
   return "a value";
 }

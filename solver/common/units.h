@@ -32,6 +32,7 @@ enum class Dim {
   Bandwidth,          // B/s GB/s TB/s (decimal)                    -> B/s
   PowerRate,          // W/s kW/s MW/s                              -> W/s
   Area,               // mm2 cm2 m2                                 -> m2
+  Mass,               // g kg                                       -> kg
 };
 
 struct Quantity {

@@ -165,6 +165,16 @@ GpuSpread effectiveSpread(const GpuSpread& type, const VariationSpec& v) {
 }
 
 // the GPUs of a rack without a heat-load profile (the GPU layer resolves them)
+// one cold plate's heat capacity (J/K; docs/models/cold_plate.md "Heat capacity"): from its
+// copper mass and coolant hold-up where the plate gives them, C = m c_cu + V rho c_p (copper
+// c_p = 385 J/(kg K) at 300 K [K133]); else from its time constant at design flow, C = tau / R
+double plateCapacity(const ColdPlateSpec& cp, double R_design, const Fluid& f, double T_ref) {
+  constexpr double c_copper = 385.0;  // (J/(kg K)) [K133]
+  if (cp.mass > 0 || cp.holdup_volume > 0)
+    return cp.mass * c_copper + cp.holdup_volume * f.rho(T_ref) * f.cp(T_ref);
+  return cp.time_constant / R_design;
+}
+
 void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTypeSpec& rt,
                      const ColdPlateSpec& cp, const Fluid& f, double T_ref, FacilityModel& m,
                      Errors& err) {
@@ -272,7 +282,7 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
     m.gpu_slot.push_back(k);
     m.gpu_cap.push_back(gpuPowerLimit(gp, rs.gpu_power_cap, 0.0));  // a job joins later
     m.gpu_R_factor.push_back(factor[k]);
-    m.gpu_C_plate.push_back(cp.time_constant / R_design);
+    m.gpu_C_plate.push_back(plateCapacity(cp, R_design, f, T_ref));
     m.gpu_job.push_back(-1);
     m.gpu_jobslot.push_back(-1);
     const int slot = k % G, paths = std::max(G / S, 1);
@@ -536,6 +546,26 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
           e.label += " GPU " + std::to_string(f.gpu) + " NIC " + std::to_string(f.nic);
         else
           e.label += " NVLink tray " + std::to_string(f.tray);
+        break;
+      }
+      case K::PlateDegradation: {  // docs/models/rack_parts.md "Part temperature and shutdown"
+        e.index = rackIndex(f);
+        if (e.index < 0) continue;
+        const int ps = m.rack_partset[e.index];
+        std::vector<std::string> names;
+        if (ps >= 0)
+          for (std::size_t k = 0; k < m.part_sets[ps].parts.size(); ++k) {
+            names.push_back(m.part_sets[ps].parts[k].first.name);
+            if (names.back() == f.part) e.part = int(k);
+          }
+        if (e.part < 0) {
+          err.add(f.loc, f.part,
+                  "rack " + m.rack_name[e.index] + " has no part of that name" +
+                      (names.empty() ? std::string(" (its rack type lists no parts)")
+                                     : didYouMean(f.part, names)));
+          continue;
+        }
+        e.label = "rack " + m.rack_name[e.index] + " " + f.part;
         break;
       }
       case K::PowerCap: {
@@ -898,10 +928,10 @@ bool compileRack(const FacilitySpec& spec, const CduSpec& cs, int c, const RackS
   valve.k = valveQuadraticCoefficient(kv, rho_s);
   valve.m_small = 0.01 * m_man;
   m.rack_valve.push_back(valve);
-  // case capacity from the plate time constant at design flow: C = tau / R (whole rack)
-  const double R_design =
-      m.rack_coldplate.back().R(rt.design_flow / rt.coldplate_paths) / m.rack_paths.back();
-  m.rack_C_case.push_back(cp->second.time_constant / R_design);
+  // case capacity of the whole rack: its paths' plates in parallel (plateCapacity per plate)
+  const double R_plate = m.rack_coldplate.back().R(rt.design_flow / rt.coldplate_paths);
+  const Fluid& fl = m.fluids[m.cdu_fluid[c]];
+  m.rack_C_case.push_back(m.rack_paths.back() * plateCapacity(cp->second, R_plate, fl, 298.15));
   m.rack_M_cool.push_back(rho_s * rt.coolant_volume * N);
   m.rack_T_in_max.push_back(rt.supply_temperature_max);
   m.rack_p_max.push_back(rt.max_working_pressure);

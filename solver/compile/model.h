@@ -282,6 +282,7 @@ struct FacilityModel {
     FabricFault fabric = FabricFault::LinkDegraded;  // Fabric: what, GPU (model index), NIC, tray
     int gpu = -1, nic = 0, tray = 0;
     SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
+    int part = -1;  // plate degradation: index into the rack's part set
   };
   std::vector<FaultEvent> fault_events;
   DetectionParams detection;

@@ -37,6 +37,8 @@ double cduFlowSetPoint(const FacilityModel& m, int c);
 double waterSaturationTemperature(double p_abs);
 // the protective GPU cap of rack r as a share of the GPUs' limit (1: none)
 double rackGpuCapFactor(const State& st, int r);
+// entries per rack in FaultState::part_R_factor: the largest part set
+int partStride(const FacilityModel& m);
 // make-up from CDU c's fill tank at time t: the fill pump's flow into the loop (m3/s) and the
 // volume it has delivered (m3); 0 without auto-fill
 double fillFlow(const FacilityModel& m, const State& st, int c, double t);

@@ -40,6 +40,7 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.cdu_failed.assign(m.ncdu, 0);
   f.valve_stuck.assign(m.ncdu, -1.0);
   f.rack_psu_failed.assign(m.nrack, 0);
+  f.part_R_factor.assign(std::size_t(m.nrack) * partStride(m), 1.0);
   f.low_flow_since.assign(m.ncdu, -1.0);
   f.low_flow_alarm.assign(m.ncdu, 0);
   const std::size_t nb = m.has_power ? m.power.busways.size() : 0;
@@ -54,6 +55,8 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.leak_detected.assign(m.leaks.size(), -1.0);
   f.rack_isolation.assign(m.nrack, -1.0);
   f.low_level.assign(m.ncdu, 0);
+  f.level_stopped.assign(m.ncdu, 0);
+  f.level_cdu_failed.assign(m.ncdu, 0);
   f.pressure_alarm.assign(m.ncdu, 0);
   f.imbalance_since.assign(m.ncdu, -1.0);
   f.imbalance_alarm.assign(m.ncdu, 0);
@@ -137,6 +140,26 @@ void startCoastDown(const FacilityModel& m, State& st, int c, double t, int n_be
   if (c < 0 || c >= m.ncdu || f.coast_t0.empty() || n_before <= 0) return;
   f.coast_t0[c] = t;
   f.coast_n[c] = n_before;
+}
+
+// the level switch makes again (the make-up refilled the tank): the pumps it stopped restart;
+// the racks an EPO powered off stay off (latched)
+static void releaseLevelSwitch(const FacilityModel& m, State& st, int c, double t, double level) {
+  FaultState& f = st.faults;
+  constexpr double kDeadband = 0.05;  // the switch's deadband, share of the tank (a)
+  if (level < m.detection.low_level_fraction + kDeadband) return;
+  f.low_level[c] = 0;
+  const int n = f.level_stopped[c];
+  if (n > 0) {
+    f.pumps_out[c] = std::max(f.pumps_out[c] - n, 0);
+    f.cdu_failed[c] = f.level_cdu_failed[c];
+    f.coast_t0[c] = -1;
+    f.level_stopped[c] = 0;
+    f.changed = true;
+  }
+  log(st, t, m.cdu_name[c], "low_level_cleared", "info",
+      "expansion tank back at " + fmt(100 * level) + " % liquid: level switch made" +
+          (n > 0 ? ", " + std::to_string(n) + " pump(s) restart" : std::string()));
 }
 
 bool facilityFed(const State& st) {
@@ -326,6 +349,11 @@ void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
                                    : std::string()));
         break;
       }
+      case K::PlateDegradation:
+        f.part_R_factor[std::size_t(i) * partStride(m) + e.part] = e.value;
+        log(st, e.time, e.label, "plate_degradation", "warning",
+            "cold plates degraded: plate resistance x " + fmt(e.value));
+        break;
       case K::PsuFailure:
         f.rack_psu_failed[i] += static_cast<int>(e.value);
         log(st, e.time, e.label, "psu_failure", "warning",
@@ -399,12 +427,16 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
             "expansion tank at " + fmt(100 * std::max(level, 0.0)) + " % liquid" +
                 (d.low_level_pump_stop ? ": level switch stops the pumps" : ""));
         if (d.low_level_pump_stop) {
-          startCoastDown(m, st, c, t, m.cdu_pump_running[c] - f.pumps_out[c]);
+          f.level_stopped[c] = m.cdu_pump_running[c] - f.pumps_out[c];
+          f.level_cdu_failed[c] = f.cdu_failed[c];
+          startCoastDown(m, st, c, t, f.level_stopped[c]);
           f.pumps_out[c] = m.cdu_pump_running[c];
           f.cdu_failed[c] = 1;
           f.changed = true;
         }
       }
+    } else if (f.low_level[c] && d.low_level_auto_release) {
+      releaseLevelSwitch(m, st, c, t, tankLiquidFraction(m, c, V_lost));
     }
     // flow balance: supply - return = the leaks' flow
     double q = 0;

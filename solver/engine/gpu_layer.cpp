@@ -111,6 +111,7 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.rack_gpu_Q_now.assign(m.nrack, 0.0);
   g.rack_throttled_now.assign(m.nrack, 0.0);
   g.rack_T_in.assign(m.nrack, T_init);
+  g.rack_part_act.assign(m.nrack, PartActivity{});
   g.gpu_T_in.assign(m.ngpu, T_init);
   g.gpu_R_path.assign(m.ngpu, 0.0);
   g.grp.Q_coolant.assign(m.ngroup, 0.0);
@@ -449,11 +450,11 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
 // 2c. non-GPU parts: the rack type's parts (CPUs follow the mean SM activity, switch trays the
 // NVLink, NICs the network utilization), or a lumped power following the SM activity (a)
 inline PartPower otherPartsPower(const FacilityModel& m, const State& st, int r,
-                                 const RackGpuSums& s) {
+                                 const RackGpuSums& s, PartActivity& act) {
   const double inv_n = m.rack_gpunum[r] > 0 ? 1.0 / m.rack_gpunum[r] : 0.0;
   PartPower other;
+  act = PartActivity{s.a_sm * inv_n, s.a_nvlink * inv_n, s.a_net * inv_n, true};
   if (m.rack_partset[r] >= 0) {
-    PartActivity act{s.a_sm * inv_n, s.a_nvlink * inv_n, s.a_net * inv_n, true};
     other = rackPartsPower(m.part_sets[m.rack_partset[r]], act);
   } else {
     other.P = m.rack_other_idle[r] + (m.rack_other_max[r] - m.rack_other_idle[r]) * s.a_sm * inv_n;
@@ -556,7 +557,8 @@ void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
   for (int q = m.rack_groupadr[r]; q < q_end; q += kBlock)
     stepGpuBlock(m, st, r, q, std::min(kBlock, q_end - q), t, dt, rack_share, s);
   // 2c. non-GPU parts
-  const PartPower other = otherPartsPower(m, st, r, s);
+  // (the activity is kept for the parts' temperatures, protection.cpp)
+  const PartPower other = otherPartsPower(m, st, r, s, st.gl.rack_part_act[r]);
   // 2d. the rack's power and heat
   recordRack(st.gl, r, dt, s, other);
   // 2e. power shelves (docs/models/power_chain.md)

@@ -9,6 +9,9 @@
 //   4. rack coolant near its limit (fluid use range, boiling): the rack is powered off at once
 //   5. pump discharge above the racks' max_working_pressure, and the relief valve's set point
 //   6. make-up (auto-fill) of a CDU's expansion tank from its fill tank on low suction pressure
+//   7. tray shutdown by part: a cold-plated part (Grace, NVLink switch, NIC) above its catalog
+//      temperature_max powers its tray off; the parts are lumped per rack, so the rack is
+//      powered off
 // Every action is latched until the end of the run (restarting is a site's manual decision).
 // Defaults and their sources: docs/models/protection.md; keys: scenario section `protection`.
 #include <algorithm>
@@ -58,6 +61,7 @@ void initProtection(const FacilityModel& m, ProtectionState& p) {
   for (auto* v : {&p.fill_low_since, &p.fill_on_at}) v->assign(m.ncdu, -1.0);
   p.fill_delivered.assign(m.ncdu, 0.0);
   p.fill_locked.assign(m.ncdu, 0);
+  p.part_trip.assign(m.nrack, 0);
 }
 
 // powers rack r off (latched); logs it once with the reason
@@ -190,7 +194,10 @@ void pollPressure(const FacilityModel& m, State& st, double t) {
       p.relief[r] = 1;
       log(st, t, m.cdu_name[c], "relief_valve_open", "critical",
           "pump discharge " + fmt(p_dis / 1e5) + " bar(g) at the relief valve's " +
-              fmt(m.cdu_p_max[c] / 1e5) + " bar(g) set point");
+              fmt(m.cdu_p_max[c] / 1e5) + " bar(g) set point" +
+              (m.detection.protection.relief_capacity > 0
+                   ? std::string(": it opens and passes flow back to the pump suction")
+                   : std::string(" (alarm only: relief_capacity 0)")));
     }
   }
 }
@@ -248,7 +255,41 @@ void pollFill(const FacilityModel& m, State& st, double t) {
   }
 }
 
+// 7. tray shutdown by part (docs/models/rack_parts.md "Part temperature and shutdown"): each
+// cold-plated part with a limit, at the rack's activity of the last fast step, in the coolant
+// its plates see (the inlet while it flows, the stagnant rack coolant when it stops)
+void pollParts(const FacilityModel& m, State& st, double t) {
+  FaultState& f = st.faults;
+  const GpuLayerState& g = st.gl;
+  if (g.rack_part_act.size() != std::size_t(m.nrack) || m.part_sets.empty()) return;
+  const int stride = partStride(m);
+  for (int r = 0; r < m.nrack; ++r) {
+    if (f.rack_power_off[r] || m.rack_partset[r] < 0 || !m.rack_resolved[r]) continue;
+    const RackParts& rp = m.part_sets[m.rack_partset[r]];
+    for (std::size_t k = 0; k < rp.parts.size(); ++k) {
+      const PartParams& part = rp.parts[k].first;
+      if (!partTemperatureChecked(part) || rp.parts[k].second <= 0) continue;
+      const double R_factor = f.part_R_factor[std::size_t(r) * stride + k];
+      const double T = partTemperature(part, g.rack_part_act[r], g.rack_T_in[r], R_factor);
+      if (T < part.T_max) continue;
+      f.prot.part_trip[r] = 1;
+      powerOff(m, st, r, t, "part_over_temperature",
+               part.name + " at " + fmt(T - 273.15) + " degC, at its " + fmt(part.T_max - 273.15) +
+                   " degC shutdown temperature (coolant " + fmt(g.rack_T_in[r] - 273.15) + " degC" +
+                   (R_factor != 1 ? ", plates degraded x " + fmt(R_factor) : std::string()) +
+                   "): tray shutdown (the rack's parts are lumped)");
+      break;
+    }
+  }
+}
+
 }  // namespace
+
+int partStride(const FacilityModel& m) {
+  std::size_t n = 0;
+  for (const RackParts& rp : m.part_sets) n = std::max(n, rp.parts.size());
+  return int(std::max<std::size_t>(n, 1));
+}
 
 double fillFlow(const FacilityModel& m, const State& st, int c, double t) {
   const ProtectionParams& P = m.detection.protection;
@@ -295,6 +336,7 @@ void pollProtection(const FacilityModel& m, State& st, double t, const double* y
   pollRacks(m, st, t, y);
   pollPressure(m, st, t);
   pollFill(m, st, t);
+  pollParts(m, st, t);
 }
 
 }  // namespace dctwin

@@ -23,6 +23,7 @@ struct Signals {
   std::vector<double> T_fws;                 // (K)
   std::vector<double> N_cmd, y_cmd;          // (1)
   std::vector<double> Q_loss;                // to ambient                            (W)
+  std::vector<double> m_relief;              // through the relief valve               (kg/s)
   // per rack
   std::vector<double> m_rack, dp_rack;                // (kg/s), (Pa)
   std::vector<double> P_rack, Q_liquid, Q_air, Q_cp;  // (W)
@@ -105,8 +106,9 @@ struct GpuLayerState {
   // GPU-seconds over the current output interval, per rack, with each throttle reason: SW power
   // cap (0x4), HW slowdown (0x8), SW or HW thermal (0x20 | 0x40), HW power brake (0x80) (s)
   std::vector<double> rack_iv_capped, rack_iv_slowdown, rack_iv_thermal, rack_iv_brake;
-  std::vector<double> rack_iv_throttled;  // thermal or power brake (the union)            (s)
-  std::vector<double> rack_T_in;          // over the window: rack inlet (K)
+  std::vector<double> rack_iv_throttled;    // thermal or power brake (the union)            (s)
+  std::vector<double> rack_T_in;            // over the window: rack inlet (K)
+  std::vector<PartActivity> rack_part_act;  // last fast step: what drives the rack's parts
   // the coolant boundary of each GPU's plate over the window (docs/models/flow_distribution.md):
   // local inlet (the rack inlet plus the pickup of the plates upstream in series) and the plate
   // resistance at the GPU's own flow
@@ -180,6 +182,7 @@ struct ProtectionState {
   // volume delivered by earlier runs of the pump (m3), stopped for good (timeout, tank empty)
   std::vector<double> fill_low_since, fill_on_at, fill_delivered;
   std::vector<char> fill_locked;
+  std::vector<char> part_trip;  // per rack: a part's temperature powered it off (tray shutdown)
 };
 
 struct FaultState {
@@ -196,6 +199,8 @@ struct FaultState {
   bool generator_on = false;         // the transfer switch has the standby generator on
   double utility_lost_at = -1;       // the utility loss a generator start answers (s)
   std::vector<int> rack_psu_failed;  // per rack
+  // per rack x part (stride partStride): the part's plate resistance factor (plate_degradation)
+  std::vector<double> part_R_factor;
   // detectors
   double next_poll = 0;
   std::vector<double> low_flow_since;  // per CDU; -1: flow fine
@@ -213,7 +218,11 @@ struct FaultState {
   std::vector<char> rack_isolated_logged;
   std::vector<char> rack_power_off;             // per rack: electrically isolated
   std::vector<char> low_level, pressure_alarm;  // per CDU
-  std::vector<double> imbalance_since;          // per CDU; -1: balanced
+  // per CDU: pumps the level switch stopped (restarted when it makes again), and whether the
+  // CDU had failed as a whole before
+  std::vector<int> level_stopped;
+  std::vector<char> level_cdu_failed;
+  std::vector<double> imbalance_since;  // per CDU; -1: balanced
   std::vector<char> imbalance_alarm;
   std::vector<char> over_pressure;  // per CDU
   double last_poll = -1;

@@ -126,7 +126,8 @@ namespace {
 
 // secondary loop operating point of CDU c: fills sig.m_rack, sig.m_sec, sig.dp_bank, sig.dp_pump
 void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c, int nrun,
-                    double N, double T_ref, double phi, double k_filter, double t, long* failures) {
+                    double N, double T_ref, double phi, double k_filter, double t, double p_tank,
+                    long* failures) {
   const Fluid& f = m.fluids[m.cdu_fluid[c]];
   const double rho = f.rho_ref(), mu = f.mu(T_ref);
   const PumpParams& pp = m.cdu_pump[c];
@@ -134,7 +135,7 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
   const double H0 = phi * pumpHead(pp, nrun, N, 0.0);
   if (nr == 0 || (H0 <= 0 && !(m.cdu_presc_m_sec[c] > 0))) {
     for (int k = 0; k < nr; ++k) sig.m_rack[r0 + k] = sig.dp_rack[r0 + k] = 0;
-    sig.m_sec[c] = sig.dp_bank[c] = sig.dp_pump[c] = 0;
+    sig.m_sec[c] = sig.dp_bank[c] = sig.dp_pump[c] = sig.m_relief[c] = 0;
     return;
   }
   auto series = [&](double mf) {
@@ -186,31 +187,52 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
     if (!ok) ++*failures;
     return;
   }
-  // residual r(Q) = H(N, Q) - dp_row(Q) - dp_series(Q), strictly decreasing in the flow Q;
-  // safeguarded Newton from the last operating point (the solution moves little between calls)
+  // the relief valve (docs/models/protection.md "Relief valve"): from the pump discharge back to
+  // its suction, opening linearly at its set point p_set to its capacity at 1.1 p_set:
+  // m_rv = G (p_tank + H - p_set)+, so the pump passes Qp = Q_row + m_rv
+  const double p_set = m.cdu_p_max[c], cap = m.detection.protection.relief_capacity;
+  const double G_rv =
+      p_set > 0 && cap > 0 ? cap * m.cdu_design_flow[c] * rho / (0.1 * p_set) : 0.0;  // kg/s/Pa
+  double m_rv = 0.0;
+  // residual r(Qp) = H(N, Qp) - dp_row(Q) - dp_series(Q), Q = Qp - m_rv(H(Qp)) (Q = Qp without
+  // relief), strictly decreasing in the pump flow Qp; safeguarded Newton from the last operating
+  // point (the solution moves little between calls)
   double lo = 0.0, hi = std::numeric_limits<double>::infinity();
-  double Q = sig.m_sec[c] > 0 ? sig.m_sec[c] : std::max(m.cdu_design_flow[c] * rho * N, 1e-3);
+  double Qp = sig.m_sec[c] > 0 ? sig.m_sec[c] + sig.m_relief[c]
+                               : std::max(m.cdu_design_flow[c] * rho * N, 1e-3);
+  double Q = Qp;
   LadderPoint p;
   for (int it = 0; it < 100; ++it) {
+    const double V = Qp / rho;
+    const double H = phi * pumpHead(pp, nrun, N, V);
+    const double x = p_tank + H - p_set;
+    m_rv = G_rv > 0 && x > 0 ? std::min(G_rv * x, Qp) : 0.0;
+    Q = Qp - m_rv;
     p = row(Q);
-    const double V = Q / rho;
-    const double r = phi * pumpHead(pp, nrun, N, V) - p.dp - series(Q);
+    const double r = H - p.dp - series(Q);
     if (std::abs(r) <= 1e-13 * H0) break;  // at the round-off level of the head
     if (r > 0)
-      lo = Q;
+      lo = Qp;
     else
-      hi = Q;
-    const double dr = phi * pumpHeadSlope(pp, nrun, N, V) / rho - seriesSlope(Q) - p.ddp_dQ;
-    double Qn = dr < 0 ? Q - r / dr : std::numeric_limits<double>::quiet_NaN();
-    if (!(Qn > lo && Qn < hi)) Qn = std::isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * Q;
-    const double step = std::abs(Qn - Q);
-    Q = Qn;
-    if (step <= 1e-15 * Q || (std::isfinite(hi) && hi - lo <= 1e-15 * hi)) {
-      p = row(Q);
+      hi = Qp;
+    const double dH = phi * pumpHeadSlope(pp, nrun, N, V) / rho;
+    // dQ/dQp = 1 - G dH/dQp while the relief passes flow (dH < 0: > 1)
+    const double dQ = m_rv > 0 && m_rv < Qp ? 1.0 - G_rv * dH : 1.0;
+    const double dr =
+        m_rv > 0 ? dH - (seriesSlope(Q) + p.ddp_dQ) * dQ : dH - seriesSlope(Q) - p.ddp_dQ;
+    double Qn = dr < 0 ? Qp - r / dr : std::numeric_limits<double>::quiet_NaN();
+    if (!(Qn > lo && Qn < hi)) Qn = std::isfinite(hi) ? 0.5 * (lo + hi) : 2.0 * Qp;
+    const double step = std::abs(Qn - Qp);
+    Qp = Qn;
+    if (step <= 1e-15 * Qp || (std::isfinite(hi) && hi - lo <= 1e-15 * hi)) {
+      const double x_n = p_tank + phi * pumpHead(pp, nrun, N, Qp / rho) - p_set;
+      m_rv = G_rv > 0 && x_n > 0 ? std::min(G_rv * x_n, Qp) : 0.0;
+      p = row(Qp - m_rv);
       break;
     }
     if (it == 99) ok = false;
   }
+  sig.m_relief[c] = m_rv;
   // the flows of the last solve: mass balance at every tap holds by construction
   Q = 0;
   for (int k = 0; k < nr; ++k) Q += q[k];
@@ -235,7 +257,7 @@ State makeState(const FacilityModel& m, double T_init) {
   st.fscratch.assign(m.nstate, 0.0);
   Signals& s = st.sig;
   for (auto* v : {&s.m_sec, &s.m_prim, &s.dp_pump, &s.dp_bank, &s.P_pump, &s.Q_pump_fluid, &s.Q_hex,
-                  &s.T_fws, &s.N_cmd, &s.y_cmd, &s.Q_loss})
+                  &s.T_fws, &s.N_cmd, &s.y_cmd, &s.Q_loss, &s.m_relief})
     v->assign(m.ncdu, 0.0);
   s.p_tank.assign(m.ncdu, 0.0);
   s.filter_dp.assign(m.ncdu, 0.0);
@@ -378,13 +400,15 @@ struct CduLoopRhs {
     const double m_filter = m.cdu_filter_V_rated[c] * rho;
     const double k_filter = dp_filter > 0 ? dp_filter / (m_filter * m_filter) : 0.0;
     solveSecondary(m, st, sig, c, nrun, N_eff, y[o + kTRes], phi, k_filter, t,
-                   &part.hydraulic_failures);
+                   tankPressure(m, c, y[o + kVLost]), &part.hydraulic_failures);
     m_sec = sig.m_sec[c];
     V_sec = m_sec / rho;
     const PumpParams& pp = m.cdu_pump[c];
+    // the pumps pass the loop's flow and the relief valve's
+    const double V_pump = sig.m_relief[c] > 0 ? (m_sec + sig.m_relief[c]) / rho : V_sec;
     // a coasting pump draws no power; its rotor's kinetic energy (a few kJ) is not tracked (a)
-    sig.P_pump[c] = coasting ? 0.0 : pumpPowerElectric(pp, V_sec, sig.dp_pump[c]);
-    sig.Q_pump_fluid[c] = coasting ? 0.0 : pumpHeatToFluid(pp, V_sec, sig.dp_pump[c]);
+    sig.P_pump[c] = coasting ? 0.0 : pumpPowerElectric(pp, V_pump, sig.dp_pump[c]);
+    sig.Q_pump_fluid[c] = coasting ? 0.0 : pumpHeatToFluid(pp, V_pump, sig.dp_pump[c]);
     sig.filter_dp[c] = k_filter * m_sec * m_sec;
   }
 

@@ -508,7 +508,14 @@ const Section kLaw{"coldplate.law",
 std::vector<Key> plateBody() {
   return {quantity("time_constant", Dim::Time, kDuration)
               .dflt("2 s")
-              .docs("case/plate first-order lag at design flow"),
+              .docs("case/plate first-order lag at design flow; used without mass and "
+                    "holdup_volume"),
+          // part heat capacities from masses (docs/models/cold_plate.md "Heat capacity")
+          quantity("mass", Dim::Mass, {0, 100, false, false, "between 0 and 100 kg"})
+              .docs("copper mass of one plate: C = mass c_cu + holdup_volume rho c_p replaces "
+                    "time_constant / R"),
+          quantity("holdup_volume", Dim::Volume, {0, 0.01, false, false, "between 0 and 10 L"})
+              .docs("coolant held in one plate (with mass)"),
           map("pressure_drop", kPlateDp).req(),
           nameMap("resistance", kLaw).req().docs("fluid name -> law, at least one")};
 }
@@ -1033,7 +1040,14 @@ const Section kPart{
          quantity("liquid_fraction", Dim::None, kFraction).req(), integer("ports", 0, kMaxCount),
          quantity("port_active_power", Dim::Power, kHeatLoad),
          quantity("port_idle_power", Dim::Power, kHeatLoad),
-         quantity("port_lpm_power", Dim::Power, kHeatLoad)})};
+         quantity("port_lpm_power", Dim::Power, kHeatLoad),
+         // tray-level protection (docs/models/rack_parts.md "Part temperature and shutdown")
+         quantity("temperature_max", Dim::Temperature, kTemperature)
+             .docs("the part's shutdown temperature: above it the tray, here the rack, is "
+                   "powered off (cold-plated parts; needs plate_resistance)"),
+         quantity("plate_resistance", Dim::ThermalResistance, kGpuR)
+             .docs("part sensor to local coolant, per unit: T = T_coolant + R liquid_fraction "
+                   "P_unit")})};
 
 //---------------------------------------------------------------------------------------------
 // electrical catalog entries: typed keys of each kind; other keys document their standards and

@@ -323,6 +323,8 @@ const char* dimNoun(Dim d) {
       return "power ramp rate";
     case Dim::Area:
       return "area";
+    case Dim::Mass:
+      return "mass";
   }
   return "value";
 }

@@ -225,6 +225,8 @@ void readFluid(MapIn& m, FluidData& d) {
 void readColdPlate(MapIn& m, ColdPlateSpec& cp) {
   File& f = m.file();
   m.read("time_constant", cp.time_constant);
+  m.read("mass", cp.mass);
+  m.read("holdup_volume", cp.holdup_volume);
   if (auto dp = m.map("pressure_drop")) {
     dp->read("dp_nominal", cp.dp_nominal);
     dp->read("flow_nominal", cp.flow_nominal);
@@ -348,7 +350,13 @@ void readPart(MapIn& m, PartParams& p) {
   m.read("port_active_power", p.P_port_active);
   m.read("port_idle_power", p.P_port_idle);
   m.read("port_lpm_power", p.P_port_lpm);
+  m.read("temperature_max", p.T_max);
+  m.read("plate_resistance", p.R_plate);
   if (p.P_idle > p.P_max) m.f().s.add(m.loc(), "", "expected idle_power <= max_power");
+  if (p.T_max > 0 && (p.R_plate <= 0 || p.liquid_fraction <= 0))
+    m.f().s.add(m.locOf("temperature_max"), fmt(p.T_max - 273.15) + " degC",
+                "expected plate_resistance and liquid_fraction > 0 with temperature_max (only a "
+                "cold-plated part's temperature is modelled)");
 }
 
 //--- GPUs

@@ -32,6 +32,7 @@ const std::pair<const char*, double ProtectionParams::*> kNumbers[] = {
     {"fill_start_delay", &ProtectionParams::fill_start_delay},
     {"fill_stop_drop", &ProtectionParams::fill_stop_drop},
     {"fill_timeout", &ProtectionParams::fill_timeout},
+    {"relief_capacity", &ProtectionParams::relief_capacity},
 };
 
 }  // namespace

@@ -81,6 +81,8 @@ class ScenarioReader {
     d.read("isolation_valve_stroke", ds.isolation_valve_stroke);
     d.read("low_level_fraction", ds.low_level_fraction);
     d.read("low_level_pump_stop", ds.low_level_pump_stop);
+    std::string release;
+    if (d.read("low_level_release", release)) ds.low_level_auto_release = release == "auto";
     d.read("pressure_drop", ds.pressure_drop);
     d.read("imbalance_fraction", ds.imbalance_fraction);
     d.read("imbalance_delay", ds.imbalance_delay);
@@ -121,6 +123,7 @@ class ScenarioReader {
     readJobEvents(e);
     readLeak(e);
     readFabricEvent(e);
+    readPlateDegradation(e);
     readSetpoints(e);
     if (e.actions == 0 && f_.s.count() > errors_before) {
       // the event's own value was reported
@@ -130,7 +133,8 @@ class ScenarioReader {
                "cdu_failure, valve_stuck, facility_water_flow, utility, generator_failure, "
                "psu_failure, leak, filter_clogging, sensor_fault, power_cap, job_start, job_stop, "
                "supply_temperature_setpoint, dp_setpoint, flow_setpoint, chiller_trip, "
-               "heat_rejection_failure, makeup_water_loss, plant_pump_failure, fabric");
+               "heat_rejection_failure, makeup_water_loss, plant_pump_failure, fabric, "
+               "plate_degradation");
     } else if (e.actions > 1) {
       f_.error(n, path, "", "an event has exactly one action; split it into several events");
     } else {
@@ -232,6 +236,16 @@ class ScenarioReader {
       ok = fb->read("fraction", e.se.value) && ok;
     }
     if (ok && needs(e, "fabric", e.rack, "rack")) e.act("fabric", e.rack);
+  }
+
+  // a rack part's cold plates degrade (docs/models/rack_parts.md "Part temperature and shutdown")
+  void readPlateDegradation(Event& e) {
+    if (!e.m.get("plate_degradation")) return;
+    auto pd = e.m.map("plate_degradation");
+    if (!pd) return;
+    bool ok = pd->read("part", e.se.part);
+    ok = pd->read("factor", e.se.value) && ok;
+    if (ok && needs(e, "plate_degradation", e.rack, "rack")) e.act("plate_degradation", e.rack);
   }
 
   // set-point changes of a CDU's controllers (issue 19): supply temperature, dp, flow
@@ -416,6 +430,7 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                              {"power_cap", K::PowerCap},
                                              {"setpoint", K::Setpoint},
                                              {"fabric", K::Fabric},
+                                             {"plate_degradation", K::PlateDegradation},
                                              {"chiller_trip", K::ChillerTrip},
                                              {"heat_rejection_failure", K::HeatRejectionFailure},
                                              {"makeup_water_loss", K::MakeupWaterLoss},
@@ -459,7 +474,9 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     f.gpu = e.gpu;
     f.nic = e.nic;
     f.tray = e.tray;
+    f.part = e.part;
     const bool at_rack = f.kind == K::PsuFailure || f.kind == K::Fabric ||
+                         f.kind == K::PlateDegradation ||
                          (f.kind == K::Leak && f.where == FaultSpec::Where::Rack);
     f.setpoint = e.setpoint;
     std::vector<std::string> names;

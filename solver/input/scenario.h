@@ -25,6 +25,7 @@ struct ScenarioEvent {
   FabricFault fabric = FabricFault::LinkDegraded;
   int gpu = -1, nic = 0, tray = 0;
   SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
+  std::string part = {};                                    // plate degradation: the rack part
 };
 
 struct Scenario {

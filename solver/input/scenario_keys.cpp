@@ -65,6 +65,11 @@ const Section kDetection{
      boolean("low_level_pump_stop")
          .dflt("true")
          .docs("... and the level switch stops the pumps [K58, K61]"),
+     choice("low_level_release", {"auto", "operator"})
+         .dflt("auto")
+         .docs("auto: the pumps restart once the tank is back 5 points above low_level_fraction "
+               "(make-up); operator: they stay blocked until an operator clears the alarm "
+               "[K61]"),
      quantity("pressure_drop", Dim::Pressure, {0, 1e6, false, false, "0 ... 10 bar"})
          .dflt("30 kPa")
          .docs("tank pressure below its fill pressure by this: pressure decay (a)"),
@@ -146,7 +151,12 @@ std::vector<Key> protectionKeys() {
           .docs("it stops when the pressure is back within this of the fill pressure [K61]"),
       quantity("fill_timeout", Dim::Time, kHour)
           .dflt("3 min")
-          .docs("a fill pump running this long without getting there stops for good [K61]")};
+          .docs("a fill pump running this long without getting there stops for good [K61]"),
+      quantity("relief_capacity", Dim::None, {0, 10, false, false, "0 ... 10"})
+          .dflt("1")
+          .docs("the relief valve's flow at 10 % over its set point (limits."
+                "secondary_pressure_max), as a share of the CDU's design flow [K134] (a); "
+                "0: alarm only")};
 }
 
 namespace {
@@ -209,6 +219,14 @@ const Section kFabricEvent{
      quantity("fraction", Dim::None, {0, 1, true, true, "> 0 and < 1"})
          .docs("link_degraded: the link's bandwidth fraction")}};
 
+const Section kPlateDegradation{
+    "scenario.events.plate_degradation",
+    "the cold plates of one part of the event's rack degrade (docs/models/rack_parts.md)",
+    {text("part").req().docs("the rack part (its catalog name), e.g. grace_cpu"),
+     quantity("factor", Dim::None, {1, 1000, false, false, "between 1 and 1000"})
+         .req()
+         .docs("plate_resistance times this from time on (TIM pump-out, a blocked plate)")}};
+
 const Section kEvent{
     "scenario.events",
     "one event: a time and exactly one action",
@@ -250,6 +268,7 @@ const Section kEvent{
      boolean("job_start").docs("true: the training job starts (needs job)"),
      boolean("job_stop").docs("true: the training job stops (needs job)"),
      map("fabric", kFabricEvent).docs("a fabric fault (needs rack)"),
+     map("plate_degradation", kPlateDegradation).docs("a part's cold plates degrade (needs rack)"),
      // set-point changes (issue 19, docs/models/controller.md)
      quantity("supply_temperature_setpoint", Dim::Temperature,
               {223.15, 473.15, false, false, "between -50 degC and 200 degC"})

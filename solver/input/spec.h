@@ -35,9 +35,12 @@ struct FlowValue {
 struct ColdPlateSpec {
   std::string name;
   double time_constant = 2.0;  // case/plate first-order lag at design flow      (s)
-  double dp_nominal = 0;       // plate pressure drop at flow_nominal            (Pa)
-  double flow_nominal = 0;     // (m3/s)
-  double dp_exponent = 1.85;   // (1)
+  // heat capacity from masses (cold_plate.md "Heat capacity"); both 0: from time_constant
+  double mass = 0;            // copper mass of one plate                        (kg)
+  double holdup_volume = 0;   // coolant held in one plate                       (m3)
+  double dp_nominal = 0;      // plate pressure drop at flow_nominal            (Pa)
+  double flow_nominal = 0;    // (m3/s)
+  double dp_exponent = 1.85;  // (1)
   struct Law {
     double R_inf = 0, a = 0, b = 1;  // R = R_inf + a V^-b, V in L/min                  (K/W)
     std::vector<double> table_flow;  // published points                             (m3/s)
@@ -270,6 +273,7 @@ struct FaultSpec {
   FabricFault fabric = FabricFault::LinkDegraded;
   int gpu = -1, nic = 0, tray = 0;
   SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
+  std::string part = {};  // plate degradation: the rack part (catalog name) whose plates degrade
 };
 
 // the heat-rejection plant on the facility water and its weather (docs/models/plant.md,

@@ -134,6 +134,8 @@ const char* noun(Dim dim) {
       return "a volume";
     case Dim::Area:
       return "an area";
+    case Dim::Mass:
+      return "a mass";
     case Dim::Time:
       return "a time";
     case Dim::ThermalResistance:

@@ -196,6 +196,34 @@ TEST_CASE("pressure: pump discharge above the racks' maximum working pressure, r
   const Outcome pod = run(kHead, 300);
   CHECK(!find(pod.res, "rack_over_pressure"));
   CHECK(!find(pod.res, "relief_valve_open"));
+  CHECK(pod.st.sig.m_relief[0] == 0.0);
+}
+
+TEST_CASE(
+    "relief valve: opens at its set point and passes flow, holding the discharge below "
+    "10 % over it",
+    "[protection][faults]") {
+  const std::string r4 = std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/pod_gb200_r4.yaml";
+  const Outcome o = run(kHead, 600, nullptr, r4);
+  REQUIRE(find(o.res, "relief_valve_open", "cdu1"));
+  const double p_set = o.m.cdu_p_max[0];
+  const double p_dis = o.st.sig.p_tank[0] + o.st.sig.dp_pump[0];
+  const double m_rv = o.st.sig.m_relief[0];
+  CHECK(m_rv > 0);
+  CHECK(p_dis > p_set);
+  CHECK(p_dis < 1.1 * p_set);
+  // the valve's law: relief_capacity x design flow at 10 % over the set point, linear from 0
+  const double rho = o.m.fluids[o.m.cdu_fluid[0]].rho_ref();
+  const double G =
+      o.m.detection.protection.relief_capacity * o.m.cdu_design_flow[0] * rho / (0.1 * p_set);
+  CHECK(m_rv == Approx(G * (p_dis - p_set)).epsilon(1e-6));
+  // without relief flow (alarm only) the discharge climbs higher
+  const Outcome alarm =
+      run(std::string(kHead) + "protection: {relief_capacity: 0}\n", 600, nullptr, r4);
+  CHECK(alarm.st.sig.m_relief[0] == 0.0);
+  CHECK(alarm.st.sig.p_tank[0] + alarm.st.sig.dp_pump[0] > p_dis);
+  // the racks get less flow with the relief open: part of the pumps' flow goes around them
+  CHECK(o.st.sig.m_sec[0] < alarm.st.sig.m_sec[0]);
 }
 
 TEST_CASE("protection can be switched off: the stuck valve runs hot without an action",
@@ -465,4 +493,129 @@ TEST_CASE("a generator failure needs a power section", "[protection][power][inpu
           std::string(kHead) + "events:\n  - {time: 1 min, generator_failure: true}\n", "s.yaml"),
       spec);
   CHECK_THROWS_WITH(compileFacility(spec), Catch::Contains("power section"));
+}
+
+// tray-level shutdown by part (docs/models/rack_parts.md "Part temperature and shutdown")
+TEST_CASE("a Grace cold plate that degrades shuts down its tray (rack) alone",
+          "[protection][rack_parts]") {
+  const Outcome o = run(std::string(kHead) +
+                            "events:\n  - {time: 5 min, rack: A03, plate_degradation: "
+                            "{part: grace_cpu, factor: 5}}\n",
+                        900);
+  const EventRecord* deg = find(o.res, "plate_degradation");
+  REQUIRE(deg);
+  CHECK(deg->time == Approx(300));
+  const EventRecord* trip = find(o.res, "part_over_temperature");
+  REQUIRE(trip);
+  CHECK(trip->component == "rack A03");
+  CHECK_THAT(trip->message, Catch::Contains("grace_cpu") && Catch::Contains("102 degC"));
+  // at once (the firmware acts on the sensor), polled every second
+  CHECK(trip->time == Approx(300).margin(1.01));
+  CHECK(count(o.res, "part_over_temperature") == 1);
+  CHECK(o.st.faults.rack_power_off[2]);
+  // the other seven racks run on; no EPO, no inlet trip
+  for (int r = 0; r < o.m.nrack; ++r)
+    if (r != 2) CHECK(!o.st.faults.rack_power_off[r]);
+  CHECK(o.st.gl.rack_P_now[2] == Approx(0).margin(1e-9));
+  // (the synchronous job fails with A03: the others idle, powered)
+  CHECK(o.st.gl.rack_P_now[0] > 10e3);
+  CHECK(!find(o.res, "emergency_power_off"));
+  // the healthy Grace: 270 W x 0.1 K/W = 27 K above its coolant, far below 102 degC
+  const RackParts& rp = o.m.part_sets[o.m.rack_partset[0]];
+  const auto grace = std::find_if(rp.parts.begin(), rp.parts.end(),
+                                  [](const auto& p) { return p.first.name == "grace_cpu"; });
+  REQUIRE(grace != rp.parts.end());
+  const double T_c = o.st.gl.rack_T_in[0];
+  const double T_full = partTemperature(grace->first, PartActivity{1, 1, 1, true}, T_c);
+  CHECK(T_full == Approx(T_c + 0.1 * 0.9 * 300).epsilon(1e-12));
+  CHECK(T_full < grace->first.T_max - 20);
+  // degraded x 5 at full load: 135 K above the coolant, past the limit
+  CHECK(partTemperature(grace->first, PartActivity{1, 1, 1, true}, T_c, 5.0) > grace->first.T_max);
+}
+
+TEST_CASE("a mildly degraded plate is ridden through; protection off leaves it running",
+          "[protection][rack_parts]") {
+  const std::string ev =
+      "events:\n  - {time: 5 min, rack: A03, plate_degradation: {part: grace_cpu, factor: 1.5}}\n";
+  const Outcome mild = run(std::string(kHead) + ev, 600);
+  CHECK(find(mild.res, "plate_degradation"));
+  CHECK(!find(mild.res, "part_over_temperature"));
+  const Outcome off = run(std::string(kHead) + "protection: {enabled: false}\n" +
+                              "events:\n  - {time: 5 min, rack: A03, plate_degradation: "
+                              "{part: grace_cpu, factor: 5}}\n",
+                          600);
+  CHECK(!find(off.res, "part_over_temperature"));
+  CHECK(!off.st.faults.rack_power_off[2]);
+}
+
+TEST_CASE("plate degradation input errors name the part and the key", "[protection][input]") {
+  FacilitySpec spec = loadFacility(kPod);
+  applyScenario(loadScenarioFromString(std::string(kHead) +
+                                           "events:\n  - {time: 1 min, rack: A01, "
+                                           "plate_degradation: {part: grace_cp, factor: 3}}\n",
+                                       "s.yaml"),
+                spec);
+  CHECK_THROWS_WITH(compileFacility(spec),
+                    Catch::Contains("grace_cp") && Catch::Contains("grace_cpu"));
+  CHECK_THROWS_WITH(loadScenarioFromString(
+                        std::string(kHead) + "events:\n  - {time: 1 min, rack: A01, "
+                                             "plate_degradation: {part: grace_cpu, factor: 0.5}}\n",
+                        "s.yaml"),
+                    Catch::Contains("factor"));
+  CHECK_THROWS_WITH(loadScenarioFromString(std::string(kHead) +
+                                               "events:\n  - {time: 1 min, "
+                                               "plate_degradation: {part: grace_cpu, factor: 2}}\n",
+                                           "s.yaml"),
+                    Catch::Contains("rack"));
+}
+
+TEST_CASE(
+    "level switch: the pumps restart when the make-up restores the level, unless an "
+    "operator must clear it",
+    "[protection][leak]") {
+  // a 1.5 mm weep at the CDU; the fill pump waits 5 min, so the level switch trips first
+  const std::string ev =
+      "events:\n  - {time: 10 min, cdu: cdu1, leak: {location: cdu, diameter: 1.5 mm}}\n";
+  const std::string slow_fill = "protection: {fill_start_delay: 5 min}\n";
+  const Outcome o = run(std::string(kHead) + slow_fill + ev, 1500);
+  const EventRecord* low = find(o.res, "low_level");
+  const EventRecord* fill = find(o.res, "fill_pump_start");
+  const EventRecord* clear = find(o.res, "low_level_cleared");
+  REQUIRE(low);
+  REQUIRE(fill);
+  REQUIRE(clear);
+  CHECK(low->time < fill->time);
+  CHECK(clear->time > fill->time);
+  CHECK_THAT(clear->message, Catch::Contains("restart"));
+  // the pumps run again until the weep drains the tank to the switch once more (the slow fill
+  // makes it cycle); the racks an EPO took off stay off (latched)
+  CHECK(at(o, o.flow, clear->time + 20) > 0.5 * at(o, o.flow, 590));
+  CHECK(count(o.res, "low_level") >= 2);
+  CHECK(find(o.res, "emergency_power_off"));
+  // operator release: the pumps stay blocked
+  const Outcome op =
+      run(std::string(kHead) + slow_fill + "detection: {low_level_release: operator}\n" + ev, 1500);
+  REQUIRE(find(op.res, "low_level"));
+  CHECK(!find(op.res, "low_level_cleared"));
+  CHECK(at(op, op.flow, 1500) < 0.1 * at(op, op.flow, 590));
+}
+
+TEST_CASE("cold-plate heat capacity: from copper mass and hold-up, else from the time constant",
+          "[cold_plate][compile]") {
+  FacilitySpec spec = loadFacility(kPod);
+  const FacilityModel m0 = compileFacility(spec);
+  // the catalog plate gives no mass: C = tau / R at design flow (2 s [K25])
+  const RackTypeSpec& rt = spec.rack_types.at(spec.racks[0].type);
+  ColdPlateSpec& cp = spec.coldplates.at(rt.coldplate);
+  REQUIRE(cp.mass == 0);
+  const double C_tau = m0.gpu_C_plate[0];
+  CHECK(C_tau > 0);
+  cp.mass = 0.5;             // kg of copper
+  cp.holdup_volume = 40e-6;  // 40 mL of coolant
+  const FacilityModel m1 = compileFacility(spec);
+  const double C_plate = m1.gpu_C_plate[0];
+  CHECK(C_plate > 0.5 * 385 + 40e-6 * 1000 * 3500);
+  CHECK(C_plate < 0.5 * 385 + 40e-6 * 1070 * 4200);
+  // the rack's case node: its paths' plates in parallel
+  CHECK(m1.rack_C_case[0] / m0.rack_C_case[0] == Approx(C_plate / C_tau).epsilon(0.02));
 }
