@@ -808,7 +808,14 @@ def plant_fronts(figs, c, ok, params, pv, currency):
     coloured by the second parameter and marked by the first, with each panel's Pareto front"""
     span = (c["time_free"][()] + c["time_partial"][()] + c["time_mechanical"][()]) / 86400.0
     days = float(np.nanmedian(span[ok])) if np.any(ok) else 0.0
-    over = "annual" if days >= 364 else f"over {fmt(days, 3)} d"
+    if days >= 364:
+        over = "annual"
+    elif days >= 1:
+        over = f"over {fmt(days, 1)} d"
+    elif days * 24 >= 1:
+        over = f"over {fmt(days * 24, 1)} h"
+    else:
+        over = f"over {fmt(days * 1440, 1)} min"
     y = c["throughput_lost"][()].astype(float)
     panels = [(f"facility energy, {over} (MWh)", scaled(c, "E_facility", "MWh", None)),
               (f"site water, {over} (m³)", scaled(c, "water_site", "m3", None)),
