@@ -17,6 +17,18 @@ double secondsOfYear(int month, int day, int hour) {
   return ((d + day - 1) * 24.0 + hour) * 3600.0;
 }
 
+int monthOfYear(double t_year) {
+  const double year = 365.0 * 86400.0;
+  double t = std::fmod(t_year, year);
+  if (t < 0) t += year;
+  double end = 0;
+  for (int k = 0; k < 12; ++k) {
+    end += kDaysInMonth[k] * 86400.0;
+    if (t < end) return k + 1;
+  }
+  return 12;
+}
+
 AirState WeatherSeries::at(double t) const {
   AirState a;
   const int n = hours();

@@ -37,5 +37,7 @@ WeatherSeries designDayWeather(double T_db_max, double range, double T_wb, doubl
 
 // calendar (non-leap 365-day year): seconds from 1 January 00:00 of month (1-12), day and hour
 double secondsOfYear(int month, int day, int hour);
+// the calendar month (1-12) of a time in seconds from 1 January 00:00, the year wrapping
+int monthOfYear(double t_year);
 
 }  // namespace dctwin

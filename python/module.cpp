@@ -276,6 +276,8 @@ py::dict layoutDict(const RunLayout& L) {
     d["/busway/names"] = L.busway_name;
     d["/rack/busway"] = integers(L.rack_busway);
   }
+  d["has_plant"] = L.has_plant;  // a plant: section (the /plant, /weather, /water series)
+  if (L.has_plant) d["plant_rejection"] = L.plant_towers ? "towers" : "dry_coolers";
   return d;
 }
 
@@ -305,6 +307,7 @@ py::dict countsDict(const RunLayout& L) {
   d["states"] = L.nstate;
   d["power"] = L.has_power;
   d["room_air"] = L.has_room;
+  d["plant"] = L.has_plant;
   return d;
 }
 
@@ -658,6 +661,10 @@ PyResults readPy(const py::object& path_arg, const py::object& series) {
     if (!isEvent(p)) R.layout[py::str(p)] = integers(v);
   for (const auto& [p, v] : d.strings)
     if (!isEvent(p)) R.layout[py::str(p)] = v;
+  // a file has a plant when it has its series (read with a series filter: those read)
+  bool plant = false;
+  for (const auto& [p, s] : d.series) plant = plant || p.rfind("/plant/", 0) == 0;
+  R.layout["has_plant"] = plant;
   R.events = eventList(d.events);
   for (const auto& [k, v] : d.text_attributes) R.attributes[py::str(k)] = text(v);
   for (const auto& [k, v] : d.number_attributes) R.attributes[py::str(k)] = v;

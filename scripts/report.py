@@ -21,7 +21,9 @@ A run file (dctwin run -o, docs/results.md) gives, readable from a pod to a hall
   - the event log
 A sweep file (dctwin sweep -o, docs/sweep-format.md) gives:
   - every metric against every parameter, coloured by the second parameter, categories labelled
-    by what differs between them (not the file path)
+    by what differs between them (not the file path; weather files by their site)
+  - with a plant: the fronts of the run's (annual's) facility energy, site water and cost against
+    training throughput lost, coloured by the second parameter, marked by the first
   - the Pareto front of energy overhead (PUE) against training throughput lost
   - the table of cases
 Units as people read them: degC, kW, L/min, minutes.
@@ -582,9 +584,30 @@ def pareto(x, y):
     return front
 
 
-def category_labels(values):
+def epw_site(path, dirs):
+    """the site an EnergyPlus weather file names on its LOCATION line ("Phoenix (synthetic)"), or
+    its file name in words ("phoenix_hot_dry.epw" -> "Phoenix hot dry") when it cannot be read"""
+    for d in dirs:
+        full = path if os.path.isabs(path) else os.path.join(d, path)
+        try:
+            with open(full, encoding="latin-1") as e:
+                head = e.readline().split(",")
+            if head[0] == "LOCATION" and len(head) > 1 and head[1].strip():
+                return head[1].strip()
+        except OSError:
+            continue
+    words = os.path.splitext(os.path.basename(path))[0].replace("_", " ").replace("-", " ")
+    return words[:1].upper() + words[1:]
+
+
+def category_labels(values, dirs=()):
     """short labels for categorical values (files, words): what differs between them; a number
-    when that is all that differs (pod_gb200_r4.yaml, ..._r8.yaml -> 4 … 8)"""
+    when that is all that differs (pod_gb200_r4.yaml, ..._r8.yaml -> 4 … 8); weather files by
+    their site"""
+    if values and all(v.lower().endswith(".epw") for v in values):
+        sites = [epw_site(v, dirs) for v in values]
+        if len(set(sites)) == len(set(values)):
+            return sites, None
     stems = [os.path.splitext(os.path.basename(v))[0] for v in values]
     if len(set(stems)) < len(set(values)):
         stems = list(values)
@@ -600,7 +623,7 @@ def category_labels(values):
     return stems, None
 
 
-def sweep_param(c, p, n):
+def sweep_param(c, p, n, dirs=()):
     txt = text(c["parameters"][p])
     xs = c["parameters_si"][p][()] if "parameters_si" in c else np.full(n, np.nan)
     numeric = bool(np.all(np.isfinite(xs)))
@@ -608,7 +631,7 @@ def sweep_param(c, p, n):
         return xs - C0, f"{p} (°C)", None
     if numeric:
         return xs.astype(float), p, None
-    labels, nums = category_labels(txt)
+    labels, nums = category_labels(txt, dirs)
     if nums is not None:
         return np.array(nums), p, None
     cats = sorted(set(labels))
@@ -622,17 +645,34 @@ def sweep_report(f, out):
     status = text(c["status"])
     ok = np.array([s == "ok" for s in status])
     params = list(c["parameters"].keys()) if "parameters" in c else []
-    metrics = [("hottest GPU junction", "T_junction_max", "°C", -C0),
-               ("hottest cold-plate case", "T_case_max", "°C", -C0),
-               ("hottest CDU supply", "T_supply_max", "°C", -C0),
-               ("throttled GPU-seconds", "gpu_seconds_throttled", "s", 0.0),
-               ("throughput ratio", "throughput_ratio", "", 0.0),
-               ("PUE", "PUE", "", 0.0),
-               ("cooling energy", "E_cooling", "kWh", None),
-               ("IT energy", "E_it", "kWh", None),
-               ("lowest flow margin", "flow_margin_min", "", 0.0)]
+    plant = "E_facility" in c and np.any(np.isfinite(c["E_facility"][()][ok]))
+    currency = sweep_currency(f)
+    if plant:  # the plant's metrics first: what a site's manager asks of a design
+        metrics = [("PUE", "PUE", "", 0.0),
+                   ("cooling pPUE", "pPUE_cooling", "", 0.0),
+                   ("WUE", "WUE", "L/kWh", 0.0),
+                   ("cost", "cost", currency, 0.0),
+                   ("throughput lost", "throughput_lost", "", 0.0),
+                   ("hottest GPU junction", "T_junction_max", "°C", -C0),
+                   ("throttled GPU-seconds", "gpu_seconds_throttled", "s", 0.0),
+                   ("facility energy", "E_facility", "MWh", None),
+                   ("chiller energy", "E_chillers", "MWh", None),
+                   ("dry-cooler fan energy", "E_dry_coolers", "MWh", None),
+                   ("tower fan energy", "E_towers", "MWh", None),
+                   ("mechanical cooling", "time_partial", "h", None)]
+    else:
+        metrics = [("hottest GPU junction", "T_junction_max", "°C", -C0),
+                   ("hottest cold-plate case", "T_case_max", "°C", -C0),
+                   ("hottest CDU supply", "T_supply_max", "°C", -C0),
+                   ("throttled GPU-seconds", "gpu_seconds_throttled", "s", 0.0),
+                   ("throughput ratio", "throughput_ratio", "", 0.0),
+                   ("PUE", "PUE", "", 0.0),
+                   ("cooling energy", "E_cooling", "kWh", None),
+                   ("IT energy", "E_it", "kWh", None),
+                   ("lowest flow margin", "flow_margin_min", "", 0.0)]
     metrics = [m for m in metrics if m[1] in c and np.any(np.isfinite(c[m[1]][()][ok]))]
-    pv = {p: sweep_param(c, p, n) for p in params}
+    dirs = sweep_dirs(f)
+    pv = {p: sweep_param(c, p, n, dirs) for p in params}
     for p in params:
         xs, xlabel, cats = pv[p]
         other = [q for q in params if q != p]
@@ -641,8 +681,7 @@ def sweep_report(f, out):
         fig, axes = plt.subplots(rows, cols, figsize=(11, min(7.8, 2.6 * rows)), squeeze=False)
         for k, (label, key, unit, off) in enumerate(metrics):
             ax = axes[k // cols][k % cols]
-            y = c[key][()].astype(float)
-            y = y / 3.6e6 if unit == "kWh" else y + (off or 0.0)
+            y = scaled(c, key, unit, off)
             if other:  # coloured by the second parameter, one line per value
                 q = other[0]
                 qx, qlabel, qcats = pv[q]
@@ -710,14 +749,16 @@ def sweep_report(f, out):
     ax.grid(alpha=0.3)
     legend(ax)
     figs.add("Energy overhead against throughput lost: the Pareto front", fig, "pareto.png")
+    if plant and "throughput_lost" in c:
+        plant_fronts(figs, c, ok, params, pv, currency)
     table = []
     shown = metrics[:6]
     for i in range(n):
         row = [str(int(c["index"][i])), status[i]]
-        row += [text(c["parameters"][p])[i] for p in params]
+        row += [pv[p][2][int(pv[p][0][i])] if pv[p][2] else text(c["parameters"][p])[i]
+                for p in params]
         for label, key, unit, off in shown:
-            v = float(c[key][i])
-            v = v / 3.6e6 if unit == "kWh" else v + (off or 0.0)
+            v = float(scaled(c, key, unit, off)[i])
             row.append("" if not math.isfinite(v) else f"{v:.4g}")
         table.append(row)
     head = ["case", "status"] + params + [f"{m[0]}" + (f" ({m[2]})" if m[2] else "") for m in shown]
@@ -727,8 +768,107 @@ def sweep_report(f, out):
         best.append(("Least throughput lost", f"case {int(c['index'][i])}: {fmt(yv[i], 4)}"))
         i = idx[np.argmin(x[idx])]
         best.append(("Lowest energy overhead", f"case {int(c['index'][i])}: {fmt(x[i], 3)}"))
+    if plant:
+        for label, key, unit in (("Lowest facility energy", "E_facility", "MWh"),
+                                 ("Least site water", "water_site", "m3"),
+                                 ("Lowest cost", "cost", currency)):
+            v = scaled(c, key, unit, None)
+            g = np.where(ok & np.isfinite(v))[0]
+            if g.size:
+                i = g[np.argmin(v[g])]
+                best.append((label, f"case {int(c['index'][i])}: {fmt(v[i], 4)} {unit}"))
     best.insert(0, ("Cases", f"{n} ({int(ok.sum())} ok, {int((~ok).sum())} failed)"))
     return figs, head, table, best
+
+
+def scaled(c, key, unit, off):
+    """a /cases column in the unit people read: J -> kWh or MWh, s -> h, kg -> m3"""
+    y = c[key][()].astype(float)
+    div = {"kWh": 3.6e6, "MWh": 3.6e9, "h": 3600.0, "m3": 1000.0}.get(unit)
+    return y / div if div else y + (off or 0.0)
+
+
+def sweep_dirs(f):
+    """folders a sweep's relative file values may be read from: the sweep file's, then here"""
+    sf = f.attrs.get("sweep_file", b"")
+    sf = sf.decode() if isinstance(sf, bytes) else str(sf)
+    return [d for d in (os.path.dirname(os.path.abspath(sf)) if sf else "", os.getcwd()) if d]
+
+
+def sweep_currency(f):
+    """the base facility's tariff currency (plant.tariff.currency; the plant's default EUR)"""
+    t = f.attrs.get("facility_text", b"")
+    t = t.decode() if isinstance(t, bytes) else str(t)
+    m = re.search(r"^\s*currency:\s*([A-Za-z]+)", t, re.M)
+    return m.group(1) if m else "EUR"
+
+
+def plant_fronts(figs, c, ok, params, pv, currency):
+    """facility energy, site water and cost of each case against its training throughput lost,
+    coloured by the second parameter and marked by the first, with each panel's Pareto front"""
+    span = (c["time_free"][()] + c["time_partial"][()] + c["time_mechanical"][()]) / 86400.0
+    days = float(np.nanmedian(span[ok])) if np.any(ok) else 0.0
+    if days >= 364:
+        over = "annual"
+    elif days >= 1:
+        over = f"over {fmt(days, 1)} d"
+    elif days * 24 >= 1:
+        over = f"over {fmt(days * 24, 1)} h"
+    else:
+        over = f"over {fmt(days * 1440, 1)} min"
+    y = c["throughput_lost"][()].astype(float)
+    panels = [(f"facility energy, {over} (MWh)", scaled(c, "E_facility", "MWh", None)),
+              (f"site water, {over} (m³)", scaled(c, "water_site", "m3", None)),
+              (f"electricity cost, {over} ({currency})", scaled(c, "cost", currency, None))]
+    colour_by = params[1] if len(params) > 1 else (params[0] if params else None)
+    mark_by = params[0] if len(params) > 1 else None
+    markers = "osD^vP*X"
+    cm = plt.get_cmap("viridis")
+
+    def groups(p):
+        if p is None:
+            return [(None, np.ones(len(y), dtype=bool))]
+        qx, qlabel, qcats = pv[p]
+        out = []
+        for v in sorted(set(qx[ok].tolist())):
+            name = qcats[int(v)] if qcats else (
+                str(int(round(v))) if abs(v - round(v)) < 1e-9 else fmt(v, 3))
+            out.append((f"{qlabel} = {name}", qx == v))
+        return out
+
+    colours, marks = groups(colour_by), groups(mark_by)
+    fig, axes = plt.subplots(1, len(panels), figsize=(11.5, 4.2), squeeze=False)
+    for k, (xlabel, x) in enumerate(panels):
+        ax = axes[0][k]
+        good = ok & np.isfinite(x) & np.isfinite(y)
+        for j, (clab, cm_) in enumerate(colours):
+            for i, (mlab, mm) in enumerate(marks):
+                m = good & cm_ & mm
+                if m.any():
+                    ax.scatter(x[m], y[m], s=34, marker=markers[i % len(markers)],
+                               color=cm(j / max(1, len(colours) - 1)), edgecolor="k", lw=0.4)
+        idx = np.where(good)[0]
+        if idx.size:
+            front = idx[pareto(x[idx], y[idx])]
+            front = front[np.argsort(x[front])]
+            ax.plot(x[front], y[front], "r--", lw=1, label="Pareto front" if k == 0 else None)
+        ax.set_xlabel(xlabel, fontsize=8)
+        ax.set_ylabel("training throughput lost (1 - ratio)" if k == 0 else "", fontsize=8)
+        ax.grid(alpha=0.3)
+    # one legend: a colour per value of the second parameter, a marker per value of the first
+    ax = axes[0][0]
+    for j, (clab, _) in enumerate(colours):
+        if clab:
+            ax.scatter([], [], s=34, marker="o", color=cm(j / max(1, len(colours) - 1)),
+                       edgecolor="k", lw=0.4, label=clab)
+    for i, (mlab, _) in enumerate(marks):
+        if mlab:
+            ax.scatter([], [], s=34, marker=markers[i % len(markers)], color="white",
+                       edgecolor="k", lw=0.8, label=mlab)
+    legend(ax, loc="best")
+    figs.add(f"Facility energy, water and cost {over} against training throughput lost"
+             + (f", coloured by {colour_by}" if colour_by else "")
+             + (f", marked by {mark_by}" if mark_by else ""), fig, "plant_front.png")
 
 
 # ---------------------------------------------------------------------------------------------

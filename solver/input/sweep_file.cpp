@@ -69,24 +69,33 @@ class SweepReader {
     return (std::filesystem::path(s_.base_dir) / p).lexically_normal().string();
   }
 
-  void readParam(const YAML::Node& n, const std::string& pp) {
-    MapIn p(f_, n, pp, *keys::sweepFile().find("parameters")->section);
-    if (!p.valid()) return;
-    SweepParam sp;
-    sp.loc = f_.loc(n, sub(pp, "path"));
+  // facility.<path> or scenario.<path> (or facility alone: whole files) into sp; false with an
+  // error when it is neither
+  bool readPath(MapIn& p, SweepParam& sp, bool whole_files) {
     std::string path;
-    if (!p.read("path", path)) return;
+    if (!p.read("path", path)) return false;
     const auto dot = path.find('.');
     sp.target = path.substr(0, dot);
     sp.path = dot == std::string::npos ? "" : path.substr(dot + 1);
-    if (path == "facility") sp.target = "facility_file", sp.path = "facility";  // whole files
+    if (whole_files && path == "facility")
+      sp.target = "facility_file", sp.path = "facility";  // whole files
     if ((sp.target != "facility" && sp.target != "scenario" && sp.target != "facility_file") ||
         sp.path.empty()) {
       f_.error(*p.get("path"), p.sub("path"), path,
                "expected facility.<path> or scenario.<path>, e.g. "
                "facility.facility_water.supply_temperature");
-      return;
+      return false;
     }
+    sp.file_valued = sp.target != "facility_file" && sweepPathNamesFile(sp.path);
+    return true;
+  }
+
+  void readParam(const YAML::Node& n, const std::string& pp) {
+    MapIn p(f_, n, pp, *keys::sweepFile().find("parameters")->section);
+    if (!p.valid()) return;
+    SweepParam sp;
+    sp.loc = f_.loc(n, sub(pp, "path"));
+    if (!readPath(p, sp, true)) return;
     sp.name = sp.path;
     p.read("name", sp.name);
     readValues(p, sp);
@@ -95,7 +104,60 @@ class SweepReader {
       f_.error(n, p.sub("range"), "", "latin_hypercube parameters need a 'range'");
     if (s_.mode != SweepSpec::Mode::Lhs && sp.values.empty() && !p.get("values") && !p.get("range"))
       f_.error(n, p.sub("values"), "", "a parameter needs 'values' (or 'range' and 'steps')");
+    p.list("linked",
+           [&](const YAML::Node& l, const std::string& lp, std::size_t) { readLinked(l, lp, sp); });
+    if (!sp.linked.empty()) checkDistinct(p, sp);
     s_.params.push_back(sp);
+  }
+
+  // one parameter set with `main`: a path and as many values (or a range with as many steps)
+  void readLinked(const YAML::Node& n, const std::string& lp, SweepParam& main) {
+    MapIn p(f_, n, lp, *keys::sweepFile().find("parameters")->section->find("linked")->section);
+    if (!p.valid()) return;
+    SweepParam sp;
+    sp.loc = f_.loc(n, sub(lp, "path"));
+    if (!readPath(p, sp, false)) return;
+    sp.name = main.name;
+    if (s_.mode == SweepSpec::Mode::Lhs) {
+      f_.error(n, lp, "",
+               "latin_hypercube: linked parameters are not supported (use grid or list)");
+      return;
+    }
+    readValues(p, sp);
+    readRange(p, sp);
+    if (!p.get("values") && !p.get("range")) {
+      f_.error(n, p.sub("values"), "",
+               "a linked parameter needs 'values' (or 'range' and 'steps')");
+      return;
+    }
+    if (sp.values.size() != main.values.size()) {
+      f_.error(n, p.sub("values"), std::to_string(sp.values.size()) + " values",
+               "a linked parameter needs as many values as its parameter '" + main.name + "' (" +
+                   std::to_string(main.values.size()) + ")");
+      return;
+    }
+    main.linked.push_back(sp);
+  }
+
+  // a linked value is found by its parameter's value: those must differ
+  void checkDistinct(MapIn& p, const SweepParam& sp) {
+    for (std::size_t a = 0; a < sp.values.size(); ++a)
+      for (std::size_t b = 0; b < a; ++b)
+        if (sp.values[a] == sp.values[b])
+          f_.s.add(sp.value_locs.size() > a ? sp.value_locs[a] : p.loc(), sp.values[a],
+                   "a parameter with linked parameters needs distinct values ('" + sp.values[a] +
+                       "' twice)");
+  }
+
+  // a file value: relative to the sweep file's folder; it must exist
+  void checkFile(const SweepParam& sp, const std::string& v, const SourceLoc& at) {
+    if (!sp.file_valued) return;
+    std::error_code ec;
+    const std::string full = resolve(v);
+    if (!std::filesystem::is_regular_file(full, ec))
+      f_.s.add(
+          at, v,
+          "no such file: '" + full + "' (a file value is relative to the sweep file's folder)");
   }
 
   void readValues(MapIn& p, SweepParam& sp) {
@@ -107,10 +169,13 @@ class SweepReader {
     }
     forEachItem(f_, *v, p.sub("values"), 1, "values",
                 [&](const YAML::Node& x, const std::string& path, std::size_t) {
-                  if (!x.IsScalar())
+                  if (!x.IsScalar()) {
                     f_.error(x, path, "", "expected a value such as \"35 degC\"");
-                  else
-                    sp.values.push_back(x.Scalar());
+                    return;
+                  }
+                  sp.values.push_back(x.Scalar());
+                  sp.value_locs.push_back(f_.loc(x, path));
+                  checkFile(sp, x.Scalar(), sp.value_locs.back());
                 });
   }
 
@@ -127,11 +192,17 @@ class SweepReader {
                "expected [low, high] in one unit with low < high, e.g. [\"25 degC\", \"45 degC\"]");
       return;
     }
+    if (sp.file_valued) {
+      f_.error(*r, p.sub("range"), "", "a file key takes 'values' (file names), not a range");
+      return;
+    }
     sp.lo = a, sp.hi = b, sp.unit = ua;
     int n = 0;
     if (p.read("steps", n))
-      for (int k = 0; k < n; ++k)
+      for (int k = 0; k < n; ++k) {
         sp.values.push_back(fmt(a + (b - a) * k / (n - 1)) + (ua.empty() ? "" : " " + ua));
+        sp.value_locs.push_back(f_.loc(*r, p.sub("range")));
+      }
   }
 
   File& f_;
@@ -139,6 +210,12 @@ class SweepReader {
 };
 
 }  // namespace
+
+bool sweepPathNamesFile(const std::string& path) {
+  const auto dot = path.rfind('.');
+  const std::string leaf = dot == std::string::npos ? path : path.substr(dot + 1);
+  return leaf == "epw" || leaf == "csv";
+}
 
 SweepSpec loadSweepFromString(const std::string& text, const std::string& name,
                               const std::string& base_dir) {

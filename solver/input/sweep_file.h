@@ -18,7 +18,18 @@ struct SweepParam {
   double lo = 0, hi = 0;            // Latin hypercube: range in `unit`
   std::string unit;                 // "degC", "kW", ... ("" for plain numbers)
   SourceLoc loc;
+  std::vector<SourceLoc> value_locs;  // where each value is written (values, or the range)
+  // a key that names a file (the path ends in .epw or .csv): the values are file names relative
+  // to the sweep file's folder, written into each case relative to its facility's (scenario's)
+  bool file_valued = false;
+  // parameters set together with this one, value k with value k, in this one's column (a design
+  // sweep of the water temperature moves the plant set point, the facility water and the CDU
+  // set point at once); each has a path and as many values; none have links of their own
+  std::vector<SweepParam> linked;
 };
+
+// true when the path (after facility. or scenario.) ends in a key whose value is a file name
+bool sweepPathNamesFile(const std::string& path);
 
 struct SweepSpec {
   std::string file, text;

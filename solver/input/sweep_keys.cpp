@@ -6,18 +6,32 @@ namespace dctwin::keys {
 
 namespace {
 
+// a parameter set together with its parameter (same column, value k with value k)
+const Section kLinked{
+    "sweep.parameters.linked",
+    "a parameter set together with its parameter, value k with value k (one /cases column)",
+    {text("path").req().docs("facility.<path> or scenario.<path>"),
+     any("values")
+         .typeShown("list of values")
+         .docs("as many values as the parameter's, written as given"),
+     any("range").typeShown("[low, high]").docs("[low, high] in one unit, low < high"),
+     integer("steps", 2, 10000).docs("with range: as many as the parameter's values")}};
+
 const Section kParam{
     "sweep.parameters",
     "one swept parameter: a path and its values (values, range with steps, or range alone for "
     "latin_hypercube)",
     {text("name").dflt("the path").docs("column name"),
      text("path").req().docs(
-         "facility.<path>, scenario.<path>, or facility (whole facility files)"),
+         "facility.<path>, scenario.<path>, or facility (whole facility files); a path ending in "
+         "epw or csv takes file names, relative to the sweep file's folder"),
      any("values")
          .typeShown("list of values")
          .docs("a list of values, written as given (\"35 degC\")"),
      any("range").typeShown("[low, high]").docs("[low, high] in one unit, low < high"),
-     integer("steps", 2, 10000).docs("with range: evenly spaced values, low to high inclusive")}};
+     integer("steps", 2, 10000).docs("with range: evenly spaced values, low to high inclusive"),
+     list("linked", &kLinked, "linked parameters")
+         .docs("other paths set with this one, value k with value k (grid and list)")}};
 
 const Section kSweep{
     "sweep",

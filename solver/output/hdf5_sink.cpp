@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "solver/output/monthly.h"
 #include "solver/output/results.h"
 #include "solver/output/results_reader.h"
 #include "solver/output/series_filter.h"
@@ -29,6 +30,7 @@ struct Hdf5Sink::Impl {
   int ev_time = -1, ev_component = -1, ev_kind = -1, ev_severity = -1, ev_message = -1;
   std::size_t events_written = 0;
   double last_flush_wall = -1e300;  // wall time of the last flush in row() (s)
+  MonthlyTotals monthly;            // /monthly, written at the end (a plant section)
 
   // appends the events not yet in the file
   void events(const std::vector<EventRecord>& log) {
@@ -89,6 +91,7 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     if (!bad.empty()) throw ResultsError(bad);
   }
   I.file.emplace(path_, std::size_t(flush_every_));
+  I.monthly.begin(L);
   ResultsFile& f = *I.file;
   // 1. provenance: program, revision, command line, host, time, solver settings, inputs
   writeProvenance(f, provenance(), L.solver);
@@ -160,6 +163,7 @@ void Hdf5Sink::row(const OutputFrame& fr) {
   for (const ObservableInfo& o : observableTable())
     if (o.rate == Rate::Output && I.handle[int(o.id)] >= 0)
       f.appendRow(I.handle[int(o.id)], fr.get(o.id));
+  I.monthly.row(fr);
   // at block boundaries only, and not more often than every kMinFlushSeconds of wall time
   if (++I.count % flush_every_ == 0 && fr.wall_seconds >= I.last_flush_wall + kMinFlushSeconds) {
     I.last_flush_wall = fr.wall_seconds;
@@ -190,6 +194,10 @@ void Hdf5Sink::end(const RunResult& r) {
   I.stats(r.stats, r.t_end, r.wall_seconds);
   f.setAttribute("/", "rows_complete", static_cast<long long>(I.count));
   I.events(r.events);
+  if (I.monthly.active() && !I.monthly.months().empty())  // totals per calendar month
+    for (const MonthlyColumn& c : monthlyColumns())
+      f.writeVector(std::string("/monthly/") + c.name, monthlyColumn(I.monthly.months(), c.name),
+                    c.unit, c.description);
   f.close();
   impl_->file.reset();
 }

@@ -207,6 +207,7 @@ RunLayout describeModel(const FacilityModel& m) {
   L.has_power = m.has_power;
   L.has_room = m.room_state >= 0;
   L.has_plant = m.has_plant;
+  L.plant_towers = m.has_plant && m.plant.rejection == PlantParams::Rejection::Tower;
   L.currency = m.currency;
   L.cdu_name = m.cdu_name;
   L.rack_name = m.rack_name;
@@ -857,6 +858,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     case Obs::PlantTimeFree:
     case Obs::PlantTimePartial:
     case Obs::PlantTimeMechanical:
+    case Obs::CalendarMonth:
       return one(plantObservable(id, m, st, c.t));  // solver/output/plant_observables.cpp
     case Obs::Count:
       return;

@@ -464,6 +464,10 @@ enum class Rate { Output, Fast };
     "time in partial mechanical cooling", "plant steps in mode 1")                                 \
   X(PlantTimeMechanical, "/plant/time_mechanical", "s", Cumulative, Facility, Plant, Output,       \
     "time in full mechanical cooling", "plant steps in mode 2")                                    \
+  X(CalendarMonth, "/calendar/month", "1", Instant, Facility, Plant, Output,                       \
+    "calendar month (1 January ... 12 December) the output interval ending at this time lies in "  \
+    "(365-day weather year; monthly totals: docs/results.md)",                                     \
+    "month of plant.weather start + t - 1 ms")                                                     \
   X(JobTimeCompute, "/job/time/compute", "s", Cumulative, Job, Jobs, Output,                       \
     "bottleneck map: Compute phases at the reference clock's pace",                                \
     "mean over the job's GPUs (docs/models/job.md)")                                               \
@@ -577,8 +581,9 @@ struct RunLayout {
   int nair = 0;    // air-cooled racks (issue 19)
   std::vector<std::string> air_name;
   bool has_power = false, has_room = false;
-  bool has_plant = false;  // a plant: section
-  std::string currency;    // the plant tariff's
+  bool has_plant = false;     // a plant: section
+  bool plant_towers = false;  // its heat rejection: cooling towers (else dry coolers)
+  std::string currency;       // the plant tariff's
   std::vector<std::string> cdu_name, rack_name, rack_row, rack_type, job_name, busway_name;
   std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 without a power section
   std::vector<char> rack_resolved;                     // 1: resolved GPUs, 0: heat_load profile

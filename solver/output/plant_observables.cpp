@@ -81,6 +81,8 @@ double plantObservable(Obs id, const FacilityModel& m, const State& st, double t
       return pl.mode_time[1] + (s.mode == PlantMode::Partial ? dt : 0.0);
     case Obs::PlantTimeMechanical:
       return pl.mode_time[2] + (s.mode == PlantMode::Mechanical ? dt : 0.0);
+    case Obs::CalendarMonth:  // the interval ending at t: its last instant
+      return monthOfYear(m.plant_start + t - 1e-3);
     default:
       return nan;
   }

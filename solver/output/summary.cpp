@@ -12,6 +12,8 @@ namespace dctwin {
 void SummarySink::begin(const RunLayout& L, const FrameLayout&) {
   L_ = &L;
   summary = RunSummary{};
+  monthly_ = MonthlyTotals{};
+  monthly_.begin(L);
 }
 
 namespace {
@@ -127,6 +129,8 @@ void SummarySink::row(const OutputFrame& f) {
     P.t_free = f.scalar(Obs::PlantTimeFree);
     P.t_partial = f.scalar(Obs::PlantTimePartial);
     P.t_mechanical = f.scalar(Obs::PlantTimeMechanical);
+    monthly_.row(f);
+    s.months = monthly_.months();
     const double Ts = f.scalar(Obs::PlantTSupply);
     P.T_supply_min = std::min(P.T_supply_min, Ts);
     P.T_supply_max = std::max(P.T_supply_max, Ts);
@@ -261,6 +265,13 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
         "%.1f degC",
         P.t_free / 3600, P.t_partial / 3600, P.t_mechanical / 3600, toCelsius(P.T_supply_min),
         toCelsius(P.T_supply_max));
+    if (s.months.size() > 1)  // a long run: the GPU side and the energy per calendar month
+      for (const MonthTotals& mo : s.months)
+        line(
+            "  month %2d            %.1f GPU-h throttled, throughput lost %.4f, PUE %.4f, "
+            "%.1f m3 water, %.2f %s",
+            mo.month, mo.gpu_seconds_throttled / 3600, mo.throughputLost(), mo.pue(),
+            mo.water / 1000, mo.cost, m.currency.c_str());
   }
   if (m.has_room)
     line("  room air            %.1f degC peak, %.1f kW from the racks' air side (end)",

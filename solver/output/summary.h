@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/output/monthly.h"
 #include "solver/output/sinks.h"
 
 namespace dctwin {
@@ -69,7 +70,8 @@ struct RunSummary {
     double t_free = 0, t_partial = 0, t_mechanical = 0;
     double T_supply_min = 1e300, T_supply_max = -1e300;
   } plant;
-  double bus_load_max = 0;  // highest busway current / rating seen at an output (1)
+  std::vector<MonthTotals> months;  // per calendar month (a plant section; solver/output/monthly.h)
+  double bus_load_max = 0;          // highest busway current / rating seen at an output (1)
   int racks_unpowered = 0;
   // leaks, at the end
   double coolant_lost = 0, air_volume = 0;  // all CDUs (m3)
@@ -83,6 +85,7 @@ class SummarySink : public RunSink {
 
  private:
   const RunLayout* L_ = nullptr;  // valid from begin to the end of the run
+  MonthlyTotals monthly_;
 };
 
 std::string formatSummary(const RunLayout& L, const RunSummary& s, const RunResult& r);

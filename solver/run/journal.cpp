@@ -36,6 +36,22 @@ const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
                                                                   {"E_cooling", "J"},
                                                                   {"E_power_losses", "J"},
                                                                   {"PUE", "1"},
+                                                                  {"pPUE_cooling", "1"},
+                                                                  {"E_facility", "J"},
+                                                                  {"E_plant", "J"},
+                                                                  {"E_plant_pumps", "J"},
+                                                                  {"E_chillers", "J"},
+                                                                  {"E_condenser_fans", "J"},
+                                                                  {"E_dry_coolers", "J"},
+                                                                  {"E_towers", "J"},
+                                                                  {"water_site", "kg"},
+                                                                  {"WUE", "L/kWh"},
+                                                                  {"cost", "1"},
+                                                                  {"CO2", "kg"},
+                                                                  {"time_free", "s"},
+                                                                  {"time_partial", "s"},
+                                                                  {"time_mechanical", "s"},
+                                                                  {"throughput_lost", "1"},
                                                                   {"P_pump_mean", "W"},
                                                                   {"flow_margin_min", "1"},
                                                                   {"busway_load_max", "1"},
@@ -70,8 +86,29 @@ const std::string& sweepMetricDescription(const std::string& name) {
       {"E_cooling", "CDU pump electrical energy over the window"},
       {"E_power_losses", "shelf + busway + UPS + transformer losses over the window"},
       {"PUE",
-       "(utility + energy drawn from the stores + CDU pump energy) / IT energy at the racks' AC "
-       "input, over the window"},
+       "energy PUE over the window (The Green Grid): with a plant /energy/facility / "
+       "/energy/it_pue; without, (utility + energy drawn from the stores + CDU pump energy) / IT "
+       "energy at the racks' AC input"},
+      // the plant's metrics: differences of its cumulative rows over the window (NaN without a
+      // plant section)
+      {"pPUE_cooling",
+       "partial PUE of the cooling over the window: (/energy/it_pue + CDU pumps + plant) / "
+       "/energy/it_pue"},
+      {"E_facility", "facility energy E_DC over the window (/energy/facility)"},
+      {"E_plant", "plant energy over the window: primary pumps + fans + chillers + condenser fans"},
+      {"E_plant_pumps", "primary (facility-water) pump energy over the window"},
+      {"E_chillers", "chiller compressor energy over the window"},
+      {"E_condenser_fans", "chiller condenser fan energy over the window"},
+      {"E_dry_coolers", "dry-cooler fan energy over the window (NaN with cooling towers)"},
+      {"E_towers", "cooling-tower fan energy over the window (NaN with dry coolers)"},
+      {"water_site", "site water (evaporation + drift + blowdown) over the window (/water/site)"},
+      {"WUE", "site WUE over the window: site water (L) / /energy/it_pue (kWh)"},
+      {"cost", "electricity cost of E_DC over the window, in the tariff's currency (/plant/cost)"},
+      {"CO2", "CO2 of E_DC over the window (/plant/CO2)"},
+      {"time_free", "time in free cooling over the window (/plant/time_free)"},
+      {"time_partial", "time in partial mechanical cooling over the window"},
+      {"time_mechanical", "time in full mechanical cooling over the window"},
+      {"throughput_lost", "first training job: 1 - throughput_ratio"},
       {"P_pump_mean", "mean CDU pump electrical power over the window"},
       {"flow_margin_min", "lowest rack flow / design flow over the window (t > 0)"},
       {"busway_load_max", "highest busway current / rating at an output time in the window"},
@@ -119,13 +156,18 @@ std::string fingerprint(const SweepSpec& s) {
   };
   file(s.facility_path);
   if (!s.scenario_path.empty()) file(s.scenario_path);
-  for (const auto& p : s.params)
-    if (p.target == "facility_file")
+  auto files = [&](const SweepParam& p) {
+    if (p.target == "facility_file" || p.file_valued)
       for (const auto& v : p.values)
         file(std::filesystem::path(v).is_absolute()
                  ? v
                  : (std::filesystem::path(s.base_dir) / v).lexically_normal().string());
-  return "dctwin-sweep-journal 2 " + std::to_string(h);
+  };
+  for (const auto& p : s.params) {
+    files(p);
+    for (const auto& l : p.linked) files(l);
+  }
+  return "dctwin-sweep-journal 3 " + std::to_string(h);
 }
 std::string escape(const std::string& e) {
   std::string o;
@@ -208,10 +250,12 @@ std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s,
   if (!std::getline(in, line) || line.empty()) return out;  // empty: nothing done yet
   const std::string head = fingerprint(s) + " cases=" + std::to_string(ncases);
   if (line != head) {
-    const bool v1 = line.rfind("dctwin-sweep-journal 1 ", 0) == 0;
+    // 1 and 2: older metrics tables (2 had no plant metrics)
+    const bool v1 = line.rfind("dctwin-sweep-journal 1 ", 0) == 0 ||
+                    line.rfind("dctwin-sweep-journal 2 ", 0) == 0;
     throw failure(SourceLoc{path, 1, 1, ""}, line.substr(0, 80),
                   v1 ? "a journal of an older dctwin: delete it (its cases run again)"
-                  : line.rfind("dctwin-sweep-journal 2 ", 0) == 0
+                  : line.rfind("dctwin-sweep-journal 3 ", 0) == 0
                       ? "this journal belongs to another sweep, or the sweep file, its facility "
                         "or scenario changed since it was written: delete it to start over, or "
                         "restore the files"

@@ -145,6 +145,9 @@ class MetricsSink : public RunSink {
     double E_storage = 0;  // net energy drawn from the stores (PUE credits it)
     double t = 0, E_utility = 0, E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0;
     double E_pump = 0, heat_in = 0, throttled = 0, iterations = 0, iteration_sum = 0;
+    // the plant's cumulative rows (a plant section)
+    double E_facility = 0, E_it_pue = 0, E_plant_pumps = 0, E_fans = 0, E_chillers = 0;
+    double E_cond_fans = 0, water = 0, cost = 0, co2 = 0, t_mode[3] = {0, 0, 0};
   };
   struct Acc {  // extremes over the rows of a window
     std::vector<double> Tj_max;
@@ -198,6 +201,20 @@ class MetricsSink : public RunSink {
       c.E_ups = f.scalar(Obs::EnergyUpsLoss);
       c.E_tx = f.scalar(Obs::EnergyTransformerLoss);
     }
+    if (f.has(Obs::EnergyFacility)) {
+      c.E_facility = f.scalar(Obs::EnergyFacility);
+      c.E_it_pue = f.scalar(Obs::EnergyItPue);
+      c.E_plant_pumps = f.scalar(Obs::EnergyPlantPumps);
+      c.E_fans = f.scalar(Obs::EnergyPlantFans);
+      c.E_chillers = f.scalar(Obs::EnergyPlantChillers);
+      c.E_cond_fans = f.scalar(Obs::EnergyPlantCondenserFans);
+      c.water = f.scalar(Obs::WaterSite);
+      c.cost = f.scalar(Obs::PlantCost);
+      c.co2 = f.scalar(Obs::PlantCO2);
+      c.t_mode[0] = f.scalar(Obs::PlantTimeFree);
+      c.t_mode[1] = f.scalar(Obs::PlantTimePartial);
+      c.t_mode[2] = f.scalar(Obs::PlantTimeMechanical);
+    }
     c.E_pump = f.scalar(Obs::EnergyPumpElectric);
     c.heat_in = f.scalar(Obs::EnergyHeatIn);
     if (f.has(Obs::FacilityGpuSecondsThrottled))
@@ -230,6 +247,32 @@ class MetricsSink : public RunSink {
   int job_ = -1;
   bool first_ = true, started_ = false;
 };
+
+// the plant's metrics over the window, from the differences of its cumulative rows (the output
+// table computes them once: solver/output/plant_observables.cpp); PUE by The Green Grid's
+// energy definition
+void plantMetrics(const RunLayout& L, const MetricsSink::Cum& a, const MetricsSink::Cum& b,
+                  double E_cdu_pumps, std::map<std::string, double>& x) {
+  const double E_it = b.E_it_pue - a.E_it_pue;
+  const double E_fans = b.E_fans - a.E_fans;
+  const double E_plant = (b.E_plant_pumps - a.E_plant_pumps) + E_fans +
+                         (b.E_chillers - a.E_chillers) + (b.E_cond_fans - a.E_cond_fans);
+  x["E_facility"] = b.E_facility - a.E_facility;
+  x["PUE"] = E_it > 0 ? x["E_facility"] / E_it : kNaN;
+  x["pPUE_cooling"] = E_it > 0 ? (E_it + E_cdu_pumps + E_plant) / E_it : kNaN;
+  x["E_plant"] = E_plant;
+  x["E_plant_pumps"] = b.E_plant_pumps - a.E_plant_pumps;
+  x["E_chillers"] = b.E_chillers - a.E_chillers;
+  x["E_condenser_fans"] = b.E_cond_fans - a.E_cond_fans;
+  x[L.plant_towers ? "E_towers" : "E_dry_coolers"] = E_fans;
+  x["water_site"] = b.water - a.water;
+  x["WUE"] = E_it > 0 ? x["water_site"] / (E_it / 3.6e6) : kNaN;
+  x["cost"] = b.cost - a.cost;
+  x["CO2"] = b.co2 - a.co2;
+  x["time_free"] = b.t_mode[0] - a.t_mode[0];
+  x["time_partial"] = b.t_mode[1] - a.t_mode[1];
+  x["time_mechanical"] = b.t_mode[2] - a.t_mode[2];
+}
 
 }  // namespace
 
@@ -335,14 +378,31 @@ CaseInputs caseInputs(const SweepSpec& s, const SweepCase& c, const std::string&
   YAML::Node fac = YAML::Load(fac_text);
   YAML::Node sc =
       scenario_text.empty() ? YAML::Node(YAML::NodeType::Map) : YAML::Load(scenario_text);
-  for (std::size_t j = 0; j < s.params.size(); ++j) {
-    const SweepParam& p = s.params[j];
-    if (p.target == "facility_file") continue;
+  // a file value is relative to the sweep file's folder; the case reads it from its facility's
+  // (scenario's) folder
+  auto written = [&](const SweepParam& p, const std::string& v) {
+    if (!p.file_valued || std::filesystem::path(v).is_absolute()) return v;
+    const std::filesystem::path file = (std::filesystem::path(s.base_dir) / v).lexically_normal();
+    const std::string& owner = p.target == "facility" ? fac_path : s.scenario_path;
+    const std::filesystem::path dir = std::filesystem::path(owner).parent_path();
+    return owner.empty() ? file.string() : file.lexically_relative(dir).string();
+  };
+  auto set = [&](const SweepParam& p, const std::string& v) {
     try {
-      setPath(p.target == "facility" ? fac : sc, p.path, c.values[j]);
+      setPath(p.target == "facility" ? fac : sc, p.path, written(p, v));
     } catch (const std::exception& e) {
       throw failure(p.loc, p.target + "." + p.path, e.what());
     }
+  };
+  for (std::size_t j = 0; j < s.params.size(); ++j) {
+    const SweepParam& p = s.params[j];
+    if (p.target != "facility_file") set(p, c.values[j]);
+    if (p.linked.empty()) continue;
+    // the linked values go with this value's position (the reader checked they are distinct)
+    const auto k =
+        std::size_t(std::find(p.values.begin(), p.values.end(), c.values[j]) - p.values.begin());
+    if (k >= p.values.size()) throw failure(p.loc, c.values[j], "not one of the values");
+    for (const SweepParam& l : p.linked) set(l, l.values[k]);
   }
   return {emit(fac), emit(sc), fac_path};
 }
@@ -384,9 +444,20 @@ void validateSweep(const SweepSpec& s) {
   }
   std::vector<std::map<std::string, bool>> seen(s.params.size());
   for (const SweepCase& c : cases) {
+    // the first parameter with a value not loaded before: its value's line is the error's
+    SourceLoc at = s.params.empty() ? SourceLoc{s.file, 0, 0, ""} : s.params[0].loc;
     bool fresh = false;
     for (std::size_t j = 0; j < s.params.size(); ++j)
-      if (!seen[j][c.values[j]]) seen[j][c.values[j]] = fresh = true;
+      if (!seen[j][c.values[j]]) {
+        seen[j][c.values[j]] = true;
+        if (!fresh) {
+          const SweepParam& p = s.params[j];
+          const auto k = std::size_t(std::find(p.values.begin(), p.values.end(), c.values[j]) -
+                                     p.values.begin());
+          at = k < p.value_locs.size() ? p.value_locs[k] : p.loc;
+        }
+        fresh = true;
+      }
     if (!fresh) continue;
     try {
       const CaseInputs in = caseInputs(s, c, fac, sc);
@@ -405,8 +476,7 @@ void validateSweep(const SweepSpec& s) {
           errors.push_back(le);
           continue;
         }
-        errors.push_back({s.params.empty() ? SourceLoc{s.file, 0, 0, ""} : s.params[0].loc,
-                          le.value,
+        errors.push_back({at, le.value,
                           "case " + std::to_string(c.index) + " (" + vals + "): " + le.loc.path +
                               ": " + le.message});
       }
@@ -490,6 +560,8 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
         model.has_power && E_it_ac > 0
             ? ((e1.E_utility - e0.E_utility) + (e1.E_storage - e0.E_storage) + E_cool) / E_it_ac
             : kNaN;
+    if (model.has_plant) plantMetrics(model, e0, e1, E_cool, x);
+    if (!std::isnan(x["throughput_ratio"])) x["throughput_lost"] = 1.0 - x["throughput_ratio"];
     x["P_pump_mean"] = span > 0 ? E_cool / span : kNaN;
     x["flow_margin_min"] = w.margin;
     x["busway_load_max"] = model.has_power ? w.bus_load_max : kNaN;

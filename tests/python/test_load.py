@@ -28,6 +28,14 @@ def test_load_pod(pod):
     assert (size["cdus"], size["racks"], size["gpus"], size["jobs"]) == (1, 8, 576, 1)
     assert pod.layout["/rack/names"] == pod.racks
     assert "8 rack(s)" in repr(pod)
+    assert pod.layout["has_plant"] is False and size["plant"] is False
+
+
+def test_plant_in_the_layout():
+    fac = dctwin.Facility.load(ROOT / "data" / "facilities" / "pod_gb200_plant_w32.yaml")
+    assert fac.check()["plant"] is True
+    assert fac.layout["has_plant"] is True
+    assert fac.layout["plant_rejection"] == "dry_coolers"
 
 
 def test_missing_files():

@@ -4,7 +4,7 @@
 plot embedded), the PDF, every figure file, legends no longer than the report's cap, figure sizes
 readable at hall scale, the alarms' detection and isolation times, sweep categories by what differs.
 
-    report_test.py DCTWIN SOURCE_DIR WORKDIR {pod|leak|hall|sweep}
+    report_test.py DCTWIN SOURCE_DIR WORKDIR {pod|leak|hall|sweep|sweep_plant}
 """
 import json
 import os
@@ -112,6 +112,45 @@ parameters:
         leg = by["metrics_racks_per_cdu.png"]["legend"]
         check(leg == ["fws_temperature (°C) = 30", "fws_temperature (°C) = 40"], f"{leg}")
         check("Pareto" in page, "the Pareto front")
+    elif which == "sweep_plant":
+        # the climate x water example (data/sweeps/pod_plant_climate_water.yaml), 2 x 2 cases of
+        # 8 minutes: the plant fronts, weather files shown by their site
+        wx = os.path.join(src, "data", "weather")
+        sweep = os.path.join(work, "sweep_plant.yaml")
+        with open(sweep, "w") as s:
+            s.write(f"""dctwin_sweep: 1
+name: report_test_plant_sweep
+facility: {fac}/pod_gb200_plant_w32.yaml
+duration: 8 min
+output_interval: 60 s
+parameters:
+  - name: site
+    path: facility.plant.weather.epw
+    values: [{wx}/phoenix_hot_dry_synthetic.epw, {wx}/singapore_hot_humid_synthetic.epw]
+  - name: water
+    path: facility.plant.supply_setpoint
+    values: ["27 degC", "40 degC"]
+    linked:
+      - path: facility.facility_water.supply_temperature
+        values: ["27 degC", "40 degC"]
+      - path: facility.cdus[cdu1].control.supply_temperature
+        values: ["31 degC", "42 degC"]
+""")
+        run([dctwin, "sweep", sweep, "-j", "2", "-o", h5])
+        page, man = report(dctwin, h5, out)
+        by = {f["file"]: f for f in man["figures"]}
+        check("plant_front.png" in by, "the plant's energy, water and cost fronts")
+        leg = by["plant_front.png"]["legend"]
+        check(leg == ["Pareto front", "water (°C) = 27", "water (°C) = 40",
+                      "site = Phoenix (synthetic)", "site = Singapore (synthetic)"],
+              f"coloured by the water, marked by the site, sites by name: {leg}")
+        check(" over " in by["plant_front.png"]["caption"], "the fronts say their span")
+        leg = by["metrics_water.png"]["legend"]
+        check(leg == ["site = Phoenix (synthetic)", "site = Singapore (synthetic)"],
+              f"metrics coloured by the site, named by it: {leg}")
+        check(".epw" not in page and "Singapore (synthetic)" in page,
+              "weather files shown as sites, never as paths (plots and the table of cases)")
+        check("Lowest cost" in page and "Least site water" in page, "the plant's best cases")
     else:
         sys.exit(f"unknown report test {which}")
 
