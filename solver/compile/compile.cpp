@@ -388,12 +388,13 @@ void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
   std::vector<char> own(m.ngpu, 0);
   for (const FaultSpec& f : spec.faults) {
     if (f.kind == FaultKind::Fabric && isSwitchFault(f.fabric)) {
-      // a switch failure: the GPUs it reaches differ from the others (docs/models/switch_rack.md)
+      // a failed leaf: the GPUs cabled to it differ from their rack neighbours (a spine reaches
+      // whole racks alike, and groups never cross racks; docs/models/switch_rack.md)
       for (int k = 0; k < m.nsw; ++k) {
-        if (m.sw_name[k] != f.target || f.tray >= m.sw_params[k].switches) continue;
-        const bool spine = m.sw_params[k].role == SwitchRole::Spine;
+        if (m.sw_name[k] != f.target || m.sw_params[k].role != SwitchRole::Leaf) continue;
+        if (f.tray < 0 || f.tray >= m.sw_params[k].switches) continue;
         const int nics = std::max(1, m.fabric.nics_per_gpu);
-        for (int x : switchReach(m, k, f.tray)) own[spine ? x : x / nics] = 1;
+        for (int x : switchReach(m, k, f.tray)) own[x / nics] = 1;
       }
       continue;
     }
