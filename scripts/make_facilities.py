@@ -5,6 +5,11 @@
                      (768 racks, 55,296 GPUs), 256 busways, the power chain lumped as 64
                      transformers and 128 UPS modules, one synchronous training job on every GPU
   campus_gb300.yaml  four such halls on one site (3,072 racks, 221,184 GPUs), one job per hall
+  hall_gb300_fabric_pluggable.yaml, hall_gb300_fabric_cpo.yaml
+                     the hall with its scale-out fabric as switch racks (docs/models/switch_rack.md):
+                     800G ConnectX-8 per GPU; a leaf rack per CDU block, a spine and a core rack
+                     per 4 blocks; 1.6T pluggable optics in air-cooled switches, or co-packaged
+                     optics in liquid-cooled switches on the CDU loops
 
 The pod (1 CDU, 8 GB200 NVL72, 576 GPUs) is the hand-written default, data/facilities/pod_gb200.yaml.
 Every rack resolves its 72 GPUs (gb300_nvl72 names its GPU type). Python standard library only.
@@ -73,7 +78,48 @@ def cdu_block(name):
 """ % (name, CDU_MODEL)
 
 
-def facility(name, halls, ncdu, rpc):
+BLOCKS_PER_POD = 4  # CDU blocks under one spine rack: 48 racks, 3,456 GPUs (a 2-tier pod)
+
+
+def fabric_parts(ncdu, rpc, prefix, optics):
+    """fabric section and switch-rack lines of one hall (issue 18, docs/models/switch_rack.md)
+
+    dctwin counts leaves and spines from the served racks and the fabric; the core tier (spine
+    role, no racks: power only) carries the pods' uplinks with as many switches as spines (a)"""
+    cpo = optics == "cpo"
+    rows = row_names((ncdu + CDUS_PER_ROW - 1) // CDUS_PER_ROW, prefix)
+
+    def cool(c):
+        return "cooling: liquid, cdu: %sCDU%02d" % (prefix, c + 1) if cpo else "cooling: air"
+
+    def block(c):
+        return ["%s%02d" % (rows[c // CDUS_PER_ROW], (c % CDUS_PER_ROW) * rpc + k + 1)
+                for k in range(rpc)]
+
+    def busway(c):  # the first busway of CDU block c
+        return "%sBW%03d" % (prefix, c * (rpc // RACKS_PER_BUSWAY) + 1)
+
+    # spines of a pod: its GPUs' NIC bandwidth (100 GB/s each) over one switch's (72 x 200 GB/s)
+    spines = -(-BLOCKS_PER_POD * rpc * 72 * 100 // (72 * 200))
+    lines = ["",
+             "fabric:                              # GB300 NVL72: one 800G ConnectX-8 per GPU [F16]",
+             "  scale_out: {nics_per_gpu: 1, nic_bandwidth: 100 GB/s}",
+             "",
+             "switch_racks:                        # Quantum-X800-class, 72 x 1.6T cages [F21]"]
+    for c in range(ncdu):
+        lines.append("  - {name: %sLEAF%02d, role: leaf, optics: %s, %s, busway: %s, racks: [%s]}"
+                     % (prefix, c + 1, optics, cool(c), busway(c), ", ".join(block(c))))
+    for p in range(0, ncdu, BLOCKS_PER_POD):
+        racks = sum((block(c) for c in range(p, min(p + BLOCKS_PER_POD, ncdu))), [])
+        n = p // BLOCKS_PER_POD + 1
+        lines.append("  - {name: %sSPINE%02d, role: spine, optics: %s, %s, busway: %s, racks: [%s]}"
+                     % (prefix, n, optics, cool(p + 1), busway(p + 1), ", ".join(racks)))
+        lines.append("  - {name: %sCORE%02d, role: spine, switches: %d, optics: %s, %s, busway: %s}"
+                     % (prefix, n, spines, optics, cool(p + 2), busway(p + 2)))
+    return "\n".join(lines)
+
+
+def facility(name, halls, ncdu, rpc, optics=None):
     ngpu = halls * ncdu * rpc * 72
     nrack = halls * ncdu * rpc
     prefixes = ["" if halls == 1 else "H%d-" % (h + 1) for h in range(halls)]
@@ -133,6 +179,8 @@ power:
     out.append("\nracks:")
     for _, racks, _ in parts:
         out.extend(racks)
+    if optics:  # the hall with its scale-out fabric (issue 18)
+        out.append(fabric_parts(ncdu, rpc, prefixes[0], optics))
     return "\n".join(out) + "\n"
 
 
@@ -144,6 +192,9 @@ def main():
     a = ap.parse_args()
     files = {"hall_gb300.yaml": facility("hall_gb300", 1, a.cdus, a.racks_per_cdu),
              "campus_gb300.yaml": facility("campus_gb300", 4, a.cdus, a.racks_per_cdu)}
+    for optics in ("pluggable", "cpo"):  # the hall with its fabric as switch racks (issue 18)
+        fn = "hall_gb300_fabric_%s" % optics
+        files[fn + ".yaml"] = facility(fn, 1, a.cdus, a.racks_per_cdu, optics)
     bad = 0
     for fn, text in files.items():
         path = os.path.join(OUT, fn)

@@ -90,12 +90,20 @@ enum class FaultKind {
 
 // what a fabric event does (scenario `fabric:`)
 enum class FabricFault {
-  LinkDegraded,       // NIC `nic` of GPU `gpu`: its link at bandwidth fraction `value`
-  LinkDown,           // NIC `nic` of GPU `gpu` down (its other NICs carry on, or the job fails)
-  LinkRestored,       // NIC `nic` of GPU `gpu` back at full bandwidth
-  NvlinkTrayLost,     // NVLink switch tray `tray` of the rack lost
-  NvlinkTrayRestored  // ... back
+  LinkDegraded,        // NIC `nic` of GPU `gpu`: its link at bandwidth fraction `value`
+  LinkDown,            // NIC `nic` of GPU `gpu` down (its other NICs carry on, or the job fails)
+  LinkRestored,        // NIC `nic` of GPU `gpu` back at full bandwidth
+  NvlinkTrayLost,      // NVLink switch tray `tray` of the rack lost
+  NvlinkTrayRestored,  // ... back
+  // scale-out switches and flapping links (switch racks, docs/models/switch_rack.md)
+  LinkFlapping,   // NIC `nic` of GPU `gpu` flaps: its link at the mean fraction `value`
+  SwitchFailed,   // switch `tray` of switch rack `target` fails (leaf: its links lost;
+                  // spine: the leaves' uplinks through it)
+  SwitchRestored  // ... back
 };
+inline bool isSwitchFault(FabricFault f) {
+  return f == FabricFault::SwitchFailed || f == FabricFault::SwitchRestored;
+}
 
 // where a leak opens
 enum class LeakSite { Rack, Cdu, SupplyHeader, ReturnHeader };

@@ -9,6 +9,7 @@
 #include "solver/compile/compile.h"
 
 #include "solver/compile/air_racks.h"
+#include "solver/compile/switch_racks.h"
 #include "solver/engine/engine.h"
 #include "solver/input/loader.h"
 
@@ -396,6 +397,17 @@ void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
   // a GPU that a fabric fault names is a group of its own (its link differs from its neighbours')
   std::vector<char> own(m.ngpu, 0);
   for (const FaultSpec& f : spec.faults) {
+    if (f.kind == FaultKind::Fabric && isSwitchFault(f.fabric)) {
+      // a failed leaf: the GPUs cabled to it differ from their rack neighbours (a spine reaches
+      // whole racks alike, and groups never cross racks; docs/models/switch_rack.md)
+      for (int k = 0; k < m.nsw; ++k) {
+        if (m.sw_name[k] != f.target || m.sw_params[k].role != SwitchRole::Leaf) continue;
+        if (f.tray < 0 || f.tray >= m.sw_params[k].switches) continue;
+        const int nics = std::max(1, m.fabric.nics_per_gpu);
+        for (int x : switchReach(m, k, f.tray)) own[x / nics] = 1;
+      }
+      continue;
+    }
     if (f.kind != FaultKind::Fabric || f.gpu < 0) continue;
     for (int r = 0; r < m.nrack; ++r)
       if (m.rack_name[r] == f.target && f.gpu < m.rack_gpunum[r]) own[m.rack_gpuadr[r] + f.gpu] = 1;
@@ -432,6 +444,30 @@ void compileGroups(const FacilitySpec& spec, FacilityModel& m) {
 }
 
 }  // namespace
+
+// a switch fault: the switch rack by name, the switch in range, what it carries
+static bool compileSwitchFault(const FacilityModel& m, const FaultSpec& f,
+                               FacilityModel::FaultEvent& e, Errors& err) {
+  for (int k = 0; k < m.nsw; ++k) {
+    if (m.sw_name[k] != f.target) continue;
+    const int n = m.sw_params[k].switches;
+    if (f.tray < 0 || f.tray >= n) {
+      err.add(f.loc, std::to_string(f.tray),
+              "a switch that does not exist: switch rack " + f.target + " has " +
+                  std::to_string(n) + " switch(es) (0 ... " + std::to_string(n - 1) + ")");
+      return false;
+    }
+    e.index = k;
+    e.fabric = f.fabric;
+    e.tray = f.tray;
+    e.reach = switchReach(m, k, f.tray);
+    e.label = "switch rack " + f.target + " " + switchRoleName(m.sw_params[k].role) + " " +
+              std::to_string(f.tray);
+    return true;
+  }
+  err.add(f.loc, f.target, "no switch rack of that name");
+  return false;
+}
 
 //---------------------------------------------------------------------------------------------
 // scenario faults -> model events (names to indices); a failed pump is replaced by a standby
@@ -511,15 +547,19 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
       case K::GeneratorOnline:  // scheduled below, never written in a scenario
         continue;
       case K::Fabric: {  // docs/models/fabric.md: a GPU's NIC link, or an NVLink switch tray
+        if (isSwitchFault(f.fabric)) {  // a scale-out switch (docs/models/switch_rack.md)
+          if (!compileSwitchFault(m, f, e, err)) continue;
+          break;
+        }
         e.index = rackIndex(f);
         if (e.index < 0) continue;
         e.label = "rack " + m.rack_name[e.index];
         e.fabric = f.fabric;
         e.nic = f.nic;
         e.tray = f.tray;
-        const bool link = f.fabric == FabricFault::LinkDegraded ||
-                          f.fabric == FabricFault::LinkDown ||
-                          f.fabric == FabricFault::LinkRestored;
+        const bool link =
+            f.fabric == FabricFault::LinkDegraded || f.fabric == FabricFault::LinkFlapping ||
+            f.fabric == FabricFault::LinkDown || f.fabric == FabricFault::LinkRestored;
         const int ng = m.rack_gpunum[e.index];
         if (link && (f.gpu < 0 || f.gpu >= ng)) {
           err.add(f.loc, std::to_string(f.gpu),
@@ -1129,6 +1169,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
   m.fabric = spec.fabric;
   m.coupling_dt = spec.coupling_step;
   compileJobs(spec, m, err);
+  compileSwitchRacks(spec, m, err.list);  // scale-out switch racks (issue 18)
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
   m.variation_on = spec.variation.on;
   m.variation_seed = spec.variation.seed;

@@ -35,6 +35,7 @@
 #include "models/power_smoothing.h"
 #include "models/pump.h"
 #include "models/rack_parts.h"
+#include "models/switch_rack.h"
 #include "models/weather.h"
 #include "models/workload.h"
 #include "solver/common/params.h"
@@ -259,6 +260,16 @@ struct FacilityModel {
   std::vector<FanParams> air_fans;
   std::vector<int> air_busway;  // power chain: the feeding busway; -1: at the utility meter
 
+  // scale-out switch racks (issue 18, docs/models/switch_rack.md): algebraic; their power is IT
+  // load on their busway, their heat to the room air and (liquid) their CDU loop's return
+  int nsw = 0;
+  std::vector<std::string> sw_name, sw_row;
+  std::vector<int> sw_index;
+  std::vector<SwitchRackParams> sw_params;  // switch counts resolved
+  std::vector<int> sw_busway;               // the feeding busway; -1: at the utility meter
+  std::vector<int> sw_cdu;                  // liquid: the CDU loop; -1: air
+  std::vector<std::vector<int>> sw_racks;   // the compute racks it serves (model indices)
+
   std::vector<StateKind> state_kind;  // what each state is (nstate)
 
   // jacobian sparsity (CSC) and column coloring for difference quotients
@@ -281,6 +292,7 @@ struct FacilityModel {
     bool stuck = false;
     FabricFault fabric = FabricFault::LinkDegraded;  // Fabric: what, GPU (model index), NIC, tray
     int gpu = -1, nic = 0, tray = 0;
+    std::vector<int> reach{};  // switch faults: the links (leaf) or GPUs (spine) the switch carries
     SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
     int part = -1;  // plate degradation: index into the rack's part set
   };

@@ -79,6 +79,71 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.rack_bw_nvl.assign(m.nrack, 1.0);
   f.rack_nvl_dead.assign(m.nrack, 0);
   f.fabric_faulted = false;
+  // scale-out switches (issue 18): all running
+  f.sw_failed.assign(m.nsw, {});
+  f.sw_up.assign(m.nsw, 0);
+  for (int k = 0; k < m.nsw; ++k) {
+    f.sw_failed[k].assign(m.sw_params[k].switches, 0);
+    f.sw_up[k] = m.sw_params[k].switches;
+  }
+  f.link_cut.assign(m.nsw > 0 ? std::size_t(m.ngpu) * nics : 0, 0);
+  f.gpu_spine.assign(m.nsw > 0 ? m.ngpu : 0, 1.0);
+}
+
+// GPU g's scale-out bandwidth: the mean of its NICs' link fractions (a link a failed leaf cuts
+// carries nothing), times what the spines leave; no NIC left: lost to its job
+static void updateGpuNet(const FacilityModel& m, FaultState& f, int g) {
+  const int nics = std::max(1, m.fabric.nics_per_gpu);
+  double sum = 0;
+  for (int k = 0; k < nics; ++k) {
+    const std::size_t l = std::size_t(g) * nics + k;
+    if (f.link_cut.empty() || !f.link_cut[l]) sum += f.nic_bw[l];
+  }
+  f.gpu_bw_net[g] = sum / nics * (f.gpu_spine.empty() ? 1.0 : f.gpu_spine[g]);
+  f.gpu_net_dead[g] = !(sum > 0);
+}
+
+// a scale-out switch fails or comes back (docs/models/switch_rack.md): a leaf cuts the links
+// cabled to it; a spine takes its share of the uplinks of its racks' leaves
+static void applySwitchFault(const FacilityModel& m, State& st,
+                             const FacilityModel::FaultEvent& e) {
+  FaultState& f = st.faults;
+  const int k = e.index;
+  const bool fail = e.fabric == FabricFault::SwitchFailed;
+  char& state = f.sw_failed[k][e.tray];
+  const bool changed = bool(state) != fail;
+  state = fail;
+  f.sw_up[k] = 0;
+  for (char x : f.sw_failed[k]) f.sw_up[k] += !x;
+  const SwitchRackParams& p = m.sw_params[k];
+  const int nics = std::max(1, m.fabric.nics_per_gpu);
+  int dead = 0;
+  double frac = 1;
+  if (p.role == SwitchRole::Leaf) {
+    for (int l : e.reach) {
+      if (changed) f.link_cut[l] = char(f.link_cut[l] + (fail ? 1 : -1));
+      updateGpuNet(m, f, l / nics);
+      dead += f.gpu_net_dead[l / nics];
+    }
+  } else {
+    frac = spineBandwidthFraction(p.switches, p.switches - f.sw_up[k],
+                                  m.fabric.spine_oversubscription);
+    for (int g : e.reach) {
+      f.gpu_spine[g] = frac;
+      updateGpuNet(m, f, g);
+    }
+  }
+  std::string msg = fail ? "switch failed" : "switch back";
+  if (p.role == SwitchRole::Leaf)
+    msg +=
+        ": " + std::to_string(e.reach.size()) + " NIC link(s) " + (fail ? "cut" : "restored") +
+        (dead > 0 ? ", " + std::to_string(dead) + " GPU(s) without a scale-out path: the job fails"
+                  : std::string());
+  else
+    msg += ": scale-out bandwidth of " + std::to_string(e.reach.size()) + " GPU(s) at " +
+           fmt(100 * frac) + " %";
+  log(st, e.time, e.label, fail ? "switch_failed" : "switch_restored", fail ? "critical" : "info",
+      msg);
 }
 
 // a fabric event (docs/models/fabric.md): a GPU's scale-out bandwidth is the mean of its NICs'
@@ -105,13 +170,15 @@ void applyFabricFault(const FacilityModel& m, State& st, const FacilityModel::Fa
             : "NVLink bandwidth at " + fmt(100 * f.rack_bw_nvl[e.index]) + " %");
     return;
   }
+  if (isSwitchFault(e.fabric)) {
+    applySwitchFault(m, st, e);
+    return;
+  }
   f.nic_bw[std::size_t(e.gpu) * nics + e.nic] = e.value;
-  double sum = 0;
-  for (int k = 0; k < nics; ++k) sum += f.nic_bw[std::size_t(e.gpu) * nics + k];
-  f.gpu_bw_net[e.gpu] = sum / nics;
-  f.gpu_net_dead[e.gpu] = !(sum > 0);
+  updateGpuNet(m, f, e.gpu);
   const char* kind = e.fabric == F::LinkDown       ? "link_down"
                      : e.fabric == F::LinkRestored ? "link_restored"
+                     : e.fabric == F::LinkFlapping ? "link_flapping"
                                                    : "link_degraded";
   log(st, e.time, e.label, kind, e.fabric == F::LinkRestored ? "info" : "warning",
       f.gpu_net_dead[e.gpu]

@@ -43,11 +43,13 @@ void facilityPowers(const FacilityModel& m, State& st) {
   if (m.has_power) {
     for (double P : st.pl.rack_P_in) P_it += P;
     P_it += st.pl.P_air_it;  // air-cooled racks (issue 19), fed at the utility meter
+    P_it += st.pl.P_sw_it;   // switch racks (issue 18)
     pl.P_chain_loss = std::max(st.pl.P_utility - P_it, 0.0);
   } else {
     for (double P : st.sig.P_rack) P_it += P;
     // air-cooled racks (issue 19): IT + their own fans (IT load, The Green Grid [P22])
     for (int k = 0; k < m.nair; ++k) P_it += st.sig.air_P[k] + st.sig.air_P_fan[k];
+    for (int k = 0; k < m.nsw; ++k) P_it += st.sig.sw_P[k];  // switch racks (issue 18)
     pl.P_chain_loss = 0;
   }
   pl.P_it = P_it;

@@ -39,6 +39,7 @@ void initPowerLayer(const FacilityModel& m, State& st) {
   p.iv_bus_loss.assign(nb, 0.0);
   p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = 0;
   p.P_air_it = p.iv_air_it = 0;  // air-cooled racks (issue 19)
+  p.P_sw_it = p.iv_sw_it = 0;    // switch racks (issue 18)
   p.E_stored_last = m.power.ups_count * p.ups.soc_J + p.E_storage0;
   p.E_storage_drawn = p.iv_storage = 0;
 }
@@ -120,6 +121,17 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
     else
       P_air_direct += P;
   }
+  // switch racks (issue 18, docs/models/switch_rack.md): IT load on their busway, or directly at
+  // the utility meter
+  p.P_sw_it = 0;
+  for (int k = 0; k < m.nsw; ++k) {
+    const double P = st.sig.sw_P[k];
+    p.P_sw_it += P;
+    if (m.sw_busway[k] >= 0)
+      p.bus_P[m.sw_busway[k]] += P;
+    else
+      P_air_direct += P;
+  }
   // 2. busways: current, loss, conductor temperature, feeder breaker
   double P_ups_out = 0;
   const double T_amb = m.room_state >= 0 ? st.y[m.room_state] : m.T_ambient;
@@ -163,6 +175,8 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
   p.P_utility += P_air_direct;
   E_it += p.P_air_it * dt;
   p.iv_air_it += p.P_air_it * dt;
+  E_it += p.P_sw_it * dt;  // switch racks (issue 18)
+  p.iv_sw_it += p.P_sw_it * dt;
   p.E_tx += p.P_tx_loss * dt;
   p.iv_time += dt;
   p.iv_utility += p.P_utility * dt;

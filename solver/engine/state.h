@@ -37,6 +37,9 @@ struct Signals {
   // per air-cooled rack (issue 19): IT power, fan power (W), airflow (m3/s), fan speed (1),
   // air inlet and outlet (K)
   std::vector<double> air_P, air_P_fan, air_V, air_N, air_T_in, air_T_out;
+  // per switch rack (issue 18, docs/models/switch_rack.md): power, of it optics, heat to the
+  // coolant and to the room air (W); per CDU: the liquid-cooled switch racks' heat (W)
+  std::vector<double> sw_P, sw_P_optics, sw_Q_liquid, sw_Q_air, cdu_Q_switch;
   // totals
   double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
   double air_in = 0, air_removed = 0;  // room air: rack air-side heat in, air handlers out (W)
@@ -146,6 +149,9 @@ struct PowerLayerState {
   // air-cooled racks (issue 19, docs/models/air_rack.md): IT + fan power, fed directly at the
   // utility meter (not on a busway); last fast step (W) and over the output interval (J)
   double P_air_it = 0, iv_air_it = 0;
+  // switch racks (issue 18, docs/models/switch_rack.md): their power, on their busways or at the
+  // utility meter; last fast step (W) and over the output interval (J)
+  double P_sw_it = 0, iv_sw_it = 0;
 };
 
 // the plant between its steps (solver/engine/plant_layer.cpp, docs/models/plant.md)
@@ -241,6 +247,12 @@ struct FaultState {
   std::vector<double> gpu_bw_net, rack_bw_nvl;
   std::vector<char> gpu_net_dead, rack_nvl_dead;
   bool fabric_faulted = false;  // a fabric event has happened (until then the GPU layer skips it)
+  // scale-out switches (issue 18, docs/models/switch_rack.md): per switch rack x switch failed;
+  // per GPU x NIC how many failed leaves cut the link; per GPU the spine's bandwidth fraction
+  std::vector<std::vector<char>> sw_failed;
+  std::vector<int> sw_up;  // switches running per switch rack
+  std::vector<char> link_cut;
+  std::vector<double> gpu_spine;
   // set points changed by events per CDU (NaN: the facility's): supply T (K), dp (Pa), flow (m3/s)
   std::vector<double> set_T, set_dp, set_flow;
   ProtectionState prot;  // protection layers (solver/engine/protection.cpp)

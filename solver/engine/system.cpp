@@ -267,6 +267,8 @@ State makeState(const FacilityModel& m, double T_init) {
     v->assign(m.nrack, 0.0);
   for (auto* v : {&s.air_P, &s.air_P_fan, &s.air_V, &s.air_N, &s.air_T_in, &s.air_T_out})
     v->assign(m.nair, 0.0);
+  for (auto* v : {&s.sw_P, &s.sw_P_optics, &s.sw_Q_liquid, &s.sw_Q_air}) v->assign(m.nsw, 0.0);
+  s.cdu_Q_switch.assign(m.ncdu, 0.0);
   for (int c = 0; c < m.ncdu; ++c) {
     // valve and pump where the facility puts them (primary_valve.initial_position,
     // pumps.initial_speed; half open, half speed by default); integrators set so the PI outputs
@@ -555,6 +557,11 @@ struct CduLoopRhs {
   void returnHeader() {
     const int ret0 = m.retSegAdr(c), nret = m.cdu_nseg_ret[c];
     const double q_loss0 = m.cdu_UA_seg_ret[c] * (y[ret0] - m.T_ambient);
+    // liquid-cooled switch racks on this loop: their cold plates' heat into the return header
+    // (docs/models/switch_rack.md: a branch of negligible flow, lumped into the mix)
+    const double Q_sw = sig.cdu_Q_switch[c];
+    mix += Q_sw;
+    heat_racks += Q_sw;
     ydot[ret0] = (mix - q_loss0) / (m.cdu_M_seg_ret[c] * f.cp(y[ret0]));
     loss += q_loss0;
     loss += pipeSegmentsRhs(f, m_sec, m.cdu_M_seg_ret[c], m.cdu_UA_seg_ret[c], m.T_ambient, y[ret0],
@@ -637,12 +644,30 @@ void cduRhs(const FacilityModel& m, State& st, int c, double t, double T_fws, co
   loop.energySums();
 }
 
+// the switch racks' power and heat with the switches running now (docs/models/switch_rack.md)
+void switchRackHeat(const FacilityModel& m, State& st) {
+  Signals& sig = st.sig;
+  if (m.nsw == 0) return;
+  std::fill(sig.cdu_Q_switch.begin(), sig.cdu_Q_switch.end(), 0.0);
+  const std::vector<int>& up = st.faults.sw_up;
+  for (int k = 0; k < m.nsw; ++k) {
+    const int n = up.empty() ? m.sw_params[k].switches : up[k];
+    const SwitchRackPower p = switchRackPower(m.sw_params[k], n);
+    sig.sw_P[k] = p.P;
+    sig.sw_P_optics[k] = p.P_optics;
+    sig.sw_Q_liquid[k] = m.sw_cdu[k] >= 0 ? p.Q_liquid : 0.0;
+    sig.sw_Q_air[k] = p.P - sig.sw_Q_liquid[k];
+    if (m.sw_cdu[k] >= 0) sig.cdu_Q_switch[m.sw_cdu[k]] += sig.sw_Q_liquid[k];
+  }
+}
+
 }  // namespace
 
 //---------------------------------------------------------------------------------------------
 int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double* ydot) {
   Signals& sig = st.sig;
   const double T_fws = fwsSupplyTemperature(m, st, t);
+  switchRackHeat(m, st);  // before the loops: a liquid-cooled switch rack heats its CDU's return
   std::vector<CduRhsPart>& parts = st.cdu_part;
   // the CDU loops are independent: in parallel chunks when the run has worker threads
   if (st.pool && st.pool->size() > 1 && m.ncdu >= 2 * st.pool->size()) {
@@ -681,6 +706,8 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     for (int r = 0; r < m.nrack; ++r) sig.air_in += st.pl.rack_psu_loss[r];
     for (double l : st.pl.bus_loss) sig.air_in += l;
   }
+  // switch racks: their air-side heat into the room air
+  for (int k = 0; k < m.nsw; ++k) sig.air_in += sig.sw_Q_air[k];
   // air-cooled racks: their fans' operating point; IT and fan power into the room air
   for (int k = 0; k < m.nair; ++k) {
     const double T_in = m.room_state >= 0 ? y[m.room_state] : m.T_ambient;

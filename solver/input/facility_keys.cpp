@@ -608,6 +608,55 @@ const Section kAirRack{
          "meter")}};
 
 //---------------------------------------------------------------------------------------------
+// scale-out switch racks (issue 18, docs/models/switch_rack.md; reader switch_reader.cpp)
+
+const Section kSwitchRack{
+    "facility.switch_racks",
+    "a scale-out switch rack (leaf or spine): its switches, their ASIC, optics per port and "
+    "cooling; its power is IT load on its busway, its heat goes to the room air or a CDU loop",
+    {name("name").req().docs("unique among racks, air_racks and switch_racks"),
+     text("row").dflt("\"\"").docs("hall position, for display"),
+     integer("index", 0, 1000000).dflt("0").docs("position in the row"),
+     choice("role", {"leaf", "spine"})
+         .req()
+         .docs("leaf: the NICs of its racks are cabled to it; spine: the uplinks of its racks' "
+               "leaves"),
+     list("racks", nullptr, "racks")
+         .docs("the compute racks it serves: counts the switches from the fabric (scale_out) "
+               "when switches is not given, and names the GPUs a switch failure reaches"),
+     integer("switches", 1, 100000)
+         .docs("switches in the rack; default: what the racks' GPUs need (switch_rack.md)"),
+     integer("cages", 1, 4096)
+         .dflt("72")
+         .docs("front-panel ports (cages) per switch (Quantum-X800 Q3400: 72 x 1.6T OSFP) [F21]"),
+     integer("cages_used", 0, 4096).dflt("cages").docs("cages with optics in use, per switch"),
+     quantity("cage_bandwidth", Dim::Bandwidth, {0, 1e14, true, false, "> 0 and <= 100 TB/s"})
+         .dflt("200 GB/s")
+         .docs("per cage and direction (1.6 Tb/s = 200 GB/s)"),
+     quantity("asic_power", Dim::Power, kPower)
+         .dflt("900 W (a)")
+         .docs("switch ASIC with its SerDes, per switch (Tomahawk 5 ~500 W at 51.2 Tb/s [F44] "
+               "scaled to 115.2 Tb/s)"),
+     quantity("base_power", Dim::Power, {0, 1e9, false, true, ">= 0 W and < 1 GW"})
+         .dflt("250 W (a)")
+         .docs("fans, CPU, board and PSU losses per switch"),
+     choice("optics", {"pluggable", "cpo", "copper"})
+         .dflt("pluggable")
+         .docs("pluggable transceivers, co-packaged optics, or passive copper"),
+     quantity("port_power", Dim::Power, {0, 1e4, false, true, ">= 0 W and < 10 kW"})
+         .dflt("30 W pluggable, 9 W cpo, 0 copper")
+         .docs("optics power per cage: 1.6T pluggable ~30 W vs co-packaged ~9 W [WL64]"),
+     choice("cooling", {"air", "liquid"})
+         .dflt("air")
+         .docs("air: all heat to the room air; liquid: the ASIC (and CPO) on a cold plate"),
+     name("cdu").docs("cooling liquid: the CDU loop its cold plates are on (required there)"),
+     quantity("liquid_fraction", Dim::None, kFraction)
+         .dflt("0.9 (a)")
+         .docs("cooling liquid: share of the ASIC (and CPO) heat the cold plate takes"),
+     text("busway").docs(
+         "power section only: the busway that feeds it; without it, at the utility meter")}};
+
+//---------------------------------------------------------------------------------------------
 // coolants defined in the file (issue 19, docs/models/fluid.md)
 
 const Section kFluidMixture{
@@ -956,6 +1005,8 @@ const Section kFacility{
      list("cdus", &kCdu, "CDUs", 1).req(), list("racks", &kRack, "racks", 1).req(),
      list("air_racks", &kAirRack, "air-cooled racks")
          .docs("air-cooled racks and devices with fans (docs/models/air_rack.md)"),
+     list("switch_racks", &kSwitchRack, "switch racks")
+         .docs("scale-out leaf/spine switch racks (docs/models/switch_rack.md)"),
      list("fluids", &kFileFluid, "fluids")
          .docs("coolants defined in the file: glycol mixtures, constant properties "
                "(docs/models/fluid.md)"),

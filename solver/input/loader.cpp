@@ -36,6 +36,7 @@
 #include "solver/input/keys.h"
 #include "solver/input/plant_reader.h"
 #include "solver/input/protection_reader.h"
+#include "solver/input/switch_reader.h"
 #include "solver/input/yaml_reader.h"
 
 namespace dctwin {
@@ -735,6 +736,8 @@ class FacilityReader {
     top.list("cdus", [&](Item x, Path p, std::size_t) { readCdu(x, p); });
     top.list("racks", [&](Item x, Path p, std::size_t) { readRack(x, p); });
     top.list("air_racks", [&](Item x, Path p, std::size_t) { airracks::read(f_, x, p, spec_); });
+    top.list("switch_racks",  // issue 18
+             [&](Item x, Path p, std::size_t) { switchracks::read(f_, x, p, spec_); });
     top.list("fluids", [&](Item x, Path p, std::size_t) { filefluids::read(f_, x, p, spec_); });
     top.list("jobs", [&](Item x, Path p, std::size_t) { readJob(x, p); });
     if (auto pw = top.map("power")) readPower(*pw);
@@ -1474,6 +1477,7 @@ class FacilityReader {
     resolveJobs();
     resolvePower();
     airracks::checkBusways(f_, spec_);  // air racks' busways (issue 19)
+    switchracks::resolve(f_, spec_);    // switch racks' references (issue 18)
     for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
       if (racks_per_cdu[c] == 0)
         f_.s.add(spec_.cdus[c].loc, "",

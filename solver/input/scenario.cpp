@@ -202,20 +202,36 @@ class ScenarioReader {
       e.se.value = psus, e.act("psu_failure", e.rack);
   }
 
-  // a fabric fault of a rack: a GPU's scale-out link, or an NVLink switch tray
+  // a fabric fault of a rack: a GPU's scale-out link or NIC, an NVLink switch tray; or a
+  // scale-out switch of a switch rack (docs/models/switch_rack.md)
   void readFabricEvent(Event& e) {
     auto fb = e.m.map("fabric");
     if (!fb) return;
     std::string what;
     if (!fb->read("fault", what)) return;
     using F = FabricFault;
-    e.se.fabric = what == "link_down"              ? F::LinkDown
-                  : what == "link_restored"        ? F::LinkRestored
-                  : what == "nvlink_tray_lost"     ? F::NvlinkTrayLost
-                  : what == "nvlink_tray_restored" ? F::NvlinkTrayRestored
-                                                   : F::LinkDegraded;
+    e.se.fabric = what == "link_down" || what == "nic_down"           ? F::LinkDown
+                  : what == "link_restored" || what == "nic_restored" ? F::LinkRestored
+                  : what == "nvlink_tray_lost"                        ? F::NvlinkTrayLost
+                  : what == "nvlink_tray_restored"                    ? F::NvlinkTrayRestored
+                  : what == "link_flapping"                           ? F::LinkFlapping
+                  : what == "switch_failed"                           ? F::SwitchFailed
+                  : what == "switch_restored"                         ? F::SwitchRestored
+                                                                      : F::LinkDegraded;
+    if (isSwitchFault(e.se.fabric)) {
+      std::string sw;
+      if (!fb->get("switch_rack")) {
+        fb->missing("switch_rack", " (a switch fault names the switch rack)");
+        return;
+      }
+      if (!fb->read("switch_rack", sw)) return;
+      fb->read("switch", e.se.tray);
+      e.se.value = e.se.fabric == F::SwitchFailed ? 0.0 : 1.0;
+      e.act("fabric", sw);
+      return;
+    }
     const bool link = e.se.fabric == F::LinkDegraded || e.se.fabric == F::LinkDown ||
-                      e.se.fabric == F::LinkRestored;
+                      e.se.fabric == F::LinkRestored || e.se.fabric == F::LinkFlapping;
     bool ok = true;
     if (link) {
       if (!fb->get("gpu")) {
@@ -235,6 +251,7 @@ class ScenarioReader {
       }
       ok = fb->read("fraction", e.se.value) && ok;
     }
+    if (e.se.fabric == F::LinkFlapping) ok = readFlapping(*fb, e) && ok;
     if (ok && needs(e, "fabric", e.rack, "rack")) e.act("fabric", e.rack);
   }
 
@@ -246,6 +263,30 @@ class ScenarioReader {
     bool ok = pd->read("part", e.se.part);
     ok = pd->read("factor", e.se.value) && ok;
     if (ok && needs(e, "plate_degradation", e.rack, "rack")) e.act("plate_degradation", e.rack);
+  }
+
+  // a flapping link: down for down_time every period, plus a retransmit stall per flap; the
+  // link carries the mean fraction 1 - (down_time + stall) / period (docs/models/switch_rack.md)
+  bool readFlapping(MapIn& fb, Event& e) {
+    double period = 0, down = 0, stall = 0;
+    bool ok = true;
+    for (const char* k : {"period", "down_time"})
+      if (!fb.get(k)) {
+        fb.missing(k, " (link_flapping)");
+        ok = false;
+      }
+    ok = fb.read("period", period) && ok;
+    ok = fb.read("down_time", down) && ok;
+    fb.read("stall", stall);
+    if (!ok) return false;
+    if (!(down + stall < period)) {
+      f_.error(*fb.get("down_time"), fb.sub("down_time"), fmt(down) + " s",
+               "down_time + stall must be shorter than the period (" + fmt(period) +
+                   " s): the link would never carry traffic (use link_down)");
+      return false;
+    }
+    e.se.value = 1 - (down + stall) / period;
+    return true;
   }
 
   // set-point changes of a CDU's controllers (issue 19): supply temperature, dp, flow
@@ -475,11 +516,20 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     f.nic = e.nic;
     f.tray = e.tray;
     f.part = e.part;
-    const bool at_rack = f.kind == K::PsuFailure || f.kind == K::Fabric ||
+    // a switch fault names a switch rack (issue 18), every other fabric fault a compute rack
+    const bool at_switch = f.kind == K::Fabric && isSwitchFault(f.fabric);
+    const bool at_rack = f.kind == K::PsuFailure || (f.kind == K::Fabric && !at_switch) ||
                          f.kind == K::PlateDegradation ||
                          (f.kind == K::Leak && f.where == FaultSpec::Where::Rack);
     f.setpoint = e.setpoint;
     std::vector<std::string> names;
+    if (at_switch)
+      for (const auto& r : spec.switch_racks) names.push_back(r.name);
+    if (at_switch && names.empty()) {
+      errors.push_back(LoadError{
+          e.loc, f.target, "a switch fault needs the facility's switch_racks (there are none)"});
+      continue;
+    }
     if (at_rack)
       for (const auto& r : spec.racks) names.push_back(r.name);
     else if (f.kind == K::PumpFailure || f.kind == K::CduFailure || f.kind == K::ValveStuck ||
@@ -487,9 +537,11 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
              f.kind == K::Setpoint)
       for (const auto& c : spec.cdus) names.push_back(c.name);
     if (!names.empty() && std::find(names.begin(), names.end(), f.target) == names.end()) {
-      errors.push_back(LoadError{
-          e.loc, f.target,
-          std::string(at_rack ? "unknown rack" : "unknown CDU") + suggest(f.target, names)});
+      errors.push_back(LoadError{e.loc, f.target,
+                                 std::string(at_switch ? "unknown switch rack"
+                                             : at_rack ? "unknown rack"
+                                                       : "unknown CDU") +
+                                     suggest(f.target, names)});
       continue;
     }
     const bool plant_kind = f.kind == K::ChillerTrip || f.kind == K::HeatRejectionFailure ||

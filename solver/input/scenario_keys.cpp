@@ -210,14 +210,26 @@ const Section kFabricEvent{
     "scenario.events.fabric",
     "a fabric fault of the event's rack (docs/models/fabric.md)",
     {choice("fault", {"link_degraded", "link_down", "link_restored", "nvlink_tray_lost",
-                      "nvlink_tray_restored"})
+                      "nvlink_tray_restored", "link_flapping", "nic_down", "nic_restored",
+                      "switch_failed", "switch_restored"})
          .req()
-         .docs("a GPU's scale-out link, or one of the rack's NVLink switch trays"),
+         .docs("a GPU's scale-out link or NIC (needs the event's rack), one of the rack's NVLink "
+               "switch trays, or a scale-out switch of a switch rack (switch_rack, switch)"),
      integer("gpu", 0, 100000).docs("link faults: the GPU's slot in the rack (0-based)"),
      integer("nic", 0, 63).dflt("0").docs("link faults: which of the GPU's NICs"),
      integer("tray", 0, 1023).dflt("0").docs("tray faults: which NVLink switch tray (0-based)"),
      quantity("fraction", Dim::None, {0, 1, true, true, "> 0 and < 1"})
-         .docs("link_degraded: the link's bandwidth fraction")}};
+         .docs("link_degraded: the link's bandwidth fraction"),
+     // flapping links and switches (issue 18, docs/models/switch_rack.md)
+     quantity("period", Dim::Time, {0, 1e9, true, false, "> 0 s"})
+         .docs("link_flapping: time from one flap to the next"),
+     quantity("down_time", Dim::Time, {0, 1e9, true, false, "> 0 s"})
+         .docs("link_flapping: how long the link is down at each flap"),
+     quantity("stall", Dim::Time, {0, 1e9, false, false, ">= 0 s"})
+         .dflt("0 s")
+         .docs("link_flapping: retransmit / reconnect stall after each flap"),
+     name("switch_rack").docs("switch faults: the switch rack (facility switch_racks)"),
+     integer("switch", 0, 100000).dflt("0").docs("switch faults: which switch of it (0-based)")}};
 
 const Section kPlateDegradation{
     "scenario.events.plate_degradation",
@@ -267,7 +279,7 @@ const Section kEvent{
          .docs("the job's GPUs get this power limit, clamped to their settable range (needs job)"),
      boolean("job_start").docs("true: the training job starts (needs job)"),
      boolean("job_stop").docs("true: the training job stops (needs job)"),
-     map("fabric", kFabricEvent).docs("a fabric fault (needs rack)"),
+     map("fabric", kFabricEvent).docs("a fabric fault (needs rack, or switch_rack inside)"),
      map("plate_degradation", kPlateDegradation).docs("a part's cold plates degrade (needs rack)"),
      // set-point changes (issue 19, docs/models/controller.md)
      quantity("supply_temperature_setpoint", Dim::Temperature,

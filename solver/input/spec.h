@@ -19,6 +19,7 @@
 #include "models/plant_control.h"
 #include "models/power_smoothing.h"
 #include "models/rack_parts.h"
+#include "models/switch_rack.h"
 #include "models/weather.h"
 #include "models/workload.h"
 #include "solver/common/params.h"
@@ -222,6 +223,20 @@ struct AirRackSpec {
   SourceLoc busway_loc;
 };
 
+// a scale-out switch rack (leaf or spine) with its switches, optics and cooling (issue 18,
+// docs/models/switch_rack.md; reader solver/input/switch_reader.cpp)
+struct SwitchRackSpec {
+  std::string name;
+  std::string row;  // hall position, for display
+  int index = 0;
+  SwitchRackParams params;
+  bool switches_given = false, cages_used_given = false, port_power_given = false;
+  std::vector<std::string> racks;  // the compute racks it serves (leaf: cabled to; spine: via
+                                   // their leaves); empty with switches given
+  std::string busway, cdu;         // power section busway (empty: utility meter); liquid: CDU
+  SourceLoc loc, busway_loc, cdu_loc, racks_loc;
+};
+
 // a synchronous training job on a set of racks (every GPU of those racks)
 struct JobSpec {
   enum class Kind { Training, Inference, Trace };
@@ -271,7 +286,7 @@ struct FaultSpec {
   bool stuck = false;
   // fabric faults: what, which GPU (slot in the rack), NIC and NVLink switch tray
   FabricFault fabric = FabricFault::LinkDegraded;
-  int gpu = -1, nic = 0, tray = 0;
+  int gpu = -1, nic = 0, tray = 0;  // switch faults: `tray` is the switch, target the switch rack
   SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
   std::string part = {};  // plate degradation: the rack part (catalog name) whose plates degrade
 };
@@ -325,7 +340,8 @@ struct FacilitySpec {
   std::map<std::string, PartParams> parts;  // resolved from the catalog
   std::vector<CduSpec> cdus;
   std::vector<RackSpec> racks;
-  std::vector<AirRackSpec> air_racks;  // air-cooled racks and devices (issue 19)
+  std::vector<AirRackSpec> air_racks;        // air-cooled racks and devices (issue 19)
+  std::vector<SwitchRackSpec> switch_racks;  // scale-out switch racks (issue 18)
   std::vector<JobSpec> jobs;
   FabricSpec fabric;  // NVLink domains and scale-out network (docs/models/fabric.md)
   PowerSpec power;

@@ -130,6 +130,9 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   if (L.nair > 0)
     f.writeStrings("/air_rack/names", L.air_name,
                    "air-cooled rack names, column labels of /air_rack/*");
+  if (L.nsw > 0)
+    f.writeStrings("/switch_rack/names", L.sw_name,
+                   "switch rack names, column labels of /switch_rack/*");
   if (L.has_power) {
     f.writeStrings("/busway/names", L.busway_name, "busway names, column labels of /busway/*");
     f.writeIntVector("/rack/busway", ints(L.rack_busway),

@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <numeric>
 #include <sstream>
 
 #include "solver/output/observe.h"
@@ -72,6 +73,8 @@ const char* shapeName(Shape s) {
       return "busway";
     case Shape::AirRack:
       return "air rack";
+    case Shape::SwitchRack:
+      return "switch rack";
   }
   return "";
 }
@@ -90,6 +93,8 @@ const char* needsName(Needs n) {
       return "room air";
     case Needs::AirRacks:
       return "air_racks";
+    case Needs::SwitchRacks:
+      return "switch_racks";
     case Needs::Plant:
       return "plant section";
   }
@@ -98,7 +103,7 @@ const char* needsName(Needs n) {
 
 std::string observablesMarkdown() {
   static const char* dims[] = {"[T]",     "[T × C]", "[T × R]", "[T × G]",
-                               "[T × J]", "[T × B]", "[T × A]"};
+                               "[T × J]", "[T × B]", "[T × A]", "[T × S]"};
   std::ostringstream os;
   os << "| Path | Shape | Units | Basis | Exists with | Content | Computed from |\n"
      << "|------|-------|-------|-------|-------------|---------|---------------|\n";
@@ -145,6 +150,8 @@ std::size_t RunLayout::width(Shape s) const {
       return std::size_t(nbusway);
     case Shape::AirRack:
       return std::size_t(nair);
+    case Shape::SwitchRack:
+      return std::size_t(nsw);
   }
   return 0;
 }
@@ -163,6 +170,8 @@ bool RunLayout::has(Needs n) const {
       return has_room;
     case Needs::AirRacks:
       return nair > 0;
+    case Needs::SwitchRacks:
+      return nsw > 0;
     case Needs::Plant:
       return has_plant;
   }
@@ -217,6 +226,8 @@ RunLayout describeModel(const FacilityModel& m) {
   L.busway_name = m.busway_name;
   L.nair = m.nair;
   L.air_name = m.air_name;
+  L.nsw = m.nsw;
+  L.sw_name = m.sw_name;
   L.rack_index = m.rack_index;
   L.rack_cdu = m.rack_cdu;
   if (m.has_power && m.rack_busway.size() == m.rack_name.size())
@@ -345,7 +356,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
   auto P_it_ac = [&] {  // IT = rack AC input (as metered)
     double P = 0;
     for (int r = 0; r < nr; ++r) P += pl.rack_P_in[r];
-    return P + pl.P_air_it;  // + air-cooled racks (issue 19)
+    return P + pl.P_air_it + pl.P_sw_it;  // + air-cooled racks (issue 19), switch racks (18)
   };
   auto P_pumps = [&] {
     double P = 0;
@@ -365,7 +376,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     if (!(pl.iv_time > 0)) return P_it_ac();
     double E = 0;
     for (int r = 0; r < nr; ++r) E += pl.iv_rack_P_in[r];
-    return (E + pl.iv_air_it) / pl.iv_time;  // + air-cooled racks (issue 19)
+    return (E + pl.iv_air_it + pl.iv_sw_it) / pl.iv_time;  // + air racks (19), switch racks (18)
   };
   auto P_total_mean = [&] { return ivMean(pl.iv_utility, pl.P_utility) + P_pumps_mean(); };
   // fraction of rack r's GPU-time in the output interval spent with a throttle reason
@@ -461,6 +472,23 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(m.nair, [&](int k) { return g.air_T_in[k]; });
     case Obs::AirRackTOut:
       return each(m.nair, [&](int k) { return g.air_T_out[k]; });
+    // switch racks (issue 18)
+    case Obs::SwitchRackP:
+      return each(m.nsw, [&](int k) { return g.sw_P[k]; });
+    case Obs::SwitchRackPOptics:
+      return each(m.nsw, [&](int k) { return g.sw_P_optics[k]; });
+    case Obs::SwitchRackQLiquid:
+      return each(m.nsw, [&](int k) { return g.sw_Q_liquid[k]; });
+    case Obs::SwitchRackQAir:
+      return each(m.nsw, [&](int k) { return g.sw_Q_air[k]; });
+    case Obs::SwitchRackUp:
+      return each(m.nsw, [&](int k) {
+        return double(st.faults.sw_up.empty() ? m.sw_params[k].switches : st.faults.sw_up[k]);
+      });
+    case Obs::FacilityPFabric:
+      return one(std::accumulate(g.sw_P.begin(), g.sw_P.end(), 0.0));
+    case Obs::FacilityPFabricOptics:
+      return one(std::accumulate(g.sw_P_optics.begin(), g.sw_P_optics.end(), 0.0));
     case Obs::RackIsolation:
       return each(nr, [&](int r) { return rackIsolation(m, st, r, c.t); });
     case Obs::RackLeakFlow:
@@ -485,6 +513,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       for (int r = 0; r < nr; ++r) P += g.P_rack[r];
       // air-cooled racks (issue 19): IT + their own fans (IT load, The Green Grid [P22])
       for (int k = 0; k < m.nair; ++k) P += g.air_P[k] + g.air_P_fan[k];
+      for (int k = 0; k < m.nsw; ++k) P += g.sw_P[k];  // switch racks (issue 18)
       return one(P);
     }
     case Obs::GpuTJunction:

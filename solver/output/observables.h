@@ -32,17 +32,18 @@ enum class Basis {
 };
 
 // one value per ...
-enum class Shape { Facility, Cdu, Rack, Gpu, Job, Busway, AirRack };
+enum class Shape { Facility, Cdu, Rack, Gpu, Job, Busway, AirRack, SwitchRack };
 
 // when a series exists in a run
 enum class Needs {
   Always,
-  Gpus,      // resolved GPUs (racks without a heat_load)
-  Jobs,      // jobs
-  Power,     // a power: section
-  Room,      // site.room_air
-  AirRacks,  // air_racks (issue 19)
-  Plant      // a plant: section
+  Gpus,         // resolved GPUs (racks without a heat_load)
+  Jobs,         // jobs
+  Power,        // a power: section
+  Room,         // site.room_air
+  AirRacks,     // air_racks (issue 19)
+  SwitchRacks,  // switch_racks (issue 18)
+  Plant         // a plant: section
 };
 
 // how often a series is recorded: every output row, or every fast (GPU) step when asked for
@@ -143,6 +144,23 @@ enum class Rate { Output, Fast };
     "air inlet temperature", "the room-air node, else the site ambient")                           \
   X(AirRackTOut, "/air_rack/T_out", "K", Instant, AirRack, AirRacks, Output,                       \
     "air outlet temperature", "T_in + (P + P_fan) / (rho c_p V_air)")                              \
+  /* scale-out switch racks (issue 18, docs/models/switch_rack.md) */                              \
+  X(SwitchRackP, "/switch_rack/P", "W", Instant, SwitchRack, SwitchRacks, Output,                  \
+    "electrical power of the switch rack (IT load): switches' ASIC, base and optics",              \
+    "N_up (P_asic + P_base) + N_up cages_used P_port")                                             \
+  X(SwitchRackPOptics, "/switch_rack/P_optics", "W", Instant, SwitchRack, SwitchRacks, Output,     \
+    "of it, the optics (pluggable transceivers or co-packaged optics)", "N_up cages_used P_port")  \
+  X(SwitchRackQLiquid, "/switch_rack/Q_liquid", "W", Instant, SwitchRack, SwitchRacks, Output,     \
+    "heat into its CDU loop (liquid cooling: the ASIC and co-packaged optics on cold plates)",     \
+    "liquid_fraction (N_up P_asic [+ P_optics if cpo])")                                           \
+  X(SwitchRackQAir, "/switch_rack/Q_air", "W", Instant, SwitchRack, SwitchRacks, Output,           \
+    "heat into the room air", "P - Q_liquid")                                                      \
+  X(SwitchRackUp, "/switch_rack/switches_up", "1", Instant, SwitchRack, SwitchRacks, Output,       \
+    "switches running (a failed switch draws nothing)", "switches - failed (scenario fabric)")     \
+  X(FacilityPFabric, "/facility/P_fabric", "W", Instant, Facility, SwitchRacks, Output,            \
+    "scale-out fabric power: all switch racks", "sum of /switch_rack/P")                           \
+  X(FacilityPFabricOptics, "/facility/P_fabric_optics", "W", Instant, Facility, SwitchRacks,       \
+    Output, "of it, the switches' optics", "sum of /switch_rack/P_optics")                         \
   X(RackIsolation, "/rack/isolation", "1", Instant, Rack, Always, Output,                          \
     "isolation valves closing fraction (0 open, 1 shut); leak response",                           \
     "linear stroke from the isolation command")                                                    \
@@ -160,8 +178,8 @@ enum class Rate { Output, Fast };
     "heat_in - heat_to_facility_water - heat_loss_ambient - stored", "the balance's residual")     \
   X(FacilityPIT, "/facility/P_IT", "W", WindowMean, Facility, Always, Output,                      \
     "IT power: sum of rack power (DC, as the racks draw it; PUE's IT power is /facility/P_IT_in)"  \
-    " + air-cooled racks' IT and fan power",                                                       \
-    "sum of /rack/P + /air_rack/P + /air_rack/P_fan")                                              \
+    " + air-cooled racks' IT and fan power + switch racks' power",                                 \
+    "sum of /rack/P + /air_rack/P + /air_rack/P_fan + /switch_rack/P")                             \
   X(GpuTJunction, "/gpu/T_junction", "K", IntervalMax, Gpu, Gpus, Output,                          \
     "GPU junction temperature, maximum over the output interval", "max over the fast steps")       \
   X(GpuTHbm, "/gpu/T_hbm", "K", IntervalMax, Gpu, Gpus, Output,                                    \
@@ -258,7 +276,8 @@ enum class Rate { Output, Fast };
   X(FacilityPITIn, "/facility/P_IT_in", "W", IntervalMean, Facility, Power, Output,                \
     "IT power as PUE counts it: AC input of the racks' power shelves, mean over the output "       \
     "interval",                                                                                    \
-    "sum of /rack/P_in + /air_rack/P + /air_rack/P_fan (air racks: fed at the utility meter)")     \
+    "sum of /rack/P_in + /air_rack/P + /air_rack/P_fan + /switch_rack/P (no power shelf of "       \
+    "their own)")                                                                                  \
   X(FacilityPCooling, "/facility/P_cooling", "W", IntervalMean, Facility, Power, Output,           \
     "cooling power: CDU pumps (plant pumps and towers: not modelled yet), mean over the output "   \
     "interval",                                                                                    \
@@ -580,6 +599,8 @@ struct RunLayout {
   int ngroup = 0;  // GPU groups computed (docs/performance.md)
   int nair = 0;    // air-cooled racks (issue 19)
   std::vector<std::string> air_name;
+  int nsw = 0;  // switch racks (issue 18)
+  std::vector<std::string> sw_name;
   bool has_power = false, has_room = false;
   bool has_plant = false;     // a plant: section
   bool plant_towers = false;  // its heat rejection: cooling towers (else dry coolers)
