@@ -9,7 +9,7 @@
 //   t(bytes) = latency + bytes / b_tier          (one bulk stream; the latency matters little)
 // What lives there (placed at compile, the local tier first, then CXL, whole uses only):
 //   - offloaded optimizer state, 12 B per local parameter (fp32 master, m, v [F39]); the update
-//     streams 28 B per local parameter through the tier instead of HBM (ZeRO-Offload [F39, F55])
+//     streams 28 B per local parameter through the tier instead of HBM (ZeRO-Offload [F39, F61])
 //   - offloaded activations: all but one micro-batch's stored activations; written in the
 //     forward pass and read in the backward pass, 2 x c_act s b h (L/PP)/TP bytes per micro-batch
 //   - asynchronous checkpoint staging: the GPU's checkpoint shard, copied at
@@ -29,10 +29,10 @@ struct HostMemoryTier {
 struct HostMemorySpec {
   int gpus_per_host = 2;  // GB200: one Grace per two Blackwell GPUs [K15]
   // Grace LPDDR5X, 480 GB per Grace: STREAM TRIAD 288-342 GB/s measured for the 480 GB part
-  // [F37] (middle taken); latency: about half the CXL latency, Pond's "~2x local DRAM" [F53]
+  // [F37] (middle taken); latency: about half the CXL latency, Pond's "~2x local DRAM" [F38]
   HostMemoryTier lpddr{315e9, 100e-9, 480e9};
-  // CXL 2.0 memory expander: Micron CZ120 (PCIe 5 x8) 36 GB/s, 128 / 256 GB per module [F52];
-  // +70-90 ns over local DRAM [F53]. Capacity 0: none (GB200 hosts ship without)
+  // CXL 2.0 memory expander: Micron CZ120 (PCIe 5 x8) 36 GB/s, 128 / 256 GB per module [F60];
+  // +70-90 ns over local DRAM [F38]. Capacity 0: none (GB200 hosts ship without)
   HostMemoryTier cxl{36e9, 180e-9, 0};
   // GPU link: NVLink-C2C 900 GB/s (both directions) per host [K15], 450 GB/s each way
   double link_bandwidth = 450e9;  // (B/s)

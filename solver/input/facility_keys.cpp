@@ -761,7 +761,7 @@ const Section kHostTierLpddr{
     {quantity("bandwidth", Dim::Bandwidth, kLinkBandwidth)
          .dflt("315 GB/s")
          .docs("sustained (STREAM TRIAD 288-342 GB/s, 480 GB Grace [F37])"),
-     quantity("latency", Dim::Time, kLatency).dflt("100 ns").docs("[F53]"),
+     quantity("latency", Dim::Time, kLatency).dflt("100 ns").docs("[F38]"),
      quantity("capacity", Dim::DataSize, kHostBytes).dflt("480 GB").docs("[F37]")}};
 
 const Section kHostTierCxl{
@@ -769,11 +769,11 @@ const Section kHostTierCxl{
     "a CXL memory-expander tier, per host",
     {quantity("bandwidth", Dim::Bandwidth, kLinkBandwidth)
          .dflt("36 GB/s")
-         .docs("one PCIe 5 x8 module (Micron CZ120 [F52])"),
-     quantity("latency", Dim::Time, kLatency).dflt("180 ns").docs("local + 70-90 ns [F53]"),
+         .docs("one PCIe 5 x8 module (Micron CZ120 [F60])"),
+     quantity("latency", Dim::Time, kLatency).dflt("180 ns").docs("local + 70-90 ns [F38]"),
      quantity("capacity", Dim::DataSize, kHostBytes)
          .dflt("0 B")
-         .docs("0: none; a CZ120 module holds 128 or 256 GB [F52]")}};
+         .docs("0: none; a CZ120 module holds 128 or 256 GB [F60]")}};
 
 const Section kHostMemory{
     "facility.host_memory",
