@@ -326,7 +326,7 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
       if (bw > 0) {
         line("      barrier wait by the straggler's cause:");
         for (const auto& [n, v] : J.wait_map)
-          if (v > 0) line("        %-14s %10.1f s %6.2f %%", n.c_str(), v, 100 * v / wall);
+          if (v >= 0.05) line("        %-14s %10.1f s %6.2f %%", n.c_str(), v, 100 * v / wall);
         if (!J.straggler.empty())
           line("      top straggler: %s (the others waited %.1f s per GPU for it)",
                J.straggler.c_str(), J.straggler_wait);
