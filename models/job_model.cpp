@@ -72,10 +72,18 @@ void checkInputs(const ModelWorkloadSpec& w, const GpuCapability& g, int n_gpu, 
 
 DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability& gpu,
                                  const FabricSpec& fabric, int n, int per_domain,
-                                 const TrainingJobSpec& base) {
+                                 const TrainingJobSpec& base, const HostMemorySpec& host) {
   using B = PhaseSpec::Bound;
   checkInputs(w, gpu, n, per_domain);
   validateFabric(fabric);
+  try {
+    validateHostMemory(host);
+  } catch (const std::invalid_argument& e) {
+    fail("host_memory", e.what());
+  }
+  if (!(w.data_bytes_per_token >= 0)) fail("data_bytes_per_token", "must be >= 0");
+  if (!(w.activation_offload_overlap >= 0 && w.activation_offload_overlap < 1))
+    fail("offload", "activation_overlap must be in [0, 1)");
   DescribedJob d;
   // 1. the parallel layout
   const int tp = w.tp, pp = w.pp, mp = tp * pp;
@@ -115,9 +123,12 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   d.mem_weights = 4.0 * N / shard;
   d.mem_optimizer = 12.0 * N / shard / (w.distributed_optimizer ? d.dp / std::max(1, w.ep) : 1);
   const double sbh = w.sequence_length * w.micro_batch_size * w.hidden;
-  const double act_sel = w.activation_bytes * sbh * w.layers / tp;
-  const double act_full = 2.0 * sbh * w.layers / tp;
-  const double fixed = d.mem_weights + d.mem_optimizer;
+  // activations held in HBM: PP micro-batches in flight on the first stage (L/PP layers each),
+  // or only the one being computed when the others are offloaded to host memory
+  const double act_keep = w.offload_activations ? 1.0 / pp : 1.0;
+  const double act_sel = w.activation_bytes * sbh * w.layers / tp * act_keep;
+  const double act_full = 2.0 * sbh * w.layers / tp * act_keep;
+  const double fixed = d.mem_weights + (w.offload_optimizer ? 0.0 : d.mem_optimizer);
   using R = ModelWorkloadSpec::Recompute;
   if (w.recompute == R::Full || (w.recompute == R::Auto && fixed + act_sel > gpu.hbm_capacity))
     d.full_recompute = true;
@@ -125,8 +136,10 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   if (fixed + d.mem_activations > gpu.hbm_capacity)
     fail("parameters", "the model does not fit the GPU memory: " + gb(fixed + d.mem_activations) +
                            " per GPU (weights+gradients " + gb(d.mem_weights) + ", optimizer " +
-                           gb(d.mem_optimizer) + ", activations " + gb(d.mem_activations) + ") > " +
-                           gb(gpu.hbm_capacity) + " of HBM");
+                           (w.offload_optimizer ? "offloaded" : gb(d.mem_optimizer)) +
+                           ", activations " + gb(d.mem_activations) + ") > " +
+                           gb(gpu.hbm_capacity) +
+                           " of HBM (more parallelism, or offload: {optimizer, activations})");
 
   // 3. compute: 6 N T model FLOPs (8 N T with full recompute), forward : backward = 1 : 2
   d.flops = 6.0 * Nact * w.tokens_per_iteration;
@@ -142,6 +155,38 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   const double t_elem = act_traffic / B_hbm;
   const double local_params = N / shard / (w.distributed_optimizer ? d.dp / std::max(1, w.ep) : 1);
   const double t_opt = 28.0 * local_params / B_hbm;
+
+  // 4b. host memory (models/host_memory.h): offloaded state and staging placed per host, the
+  // transfers through its tiers
+  const double g_host = host.gpus_per_host;
+  auto place = [&](const char* key, const char* what, double bytes_per_gpu, HostTier want) {
+    const HostTier t = placeHost(host, d.host, g_host * bytes_per_gpu, want);
+    if (t == HostTier::Auto)
+      fail(key,
+           std::string("the ") + what +
+               " does not fit the host memory: " + gb(g_host * bytes_per_gpu) + " per host (" +
+               std::to_string(host.gpus_per_host) + " GPUs) with " + gb(d.host.lpddr_bytes) +
+               " of " + gb(host.lpddr.capacity) + " LPDDR and " + gb(d.host.cxl_bytes) + " of " +
+               gb(host.cxl.capacity) + " CXL already used" +
+               (want == HostTier::Auto ? "" : std::string(" (tier: ") + hostTierName(want) + ")"));
+    return t;
+  };
+  if (w.offload_optimizer) {
+    d.host.optimizer_tier =
+        place("offload", "offloaded optimizer state", d.mem_optimizer, w.offload_tier);
+    d.t_optimizer_host = hostTransferTime(host, d.host.optimizer_tier, 28.0 * local_params);
+  }
+  if (w.offload_activations) {
+    const double resident = d.mem_activations;  // one micro-batch's stage activations
+    d.host.activation_tier =
+        place("offload", "offloaded activations", resident * (pp - 1.0), w.offload_tier);
+    // each micro-batch's activations written in the forward pass, read in the backward pass
+    d.t_activations_host =
+        hostTransferTime(host, d.host.activation_tier, 2.0 * resident * d.micro_batches);
+  }
+  const double tokens_replica = w.tokens_per_iteration / d.dp;
+  d.t_data = hostTransferTime(host, HostTier::Lpddr, 2.0 * tokens_replica * w.data_bytes_per_token);
+  const double t_data_exposed = std::max(0.0, d.t_data - (F + Bw));  // prefetched behind compute
 
   // 5. collectives per iteration
   const FabricLevel nvl = fabric.nvlinkLevel(), net = fabric.networkLevel();
@@ -167,6 +212,9 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   d.job = base;
   auto& ph = d.job.phases;
   ph.clear();
+  if (t_data_exposed > 0)
+    ph.push_back(
+        phase("data_load", t_data_exposed, B::Communication, 0.03, 0.05, 0.0, 0.0, false, 3));
   ph.push_back(phase("forward", F, B::Compute, 0.90, 0.35, 0.30, 0.10));
   ph.push_back(phase("backward", Bw, B::Compute, 0.90, 0.35, 0.30, 0.10));
   if (tp > 1)
@@ -180,20 +228,36 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
     ph.push_back(phase("pp_p2p", (1 - w.pp_overlap) * d.pp.total(), B::Communication, 0.05, 0.10,
                        d.pp_level == 1 ? 0.3 : 0.0, d.pp_level == 2 ? 0.5 : 0.0, false, d.pp_level,
                        d.pp.beta));
+  if (w.offload_activations)
+    ph.push_back(phase("activation_offload",
+                       (1 - w.activation_offload_overlap) * d.t_activations_host, B::Communication,
+                       0.05, 0.20, 0.0, 0.0, false, 3));
   ph.push_back(phase("elementwise", t_elem, B::Memory, 0.15, 0.90, 0.0, 0.0));
   if (pp > 1) ph.push_back(phase("bubble", bubble, B::Idle, 0.03, 0.05, 0.0, 0.0));
   if (d.dp > 1)
     ph.push_back(phase("dp_allreduce", (1 - w.dp_overlap) * d.dp_comm.total(), B::Communication,
                        0.08, 0.20, d.dp_level == 1 ? 0.6 : 0.1, d.dp_level == 2 ? 0.8 : 0.0, true,
                        d.dp_level, d.dp_comm.beta));
-  ph.push_back(phase("optimizer", t_opt, B::Memory, 0.15, 0.90, 0.0, 0.0));
+  if (w.offload_optimizer)  // the update streams its state through host memory
+    ph.push_back(phase("optimizer_offload", d.t_optimizer_host, B::Communication, 0.05, 0.20, 0.0,
+                       0.0, false, 3));
+  else
+    ph.push_back(phase("optimizer", t_opt, B::Memory, 0.15, 0.90, 0.0, 0.0));
 
   // 7. checkpoints: 14 N bytes at the storage bandwidth (sync) or staged per GPU (async)
+  // (both pass through host memory: async stages the GPU's shard there, sync bounces through it)
   d.checkpoint_bytes = w.checkpoint_bytes_per_parameter * N;
-  if (w.storage_bandwidth > 0)
-    d.job.checkpoint_duration = w.checkpoint_async
-                                    ? d.checkpoint_bytes / (double(n) * w.staging_bandwidth)
-                                    : d.checkpoint_bytes / w.storage_bandwidth;
+  const double shard_bytes = d.checkpoint_bytes / double(n);
+  if (w.storage_bandwidth > 0 && w.checkpoint_async) {
+    d.host.staging_tier =
+        place("checkpoint_async", "checkpoint staging copy", shard_bytes, HostTier::Auto);
+    const double b = std::min(w.staging_bandwidth, hostTierBandwidth(host, d.host.staging_tier));
+    d.t_staging = hostTier(host, d.host.staging_tier).latency + shard_bytes / b;
+    d.job.checkpoint_duration = d.t_staging;
+  } else if (w.storage_bandwidth > 0) {
+    d.t_staging = hostTransferTime(host, HostTier::Lpddr, shard_bytes);
+    d.job.checkpoint_duration = std::max(d.checkpoint_bytes / w.storage_bandwidth, d.t_staging);
+  }
   validateTrainingJob(d.job);
   return d;
 }

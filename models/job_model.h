@@ -29,6 +29,7 @@
 #include <string>
 
 #include "models/fabric.h"
+#include "models/host_memory.h"
 #include "models/workload.h"
 
 namespace dctwin {
@@ -57,6 +58,12 @@ struct ModelWorkloadSpec {
       0;  // aggregate write bandwidth; 0 = checkpoint_duration as given (B/s)
   bool checkpoint_async = false;
   double staging_bandwidth = 50e9;  // per GPU to host memory, async (a)                (B/s)
+  // host memory (models/host_memory.h): data loading, optimizer / activation offload
+  double data_bytes_per_token = 4;   // int32 token ids (d); more for images, video        (B)
+  bool offload_optimizer = false;    // optimizer state (12 B / local parameter) in host memory
+  bool offload_activations = false;  // all but one micro-batch's activations in host memory
+  double activation_offload_overlap = 0.5;  // of the activation transfers hidden (a)    (1)
+  HostTier offload_tier = HostTier::Auto;   // Auto: the local tier if it fits, else CXL
 };
 
 // what the job needs of its GPU type
@@ -82,13 +89,18 @@ struct DescribedJob {
   double checkpoint_bytes = 0;                                     // (B)
   int tp_level = 0, pp_level = 0, dp_level = 0, ep_level = 0;      // 1 NVLink, 2 scale-out
   CollectiveTime tp, pp, dp_comm, ep;  // per iteration, whole collectives (before overlap) (s)
+  // host memory: what went where, and the transfer times per iteration (before overlap)  (s)
+  HostMemoryUse host;
+  double t_data = 0, t_optimizer_host = 0, t_activations_host = 0, t_staging = 0;
 };
 
 // base: start, stop, checkpoint interval/duration, restart policy and utilizations are kept;
 // the phases are replaced. gpus_per_domain: GPUs of one NVLink domain (the rack). Ranks are laid
-// out TP innermost, then PP, then DP, in the job's GPU order (rack order). Throws JobModelError.
+// out TP innermost, then PP, then DP, in the job's GPU order (rack order). host: the host-memory
+// tiers behind the GPUs. Throws JobModelError.
 DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability& gpu,
                                  const FabricSpec& fabric, int n_gpu, int gpus_per_domain,
-                                 const TrainingJobSpec& base);
+                                 const TrainingJobSpec& base,
+                                 const HostMemorySpec& host = HostMemorySpec{});
 
 }  // namespace dctwin

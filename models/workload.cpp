@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <stdexcept>
 
 namespace dctwin {
@@ -108,8 +109,8 @@ void validateTrainingJob(const TrainingJobSpec& job) {
     fail("training job: restart_time must be finite and >= 0");
   if (job.hot_spares < 0) fail("training job: hot_spares must be >= 0");
   for (const PhaseSpec& p : job.phases)
-    if (p.level < 0 || p.level > 2 || !(p.comm_beta >= 0) || !std::isfinite(p.comm_beta))
-      fail("training job phase '" + p.name + "': level must be 0..2 and comm_beta >= 0");
+    if (p.level < 0 || p.level > 3 || !(p.comm_beta >= 0) || !std::isfinite(p.comm_beta))
+      fail("training job phase '" + p.name + "': level must be 0..3 and comm_beta >= 0");
 }
 
 JobState makeJobState(const TrainingJobSpec& job, int n_gpu) {
@@ -119,6 +120,11 @@ JobState makeJobState(const TrainingJobSpec& job, int n_gpu) {
   st.gpu.assign(static_cast<std::size_t>(n_gpu), GpuProgress{});
   st.time_map.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
   st.time_ckpt.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
+  st.wait_map.assign(static_cast<std::size_t>(n_gpu) * kWaitCats, 0.0);
+  st.wait_ckpt = st.wait_map;
+  st.caused.assign(static_cast<std::size_t>(n_gpu), 0.0);
+  st.caused_ckpt = st.caused;
+  st.loss_mark.assign(static_cast<std::size_t>(n_gpu) * (kLossCats + 1), 0.0);
   st.t_last_iteration_end = job.start;
   st.t_last_checkpoint_end = job.start;
   st.reference_iteration_time = referenceIterationTime(job);
@@ -212,6 +218,7 @@ void runGpu(const TrainingJobSpec& job, GpuProgress& s, double* tm, double tb, c
           rate = commRate(p, in);
           useful_cat = p.level == 1   ? kTimeCommNvlink
                        : p.level == 2 ? kTimeCommNetwork
+                       : p.level == 3 ? kTimeHostMemory
                                       : kTimeCommOther;
           loss_cat = kTimeFabricDegraded;
           break;
@@ -256,6 +263,59 @@ void runGpu(const TrainingJobSpec& job, GpuProgress& s, double* tm, double tb, c
 // the map at the end of a checkpoint (or a restart): what a failure rolls back to
 void snapshotMap(JobState& st) {
   std::copy(st.time_map.begin(), st.time_map.end(), st.time_ckpt.begin());
+  std::copy(st.wait_map.begin(), st.wait_map.end(), st.wait_ckpt.begin());
+  std::copy(st.caused.begin(), st.caused.end(), st.caused_ckpt.begin());
+}
+
+//---------------------------------------------------------------------------------------------
+// barrier-wait attribution (docs/models/job.md): the losses of the straggler since the last
+// release decide whom the others' waits are booked to
+
+double* lossMark(JobState& st, std::size_t g) {
+  return st.loss_mark.data() + g * (kLossCats + 1);
+}
+
+// the straggler's loss parts since the last release, as shares (kWaitCats, sum 1)
+void stragglerShares(JobState& st, std::size_t gs, double share[kWaitCats]) {
+  const double* tm = st.time(gs);
+  const double* mk = lossMark(st, gs);
+  double tot = 0;
+  for (int c = 0; c < kLossCats; ++c) {
+    share[c] = std::max(0.0, tm[kLossFirst + c] - mk[c]);
+    tot += share[c];
+  }
+  share[kLossCats] = 0;
+  if (tot > 1e-12) {
+    for (int c = 0; c < kLossCats; ++c) share[c] /= tot;
+  } else {  // the straggler lost nothing: the others were faster than the reference (imbalance)
+    for (int c = 0; c < kLossCats; ++c) share[c] = 0;
+    share[kLossCats] = 1;
+  }
+}
+
+// books GPU g's barrier wait since the last release by the straggler's shares and moves its
+// marks to now; returns that wait x the entry's weight (GPU-seconds)
+double attributeWait(JobState& st, std::size_t g, const double share[kWaitCats]) {
+  const double* tm = st.time(g);
+  double* mk = lossMark(st, g);
+  const double w = tm[kTimeBarrierWait] - mk[kLossCats];
+  if (w > 0) {
+    double* wm = st.wait(g);
+    for (int c = 0; c < kWaitCats; ++c) wm[c] += w * share[c];
+  }
+  for (int c = 0; c < kLossCats; ++c) mk[c] = tm[kLossFirst + c];
+  mk[kLossCats] = tm[kTimeBarrierWait];
+  return w > 0 ? w * (st.weight.size() == st.gpu.size() ? st.weight[g] : 1.0) : 0.0;
+}
+
+// every mark to the current map (after a rollback or a restart)
+void markAll(JobState& st) {
+  for (std::size_t g = 0; g < st.gpu.size(); ++g) {
+    const double* tm = st.time(g);
+    double* mk = lossMark(st, g);
+    for (int c = 0; c < kLossCats; ++c) mk[c] = tm[kLossFirst + c];
+    mk[kLossCats] = tm[kTimeBarrierWait];
+  }
 }
 
 // every GPU waits at the same barrier and all are alive: start the next phase at tr
@@ -314,11 +374,15 @@ void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> ali
       tm[c] = ck[c];
     }
     tm[kTimeLostWork] += lost;
+    // the wait attribution subdivides the barrier wait that just became lost work
+    std::copy_n(st.wait_ckpt.data() + g * kWaitCats, kWaitCats, st.wait(g));
+    st.caused[g] = st.caused_ckpt[g];
     s.phase = 0;
     s.work = 0;
     s.waiting = false;
     if (spare && !alive[g]) s.on_spare = true;
   }
+  markAll(st);
   st.mode = spare ? 2 : 1;
   st.restart_left = job.restart_time;
 }
@@ -372,6 +436,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
   st.t_last_iteration_end = t0;
   st.t_last_checkpoint_end = t0;
   snapshotMap(st);
+  markAll(st);
   return t0;
 }
 
@@ -379,10 +444,16 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
 
 const char* timeCatName(int c) {
   static const char* names[kTimeCats] = {
-      "compute",     "memory",       "comm_nvlink",     "comm_network", "comm_other",  "bubble",
-      "checkpoint",  "barrier_wait", "thermal",         "power_cap",    "power_brake", "smoothing",
-      "clock_other", "hbm_throttle", "fabric_degraded", "stalled",      "restart",     "lost_work"};
+      "compute",         "memory",      "comm_nvlink", "comm_network", "comm_other",
+      "host_memory",     "bubble",      "checkpoint",  "barrier_wait", "thermal",
+      "power_cap",       "power_brake", "smoothing",   "clock_other",  "hbm_throttle",
+      "fabric_degraded", "stalled",     "restart",     "lost_work"};
   return c >= 0 && c < kTimeCats ? names[c] : "?";
+}
+
+const char* waitCauseName(int w) {
+  if (w == kLossCats) return "imbalance";
+  return w >= 0 && w < kLossCats ? timeCatName(kLossFirst + w) : "?";
 }
 
 void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double dt,
@@ -456,15 +527,29 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
     all_waiting = all_waiting && s.waiting;
   }
   while (run && all_waiting && all_ok) {
-    double tr = t_run;
-    for (const GpuProgress& s : st.gpu) tr = std::max(tr, s.t_local);
+    // the barrier releases at the latest arrival; the straggler the others' waits are
+    // attributed to is the GPU that waited least since the last release (all started together
+    // then), which is the latest arrival also when arrivals tie at a step boundary
+    double tr = t_run, least = std::numeric_limits<double>::infinity();
+    std::size_t gs = 0;
+    for (std::size_t g = 0; g < ng; ++g) {
+      const GpuProgress& s = st.gpu[g];
+      tr = std::max(tr, s.t_local);
+      const double w = st.time(g)[kTimeBarrierWait] - lossMark(st, g)[kLossCats] - s.t_local;
+      if (w < least) least = w, gs = g;
+    }
+    double share[kWaitCats];
+    stragglerShares(st, gs, share);
+    double caused = 0;
     for (std::size_t g = 0; g < ng; ++g) {
       GpuProgress& s = st.gpu[g];
       s.wait_time += tr - s.t_local;
       st.time(g)[kTimeBarrierWait] += tr - s.t_local;
       if (alive[g]) addScaled(out[g], idle, tr - s.t_local);
       s.t_local = tr;
+      caused += attributeWait(st, g, share);
     }
+    st.caused[gs] += caused;
     releaseBarrier(job, st, tr);
     all_waiting = true;
     for (std::size_t g = 0; g < ng; ++g) {
@@ -512,6 +597,30 @@ void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeC
   }
   if (W > 0)
     for (int c = 0; c < kTimeCats; ++c) out[c] /= W;
+}
+
+void jobWaitMap(const JobState& st, std::span<const double> w, double out[kWaitCats]) {
+  for (int c = 0; c < kWaitCats; ++c) out[c] = 0;
+  double W = 0;
+  for (std::size_t g = 0; g < st.gpu.size(); ++g) {
+    const double wg = w.size() == st.gpu.size() ? w[g] : 1.0;
+    W += wg;
+    const double* wm = st.wait(g);
+    for (int c = 0; c < kWaitCats; ++c) out[c] += wg * wm[c];
+  }
+  if (W > 0)
+    for (int c = 0; c < kWaitCats; ++c) out[c] /= W;
+}
+
+int jobTopStraggler(const JobState& st, double* caused) {
+  int best = -1;
+  double top = 0, W = 0;
+  for (std::size_t g = 0; g < st.gpu.size(); ++g) {
+    W += st.weight.size() == st.gpu.size() ? st.weight[g] : 1.0;
+    if (st.caused[g] > top) top = st.caused[g], best = int(g);
+  }
+  if (caused) *caused = W > 0 ? top / W : 0.0;
+  return best;
 }
 
 double jobGoodput(const TrainingJobSpec& job, const JobState& st, double t) {

@@ -48,7 +48,8 @@ struct PhaseSpec {
   // collectives (Communication phases, docs/models/job.md): the fabric level they run on and the
   // bandwidth part of the whole collective at full bandwidth (alpha-beta model, models/fabric.h);
   // at a bandwidth fraction f of that level the exposed phase lasts duration + comm_beta (1/f - 1)
-  int level = 0;         // 0: none (rate 1), 1: NVLink domain, 2: scale-out network
+  int level = 0;         // 0: none (rate 1), 1: NVLink domain, 2: scale-out network, 3: host memory
+                         // (a transfer to or from a host-memory tier, rate 1: models/host_memory.h)
   double comm_beta = 0;  // (s)
 };
 
@@ -60,6 +61,7 @@ enum TimeCat : int {
   kTimeCommNvlink,      // exposed collectives on the NVLink domain at full bandwidth
   kTimeCommNetwork,     // exposed collectives on the scale-out network at full bandwidth
   kTimeCommOther,       // Communication phases with no fabric level (given phase times)
+  kTimeHostMemory,      // exposed transfers to / from host memory (offload, data loading)
   kTimeBubble,          // Idle phases (pipeline bubble)
   kTimeCheckpoint,      // writing checkpoints (blocking part)
   kTimeBarrierWait,     // waiting at a barrier for a slower GPU (straggler)
@@ -76,6 +78,15 @@ enum TimeCat : int {
   kTimeCats
 };
 const char* timeCatName(int c);  // "compute", "memory", "comm_nvlink", ...
+
+// who made the others wait (docs/models/job.md, "attribution"): at each barrier release the
+// wait of every GPU is split in proportion to the losses the slowest GPU (the straggler)
+// accumulated since the previous release, by loss category; a straggler with no loss of its own
+// (e.g. more work) books it to "imbalance". The columns add up to kTimeBarrierWait.
+constexpr int kLossFirst = kTimeThermal, kLossLast = kTimeFabricDegraded;  // contiguous
+constexpr int kLossCats = kLossLast - kLossFirst + 1;
+constexpr int kWaitCats = kLossCats + 1;  // + imbalance
+const char* waitCauseName(int w);         // "thermal", ..., "fabric_degraded", "imbalance"
 
 struct TrainingJobSpec {
   std::vector<PhaseSpec> phases;  // one iteration; the iteration end is always a barrier
@@ -113,6 +124,14 @@ struct JobState {
   std::vector<double> time_map, time_ckpt;
   double* time(std::size_t g) { return time_map.data() + g * kTimeCats; }
   const double* time(std::size_t g) const { return time_map.data() + g * kTimeCats; }
+  // barrier-wait attribution (kWaitCats per GPU, sums to its kTimeBarrierWait) and the wait each
+  // GPU caused as the straggler (GPU-seconds of the others, weighted by `weight`), with their
+  // values at the last checkpoint; loss_mark: the GPU's loss parts and barrier wait at the last
+  // release (kLossCats + 1 per GPU)                                                          (s)
+  std::vector<double> wait_map, wait_ckpt, caused, caused_ckpt, loss_mark;
+  std::vector<double> weight;  // GPUs each entry stands for (groups); empty: 1 each
+  double* wait(std::size_t g) { return wait_map.data() + g * kWaitCats; }
+  const double* wait(std::size_t g) const { return wait_map.data() + g * kWaitCats; }
   long iterations = 0;               // completed iterations
   long checkpoints = 0;              // completed checkpoints
   double t_last_iteration_end = 0;   // (s), job start before the first iteration
@@ -164,6 +183,11 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
 
 // the job's bottleneck map: the mean over its GPUs weighted by w (group sizes; empty: 1) (s)
 void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeCats]);
+// the barrier-wait attribution of the job: mean over its GPUs (weights as jobTimeMap) (s)
+void jobWaitMap(const JobState& st, std::span<const double> w, double out[kWaitCats]);
+// the entry (GPU or group) whose slowness made the others wait longest, -1 if none; caused:
+// that wait, GPU-seconds of the others / the job's GPUs (mean per GPU)                       (s)
+int jobTopStraggler(const JobState& st, double* caused);
 // useful work / possible work: iterations kept (completed - lost) x the iteration's reference
 // work D (sum of the phase durations) / wall time since the start (t clipped to [start, stop]);
 // 0 before the start                                                                     (1)

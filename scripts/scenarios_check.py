@@ -30,7 +30,7 @@ PROTECTIVE = {"emergency_power_off", "rack_power_off", "inlet_over_temperature",
               "liquid_isolation", "electrical_isolation", "low_level", "gpu_shutdown"}
 # scenarios that must end with a protective action (the rest may run without one)
 MUST_PROTECT = {"pod_stuck_valve", "pod_pump_failure_no_redundancy", "pod_header_leak",
-                "pod_rack_leak", "pod_plant_trip"}
+                "pod_rack_leak", "pod_rack_leak_restart", "pod_plant_trip"}
 UNITS = {"s": 1, "min": 60, "h": 3600, "d": 86400}
 
 

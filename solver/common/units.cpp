@@ -55,6 +55,8 @@ constexpr std::array kUnits{
     UnitDef{"gal", Dim::Volume, kGal, 0},
     UnitDef{"s", Dim::Time, 1.0, 0},
     UnitDef{"ms", Dim::Time, 1e-3, 0},
+    UnitDef{"us", Dim::Time, 1e-6, 0},  // memory and link latencies
+    UnitDef{"ns", Dim::Time, 1e-9, 0},
     UnitDef{"min", Dim::Time, 60.0, 0},
     UnitDef{"h", Dim::Time, 3600.0, 0},
     UnitDef{"d", Dim::Time, 86400.0, 0},

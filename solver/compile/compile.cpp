@@ -303,16 +303,19 @@ void describeJob(const FacilitySpec& spec, const JobSpec& js, FacilityModel& m, 
   const GpuParams& gp = m.gpu_types[m.gpu_type[g0]];
   const int per_domain = m.rack_gpunum[m.gpu_rack[g0]];
   try {
-    DescribedJob d =
-        describeTrainingJob(js.workload, {gp.peak_flops, gp.hbm_bandwidth, gp.hbm_capacity},
-                            spec.fabric, int(m.job_gpus[j].size()), per_domain, js.training);
+    DescribedJob d = describeTrainingJob(
+        js.workload, {gp.peak_flops, gp.hbm_bandwidth, gp.hbm_capacity}, spec.fabric,
+        int(m.job_gpus[j].size()), per_domain, js.training, spec.host_memory);
     m.job_spec[j] = d.job;
     m.job_described.back() = std::move(d);
   } catch (const std::invalid_argument& e) {
     const auto* je = dynamic_cast<const JobModelError*>(&e);
     auto it = je ? js.workload_loc.find(je->key) : js.workload_loc.end();
-    err.add(it != js.workload_loc.end() ? it->second : js.loc, "",
-            "job '" + js.name + "': " + e.what());
+    const bool host = je && je->key == "host_memory" && it == js.workload_loc.end();
+    err.add(host                          ? spec.host_memory_loc
+            : it != js.workload_loc.end() ? it->second
+                                          : js.loc,
+            "", "job '" + js.name + "': " + e.what());
   }
 }
 

@@ -718,6 +718,23 @@ const Section kWorkloadOverlap{
      quantity("dp", Dim::None, kOverlap).dflt("0.8"),
      quantity("ep", Dim::None, kOverlap).dflt("0")}};
 
+const Section kWorkloadOffload{
+    "facility.jobs.workload.offload",
+    "state kept in host memory instead of HBM (models/host_memory.h, docs/models/job.md)",
+    {boolean("optimizer")
+         .dflt("false")
+         .docs("optimizer state (12 B per local parameter) in host memory; the update streams "
+               "28 B per local parameter through the tier"),
+     boolean("activations")
+         .dflt("false")
+         .docs("all but one micro-batch's activations in host memory"),
+     quantity("activation_overlap", Dim::None, kOverlap)
+         .dflt("0.5")
+         .docs("share of the activation transfers hidden behind compute (a)"),
+     choice("tier", {"auto", "lpddr", "cxl"})
+         .dflt("auto")
+         .docs("auto: the local tier if it fits, else the CXL tier")}};
+
 const Section kWorkload{
     "facility.jobs.workload",
     "a training job described by its model, batch and parallelism; replaces 'phases' "
@@ -756,7 +773,11 @@ const Section kWorkload{
          .docs("true: the blocking part is staging to host memory"),
      quantity("staging_bandwidth", Dim::Bandwidth, kLinkBandwidth)
          .dflt("50 GB/s")
-         .docs("per GPU to host memory (async checkpoints)")}};
+         .docs("per GPU to host memory (async checkpoints)"),
+     quantity("data_bytes_per_token", Dim::DataSize, {0, 1e12, false, false, ">= 0"})
+         .dflt("4 B")
+         .docs("input bytes per token through host memory (int32 ids; more for images)"),
+     map("offload", kWorkloadOffload).dflt("none")}};
 
 const Section kFabricNvlink{
     "facility.fabric.nvlink",
@@ -787,6 +808,38 @@ const Section kFabricScaleOut{
      quantity("spine_oversubscription", Dim::None, kOversub)
          .dflt("1")
          .docs("leaf uplink / downlink capacity (1: non-blocking)")}};
+
+const Range kHostBytes{0, 1e16, false, false, ">= 0 (0: no such tier)"};
+
+const Section kHostTierLpddr{
+    "facility.host_memory.lpddr",
+    "the host's local memory (Grace LPDDR5X), per host",
+    {quantity("bandwidth", Dim::Bandwidth, kLinkBandwidth)
+         .dflt("315 GB/s")
+         .docs("sustained (STREAM TRIAD 288-342 GB/s, 480 GB Grace [F37])"),
+     quantity("latency", Dim::Time, kLatency).dflt("100 ns").docs("[F38]"),
+     quantity("capacity", Dim::DataSize, kHostBytes).dflt("480 GB").docs("[F37]")}};
+
+const Section kHostTierCxl{
+    "facility.host_memory.cxl",
+    "a CXL memory-expander tier, per host",
+    {quantity("bandwidth", Dim::Bandwidth, kLinkBandwidth)
+         .dflt("36 GB/s")
+         .docs("one PCIe 5 x8 module (Micron CZ120 [F60])"),
+     quantity("latency", Dim::Time, kLatency).dflt("180 ns").docs("local + 70-90 ns [F38]"),
+     quantity("capacity", Dim::DataSize, kHostBytes)
+         .dflt("0 B")
+         .docs("0: none; a CZ120 module holds 128 or 256 GB [F60]")}};
+
+const Section kHostMemory{
+    "facility.host_memory",
+    "the host-memory tiers behind the GPUs: data loading, offload, checkpoint staging "
+    "(models/host_memory.h, docs/models/job.md)",
+    {integer("gpus_per_host", 1, 64).dflt("2").docs("GB200: one Grace per two GPUs [K15]"),
+     quantity("link_bandwidth", Dim::Bandwidth, kLinkBandwidth)
+         .dflt("450 GB/s")
+         .docs("GPU-host link per host and direction (NVLink-C2C 900 GB/s both ways [K15])"),
+     map("lpddr", kHostTierLpddr), map("cxl", kHostTierCxl)}};
 
 const Section kFabric{"facility.fabric",
                       "the NVLink domains and the scale-out network (docs/models/fabric.md)",
@@ -1014,7 +1067,8 @@ const Section kFacility{
      map("gpu_layer", kGpuLayer), map("power", kPowerSection),
      map("variation", kVariation).orWords({"none"}), map("plant", plantSection()),
      map("protection", kFacilityProtection),
-     map("fabric", kFabric).docs("NVLink domains and scale-out network")}};
+     map("fabric", kFabric).docs("NVLink domains and scale-out network"),
+     map("host_memory", kHostMemory).docs("host-memory tiers (Grace LPDDR5X, CXL)")}};
 
 //---------------------------------------------------------------------------------------------
 // catalog entries

@@ -745,6 +745,10 @@ class FacilityReader {
     // the site's protection settings (protection_reader.cpp); a scenario overrides them
     if (auto pr = top.map("protection")) readProtectionSection(*pr, spec_.detection.protection);
     if (auto fb = top.map("fabric")) readFabric(*fb, spec_.fabric);
+    if (auto hm = top.map("host_memory")) {  // workload_reader.cpp
+      spec_.host_memory_loc = hm->loc();
+      readHostMemory(*hm, spec_.host_memory);
+    }
     if (auto gl = top.map("gpu_layer")) {
       gl->read("step", spec_.gpu_step);
       gl->read("coupling", spec_.coupling_step);

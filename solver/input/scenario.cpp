@@ -58,6 +58,7 @@ class ScenarioReader {
     top.read("name", text);
     top.read("description", text);
     top.read("duration", sc_.duration);
+    top.read("hot_spares", sc_.hot_spares);  // what-if: spares for every training job
     if (top.read("output_interval", sc_.output_interval) &&
         sc_.output_interval > sc_.duration + 1e-9)
       f_.s.add(top.locOf("output_interval"), fmt(sc_.output_interval) + " s",
@@ -476,6 +477,8 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                              {"heat_rejection_failure", K::HeatRejectionFailure},
                                              {"makeup_water_loss", K::MakeupWaterLoss},
                                              {"plant_pump_failure", K::PlantPumpFailure}};
+  if (sc.hot_spares >= 0)  // the scenario's spare GPUs replace each training job's own
+    for (auto& j : spec.jobs) j.training.hot_spares = sc.hot_spares;
   const auto& suggest = reader::didYouMean;
   for (const auto& e : sc.events) {
     if (e.kind != "job_start" && e.kind != "job_stop" && e.kind != "power_cap") continue;

@@ -34,6 +34,7 @@ struct Scenario {
   double duration = 3600;       // (s)
   double output_interval = 60;  // (s)
   double rtol = 1e-6;
+  int hot_spares = -1;  // spare GPUs for every training job; -1: the facility's (checkpoint.md)
   bool has_T_init = false;
   double T_init = 0;  // initial fluid temperature; default: facility water at t=0 (K)
   std::vector<ScenarioEvent> events;

@@ -303,6 +303,10 @@ const Section kScenario{
          .dflt("60 s")
          .docs("how often results are recorded"),
      map("solver", kSolver),
+     integer("hot_spares", 0, 1000000)
+         .dflt("the facility's")
+         .docs("spare GPUs for every training job: a failed GPU's rank moves to one and the job "
+               "restarts from its checkpoint at once (docs/models/checkpoint.md)"),
      quantity("initial_temperature", Dim::Temperature, {-1e300, 1e300, false, false, ""})
          .dflt("the facility-water supply at t = 0")
          .docs("every coolant node and cold plate at t = 0"),

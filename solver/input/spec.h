@@ -344,6 +344,10 @@ struct FacilitySpec {
   std::vector<SwitchRackSpec> switch_racks;  // scale-out switch racks (issue 18)
   std::vector<JobSpec> jobs;
   FabricSpec fabric;  // NVLink domains and scale-out network (docs/models/fabric.md)
+  // host-memory tiers behind the GPUs (models/host_memory.h, docs/models/job.md) and where the
+  // section was given (errors a described job finds with it)
+  HostMemorySpec host_memory;
+  SourceLoc host_memory_loc;
   PowerSpec power;
   double gpu_step = 0.05;      // fast step of the GPU layer            (s)
   double coupling_step = 5.0;  // GPU layer <-> coolant exchange interval (s)

@@ -72,8 +72,34 @@ void readJobWorkload(MapIn& m, JobSpec& j) {
                                       : ModelWorkloadSpec::Recompute::Auto;
   readAt(*w, "checkpoint_bytes_per_parameter", s.checkpoint_bytes_per_parameter, j);
   readAt(*w, "storage_bandwidth", s.storage_bandwidth, j);
-  w->read("checkpoint_async", s.checkpoint_async);
+  if (w->read("checkpoint_async", s.checkpoint_async))
+    j.workload_loc["checkpoint_async"] = w->locOf("checkpoint_async");
   readAt(*w, "staging_bandwidth", s.staging_bandwidth, j);
+  // host memory: data loading and offload (models/host_memory.h)
+  readAt(*w, "data_bytes_per_token", s.data_bytes_per_token, j);
+  if (auto o = w->map("offload")) {
+    j.workload_loc["offload"] = o->loc();
+    o->read("optimizer", s.offload_optimizer);
+    o->read("activations", s.offload_activations);
+    o->read("activation_overlap", s.activation_offload_overlap);
+    std::string t;
+    if (o->read("tier", t))
+      s.offload_tier = t == "lpddr" ? HostTier::Lpddr : t == "cxl" ? HostTier::Cxl : HostTier::Auto;
+  }
+}
+
+void readHostMemory(MapIn& m, HostMemorySpec& h) {
+  m.read("gpus_per_host", h.gpus_per_host);
+  m.read("link_bandwidth", h.link_bandwidth);
+  auto tier = [&](const char* key, HostMemoryTier& t) {
+    if (auto x = m.map(key)) {
+      x->read("bandwidth", t.bandwidth);
+      x->read("latency", t.latency);
+      x->read("capacity", t.capacity);
+    }
+  };
+  tier("lpddr", h.lpddr);
+  tier("cxl", h.cxl);
 }
 
 void readFabric(MapIn& m, FabricSpec& f) {

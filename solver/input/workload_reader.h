@@ -12,5 +12,7 @@ namespace dctwin {
 void readJobWorkload(reader::MapIn& job, JobSpec& j);
 // the top-level 'fabric' map
 void readFabric(reader::MapIn& fabric, FabricSpec& f);
+// the top-level 'host_memory' map (models/host_memory.h)
+void readHostMemory(reader::MapIn& host, HostMemorySpec& h);
 
 }  // namespace dctwin

@@ -821,6 +821,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     case Obs::JobTimeCommNvlink:
     case Obs::JobTimeCommNetwork:
     case Obs::JobTimeCommOther:
+    case Obs::JobTimeHostMemory:
     case Obs::JobTimeBubble:
     case Obs::JobTimeCheckpoint:
     case Obs::JobTimeBarrierWait:
@@ -838,6 +839,30 @@ void evalOne(Obs id, const Ctx& c, double* out) {
         double map[kTimeCats];
         jobTimeMap(gl.job[j], gl.job_weight[j], map);
         return map[int(id) - int(Obs::JobTimeCompute)];
+      });
+    case Obs::JobWaitThermal:
+    case Obs::JobWaitPowerCap:
+    case Obs::JobWaitPowerBrake:
+    case Obs::JobWaitSmoothing:
+    case Obs::JobWaitClockOther:
+    case Obs::JobWaitHbmThrottle:
+    case Obs::JobWaitFabricDegraded:
+    case Obs::JobWaitImbalance:
+      return each(nj, [&](int j) {
+        double w[kWaitCats];
+        jobWaitMap(gl.job[j], gl.job_weight[j], w);
+        return w[int(id) - int(Obs::JobWaitThermal)];
+      });
+    case Obs::JobStragglerGpu:
+      return each(nj, [&](int j) {
+        const int k = jobTopStraggler(gl.job[j], nullptr);
+        return k < 0 ? -1.0 : double(m.group_gpuadr[m.job_groups[j][std::size_t(k)]]);
+      });
+    case Obs::JobStragglerWait:
+      return each(nj, [&](int j) {
+        double w = 0;
+        jobTopStraggler(gl.job[j], &w);
+        return w;
       });
     case Obs::JobGoodput:
       return each(nj, [&](int j) {

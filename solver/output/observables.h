@@ -502,6 +502,9 @@ enum class Rate { Output, Fast };
   X(JobTimeCommOther, "/job/time/comm_other", "s", Cumulative, Job, Jobs, Output,                  \
     "bottleneck map: communication phases with no fabric level (given phase times)",               \
     "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeHostMemory, "/job/time/host_memory", "s", Cumulative, Job, Jobs, Output,                \
+    "bottleneck map: exposed transfers to and from host memory (offload, data loading)",           \
+    "mean over the job's GPUs (docs/models/job.md)")                                               \
   X(JobTimeBubble, "/job/time/bubble", "s", Cumulative, Job, Jobs, Output,                         \
     "bottleneck map: idle phases (pipeline bubble)",                                               \
     "mean over the job's GPUs (docs/models/job.md)")                                               \
@@ -540,6 +543,46 @@ enum class Rate { Output, Fast };
   X(JobTimeLostWork, "/job/time/lost_work", "s", Cumulative, Job, Jobs, Output,                    \
     "bottleneck map: work since the last checkpoint, lost at failures",                            \
     "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobWaitThermal, "/job/wait/thermal", "s", Cumulative, Job, Jobs, Output,                       \
+    "barrier wait attributed to the straggler's thermal throttling",                               \
+    "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
+    "the previous one (docs/models/job.md)")                                                       \
+  X(JobWaitPowerCap, "/job/wait/power_cap", "s", Cumulative, Job, Jobs, Output,                    \
+    "barrier wait attributed to the straggler's the power cap",                                    \
+    "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
+    "the previous one (docs/models/job.md)")                                                       \
+  X(JobWaitPowerBrake, "/job/wait/power_brake", "s", Cumulative, Job, Jobs, Output,                \
+    "barrier wait attributed to the straggler's the power brake",                                  \
+    "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
+    "the previous one (docs/models/job.md)")                                                       \
+  X(JobWaitSmoothing, "/job/wait/smoothing", "s", Cumulative, Job, Jobs, Output,                   \
+    "barrier wait attributed to the straggler's power-smoothing ramps",                            \
+    "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
+    "the previous one (docs/models/job.md)")                                                       \
+  X(JobWaitClockOther, "/job/wait/clock_other", "s", Cumulative, Job, Jobs, Output,                \
+    "barrier wait attributed to the straggler's a lower clock with no throttle reason",            \
+    "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
+    "the previous one (docs/models/job.md)")                                                       \
+  X(JobWaitHbmThrottle, "/job/wait/hbm_throttle", "s", Cumulative, Job, Jobs, Output,              \
+    "barrier wait attributed to the straggler's HBM throttling",                                   \
+    "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
+    "the previous one (docs/models/job.md)")                                                       \
+  X(JobWaitFabricDegraded, "/job/wait/fabric_degraded", "s", Cumulative, Job, Jobs, Output,        \
+    "barrier wait attributed to the straggler's a degraded link or lost switch tray",              \
+    "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
+    "the previous one (docs/models/job.md)")                                                       \
+  X(JobWaitImbalance, "/job/wait/imbalance", "s", Cumulative, Job, Jobs, Output,                   \
+    "barrier wait behind a straggler with no loss of its own (imbalance: more work, faster "       \
+    "others)",                                                                                     \
+    "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
+    "the previous one (docs/models/job.md)")                                                       \
+  X(JobStragglerGpu, "/job/straggler/gpu", "1", Instant, Job, Jobs, Output,                        \
+    "the GPU whose slowness made the others wait longest (facility GPU index; first GPU of its "   \
+    "group)",                                                                                      \
+    "largest caused wait; -1: none")                                                               \
+  X(JobStragglerWait, "/job/straggler/wait", "s", Cumulative, Job, Jobs, Output,                   \
+    "the wait that GPU caused: GPU-seconds of the others at barriers it released, per job GPU",    \
+    "mean per GPU (docs/models/job.md)")                                                           \
   X(JobGoodput, "/job/goodput", "1", RunMean, Job, Jobs, Output,                                   \
     "useful work / possible work: iterations kept (lost ones excluded) x the reference work of "   \
     "an "                                                                                          \

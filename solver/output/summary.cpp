@@ -192,6 +192,14 @@ void SummarySink::row(const OutputFrame& f) {
         const Obs o = Obs(int(Obs::JobTimeCompute) + c);
         J.time_map.emplace_back(std::string(obsPath(o)).substr(10), col(o)[j]);
       }
+      J.wait_map.clear();
+      for (int c = 0; c <= int(Obs::JobWaitImbalance) - int(Obs::JobWaitThermal); ++c) {
+        const Obs o = Obs(int(Obs::JobWaitThermal) + c);
+        J.wait_map.emplace_back(std::string(obsPath(o)).substr(10), col(o)[j]);
+      }
+      const double sg = col(Obs::JobStragglerGpu)[j];
+      J.straggler = sg >= 0 && int(sg) < int(L.gpu_rack.size()) ? gpuName(L, int(sg)) : "";
+      J.straggler_wait = col(Obs::JobStragglerWait)[j];
     }
   }
 }
@@ -323,6 +331,17 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
            J.name.c_str(), wall, J.goodput, J.failures);
       for (const auto& [n, v] : J.time_map)
         if (v > 0) line("      %-16s %10.1f s %6.2f %%", n.c_str(), v, 100 * v / wall);
+      // the barrier wait by the cause of the straggler it waited for (docs/models/job.md)
+      double bw = 0;
+      for (const auto& [n, v] : J.wait_map) bw += v;
+      if (bw > 0) {
+        line("      barrier wait by the straggler's cause:");
+        for (const auto& [n, v] : J.wait_map)
+          if (v >= 0.05) line("        %-14s %10.1f s %6.2f %%", n.c_str(), v, 100 * v / wall);
+        if (!J.straggler.empty())
+          line("      top straggler: %s (the others waited %.1f s per GPU for it)",
+               J.straggler.c_str(), J.straggler_wait);
+      }
     }
     for (const auto& J : s.jobs)
       if (J.stalled_time > 0)

@@ -39,6 +39,11 @@ struct RunSummary {
     int kind = 0;  // 0 training, 1 inference, 2 trace replay
     // the bottleneck map (docs/models/job.md): mean seconds per GPU by /job/time/<part>
     std::vector<std::pair<std::string, double>> time_map;
+    // its barrier wait by the straggler's cause (/job/wait/<cause>) and the GPU that caused the
+    // most of it ("rack A01 GPU 0", empty: none), with that wait, mean per GPU          (s)
+    std::vector<std::pair<std::string, double>> wait_map;
+    std::string straggler;
+    double straggler_wait = 0;
     double goodput = 0;  // (1)
     long failures = 0;
   };

@@ -601,3 +601,106 @@ TEST_CASE(
   CHECK(r.st.time(1)[kTimeThermal] ==
         Approx(r.st.time(1)[kTimeCompute] * (1 / 0.8 - 1)).epsilon(1e-9));
 }
+
+//---------------------------------------------------------------------------------------------
+// barrier-wait attribution (docs/models/job.md, "Attribution")
+namespace {
+double waitSum(const double* w) {
+  double x = 0;
+  for (int c = 0; c < kWaitCats; ++c) x += w[c];
+  return x;
+}
+}  // namespace
+
+TEST_CASE(
+    "attribution: the others' barrier wait goes to the slowest GPU's cause, and the GPU that "
+    "caused it is found",
+    "[workload][attribution]") {
+  const TrainingJobSpec job = fabricJob();  // compute 1 s | dp_allreduce 0.3 s (barrier) | 0.2 s
+  Runner r(job, 4, 0.01);
+  std::vector<unsigned char> cause(4, kTimeClockOther);
+  cause[1] = kTimeThermal;   // GPU 1 at 80 % clock, thermally throttled
+  cause[3] = kTimePowerCap;  // GPU 3 at 90 %, power capped
+  r.vc[1] = 0.8;
+  r.vc[3] = 0.9;
+  std::vector<double> w = {1, 2, 1, 4};  // group sizes
+  r.st.weight = w;
+  JobStepExtras ex{{}, {}, cause};
+  while (r.now() < 14.9 - 1e-12) {  // (not at a barrier: every wait is released)
+    stepTrainingJob(job, r.st, r.now(), r.dt, r.vc, r.vm, r.alive, r.out, &ex);
+    ++r.k;
+  }
+  // every iteration: GPU 1 reaches the all-reduce 0.25 s after GPUs 0, 2 and 0.1389 s after 3;
+  // the straggler lost only to thermal throttling, so every wait is thermal
+  const double x1 = 1 / 0.8 - 1, x3 = 1 / 0.9 - 1;
+  for (std::size_t g = 0; g < 4; ++g) {
+    const double* wm = r.st.wait(g);
+    CHECK(waitSum(wm) == Approx(r.st.time(g)[kTimeBarrierWait]).margin(1e-9));
+    CHECK(wm[kTimePowerCap - kLossFirst] == Approx(0).margin(1e-12));
+    CHECK(wm[kLossCats] == Approx(0).margin(1e-12));  // no imbalance
+  }
+  const long n = r.st.iterations;
+  REQUIRE(n >= 8);
+  CHECK(r.st.wait(0)[kTimeThermal - kLossFirst] >= n * x1 * (1 - 1e-9));
+  CHECK(r.st.wait(3)[kTimeThermal - kLossFirst] >= n * (x1 - x3) * (1 - 1e-9));
+  CHECK(r.st.time(1)[kTimeThermal] >= n * x1 * (1 - 1e-9));  // its own loss
+  // the component: GPU 1 made the others wait; per job GPU (weights 1+2+1+4 = 8)
+  double caused = 0;
+  CHECK(jobTopStraggler(r.st, &caused) == 1);
+  const double others = r.st.wait(0)[0] * 1 + r.st.wait(2)[0] * 1 + r.st.wait(3)[0] * 4;
+  CHECK(caused == Approx(others / 8).epsilon(1e-9));
+  double jm[kWaitCats], tm[kTimeCats];
+  jobWaitMap(r.st, w, jm);
+  jobTimeMap(r.st, w, tm);
+  CHECK(waitSum(jm) == Approx(tm[kTimeBarrierWait]).epsilon(1e-9));
+  CHECK(std::string(waitCauseName(kLossCats)) == "imbalance");
+  CHECK(std::string(waitCauseName(0)) == "thermal");
+}
+
+TEST_CASE("attribution: a degraded link's GPU makes the others wait for fabric_degraded",
+          "[workload][attribution]") {
+  const TrainingJobSpec job = fabricJob();
+  Runner r(job, 3, 0.01);
+  std::vector<double> bw_net(3, 1.0), bw_nvl(3, 1.0);
+  bw_net[2] = 0.5;  // + 0.5 s per iteration on GPU 2's all-reduce
+  JobStepExtras ex{bw_nvl, bw_net, {}};
+  while (r.now() < 9.4 - 1e-12) {  // (no barrier pending)
+    stepTrainingJob(job, r.st, r.now(), r.dt, r.vc, r.vm, r.alive, r.out, &ex);
+    ++r.k;
+  }
+  const long n = r.st.iterations;  // T = 2.0 s
+  CHECK(n == 4);
+  CHECK(r.st.wait(0)[kTimeFabricDegraded - kLossFirst] == Approx(n * 0.5).epsilon(1e-9));
+  CHECK(waitSum(r.st.wait(0)) == Approx(r.st.time(0)[kTimeBarrierWait]).margin(1e-9));
+  CHECK(jobTopStraggler(r.st, nullptr) == 2);
+}
+
+TEST_CASE("attribution: a failure rolls the attribution back with the map",
+          "[workload][attribution]") {
+  TrainingJobSpec job = fabricJob();
+  job.restart_on_failure = true;
+  job.restart_time = 1.0;
+  job.hot_spares = 1;
+  Runner r(job, 3, 0.01);
+  std::vector<unsigned char> cause(3, kTimeClockOther);
+  cause[0] = kTimeThermal;
+  r.vc[0] = 0.5;
+  JobStepExtras ex{{}, {}, cause};
+  auto to = [&](double t) {
+    while (r.now() < t - 1e-12) {
+      stepTrainingJob(job, r.st, r.now(), r.dt, r.vc, r.vm, r.alive, r.out, &ex);
+      ++r.k;
+    }
+  };
+  to(6.0);
+  CHECK(r.st.wait(1)[0] > 0);
+  r.alive[2] = 0;  // no checkpoint yet: everything becomes lost work
+  to(6.5);
+  CHECK(r.st.failures == 1);
+  CHECK(waitSum(r.st.wait(1)) == Approx(0).margin(1e-12));
+  CHECK(jobTopStraggler(r.st, nullptr) == -1);
+  to(11.9);  // restart 6.0-7.0, iterations of 2.5 s: 9.5, dp barrier released at 11.5
+  for (std::size_t g = 0; g < 3; ++g)
+    CHECK(waitSum(r.st.wait(g)) == Approx(r.st.time(g)[kTimeBarrierWait]).margin(1e-9));
+  CHECK(jobTopStraggler(r.st, nullptr) == 0);
+}

@@ -236,7 +236,10 @@ TEST_CASE("every bundled scenario runs", "[faults][scenario][data]") {
     m.options.output_interval = std::min(sc.output_interval, sc.duration);
     State st = makeState(m, sc.has_T_init ? sc.T_init : m.fws_T.eval(0.0));
     RunOptions ro;
-    ro.duration = std::min(sc.duration, 16 * 60.0);  // every event of the bundled files
+    // every event of the bundled files, and 2 min after the last one
+    double t_last = 0;
+    for (const auto& e : sc.events) t_last = std::max(t_last, e.time);
+    ro.duration = std::min(sc.duration, std::max(16 * 60.0, t_last + 120.0));
     RunResult r = simulate(m, st, ro, nullptr);
     CHECK(r.ok);
     CHECK(std::abs(r.energy.balanceError()) < 1e-4 * r.energy.heat_in);

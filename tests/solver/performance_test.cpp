@@ -58,12 +58,9 @@ Outcome runPod(bool grouped, const std::string& rack_extra, double duration, int
   if (!rack_extra.empty()) spec.racks[2].coldplate_degradation = {{17, 2.5}};
   if (job_start >= 0)
     for (auto& j : spec.jobs) j.training.start = job_start;
-  // the tolerances below were measured with the fixed-phase default iteration (3.0 s); the
-  // described job of the pod (docs/models/job.md) runs the same code path
-  for (auto& j : spec.jobs) {
-    j.described = false;
-    j.training.phases = defaultTrainingJob().phases;
-  }
+  // the pod's described job (docs/models/job.md). (Issue 18's first version saw 8.9 J per
+  // GPU-interval between the paths with it and the degraded plate, from the scalar group step
+  // that the batch kernel replaced; measured now: 0.31 J)
   FacilityModel m = compileFacility(spec);
   m.options.threads = threads;
   Outcome o;
@@ -85,7 +82,7 @@ double maxAbsDiff(const std::vector<double>& a, const std::vector<double>& b) {
 }  // namespace
 
 TEST_CASE("GPU groups agree with every GPU computed on its own", "[performance]") {
-  // 15 min: 5 min idle, then 10 min of the synchronous training job (~190 iterations)
+  // 15 min: 5 min idle, then 10 min of the synchronous training job (~165 iterations)
   const bool degraded = GENERATE(false, true);
   const std::string extra = degraded ? "degraded" : "";
   Outcome fast = runPod(true, extra, 900), ref = runPod(false, extra, 900);
@@ -121,7 +118,8 @@ TEST_CASE("GPU groups agree with every GPU computed on its own", "[performance]"
   // the job: the same iterations, the same pace
   REQUIRE(fast.st.gl.job.size() == 1);
   CHECK(fast.st.gl.job[0].iterations == ref.st.gl.job[0].iterations);
-  CHECK(fast.st.gl.job[0].iterations > 140);
+  // (~3.6 s iterations over 10 min; the degraded plate's GPU throttles and slows the job)
+  CHECK(fast.st.gl.job[0].iterations > (degraded ? 100 : 140));
   CHECK(throughputRatio(fast.st.gl.job[0]) ==
         Approx(throughputRatio(ref.st.gl.job[0])).epsilon(1e-6));
   CHECK(fast.st.gl.job_throttled[0] ==
