@@ -183,8 +183,22 @@ JobView::JobView(QWidget* parent) : QWidget(parent) {
   table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
   table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
   table_->horizontalHeader()->setStretchLastSection(true);
+  gpu_table_ = new QTableWidget(0, 6, split);
+  gpu_table_->setObjectName("slowGpuTable");
+  gpu_table_->setHorizontalHeaderLabels(
+      {"GPU / rack", "rack", "tray", "slot", "throttled s", "waiting s"});
+  gpu_table_->verticalHeader()->setVisible(false);
+  gpu_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  gpu_table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  gpu_table_->horizontalHeader()->setStretchLastSection(true);
+  gpu_table_->setToolTip(
+      "What the outputs have per GPU: the GPUs that throttled longest (/gpu/throttled_time) and "
+      "how long each waited at barriers (/gpu/wait_time); then the racks by their GPUs' mean");
+  auto* tables = new QSplitter(Qt::Horizontal, split);
+  tables->addWidget(table_);
+  tables->addWidget(gpu_table_);
   split->addWidget(plot_);
-  split->addWidget(table_);
+  split->addWidget(tables);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
   v->addWidget(split, 1);
@@ -273,6 +287,7 @@ void JobView::recompute() {
     table_->setItem(n + 1, j, new QTableWidgetItem(formatNumber(100 * goodput_[j], 1) + " %"));
     table_->setItem(n + 2, j, new QTableWidgetItem(formatNumber(100 * progress_[j], 1) + " %"));
   }
+  fillSlowest(row);
   if (nj == 0)
     note_->setText("This run has no jobs.");
   else if (parts_.empty())
@@ -284,6 +299,71 @@ void JobView::recompute() {
                        .arg(nj)
                        .arg(formatTime(t_)));
   plot_->update();
+}
+
+// per GPU where the outputs have it: the 10 GPUs that throttled longest, the 5 racks whose GPUs
+// throttled longest on average
+void JobView::fillSlowest(int row) {
+  slow_gpu_.clear();
+  slow_rack_.clear();
+  gpu_table_->setRowCount(0);
+  const RunData* d = run_;
+  const std::string& thp = obsPath(Obs::GpuThrottledTime);
+  const RunData::Series* th = d ? d->find(thp) : nullptr;
+  if (!d || !th || th->width < d->ngpu() || d->ngpu() == 0) return;
+  const int ng = d->ngpu(), nr = d->nrack();
+  std::vector<double> v(ng);
+  for (int i = 0; i < ng; ++i) v[i] = d->value(thp, row, i);
+  std::vector<int> idx(ng);
+  for (int i = 0; i < ng; ++i) idx[i] = i;
+  const int n = std::min(10, ng);
+  std::partial_sort(idx.begin(), idx.begin() + n, idx.end(), [&](int a, int b) {
+    return (std::isnan(v[a]) ? -1 : v[a]) > (std::isnan(v[b]) ? -1 : v[b]);
+  });
+  for (int k = 0; k < n; ++k)
+    if (v[idx[k]] > 0) slow_gpu_.push_back(idx[k]);
+  std::vector<double> rack_mean(nr, 0.0);
+  for (int r = 0; r < nr; ++r) {
+    double s = 0;
+    int c = 0;
+    for (int q = 0; q < d->rack_gpunum[r]; ++q)
+      if (const double x = v[d->rack_gpuadr[r] + q]; !std::isnan(x)) s += x, ++c;
+    rack_mean[r] = c ? s / c : 0;
+  }
+  std::vector<int> ridx(nr);
+  for (int r = 0; r < nr; ++r) ridx[r] = r;
+  const int nrk = std::min(5, nr);
+  std::partial_sort(ridx.begin(), ridx.begin() + nrk, ridx.end(),
+                    [&](int a, int b) { return rack_mean[a] > rack_mean[b]; });
+  for (int k = 0; k < nrk; ++k)
+    if (rack_mean[ridx[k]] > 0) slow_rack_.push_back(ridx[k]);
+  if (slow_gpu_.empty()) {  // say so rather than an empty table
+    gpu_table_->setRowCount(1);
+    gpu_table_->setItem(0, 0, new QTableWidgetItem("no GPU throttled so far"));
+    return;
+  }
+  gpu_table_->setRowCount(int(slow_gpu_.size() + slow_rack_.size()));
+  int k = 0;
+  auto put = [&](int c, const QString& s) { gpu_table_->setItem(k, c, new QTableWidgetItem(s)); };
+  for (int g : slow_gpu_) {
+    const int r = d->gpu_rack[g];
+    put(0, QString("GPU %1").arg(g));
+    put(1, QString::fromStdString(d->rack_name[r]));
+    put(2, QString::number(d->gpu_tray[g]));
+    put(3, QString::number(d->gpu_slot[g]));
+    put(4, formatNumber(v[g], 1));
+    put(5, formatNumber(d->value(obsPath(Obs::GpuWaitTime), row, g), 1));
+    ++k;
+  }
+  for (int r : slow_rack_) {
+    put(0, "rack (mean of its GPUs)");
+    put(1, QString::fromStdString(d->rack_name[r]));
+    put(2, "–");
+    put(3, "–");
+    put(4, formatNumber(rack_mean[r], 1));
+    put(5, "–");
+    ++k;
+  }
 }
 
 }  // namespace dctwin::gui

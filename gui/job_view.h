@@ -6,7 +6,10 @@
 // Generic: the parts are every job-shaped `/job/time/<part>` row of the library's output table
 // (solver/output/observables.h) that the run has, in table order, so a part added there shows up
 // here without a change. The map is the mean over the job's GPUs (docs/models/job.md); its parts
-// add up to the wall time since the job started. Per-GPU or per-rack maps are not outputs yet.
+// add up to the wall time since the job started. Per-GPU or per-rack maps are not outputs yet;
+// what the outputs have per GPU is shown beside the map: the GPUs that throttled longest
+// (/gpu/throttled_time) and the time each waited at barriers (/gpu/wait_time), and the racks
+// whose GPUs throttled longest on average.
 #pragma once
 
 #include <QWidget>
@@ -54,9 +57,14 @@ class JobView : public QWidget {
   const std::vector<DrawnLabel>& drawnLabels() const;
   QWidget* plot() const;
   QTableWidget* table() const { return table_; }
+  // the GPUs that throttled longest (most first) and the racks by their GPUs' mean throttled time
+  const std::vector<int>& slowGpus() const { return slow_gpu_; }
+  const std::vector<int>& slowRacks() const { return slow_rack_; }
+  QTableWidget* gpuTable() const { return gpu_table_; }
 
  private:
   void recompute();
+  void fillSlowest(int row);
 
   const RunData* run_ = nullptr;
   double t_ = 0;
@@ -65,6 +73,8 @@ class JobView : public QWidget {
   std::vector<double> goodput_, progress_;
   BottleneckPlot* plot_ = nullptr;
   QTableWidget* table_ = nullptr;
+  QTableWidget* gpu_table_ = nullptr;
+  std::vector<int> slow_gpu_, slow_rack_;
   QLabel* note_ = nullptr;
 };
 

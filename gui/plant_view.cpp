@@ -136,8 +136,7 @@ class PlantPlot : public QWidget {
         if (lx + w > cell.right() - 4) lx = cell.x() + 6, ly += fm.height() + 1;
         g.fillRect(QRect(lx, ly + fm.height() / 2 - 1, 10, 3), kLine[k % std::size(kLine)]);
         g.setPen(QColor(40, 40, 40));
-        text(QRect(lx + 12, ly, w - 12, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
-             P.names[k]);
+        text(QRect(lx + 12, ly, w - 12, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, P.names[k]);
         lx += w + 4;
       }
       // the top tick's label reaches half a line above the plot: keep it off the legend
@@ -186,7 +185,8 @@ class PlantPlot : public QWidget {
         const QString s =
             formatNumber(xt[i], xdec) + (i + 1 == xt.size() ? (hours ? " h" : " min") : "");
         const int w = fm.horizontalAdvance(s) + 4;
-        const int left = std::clamp(int(X(tt) - w / 2.0), pa.x(), cell.right() - w);  // off the y labels
+        const int left =
+            std::clamp(int(X(tt) - w / 2.0), pa.x(), cell.right() - w);  // off the y labels
         if (left < last_right + 4) continue;
         text(QRect(left, pa.bottom() + 2, w, fm.height()), Qt::AlignCenter, s);
         last_right = left + w;

@@ -131,6 +131,16 @@ class GuiViewsTest : public QObject {
     checkLabels(jv->drawnLabels(), jv->plot()->rect(), "bottleneck map at 1280 x 800");
     // the table: a row per part plus total, goodput, progress
     QCOMPARE(jv->table()->rowCount(), int(jv->parts().size()) + 3);
+    // per GPU where the outputs have it: the longest-throttled GPUs, most first
+    const auto& slow = jv->slowGpus();
+    for (std::size_t k = 1; k < slow.size(); ++k)
+      QVERIFY(d.value(obsPath(Obs::GpuThrottledTime), d.rows() - 1, slow[k]) <=
+              d.value(obsPath(Obs::GpuThrottledTime), d.rows() - 1, slow[k - 1]));
+    for (int g = 0; g < d.ngpu() && !slow.empty(); ++g)
+      QVERIFY(d.value(obsPath(Obs::GpuThrottledTime), d.rows() - 1, g) <=
+              d.value(obsPath(Obs::GpuThrottledTime), d.rows() - 1, slow[0]));
+    QCOMPARE(jv->gpuTable()->rowCount(),
+             slow.empty() ? 1 : int(slow.size() + jv->slowRacks().size()));
     QVERIFY(jv->grab().save(kArtifacts + "/pod_jobs_1280x800.png"));
     // the hottest GPU's cause is the library's (/gpu/hot_cause), not the estimate
     w.views()->setCurrentWidget(w.distributions());
