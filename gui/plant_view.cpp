@@ -265,8 +265,7 @@ void PlantView::dataChanged() {
 void PlantView::setTime(double t) {
   t_ = t;
   if (!isVisible()) return;
-  fillTable();
-  plot_->update();
+  rebuild();  // the series may have arrived while another tab was shown
 }
 
 void PlantView::rebuild() {

@@ -164,11 +164,11 @@ class GuiViewsTest : public QObject {
     MainWindow w(offscreenOptions());
     show1280(w);
     QVERIFY(w.openFacility(kPlantPod));
-    w.views()->setCurrentWidget(w.plant());
-    QApplication::processEvents();
+    w.views()->setCurrentWidget(w.floorPlan());  // the run streams while another tab is shown
     w.whatIf()->resetScenario();
     QVERIFY(runScenario(w, "name: plant\nduration: 20 min\noutput_interval: 60 s\n", "p.yaml"));
     w.timeline()->toEnd();
+    w.views()->setCurrentWidget(w.plant());
     QApplication::processEvents();
     PlantView* pv = w.plant();
     const RunData& d = *w.currentRun();
