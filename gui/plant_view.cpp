@@ -179,11 +179,13 @@ class PlantPlot : public QWidget {
              Qt::AlignRight | Qt::AlignVCenter, formatNumber(v, dec));
       const int xdec = tickDecimals(xt.size() > 1 ? xt[1] - xt[0] : 1);
       int last_right = -1000;
+      std::size_t last_in = 0;  // the last tick inside the run gets the unit
+      for (std::size_t i = 0; i < xt.size(); ++i)
+        if (xt[i] * (hours ? 3600 : 60) <= t1 + 1e-9) last_in = i;
       for (std::size_t i = 0; i < xt.size(); ++i) {
         const double tt = xt[i] * (hours ? 3600 : 60);
         if (tt < t0 - 1e-9 || tt > t1 + 1e-9) continue;
-        const QString s =
-            formatNumber(xt[i], xdec) + (i + 1 == xt.size() ? (hours ? " h" : " min") : "");
+        const QString s = formatNumber(xt[i], xdec) + (i == last_in ? (hours ? " h" : " min") : "");
         const int w = fm.horizontalAdvance(s) + 4;
         const int left =
             std::clamp(int(X(tt) - w / 2.0), pa.x(), cell.right() - w);  // off the y labels
@@ -274,6 +276,7 @@ void PlantView::rebuild() {
   if (d) {
     // panels in the output table's order of their first series
     std::map<QString, int> index;
+    std::vector<double> peaks;  // per panel
     for (const ObservableInfo& o : observableTable()) {
       if (o.needs != Needs::Plant || o.shape != Shape::Facility || o.rate != Rate::Output) continue;
       const RunData::Series* s = d->find(o.path);
@@ -287,17 +290,24 @@ void PlantView::rebuild() {
       auto [it, fresh] = index.try_emplace(key, int(panels_.size()));
       if (fresh) {
         Panel p;
-        const Display disp = displayOf(o.unit, peak);
-        p.unit = disp.unit;
-        p.scale = disp.scale;
-        p.offset = disp.offset;
-        p.title = QString::fromStdString(group) + ": " + kind +
-                  (p.unit.isEmpty() ? QString() : " (" + p.unit + ")");
+        p.title = QString::fromStdString(group) + ": " + kind;
+        p.unit = QString::fromStdString(o.unit);  // SI until the display unit is chosen below
         panels_.push_back(p);
+        peaks.push_back(0);
       }
       Panel& p = panels_[it->second];
       p.paths.push_back(o.path);
       p.names.push_back(QString::fromStdString(name));
+      peaks[it->second] = std::max(peaks[it->second], peak);
+    }
+    // one display unit per panel, for its largest value (70 MW rejected beside 4 kW of pumps: MW)
+    for (std::size_t k = 0; k < panels_.size(); ++k) {
+      Panel& p = panels_[k];
+      const Display disp = displayOf(p.unit.toStdString(), peaks[k]);
+      p.unit = disp.unit;
+      p.scale = disp.scale;
+      p.offset = disp.offset;
+      if (!p.unit.isEmpty()) p.title += " (" + p.unit + ")";
     }
   }
   // 4 panels a row at 1280 px, each at least 160 px high (the scroll area scrolls the rest)

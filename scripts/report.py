@@ -428,11 +428,12 @@ def plant_section(figs, f, t, events, summary):
             if (n.startswith("plant_") or n in ("facility", "it_pue")) and ds.shape[0] == len(t):
                 series.append(("energy", n, units_of(ds), ds[()].reshape(len(t))))
     kinds = {}
+    watts = [np.nanmax(np.abs(v)) for g, n, u, v in series if u == "W" and np.any(np.isfinite(v))]
+    big = max(watts) if watts else 0.0  # one unit for all powers: 70 MW rejected beside kW pumps
     for g, n, u, v in series:
         if u == "K":
             k = ("temperatures (°C)", -C0, 1.0)
         elif u == "W":
-            big = np.nanmax(np.abs(v)) if np.any(np.isfinite(v)) else 0
             k = ("power and heat (MW)", 0, 1e-6) if big > 10e6 else ("power and heat (kW)", 0, 1e-3)
         elif u == "J":
             k = ("energy (MWh)", 0, 1 / 3.6e9)
