@@ -64,51 +64,56 @@ QString hotCause(const RunData& d, int gpu, int rack, int row) {
     }
   }
   if (gpu >= 0 && gpu < ng) rack = d.gpu_rack[gpu];
-  std::vector<std::pair<double, QString>> why;
-  // the library's cause (docs/models/gpu_variation.md: the largest term raising the junction)
-  if (gpu >= 0) {
-    const double c = d.value("/gpu/hot_cause", row, gpu);  // where the run has it (variation)
-    static const char* const kCause[] = {"hot coolant inlet", "low flow or a poor cold plate",
-                                         "silicon: high power (leakage, V-f curve)",
-                                         "TIM or seating (high R_jc)"};
-    if (!std::isnan(c) && c >= 0 && c < 4) why.push_back({7.5, kCause[int(c)]});
-  }
+  // a rack's state comes first: an isolated or leaking rack is hot for that reason
   const double iso = d.value(obsPath(Obs::RackIsolation), row, rack);
-  if (!std::isnan(iso) && iso > 0.5) why.push_back({9, "rack isolated (leak response)"});
+  if (!std::isnan(iso) && iso > 0.5) return "rack isolated (leak response)";
   const double leak = d.value(obsPath(Obs::RackLeakFlow), row, rack);
-  if (!std::isnan(leak) && leak > 1e-9) why.push_back({8, "rack leaking"});
+  const QString leaking = !std::isnan(leak) && leak > 1e-9 ? "rack leaking; " : "";
+  // how far the GPU stands out from the median, by the library's four causes (0 inlet, 1 flow or
+  // plate, 2 silicon, 3 TIM or seating): the size in words where the output table has it
+  QString detail[4];
+  double weight[4] = {0, 0, 0, 0};
   const auto tin = column(d, obsPath(Obs::RackTSupply), row, nr);
   if (const double dt = tin[rack] - median(tin); dt > 0.5)
-    why.push_back({dt / 2, QString("hot coolant inlet (+%1 K vs median rack)").arg(dt, 0, 'f', 1)});
+    detail[0] = QString("+%1 K vs median rack").arg(dt, 0, 'f', 1), weight[0] = dt / 2;
   const auto flow = column(d, obsPath(Obs::RackVFlow), row, nr);
   if (const double m = median(flow); m > 0 && flow[rack] / m < 0.9)
-    why.push_back({(1 - flow[rack] / m) * 10,
-                   QString("low rack flow (%1 % of median)").arg(100 * flow[rack] / m, 0, 'f', 0)});
+    detail[1] = QString("rack flow %1 % of median").arg(100 * flow[rack] / m, 0, 'f', 0),
+    weight[1] = (1 - flow[rack] / m) * 10;
+  QString throttle;
   if (gpu >= 0 && d.find(obsPath(Obs::GpuP))) {
     const auto P = column(d, obsPath(Obs::GpuP), row, ng);
     if (const double m = median(P); m > 0 && P[gpu] / m > 1.03)
-      why.push_back(
-          {(P[gpu] / m - 1) * 10,
-           QString("high GPU power (%1 % above median)").arg(100 * (P[gpu] / m - 1), 0, 'f', 0)});
+      detail[2] = QString("power %1 % above median").arg(100 * (P[gpu] / m - 1), 0, 'f', 0),
+      weight[2] = (P[gpu] / m - 1) * 10;
     if (d.find(tjp)) {  // junction rise over the inlet per watt: TIM, seating, plate, flow share
       const auto tj = column(d, tjp, row, ng);
       std::vector<double> rth(ng, NAN);
       for (int i = 0; i < ng; ++i)
         if (P[i] > 1) rth[i] = (tj[i] - tin[d.gpu_rack[i]]) / P[i];
       if (const double m = median(rth); m > 0 && rth[gpu] / m > 1.05)
-        why.push_back(
-            {(rth[gpu] / m - 1) * 10, QString("high thermal resistance (%1 % above median)")
-                                          .arg(100 * (rth[gpu] / m - 1), 0, 'f', 0)});
+        detail[3] = QString("thermal resistance %1 % above median")
+                        .arg(100 * (rth[gpu] / m - 1), 0, 'f', 0),
+        weight[3] = (rth[gpu] / m - 1) * 10;
     }
     const double bits = d.value(obsPath(Obs::GpuThrottleReasons), row, gpu);
-    if (!std::isnan(bits) && (unsigned(bits) & 0x60u)) why.push_back({0.5, "thermal throttling"});
-    if (!std::isnan(bits) && (unsigned(bits) & 0x80u)) why.push_back({0.5, "power brake"});
+    if (!std::isnan(bits) && (unsigned(bits) & 0x60u)) throttle = "; thermal throttling";
+    if (!std::isnan(bits) && (unsigned(bits) & 0x80u)) throttle += "; power brake";
   }
-  if (why.empty()) return "none stands out (within the fleet's spread)";
-  std::sort(why.begin(), why.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
-  QString s = why[0].second;
-  if (why.size() > 1) s += "; " + why[1].second;
-  return s;
+  static const char* const kCause[] = {"hot coolant inlet", "low flow or a poor cold plate",
+                                       "silicon: high power (leakage, V-f curve)",
+                                       "TIM or seating (high R_jc)"};
+  // the library's cause (/gpu/hot_cause: the largest of the four terms raising the junction,
+  // docs/models/gpu_variation.md) wherever the run has it; the estimate only for older files
+  const double c = gpu >= 0 ? d.value(obsPath(Obs::GpuHotCause), row, gpu) : NAN;
+  if (!std::isnan(c) && c >= 0 && c < 4) {
+    const int k = int(c);
+    return leaking + kCause[k] + (detail[k].isEmpty() ? QString() : " (" + detail[k] + ")") +
+           throttle;
+  }
+  const int k = int(std::max_element(weight, weight + 4) - weight);
+  if (weight[k] <= 0) return leaking + "none stands out (within the fleet's spread)" + throttle;
+  return leaking + kCause[k] + " (" + detail[k] + "; estimated from the output table)" + throttle;
 }
 
 Histogram makeHistogram(std::vector<double> v, int max_bins) {

@@ -18,8 +18,12 @@ class QLabel;
 
 namespace dctwin::gui {
 
-// the likely reason GPU `gpu` (or, with gpu < 0, rack `rack`'s hottest GPU) runs hot at row:
-// the largest deviation from the median GPU / rack, in words ("hot coolant inlet (+2.1 K)")
+// the likely reason GPU `gpu` (or, with gpu < 0, rack `rack`'s hottest GPU) runs hot at row, in
+// words: the rack's isolation first, then the library's /gpu/hot_cause (the largest of the four
+// terms raising the junction above the typical GPU: inlet, flow or plate, silicon, TIM or
+// seating) with its size vs the median where the output table shows it ("hot coolant inlet
+// (+2.1 K vs median rack)"); files without /gpu/hot_cause get the largest deviation from the
+// median, marked "estimated"
 QString hotCause(const RunData& d, int gpu, int rack, int row);
 
 // a histogram of values on round-number bins

@@ -18,59 +18,114 @@ bool rowBefore(const std::string& a, const std::string& b) {
 FloorLayout computeFloorLayout(const RunData& d) {
   FloorLayout L;
   const int nr = d.nrack(), nc = d.ncdu();
-  std::vector<std::string> rows;
-  for (int r = 0; r < nr; ++r) rows.push_back(d.rack_row[r]);
-  std::sort(rows.begin(), rows.end(), rowBefore);
-  rows.erase(std::unique(rows.begin(), rows.end()), rows.end());
-  std::map<std::string, int> row_of;
-  for (int k = 0; k < int(rows.size()); ++k) row_of[rows[k]] = k;
+  auto hallOf = [&](int r) { return r < int(d.rack_hall.size()) ? d.rack_hall[r] : std::string(); };
+  // the campus level: halls in their natural order (H1, H2 … H10), each one's rows in floor order
+  std::vector<std::string> halls;
+  for (int r = 0; r < nr; ++r) halls.push_back(hallOf(r));
+  std::sort(halls.begin(), halls.end(), rowBefore);
+  halls.erase(std::unique(halls.begin(), halls.end()), halls.end());
+  if (halls.empty()) halls.push_back("");
+  std::map<std::string, int> hall_of;
+  for (int h = 0; h < int(halls.size()); ++h) hall_of[halls[h]] = h;
+  const int nh = int(halls.size());
+  // rows are named within their hall: two halls may both have a row A
+  std::vector<std::vector<std::string>> rows(nh);
+  for (int r = 0; r < nr; ++r) rows[hall_of[hallOf(r)]].push_back(d.rack_row[r]);
+  std::vector<std::map<std::string, int>> row_of(nh);  // hall -> row name -> row in the hall
+  for (int h = 0; h < nh; ++h) {
+    std::sort(rows[h].begin(), rows[h].end(), rowBefore);
+    rows[h].erase(std::unique(rows[h].begin(), rows[h].end()), rows[h].end());
+    for (int k = 0; k < int(rows[h].size()); ++k) row_of[h][rows[h][k]] = k;
+  }
+  L.rack_hall.resize(nr);
+  std::vector<int> rack_row_k(nr);
+  for (int r = 0; r < nr; ++r) {
+    L.rack_hall[r] = hall_of[hallOf(r)];
+    rack_row_k[r] = row_of[L.rack_hall[r]][d.rack_row[r]];
+  }
   // a hall of many long rows is drawn as blocks of rows side by side, so that the floor fills a
   // screen (about 2:1) instead of a thin column: K blocks of ceil(rows / K) rows
-  int max_index = 1;
-  for (int r = 0; r < nr; ++r) max_index = std::max(max_index, d.rack_index[r]);
-  std::map<int, int> cdus_per_row;
-  for (int c = 0; c < nc; ++c)
+  struct HallShape {
+    double cdu_room = 1.2, block_w = 1, w = 1, h = 1;
+    int per_block = 1;
+  };
+  std::vector<HallShape> shape(nh);
+  for (int h = 0; h < nh; ++h) {
+    int max_index = 1;
     for (int r = 0; r < nr; ++r)
-      if (d.rack_cdu[r] == c) {
-        ++cdus_per_row[row_of[d.rack_row[r]]];
-        break;
-      }
-  int most_cdus = 1;
-  for (const auto& [k, n] : cdus_per_row) most_cdus = std::max(most_cdus, n);
-  const double cdu_room = 1.2 + 0.8 * (most_cdus - 1);
-  const double block_w = cdu_room + max_index * kRackWidth + 4.0;  // 4 m aisle with row labels
-  const int n_rows = std::max(1, int(rows.size()));
-  int blocks = 1;
-  double best = 1e300;
-  for (int k = 1; k <= n_rows; ++k) {
-    const double w = k * block_w, h = std::ceil(double(n_rows) / k) * kRowPitch;
-    const double score = std::abs(std::log(w / h / 2.0));
-    if (score < best - 1e-9) best = score, blocks = k;
+      if (L.rack_hall[r] == h) max_index = std::max(max_index, d.rack_index[r]);
+    std::map<int, int> cdus_per_row;
+    for (int c = 0; c < nc; ++c)
+      for (int r = 0; r < nr; ++r)
+        if (d.rack_cdu[r] == c) {
+          if (L.rack_hall[r] == h) ++cdus_per_row[rack_row_k[r]];
+          break;
+        }
+    int most_cdus = 1;
+    for (const auto& [k, n] : cdus_per_row) most_cdus = std::max(most_cdus, n);
+    HallShape& S = shape[h];
+    S.cdu_room = 1.2 + 0.8 * (most_cdus - 1);
+    S.block_w = S.cdu_room + max_index * kRackWidth + 4.0;  // 4 m aisle with row labels
+    const int n_rows = std::max(1, int(rows[h].size()));
+    int blocks = 1;
+    double best = 1e300;
+    for (int k = 1; k <= n_rows; ++k) {
+      const double w = k * S.block_w, hh = std::ceil(double(n_rows) / k) * kRowPitch;
+      const double score = std::abs(std::log(w / hh / 2.0));
+      if (score < best - 1e-9) best = score, blocks = k;
+    }
+    S.per_block = (n_rows + blocks - 1) / blocks;
+    S.w = blocks * S.block_w;
+    S.h = S.per_block * kRowPitch;
   }
-  const int per_block = (n_rows + blocks - 1) / blocks;
-  auto rowX = [&](int k) { return (k / per_block) * block_w; };
-  auto rowY = [&](int k) { return (k % per_block) * kRowPitch; };
-  for (int k = 0; k < int(rows.size()); ++k) {
-    L.row_label.push_back(QString::fromStdString(rows[k]));
-    L.row_y.push_back(rowY(k));
-    L.row_x.push_back(rowX(k) - cdu_room - 0.2);
+  // halls on the campus: a grid of equal cells, about 2:1 as well, 10 m apart (hall 0 at the
+  // origin: a facility of one hall is drawn as before)
+  double cell_w = 0, cell_h = 0;
+  for (const auto& S : shape) cell_w = std::max(cell_w, S.w), cell_h = std::max(cell_h, S.h);
+  constexpr double kHallGap = 10.0;
+  cell_w += kHallGap, cell_h += kHallGap;
+  int hall_cols = 1;
+  {
+    double best = 1e300;
+    for (int k = 1; k <= nh; ++k) {
+      const double w = k * cell_w, hh = std::ceil(double(nh) / k) * cell_h;
+      const double score = std::abs(std::log(w / hh / 2.0));
+      if (score < best - 1e-9) best = score, hall_cols = k;
+    }
   }
+  auto hallX = [&](int h) { return (h % hall_cols) * cell_w; };
+  auto hallY = [&](int h) { return (h / hall_cols) * cell_h; };
+  auto rowX = [&](int h, int k) { return hallX(h) + (k / shape[h].per_block) * shape[h].block_w; };
+  auto rowY = [&](int h, int k) { return hallY(h) + (k % shape[h].per_block) * kRowPitch; };
+  std::vector<std::vector<int>> row_id(nh);  // hall, row in hall -> index into row_label
+  for (int h = 0; h < nh; ++h)
+    for (int k = 0; k < int(rows[h].size()); ++k) {
+      row_id[h].push_back(int(L.row_label.size()));
+      L.row_label.push_back(QString::fromStdString(rows[h][k]));
+      L.row_y.push_back(rowY(h, k));
+      L.row_x.push_back(rowX(h, k) - shape[h].cdu_room - 0.2);
+      L.row_hall.push_back(h);
+    }
   L.rack.resize(nr);
+  L.rack_row.resize(nr);
   for (int r = 0; r < nr; ++r) {
-    const int k = row_of[d.rack_row[r]];
+    const int h = L.rack_hall[r], k = rack_row_k[r];
+    L.rack_row[r] = row_id[h][k];
     L.rack[r] =
-        QRectF(rowX(k) + (d.rack_index[r] - 1) * kRackWidth, rowY(k), kRackWidth, kRackDepth);
+        QRectF(rowX(h, k) + (d.rack_index[r] - 1) * kRackWidth, rowY(h, k), kRackWidth, kRackDepth);
   }
   // CDUs at the start of the row of their first rack (racks in model order, grouped by CDU)
-  std::map<int, int> cdus_in_row;
+  std::map<std::pair<int, int>, int> cdus_in_row;
   L.cdu.resize(nc);
+  L.cdu_hall.assign(nc, 0);
   for (int c = 0; c < nc; ++c) {
     int r0 = -1;
     for (int r = 0; r < nr && r0 < 0; ++r)
       if (d.rack_cdu[r] == c) r0 = r;
-    const int k = r0 >= 0 ? row_of[d.rack_row[r0]] : 0;
-    const int n = cdus_in_row[k]++;
-    L.cdu[c] = QRectF(rowX(k) - 1.2 - 0.8 * n, rowY(k), kRackWidth, kRackDepth);
+    const int h = r0 >= 0 ? L.rack_hall[r0] : 0, k = r0 >= 0 ? rack_row_k[r0] : 0;
+    const int n = cdus_in_row[{h, k}]++;
+    L.cdu_hall[c] = h;
+    L.cdu[c] = QRectF(rowX(h, k) - 1.2 - 0.8 * n, rowY(h, k), kRackWidth, kRackDepth);
   }
   for (int r = 0; r < nr; ++r) {
     const int c = d.rack_cdu[r];
@@ -107,8 +162,19 @@ FloorLayout computeFloorLayout(const RunData& d) {
     L.busways.push_back(
         {b, QString::fromStdString(d.busway_name[b]), QPointF(x0, y), QPointF(x1, y)});
   }
+  // each hall's outline: its racks, CDUs and aisles with a margin (drawn above one hall only)
+  for (int h = 0; h < nh; ++h) {
+    QRectF box;
+    for (int r = 0; r < nr; ++r)
+      if (L.rack_hall[r] == h) box = box.united(L.rack[r]);
+    for (int c = 0; c < nc; ++c)
+      if (L.cdu_hall[c] == h) box = box.united(L.cdu[c]);
+    L.halls.push_back({QString::fromStdString(halls[h]), box.adjusted(-2.5, -2.5, 2.5, 2.5)});
+  }
   QRectF all;
   for (const auto& r : L.rack) all = all.united(r);
+  if (nh > 1)
+    for (const auto& h : L.halls) all = all.united(h.rect);
   for (const auto& r : L.cdu) all = all.united(r);
   for (const auto& p : L.pipes)
     for (const auto& q : p.path2d) all = all.united(QRectF(q, QSizeF(0.01, 0.01)));

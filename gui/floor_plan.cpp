@@ -212,6 +212,13 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
   // levels of detail by the pixels a rack gets
   const double rack_px = kRackWidth * s;
   const bool fine = rack_px >= 6;  // pipes per rack, outlines
+  // the campus level: each hall a block with its name above it (one hall: no block)
+  const bool campus = L.halls.size() > 1;
+  if (campus) {
+    g.setPen(QPen(QColor(120, 120, 120), 1.5));
+    g.setBrush(QColor(245, 245, 240));
+    for (const auto& h : L.halls) g.drawRect(t.mapRect(h.rect));
+  }
   // pipes: coloured by the rack's supply/return temperature or flow when that is the metric
   if (fine) {
     for (const auto& pipe : L.pipes) {
@@ -346,13 +353,38 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
     label(g, QRectF(a.x(), a.y() + 2, b.x() - a.x(), 16), Qt::AlignLeft | Qt::AlignTop,
           "busway " + bw.name, pa, placed);
   }
+  // hall names above their blocks first: at campus scale they are what must be read
+  if (campus) {
+    QFont hf = g.font();
+    hf.setBold(true);
+    hf.setPixelSize(14);
+    g.setFont(hf);
+    g.setPen(QColor(50, 50, 50));
+    for (const auto& h : L.halls) {
+      // inside the block's top-left corner on a light plate: readable at any zoom
+      const QRectF hb = t.mapRect(h.rect);
+      const QString txt = "hall " + h.name;
+      const QFontMetrics hm(hf);
+      const QRectF tb(std::max<double>(hb.x(), pa.x()) + 4, std::max<double>(hb.y(), pa.y()) + 4,
+                      hm.horizontalAdvance(txt) + 8, hm.height() + 4);
+      if (!tb.intersects(hb)) continue;
+      bool free = pa.contains(tb.toAlignedRect());
+      for (const QRect& q : placed) free = free && !q.intersects(tb.toAlignedRect());
+      if (!free) continue;
+      g.fillRect(tb, QColor(255, 255, 255, 220));
+      label(g, tb, Qt::AlignCenter, txt, pa, placed);
+    }
+    g.setFont(f);
+  }
   // row labels left of their row's CDUs (never overlapping: at hall scale every few rows)
   g.setPen(QColor(90, 90, 90));
   for (std::size_t k = 0; k < L.row_label.size(); ++k) {
     const QPointF q = t.map(QPointF(L.row_x[k], L.row_y[k] + kRackDepth / 2));
     const QString txt = "row " + L.row_label[k];
     const int w = QFontMetrics(g.font()).horizontalAdvance(txt) + 2;
-    if (k > 0 && L.row_x[k] > L.row_x[0] + 1e-9 && w > 3.6 * s) continue;  // not in the aisle
+    const bool first_block = k == 0 || L.row_x[k] <= L.row_x[0] + 1e-9 ||
+                             (k < L.row_hall.size() && L.row_hall[k] != L.row_hall[k - 1]);
+    if (!first_block && w > 3.6 * s) continue;  // not in the aisle
     label(g, QRectF(q.x() - w, q.y() - 8, w, 16), Qt::AlignRight | Qt::AlignVCenter, txt, pa,
           placed, false);
   }
@@ -455,7 +487,7 @@ FloorPlan::FloorPlan(QWidget* parent) : QWidget(parent) {
   agg_combo_ = new QComboBox(this);
   agg_combo_->setObjectName("aggregateCombo");
   agg_combo_->setToolTip("Colour each rack by the worst rack of its group");
-  agg_combo_->addItems({"Each rack", "By row", "By CDU loop", "By busway"});
+  agg_combo_->addItems({"Each rack", "By row", "By CDU loop", "By busway", "By hall"});
   agg_combo_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   agg_combo_->setMinimumContentsLength(5);
   bar->addWidget(agg_combo_, 1);
@@ -507,6 +539,8 @@ void FloorPlan::setRun(const RunData* d) {
     for (const auto& n : d->rack_name) names << QString::fromStdString(n);
     for (const auto& n : d->cdu_name) names << QString::fromStdString(n);
     for (const auto& n : d->busway_name) names << "busway " + QString::fromStdString(n);
+    if (layout_.halls.size() > 1)
+      for (const auto& h : layout_.halls) names << "hall " + h.name;
     auto* c = new QCompleter(names, search_);
     c->setCaseSensitivity(Qt::CaseInsensitive);
     c->setFilterMode(Qt::MatchContains);
@@ -605,11 +639,10 @@ double FloorPlan::valueAt(const RunData& d, int rack, double t) const {
 int FloorPlan::groupOf(int r) const {
   if (!run_) return r;
   switch (agg_) {
-    case Aggregate::Row: {
-      const auto& rows = layout_.row_label;
-      const QString rn = QString::fromStdString(run_->rack_row[r]);
-      return int(std::find(rows.begin(), rows.end(), rn) - rows.begin());
-    }
+    case Aggregate::Row:  // rows are named within their hall
+      return r < int(layout_.rack_row.size()) ? layout_.rack_row[r] : r;
+    case Aggregate::Hall:
+      return r < int(layout_.rack_hall.size()) ? layout_.rack_hall[r] : 0;
     case Aggregate::CduLoop:
       return run_->rack_cdu[r];
     case Aggregate::Busway:
@@ -814,6 +847,18 @@ bool FloorPlan::find(const QString& text) {
         zoom_ = std::max(zoom_,
                          90 / kRackWidth /
                              std::max(1e-9, canvas_->fitScale(canvas_->plotArea(canvas_->rect()))));
+        canvas_->update();
+        search_->setStyleSheet("");
+        return true;
+      }
+    for (const auto& h : layout_.halls)  // "hall H2" or "H2": the whole hall
+      if (layout_.halls.size() > 1 && h.name.compare(s, Qt::CaseInsensitive) == 0) {
+        center_ = h.rect.center();
+        has_center_ = true;
+        const QRect pa = canvas_->plotArea(canvas_->rect());
+        const double fs = canvas_->fitScale(pa);
+        zoom_ = std::max(1.0, 0.9 * std::min(pa.width() / std::max(1e-9, h.rect.width() * fs),
+                                             pa.height() / std::max(1e-9, h.rect.height() * fs)));
         canvas_->update();
         search_->setStyleSheet("");
         return true;

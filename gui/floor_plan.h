@@ -9,7 +9,9 @@
 // busways lines; closer, the rack names and values, then the trays (and their GPUs) inside each
 // rack, coloured by the hottest GPU junction. Labels are drawn only where they fit and do not
 // overlap one another. Racks can be coloured by their group (row, CDU loop, busway): the worst
-// rack of the group. A search box finds a rack, CDU, busway or GPU ("gpu 1234") by name.
+// rack of the group. A search box finds a rack, CDU, busway, hall or GPU ("gpu 1234") by name.
+// On a campus (racks[].hall) each hall is a block with its name: campus -> hall -> row -> rack ->
+// tray -> GPU; "By hall" colours each hall by its worst rack.
 #pragma once
 
 #include <QWidget>
@@ -56,7 +58,7 @@ class FloorPlan : public QWidget {
   void setRangeWith(const RunData* other);
 
   // groups racks are coloured by (their worst rack)
-  enum class Aggregate { None, Row, CduLoop, Busway };
+  enum class Aggregate { None, Row, CduLoop, Busway, Hall };
   void setAggregate(Aggregate a);
   Aggregate aggregate() const { return agg_; }
 

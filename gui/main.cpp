@@ -2,21 +2,26 @@
 //
 //   dctwin-gui [FACILITY.yaml | SCENARIO.yaml | RESULTS.h5]...
 //   dctwin-gui --screenshots DIR     the user guide's screenshots: the default pod, a baseline
-//                                    run and the rack-leak scenario, every view saved as PNG
+//                                    run and the rack-leak scenario, every view saved as PNG;
+//                                    then the hall (hall_*.png, its plant too) and the campus
 //
 // With no file it opens the last facility opened, or the default pod.
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QDir>
 #include <QEventLoop>
+#include <QFile>
 #include <QFileInfo>
+#include <QRegularExpression>
 #include <QSettings>
 #include <QTabWidget>
+#include <QTemporaryDir>
 #include <QTimer>
 #include <cstdio>
 
 #include "gui/floor_plan.h"
 #include "gui/main_window.h"
+#include "gui/plant_view.h"
 #include "gui/rack_detail.h"
 #include "gui/run_data.h"
 #include "gui/timeline.h"
@@ -49,11 +54,12 @@ int hallScreenshots(dctwin::gui::MainWindow& w, const QString& dir, const QStrin
   w.stopComparing();
   if (!w.openFacility(data + "/facilities/hall_gb300.yaml")) return 11;
   w.whatIf()->resetScenario();
-  w.whatIf()->setScenarioText("name: hall_baseline\nduration: 3 min\noutput_interval: 30 s\n",
+  // 7 min: the hall's training job starts at 5 min, so the Jobs tab has its bottleneck map
+  w.whatIf()->setScenarioText("name: hall_baseline\nduration: 7 min\noutput_interval: 30 s\n",
                               "hall_baseline.yaml");
   if (!waitForRun(w)) return 12;
   w.whatIf()->setScenarioText(
-      "name: hall_warm_water\nduration: 3 min\noutput_interval: 30 s\nevents:\n"
+      "name: hall_warm_water\nduration: 7 min\noutput_interval: 30 s\nevents:\n"
       "  - {time: 1 min, facility_water_temperature: 36 degC}\n",
       "hall_warm_water.yaml");
   if (!waitForRun(w)) return 13;
@@ -82,6 +88,70 @@ int hallScreenshots(dctwin::gui::MainWindow& w, const QString& dir, const QStrin
   QApplication::processEvents();
   w.floorPlan()->grab().save(dir + "/hall_floor_rows.png", "PNG");
   w.floorPlan()->setAggregate(FloorPlan::Aggregate::None);
+  w.floorPlan()->resetView();
+  return 0;
+}
+
+// the hall with a plant: the bundled hall plus the plant section of pod_gb200_plant_w32.yaml
+// scaled to the hall's 96 pods of 8 racks (96 dry coolers and chillers; each of 96 pumps stands
+// for the pod's pair, 2 x 1200 L/min): the Plant tab at hall scale as hall_plant.png. An
+// illustration for the guide, not a bundled facility.
+int hallPlantScreenshot(dctwin::gui::MainWindow& w, const QString& dir, const QString& data,
+                        const QString& tmp) {
+  using namespace dctwin::gui;
+  QFile hall(data + "/facilities/hall_gb300.yaml"),
+      pod(data + "/facilities/pod_gb200_plant_w32.yaml");
+  if (!hall.open(QIODevice::ReadOnly) || !pod.open(QIODevice::ReadOnly)) return 21;
+  QString plant = QString::fromUtf8(pod.readAll());
+  plant = plant.mid(plant.indexOf("\nplant:"));
+  plant.replace("../weather/", data + "/weather/");
+  plant.replace(QRegularExpression("count: 2\\n(\\s+)running: 2\\n(\\s+)rated_flow: 1200 L/min"),
+                "count: 96\n\\1running: 96\n\\2rated_flow: 2400 L/min");
+  plant.replace("design_flow: 2400 L/min", "design_flow: 230400 L/min");
+  plant.replace(QRegularExpression("(dry_coolers:[^\\n]*\\n\\s+)count: 1"), "\\1count: 96");
+  plant.replace(QRegularExpression("(chillers:[^\\n]*\\n\\s+)count: 1"), "\\1count: 96");
+  const QString path = tmp + "/hall_gb300_plant.yaml";
+  QFile out(path);
+  if (!out.open(QIODevice::WriteOnly)) return 22;
+  out.write(hall.readAll() + plant.toUtf8());
+  out.close();
+  w.stopComparing();
+  if (!w.openFacility(path)) return 23;
+  w.whatIf()->resetScenario();
+  w.whatIf()->setScenarioText("name: hall_plant\nduration: 7 min\noutput_interval: 30 s\n",
+                              "hall_plant.yaml");
+  if (!waitForRun(w)) return 24;
+  w.timeline()->toEnd();
+  w.views()->setCurrentWidget(w.plant());
+  QApplication::processEvents();
+  if (!w.plant()->grab().save(dir + "/hall_plant.png", "PNG")) return 25;
+  w.views()->setCurrentWidget(w.floorPlan());
+  return 0;
+}
+
+// the campus (4 halls, 3,072 racks, 221,184 GPUs) after a minute: a block per hall, then one
+// hall found by the search box
+int campusScreenshots(dctwin::gui::MainWindow& w, const QString& dir, const QString& data) {
+  using namespace dctwin::gui;
+  w.stopComparing();
+  if (!w.openFacility(data + "/facilities/campus_gb300.yaml")) return 31;
+  w.whatIf()->resetScenario();
+  w.whatIf()->setScenarioText("name: campus\nduration: 1 min\noutput_interval: 30 s\n",
+                              "campus.yaml");
+  if (!waitForRun(w)) return 32;
+  w.timeline()->toEnd();
+  w.views()->setCurrentWidget(w.floorPlan());
+  w.floorPlan()->setMetric(Metric::JunctionMax);
+  w.floorPlan()->resetView();
+  QApplication::processEvents();
+  if (!w.grab().save(dir + "/campus_main_window.png", "PNG")) return 33;
+  w.floorPlan()->setAggregate(FloorPlan::Aggregate::Hall);
+  QApplication::processEvents();
+  w.floorPlan()->grab().save(dir + "/campus_by_hall.png", "PNG");
+  w.floorPlan()->setAggregate(FloorPlan::Aggregate::None);
+  w.floorPlan()->find("hall H3");
+  QApplication::processEvents();
+  w.floorPlan()->grab().save(dir + "/campus_hall_h3.png", "PNG");
   w.floorPlan()->resetView();
   return 0;
 }
@@ -123,6 +193,9 @@ int screenshots(dctwin::gui::MainWindow& w, const QString& dir) {
   QApplication::processEvents();
   w.floorPlan()->grab().save(dir + "/floor_plan_junction.png", "PNG");
   if (const int rc = hallScreenshots(w, dir, data); rc != 0) return rc;
+  QTemporaryDir tmp;
+  if (const int rc = hallPlantScreenshot(w, dir, data, tmp.path()); rc != 0) return rc;
+  if (const int rc = campusScreenshots(w, dir, data); rc != 0) return rc;
   std::printf("screenshots written to %s\n", qPrintable(QDir(dir).absolutePath()));
   return 0;
 }

@@ -41,6 +41,8 @@
 #include "gui/distributions.h"
 #include "gui/floor_layout.h"
 #include "gui/floor_plan.h"
+#include "gui/job_view.h"
+#include "gui/plant_view.h"
 #include "gui/rack_detail.h"
 #include "gui/timeline.h"
 #include "solver/common/paths.h"
@@ -156,8 +158,17 @@ void MainWindow::buildUi() {
     selectRack(current_->gpu_rack[g]);
     floor_->zoomToRack(current_->gpu_rack[g], 220);
   });
+  // what the other issues added: the jobs' bottleneck maps, the plant and its weather
+  jobs_ = new JobView(tabs_);
+  jobs_->setObjectName("jobs");
+  tabs_->addTab(jobs_, "Jobs");
+  plant_ = new PlantView(tabs_);
+  plant_->setObjectName("plant");
+  tabs_->addTab(plant_, "Plant");
   connect(tabs_, &QTabWidget::currentChanged, this, [this] {
     if (tabs_->currentWidget() == dist_) dist_->setTime(timeline_->time());
+    if (tabs_->currentWidget() == jobs_) jobs_->setTime(timeline_->time());
+    if (tabs_->currentWidget() == plant_) plant_->setTime(timeline_->time());
   });
   auto* cmp = new QWidget(tabs_);
   cmp_view_ = cmp;
@@ -186,6 +197,10 @@ void MainWindow::buildUi() {
   v->addWidget(tabs_, 1);
   timeline_ = new Timeline(central);
   timeline_->setObjectName("timeline");
+  connect(plant_, &PlantView::timeClicked, this, [this](double t) {
+    timeline_->setFollowing(false);
+    timeline_->seek(t);
+  });
   v->addWidget(timeline_);
   setCentralWidget(central);
 
@@ -839,6 +854,8 @@ void MainWindow::attachViews() {
   detail_->setRun(d);
   alarms_->setRun(d);
   what_if_->setRun(d);
+  jobs_->setRun(d);  // before the timeline's setTimes: its time signal reaches them
+  plant_->setRun(d);
   // baseline and this run on one colour scale (each pane's range covers both runs)
   cmp_[0]->setRangeWith(baseline_ ? d : nullptr);
   cmp_[1]->setRangeWith(baseline_.get());
@@ -864,6 +881,8 @@ void MainWindow::dataArrived() {
   cmp_[2]->dataChanged();
   detail_->dataChanged();
   if (tabs_->currentWidget() == dist_) dist_->dataChanged();
+  if (tabs_->currentWidget() == jobs_) jobs_->dataChanged();
+  if (tabs_->currentWidget() == plant_) plant_->dataChanged();
   alarms_->dataChanged();
   for (auto* c : charts_) c->dataChanged();
   timeline_->setTimes(current_->time);
@@ -874,6 +893,8 @@ void MainWindow::onTime(double t) {
   for (FloorPlan* f : cmp_) f->setTime(t);
   detail_->setTime(t);
   dist_->setTime(t);
+  jobs_->setTime(t);
+  plant_->setTime(t);
   for (auto* c : charts_) c->setCursorTime(t);
 }
 
@@ -1176,6 +1197,14 @@ bool MainWindow::saveScreenshots(const QString& dir, const QString& prefix) {
   tabs_->setCurrentWidget(dist_);
   settle();
   save(dist_->grab().toImage(), "distributions.png");
+  tabs_->setCurrentWidget(jobs_);
+  settle();
+  save(jobs_->grab().toImage(), "jobs.png");
+  if (!plant_->panels().empty()) {  // a facility with a plant: section
+    tabs_->setCurrentWidget(plant_);
+    settle();
+    save(plant_->grab().toImage(), "plant.png");
+  }
   alarm_dock_->raise();
   settle();
   save(alarms_->grab().toImage(), "alarms.png");

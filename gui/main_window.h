@@ -34,6 +34,8 @@ class ChartPanel;
 class DistributionView;
 class FloorPlan;
 class HallView3D;
+class JobView;
+class PlantView;
 class RackDetail;
 class Timeline;
 
@@ -92,6 +94,8 @@ class MainWindow : public QMainWindow {
   FloorPlan* compareFloor(int k) const { return cmp_[k]; }
   RackDetail* rackDetail() const { return detail_; }
   DistributionView* distributions() const { return dist_; }
+  JobView* jobs() const { return jobs_; }
+  PlantView* plant() const { return plant_; }
   QWidget* compareView() const { return cmp_view_; }
   QDockWidget* alarmDock() const { return alarm_dock_; }
   QDockWidget* chartDock() const { return chart_dock_; }
@@ -153,6 +157,8 @@ class MainWindow : public QMainWindow {
   FloorPlan* cmp_[3] = {nullptr, nullptr, nullptr};  // baseline, this run, difference
   RackDetail* detail_ = nullptr;
   DistributionView* dist_ = nullptr;
+  JobView* jobs_ = nullptr;
+  PlantView* plant_ = nullptr;
   QWidget* cmp_view_ = nullptr;
   HallView3D* hall3d_ = nullptr;
   bool scene3d_dirty_ = true;

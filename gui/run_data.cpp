@@ -70,6 +70,7 @@ void RunData::finishLayout() {
     for (int r = 0; r < nr; ++r) rack_index[r] = r + 1;
   }
   if (rack_row.size() != rack_name.size()) rack_row.assign(nr, "A");
+  if (rack_hall.size() != rack_name.size()) rack_hall.assign(nr, "");
 }
 
 RunData RunData::fromLayout(const RunLayout& L) {
@@ -79,6 +80,8 @@ RunData RunData::fromLayout(const RunLayout& L) {
   d.scenario_text = L.scenario_text;
   d.rack_name = L.rack_name;
   d.rack_row = L.rack_row;
+  d.rack_hall = L.rack_hall;
+  d.currency = L.currency;
   d.rack_type = L.rack_type;
   d.cdu_name = L.cdu_name;
   d.job_name = L.job_name;
@@ -115,6 +118,7 @@ RunData RunData::fromResults(const ResultsData& r) {
   d.complete = text("status") != "running";
   d.rack_name = strings("/rack/names");
   d.rack_row = strings("/rack/row");
+  d.rack_hall = strings("/rack/hall");  // only in campus files
   d.rack_type = strings("/rack/type");
   d.cdu_name = strings("/cdu/names");
   d.job_name = strings("/job/names");

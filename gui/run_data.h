@@ -31,10 +31,12 @@ struct RunData {
   QString label;        // "run 2 (pod_rack_leak)", a file name, ...
   QString source_path;  // the results file, if any
   std::string facility_name, facility_text, scenario_text;
+  std::string currency;  // the plant tariff's (from a run's layout; results files do not say)
   bool complete = true;  // false while a run is streaming
 
   // static layout
   std::vector<std::string> rack_name, rack_row, rack_type, cdu_name, job_name, busway_name;
+  std::vector<std::string> rack_hall;  // the campus level (racks[].hall); "" = the one hall
   std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 none
   std::vector<int> gpu_rack, gpu_tray, gpu_slot;
   std::vector<int> rack_gpuadr, rack_gpunum, rack_trays;  // derived from gpu_rack/gpu_tray

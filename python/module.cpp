@@ -261,6 +261,11 @@ py::dict layoutDict(const RunLayout& L) {
   d["/cdu/names"] = L.cdu_name;
   d["/rack/names"] = L.rack_name;
   d["/rack/row"] = L.rack_row;
+  for (const auto& h : L.rack_hall)  // as the HDF5 file: only where the facility names halls
+    if (!h.empty()) {
+      d["/rack/hall"] = L.rack_hall;
+      break;
+    }
   d["/rack/index"] = integers(L.rack_index);
   d["/rack/cdu"] = integers(L.rack_cdu);
   d["/rack/type"] = L.rack_type;

@@ -56,8 +56,10 @@ def hall_parts(h, ncdu, rpc, prefix):
             idx = first + k + 1
             name = "%s%02d" % (row, idx)
             names.append(name)
-            racks.append("  - {name: %s, cdu: %s, type: %s, row: %s, index: %d}"
-                         % (name, cname, RACK_TYPE, row, idx))
+            # on a campus each rack names its hall: the GUI draws a block per hall
+            hall = ", hall: H%d" % h if prefix else ""
+            racks.append("  - {name: %s, cdu: %s, type: %s, row: %s%s, index: %d}"
+                         % (name, cname, RACK_TYPE, row, hall, idx))
         for b in range(0, rpc, RACKS_PER_BUSWAY):
             busways.append("    - {name: %sBW%03d, model: eaton_powrway3_cu_800a, length: 20 m, "
                            "breaker: breaker_mccb_800a, racks: [%s]}"

@@ -183,51 +183,52 @@ HOT_CAUSE = {0: "hot coolant inlet", 1: "low flow or a poor cold plate",
 
 
 def gpu_cause(f, g, row, ctx):
-    """the likeliest reason GPU g runs hot at the row: the library's /gpu/hot_cause (the largest
-    term of docs/models/gpu_variation.md) where the file has it, with what else differs from the
-    median GPU"""
-    reasons = []
+    """the likeliest reason GPU g runs hot at the row, in words: the rack's isolation first, then
+    the library's /gpu/hot_cause (the largest of the four terms raising the junction above the
+    typical GPU, docs/models/gpu_variation.md) with its size against the median where the file
+    shows it; a file without /gpu/hot_cause gets the largest deviation, marked "estimated"
+    (as the GUI's Distributions tab, gui/distributions.cpp hotCause)"""
     r = int(ctx["gr"][g])
-    if ctx.get("cause") is not None and np.isfinite(ctx["cause"][row, g]):
-        reasons.append((7.5, HOT_CAUSE.get(int(ctx["cause"][row, g]), "unknown")))
     if ctx["iso"] is not None and ctx["iso"][row, r] > 0.5:
-        reasons.append((9.0, "rack isolated (leak response)"))
-    if ctx["leak"] is not None and ctx["leak"][row, r] > 1e-9:
-        reasons.append((8.0, "rack leaking"))
+        return "rack isolated (leak response)"
+    leaking = "rack leaking; " if ctx["leak"] is not None and ctx["leak"][row, r] > 1e-9 else ""
+    detail, weight = ["", "", "", ""], [0.0, 0.0, 0.0, 0.0]  # inlet, flow/plate, silicon, TIM
     if ctx["Tin"] is not None:
         d = ctx["Tin"][row, r] - np.nanmedian(ctx["Tin"][row])
         if d > 0.5:
-            reasons.append((d / 2.0, f"hot coolant inlet (+{d:.1f} K vs median rack)"))
+            detail[0], weight[0] = f"+{d:.1f} K vs median rack", d / 2.0
     if ctx["flow"] is not None:
         med = np.nanmedian(ctx["flow"][row])
         if med > 0:
             x = ctx["flow"][row, r] / med
             if x < 0.9:
-                reasons.append(((1 - x) * 10, f"low rack flow ({100 * x:.0f} % of median)"))
+                detail[1], weight[1] = f"rack flow {100 * x:.0f} % of median", (1 - x) * 10
     if ctx["P"] is not None:
         med = np.nanmedian(ctx["P"][row])
         if med > 0:
             x = ctx["P"][row, g] / med
             if x > 1.03:
-                reasons.append(((x - 1) * 10, f"high GPU power ({100 * (x - 1):.0f} % above median)"))
+                detail[2], weight[2] = f"power {100 * (x - 1):.0f} % above median", (x - 1) * 10
     if ctx["Tj"] is not None and ctx["P"] is not None and ctx["Tin"] is not None:
         rise = ctx["Tj"][row] - ctx["Tin"][row][ctx["gr"]]
         with np.errstate(divide="ignore", invalid="ignore"):
             rth = rise / np.maximum(ctx["P"][row], 1.0)
         med = np.nanmedian(rth)
         if med > 0 and rth[g] / med > 1.05:
-            reasons.append(((rth[g] / med - 1) * 10,
-                            f"high thermal resistance ({100 * (rth[g] / med - 1):.0f} % above median)"))
+            detail[3] = f"thermal resistance {100 * (rth[g] / med - 1):.0f} % above median"
+            weight[3] = (rth[g] / med - 1) * 10
+    throttle = ""
     if ctx["reasons"] is not None:
         bits = int(ctx["reasons"][row, g])
-        if bits & 0x60:
-            reasons.append((0.5, "thermal throttling"))
-        elif bits & 0x80:
-            reasons.append((0.5, "power brake"))
-    if not reasons:
-        return "none stands out (within the spread of the fleet)"
-    reasons.sort(reverse=True)
-    return "; ".join(x for _, x in reasons[:2])
+        throttle = "; thermal throttling" if bits & 0x60 else "; power brake" if bits & 0x80 else ""
+    c = ctx["cause"][row, g] if ctx.get("cause") is not None else np.nan
+    if np.isfinite(c) and int(c) in HOT_CAUSE:
+        k = int(c)
+        return leaking + HOT_CAUSE[k] + (f" ({detail[k]})" if detail[k] else "") + throttle
+    k = int(np.argmax(weight))
+    if weight[k] <= 0:
+        return leaking + "none stands out (within the spread of the fleet)" + throttle
+    return leaking + HOT_CAUSE[k] + f" ({detail[k]}; estimated from the outputs)" + throttle
 
 
 def load_run(f):
@@ -325,6 +326,166 @@ def rack_spread(figs, f, row, when, n):
     ax.grid(alpha=0.3)
     legend(ax)
     figs.add(f"Per-rack GPU spread at {when}", fig, f"rack_spread_{n}.png")
+
+
+# ---------------------------------------------------------------------------------------------
+# what the other issues added: the jobs' bottleneck maps, the plant and its weather
+
+# /job/time/<part> in the output table's order (solver/output/observables.h); parts the file has
+# that are not listed here follow in their own order, so a new part shows up without a change
+JOB_PARTS = ["compute", "memory", "comm_nvlink", "comm_network", "comm_other", "bubble",
+             "checkpoint", "barrier_wait", "thermal", "power_cap", "power_brake", "smoothing",
+             "clock_other", "hbm_throttle", "fabric_degraded", "stalled", "restart", "lost_work"]
+
+
+def job_section(figs, f, t, summary, tables):
+    """each job's bottleneck map at the end as one stacked bar (its parts add up to the wall time
+    since the job started, docs/models/job.md), the largest parts in the summary, a table"""
+    if "job/time" not in f or "job/names" not in f:
+        return
+    jn = text(f["job/names"])
+    have = list(f["job/time"].keys())
+    parts = [p for p in JOB_PARTS if p in have] + sorted(p for p in have if p not in JOB_PARTS)
+    if not parts or not jn:
+        return
+    end = np.array([f["job/time/" + p][()][-1] for p in parts], dtype=float)  # parts x jobs
+    end = np.where(np.isfinite(end), end, 0.0).reshape(len(parts), -1)
+    total = end.sum(axis=0)
+    if not np.any(total > 0):
+        return
+    gp = f["job/goodput"][()][-1] if "job/goodput" in f else np.full(len(jn), np.nan)
+    # at most MAX_LEGEND entries: the largest parts over all jobs, the rest as one "other"
+    used = [k for k in range(len(parts)) if np.any(end[k] > 0)]
+    used.sort(key=lambda k: -end[k].sum())
+    keep = used if len(used) <= MAX_LEGEND else used[:MAX_LEGEND - 1]
+    rest = [k for k in used if k not in keep]
+    keep.sort()  # back in the table's order: compute first
+    shown = len(jn) if len(jn) <= 40 else 40
+    order = np.argsort(-total)[:shown] if len(jn) > 40 else np.arange(len(jn))
+    scale, unit = (3600.0, "h") if total.max() > 36000 else (60.0, "min") if total.max() > 600 \
+        else (1.0, "s")
+    fig, ax = plt.subplots(figsize=(10, min(7.5, 2.6 + 0.45 * len(order))))
+    cm = plt.get_cmap("tab20")
+    left = np.zeros(len(order))
+    y = np.arange(len(order))
+    for k in keep:
+        v = end[k, order] / scale
+        ax.barh(y, v, left=left, height=0.6, color=cm(JOB_PARTS.index(parts[k]) % 20 if parts[k] in JOB_PARTS
+                                          else (len(JOB_PARTS) + k) % 20),
+                label=parts[k].replace("_", " "), edgecolor="white", linewidth=0.5)
+        for i, (x0, w) in enumerate(zip(left, v)):
+            if w / max(total[order[i]] / scale, 1e-12) >= 0.04:
+                ax.text(x0 + w / 2, i, f"{100 * w * scale / total[order[i]]:.0f} %",
+                        ha="center", va="center", fontsize=7)
+        left += v
+    if rest:
+        v = end[rest][:, order].sum(axis=0) / scale
+        ax.barh(y, v, left=left, color="0.6", label=f"other ({len(rest)} parts)",
+                edgecolor="white", linewidth=0.5)
+        left += v
+    labels = [jn[j] + ("" if not np.isfinite(gp[j]) else f"\ngoodput {100 * gp[j]:.1f} %")
+              for j in order]
+    ax.set_yticks(y, labels, fontsize=8)
+    ax.invert_yaxis()
+    ax.set_xlabel(f"wall time since the job started ({unit})")
+    ax.grid(axis="x", alpha=0.3)
+    legend(ax, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the bars, never over them
+    ax.set_title(f"Bottleneck map at {fmt(t[-1])} min (mean over each job's GPUs)", fontsize=10)
+    figs.add("Bottleneck map of the jobs", fig, "bottleneck_map.png")
+    for j in order[:4]:
+        top = np.argsort(-end[:, j])[:3]
+        summary.append((f"Where {jn[j]}'s time went", ", ".join(
+            f"{parts[k].replace('_', ' ')} {100 * end[k, j] / total[j]:.1f} %" for k in top
+            if end[k, j] > 0) + f" (of {fmt(total[j] / 60.0)} min)"
+            + ("" if not np.isfinite(gp[j]) else f"; goodput {100 * gp[j]:.1f} %")))
+    rows = [["part"] + [jn[j] for j in order[:8]]]
+    for k in used:
+        rows.append([parts[k].replace("_", " ")] +
+                    [f"{fmt(end[k, j], 1)} s ({fmt(100 * end[k, j] / total[j], 1)} %)"
+                     for j in order[:8]])
+    rows.append(["total (wall time since start)"] + [f"{fmt(total[j], 1)} s" for j in order[:8]])
+    tables.append((f"Bottleneck map at {fmt(t[-1])} min", rows))
+
+
+def units_of(ds):
+    u = ds.attrs.get("units", "")
+    return u.decode() if isinstance(u, bytes) else str(u)
+
+
+def plant_section(figs, f, t, events, summary):
+    """the plant and its weather: every facility-wide series of the /plant, /weather, /water
+    groups and the plant's /energy series, a figure per kind of quantity (temperatures, power and
+    heat, mode and staging, PUE, water), so a new plant or annual output shows up here"""
+    if "plant" not in f:
+        return
+    series = []  # (group, name, units, values)
+    for g in ("plant", "weather", "water"):
+        if g in f:
+            for n, ds in f[g].items():
+                if isinstance(ds, h5py.Dataset) and ds.shape and ds.shape[0] == len(t) \
+                        and (ds.ndim == 1 or ds.shape[1] == 1):
+                    series.append((g, n, units_of(ds), ds[()].reshape(len(t))))
+    if "energy" in f:
+        for n, ds in f["energy"].items():
+            if (n.startswith("plant_") or n in ("facility", "it_pue")) and ds.shape[0] == len(t):
+                series.append(("energy", n, units_of(ds), ds[()].reshape(len(t))))
+    kinds = {}
+    watts = [np.nanmax(np.abs(v)) for g, n, u, v in series if u == "W" and np.any(np.isfinite(v))]
+    big = max(watts) if watts else 0.0  # one unit for all powers: 70 MW rejected beside kW pumps
+    for g, n, u, v in series:
+        if u == "K":
+            k = ("temperatures (°C)", -C0, 1.0)
+        elif u == "W":
+            k = ("power and heat (MW)", 0, 1e-6) if big > 10e6 else ("power and heat (kW)", 0, 1e-3)
+        elif u == "J":
+            k = ("energy (MWh)", 0, 1 / 3.6e9)
+        elif u == "s":
+            k = ("time in each mode (h)", 0, 1 / 3600.0)
+        elif u == "kg" and g == "water":
+            k = ("site water, cumulative (m³)", 0, 1e-3)
+        elif u == "1" and n in ("PUE", "pPUE_cooling"):
+            k = ("PUE from t = 0", 0, 1.0)
+        elif u == "1" and n in ("mode", "chillers_on", "fan_speed"):
+            k = ("mode (0 free, 1 partial, 2 mechanical), chillers on, fan speed", 0, 1.0)
+        else:
+            k = (f"{n} ({u})" if u not in ("", "1") else n, 0, 1.0)
+        kinds.setdefault(k, []).append((f"{g}/{n}", v))
+    for (title, off, sc), lines in kinds.items():
+        fig, ax = plt.subplots(figsize=(9, 3.6))
+        cm = plt.get_cmap("tab10")
+        for i, (lab, v) in enumerate(lines[:MAX_LEGEND]):
+            ax.plot(t, (v + off) * sc, "-", color=cm(i % 10), label=lab,
+                    drawstyle="steps-post" if lab.endswith(("/mode", "/chillers_on")) else None)
+        mark_events(ax, events)
+        ax.set_xlabel("time (min)")
+        ax.set_ylabel(title.split(" (")[0] if len(title) > 40 else title)
+        ax.grid(alpha=0.3)
+        legend(ax, loc="best")
+        ax.set_title(f"Plant and weather: {title}", fontsize=10)
+        slug = re.sub(r"[^a-z0-9]+", "_", title.lower()).strip("_")[:40]
+        figs.add(f"Plant and weather: {title}", fig, f"plant_{slug}.png")
+    # the summary: how the plant ran
+    last = {f"{g}/{n}": v[-1] for g, n, u, v in series}
+    allv = {f"{g}/{n}": v for g, n, u, v in series}
+    if np.isfinite(last.get("plant/PUE", np.nan)):
+        summary.append(("Plant PUE, pPUE (energy ratio from t = 0)",
+                        f"{last['plant/PUE']:.3f}, {last.get('plant/pPUE_cooling', np.nan):.3f}"))
+    if np.isfinite(last.get("plant/WUE", np.nan)):
+        summary.append(("Site WUE", f"{last['plant/WUE']:.3f} L/kWh"))
+    modes = [last.get(k, np.nan) for k in ("plant/time_free", "plant/time_partial",
+                                             "plant/time_mechanical")]
+    if all(np.isfinite(modes)) and sum(modes) > 0:
+        summary.append(("Time in free / partial / full mechanical cooling", " / ".join(
+            f"{100 * m / sum(modes):.0f} %" for m in modes) + f" of {fmt(sum(modes) / 3600.0, 2)} h"))
+    if "plant/Q_rejected" in allv:
+        q = allv["plant/Q_rejected"]
+        summary.append(("Heat rejected (peak)", f"{fmt(np.nanmax(q) / 1e3)} kW"))
+    if "weather/T_dry_bulb" in allv:
+        db = allv["weather/T_dry_bulb"] - C0
+        wb = allv.get("weather/T_wet_bulb", np.full_like(db, np.nan)) - C0
+        summary.append(("Outdoor dry / wet bulb", f"{fmt(np.nanmin(db))} … {fmt(np.nanmax(db))} °C"
+                        f" / {fmt(np.nanmin(wb))} … {fmt(np.nanmax(wb))} °C"))
+
 
 
 def choose_times(f, t, peak_row, at_min):
@@ -556,6 +717,8 @@ def run_report(f, out, a):
         hotspot_map(figs, f, hot[row], f"Floor at {when}: {hot_what} (°C)", "°C",
                     f"floor_{n}.png")
         rack_spread(figs, f, row, when, n)
+    job_section(figs, f, t, summary, tables)
+    plant_section(figs, f, t, events, summary)
     # time above the threshold: what a whole-run maximum hides (an isolated rack is cold here)
     dt = np.diff(t_s, prepend=t_s[0])
     thr = a.threshold

@@ -934,6 +934,7 @@ bool compileRack(const FacilitySpec& spec, const CduSpec& cs, int c, const RackS
   }
   m.rack_name.push_back(rs.name);
   m.rack_row.push_back(rs.row);
+  m.rack_hall.push_back(rs.hall);
   m.rack_index.push_back(rs.index);
   m.rack_type.push_back(rs.type);
   m.rack_cdu.push_back(c);

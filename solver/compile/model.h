@@ -163,6 +163,7 @@ struct FacilityModel {
 
   // racks (nrack, model order)
   std::vector<std::string> rack_name, rack_row, rack_type;
+  std::vector<std::string> rack_hall;  // campus level, display only ("" = the one hall)
   std::vector<int> rack_index, rack_cdu;
   std::vector<ColdPlateLaw> rack_coldplate;
   std::vector<double> rack_paths;  // parallel cold-plate paths               (1)

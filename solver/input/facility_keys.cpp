@@ -550,6 +550,9 @@ const Section kRack{
      name("cdu").req().docs("the loop it hangs on, a CDU of this file"),
      name("type").req().docs("a rack type of this file, else data/catalog/racks/<type>.yaml"),
      text("row").req().docs("hall position, for display"),
+     text("hall").docs(
+         "the hall (building) of a campus the rack stands in, for display: the GUI's floor plan "
+         "draws each hall as its own block (campus -> hall -> row); omitted: the one hall"),
      integer("index", 0, 1000000).req().docs("position in the row; (row, index) unique"),
      map("balancing_valve", kBalancing),
      series("heat_load", Dim::Power, kHeatLoad)

@@ -1308,6 +1308,7 @@ class FacilityReader {
     info.cdu_loc = m.locOf("cdu");
     info.type_loc = m.locOf("type");
     const bool has_row = m.read("row", r.row);
+    m.read("hall", r.hall);  // optional: the campus level (display only)
     const bool has_index = m.read("index", r.index);
     if (auto bv = m.map("balancing_valve")) {
       bv->read("opening", r.valve_opening);
@@ -1341,10 +1342,13 @@ class FacilityReader {
       rack_index_[r.name] = spec_.racks.size();
     }
     if (has_row && has_index) {
-      auto [pos, fresh] = positions_.try_emplace(std::make_pair(r.row, r.index), r.name);
+      // a position is unique within its hall: two halls may both have a row A
+      const std::string where = r.hall.empty() ? r.row : r.hall + "\x1f" + r.row;
+      auto [pos, fresh] = positions_.try_emplace(std::make_pair(where, r.index), r.name);
       if (!fresh)
         f_.s.add(m.locOf("index"), std::to_string(r.index),
-                 "rack position (row '" + clip(r.row) + "', index " + std::to_string(r.index) +
+                 "rack position (" + (r.hall.empty() ? "" : "hall '" + clip(r.hall) + "', ") +
+                     "row '" + clip(r.row) + "', index " + std::to_string(r.index) +
                      ") is already taken by rack '" + pos->second + "'");
     }
     spec_.racks.push_back(std::move(r));

@@ -196,6 +196,7 @@ struct RackSpec {
   std::string cdu;   // CduSpec name
   std::string type;  // RackTypeSpec name
   std::string row;   // hall position, for display
+  std::string hall;  // the hall (building) on a campus, for display; "" = the one hall
   int index = 0;
   double valve_opening = 1.0;  // balancing valve opening                         (1)
   double valve_kv = 0;         // fully open Kv; 0 = the rack type's                (Kv)

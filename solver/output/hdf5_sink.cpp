@@ -112,6 +112,9 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   auto ints = [](const std::vector<int>& v) { return std::vector<long long>(v.begin(), v.end()); };
   f.writeStrings("/rack/names", L.rack_name, "rack names, column labels of /rack/*");
   f.writeStrings("/rack/row", L.rack_row, "hall row of each rack");
+  // the campus level, only where the facility names halls (racks[].hall)
+  if (std::any_of(L.rack_hall.begin(), L.rack_hall.end(), [](const auto& h) { return !h.empty(); }))
+    f.writeStrings("/rack/hall", L.rack_hall, "hall (building) of each rack on a campus");
   f.writeIntVector("/rack/index", ints(L.rack_index), "position of each rack in its row");
   f.writeIntVector("/rack/cdu", ints(L.rack_cdu),
                    "index into /cdu/names of the CDU feeding each rack");

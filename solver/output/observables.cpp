@@ -221,6 +221,7 @@ RunLayout describeModel(const FacilityModel& m) {
   L.cdu_name = m.cdu_name;
   L.rack_name = m.rack_name;
   L.rack_row = m.rack_row;
+  L.rack_hall = m.rack_hall;
   L.rack_type = m.rack_type;
   L.job_name = m.job_name;
   L.busway_name = m.busway_name;

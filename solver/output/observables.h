@@ -649,6 +649,7 @@ struct RunLayout {
   bool plant_towers = false;  // its heat rejection: cooling towers (else dry coolers)
   std::string currency;       // the plant tariff's
   std::vector<std::string> cdu_name, rack_name, rack_row, rack_type, job_name, busway_name;
+  std::vector<std::string> rack_hall;  // the hall of each rack on a campus; "" = the one hall
   std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 without a power section
   std::vector<char> rack_resolved;                     // 1: resolved GPUs, 0: heat_load profile
   std::vector<int> rack_gpuadr, rack_gpunum, rack_tray_gpus;

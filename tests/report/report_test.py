@@ -49,6 +49,18 @@ def report(dctwin, h5, out, *extra):
     return page, man
 
 
+def bottleneck(page, man, wall):
+    """the stacked bottleneck map: a figure, the summary's largest parts, a table whose total is
+    the job's wall time since its start"""
+    fig = [f for f in man["figures"] if f["file"] == "bottleneck_map.png"]
+    check(len(fig) == 1 and "compute" in fig[0]["legend"], "the stacked bottleneck-map figure")
+    check("time went" in page, "the largest parts in the summary")
+    tot = re.search(r"<td>total \(wall time since start\)</td><td>([0-9.]+) s</td>", page)
+    check(tot is not None and abs(float(tot.group(1)) - wall) < 0.01 * wall + 0.5,
+          f"the bottleneck parts add up to the wall time since the start ({wall} s): "
+          f"{tot.group(1) if tot else None}")
+
+
 def main():
     dctwin, src, work, which = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
@@ -65,6 +77,7 @@ def main():
         check(any(f["file"] == "floor_above.png" for f in man["figures"]), "time-above map")
         check(sum(f["file"].startswith("gpu_hist") for f in man["figures"]) == 2,
               "GPU histograms at both chosen times")
+        bottleneck(page, man, 3.0 * 60)  # the job starts at 5 min: 3 min of it at 8 min
     elif which == "leak":
         run([dctwin, "run", os.path.join(fac, "pod_gb200.yaml"), "-s",
              os.path.join(src, "data", "scenarios", "pod_rack_leak.yaml"), "-d", "12min",
@@ -78,10 +91,31 @@ def main():
               f"detection {det} s, isolation {iso} s, {took} s between")
         temps = [f for f in man["figures"] if f["file"] == "temperatures.png"][0]
         check("alarms" in temps["legend"], "event markers on the time series")
+    elif which == "plant":
+        run([dctwin, "run", os.path.join(fac, "pod_gb200_plant_w32.yaml"), "-d", "20min", "-i",
+             "60s", "-o", h5, "-q"])
+        page, man = report(dctwin, h5, out)
+        files = [f["file"] for f in man["figures"]]
+        for kind in ("temperatures", "power_and_heat", "mode", "pue"):
+            check(any(x.startswith("plant_" + kind) for x in files), f"a plant {kind} figure")
+        temps = [f for f in man["figures"] if f["file"].startswith("plant_temperatures")][0]
+        check({"plant/T_supply", "weather/T_dry_bulb", "weather/T_wet_bulb"} <= set(temps["legend"]),
+              f"plant supply and the weather's dry and wet bulb: {temps['legend']}")
+        power = [f for f in man["figures"] if f["file"].startswith("plant_power_and_heat")][0]
+        check({"plant/Q_rejected", "plant/P_chillers", "plant/P_fans"} <= set(power["legend"]),
+              f"heat rejection and chiller, dry-cooler power: {power['legend']}")
+        for row in ("Plant PUE", "Site WUE", "Time in free / partial / full mechanical",
+                    "Heat rejected", "Outdoor dry / wet bulb"):
+            check(row in page, f"summary row: {row}")
+        bottleneck(page, man, 15.0 * 60)
     elif which == "hall":
-        run([dctwin, "run", os.path.join(fac, "hall_gb300.yaml"), "-d", "3min", "-i", "60s",
+        # 6 min: the hall's job starts at 5 min, so the report has its bottleneck map
+        run([dctwin, "run", os.path.join(fac, "hall_gb300.yaml"), "-d", "6min", "-i", "60s",
              "-o", h5, "-q"])
         page, man = report(dctwin, h5, out, "--top", "10")
+        bottleneck(page, man, 60.0)
+        check("Why it is hot" in page and "estimated" not in page.split("Why it is hot")[1][:300],
+              "the peak GPU's cause is the library's /gpu/hot_cause, not an estimate")
         temps = [f for f in man["figures"] if f["file"] == "temperatures.png"][0]
         check(any("min–max of 64" in x for x in temps["legend"]), "64 CDUs drawn as one band")
         check("768 racks in 32 rows" in page and "55296 GPUs" in page, "the hall's size")

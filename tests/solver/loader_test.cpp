@@ -679,6 +679,13 @@ TEST_CASE("errors: duplicate names, positions and keys", "[loader]") {
               "racks[1].index: rack position (row 'A', index 1) is already taken by rack 'A01'");
   // the same index in another row is fine
   CHECK(errorsOf(kBase + patch(patch(kRack2, "index: 2", "index: 1"), "row: A", "row: B")).empty());
+  // the campus level: a position is unique within its hall (row A of two halls is two rows)
+  CHECK(errorsOf(kBase +
+                 patch(patch(kRack2, "index: 2", "index: 1"), "row: A", "row: A\n    hall: H2"))
+            .empty());
+  expectError(patch(kBase, "    row: A\n", "    row: A\n    hall: H2\n") +
+                  patch(patch(kRack2, "index: 2", "index: 1"), "row: A", "row: A\n    hall: H2"),
+              27, "rack position (hall 'H2', row 'A', index 1) is already taken by rack 'A01'");
   expectError(patch(kBase, "    row: A\n", "    row: A\n    row: B\n"), 19,
               "racks[0].row: duplicate key (first given at line 18)");
   // a second CDU with no racks
