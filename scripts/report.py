@@ -574,11 +574,12 @@ def run_report(f, out, a):
 # sweeps
 
 def pareto(x, y):
-    """indices of the points no other point beats in both x and y (both minimized)"""
+    """indices of the points no other point beats in both x and y (both minimized); y within a
+    millionth of the best so far counts as a tie (same GPU side, another site)"""
     order = np.lexsort((y, x))
     front, best = [], math.inf
     for i in order:
-        if y[i] < best:
+        if y[i] < best - 1e-6 * max(abs(best), 1e-12) if math.isfinite(best) else True:
             front.append(i)
             best = y[i]
     return front
