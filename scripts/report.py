@@ -797,7 +797,12 @@ def sweep_dirs(f):
 
 
 def sweep_currency(f):
-    """the base facility's tariff currency (plant.tariff.currency; the plant's default EUR)"""
+    """the unit of /cases/cost: the file's currency attribute, else the base facility's tariff
+    currency (plant.tariff.currency; the plant's default EUR)"""
+    cur = f.attrs.get("currency", b"")
+    cur = cur.decode() if isinstance(cur, bytes) else str(cur)
+    if cur:
+        return cur
     t = f.attrs.get("facility_text", b"")
     t = t.decode() if isinstance(t, bytes) else str(t)
     m = re.search(r"^\s*currency:\s*([A-Za-z]+)", t, re.M)
