@@ -737,11 +737,12 @@ def run_report(f, out, a):
 # sweeps
 
 def pareto(x, y):
-    """indices of the points no other point beats in both x and y (both minimized)"""
+    """indices of the points no other point beats in both x and y (both minimized); y within a
+    millionth of the best so far counts as a tie (same GPU side, another site)"""
     order = np.lexsort((y, x))
     front, best = [], math.inf
     for i in order:
-        if y[i] < best:
+        if y[i] < best - 1e-6 * max(abs(best), 1e-12) if math.isfinite(best) else True:
             front.append(i)
             best = y[i]
     return front
@@ -959,7 +960,12 @@ def sweep_dirs(f):
 
 
 def sweep_currency(f):
-    """the base facility's tariff currency (plant.tariff.currency; the plant's default EUR)"""
+    """the unit of /cases/cost: the file's currency attribute, else the base facility's tariff
+    currency (plant.tariff.currency; the plant's default EUR)"""
+    cur = f.attrs.get("currency", b"")
+    cur = cur.decode() if isinstance(cur, bytes) else str(cur)
+    if cur:
+        return cur
     t = f.attrs.get("facility_text", b"")
     t = t.decode() if isinstance(t, bytes) else str(t)
     m = re.search(r"^\s*currency:\s*([A-Za-z]+)", t, re.M)

@@ -668,7 +668,7 @@ void writeSweepResults(const std::string& path, const SweepSpec& s,
   // provenance: the base facility and scenario, as texts and as the solver settings their runs
   // use (a parameter may change either per case: /cases/parameters); NaN settings when the base
   // does not load
-  std::string facility_text, scenario_text;
+  std::string facility_text, scenario_text, currency;
   SolverSettings solver{kNaN, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
   try {
     facility_text = readText(s.facility_path, SourceLoc{s.facility_path, 0, 0, ""});
@@ -683,9 +683,12 @@ void writeSweepResults(const std::string& path, const SweepSpec& s,
     settings.duration = s.duration;
     settings.output_interval = s.output_interval;
     solver = solverSettings(spec, sc, settings);
+    if (spec.has_plant) currency = spec.plant.currency;
   } catch (const std::exception&) {
   }
   ResultsFile f(path);
+  if (!currency.empty())  // the unit of /cases/cost (the base facility's tariff)
+    f.setAttribute("/", "currency", currency);
   f.setAttribute("/", "schema", std::string("dctwin-sweep 1"));
   f.setAttribute("/", "schema_version", 1LL);
   writeProvenance(f, provenance(), solver);

@@ -184,7 +184,8 @@ parameters:
               f"metrics coloured by the site, named by it: {leg}")
         check(".epw" not in page and "Singapore (synthetic)" in page,
               "weather files shown as sites, never as paths (plots and the table of cases)")
-        check("Lowest cost" in page and "Least site water" in page, "the plant's best cases")
+        check(re.search(r"Lowest cost</td><td>case \d+: [\d.]+ USD", page) is not None
+              and "Least site water" in page, "the plant's best cases, cost in the tariff's currency")
     else:
         sys.exit(f"unknown report test {which}")
 
