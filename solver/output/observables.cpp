@@ -208,6 +208,8 @@ RunLayout describeModel(const FacilityModel& m) {
   L.has_room = m.room_state >= 0;
   L.has_plant = m.has_plant;
   L.currency = m.currency;
+  L.year_start = m.has_plant ? m.plant_start : 0.0;
+  L.annual = m.options.annual.enabled;
   L.cdu_name = m.cdu_name;
   L.rack_name = m.rack_name;
   L.rack_row = m.rack_row;

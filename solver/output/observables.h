@@ -579,6 +579,8 @@ struct RunLayout {
   bool has_power = false, has_room = false;
   bool has_plant = false;  // a plant: section
   std::string currency;    // the plant tariff's
+  double year_start = 0;   // t = 0 in the calendar year: the plant's weather start, else 0 (s)
+  bool annual = false;     // the multi-rate annual mode (docs/models/annual.md)
   std::vector<std::string> cdu_name, rack_name, rack_row, rack_type, job_name, busway_name;
   std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 without a power section
   std::vector<char> rack_resolved;                     // 1: resolved GPUs, 0: heat_load profile

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "models/weather.h"
 #include "solver/common/units.h"
 
 namespace dctwin {
@@ -12,7 +13,21 @@ namespace dctwin {
 void SummarySink::begin(const RunLayout& L, const FrameLayout&) {
   L_ = &L;
   summary = RunSummary{};
+  month_ = MonthStart{};
 }
+
+namespace {
+
+// calendar month (1-12) of t s after 1 January 00:00 (non-leap year, wraps)
+int calendarMonth(double t_year) {
+  const double year = 365 * 86400.0;
+  const double t = std::fmod(std::fmod(t_year, year) + year, year);
+  int mo = 1;
+  while (mo < 12 && t >= secondsOfYear(mo + 1, 1, 0) - 1e-6) ++mo;
+  return mo;
+}
+
+}  // namespace
 
 namespace {
 
@@ -64,6 +79,54 @@ void gpuSpread(const RunLayout& L, const OutputFrame& f, RunSummary& s) {
 }
 
 }  // namespace
+
+// the monthly table: a row ends the interval before it, and belongs to the month that interval
+// lies in; a month starts at the last row of the month before (rows on the hour: exact)
+void SummarySink::monthRow(const OutputFrame& f) {
+  const RunLayout& L = *L_;
+  MonthStart cur;
+  cur.t = f.t;
+  cur.throttled = L.ngpu > 0 ? f.scalar(Obs::FacilityGpuSecondsThrottled) : 0.0;
+  cur.E_it = L.has_plant ? f.scalar(Obs::EnergyItPue) : 0.0;
+  cur.E_facility = L.has_plant ? f.scalar(Obs::EnergyFacility) : 0.0;
+  cur.iterations.assign(std::size_t(L.njob), 0.0);
+  cur.iteration_time.assign(std::size_t(L.njob), 0.0);
+  for (int j = 0; j < L.njob; ++j) {
+    if (L.job_kind[j] != 0) continue;
+    cur.iterations[j] = f.get(Obs::JobIterations)[j];
+    const double mean = f.get(Obs::JobIterationTime)[j];
+    cur.iteration_time[j] = std::isfinite(mean) ? mean * cur.iterations[j] : 0.0;
+  }
+  if (month_.month == 0) {  // the first row (t = 0)
+    cur.month = calendarMonth(L.year_start + f.t);
+    month_ = last_ = cur;
+    return;
+  }
+  cur.month = calendarMonth(L.year_start + f.t - 1e-6);
+  auto& months = summary.months;
+  if (cur.month != month_.month) {
+    month_ = last_;
+    month_.month = cur.month;
+    months.push_back({cur.month});
+  } else if (months.empty()) {
+    months.push_back({cur.month});
+  }
+  RunSummary::Month& M = months.back();
+  M.hours = (f.t - month_.t) / 3600.0;
+  M.throttled_gpu_hours = (cur.throttled - month_.throttled) / 3600.0;
+  M.E_it = cur.E_it - month_.E_it;
+  M.E_facility = cur.E_facility - month_.E_facility;
+  double done = 0, spent = 0;
+  for (int j = 0; j < L.njob; ++j) {
+    if (L.job_kind[j] != 0) continue;
+    const double ref = f.get(Obs::JobReferenceIterationTime)[j], w = L.job_gpus[j];
+    const double dI = cur.iterations[j] - month_.iterations[j];
+    const double dT = cur.iteration_time[j] - month_.iteration_time[j];
+    if (dT > 0 && std::isfinite(ref)) done += w * ref * dI, spent += w * dT;
+  }
+  M.throughput_lost = spent > 0 ? 1.0 - done / spent : 0.0;
+  last_ = cur;
+}
 
 void SummarySink::row(const OutputFrame& f) {
   const RunLayout& L = *L_;
@@ -165,6 +228,7 @@ void SummarySink::row(const OutputFrame& f) {
     s.gpu_seconds_capped = f.scalar(Obs::FacilityGpuSecondsPowerCapped);
     s.gpus_shut_down = int(f.scalar(Obs::FacilityGpusShutDown));
   }
+  monthRow(f);
   s.jobs.resize(L.njob);
   for (int j = 0; j < L.njob; ++j) {
     RunSummary::Job& J = s.jobs[j];
@@ -261,6 +325,27 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
         "%.1f degC",
         P.t_free / 3600, P.t_partial / 3600, P.t_mechanical / 3600, toCelsius(P.T_supply_min),
         toCelsius(P.T_supply_max));
+  }
+  if (r.stats.annual_windows > 0)
+    line(
+        "  annual mode         %ld full-resolution windows, %.2f h at full resolution (%.2f %%), "
+        "%.1f h in slow segments (docs/models/annual.md)",
+        r.stats.annual_windows, r.stats.annual_window_time / 3600,
+        100 * r.stats.annual_window_time /
+            std::max(r.stats.annual_window_time + r.stats.annual_slow_time, 1e-9),
+        r.stats.annual_slow_time / 3600);
+  if (m.annual || s.months.size() > 1) {  // the GPU side of the year, by calendar month
+    static const char* const kMonth[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                         "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    line("  by month            hours, throttled GPU-h, throughput lost %%%s",
+         m.has_plant ? ", PUE" : "");
+    for (const RunSummary::Month& M : s.months) {
+      char pue[32] = "";
+      if (m.has_plant && M.E_it > 0)
+        std::snprintf(pue, sizeof pue, ", %.4f", M.E_facility / M.E_it);
+      line("    %s                %.1f h, %.2f GPU-h, %.3f %%%s", kMonth[(M.month + 11) % 12],
+           M.hours, M.throttled_gpu_hours, 100 * M.throughput_lost, pue);
+    }
   }
   if (m.has_room)
     line("  room air            %.1f degC peak, %.1f kW from the racks' air side (end)",

@@ -69,6 +69,17 @@ struct RunSummary {
     double t_free = 0, t_partial = 0, t_mechanical = 0;
     double T_supply_min = 1e300, T_supply_max = -1e300;
   } plant;
+  // per calendar month of the run (docs/models/annual.md): the GPU side of the year
+  struct Month {
+    int month = 0;                   // 1 ... 12 of the calendar (RunLayout::year_start)
+    double hours = 0;                // simulated in it (h)
+    double throttled_gpu_hours = 0;  // thermally or brake throttled (GPU-h)
+    // training jobs' throughput lost: 1 - reference time x iterations completed in the month /
+    // their summed iteration time, weighted by the jobs' GPUs (1)
+    double throughput_lost = 0;
+    double E_it = 0, E_facility = 0;  // with a plant (J)
+  };
+  std::vector<Month> months;
   double bus_load_max = 0;  // highest busway current / rating seen at an output (1)
   int racks_unpowered = 0;
   // leaks, at the end
@@ -83,6 +94,13 @@ class SummarySink : public RunSink {
 
  private:
   const RunLayout* L_ = nullptr;  // valid from begin to the end of the run
+  // the month open at the last row, and the cumulative values at its start
+  struct MonthStart {
+    int month = 0;
+    double t = 0, throttled = 0, E_it = 0, E_facility = 0;
+    std::vector<double> iterations, iteration_time;
+  } month_, last_;
+  void monthRow(const OutputFrame& f);
 };
 
 std::string formatSummary(const RunLayout& L, const RunSummary& s, const RunResult& r);
