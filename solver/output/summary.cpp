@@ -23,7 +23,7 @@ int calendarMonth(double t_year) {
   const double year = 365 * 86400.0;
   const double t = std::fmod(std::fmod(t_year, year) + year, year);
   int mo = 1;
-  while (mo < 12 && t >= secondsOfYear(mo + 1, 1, 0) - 1e-6) ++mo;
+  while (mo < 12 && t >= secondsOfYear(mo + 1, 1, 0)) ++mo;
   return mo;
 }
 
@@ -102,7 +102,7 @@ void SummarySink::monthRow(const OutputFrame& f) {
     month_ = last_ = cur;
     return;
   }
-  cur.month = calendarMonth(L.year_start + f.t - 1e-6);
+  cur.month = calendarMonth(L.year_start + f.t - 0.5);  // the interval's month, not the next
   auto& months = summary.months;
   if (cur.month != month_.month) {
     month_ = last_;
