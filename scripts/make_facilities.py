@@ -11,6 +11,11 @@
                      per 4 blocks; 1.6T pluggable optics in air-cooled switches, or co-packaged
                      optics in liquid-cooled switches on the CDU loops
 
+  hall_gb300_plant_w32.yaml, hall_gb300_plant_w45.yaml
+                     the hall with the pod's heat-rejection plant scaled to it (dry coolers with
+                     adiabatic pads and trim chillers, synthetic Phoenix weather; docs/models/plant.md)
+                     at ASHRAE W32 and W45: the annual mode's reference years (docs/models/annual.md)
+
 The pod (1 CDU, 8 GB200 NVL72, 576 GPUs) is the hand-written default, data/facilities/pod_gb200.yaml.
 Every rack resolves its 72 GPUs (gb300_nvl72 names its GPU type). Python standard library only.
 
@@ -186,6 +191,83 @@ power:
     return "\n".join(out) + "\n"
 
 
+# the hall's plant: the pod's units (data/facilities/pod_gb200_plant_w32.yaml: a 1.2 MW dry cooler
+# and a 1055 kW chiller per ~0.85 MW of liquid heat, 2 x 1200 L/min pumps per 2400 L/min; here 52 x 2400 L/min) in
+# proportion to the hall's 64 x 32.3 kg/s primary flow (generic_2mw rated point) and ~93 MW of
+# liquid heat (a)
+PLANT = """
+# the heat-rejection plant (docs/models/plant.md), the pod's units scaled to the hall (a): the
+# facility water is no longer a fixed boundary; facility_water.supply_temperature above is only
+# its value at t = 0
+plant:
+  supply_setpoint: %(w)d degC
+  deadband: 0.5 K
+  min_run_time: 20 min               # Modelica Buildings' mode-change wait (after Stein 2009)
+  step: 60 s
+  weather:
+    epw: ../weather/phoenix_hot_dry_synthetic.epw   # SYNTHETIC hot-dry sample (docs/models/weather.md)
+    start_month: 1
+    start_day: 1
+    start_hour: 0
+  pumps:                             # 52 x 2400 L/min primary pumps, speed on the CDU dp (a)
+    count: 52
+    running: 52
+    rated_flow: 2400 L/min           # per pump
+    rated_head: 250 kPa
+    header_dp: 50 kPa                # at the design flow
+    design_flow: 124000 L/min        # 64 CDUs x 32.3 kg/s (generic_2mw rated primary flow)
+    dp_setpoint: 200 kPa             # as facility_water.differential_pressure
+  dry_coolers:                       # 112 units of the pod's 1.2 MW at 35 degC (BAC Trillium
+    count: 112                       # record: fans 4 %% of the heat)
+    rated_capacity: 1200 kW
+    rated_air_temperature: 35 degC
+    rated_inlet: 50 degC
+    rated_outlet: 40 degC
+    rated_fan_power: 48 kW
+    adiabatic: true
+    pad_effectiveness: 0.8
+  chillers:                          # York YT 1055 kW EIR curves; trim only
+    count: 96
+    rated_capacity: 1055 kW
+    rated_cop: 5.96
+    condenser_approach: 5.55 K       # over the dry bulb: the dry cooler's rated approach
+  tariff:
+    time_of_use: [0.08, 0.08, 0.08, 0.08, 0.08, 0.08, 0.08, 0.12, 0.12, 0.12, 0.12, 0.12,
+                  0.12, 0.12, 0.12, 0.12, 0.12, 0.20, 0.20, 0.20, 0.20, 0.12, 0.08, 0.08]
+    currency: USD
+  grid_co2: 0.39                     # kg CO2 per kWh (a)
+"""
+
+
+def with_plant(text, name, w):
+    """the hall at ASHRAE W<w> with its plant (supply set point w, TCS supply w + 4 K)"""
+    out = text.replace("name: hall_gb300\n", "name: %s\n" % name, 1)
+    out = out.replace('W32 facility water"', 'W%d facility water, dry coolers + pads + trim chillers, '
+                      'synthetic Phoenix weather"' % w, 1)
+    out = out.replace("W32 facility water.\n", "W%d facility water from its plant.\n" % w, 1)
+    out = out.replace("  supply_temperature: 32 degC        # ASHRAE W32 [K47]",
+                      "  supply_temperature: %d degC        # ASHRAE W%d [K47]" % (w, w), 1)
+    out = out.replace("supply_temperature: 36 degC    # TCS supply: W32 + 4 K",
+                      "supply_temperature: %d degC    # TCS supply: W%d + 4 K" % (w + 4, w))
+    if w + 4 > 45:
+        # the racks accept the warmer technology-loop supply, as pod_gb200_w45.yaml: the catalog's
+        # 45 degC supply_temperature_max would make the protection layers cap and then shut the
+        # racks down (docs/models/protection.md)
+        out = out.replace("type: %s," % RACK_TYPE, "type: %s_tcs55," % RACK_TYPE)
+        out = out.replace("\nracks:\n", """
+# the racks accept the %d degC technology-loop supply, as in pod_gb200_w45.yaml: the catalog's
+# 45 degC supply_temperature_max (an assumption, W45 [K47]) would make the protection layers cap
+# and then shut the racks down within minutes (docs/models/protection.md) (a)
+rack_types:
+  - name: %s_tcs55
+    base: %s
+    supply_temperature_max: 55 degC
+
+racks:
+""" % (w + 4, RACK_TYPE, RACK_TYPE), 1)
+    return out + PLANT % {"w": w}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--cdus", type=int, default=64)
@@ -197,6 +279,9 @@ def main():
     for optics in ("pluggable", "cpo"):  # the hall with its fabric as switch racks (issue 18)
         fn = "hall_gb300_fabric_%s" % optics
         files[fn + ".yaml"] = facility(fn, 1, a.cdus, a.racks_per_cdu, optics)
+    for w in (32, 45):
+        name = "hall_gb300_plant_w%d" % w
+        files[name + ".yaml"] = with_plant(files["hall_gb300.yaml"], name, w)
     bad = 0
     for fn, text in files.items():
         path = os.path.join(OUT, fn)

@@ -1,6 +1,6 @@
 // dctwin: command-line front end. It only parses arguments and calls the library.
 //
-//   dctwin run FACILITY.yaml [--scenario S.yaml] [--duration 2h] [--output out.h5]
+//   dctwin run FACILITY.yaml [--scenario S.yaml] [--duration 2h] [--output out.h5] [--annual]
 //   dctwin check FILE.yaml [--facility FACILITY.yaml]   (a facility, scenario or sweep file)
 //   dctwin schema [--format json|markdown] [--file facility|scenario|sweep] [-o FILE]
 //   dctwin sweep SWEEP.yaml [-j N] [-o sweep.h5] [--max-cases K] [--shard K/N]
@@ -88,7 +88,7 @@ void installStopHandlers() {
 int runCommand(const std::string& facility, const std::string& scenario_path,
                const std::string& duration, const std::string& output, const std::string& interval,
                const std::string& power_interval, bool quiet, const std::string& vtk_dir,
-               int threads, const std::vector<std::string>& record) {
+               int threads, const std::vector<std::string>& record, bool annual) {
   using namespace dctwin;
   installStopHandlers();  // a signal while loading stops the run before its first step
   FacilitySpec spec = loadFacility(facility);
@@ -104,6 +104,7 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   settings.duration = run_duration;
   settings.output_interval = run_interval;
   settings.threads = threads;
+  settings.annual = annual;
   std::vector<RunSink*> sinks;
   std::unique_ptr<Hdf5Sink> h5;
   if (!output.empty()) {
@@ -491,6 +492,11 @@ int main(int argc, char** argv) {
                   "'/facility/*' (/time always; 'dctwin outputs' lists the paths)")
       ->expected(1, -1);
   run->add_flag("--quiet,-q", quiet, "Print nothing but errors");
+  bool run_annual = false;
+  run->add_flag("--annual", run_annual,
+                "Multi-rate annual mode: short full-resolution windows drive the coolant and the "
+                "plant on slow steps (the scenario's annual: windows or their defaults; "
+                "docs/models/annual.md)");
 
   std::string check_file, check_facility;
   CLI::App* check = app.add_subcommand(
@@ -609,7 +615,7 @@ int main(int argc, char** argv) {
         run_threads = run_threads_old;
       }
       return runCommand(facility, scenario, duration, output, interval, power_interval, quiet,
-                        vtk_dir, run_threads, record);
+                        vtk_dir, run_threads, record, run_annual);
     }
     if (*outputs) {
       std::cout << (outputs_format == "csv" ? dctwin::observablesCsv()

@@ -188,4 +188,17 @@ struct DetectionParams {
   ProtectionParams protection;       // (scenario section `protection`)
 };
 
+// the multi-rate annual mode (docs/models/annual.md): short full-resolution windows of the GPU
+// layer alternate with slow segments in which the coolant and the plant run on the window's
+// periodic means. Set by a scenario's `mode: annual` (its `annual:` section) or `run --annual`.
+struct AnnualParams {
+  bool enabled = false;
+  double window = 600;         // full-resolution window                                (s)
+  double settle = 1800;        // at full resolution first after the start and a job start (s)
+  double period = 6 * 3600.0;  // a new window at least this often                      (s)
+  double slow_step = 900;      // largest coolant step in the slow segments              (s)
+  double dT_supply = 0.5;      // a new window when the facility supply moved this much  (K)
+  double dT_wet_bulb = 5;      // ... or the outdoor wet bulb                            (K)
+};
+
 }  // namespace dctwin

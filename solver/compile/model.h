@@ -77,6 +77,7 @@ struct SolverOptions {
   double output_interval = 60;  // (s)
   int threads = 1;              // worker threads of one run (GPU layer, rhs); results do not
                                 // depend on it (docs/performance.md)
+  AnnualParams annual;          // the multi-rate annual mode (docs/models/annual.md)
 };
 
 struct FacilityModel {

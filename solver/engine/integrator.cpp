@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "solver/common/parallel.h"
+#include "solver/engine/annual.h"
 
 namespace dctwin {
 
@@ -196,6 +197,7 @@ struct Run {
   double* yd = nullptr;  // y's data
   void* mem = nullptr;   // the CVODES integrator
   double t = 0;          // where the integrator is
+  bool annual = false;   // the multi-rate annual mode (solver/engine/annual.h)
 
   Run(const FacilityModel& m_, State& st_, const RunOptions& opt_, OutputSink* sink_,
       RunResult& res_, SUNContext sunctx_)
@@ -287,6 +289,7 @@ struct Run {
       sink->sample(m, st, yd, tt, res.energy);
     }
     resetGpuInterval(m, st);
+    if (annual && st.annual.slow) annualHoldMaxima(m, st, yd);
     st.pl.t_row = tt;
     st.pl.E_pump_row = res.energy.pump_electric;
   }
@@ -331,6 +334,28 @@ struct Run {
     CVodeQuadReInit(mem, q.get());
   }
 
+  // 3e. the annual mode between its windows and slow segments: true when it switched (the
+  // coolant's inputs step: the integrator restarts)
+  bool annualSwitch(bool at_break) {
+    AnnualState& a = st.annual;
+    const AnnualParams& p = m.options.annual;
+    if (!a.slow && t >= a.window_end - 1e-9) {
+      if (a.window_end < a.measure_from + p.window - 1e-9) {
+        annualBeginWindow(m, st, t);  // cut at a job's start or stop: a new window from there
+      } else {
+        annualBeginSlow(m, st, t, yd);
+        check(CVodeSetMaxStep(mem, std::max(m.options.max_step, p.slow_step)), "CVodeSetMaxStep");
+      }
+      return true;
+    }
+    if (a.slow && annualRefreshDue(m, st, t, at_break)) {
+      annualBeginWindow(m, st, t);
+      check(CVodeSetMaxStep(mem, m.options.max_step), "CVodeSetMaxStep");
+      return true;
+    }
+    return false;
+  }
+
   // 3. advance: to each output time, stopping exactly at input discontinuities, at the GPU
   // layer's coupling windows and at the detectors' polls
   void advance() {
@@ -356,6 +381,12 @@ struct Run {
       evalRhs(m, st, t, yd, ctx.ydot.data());
       plantLayerStep(m, st, t, yd);
     }
+    // the multi-rate annual mode: a full-resolution window first (docs/models/annual.md)
+    annual = m.options.annual.enabled && (m.ngpu > 0 || m.has_power);
+    if (annual) {
+      annualInit(m, st);
+      annualBeginWindow(m, st, t);
+    }
     emit(t);
     long k_out = 1;
     double t_break = nextBreak(m, t);
@@ -368,16 +399,22 @@ struct Run {
       double t_stop = std::min(t_out, t_break);
       if (polling) t_stop = std::min(t_stop, t_poll);
       if (m.has_plant) t_stop = std::min(t_stop, st.plant.next);
-      if (m.ngpu > 0 || m.has_power) {
+      if (annual) t_stop = std::min(t_stop, annualNextStop(m, st, t));
+      const bool slow = annual && st.annual.slow;
+      if (!slow && (m.ngpu > 0 || m.has_power)) {
         t_stop = std::min(t_stop, t + m.coupling_dt);
+        if (annual) annualBeforeGpu(st);
         gpuLayerWindow(t_stop, pool);
+        if (annual) annualAfterGpu(m, st, t, t_stop);
       }
+      const double t_prev = t;
       CVodeSetStopTime(mem, t_stop);
       int flag = CVode(mem, t_stop, y.get(), &t, CV_NORMAL);
       if (flag < 0) {
         recordFailure();
         break;
       }
+      if (slow) annualSlowAdvance(m, st, t_prev, t);
       if (polling && t >= t_poll - 1e-9) t_poll += m.detection.poll_interval;
       const bool at_break = t >= t_break - 1e-9;
       if (at_break) applyFaults(m, st, t, yd);
@@ -386,7 +423,8 @@ struct Run {
       // the plant on its own clock: a new supply temperature or dp is an input step
       bool plant_changed = false;
       if (m.has_plant && t >= st.plant.next - 1e-9) plant_changed = plantLayerStep(m, st, t, yd);
-      if (at_break || st.faults.changed || plant_changed) {
+      const bool mode_changed = annual && annualSwitch(at_break);
+      if (at_break || st.faults.changed || plant_changed || mode_changed) {
         st.faults.changed = false;
         restart();
         t_break = nextBreak(m, t);
@@ -406,6 +444,11 @@ struct Run {
     addStats(mem, res.stats);
     res.stats.rhs_evals_jac = res.stats.jac_evals * m.jac_ncolor;
     res.stats.hydraulic_failures = st.sig.hydraulic_failures;
+    if (annual) {
+      res.stats.annual_windows = st.annual.windows;
+      res.stats.annual_window_time = st.annual.window_seconds;
+      res.stats.annual_slow_time = st.annual.slow_seconds;
+    }
     res.t_end = t;
     res.events = st.events;
     syncGpuView(m, st);

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "solver/engine/annual.h"
 #include "solver/engine/engine.h"
 
 namespace dctwin {
@@ -100,7 +101,7 @@ bool plantLayerStep(const FacilityModel& m, State& st, double t, const double* y
   plantStep(m.plant, pl.s, t, T_ret, msum, msum / fp.rho(T_ret), fp.cp(T_ret), air);
   facilityPowers(m, st);
   pl.t_last = t;
-  pl.next = t + m.plant.step;
+  pl.next = t + annualPlantStep(m, st);  // longer in the annual mode's slow segments
   return std::abs(pl.s.T_supply - T_old) > 1e-9 || std::abs(pl.s.dp_cdu - dp_old) > 1e-6;
 }
 

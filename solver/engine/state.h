@@ -174,6 +174,36 @@ struct PlantLayerState {
   double facilityEnergy() const { return E_it + E_chain_loss + E_cdu_pumps + plantEnergy(); }
 };
 
+// the multi-rate annual mode between its windows (solver/engine/annual.cpp,
+// docs/models/annual.md): the registry of every quantity the fast layers accumulate per fast step,
+// its sums over the current window, and the window's means that drive the slow segment after it
+struct AnnualState {
+  bool slow = false;        // in a slow segment (else in a full-resolution window)
+  double window_start = 0;  // start of the current (or last) window                (s)
+  double window_end = 0;    // its planned end                                      (s)
+  double window_time = 0;   // time measured in it so far                           (s)
+  double measure_from = 0;  // its means are taken from here (after a settling time) (s)
+  double T_supply_ref = 0, T_wb_ref = 0;  // facility supply and wet bulb at its end      (K)
+  // every accumulator of the GPU layer, the jobs and the power chain (sums over fast steps):
+  // address, value before the current GPU-layer call, sum of its increments over the window
+  std::vector<double*> acc;
+  std::vector<double> acc_before, acc_sum;
+  std::vector<long*> count;  // integer counters (iterations, checkpoints): with a carry
+  std::vector<double> count_before, count_sum, count_carry;
+  std::vector<double*> shift;  // absolute times that move on with the jobs (last iteration end)
+  // offsets into acc of the power layer's interval energies whose means replace its instants
+  int off_rack_P_in = -1, off_rack_psu_loss = -1, off_bus_loss = -1, off_utility = -1;
+  int off_ups_in = -1, off_ups_out = -1, off_ups_loss = -1, off_air_it = -1, off_iv_time = -1;
+  // per rack: heat to the liquid, electrical power, heat to air over the window (J), and the
+  // rack inlet at its end (K); per GPU group: the window's largest die and HBM temperatures (K)
+  std::vector<double> E_Q_liquid, E_P, E_Q_air, T_in_ref;
+  std::vector<double> Tj_max, Thbm_max;
+  std::vector<double> job_times;  // job starts and stops: a window never straddles one (s)
+  // statistics: windows run, time at full resolution and in slow segments (s)
+  long windows = 0;
+  double window_seconds = 0, slow_seconds = 0;
+};
+
 // what the faults have done so far, and the detectors' memory
 // the protection layers' timers and latches (solver/engine/protection.cpp)
 struct ProtectionState {
@@ -279,6 +309,7 @@ struct State {
   PowerLayerState pl;
   FaultState faults;
   PlantLayerState plant;
+  AnnualState annual;  // the multi-rate annual mode (docs/models/annual.md)
   std::vector<EventRecord> events;
   double time = 0;
   SolverStats stats;

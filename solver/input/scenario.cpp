@@ -45,6 +45,7 @@ class ScenarioReader {
     if (top.read("initial_temperature", sc_.T_init)) sc_.has_T_init = true;
     if (auto d = top.map("detection")) readDetection(*d);
     if (auto d = top.map("protection")) readProtection(*d);
+    readAnnual(top);
     top.list("events", [&](const YAML::Node& e, const std::string& path, std::size_t) {
       readEvent(e, path);
     });
@@ -63,6 +64,24 @@ class ScenarioReader {
         sc_.output_interval > sc_.duration + 1e-9)
       f_.s.add(top.locOf("output_interval"), fmt(sc_.output_interval) + " s",
                "expected 0 < output_interval <= duration");
+  }
+
+  // the multi-rate annual mode (docs/models/annual.md)
+  void readAnnual(MapIn& top) {
+    std::string mode;
+    if (top.read("mode", mode)) sc_.annual.enabled = mode == "annual";
+    if (auto a = top.map("annual")) {
+      AnnualParams& p = sc_.annual;
+      a->read("window", p.window);
+      a->read("settle", p.settle);
+      a->read("period", p.period);
+      a->read("slow_step", p.slow_step);
+      a->read("supply_change", p.dT_supply);
+      a->read("wet_bulb_change", p.dT_wet_bulb);
+      if (p.period < p.window)
+        f_.s.add(top.locOf("annual"), fmt(p.period) + " s",
+                 "expected annual.period >= annual.window (" + fmt(p.window) + " s)");
+    }
   }
 
   void readDetection(MapIn& d) {

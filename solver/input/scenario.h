@@ -40,6 +40,7 @@ struct Scenario {
   std::vector<ScenarioEvent> events;
   DetectionSpec detection;
   std::vector<std::string> protection_keys;  // the `protection` keys the file sets
+  AnnualParams annual;  // `mode: annual` and its `annual:` section (docs/models/annual.md)
 };
 
 // throws LoadFailure

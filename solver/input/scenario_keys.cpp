@@ -290,6 +290,33 @@ const Section kEvent{
      quantity("flow_setpoint", Dim::VolumeFlow, {0, 100, true, true, "> 0 and < 100 m3/s"})
          .docs("the CDU's flow set point from time on (needs cdu; pump_mode flow)")}};
 
+// the multi-rate annual mode (docs/models/annual.md)
+const Section kAnnual{
+    "scenario.annual",
+    "the multi-rate annual mode's windows (with mode: annual; docs/models/annual.md)",
+    {quantity("window", Dim::Time, {60, 86400, false, false, "1 min ... 1 d"})
+         .dflt("10 min")
+         .docs("length of each full-resolution window (GPU layer, coolant, power chain): its "
+               "means drive the slow segment after it; cover several iterations of the jobs"),
+     quantity("settle", Dim::Time, {0, 86400, false, false, "0 ... 1 d"})
+         .dflt("30 min")
+         .docs("at full resolution first after the start of the run and each job start or stop "
+               "(the transients settle before a window's means are taken)"),
+     quantity("period", Dim::Time, {600, 366 * 86400.0, false, false, "10 min ... 366 d"})
+         .dflt("6 h")
+         .docs("a new window at least this often (from the start of the last one)"),
+     quantity("slow_step", Dim::Time, {1, 3600, false, false, "1 s ... 1 h"})
+         .dflt("15 min")
+         .docs("largest coolant step between windows, and the plant's step there (at least "
+               "plant.step)"),
+     quantity("supply_change", Dim::TemperatureDiff, {0.01, 50, false, false, "0.01 K ... 50 K"})
+         .dflt("0.5 K")
+         .docs("a new window when the facility-water supply moved this much since the last one"),
+     quantity("wet_bulb_change", Dim::TemperatureDiff,
+              {0.01, 100, false, false, "0.01 K ... 100 K"})
+         .dflt("5 K")
+         .docs("a new window when the outdoor wet bulb moved this much since the last one")}};
+
 const Section kScenario{
     "scenario",
     "a dctwin scenario file (docs/scenario-format.md)",
@@ -311,7 +338,12 @@ const Section kScenario{
          .dflt("the facility-water supply at t = 0")
          .docs("every coolant node and cold plate at t = 0"),
      list("events", &kEvent, "events").docs("applied in time order"), map("detection", kDetection),
-     map("protection", kProtection)}};
+     map("protection", kProtection),
+     choice("mode", {"full", "annual"})
+         .dflt("full")
+         .docs("full: every GPU step resolved; annual: the multi-rate annual mode "
+               "(docs/models/annual.md); --annual sets it"),
+     map("annual", kAnnual)}};
 
 }  // namespace
 

@@ -218,6 +218,8 @@ RunLayout describeModel(const FacilityModel& m) {
   L.has_plant = m.has_plant;
   L.plant_towers = m.has_plant && m.plant.rejection == PlantParams::Rejection::Tower;
   L.currency = m.currency;
+  L.year_start = m.has_plant ? m.plant_start : 0.0;
+  L.annual = m.options.annual.enabled;
   L.cdu_name = m.cdu_name;
   L.rack_name = m.rack_name;
   L.rack_row = m.rack_row;

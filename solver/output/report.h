@@ -22,6 +22,10 @@ struct SolverStats {
   double last_step = 0;
   long hydraulic_failures = 0;
   double gpu_layer_seconds = 0;  // wall time spent in the GPU layer and power chain (s)
+  // the multi-rate annual mode (docs/models/annual.md): full-resolution windows run, simulated
+  // time in them and in the slow segments (s)
+  long annual_windows = 0;
+  double annual_window_time = 0, annual_slow_time = 0;
 };
 
 // cumulative energy since t = 0 (J)

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "models/weather.h"
 #include "solver/common/units.h"
 
 namespace dctwin {
@@ -15,6 +16,7 @@ void SummarySink::begin(const RunLayout& L, const FrameLayout&) {
   monthly_ = MonthlyTotals{};
   monthly_.begin(L);
 }
+
 
 namespace {
 
@@ -281,6 +283,14 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
             mo.month, mo.gpu_seconds_throttled / 3600, mo.throughputLost(), mo.pue(),
             mo.water / 1000, mo.cost, m.currency.c_str());
   }
+  if (r.stats.annual_windows > 0)
+    line(
+        "  annual mode         %ld full-resolution windows, %.2f h at full resolution (%.2f %%), "
+        "%.1f h in slow segments (docs/models/annual.md)",
+        r.stats.annual_windows, r.stats.annual_window_time / 3600,
+        100 * r.stats.annual_window_time /
+            std::max(r.stats.annual_window_time + r.stats.annual_slow_time, 1e-9),
+        r.stats.annual_slow_time / 3600);
   if (m.has_room)
     line("  room air            %.1f degC peak, %.1f kW from the racks' air side (end)",
          toCelsius(s.T_room_max), (s.heat_air + s.heat_air_racks) / 1e3);

@@ -87,6 +87,8 @@ RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
   model.options.max_step = solver.max_step;
   model.options.output_interval = solver.output_interval;
   model.options.threads = std::max(1, settings.threads);
+  model.options.annual = scenario.annual;
+  if (settings.annual) model.options.annual.enabled = true;
 
   // 3. the state: a cold start at the scenario's temperature, or the facility water's at t = 0
   State st = makeState(model, scenario.has_T_init ? scenario.T_init : model.fws_T.eval(0.0));

@@ -23,6 +23,9 @@ struct RunSettings {
   double duration = 0;         // 0: the scenario's (s)
   double output_interval = 0;  // 0: the scenario's (s)
   int threads = 1;             // worker threads of the run (results do not depend on it)
+  // the multi-rate annual mode (docs/models/annual.md) with the scenario's `annual:` windows
+  // (or their defaults), whatever the scenario's `mode`; `dctwin run --annual`
+  bool annual = false;
 };
 
 struct RunControl {

@@ -1,6 +1,7 @@
 // bench_run: wall time, real-time factor, memory and solver cost of simulating one facility
 //
 //   bench_run [--hours H] [--threads N] [--reference] [--identical] [--header] FACILITY.yaml
+//   bench_run --annual [--days D] [--threads N] FACILITY.yaml
 //   bench_run --stream
 // prints one markdown table row (scripts/bench.sh runs one process per facility and thread count,
 // so that the peak RSS is the facility's own, and adds the header and the machine).
@@ -8,6 +9,8 @@
 //   docs/performance.md)
 //   --identical  `variation: none`: GPUs that nothing tells apart are computed once per group (the
 //                old headline; not the figure for a real fleet)
+//   --annual     the multi-rate annual mode (docs/models/annual.md), D days (default 365) with
+//                hourly rows: one line with the wall and CPU time, the windows and their share
 //   --stream     the machine's memory bandwidth (a STREAM triad over 3 x 128 MiB, one thread)
 //                and the instruction set the GPU kernel dispatches to
 #include <sys/resource.h>
@@ -47,12 +50,41 @@ double triadBandwidth() {
   return best;
 }
 
+// the annual mode's row: wall and CPU time of the whole process, the windows, the results
+int annualRow(const dctwin::RunReport& report, double wall, double days, int threads) {
+  const dctwin::RunResult& r = report.result;
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  const double cpu = ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec + ru.ru_stime.tv_sec +
+                     1e-6 * ru.ru_stime.tv_usec;
+  const double load = [] {
+    double l = -1;
+    if (FILE* f = std::fopen("/proc/loadavg", "r")) {
+      if (std::fscanf(f, "%lf", &l) != 1) l = -1;
+      std::fclose(f);
+    }
+    return l;
+  }();
+  const dctwin::RunSummary& s = report.summary;
+  std::printf(
+      "| %s (annual) | %d | %d | %.0f d | %.1f | %.1f | %ld | %.2f %% | %.4f | %.3f | %.0f | %.4f "
+      "| %.1f | %s |\n",
+      report.layout.name.c_str(), report.layout.ngpu, threads, days, wall, cpu,
+      r.stats.annual_windows,
+      100 * r.stats.annual_window_time /
+          std::max(r.stats.annual_window_time + r.stats.annual_slow_time, 1e-9),
+      s.plant.pue, s.plant.wue, s.plant.cost,
+      s.jobs.empty() ? 0.0 : 1.0 - s.jobs[0].throughput_ratio, load, r.ok ? "ok" : r.error.c_str());
+  return r.ok ? 0 : 1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
   double hours = 1;
   int threads = 1;
-  bool reference = false, header = false, identical = false;
+  bool reference = false, header = false, identical = false, annual = false;
+  double days = 365;
   std::string file;
   for (int i = 1; i < argc; ++i) {
     if (!std::strcmp(argv[i], "--hours") && i + 1 < argc)
@@ -65,6 +97,10 @@ int main(int argc, char** argv) {
       header = true;
     else if (!std::strcmp(argv[i], "--identical"))
       identical = true;
+    else if (!std::strcmp(argv[i], "--annual"))
+      annual = true;
+    else if (!std::strcmp(argv[i], "--days") && i + 1 < argc)
+      days = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--stream")) {
       std::printf("memory bandwidth (STREAM triad, 1 thread): %.1f GB/s; GPU kernel: %s\n",
                   triadBandwidth() / 1e9, dctwin::gpuBatchTarget());
@@ -92,11 +128,13 @@ int main(int argc, char** argv) {
     if (identical) spec.variation.on = false;
     // the one run path (solver/run/run.h), as the CLI runs it, without a results file
     dctwin::Scenario sc;
-    sc.duration = hours * 3600;
-    sc.output_interval = 60;
+    sc.duration = annual ? days * 86400 : hours * 3600;
+    sc.output_interval = annual ? 3600 : 60;
     dctwin::RunSettings settings;
     settings.threads = threads;
+    settings.annual = annual;
     const dctwin::RunReport report = dctwin::runFacility(spec, sc, settings, {});
+    if (annual) return annualRow(report, seconds(t0), days, threads);
     const dctwin::RunResult& r = report.result;
     const dctwin::RunLayout& m = report.layout;
     // load + compile + state: everything but the simulation itself
