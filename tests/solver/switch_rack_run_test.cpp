@@ -105,8 +105,9 @@ std::string errors(const std::string& text, const std::string& scenario = "") {
 
 }  // namespace
 
-TEST_CASE("switch racks: their power in P_IT, P_IT_in, PUE and the energies; the balances close",
-          "[switch_rack][solver]") {
+TEST_CASE(
+    "switch racks: their power in P_IT, P_IT_in, PUE and the energies, and the balances close",
+    "[switch_rack][solver]") {
   Frames with, without;
   const RunReport rw = runFrames(podWithSwitches(), with), r0 = runFrames(podText(), without);
   REQUIRE(rw.result.ok);
