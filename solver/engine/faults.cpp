@@ -120,10 +120,15 @@ static void applySwitchFault(const FacilityModel& m, State& st,
   int dead = 0;
   double frac = 1;
   if (p.role == SwitchRole::Leaf) {
+    if (changed)
+      for (int l : e.reach) f.link_cut[l] = char(f.link_cut[l] + (fail ? 1 : -1));
+    int last = -1;  // a GPU's links are consecutive in the reach
     for (int l : e.reach) {
-      if (changed) f.link_cut[l] = char(f.link_cut[l] + (fail ? 1 : -1));
-      updateGpuNet(m, f, l / nics);
-      dead += f.gpu_net_dead[l / nics];
+      const int g = l / nics;
+      if (g == last) continue;
+      last = g;
+      updateGpuNet(m, f, g);
+      dead += f.gpu_net_dead[g];
     }
   } else {
     frac = spineBandwidthFraction(p.switches, p.switches - f.sw_up[k],

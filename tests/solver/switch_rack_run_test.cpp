@@ -105,8 +105,9 @@ std::string errors(const std::string& text, const std::string& scenario = "") {
 
 }  // namespace
 
-TEST_CASE("switch racks: their power in P_IT, P_IT_in, PUE and the energies; the balances close",
-          "[switch_rack][solver]") {
+TEST_CASE(
+    "switch racks: their power in P_IT, P_IT_in, PUE and the energies, and the balances close",
+    "[switch_rack][solver]") {
   Frames with, without;
   const RunReport rw = runFrames(podWithSwitches(), with), r0 = runFrames(podText(), without);
   REQUIRE(rw.result.ok);
@@ -245,6 +246,16 @@ TEST_CASE("switch racks and switch faults: bad input is a file:line error", "[sw
              "link_flapping, gpu: 0, period: 10 s, down_time: 9 s, stall: 1 s}}\n");
   CHECK(e.find("s.yaml:3:") == 0);
   CHECK(e.find("down_time + stall must be shorter than the period") != std::string::npos);
+  // nic_down / nic_restored are link_down / link_restored of that NIC
+  const Scenario nic = loadScenarioFromString(
+      "dctwin_scenario: 1\nevents:\n  - {time: 1 s, rack: A01, fabric: {fault: nic_down, gpu: 3}}\n"
+      "  - {time: 2 s, rack: A01, fabric: {fault: nic_restored, gpu: 3}}\n",
+      "s.yaml");
+  REQUIRE(nic.events.size() == 2);
+  CHECK(nic.events[0].fabric == FabricFault::LinkDown);
+  CHECK(nic.events[0].value == 0);
+  CHECK(nic.events[1].fabric == FabricFault::LinkRestored);
+  CHECK(nic.events[1].gpu == 3);
   // the facility: an unknown served rack, liquid without a CDU, an unknown busway
   e = errors(podText() + "\nswitch_racks:\n  - {name: L1, role: leaf, racks: [A01, A99]}\n");
   CHECK(e.find("pod.yaml:") == 0);
