@@ -112,7 +112,7 @@ TEST_CASE("busway: copper resistance temperature coefficient", "[electrical]") {
   CHECK(buswayLoss(b, 800, degC(95)) == Approx(4416 * 1.29475).epsilon(1e-12));
 }
 
-TEST_CASE("busway: rated current gives the 55 K rise; thermal step exact", "[electrical]") {
+TEST_CASE("busway: rated current gives the 55 K rise, thermal step exact", "[electrical]") {
   BuswayParams b = powrway800();
   // UL 857: rated current, 40 degC ambient -> 55 K rise [K67, K71]
   CHECK(buswaySteadyTemperature(b, 800, degC(40)) == Approx(degC(95)).epsilon(1e-14));

@@ -70,7 +70,7 @@ TEST_CASE("host memory: a tier's bandwidth per GPU is shared by the host's GPUs 
 }
 
 TEST_CASE(
-    "host memory: optimizer offload streams 28 B per local parameter through the tier; a "
+    "host memory: optimizer offload streams 28 B per local parameter through the tier, a "
     "slower tier stretches it by the bandwidth ratio",
     "[host_memory][job_model]") {
   ModelWorkloadSpec w = llama70b();

@@ -101,7 +101,7 @@ TEST_CASE("described job: a memory-bound phase scales with the HBM bandwidth (HB
         Approx(28.0 * 70e9 / 64 / 9 / (0.8 * 4.8e12)).epsilon(1e-12));
 }
 
-TEST_CASE("described job: capacity decides recompute; a job that does not fit is refused",
+TEST_CASE("described job: capacity decides recompute, a job that does not fit is refused",
           "[job_model]") {
   ModelWorkloadSpec w = llama70b();
   w.micro_batch_size = 4;  // 4x the activations: 91 GB -> with 17.5 + 1.5 GB still fits 186 GB

@@ -280,7 +280,7 @@ TEST_CASE("checkpoints add checkpoint_duration at the first iteration end of eac
   }
 }
 
-TEST_CASE("a dead GPU stalls the job at the next barrier; the job resumes when it returns",
+TEST_CASE("a dead GPU stalls the job at the next barrier, the job resumes when it returns",
           "[workload]") {
   TrainingJobSpec job = defaultTrainingJob();
   const int n = 4, dead = 2;

@@ -117,7 +117,7 @@ TEST_CASE("dctwin run --record, progress lines, export wide and long", "[cli][re
   std::filesystem::remove(csv);
 }
 
-TEST_CASE("run: --threads/-t; -j still works with a deprecation note", "[cli]") {
+TEST_CASE("run: --threads/-t, -j still works with a deprecation note", "[cli]") {
   Result t = sh(kCli + " run " + kPod + " -d 2min -q --threads 2");
   CHECK(t.code == 0);
   Result j = sh(kCli + " run " + kPod + " -d 2min -q -j 2");

@@ -324,7 +324,7 @@ TEST_CASE("job events: a power cap lowers the GPUs' power, a stop ends the job",
              Catch::Contains("'power_cap' needs 'job'"));
 }
 
-TEST_CASE("a power-cap event replaces the job's cap; a rack's own lower cap still holds",
+TEST_CASE("a power-cap event replaces the job's cap, a rack's own lower cap still holds",
           "[faults][jobs]") {
   // rack A01 states 700 W per GPU; the job (on every rack, from 5 min) is capped at 900 W at
   // 310 s: A01's GPUs stay at or below 700 W, the others reach 900 W and no more

@@ -75,7 +75,7 @@ std::string podText() {
 }  // namespace
 
 TEST_CASE(
-    "leak: coolant lost is the integral of the orifice flow; the tank cushion sets the "
+    "leak: coolant lost is the integral of the orifice flow, the tank cushion sets the "
     "pressure",
     "[leak]") {
   // a 3 mm leak at the CDU (the tank pressure drives it), no policies

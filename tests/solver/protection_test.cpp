@@ -153,7 +153,7 @@ TEST_CASE("low flow alarm at 90 % of the set point after 100 s (Vertiv CDU defau
   CHECK(low->time <= 600 + 100 + 6);
 }
 
-TEST_CASE("rack inlet above its maximum: GPU power cap, then shutdown; CDU supply warnings",
+TEST_CASE("rack inlet above its maximum: GPU power cap, then shutdown, CDU supply warnings",
           "[protection][faults]") {
   const Outcome o =
       run(std::string(kHead) + "events:\n  - {time: 10 min, cdu: cdu1, valve_stuck: 0.3}\n", 3600);
@@ -457,7 +457,7 @@ TEST_CASE("protection settings: the facility file's, overridden key by key by th
   }
 }
 
-TEST_CASE("generator failure: it fails to start, or trips while it runs; the UPS carries on",
+TEST_CASE("generator failure: it fails to start, or trips while it runs, the UPS carries on",
           "[protection][power]") {
   const std::string tail =
       "  - {time: 10 min, utility: lost}\n  - {time: 15 min, utility: restored}\n";
@@ -533,7 +533,7 @@ TEST_CASE("a Grace cold plate that degrades shuts down its tray (rack) alone",
   CHECK(partTemperature(grace->first, PartActivity{1, 1, 1, true}, T_c, 5.0) > grace->first.T_max);
 }
 
-TEST_CASE("a mildly degraded plate is ridden through; protection off leaves it running",
+TEST_CASE("a mildly degraded plate is ridden through, protection off leaves it running",
           "[protection][rack_parts]") {
   const std::string ev =
       "events:\n  - {time: 5 min, rack: A03, plate_degradation: {part: grace_cpu, factor: 1.5}}\n";

@@ -576,7 +576,7 @@ TEST_CASE("results: an existing file that is not HDF5 is never overwritten", "[r
   CHECK_NOTHROW(dctwin::checkOutputPath(tmp.str() + ".h5", {tmp.str()}));
 }
 
-TEST_CASE("results: until its first flush the file is PATH.partial; an older PATH stays",
+TEST_CASE("results: until its first flush the file is PATH.partial, an older PATH stays",
           "[results]") {
   TempFile tmp("partial");
   std::vector<double> one{1.0};

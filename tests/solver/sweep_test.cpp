@@ -138,7 +138,7 @@ parameters:
              Catch::Contains("expected facility.<path> or scenario.<path>"));
 }
 
-TEST_CASE("sweep runs: identical results on 1 and 3 threads; a failed case does not stop it",
+TEST_CASE("sweep runs: identical results on 1 and 3 threads, a failed case does not stop it",
           "[sweep]") {
   SweepSpec s = load(kGrid);
   const auto cases = expandCases(s);
@@ -375,7 +375,7 @@ TEST_CASE("a sweep with series: true keeps every case's run file", "[sweep][cli]
   std::filesystem::remove_all(dir);
 }
 
-TEST_CASE("sweep metrics skip the start-up; each has its own description", "[sweep]") {
+TEST_CASE("sweep metrics skip the start-up, each has its own description", "[sweep]") {
   const std::string body = R"(facility: pod_gb200.yaml
 duration: 20 min
 output_interval: 30 s

@@ -148,7 +148,7 @@ struct FirstThrottle : OutputSink {
 
 }  // namespace
 
-TEST_CASE("variation: same seed, same GPUs; a GPU's draw depends only on seed and identity",
+TEST_CASE("variation: same seed, same GPUs, a GPU's draw depends only on seed and identity",
           "[variation]") {
   const FacilityModel a = compileText(facility({"A01", "A02"}));
   const FacilityModel b = compileText(facility({"A01", "A02"}));
