@@ -112,13 +112,18 @@ void validateTrainingJob(const TrainingJobSpec& job) {
       fail("training job phase '" + p.name + "': level must be 0..2 and comm_beta >= 0");
 }
 
-JobState makeJobState(const TrainingJobSpec& job, int n_gpu) {
+JobState makeJobState(const TrainingJobSpec& job, int n_gpu, bool per_gpu_map) {
   validateTrainingJob(job);
   if (n_gpu < 1) fail("training job: needs at least one GPU, got " + std::to_string(n_gpu));
   JobState st;
   st.gpu.assign(static_cast<std::size_t>(n_gpu), GpuProgress{});
-  st.time_map.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
-  st.time_ckpt.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
+  st.per_gpu_map = per_gpu_map;
+  if (job.phases.size() + 2 > 0xffff) fail("training job: more than 65,533 phases");
+  st.phase_now.assign(static_cast<std::size_t>(n_gpu), 0);
+  if (per_gpu_map) {
+    st.time_map.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
+    st.time_ckpt.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
+  }
   st.t_last_iteration_end = job.start;
   st.t_last_checkpoint_end = job.start;
   st.reference_iteration_time = referenceIterationTime(job);
@@ -166,12 +171,27 @@ struct GpuInputs {
   int cause = kTimeClockOther;         // TimeCat of a clock below the reference
 };
 
+// where one GPU's seconds go: the job's weighted sum, and the GPU's own map if it keeps one
+struct MapAcc {
+  double* job;  // JobState::map_sum
+  double* gpu;  // JobState::time(g), or null
+  double w;     // the GPU's weight (group size)
+  void add(int cat, double dt) const {
+    job[cat] += w * dt;
+    if (gpu) gpu[cat] += dt;
+  }
+};
+
+MapAcc mapOf(JobState& st, std::size_t g, double w) {
+  return MapAcc{st.map_sum, st.per_gpu_map ? st.time(g) : nullptr, w};
+}
+
 // a segment of dt seconds at progress rate `rate` in a phase: its useful part to the phase's
 // category, the rest to its loss category (the bottleneck map)
-void account(double* tm, int useful_cat, int loss_cat, double dt, double rate) {
+void account(const MapAcc& tm, int useful_cat, int loss_cat, double dt, double rate) {
   const double useful = dt * std::clamp(rate, 0.0, 1.0);
-  tm[useful_cat] += useful;
-  tm[loss_cat] += dt - useful;
+  tm.add(useful_cat, useful);
+  tm.add(loss_cat, dt - useful);
 }
 
 // progress rate of a collective at bandwidth fraction f: d / (d + beta (1/f - 1))
@@ -185,8 +205,8 @@ double commRate(const PhaseSpec& p, const GpuInputs& in) {
 
 // advance one live GPU from s.t_local towards tb until it reaches a barrier (waiting, t_local =
 // arrival time) or tb; accumulates utilization x time into acc and its time into the map
-void runGpu(const TrainingJobSpec& job, GpuProgress& s, double* tm, double tb, const GpuInputs& in,
-            Utilization& acc) {
+void runGpu(const TrainingJobSpec& job, GpuProgress& s, const MapAcc& tm, double tb,
+            const GpuInputs& in, Utilization& acc) {
   const int n = static_cast<int>(job.phases.size());
   while (!s.waiting) {
     double dur, rate;
@@ -256,6 +276,18 @@ void runGpu(const TrainingJobSpec& job, GpuProgress& s, double* tm, double tb, c
 // the map at the end of a checkpoint (or a restart): what a failure rolls back to
 void snapshotMap(JobState& st) {
   std::copy(st.time_map.begin(), st.time_map.end(), st.time_ckpt.begin());
+  std::copy(st.map_sum, st.map_sum + kTimeCats, st.map_sum_ckpt);
+}
+
+// a failure rolls a map back to its checkpoint: what it gained since is lost work
+void rollBackMap(double* tm, const double* ck) {
+  double lost = 0;
+  for (int c = 0; c < kTimeCats; ++c) {
+    if (c == kTimeLostWork) continue;
+    lost += tm[c] - ck[c];
+    tm[c] = ck[c];
+  }
+  tm[kTimeLostWork] += lost;
 }
 
 // every GPU waits at the same barrier and all are alive: start the next phase at tr
@@ -305,20 +337,13 @@ void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> ali
   const bool spare = dead <= job.hot_spares - spares_used;
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
     GpuProgress& s = st.gpu[g];
-    double* tm = st.time(g);
-    const double* ck = st.time_ckpt.data() + g * kTimeCats;
-    double lost = 0;
-    for (int c = 0; c < kTimeCats; ++c) {
-      if (c == kTimeLostWork) continue;
-      lost += tm[c] - ck[c];
-      tm[c] = ck[c];
-    }
-    tm[kTimeLostWork] += lost;
+    if (st.per_gpu_map) rollBackMap(st.time(g), st.time_ckpt.data() + g * kTimeCats);
     s.phase = 0;
     s.work = 0;
     s.waiting = false;
     if (spare && !alive[g]) s.on_spare = true;
   }
+  rollBackMap(st.map_sum, st.map_sum_ckpt);
   st.mode = spare ? 2 : 1;
   st.restart_left = job.restart_time;
 }
@@ -339,7 +364,8 @@ bool allGpusOk(const JobState& st, std::span<const char> alive) {
 // failure handling at the start of the active part [ta, tb] of a step; returns the time from
 // which the job runs normally (tb: not in this step)
 double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const char> alive,
-                      double ta, double tb, std::span<Utilization> out, const Utilization& idle) {
+                      double ta, double tb, std::span<Utilization> out, const Utilization& idle,
+                      std::span<const double> w) {
   const std::size_t ng = st.gpu.size();
   bool all_ok = true;
   for (std::size_t g = 0; g < ng; ++g) all_ok = all_ok && jobGpuOk(st, alive, g);
@@ -349,7 +375,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
     for (std::size_t g = 0; g < ng; ++g) all_ok = all_ok && jobGpuOk(st, alive, g);
     if (!all_ok) {  // waiting for the failed GPUs to come back
       for (std::size_t g = 0; g < ng; ++g) {
-        st.time(g)[kTimeStalled] += tb - ta;
+        mapOf(st, g, w.empty() ? 1.0 : w[g]).add(kTimeStalled, tb - ta);
         if (alive[g]) addScaled(out[g], idle, tb - ta);
       }
       st.stalled_time += tb - ta;
@@ -360,7 +386,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
   if (st.mode != 2) return ta;
   const double r = std::min(st.restart_left, tb - ta);
   for (std::size_t g = 0; g < ng; ++g) {
-    st.time(g)[kTimeRestart] += r;
+    mapOf(st, g, w.empty() ? 1.0 : w[g]).add(kTimeRestart, r);
     if (alive[g]) addScaled(out[g], idle, r);
   }
   st.restart_left -= r;
@@ -397,6 +423,9 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
   const bool ex_nvl = extras && extras->bw_nvlink.size() == ng;
   const bool ex_net = extras && extras->bw_network.size() == ng;
   const bool ex_cause = extras && extras->clock_cause.size() == ng;
+  const std::span<const double> weight =
+      extras && extras->weight.size() == ng ? extras->weight : std::span<const double>();
+  const auto wOf = [&](std::size_t g) { return weight.empty() ? 1.0 : weight[g]; };
 
   const Utilization idle = utilizationOf(job.idle);
   const double t1 = t + dt;
@@ -414,7 +443,7 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
       if (alive[g]) addScaled(out[g], idle, outside);
     }
     zeroed = true;
-    t_run = handleFailures(job, st, alive, ta, tb, out, idle);
+    t_run = handleFailures(job, st, alive, ta, tb, out, idle, weight);
     all_ok = allGpusOk(st, alive);  // ranks may have moved to hot spares
   }
   const bool run = tb > t_run;
@@ -431,7 +460,7 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
       if (ex_net) in.f_network = extras->bw_network[g];
       if (ex_cause) in.cause = extras->clock_cause[g];
     }
-    runGpu(job, s, st.time(g), tb, in, alive[g] ? out[g] : spare_util);
+    runGpu(job, s, mapOf(st, g, wOf(g)), tb, in, alive[g] ? out[g] : spare_util);
   };
 
   // three passes over the GPUs (at most, one more per barrier passed within the step), each fusing
@@ -452,7 +481,7 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
     if (jobGpuOk(st, alive, g))
       advance(g, s);
     else
-      st.time(g)[kTimeStalled] += tb - t_run;
+      mapOf(st, g, wOf(g)).add(kTimeStalled, tb - t_run);
     all_waiting = all_waiting && s.waiting;
   }
   while (run && all_waiting && all_ok) {
@@ -461,7 +490,7 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
     for (std::size_t g = 0; g < ng; ++g) {
       GpuProgress& s = st.gpu[g];
       s.wait_time += tr - s.t_local;
-      st.time(g)[kTimeBarrierWait] += tr - s.t_local;
+      mapOf(st, g, wOf(g)).add(kTimeBarrierWait, tr - s.t_local);
       if (alive[g]) addScaled(out[g], idle, tr - s.t_local);
       s.t_local = tr;
     }
@@ -486,11 +515,12 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
       } else {
         t_block = std::max(t_block, s.t_local);
         s.wait_time += tb - s.t_local;
-        st.time(g)[all_ok ? kTimeBarrierWait : kTimeStalled] += tb - s.t_local;
+        mapOf(st, g, wOf(g)).add(all_ok ? kTimeBarrierWait : kTimeStalled, tb - s.t_local);
         if (alive[g]) addScaled(u, idle, tb - s.t_local);
         s.t_local = tb;
       }
     }
+    st.phase_now[g] = static_cast<std::uint16_t>(s.phase);
     u.a_sm *= inv;
     u.a_hbm *= inv;
     u.a_nvlink *= inv;
@@ -502,16 +532,9 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
 }
 
 void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeCats]) {
-  for (int c = 0; c < kTimeCats; ++c) out[c] = 0;
   double W = 0;
-  for (std::size_t g = 0; g < st.gpu.size(); ++g) {
-    const double wg = w.size() == st.gpu.size() ? w[g] : 1.0;
-    W += wg;
-    const double* tm = st.time(g);
-    for (int c = 0; c < kTimeCats; ++c) out[c] += wg * tm[c];
-  }
-  if (W > 0)
-    for (int c = 0; c < kTimeCats; ++c) out[c] /= W;
+  for (std::size_t g = 0; g < st.gpu.size(); ++g) W += w.size() == st.gpu.size() ? w[g] : 1.0;
+  for (int c = 0; c < kTimeCats; ++c) out[c] = W > 0 ? st.map_sum[c] / W : 0.0;
 }
 
 double jobGoodput(const TrainingJobSpec& job, const JobState& st, double t) {
