@@ -176,7 +176,7 @@ struct MapAcc {
   double* job;  // JobState::map_sum
   double* gpu;  // JobState::time(g), or null
   double w;     // the GPU's weight (group size)
-  void add(int cat, double dt) const {
+  [[gnu::always_inline]] void add(int cat, double dt) const {
     job[cat] += w * dt;
     if (gpu) gpu[cat] += dt;
   }
@@ -188,7 +188,8 @@ MapAcc mapOf(JobState& st, std::size_t g, double w) {
 
 // a segment of dt seconds at progress rate `rate` in a phase: its useful part to the phase's
 // category, the rest to its loss category (the bottleneck map)
-void account(const MapAcc& tm, int useful_cat, int loss_cat, double dt, double rate) {
+[[gnu::always_inline]] inline void account(const MapAcc& tm, int useful_cat, int loss_cat,
+                                           double dt, double rate) {
   const double useful = dt * std::clamp(rate, 0.0, 1.0);
   tm.add(useful_cat, useful);
   tm.add(loss_cat, dt - useful);
