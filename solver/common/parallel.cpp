@@ -1,5 +1,7 @@
 #include "solver/common/parallel.h"
 
+#include <algorithm>
+#include <chrono>
 #include <stdexcept>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -41,12 +43,14 @@ int WorkerPool::claim(Share& s, std::uint64_t gen) {
   return -1;
 }
 
-void WorkerPool::work(int t, std::uint64_t gen, const ChunkFn& f) {
+int WorkerPool::work(int t, std::uint64_t gen, const ChunkFn& f) {
   const int nt = size();
+  int ran = 0;
   for (int i = 0; i < nt; ++i) {  // its own share first, then the others' leftovers
     Share& s = shares_[(t + i) % nt];
     for (int k; (k = claim(s, gen)) >= 0;) {
       f(k);
+      ++ran;
       // the last chunk of the job wakes the caller if it sleeps (sequentially consistent with
       // caller_waits_, so that either the caller sees the count or the worker sees the flag)
       if (done_.fetch_add(1) + 1 == chunks_.load(std::memory_order_relaxed) &&
@@ -55,13 +59,17 @@ void WorkerPool::work(int t, std::uint64_t gen, const ChunkFn& f) {
       }
     }
   }
+  return ran;
 }
 
 void WorkerPool::run(int chunks, ChunkFn f) {
-  if (workers_.empty() || chunks <= 1) {
+  if (workers_.empty() || chunks <= 1 || serial_left_ > 0) {
+    if (chunks > 1 && serial_left_ > 0) --serial_left_;
     for (int k = 0; k < chunks; ++k) f(k);
     return;
   }
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point t0 = Clock::now();
   const int nt = size();
   if (chunks >= kMaxChunks) throw std::invalid_argument("WorkerPool: too many chunks");
   const std::uint32_t gen = (generation_.load() + 1) & 0xffffffu;
@@ -75,7 +83,8 @@ void WorkerPool::run(int chunks, ChunkFn f) {
   }
   generation_.store(gen);  // publishes the job (sequentially consistent, as sleepers_ below)
   if (sleepers_.load() > 0) generation_.notify_all();
-  work(0, gen, f);
+  const int mine = work(0, gen, f);
+  const Clock::time_point t1 = Clock::now();
   // every chunk is claimed; wait for the ones still running on workers: poll a little, then sleep
   for (int i = 0;; ++i) {
     const int d = done_.load();
@@ -87,6 +96,13 @@ void WorkerPool::run(int chunks, ChunkFn f) {
     caller_waits_.store(true);
     if (done_.load() != chunks) done_.wait(d);
     caller_waits_.store(false);
+  }
+  // slower than the caller alone would have been (its share's pace over all chunks)?
+  const double alone = std::chrono::duration<double>(t1 - t0).count() * chunks / std::max(mine, 1);
+  if (std::chrono::duration<double>(Clock::now() - t0).count() > alone) ++probe_slower_;
+  if (++probe_jobs_ == kProbeJobs) {
+    if (2 * probe_slower_ > kProbeJobs) serial_left_ = kSerialJobs;
+    probe_jobs_ = probe_slower_ = 0;
   }
 }
 

@@ -63,7 +63,15 @@ class WorkerPool {
   static constexpr int kMaxChunks = 1 << 20;
   void loop(int t);
   int claim(Share& s, std::uint64_t gen);
-  void work(int t, std::uint64_t gen, const ChunkFn& f);
+  int work(int t, std::uint64_t gen, const ChunkFn& f);  // returns the chunks it ran
+
+  // on a shared machine a worker descheduled while it holds a chunk makes the caller wait for a
+  // scheduler time slice: run() measures every job against what the caller alone would have
+  // taken (its own time per chunk x the chunks); where the workers made most of the last
+  // kProbeJobs jobs slower, the next kSerialJobs jobs run on the caller alone, then the workers
+  // are tried again. Which thread runs a chunk never changes a result.
+  static constexpr int kProbeJobs = 16, kSerialJobs = 256;
+  int serial_left_ = 0, probe_jobs_ = 0, probe_slower_ = 0;
 
   std::vector<std::thread> workers_;
   std::unique_ptr<Share[]> shares_;                       // size()
