@@ -113,18 +113,23 @@ void validateTrainingJob(const TrainingJobSpec& job) {
       fail("training job phase '" + p.name + "': level must be 0..3 and comm_beta >= 0");
 }
 
-JobState makeJobState(const TrainingJobSpec& job, int n_gpu) {
+JobState makeJobState(const TrainingJobSpec& job, int n_gpu, bool per_gpu_map) {
   validateTrainingJob(job);
   if (n_gpu < 1) fail("training job: needs at least one GPU, got " + std::to_string(n_gpu));
   JobState st;
   st.gpu.assign(static_cast<std::size_t>(n_gpu), GpuProgress{});
-  st.time_map.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
-  st.time_ckpt.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
-  st.wait_map.assign(static_cast<std::size_t>(n_gpu) * kWaitCats, 0.0);
-  st.wait_ckpt = st.wait_map;
-  st.caused.assign(static_cast<std::size_t>(n_gpu), 0.0);
-  st.caused_ckpt = st.caused;
-  st.loss_mark.assign(static_cast<std::size_t>(n_gpu) * (kLossCats + 1), 0.0);
+  st.per_gpu_map = per_gpu_map;
+  if (job.phases.size() + 2 > 0xffff) fail("training job: more than 65,533 phases");
+  st.phase_now.assign(static_cast<std::size_t>(n_gpu), 0);
+  if (per_gpu_map) {  // each GPU's map and the barrier-wait attribution that reads it
+    st.time_map.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
+    st.time_ckpt.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
+    st.wait_map.assign(static_cast<std::size_t>(n_gpu) * kWaitCats, 0.0);
+    st.wait_ckpt = st.wait_map;
+    st.caused.assign(static_cast<std::size_t>(n_gpu), 0.0);
+    st.caused_ckpt = st.caused;
+    st.loss_mark.assign(static_cast<std::size_t>(n_gpu) * (kLossCats + 1), 0.0);
+  }
   st.t_last_iteration_end = job.start;
   st.t_last_checkpoint_end = job.start;
   st.reference_iteration_time = referenceIterationTime(job);
@@ -172,12 +177,28 @@ struct GpuInputs {
   int cause = kTimeClockOther;         // TimeCat of a clock below the reference
 };
 
+// where one GPU's seconds go: the job's weighted sum, and the GPU's own map if it keeps one
+struct MapAcc {
+  double* job;  // JobState::map_sum
+  double* gpu;  // JobState::time(g), or null
+  double w;     // the GPU's weight (group size)
+  [[gnu::always_inline]] void add(int cat, double dt) const {
+    job[cat] += w * dt;
+    if (gpu) gpu[cat] += dt;
+  }
+};
+
+MapAcc mapOf(JobState& st, std::size_t g, double w) {
+  return MapAcc{st.map_sum, st.per_gpu_map ? st.time(g) : nullptr, w};
+}
+
 // a segment of dt seconds at progress rate `rate` in a phase: its useful part to the phase's
 // category, the rest to its loss category (the bottleneck map)
-void account(double* tm, int useful_cat, int loss_cat, double dt, double rate) {
+[[gnu::always_inline]] inline void account(const MapAcc& tm, int useful_cat, int loss_cat,
+                                           double dt, double rate) {
   const double useful = dt * std::clamp(rate, 0.0, 1.0);
-  tm[useful_cat] += useful;
-  tm[loss_cat] += dt - useful;
+  tm.add(useful_cat, useful);
+  tm.add(loss_cat, dt - useful);
 }
 
 // progress rate of a collective at bandwidth fraction f: d / (d + beta (1/f - 1))
@@ -191,8 +212,8 @@ double commRate(const PhaseSpec& p, const GpuInputs& in) {
 
 // advance one live GPU from s.t_local towards tb until it reaches a barrier (waiting, t_local =
 // arrival time) or tb; accumulates utilization x time into acc and its time into the map
-void runGpu(const TrainingJobSpec& job, GpuProgress& s, double* tm, double tb, const GpuInputs& in,
-            Utilization& acc) {
+void runGpu(const TrainingJobSpec& job, GpuProgress& s, const MapAcc& tm, double tb,
+            const GpuInputs& in, Utilization& acc) {
   const int n = static_cast<int>(job.phases.size());
   while (!s.waiting) {
     double dur, rate;
@@ -265,6 +286,18 @@ void snapshotMap(JobState& st) {
   std::copy(st.time_map.begin(), st.time_map.end(), st.time_ckpt.begin());
   std::copy(st.wait_map.begin(), st.wait_map.end(), st.wait_ckpt.begin());
   std::copy(st.caused.begin(), st.caused.end(), st.caused_ckpt.begin());
+  std::copy(st.map_sum, st.map_sum + kTimeCats, st.map_sum_ckpt);
+}
+
+// a failure rolls a map back to its checkpoint: what it gained since is lost work
+void rollBackMap(double* tm, const double* ck) {
+  double lost = 0;
+  for (int c = 0; c < kTimeCats; ++c) {
+    if (c == kTimeLostWork) continue;
+    lost += tm[c] - ck[c];
+    tm[c] = ck[c];
+  }
+  tm[kTimeLostWork] += lost;
 }
 
 //---------------------------------------------------------------------------------------------
@@ -310,6 +343,7 @@ double attributeWait(JobState& st, std::size_t g, const double share[kWaitCats])
 
 // every mark to the current map (after a rollback or a restart)
 void markAll(JobState& st) {
+  if (!st.per_gpu_map) return;  // no per-GPU map, no attribution
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
     const double* tm = st.time(g);
     double* mk = lossMark(st, g);
@@ -365,23 +399,18 @@ void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> ali
   const bool spare = dead <= job.hot_spares - spares_used;
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
     GpuProgress& s = st.gpu[g];
-    double* tm = st.time(g);
-    const double* ck = st.time_ckpt.data() + g * kTimeCats;
-    double lost = 0;
-    for (int c = 0; c < kTimeCats; ++c) {
-      if (c == kTimeLostWork) continue;
-      lost += tm[c] - ck[c];
-      tm[c] = ck[c];
+    if (st.per_gpu_map) {
+      rollBackMap(st.time(g), st.time_ckpt.data() + g * kTimeCats);
+      // the wait attribution subdivides the barrier wait that just became lost work
+      std::copy_n(st.wait_ckpt.data() + g * kWaitCats, kWaitCats, st.wait(g));
+      st.caused[g] = st.caused_ckpt[g];
     }
-    tm[kTimeLostWork] += lost;
-    // the wait attribution subdivides the barrier wait that just became lost work
-    std::copy_n(st.wait_ckpt.data() + g * kWaitCats, kWaitCats, st.wait(g));
-    st.caused[g] = st.caused_ckpt[g];
     s.phase = 0;
     s.work = 0;
     s.waiting = false;
     if (spare && !alive[g]) s.on_spare = true;
   }
+  rollBackMap(st.map_sum, st.map_sum_ckpt);
   markAll(st);
   st.mode = spare ? 2 : 1;
   st.restart_left = job.restart_time;
@@ -403,7 +432,8 @@ bool allGpusOk(const JobState& st, std::span<const char> alive) {
 // failure handling at the start of the active part [ta, tb] of a step; returns the time from
 // which the job runs normally (tb: not in this step)
 double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const char> alive,
-                      double ta, double tb, std::span<Utilization> out, const Utilization& idle) {
+                      double ta, double tb, std::span<Utilization> out, const Utilization& idle,
+                      std::span<const double> w) {
   const std::size_t ng = st.gpu.size();
   bool all_ok = true;
   for (std::size_t g = 0; g < ng; ++g) all_ok = all_ok && jobGpuOk(st, alive, g);
@@ -413,7 +443,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
     for (std::size_t g = 0; g < ng; ++g) all_ok = all_ok && jobGpuOk(st, alive, g);
     if (!all_ok) {  // waiting for the failed GPUs to come back
       for (std::size_t g = 0; g < ng; ++g) {
-        st.time(g)[kTimeStalled] += tb - ta;
+        mapOf(st, g, w.empty() ? 1.0 : w[g]).add(kTimeStalled, tb - ta);
         if (alive[g]) addScaled(out[g], idle, tb - ta);
       }
       st.stalled_time += tb - ta;
@@ -424,7 +454,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
   if (st.mode != 2) return ta;
   const double r = std::min(st.restart_left, tb - ta);
   for (std::size_t g = 0; g < ng; ++g) {
-    st.time(g)[kTimeRestart] += r;
+    mapOf(st, g, w.empty() ? 1.0 : w[g]).add(kTimeRestart, r);
     if (alive[g]) addScaled(out[g], idle, r);
   }
   st.restart_left -= r;
@@ -468,6 +498,9 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
   const bool ex_nvl = extras && extras->bw_nvlink.size() == ng;
   const bool ex_net = extras && extras->bw_network.size() == ng;
   const bool ex_cause = extras && extras->clock_cause.size() == ng;
+  const std::span<const double> weight =
+      extras && extras->weight.size() == ng ? extras->weight : std::span<const double>();
+  const auto wOf = [&](std::size_t g) { return weight.empty() ? 1.0 : weight[g]; };
 
   const Utilization idle = utilizationOf(job.idle);
   const double t1 = t + dt;
@@ -485,7 +518,7 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
       if (alive[g]) addScaled(out[g], idle, outside);
     }
     zeroed = true;
-    t_run = handleFailures(job, st, alive, ta, tb, out, idle);
+    t_run = handleFailures(job, st, alive, ta, tb, out, idle, weight);
     all_ok = allGpusOk(st, alive);  // ranks may have moved to hot spares
   }
   const bool run = tb > t_run;
@@ -502,7 +535,7 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
       if (ex_net) in.f_network = extras->bw_network[g];
       if (ex_cause) in.cause = extras->clock_cause[g];
     }
-    runGpu(job, s, st.time(g), tb, in, alive[g] ? out[g] : spare_util);
+    runGpu(job, s, mapOf(st, g, wOf(g)), tb, in, alive[g] ? out[g] : spare_util);
   };
 
   // three passes over the GPUs (at most, one more per barrier passed within the step), each fusing
@@ -523,33 +556,36 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
     if (jobGpuOk(st, alive, g))
       advance(g, s);
     else
-      st.time(g)[kTimeStalled] += tb - t_run;
+      mapOf(st, g, wOf(g)).add(kTimeStalled, tb - t_run);
     all_waiting = all_waiting && s.waiting;
   }
   while (run && all_waiting && all_ok) {
     // the barrier releases at the latest arrival; the straggler the others' waits are
     // attributed to is the GPU that waited least since the last release (all started together
     // then), which is the latest arrival also when arrivals tie at a step boundary
+    // (the attribution reads the per-GPU maps: a job without them, per_gpu_map false, skips it)
+    const bool attribute = st.per_gpu_map;
     double tr = t_run, least = std::numeric_limits<double>::infinity();
     std::size_t gs = 0;
     for (std::size_t g = 0; g < ng; ++g) {
       const GpuProgress& s = st.gpu[g];
       tr = std::max(tr, s.t_local);
+      if (!attribute) continue;
       const double w = st.time(g)[kTimeBarrierWait] - lossMark(st, g)[kLossCats] - s.t_local;
       if (w < least) least = w, gs = g;
     }
-    double share[kWaitCats];
-    stragglerShares(st, gs, share);
+    double share[kWaitCats] = {};
+    if (attribute) stragglerShares(st, gs, share);
     double caused = 0;
     for (std::size_t g = 0; g < ng; ++g) {
       GpuProgress& s = st.gpu[g];
       s.wait_time += tr - s.t_local;
-      st.time(g)[kTimeBarrierWait] += tr - s.t_local;
+      mapOf(st, g, wOf(g)).add(kTimeBarrierWait, tr - s.t_local);
       if (alive[g]) addScaled(out[g], idle, tr - s.t_local);
       s.t_local = tr;
-      caused += attributeWait(st, g, share);
+      if (attribute) caused += attributeWait(st, g, share);
     }
-    st.caused[gs] += caused;
+    if (attribute) st.caused[gs] += caused;
     releaseBarrier(job, st, tr);
     all_waiting = true;
     for (std::size_t g = 0; g < ng; ++g) {
@@ -571,11 +607,12 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
       } else {
         t_block = std::max(t_block, s.t_local);
         s.wait_time += tb - s.t_local;
-        st.time(g)[all_ok ? kTimeBarrierWait : kTimeStalled] += tb - s.t_local;
+        mapOf(st, g, wOf(g)).add(all_ok ? kTimeBarrierWait : kTimeStalled, tb - s.t_local);
         if (alive[g]) addScaled(u, idle, tb - s.t_local);
         s.t_local = tb;
       }
     }
+    st.phase_now[g] = static_cast<std::uint16_t>(s.phase);
     u.a_sm *= inv;
     u.a_hbm *= inv;
     u.a_nvlink *= inv;
@@ -587,19 +624,16 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
 }
 
 void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeCats]) {
-  for (int c = 0; c < kTimeCats; ++c) out[c] = 0;
   double W = 0;
-  for (std::size_t g = 0; g < st.gpu.size(); ++g) {
-    const double wg = w.size() == st.gpu.size() ? w[g] : 1.0;
-    W += wg;
-    const double* tm = st.time(g);
-    for (int c = 0; c < kTimeCats; ++c) out[c] += wg * tm[c];
-  }
-  if (W > 0)
-    for (int c = 0; c < kTimeCats; ++c) out[c] /= W;
+  for (std::size_t g = 0; g < st.gpu.size(); ++g) W += w.size() == st.gpu.size() ? w[g] : 1.0;
+  for (int c = 0; c < kTimeCats; ++c) out[c] = W > 0 ? st.map_sum[c] / W : 0.0;
 }
 
 void jobWaitMap(const JobState& st, std::span<const double> w, double out[kWaitCats]) {
+  if (!st.per_gpu_map) {  // not attributed (a job of more GPU groups than the per-GPU maps keep)
+    for (int c = 0; c < kWaitCats; ++c) out[c] = std::numeric_limits<double>::quiet_NaN();
+    return;
+  }
   for (int c = 0; c < kWaitCats; ++c) out[c] = 0;
   double W = 0;
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
@@ -613,6 +647,10 @@ void jobWaitMap(const JobState& st, std::span<const double> w, double out[kWaitC
 }
 
 int jobTopStraggler(const JobState& st, double* caused) {
+  if (!st.per_gpu_map) {  // not attributed (as jobWaitMap)
+    if (caused) *caused = std::numeric_limits<double>::quiet_NaN();
+    return -1;
+  }
   int best = -1;
   double top = 0, W = 0;
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {

@@ -20,6 +20,7 @@
 // trace replay: per-GPU samples, linear interpolation, held at the end values (or looped)
 #pragma once
 
+#include <cstdint>
 #include <limits>
 #include <span>
 #include <string>
@@ -119,15 +120,25 @@ struct GpuProgress {
 // job state and metrics; made once by makeJobState, never resized while stepping
 struct JobState {
   std::vector<GpuProgress> gpu;  // size n_gpu
+  // the job's bottleneck map, what the outputs read (jobTimeMap): per TimeCat the sum over its
+  // GPUs of weight (group size, JobStepExtras::weight) x seconds, and the same at the end of the
+  // last checkpoint (or restart)                                                     (s)
+  double map_sum[kTimeCats] = {}, map_sum_ckpt[kTimeCats] = {};
   // the bottleneck map of each GPU (TimeCat), and the same at the end of the last checkpoint (or
-  // restart): n_gpu x kTimeCats, GPU-major                                               (s)
+  // restart): n_gpu x kTimeCats, GPU-major, only if per_gpu_map (makeJobState); a large job keeps
+  // only the sum above: the per-GPU map is 144 B of read-modify-write per GPU and step (s)
+  bool per_gpu_map = true;
   std::vector<double> time_map, time_ckpt;
+  // each GPU's phase at the end of the last step (= gpu[g].phase), 2 bytes: what the GPU layer
+  // reads per GPU and step (its reference clock), instead of a 48-byte GpuProgress
+  std::vector<std::uint16_t> phase_now;
   double* time(std::size_t g) { return time_map.data() + g * kTimeCats; }
   const double* time(std::size_t g) const { return time_map.data() + g * kTimeCats; }
   // barrier-wait attribution (kWaitCats per GPU, sums to its kTimeBarrierWait) and the wait each
   // GPU caused as the straggler (GPU-seconds of the others, weighted by `weight`), with their
   // values at the last checkpoint; loss_mark: the GPU's loss parts and barrier wait at the last
-  // release (kLossCats + 1 per GPU)                                                          (s)
+  // release (kLossCats + 1 per GPU); like time_map only if per_gpu_map (empty otherwise: the
+  // step then attributes nothing, jobWaitMap gives NaN and jobTopStraggler -1)               (s)
   std::vector<double> wait_map, wait_ckpt, caused, caused_ckpt, loss_mark;
   std::vector<double> weight;  // GPUs each entry stands for (groups); empty: 1 each
   double* wait(std::size_t g) { return wait_map.data() + g * kWaitCats; }
@@ -155,13 +166,15 @@ struct JobStepExtras {
   std::span<const double> bw_nvlink;   // fraction of the NVLink bandwidth available      (1)
   std::span<const double> bw_network;  // fraction of the scale-out bandwidth available   (1)
   std::span<const unsigned char> clock_cause;  // TimeCat of a clock below the reference
+  std::span<const double> weight;  // GPUs each entry stands for (group sizes), in map_sum (1)
 };
 
 // throws std::invalid_argument naming the bad field (no phases, negative or non-finite durations,
 // zero iteration length, utilizations outside [0, 1], stop < start, negative checkpoint values)
 void validateTrainingJob(const TrainingJobSpec& job);
-// validated state for n_gpu GPUs, all at the start of phase 0; throws std::invalid_argument
-JobState makeJobState(const TrainingJobSpec& job, int n_gpu);
+// validated state for n_gpu GPUs, all at the start of phase 0; per_gpu_map: keep each GPU's
+// bottleneck map besides the job's (JobState::time); throws std::invalid_argument
+JobState makeJobState(const TrainingJobSpec& job, int n_gpu, bool per_gpu_map = true);
 
 // T_ref = sum of phase durations + checkpoint amortization d_ck / k               (s)
 double referenceIterationTime(const TrainingJobSpec& job);
@@ -181,12 +194,15 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
                      std::span<const char> alive, std::span<Utilization> out,
                      const JobStepExtras* extras = nullptr);
 
-// the job's bottleneck map: the mean over its GPUs weighted by w (group sizes; empty: 1) (s)
+// the job's bottleneck map: the mean over its GPUs weighted by w (group sizes; empty: 1), from
+// JobState::map_sum, which the steps accumulate with the same weights                (s)
 void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeCats]);
-// the barrier-wait attribution of the job: mean over its GPUs (weights as jobTimeMap) (s)
+// the barrier-wait attribution of the job: mean over its GPUs (weights as jobTimeMap); NaN
+// without per-GPU maps (per_gpu_map false: the attribution reads them)                 (s)
 void jobWaitMap(const JobState& st, std::span<const double> w, double out[kWaitCats]);
-// the entry (GPU or group) whose slowness made the others wait longest, -1 if none; caused:
-// that wait, GPU-seconds of the others / the job's GPUs (mean per GPU)                       (s)
+// the entry (GPU or group) whose slowness made the others wait longest, -1 if none (or without
+// per-GPU maps); caused: that wait, GPU-seconds of the others / the job's GPUs (mean per GPU),
+// NaN without per-GPU maps                                                                  (s)
 int jobTopStraggler(const JobState& st, double* caused);
 // useful work / possible work: iterations kept (completed - lost) x the iteration's reference
 // work D (sum of the phase durations) / wall time since the start (t clipped to [start, stop]);

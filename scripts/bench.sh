@@ -4,9 +4,12 @@
 # solver cost and peak memory (one process per row, so that the peak RSS is that row's own); then
 # the measured cost exponent (wall time ~ GPUs^k) and the machine.
 #
-#   bash scripts/bench.sh [--hours H] [--threads "1 2"] [--reference] [FACILITY.yaml ...]
+#   bash scripts/bench.sh [--hours H] [--threads "1 2"] [--reference] [--busy] [FACILITY.yaml ...]
 #     default: the pod, hall and campus of data/facilities (scripts/make_facilities.py), 1 h each
 #     --reference  also run the pod without the fast paths (every GPU computed on its own)
+#     --busy       a busy loop runs on one core the whole time (a shared machine: threads must
+#                  still pay off, docs/performance.md); the table says so above its header
+#   the rows report GPUs and groups: with variation on (the default) every GPU is its own group
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 # shellcheck source=scripts/common.sh
@@ -14,13 +17,15 @@ source "$root/scripts/common.sh"
 hours=1
 threads="1 2"
 reference=0
+busy=0
 files=()
 while [[ $# -gt 0 ]]; do
   case "$1" in
     --hours) hours="$2"; shift 2 ;;
     --threads) threads="$2"; shift 2 ;;
     --reference) reference=1; shift ;;
-    -h | --help) sed -n '2,9p' "$0"; exit 0 ;;
+    --busy) busy=1; shift ;;
+    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
     *) files+=("$1"); shift ;;
   esac
 done
@@ -37,7 +42,14 @@ echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}
 echo "simulated: ${hours} h per facility (the job starts at 5 min), output every 60 s (not written)"
 echo
 rows=$(mktemp)
-trap 'rm -f "$rows"' EXIT
+busy_pid=""
+trap 'rm -f "$rows"; [[ -n "$busy_pid" ]] && kill "$busy_pid" 2>/dev/null || true' EXIT
+if ((busy)); then
+  bash -c 'while :; do :; done' &
+  busy_pid=$!
+  echo "a busy loop (pid $busy_pid) runs on one core during every row"
+  echo
+fi
 "$bench" --header
 for f in "${files[@]}"; do
   for t in $threads; do

@@ -4,19 +4,19 @@
 // when all are done. Thread t first runs the chunks of its own contiguous share, so that a rack
 // stays on the same core from step to step (its state stays in that core's cache); a thread that
 // runs out takes the chunks others have not started, so a worker that is slow to wake costs
-// nothing. Between jobs a worker spins for a short while before it sleeps: the GPU layer hands
-// out a job every 50 ms of simulated time, a few hundred microseconds apart, and waking a
-// sleeping thread costs about as much (more in a virtual machine). Work is split by the caller
+// nothing. Between jobs a worker spins only a few microseconds, then sleeps on the job counter
+// (a futex, std::atomic::wait); the caller, once its share and the leftovers are done, waits the
+// same way for the chunks still running. A spinning thread would take the core from whatever
+// else runs on a shared machine (another process, or this run's own caller), which made 2
+// threads slower than 1 there (docs/performance.md). Work is split by the caller
 // into chunks whose results land in disjoint slots; any sum over them is taken afterwards in index
 // order, so a run's results do not depend on the number of threads or on who ran which chunk
 // (docs/performance.md).
 #pragma once
 
 #include <atomic>
-#include <condition_variable>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <thread>
 #include <type_traits>
 #include <vector>
@@ -63,17 +63,25 @@ class WorkerPool {
   static constexpr int kMaxChunks = 1 << 20;
   void loop(int t);
   int claim(Share& s, std::uint64_t gen);
-  void work(int t, std::uint64_t gen, const ChunkFn& f);
+  int work(int t, std::uint64_t gen, const ChunkFn& f);  // returns the chunks it ran
+
+  // on a shared machine a worker descheduled while it holds a chunk makes the caller wait for a
+  // scheduler time slice: run() measures every job against what the caller alone would have
+  // taken (its own time per chunk x the chunks); where the workers made most of the last
+  // kProbeJobs jobs slower, the next kSerialJobs jobs run on the caller alone, then the workers
+  // are tried again. Which thread runs a chunk never changes a result.
+  static constexpr int kProbeJobs = 16, kSerialJobs = 256;
+  int serial_left_ = 0, probe_jobs_ = 0, probe_slower_ = 0;
 
   std::vector<std::thread> workers_;
-  std::unique_ptr<Share[]> shares_;  // size()
-  std::mutex mu_;
-  std::condition_variable start_;
-  alignas(64) std::atomic<std::uint64_t> generation_{0};  // published after the job
+  std::unique_ptr<Share[]> shares_;                       // size()
+  alignas(64) std::atomic<std::uint32_t> generation_{0};  // published after the job; waited on
   std::atomic<const ChunkFn*> job_{nullptr};
-  std::atomic<int> sleepers_{0};  // workers blocked on start_
+  std::atomic<int> sleepers_{0};  // workers asleep (or about to) on generation_
   std::atomic<bool> stop_{false};
-  alignas(64) std::atomic<int> done_{0};  // chunks finished in the current generation
+  alignas(64) std::atomic<int> done_{0};   // chunks finished in the current generation
+  std::atomic<int> chunks_{0};             // of the current generation
+  std::atomic<bool> caller_waits_{false};  // the caller sleeps on done_
 };
 
 }  // namespace dctwin

@@ -16,6 +16,10 @@
 
 namespace dctwin {
 
+namespace {
+constexpr int kPerGpuMapMaxGroups = 4096;
+}
+
 void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   GpuLayerState& g = st.gl;
   GpuState gs;
@@ -84,7 +88,9 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.job_cause.clear();
   for (int j = 0; j < m.njob; ++j) {
     const int n = int(m.job_groups[j].size());
-    g.job.push_back(makeJobState(m.job_spec[j], n));
+    // each GPU's own bottleneck map only for a job small enough that it stays in the cache (up to
+    // 4,096 groups: 0.6 MB); the outputs read the job's weighted sum, which every job keeps
+    g.job.push_back(makeJobState(m.job_spec[j], n, n <= kPerGpuMapMaxGroups));
     g.job_bw_nvl.emplace_back(n, 1.0);
     g.job_bw_net.emplace_back(n, 1.0);
     g.job_cause.emplace_back(n, (unsigned char)kTimeClockOther);
@@ -260,14 +266,14 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
     if (!groups.empty() && groups.back() - groups.front() + 1 == int(groups.size())) {
       const JobStepExtras ex{
           g.job_bw_nvl[j], g.job_bw_net[j],
-          std::span<const unsigned char>(&G.cause[groups.front()], groups.size())};
+          std::span<const unsigned char>(&G.cause[groups.front()], groups.size()), g.job_weight[j]};
       stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
                       g.job_alive[j],
                       std::span<Utilization>(&G.util[groups.front()], groups.size()), &ex);
       continue;
     }
     for (std::size_t k = 0; k < groups.size(); ++k) g.job_cause[j][k] = G.cause[groups[k]];
-    const JobStepExtras ex{g.job_bw_nvl[j], g.job_bw_net[j], g.job_cause[j]};
+    const JobStepExtras ex{g.job_bw_nvl[j], g.job_bw_net[j], g.job_cause[j], g.job_weight[j]};
     stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
                     g.job_alive[j], g.job_util[j], &ex);
     for (std::size_t k = 0; k < groups.size(); ++k) G.util[groups[k]] = g.job_util[j][k];
@@ -508,7 +514,7 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
     if (j >= 0) {
       const int nph = int(m.job_spec[j].phases.size());
       const double* xref = m.job_xref[j].data();
-      const GpuProgress* prog = g.job[j].gpu.data();
+      const std::uint16_t* phase = g.job[j].phase_now.data();
       double* speed_c = g.job_speed_c[j].data();
       double* speed_m = g.job_speed_m[j].data();
       char* alive = g.job_alive[j].data();
@@ -516,8 +522,13 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
       const int* type = G.type.data();
       const double* clock_ratio = G.clock_ratio.data();
       const std::uint64_t* latches = G.latches.data();
+      // a job whose groups are one contiguous run (every job that fills its racks): the slot is
+      // the offset, without a load per group
+      const auto& jg = m.job_groups[j];
+      const bool contiguous = jg.back() - jg.front() + 1 == int(jg.size());
+      const int base = jg.front();
       for (int q = qa; q < qb; ++q) {
-        const int k = slot[q], ph = prog[k].phase;
+        const int k = contiguous ? q - base : slot[q], ph = phase[k];
         const double x_ref =
             ph < nph ? xref[std::size_t(type[q]) * std::size_t(nph) + std::size_t(ph)] : 1.0;
         const double clock = clock_ratio[q];

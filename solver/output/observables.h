@@ -546,43 +546,52 @@ enum class Rate { Output, Fast };
   X(JobWaitThermal, "/job/wait/thermal", "s", Cumulative, Job, Jobs, Output,                       \
     "barrier wait attributed to the straggler's thermal throttling",                               \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one (docs/models/job.md)")                                                       \
+    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "(docs/models/job.md)")                                                                        \
   X(JobWaitPowerCap, "/job/wait/power_cap", "s", Cumulative, Job, Jobs, Output,                    \
     "barrier wait attributed to the straggler's the power cap",                                    \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one (docs/models/job.md)")                                                       \
+    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "(docs/models/job.md)")                                                                        \
   X(JobWaitPowerBrake, "/job/wait/power_brake", "s", Cumulative, Job, Jobs, Output,                \
     "barrier wait attributed to the straggler's the power brake",                                  \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one (docs/models/job.md)")                                                       \
+    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "(docs/models/job.md)")                                                                        \
   X(JobWaitSmoothing, "/job/wait/smoothing", "s", Cumulative, Job, Jobs, Output,                   \
     "barrier wait attributed to the straggler's power-smoothing ramps",                            \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one (docs/models/job.md)")                                                       \
+    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "(docs/models/job.md)")                                                                        \
   X(JobWaitClockOther, "/job/wait/clock_other", "s", Cumulative, Job, Jobs, Output,                \
     "barrier wait attributed to the straggler's a lower clock with no throttle reason",            \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one (docs/models/job.md)")                                                       \
+    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "(docs/models/job.md)")                                                                        \
   X(JobWaitHbmThrottle, "/job/wait/hbm_throttle", "s", Cumulative, Job, Jobs, Output,              \
     "barrier wait attributed to the straggler's HBM throttling",                                   \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one (docs/models/job.md)")                                                       \
+    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "(docs/models/job.md)")                                                                        \
   X(JobWaitFabricDegraded, "/job/wait/fabric_degraded", "s", Cumulative, Job, Jobs, Output,        \
     "barrier wait attributed to the straggler's a degraded link or lost switch tray",              \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one (docs/models/job.md)")                                                       \
+    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "(docs/models/job.md)")                                                                        \
   X(JobWaitImbalance, "/job/wait/imbalance", "s", Cumulative, Job, Jobs, Output,                   \
     "barrier wait behind a straggler with no loss of its own (imbalance: more work, faster "       \
     "others)",                                                                                     \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one (docs/models/job.md)")                                                       \
+    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "(docs/models/job.md)")                                                                        \
   X(JobStragglerGpu, "/job/straggler/gpu", "1", Instant, Job, Jobs, Output,                        \
     "the GPU whose slowness made the others wait longest (facility GPU index; first GPU of its "   \
     "group)",                                                                                      \
-    "largest caused wait; -1: none")                                                               \
+    "largest caused wait; -1: none, or not kept (a job of more than 4,096 GPU groups)")            \
   X(JobStragglerWait, "/job/straggler/wait", "s", Cumulative, Job, Jobs, Output,                   \
     "the wait that GPU caused: GPU-seconds of the others at barriers it released, per job GPU",    \
-    "mean per GPU (docs/models/job.md)")                                                           \
+    "mean per GPU; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "                 \
+    "(docs/models/job.md)")                                                                        \
   X(JobGoodput, "/job/goodput", "1", RunMean, Job, Jobs, Output,                                   \
     "useful work / possible work: iterations kept (lost ones excluded) x the reference work of "   \
     "an "                                                                                          \

@@ -493,7 +493,7 @@ TEST_CASE("fabric: a degraded link slows the iteration by comm_beta (1/f - 1)", 
   Runner r(job, 4, 0.01);
   std::vector<double> bw_net(4, 1.0), bw_nvl(4, 1.0);
   bw_net[2] = 0.25;  // one GPU's NIC at a quarter of its bandwidth
-  JobStepExtras ex{bw_nvl, bw_net, {}};
+  JobStepExtras ex{bw_nvl, bw_net, {}, {}};
   while (r.now() < 15.5 - 1e-12) {
     stepTrainingJob(job, r.st, r.now(), r.dt, r.vc, r.vm, r.alive, r.out, &ex);
     ++r.k;
@@ -579,7 +579,7 @@ TEST_CASE(
   std::vector<unsigned char> cause(5, kTimeClockOther);
   cause[1] = kTimeThermal;
   cause[2] = kTimePowerCap;
-  JobStepExtras ex{bw_nvl, bw_net, cause};
+  JobStepExtras ex{bw_nvl, bw_net, cause, {}};
   r.vc[1] = 0.8;
   r.vc[2] = 0.9;
   r.vm[3] = 0.5;
@@ -625,7 +625,7 @@ TEST_CASE(
   r.vc[3] = 0.9;
   std::vector<double> w = {1, 2, 1, 4};  // group sizes
   r.st.weight = w;
-  JobStepExtras ex{{}, {}, cause};
+  JobStepExtras ex{{}, {}, cause, w};
   while (r.now() < 14.9 - 1e-12) {  // (not at a barrier: every wait is released)
     stepTrainingJob(job, r.st, r.now(), r.dt, r.vc, r.vm, r.alive, r.out, &ex);
     ++r.k;
@@ -663,7 +663,7 @@ TEST_CASE("attribution: a degraded link's GPU makes the others wait for fabric_d
   Runner r(job, 3, 0.01);
   std::vector<double> bw_net(3, 1.0), bw_nvl(3, 1.0);
   bw_net[2] = 0.5;  // + 0.5 s per iteration on GPU 2's all-reduce
-  JobStepExtras ex{bw_nvl, bw_net, {}};
+  JobStepExtras ex{bw_nvl, bw_net, {}, {}};
   while (r.now() < 9.4 - 1e-12) {  // (no barrier pending)
     stepTrainingJob(job, r.st, r.now(), r.dt, r.vc, r.vm, r.alive, r.out, &ex);
     ++r.k;
@@ -685,7 +685,7 @@ TEST_CASE("attribution: a failure rolls the attribution back with the map",
   std::vector<unsigned char> cause(3, kTimeClockOther);
   cause[0] = kTimeThermal;
   r.vc[0] = 0.5;
-  JobStepExtras ex{{}, {}, cause};
+  JobStepExtras ex{{}, {}, cause, {}};
   auto to = [&](double t) {
     while (r.now() < t - 1e-12) {
       stepTrainingJob(job, r.st, r.now(), r.dt, r.vc, r.vm, r.alive, r.out, &ex);
@@ -703,4 +703,82 @@ TEST_CASE("attribution: a failure rolls the attribution back with the map",
   for (std::size_t g = 0; g < 3; ++g)
     CHECK(waitSum(r.st.wait(g)) == Approx(r.st.time(g)[kTimeBarrierWait]).margin(1e-9));
   CHECK(jobTopStraggler(r.st, nullptr) == 0);
+}
+
+TEST_CASE(
+    "bottleneck map: the job's weighted sum is the per-GPU maps' sum, with or without the "
+    "per-GPU maps, through stragglers, a failure and a restart",
+    "[workload]") {
+  TrainingJobSpec job = fabricJob();
+  job.start = 0.3;
+  job.checkpoint_interval = 3.0;
+  job.checkpoint_duration = 0.4;
+  job.restart_on_failure = true;
+  job.restart_time = 1.0;
+  const int n = 6;
+  // two states stepped alike: one keeps each GPU's map (the model default, small jobs), one only
+  // the job's sum (what the GPU layer does for a job of more than 4,096 groups)
+  JobState with = makeJobState(job, n, true), without = makeJobState(job, n, false);
+  CHECK(without.time_map.empty());
+  std::vector<double> vc(n, 1.0), vm(n, 1.0), bw_nvl(n, 1.0), bw_net(n, 1.0);
+  std::vector<double> w = {1, 3, 1, 2, 1, 4};  // group sizes
+  std::vector<char> alive(n, 1);
+  std::vector<Utilization> out1(n), out2(n);
+  std::vector<unsigned char> cause(n, kTimeClockOther);
+  cause[1] = kTimeThermal;
+  vc[1] = 0.85;
+  vm[4] = 0.6;
+  const JobStepExtras ex{bw_nvl, bw_net, cause, w};
+  const double dt = 0.05;
+  long k = 0;
+  for (; k * dt < 20.0 - 1e-12; ++k) {
+    const double t = double(k) * dt;
+    alive[2] = t >= 7.0 && t < 8.0 ? 0 : 1;  // fails at 7 s: restart from the 6.x checkpoint
+    stepTrainingJob(job, with, t, dt, vc, vm, alive, out1, &ex);
+    stepTrainingJob(job, without, t, dt, vc, vm, alive, out2, &ex);
+  }
+  REQUIRE(with.failures == 1);
+  CHECK(with.iterations == without.iterations);
+  double W = 0, total = 0;
+  for (double x : w) W += x;
+  for (int c = 0; c < kTimeCats; ++c) {
+    double per_gpu = 0;
+    for (int g = 0; g < n; ++g) per_gpu += w[std::size_t(g)] * with.time(std::size_t(g))[c];
+    CHECK(with.map_sum[c] == without.map_sum[c]);  // the sum does not depend on the per-GPU maps
+    CHECK(with.map_sum[c] == Approx(per_gpu).epsilon(1e-12).margin(1e-12));
+    total += with.map_sum[c];
+  }
+  CHECK(with.map_sum[kTimeLostWork] > 0);
+  CHECK(with.map_sum[kTimeRestart] == Approx(W * 1.0).epsilon(1e-9));
+  // the weighted mean adds up to the wall time since the start
+  const double wall = double(k) * dt - job.start;
+  CHECK(total / W == Approx(wall).epsilon(1e-9));
+  double map[kTimeCats], mean = 0;
+  jobTimeMap(without, w, map);
+  for (double v : map) mean += v;
+  CHECK(mean == Approx(wall).epsilon(1e-9));
+  // the attribution: exact with the per-GPU maps (rolled back at the failure, resumed after the
+  // restart); without them nothing is allocated or booked, and the outputs say "not kept" (NaN)
+  CHECK(without.wait_map.empty());
+  CHECK(without.caused.empty());
+  CHECK(without.loss_mark.empty());
+  // (each GPU's wait columns = its barrier wait, less the wait still pending at 20 s: since the
+  // last release, loss_mark's last entry)
+  for (std::size_t g = 0; g < std::size_t(n); ++g) {
+    const double pending =
+        with.time(g)[kTimeBarrierWait] - with.loss_mark[g * (kLossCats + 1) + kLossCats];
+    CHECK(pending >= 0);
+    CHECK(waitSum(with.wait(g)) + pending == Approx(with.time(g)[kTimeBarrierWait]).margin(1e-9));
+  }
+  double wm[kWaitCats], bw = 0;
+  jobWaitMap(with, w, wm);
+  for (double v : wm) bw += v;
+  CHECK(bw > 0);
+  CHECK(bw <= map[kTimeBarrierWait] + 1e-9);
+  CHECK(jobTopStraggler(with, nullptr) == 1);  // the thermally throttled GPU
+  jobWaitMap(without, w, wm);
+  for (double v : wm) CHECK(std::isnan(v));
+  double caused = 0;
+  CHECK(jobTopStraggler(without, &caused) == -1);
+  CHECK(std::isnan(caused));
 }

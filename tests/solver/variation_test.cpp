@@ -285,6 +285,14 @@ TEST_CASE("variation: the results do not depend on the thread count", "[variatio
     spread = std::max(spread, std::fabs(s1.gl.gpu[i].T_j - s1.gl.gpu[0].T_j));
   }
   CHECK(spread > 0.5);  // and the GPUs do differ
+  // the jobs too: iterations, each GPU's phase and bottleneck map, the job's map (bit for bit)
+  REQUIRE(s1.gl.job.size() == 1);
+  const JobState &j1 = s1.gl.job[0], &j2 = s2.gl.job[0];
+  CHECK(j1.iterations >= 1);
+  CHECK(j1.iterations == j2.iterations);
+  CHECK(j1.phase_now == j2.phase_now);
+  CHECK(j1.time_map == j2.time_map);
+  for (int c = 0; c < kTimeCats; ++c) REQUIRE(j1.map_sum[c] == j2.map_sum[c]);
 }
 
 TEST_CASE("variation: the first GPUs to throttle are those with the worst die-to-plate path",
