@@ -56,6 +56,11 @@ void annualInit(const FacilityModel& m, State& st) {
   for (JobState& j : g.job) {
     reg.add(j.time_map);
     reg.add(j.time_ckpt);
+    // the job-level map the outputs read (its per-GPU form above is kept only for small jobs);
+    // the barrier-wait attribution is booked at each release from the map's growth since the
+    // last one, so the slow segments' waits are attributed at the first release after them
+    for (double& x : j.map_sum) reg.add(x);
+    for (double& x : j.map_sum_ckpt) reg.add(x);
     reg.add(j.sum_iteration_time);
     reg.add(j.stalled_time);
     reg.add(j.lost_iterations);

@@ -52,7 +52,11 @@ void MonthlyTotals::row(const OutputFrame& f) {
     prev_ = c;
     return;
   }
-  if (months_.back().month != month) {
+  if (months_.back().month != month && months_.back().t_end == months_.back().t_start) {
+    // a run that starts on a month's first instant: t = 0 reads as the month before (a row
+    // belongs to the interval that ends at it); that month has no interval, so it is this one
+    months_.back().month = month;
+  } else if (months_.back().month != month) {
     months_.push_back(MonthTotals{});
     months_.back().month = month;
     months_.back().t_start = prev_.t;

@@ -108,6 +108,13 @@ TEST_CASE("annual mode against full resolution: a summer day of the pod at W45",
   // training throughput lost within 5 % of itself (the window sees a share of the checkpoint
   // cycle: docs/models/annual.md)
   CHECK(rel(1 - A.jobs[0].throughput_ratio, 1 - F.jobs[0].throughput_ratio) < 0.05);
+  // the bottleneck map covers the whole day in the annual mode too: the slow segments move the
+  // job-level map on, so both maps add up to the job's time since its start
+  double map_A = 0, map_F = 0;
+  for (const auto& [part, v] : A.jobs[0].time_map) map_A += v;
+  for (const auto& [part, v] : F.jobs[0].time_map) map_F += v;
+  CHECK(map_F > 0.9 * day);
+  CHECK(map_A == Approx(map_F).epsilon(1e-3));
   // energy closes in the annual mode too
   CHECK(std::abs(ann.result.energy.balanceError()) < 1e-4 * ann.result.energy.heat_in);
   // the monthly table: one month (15-16 July), 24 h

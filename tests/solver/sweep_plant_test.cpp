@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "models/weather.h"
 #include "solver/input/loader.h"
 #include "solver/output/results_reader.h"
 #include "solver/output/sinks.h"
@@ -254,4 +255,16 @@ plant:
   // and the CLI summary lists both months
   CHECK(rep.summary.months.size() == 2);
   std::filesystem::remove(out);
+  // a run that starts on a month's first instant has no empty month before it (t = 0 reads as
+  // the month before, as every row belongs to the interval that ends at it)
+  FacilitySpec feb = spec;
+  feb.plant.start = secondsOfYear(2, 1, 0);
+  RunSettings rs2 = rs;
+  rs2.duration = 3600;
+  const RunReport r2 = runFacility(feb, Scenario{}, rs2, {});
+  REQUIRE(r2.result.ok);
+  REQUIRE(r2.summary.months.size() == 1);
+  CHECK(r2.summary.months[0].month == 2);
+  CHECK(r2.summary.months[0].t_start == 0);
+  CHECK(r2.summary.months[0].t_end == Approx(3600));
 }
