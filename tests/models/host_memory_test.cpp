@@ -125,7 +125,8 @@ TEST_CASE(
   // a tier that is too slow stretches the phase
   HostMemorySpec slow;
   slow.lpddr.bandwidth = 31.5e9;
-  const PhaseSpec* ps = phaseNamed(describe(w, slow).job, "activation_offload");
+  const DescribedJob d_slow = describe(w, slow);  // kept: the phase pointer points into it
+  const PhaseSpec* ps = phaseNamed(d_slow.job, "activation_offload");
   REQUIRE(ps != nullptr);
   CHECK(ps->duration == Approx(0.5 * (100e-9 + bytes / (31.5e9 / 2))).epsilon(1e-12));
 }
