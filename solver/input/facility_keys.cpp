@@ -1054,11 +1054,14 @@ const Section kFacility{
     "facility",
     "a dctwin facility file (docs/facility-format.md)",
     {integer("dctwin", 1, 1).req().docs("format version; must be 1"),
-     name("name").req().docs("the facility's name (used in results)"), desc(),
-     map("site", kSite).req(), map("facility_water", kWater).req(),
+     name("name").req().docs("the facility's name (used in results)"),
+     desc(),
+     map("site", kSite).req(),
+     map("facility_water", kWater).req(),
      list("rack_types", &kRackType, "rack types").docs("new or derived rack types"),
      list("coldplates", &kColdPlate, "cold plates").docs("cold plates defined in the file (rare)"),
-     list("cdus", &kCdu, "CDUs", 1).req(), list("racks", &kRack, "racks", 1).req(),
+     list("cdus", &kCdu, "CDUs", 1).req(),
+     list("racks", &kRack, "racks", 1).req(),
      list("air_racks", &kAirRack, "air-cooled racks")
          .docs("air-cooled racks and devices with fans (docs/models/air_rack.md)"),
      list("switch_racks", &kSwitchRack, "switch racks")
@@ -1067,8 +1070,10 @@ const Section kFacility{
          .docs("coolants defined in the file: glycol mixtures, constant properties "
                "(docs/models/fluid.md)"),
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
-     map("gpu_layer", kGpuLayer), map("power", kPowerSection),
-     map("variation", kVariation).orWords({"none"}), map("plant", plantSection()),
+     map("gpu_layer", kGpuLayer),
+     map("power", kPowerSection),
+     map("variation", kVariation).orWords({"none"}),
+     map("plant", plantSection()),
      map("protection", kFacilityProtection),
      map("fabric", kFabric).docs("NVLink domains and scale-out network"),
      map("host_memory", kHostMemory).docs("host-memory tiers (Grace LPDDR5X, CXL)")}};

@@ -17,7 +17,6 @@ void SummarySink::begin(const RunLayout& L, const FrameLayout&) {
   monthly_.begin(L);
 }
 
-
 namespace {
 
 constexpr std::size_t kHottest = 5;  // hottest GPUs listed
