@@ -186,6 +186,12 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   m.rack_gpu_power_cap.push_back(rs.gpu_power_cap);
   m.rack_has_storage.push_back(rt.has_storage ? 1 : 0);
   m.rack_storage.push_back(rt.storage);
+  // a lumped block of N racks (issue 19): N stores, each one rack's; the store's law is
+  // homogeneous in power and energy, so one store N times the size is the N of them exactly
+  StorageParams& sp = m.rack_storage.back();
+  sp.capacity_J *= rs.multiplier;
+  sp.P_max_W *= rs.multiplier;
+  sp.target_W *= rs.multiplier;
   // non-GPU parts: one resolved set per rack type, shared by its racks
   int partset = -1;
   if (!rs.has_heat_load && !rt.parts.empty()) {
@@ -951,13 +957,15 @@ bool compileRack(const FacilitySpec& spec, const CduSpec& cs, int c, const RackS
   }
   // a lumped block of N identical racks in parallel (multiplier, issue 19): N times the paths,
   // flows, volumes and heat; the same dp at N times the flow (docs/models/rack.md)
+  // With a power section each of the N racks has its own shelves and shelf breakers: the block
+  // draws N times one rack's AC input on its busway (docs/models/rack.md "Lumped blocks")
   const double N = rs.multiplier;
   if (N != 1.0 && !rs.has_heat_load)
     err.add(rs.loc, rs.name,
-            "a rack multiplier needs a heat_load profile (resolved GPUs are not lumped)");
-  if (N != 1.0 && spec.power.present)
-    err.add(rs.loc, rs.name,
-            "a rack multiplier is not combined with a power section (shelves are per rack)");
+            "a rack multiplier needs a heat_load profile: a rack with resolved GPUs (no "
+            "heat_load) runs its own GPUs, jobs and throttling, which identical copies cannot "
+            "share; give the block a heat_load (one rack's), or list its racks one by one");
+  m.rack_mult.push_back(N);
   m.rack_paths.push_back(rt.coldplate_paths * N);
   m.rack_liquid_frac.push_back(rt.liquid_fraction);
   m.rack_gpu_frac.push_back(rt.gpu_heat_fraction);
@@ -1000,6 +1008,11 @@ void compileCduInventory(const FacilitySpec& spec, const CduSpec& cs, int c, dou
   m.cdu_filter_V_rated.push_back(cs.filter_rated_flow > 0 ? cs.filter_rated_flow : design);
   m.cdu_filter_dp0.push_back(cs.filter_dp_clean +
                              cs.filter_clogging * (cs.filter_dp_clogged - cs.filter_dp_clean));
+  // its differential-pressure switch: alarm_dp, else the clogged dp (0: none)
+  m.cdu_filter_alarm_dp.push_back(cs.filter_alarm_dp > 0 ? cs.filter_alarm_dp
+                                  : cs.filter_dp_clean > 0 && cs.filter_dp_clogged > 0
+                                      ? cs.filter_dp_clogged
+                                      : 0.0);
   m.cdu_pump_downstream.push_back(cs.pump_downstream ? 1 : 0);
   m.cdu_presc_m_sec.push_back(cs.prescribed_secondary_flow.massFlow(rho_s));
   m.cdu_presc_m_prim.push_back(cs.prescribed_primary_flow.massFlow(

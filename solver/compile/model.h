@@ -154,9 +154,10 @@ struct FacilityModel {
   // --- datasheet keys, round 2 (issue 19): the strainer/filter (docs/models/filter.md): dp =
   // k m^2 with k = dp / (rho V_rated)^2; dp at the rated flow at t = 0 (0: no filter), which a
   // filter_clogging event moves towards its dp. Pump position (docs/models/cdu.md).
-  std::vector<double> cdu_filter_V_rated;  // rated flow; the racks' design flow by default (m3/s)
-  std::vector<double> cdu_filter_dp0;      // dp at the rated flow at t = 0                 (Pa)
-  std::vector<char> cdu_pump_downstream;   // 1: pumps after the HX (heat into the supply)
+  std::vector<double> cdu_filter_V_rated;   // rated flow; the racks' design flow by default (m3/s)
+  std::vector<double> cdu_filter_dp0;       // dp at the rated flow at t = 0                 (Pa)
+  std::vector<double> cdu_filter_alarm_dp;  // dp switch set point; 0: no switch             (Pa)
+  std::vector<char> cdu_pump_downstream;    // 1: pumps after the HX (heat into the supply)
   // prescribed boundaries (docs/models/cdu.md): 0 = none
   std::vector<double> cdu_presc_m_sec, cdu_presc_m_prim;  // (kg/s)
   std::vector<double> cdu_presc_T_supply;                 // (K)
@@ -168,6 +169,7 @@ struct FacilityModel {
   std::vector<int> rack_index, rack_cdu;
   std::vector<ColdPlateLaw> rack_coldplate;
   std::vector<double> rack_paths;  // parallel cold-plate paths               (1)
+  std::vector<double> rack_mult;   // racks lumped in this entry (multiplier, issue 19) (1)
   std::vector<double> rack_liquid_frac, rack_gpu_frac;
   std::vector<double> rack_design_flow;  // (m3/s)
   std::vector<PowerLaw> rack_manifold;   // vs rack mass flow

@@ -26,6 +26,8 @@ double tankLiquidFraction(const FacilityModel& m, int c, double V_lost);
 double rackIsolation(const FacilityModel& m, const State& st, int r, double t);
 double orificeFlow(double CdA, double dp, double rho);
 void pollDetectors(const FacilityModel& m, State& st, double t, const double* y);
+// the strainers' dp switches (solver/engine/filter_switch.cpp, issue 19): polled by pollDetectors
+void pollFilterSwitch(const FacilityModel& m, State& st, double t);
 
 // protection layers (solver/engine/protection.cpp, docs/models/protection.md): CDU temperature
 // warnings, emergency power-off on loss of flow, rack inlet cap and shutdown, coolant limit,
@@ -61,6 +63,15 @@ void initPowerLayer(const FacilityModel& m, State& st);
 void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt);
 // busways, UPS, transformer and the sums over the racks (after every powerRackStep)
 void powerFeedStep(const FacilityModel& m, State& st, double t, double dt);
+// air-cooled racks and their feed (solver/engine/air_rack_feed.cpp, issue 19): whether air rack
+// k is powered; its IT power (*P_it) and fans' operating point at t (zero when not powered); its
+// IT + fan draw; the feed's latches before the busway sums and after a UPS drop; a cut's reason
+bool airRackPowered(const FacilityModel& m, const State& st, int k);
+FanPoint airRackPoint(const FacilityModel& m, const State& st, int k, double t, double* P_it);
+double airRackDraw(const FacilityModel& m, const State& st, int k, double t);
+void airRackFeedStep(const FacilityModel& m, State& st);
+void airRackUpsDropped(const FacilityModel& m, State& st);
+const char* airRackCutReason(AirRackCut c);
 // advance the GPUs and jobs from t0 to t1 in steps of m.gpu_dt, with the rack inlet temperatures
 // and flows of the coolant state y; leaves the window means in
 // st.gl.rack_Q_liquid/rack_P/rack_Q_air for evalRhs. `fast` (may be null) is called after every

@@ -51,6 +51,8 @@ void initFaultState(const FacilityModel& m, State& st) {
        {&f.rack_lost_logged, &f.rack_throttle_logged, &f.rack_shutdown_logged, &f.rack_hbm_logged,
         &f.rack_brake_logged, &f.rack_isolated_logged, &f.rack_power_off})
     v->assign(m.nrack, 0);
+  f.air_lost_logged.assign(m.nair, 0);  // issue 19
+  f.filter_alarm.assign(m.ncdu, 0);
   f.leak_on_sensor.assign(m.leaks.size(), 0.0);
   f.leak_detected.assign(m.leaks.size(), -1.0);
   f.rack_isolation.assign(m.nrack, -1.0);
@@ -537,6 +539,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
   const double dt = f.last_poll < 0 ? 0.0 : t - f.last_poll;
   f.last_poll = t;
   pollLeaks(m, st, t, dt, y);
+  pollFilterSwitch(m, st, t);  // the strainers' dp switches (issue 19)
   // CDU low flow: secondary flow below a share of its set point (its racks' design flow under
   // dp control), held for a delay [K58]
   for (int c = 0; c < m.ncdu; ++c) {
@@ -636,6 +639,14 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
           "working PSUs cannot carry the load: power brake asserted");
     }
   }
+  // air-cooled racks (issue 19, air_rack_feed.cpp): the same event as a liquid-cooled rack's
+  for (int k = 0; k < m.nair && k < int(p.air_powered.size()); ++k)
+    if (!p.air_powered[k] && !f.air_lost_logged[k]) {
+      f.air_lost_logged[k] = 1;
+      log(st, t, "air rack " + m.air_name[k], "rack_power_lost", "critical",
+          std::string("rack without power (") + airRackCutReason(AirRackCut(p.air_cut[k])) +
+              "): its IT load and fans are off");
+    }
   for (std::size_t b = 0; b < m.power.busways.size(); ++b) {
     const std::string who = "busway " + m.busway_name[b];
     if (p.bus_brk[b].tripped && !f.bus_trip_logged[b]) {

@@ -44,6 +44,10 @@ int quadFn(sunrealtype t, N_Vector y, N_Vector q, void* user) {
   qd[4] = ctx->st->sig.air_removed;
   qd[5] = 0;
   for (double P : ctx->st->sig.P_pump) qd[5] += P;
+  // air-cooled racks' IT + fan power (issue 19): their IT energy with or without a power chain
+  qd[6] = 0;
+  for (std::size_t k = 0; k < ctx->st->sig.air_P.size(); ++k)
+    qd[6] += ctx->st->sig.air_P[k] + ctx->st->sig.air_P_fan[k];
   return flag;
 }
 
@@ -225,7 +229,7 @@ struct Run {
     const SolverOptions& so = m.options;
     y.reset(N_VNew_Serial(m.nstate, sunctx));
     atol.reset(N_VNew_Serial(m.nstate, sunctx));
-    q.reset(N_VNew_Serial(6, sunctx));
+    q.reset(N_VNew_Serial(7, sunctx));
     yd = N_VGetArrayPointer(y.get());
     std::copy(st.y.begin(), st.y.end(), yd);
     double* ad = N_VGetArrayPointer(atol.get());
@@ -273,6 +277,7 @@ struct Run {
     res.energy.air_in = qd[3];
     res.energy.air_removed = qd[4];
     res.energy.pump_electric = qd[5];
+    res.energy.air_racks = qd[6];
     res.energy.air_stored =
         m.room_state >= 0 ? m.room_C * (yd[m.room_state] - st.y0[m.room_state]) : 0.0;
     res.energy.stored = storedEnergy(m, yd, st.y0.data());

@@ -38,8 +38,10 @@ void initPowerLayer(const FacilityModel& m, State& st) {
   p.iv_rack_psu_loss.assign(m.nrack, 0.0);
   p.iv_bus_loss.assign(nb, 0.0);
   p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = 0;
-  p.P_air_it = p.iv_air_it = 0;  // air-cooled racks (issue 19)
-  p.P_sw_it = p.iv_sw_it = 0;    // switch racks (issue 18)
+  p.P_air_it = p.iv_air_it = 0;  // air-cooled racks (issue 19): fed at the start
+  p.air_powered.assign(m.nair, 1);
+  p.air_cut.assign(m.nair, static_cast<char>(AirRackCut::None));
+  p.P_sw_it = p.iv_sw_it = 0;  // switch racks (issue 18)
   p.E_stored_last = m.power.ups_count * p.ups.soc_J + p.E_storage0;
   p.E_storage_drawn = p.iv_storage = 0;
 }
@@ -68,7 +70,11 @@ void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt
     // failed PSUs (scenario faults) first consume the redundancy, then assert the power brake
     bool overload = false, lost = false;
     const int failed = st.faults.rack_psu_failed.empty() ? 0 : st.faults.rack_psu_failed[r];
-    const double P_in_rack = shelvesInputPower(ps.shelf, working, P_dc, failed, &overload, &lost);
+    // a lumped block of N racks (multiplier, issue 19): each rack's shelves carry 1/N of the
+    // block's DC power at their own efficiency and breakers; the busway sees N times the input
+    const double N = m.rack_mult[r];
+    const double P_in_rack =
+        shelvesInputPower(ps.shelf, working, P_dc / N, failed, &overload, &lost);
     if (lost) {
       p.rack_powered[r] = 0;
       p.rack_P_in[r] = p.rack_psu_loss[r] = p.rack_P_grid[r] = 0;
@@ -85,7 +91,7 @@ void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt
         if (!bs.tripped) breakerStep(ps.shelf_breaker, I_shelf, t, dt, decay, bs);
       }
     }
-    p.rack_P_in[r] = P_in_shelf * working;
+    p.rack_P_in[r] = N * P_in_shelf * working;
     p.rack_psu_loss[r] = p.rack_P_in[r] - P_dc;
     // rack energy storage: the busway sees the smoothed grid draw (lossless store (a))
     p.rack_P_grid[r] = m.rack_has_storage[r]
@@ -110,11 +116,13 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
     p.iv_rack_psu_loss[r] += p.rack_psu_loss[r] * dt;
   }
   // air-cooled racks (issue 19): IT + their own fans (IT load, The Green Grid [P22]), on their
-  // busway (no power shelf of their own), or directly at the utility meter
+  // busway (no power shelf of their own), or directly at the utility meter; a lost feed cuts
+  // them (latched, as the liquid-cooled racks: air_rack_feed.cpp)
+  airRackFeedStep(m, st);
   p.P_air_it = 0;
   double P_air_direct = 0;
   for (int k = 0; k < m.nair; ++k) {
-    const double P = st.sig.air_P[k] + st.sig.air_P_fan[k];
+    const double P = airRackDraw(m, st, k, t);
     p.P_air_it += P;
     if (m.air_busway[k] >= 0)
       p.bus_P[m.air_busway[k]] += P;
@@ -160,6 +168,7 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
     p.E_ups += p.P_ups_loss * dt;
     p.E_battery += n * (soc0 - p.ups.soc_J);
     if (dropped) std::fill(p.rack_powered.begin(), p.rack_powered.end(), 0);
+    if (dropped) airRackUpsDropped(m, st);  // air-cooled racks on the busways (issue 19)
   }
   if (!ps.has_ups && !facilityFed(st)) {  // no UPS: a utility loss drops every rack
     std::fill(p.rack_powered.begin(), p.rack_powered.end(), 0);

@@ -121,6 +121,9 @@ struct GpuLayerState {
   double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;
 };
 
+// why an air-cooled rack lost its feed (issue 19, solver/engine/air_rack_feed.cpp)
+enum class AirRackCut : char { None, Breaker, Ups, Utility, Meter };
+
 // mutable state of the power chain
 struct PowerLayerState {
   std::vector<BreakerState> shelf_brk;  // nrack x shelves_per_rack
@@ -149,6 +152,8 @@ struct PowerLayerState {
   // air-cooled racks (issue 19, docs/models/air_rack.md): IT + fan power, fed directly at the
   // utility meter (not on a busway); last fast step (W) and over the output interval (J)
   double P_air_it = 0, iv_air_it = 0;
+  // per air-cooled rack: 0 once its feed is lost (latched, as rack_powered), and why (AirRackCut)
+  std::vector<char> air_powered, air_cut;
   // switch racks (issue 18, docs/models/switch_rack.md): their power, on their busways or at the
   // utility meter; last fast step (W) and over the output interval (J)
   double P_sw_it = 0, iv_sw_it = 0;
@@ -245,6 +250,8 @@ struct FaultState {
   std::vector<char> bus_alarm, bus_trip_logged;
   std::vector<char> rack_lost_logged, rack_throttle_logged, rack_shutdown_logged, rack_brake_logged;
   std::vector<char> rack_hbm_logged;  // per rack: HBM over-temperature logged
+  std::vector<char> air_lost_logged;  // per air-cooled rack: its power loss logged (issue 19)
+  std::vector<char> filter_alarm;     // per CDU: the filter's dp switch has made (issue 19)
   bool ups_battery_logged = false;
   // leaks and the response to them
   bool changed = false;                // a policy acted: the integrator restarts

@@ -708,11 +708,12 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
   }
   // switch racks: their air-side heat into the room air
   for (int k = 0; k < m.nsw; ++k) sig.air_in += sig.sw_Q_air[k];
-  // air-cooled racks: their fans' operating point; IT and fan power into the room air
+  // air-cooled racks: their fans' operating point; IT and fan power into the room air (none
+  // once their feed is lost: air_rack_feed.cpp)
   for (int k = 0; k < m.nair; ++k) {
     const double T_in = m.room_state >= 0 ? y[m.room_state] : m.T_ambient;
-    const double P = m.air_load[k].eval(t);
-    const FanPoint fp = fanOperatingPoint(m.air_fans[k], P, kAirRho, kAirCp);
+    double P = 0;
+    const FanPoint fp = airRackPoint(m, st, k, t, &P);
     sig.air_P[k] = P;
     sig.air_P_fan[k] = fp.P_fan;
     sig.air_V[k] = fp.V;

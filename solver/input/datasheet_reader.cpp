@@ -66,6 +66,10 @@ void checkHexAndFilter(reader::File& f, const CduSpec& c, const reader::Provided
     if (c.filter_dp_clogged > 0 && !(c.filter_dp_clogged > c.filter_dp_clean))
       f.s.add(lc, fmt(c.filter_dp_clogged),
               "expected filter.dp_clogged above dp_clean (" + fmt(c.filter_dp_clean) + " Pa)");
+    // the dp switch: a set point at or below the clean dp would alarm on a clean strainer
+    if (c.filter_alarm_dp > 0 && !(c.filter_alarm_dp > c.filter_dp_clean))
+      f.s.add(at(prov, "filter.alarm_dp", site), fmt(c.filter_alarm_dp),
+              "expected filter.alarm_dp above dp_clean (" + fmt(c.filter_dp_clean) + " Pa)");
     if (c.filter_clogging > 0 && !(c.filter_dp_clogged > 0))
       f.s.add(at(prov, "filter.initial_clogging", site), fmt(c.filter_clogging),
               "filter.initial_clogging > 0 needs filter.dp_clogged");
@@ -119,6 +123,7 @@ void readFilter(MapIn& fl, CduSpec& c) {
   fl.read("dp_clogged", c.filter_dp_clogged);
   fl.read("rated_flow", c.filter_rated_flow);
   fl.read("initial_clogging", c.filter_clogging);
+  fl.read("alarm_dp", c.filter_alarm_dp);  // the dp switch (issue 19)
 }
 
 void readPi(MapIn& pi, CduSpec::PiExtra& x) {

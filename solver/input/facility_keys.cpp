@@ -141,7 +141,11 @@ const Section kFilter{
          .docs("the flow dp_clean and dp_clogged are stated at"),
      quantity("initial_clogging", Dim::None, kFraction)
          .dflt("0")
-         .docs("state at t = 0: 0 clean, 1 clogged (k between the two)")}};
+         .docs("state at t = 0: 0 clean, 1 clogged (k between the two)"),
+     quantity("alarm_dp", Dim::Pressure, kPressure)
+         .dflt("dp_clogged; none without it")
+         .docs("set point of the strainer's differential-pressure switch: a filter_dp_high "
+               "alarm (latched) when the dp at the present flow reaches it; above dp_clean")}};
 
 const Section kHex{
     "cdu.heat_exchanger",

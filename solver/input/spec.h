@@ -175,6 +175,7 @@ struct CduSpec {
   double filter_dp_clogged = 0;  // at the rated flow, clogged (change-out); 0: none    (Pa)
   double filter_rated_flow = 0;  // 0: the racks' design flow                           (m3/s)
   double filter_clogging = 0;    // state at t = 0 between clean (0) and clogged (1)    (1)
+  double filter_alarm_dp = 0;    // the dp switch's set point; 0: dp_clogged (issue 19)  (Pa)
   bool pump_downstream = false;  // pumps.position: downstream of the HX (heat into the supply)
   // heat exchanger beyond the rated point: sizing rated | ua | approach | table
   enum class HexSizing { Rated, Ua, Approach, Table } hex_sizing = HexSizing::Rated;

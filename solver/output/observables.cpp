@@ -288,6 +288,15 @@ double overRack(const FacilityModel& m, int r, F fn, C combine, double init) {
   return v;
 }
 
+// a rack's power at the fast step t: resolved racks' last step; a heat-load rack's profile
+// while it has power, 0 once powered off (as /rack/P) (issue 19)
+double fastRackPower(const FacilityModel& m, const State& st, int r, double t) {
+  if (m.rack_resolved[r]) return st.gl.rack_P_now[r];
+  const bool off = (m.has_power && !st.pl.rack_powered.empty() && !st.pl.rack_powered[r]) ||
+                   (!st.faults.rack_power_off.empty() && st.faults.rack_power_off[r]);
+  return off ? 0.0 : m.rack_load[r].eval(t);
+}
+
 //--- GPU-to-GPU spread (docs/models/gpu_variation.md) ------------------------------------------
 
 // the q-quantile of v (linear interpolation between order statistics, as numpy's default); v is
@@ -475,6 +484,10 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(m.nair, [&](int k) { return g.air_T_in[k]; });
     case Obs::AirRackTOut:
       return each(m.nair, [&](int k) { return g.air_T_out[k]; });
+    case Obs::AirRackPowered:
+      return each(m.nair, [&](int k) { return airRackPowered(m, st, k) ? 1.0 : 0.0; });
+    case Obs::EnergyAirRacks:
+      return one(e.air_racks);
     // switch racks (issue 18)
     case Obs::SwitchRackP:
       return each(m.nsw, [&](int k) { return g.sw_P[k]; });
@@ -876,13 +889,14 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     case Obs::PowerTime:
       return one(c.t);
     case Obs::PowerRackP:
-      return each(nr, [&](int r) {
-        return m.rack_resolved[r] ? gl.rack_P_now[r] : m.rack_load[r].eval(c.t);
-      });
+      return each(nr, [&](int r) { return fastRackPower(m, st, r, c.t); });
     case Obs::PowerPIT: {
       double P = 0;
-      for (int r = 0; r < nr; ++r)
-        P += m.rack_resolved[r] ? gl.rack_P_now[r] : m.rack_load[r].eval(c.t);
+      for (int r = 0; r < nr; ++r) P += fastRackPower(m, st, r, c.t);
+      // every IT load as /facility/P_IT counts it (issue 19): air-cooled racks' IT and fans at
+      // the step, switch racks
+      for (int k = 0; k < m.nair; ++k) P += airRackDraw(m, st, k, c.t);
+      for (int k = 0; k < m.nsw; ++k) P += g.sw_P[k];
       return one(P);
     }
     case Obs::PlantTSupply:

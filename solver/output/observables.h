@@ -144,6 +144,12 @@ enum class Rate { Output, Fast };
     "air inlet temperature", "the room-air node, else the site ambient")                           \
   X(AirRackTOut, "/air_rack/T_out", "K", Instant, AirRack, AirRacks, Output,                       \
     "air outlet temperature", "T_in + (P + P_fan) / (rho c_p V_air)")                              \
+  X(AirRackPowered, "/air_rack/powered", "1", Instant, AirRack, AirRacks, Output,                  \
+    "1 while the air-cooled rack has power; 0 once its feed is lost (latched)",                    \
+    "busway breaker, UPS drop, utility loss (docs/models/air_rack.md)")                            \
+  X(EnergyAirRacks, "/energy/air_racks", "J", Cumulative, Facility, AirRacks, Output,              \
+    "cumulative IT + fan energy of the air-cooled racks (with or without a power chain)",          \
+    "integrator quadrature")                                                                       \
   /* scale-out switch racks (issue 18, docs/models/switch_rack.md) */                              \
   X(SwitchRackP, "/switch_rack/P", "W", Instant, SwitchRack, SwitchRacks, Output,                  \
     "electrical power of the switch rack (IT load): switches' ASIC, base and optics",              \
@@ -602,9 +608,11 @@ enum class Rate { Output, Fast };
   X(PowerTime, "/power/time", "s", Instant, Facility, Gpus, Fast, "time of each fast power row",   \
     "the GPU step")                                                                                \
   X(PowerPIT, "/power/P_IT", "W", Instant, Facility, Gpus, Fast,                                   \
-    "IT power at the GPU step (sub-second swings)", "sum of /power/rack_P")                        \
+    "IT power at the GPU step (sub-second swings)",                                                \
+    "sum of /power/rack_P + air-cooled racks' IT and fan power + switch racks' power")             \
   X(PowerRackP, "/power/rack_P", "W", Instant, Rack, Gpus, Fast, "rack power at the GPU step",     \
-    "resolved racks: power at the last fast step; heat-load racks: the load profile")
+    "resolved racks: power at the last fast step; heat-load racks: the load profile (0 when "      \
+    "powered off)")
 
 // one identifier per row, in table order
 enum class Obs : int {

@@ -145,6 +145,7 @@ class MetricsSink : public RunSink {
     double E_storage = 0;  // net energy drawn from the stores (PUE credits it)
     double t = 0, E_utility = 0, E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0;
     double E_pump = 0, heat_in = 0, throttled = 0, iterations = 0, iteration_sum = 0;
+    double E_air_racks = 0;  // air-cooled racks' IT + fan energy (issue 19)
     // the plant's cumulative rows (a plant section)
     double E_facility = 0, E_it_pue = 0, E_plant_pumps = 0, E_fans = 0, E_chillers = 0;
     double E_cond_fans = 0, water = 0, cost = 0, co2 = 0, t_mode[3] = {0, 0, 0};
@@ -217,6 +218,7 @@ class MetricsSink : public RunSink {
     }
     c.E_pump = f.scalar(Obs::EnergyPumpElectric);
     c.heat_in = f.scalar(Obs::EnergyHeatIn);
+    if (f.has(Obs::EnergyAirRacks)) c.E_air_racks = f.scalar(Obs::EnergyAirRacks);
     if (f.has(Obs::FacilityGpuSecondsThrottled))
       c.throttled = f.scalar(Obs::FacilityGpuSecondsThrottled);
     if (job_ >= 0) {
@@ -552,7 +554,11 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     const double E_loss =
         (e1.E_psu - e0.E_psu) + (e1.E_bus - e0.E_bus) + (e1.E_ups - e0.E_ups) + (e1.E_tx - e0.E_tx);
     x["E_utility"] = model.has_power ? e1.E_utility - e0.E_utility : kNaN;
-    x["E_it"] = model.has_power ? e1.E_it - e0.E_it : (e1.heat_in - e0.heat_in) - E_cool;
+    // without a power chain: the coolant's heat less the pumps', and the air-cooled racks' IT and
+    // fan energy (issue 19; with one, /energy/it has them)
+    x["E_it"] = model.has_power
+                    ? e1.E_it - e0.E_it
+                    : (e1.heat_in - e0.heat_in) - E_cool + (e1.E_air_racks - e0.E_air_racks);
     x["E_cooling"] = E_cool;
     x["E_power_losses"] = model.has_power ? E_loss : kNaN;
     const double E_it_ac = (e1.E_it - e0.E_it) + (e1.E_psu - e0.E_psu);
