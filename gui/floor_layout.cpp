@@ -31,6 +31,8 @@ FloorLayout computeFloorLayout(const RunData& d) {
   // rows are named within their hall: two halls may both have a row A
   std::vector<std::vector<std::string>> rows(nh);
   for (int r = 0; r < nr; ++r) rows[hall_of[hallOf(r)]].push_back(d.rack_row[r]);
+  const int na = d.nair();  // air-cooled racks: in the first hall (they name no hall)
+  for (int k = 0; k < na; ++k) rows[0].push_back(d.air_row[k]);
   std::vector<std::map<std::string, int>> row_of(nh);  // hall -> row name -> row in the hall
   for (int h = 0; h < nh; ++h) {
     std::sort(rows[h].begin(), rows[h].end(), rowBefore);
@@ -54,6 +56,7 @@ FloorLayout computeFloorLayout(const RunData& d) {
     int max_index = 1;
     for (int r = 0; r < nr; ++r)
       if (L.rack_hall[r] == h) max_index = std::max(max_index, d.rack_index[r]);
+    for (int k = 0; k < na && h == 0; ++k) max_index = std::max(max_index, d.air_index[k]);
     std::map<int, int> cdus_per_row;
     for (int c = 0; c < nc; ++c)
       for (int r = 0; r < nr; ++r)
@@ -114,6 +117,12 @@ FloorLayout computeFloorLayout(const RunData& d) {
     L.rack[r] =
         QRectF(rowX(h, k) + (d.rack_index[r] - 1) * kRackWidth, rowY(h, k), kRackWidth, kRackDepth);
   }
+  L.air.resize(na);
+  for (int k = 0; k < na; ++k) {
+    const int rk = row_of[0][d.air_row[k]];
+    L.air[k] = QRectF(rowX(0, rk) + (d.air_index[k] - 1) * kRackWidth, rowY(0, rk), kRackWidth,
+                      kRackDepth);
+  }
   // CDUs at the start of the row of their first rack (racks in model order, grouped by CDU)
   std::map<std::pair<int, int>, int> cdus_in_row;
   L.cdu.resize(nc);
@@ -169,6 +178,7 @@ FloorLayout computeFloorLayout(const RunData& d) {
       if (L.rack_hall[r] == h) box = box.united(L.rack[r]);
     for (int c = 0; c < nc; ++c)
       if (L.cdu_hall[c] == h) box = box.united(L.cdu[c]);
+    for (int k = 0; k < na && h == 0; ++k) box = box.united(L.air[k]);
     L.halls.push_back({QString::fromStdString(halls[h]), box.adjusted(-2.5, -2.5, 2.5, 2.5)});
   }
   QRectF all;
@@ -176,6 +186,7 @@ FloorLayout computeFloorLayout(const RunData& d) {
   if (nh > 1)
     for (const auto& h : L.halls) all = all.united(h.rect);
   for (const auto& r : L.cdu) all = all.united(r);
+  for (const auto& r : L.air) all = all.united(r);
   for (const auto& p : L.pipes)
     for (const auto& q : p.path2d) all = all.united(QRectF(q, QSizeF(0.01, 0.01)));
   for (const auto& b : L.busways) all = all.united(QRectF(b.a, b.b).normalized());

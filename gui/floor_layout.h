@@ -23,7 +23,9 @@ constexpr double kRackWidth = 0.6, kRackDepth = 1.2, kRackHeight = 2.2, kCduHeig
 constexpr double kRowPitch = 3.6;
 
 struct FloorLayout {
-  std::vector<QRectF> rack, cdu;   // footprints (m)
+  std::vector<QRectF> rack, cdu;  // footprints (m)
+  // air-cooled racks (issue 19): in their rows of the first hall like racks, by row and index
+  std::vector<QRectF> air;
   std::vector<QString> row_label;  // one per row, with its y
   std::vector<double> row_y;
   std::vector<double> row_x;  // where the row's label ends (left of its CDUs)

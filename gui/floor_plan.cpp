@@ -72,6 +72,7 @@ class FloorCanvas : public QWidget {
       if (kind == 0) text = p_->tooltipForRack(index);
       if (kind == 1) text = p_->tooltipForCdu(index);
       if (kind == 3) text = busTip(index);
+      if (kind == 4) text = p_->tooltipForAirRack(index);
       if (text.isEmpty())
         QToolTip::hideText();
       else
@@ -123,7 +124,7 @@ class FloorCanvas : public QWidget {
   }
 
  private:
-  // {kind, index}: 0 rack, 1 CDU, 3 busway; {-1, -1} nothing
+  // {kind, index}: 0 rack, 1 CDU, 3 busway, 4 air-cooled rack; {-1, -1} nothing
   std::pair<int, int> hit(QPoint pos) const {
     const QTransform t = transform(plotArea(rect()));
     bool ok = false;
@@ -134,6 +135,8 @@ class FloorCanvas : public QWidget {
       if (L.rack[r].contains(w)) return {0, r};
     for (int c = 0; c < int(L.cdu.size()); ++c)
       if (L.cdu[c].contains(w)) return {1, c};
+    for (int k = 0; k < int(L.air.size()); ++k)
+      if (L.air[k].contains(w)) return {4, k};
     const double tol = std::max(0.15, 4.0 / std::max(1e-9, t.m11()));
     for (int b = 0; b < int(L.busways.size()); ++b) {
       const auto& bw = L.busways[b];
@@ -330,6 +333,29 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
     g.setPen(trays_drawn || fill.lightnessF() >= 0.5 ? Qt::black : Qt::white);
     if (!label(g, lb, Qt::AlignCenter, name + (trays_drawn ? "  " : "\n") + val, pa, placed))
       label(g, lb, Qt::AlignCenter, name, pa, placed);
+  }
+  // air-cooled racks (issue 19): a box with a fan mark (no pipes), its name where it fits
+  for (int k = 0; k < int(L.air.size()); ++k) {
+    const QRectF box = t.mapRect(L.air[k]);
+    if (!box.intersects(pa)) continue;
+    const QColor fill = P.airRackColor(k).isValid() ? P.airRackColor(k) : QColor(128, 128, 128);
+    g.setBrush(fill);
+    g.setPen(fine ? QPen(QColor(30, 30, 30), 1, Qt::DashLine) : QPen(Qt::NoPen));
+    g.drawRect(box);
+    if (fine) {
+      const double rr = 0.3 * std::min(box.width(), box.height());
+      g.setBrush(Qt::NoBrush);
+      g.setPen(QPen(QColor(30, 30, 30), 1));
+      g.drawEllipse(box.center(), rr, rr);
+      g.drawLine(box.center() - QPointF(rr, 0), box.center() + QPointF(rr, 0));
+      g.drawLine(box.center() - QPointF(0, rr), box.center() + QPointF(0, rr));
+    }
+    if (rack_px >= 20) {
+      g.setFont(rf);
+      g.setPen(fill.lightnessF() >= 0.5 ? Qt::black : Qt::white);
+      label(g, box.adjusted(0, 0, 0, -box.height() * 0.6), Qt::AlignCenter,
+            QString::fromStdString(d.air_name[k]), pa, placed);
+    }
   }
   // CDUs
   for (int c = 0; c < int(L.cdu.size()); ++c) {
@@ -613,6 +639,37 @@ QColor FloorPlan::rackColor(int r) const {
   return r >= 0 && r < int(rack_colors_.size()) ? rack_colors_[r] : QColor();
 }
 
+QColor FloorPlan::airRackColor(int k) const {
+  return k >= 0 && k < int(air_colors_.size()) ? air_colors_[k] : QColor();
+}
+
+QPoint FloorPlan::airRackCenter(int k) const {
+  return k >= 0 && k < int(layout_.air.size()) ? canvas_->worldToWidget(layout_.air[k].center())
+                                               : QPoint();
+}
+
+QString FloorPlan::tooltipForAirRack(int k) const {
+  if (!run_ || k < 0 || k >= run_->nair()) return "";
+  const RunData& d = *run_;
+  const int row = d.rowAt(t_);
+  auto v = [&](Obs id, double scale, double off, int prec) {
+    const double x = d.value(obsPath(id), row, k);
+    return std::isnan(x) ? QString("–") : formatNumber(x * scale + off, prec);
+  };
+  const double on = d.value(obsPath(Obs::AirRackPowered), row, k);
+  return QString(
+             "<b>air-cooled rack %1</b> (row %2, position %3)<br>IT %4 kW, fans %5 kW at %6 %"
+             "<br>airflow %7 m³/s<br>air in %8 °C, out %9 °C<br>state: %10")
+      .arg(QString::fromStdString(d.air_name[k]), QString::fromStdString(d.air_row[k]))
+      .arg(d.air_index[k])
+      .arg(v(Obs::AirRackP, 1e-3, 0, 1), v(Obs::AirRackPFan, 1e-3, 0, 2),
+           v(Obs::AirRackFanSpeed, 100, 0, 0), v(Obs::AirRackVAir, 1, 0, 2),
+           v(Obs::AirRackTIn, 1, -273.15, 1), v(Obs::AirRackTOut, 1, -273.15, 1))
+      .arg(std::isnan(on) ? QString("–")
+           : on > 0.5     ? QString("running")
+                          : QString("off (power feed lost)"));
+}
+
 QColor FloorPlan::cduColor(int c) const {
   return c >= 0 && c < int(cdu_colors_.size()) ? cdu_colors_[c] : QColor();
 }
@@ -688,11 +745,16 @@ void FloorPlan::recompute() {
       for (const RunData* x : {run_, range_with_}) {
         if (!x) continue;
         const int step = std::max(1, x->rows() / 400);  // long runs: sample the rows
-        for (int row = 0; row < x->rows(); row += step)
+        for (int row = 0; row < x->rows(); row += step) {
           for (int r = 0; r < x->nrack(); ++r) {
             const double v = rackMetric(*x, metric_, r, row);
             if (!std::isnan(v)) a = std::min(a, v), b = std::max(b, v);
           }
+          for (int k = 0; k < x->nair(); ++k) {  // air-cooled racks: on the same scale
+            const double v = airRackMetric(*x, metric_, k, row);
+            if (!std::isnan(v)) a = std::min(a, v), b = std::max(b, v);
+          }
+        }
       }
       if (a <= b) {
         if (b - a < 1.0) a -= 0.5, b += 0.5;
@@ -748,6 +810,14 @@ void FloorPlan::recompute() {
   } else {
     ticks_.clear();
   }
+  // air-cooled racks on the racks' scale where the metric applies to them (not in compare mode)
+  air_colors_.assign(run_ ? run_->nair() : 0, QColor(128, 128, 128));
+  if (run_ && run_->rows() > 0 && !base_)
+    for (int k = 0; k < run_->nair(); ++k) {
+      const double v = airRackMetric(*run_, metric_, k, run_->rowAt(t_));
+      if (!std::isnan(v))
+        air_colors_[k] = mi.categorical ? leakStateColor(v) : sequentialColor(v, lo_, hi_);
+    }
   canvas_->update();
   emit colorsChanged();
 }

@@ -97,6 +97,11 @@ class FloorPlan : public QWidget {
   const FloorLayout& layout() const { return layout_; }
   QString tooltipForRack(int r) const;
   QString tooltipForCdu(int c) const;
+  // air-cooled racks (issue 19): drawn in their rows with a fan mark, coloured where the metric
+  // applies to them (power, air in/out, running or off), grey otherwise
+  QColor airRackColor(int k) const;
+  QString tooltipForAirRack(int k) const;
+  QPoint airRackCenter(int k) const;
   QImage renderImage(QSize size = QSize(1280, 520));
   // the drawing surface and where a rack's centre is on it (for mouse tests)
   QWidget* canvas() const;
@@ -126,7 +131,7 @@ class FloorPlan : public QWidget {
   double lo_ = 0, hi_ = 1;
   int sel_rack_ = -1, sel_cdu_ = -1;
   std::set<int> marked_;
-  std::vector<QColor> rack_colors_, cdu_colors_;
+  std::vector<QColor> rack_colors_, cdu_colors_, air_colors_;
   std::vector<double> rack_values_;
   std::vector<double> ticks_;
   const RunData* range_with_ = nullptr;

@@ -835,6 +835,9 @@ void MainWindow::onFinished(const RunOutcome& out) {
 // views
 
 void MainWindow::setCurrent(std::unique_ptr<RunData> run) {
+  // the views compare the new run with the one they show (FloorPlan::setRun keeps its zoom on the
+  // same floor): the old run lives until every view has the new one
+  const std::unique_ptr<RunData> old = std::move(current_);
   current_ = std::move(run);
   if (current_) {
     if (sel_rack_ >= current_->nrack()) sel_rack_ = -1;

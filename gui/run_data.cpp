@@ -71,6 +71,12 @@ void RunData::finishLayout() {
   }
   if (rack_row.size() != rack_name.size()) rack_row.assign(nr, "A");
   if (rack_hall.size() != rack_name.size()) rack_hall.assign(nr, "");
+  // air-cooled racks without their rows (an older results file): one row "A" after the racks
+  if (air_row.size() != air_name.size()) air_row.assign(air_name.size(), "A");
+  if (air_index.size() != air_name.size()) {
+    air_index.resize(air_name.size());
+    for (int k = 0; k < nair(); ++k) air_index[k] = k + 1;
+  }
 }
 
 RunData RunData::fromLayout(const RunLayout& L) {
@@ -92,6 +98,9 @@ RunData RunData::fromLayout(const RunLayout& L) {
   d.gpu_rack = L.gpu_rack;
   d.gpu_slot = L.gpu_slot;
   d.gpu_tray = L.gpu_tray;
+  d.air_name = L.air_name;
+  d.air_row = L.air_row;
+  d.air_index = L.air_index;
   d.finishLayout();
   return d;
 }
@@ -129,6 +138,9 @@ RunData RunData::fromResults(const ResultsData& r) {
   d.gpu_rack = ints("/gpu/rack");
   d.gpu_tray = ints("/gpu/tray");
   d.gpu_slot = ints("/gpu/slot");
+  d.air_name = strings("/air_rack/names");
+  d.air_row = strings("/air_rack/row");
+  d.air_index = ints("/air_rack/index");
   if (d.gpu_tray.size() != d.gpu_rack.size()) d.gpu_tray.assign(d.gpu_rack.size(), 0);
   if (d.gpu_slot.size() != d.gpu_rack.size()) d.gpu_slot.assign(d.gpu_rack.size(), 0);
   const std::size_t T = r.rows();
@@ -239,6 +251,26 @@ double cduMetric(const RunData& d, Metric m, int c, int row) {
     case Metric::LeakState: {
       const double lost = d.value(obsPath(Obs::CduCoolantLost), row, c);
       return std::isnan(lost) ? kNaN : (lost > 1e-6 ? 1.0 : 0.0);
+    }
+    default:
+      return kNaN;
+  }
+}
+
+double airRackMetric(const RunData& d, Metric m, int k, int row) {
+  if (k < 0 || k >= d.nair() || d.rows() == 0) return kNaN;
+  switch (m) {
+    case Metric::SupplyT:
+      return d.value(obsPath(Obs::AirRackTIn), row, k) - kC;
+    case Metric::ReturnT:
+      return d.value(obsPath(Obs::AirRackTOut), row, k) - kC;
+    case Metric::Power:
+      return (d.value(obsPath(Obs::AirRackP), row, k) +
+              d.value(obsPath(Obs::AirRackPFan), row, k)) /
+             1e3;
+    case Metric::LeakState: {  // no coolant to leak: running, or off (its feed lost)
+      const double on = d.value(obsPath(Obs::AirRackPowered), row, k);
+      return std::isnan(on) ? kNaN : (on > 0.5 ? 0.0 : 3.0);
     }
     default:
       return kNaN;

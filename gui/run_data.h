@@ -40,6 +40,9 @@ struct RunData {
   std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 none
   std::vector<int> gpu_rack, gpu_tray, gpu_slot;
   std::vector<int> rack_gpuadr, rack_gpunum, rack_trays;  // derived from gpu_rack/gpu_tray
+  // air-cooled racks (issue 19, docs/models/air_rack.md): names, hall rows, positions in them
+  std::vector<std::string> air_name, air_row;
+  std::vector<int> air_index;
 
   // series
   std::vector<double> time;  // (s)
@@ -54,6 +57,7 @@ struct RunData {
   int nrack() const { return int(rack_name.size()); }
   int ncdu() const { return int(cdu_name.size()); }
   int ngpu() const { return int(gpu_rack.size()); }
+  int nair() const { return int(air_name.size()); }
   int rows() const { return int(time.size()); }
   bool empty() const { return rack_name.empty(); }
   double duration() const { return time.empty() ? 0.0 : time.back(); }
@@ -113,6 +117,10 @@ MetricInfo metricInfo(Metric m);
 double rackMetric(const RunData& d, Metric m, int rack, int row);
 // a CDU's value (its own quantity where the metric applies to CDUs), NaN otherwise
 double cduMetric(const RunData& d, Metric m, int cdu, int row);
+// an air-cooled rack's value where the metric applies to it: power (IT + fans, kW), its air inlet
+// (SupplyT) and outlet (ReturnT) temperatures (degC), LeakState 0 running / 3 off (its feed
+// lost); NaN otherwise (it has no coolant and no resolved GPUs)
+double airRackMetric(const RunData& d, Metric m, int k, int row);
 
 // colour scales: sequential (blue -> red) for values in [lo, hi], diverging for differences,
 // categorical for LeakState; grey for NaN

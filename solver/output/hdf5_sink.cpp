@@ -130,9 +130,13 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     f.writeStrings("/gpu/type", L.gpu_type, "GPU model of each GPU (data/catalog/gpus)");
   }
   if (L.njob > 0) f.writeStrings("/job/names", L.job_name, "job names, column labels of /job/*");
-  if (L.nair > 0)
+  if (L.nair > 0) {
     f.writeStrings("/air_rack/names", L.air_name,
                    "air-cooled rack names, column labels of /air_rack/*");
+    f.writeStrings("/air_rack/row", L.air_row, "hall row of each air-cooled rack");
+    f.writeIntVector("/air_rack/index", ints(L.air_index),
+                     "position of each air-cooled rack in its row");
+  }
   if (L.nsw > 0)
     f.writeStrings("/switch_rack/names", L.sw_name,
                    "switch rack names, column labels of /switch_rack/*");

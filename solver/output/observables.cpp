@@ -229,6 +229,8 @@ RunLayout describeModel(const FacilityModel& m) {
   L.busway_name = m.busway_name;
   L.nair = m.nair;
   L.air_name = m.air_name;
+  L.air_row = m.air_row;
+  L.air_index = m.air_index;
   L.nsw = m.nsw;
   L.sw_name = m.sw_name;
   L.rack_index = m.rack_index;

@@ -659,6 +659,8 @@ struct RunLayout {
   int ngroup = 0;  // GPU groups computed (docs/performance.md)
   int nair = 0;    // air-cooled racks (issue 19)
   std::vector<std::string> air_name;
+  std::vector<std::string> air_row;  // their hall row and position in it (floor plans)
+  std::vector<int> air_index;
   int nsw = 0;  // switch racks (issue 18)
   std::vector<std::string> sw_name;
   bool has_power = false, has_room = false;

@@ -21,6 +21,10 @@
 #include "gui/run_data.h"
 #include "gui/timeline.h"
 #include "gui/what_if.h"
+#include "solver/input/loader.h"
+#include "solver/output/results_reader.h"
+#include "solver/output/sinks.h"
+#include "solver/run/run.h"
 
 using namespace dctwin;
 using namespace dctwin::gui;
@@ -210,6 +214,74 @@ class GuiViewsTest : public QObject {
   }
 
   // the campus level: racks[].hall reaches the run layout; a block per hall, rows per hall
+  // air-cooled racks (issue 19, docs/models/air_rack.md) on the floor plan: in their row at their
+  // position, coloured by the metrics that apply to them, a tooltip; from a run and from a file
+  void airRacksOnTheFloor() {
+    const QString block = kSource + "/data/facilities/datasheet_block.yaml";
+    MainWindow w(offscreenOptions());
+    show1280(w);
+    QVERIFY(w.openFacility(block));
+    const RunData& d = *w.currentRun();
+    QCOMPARE(d.nair(), 2);
+    QCOMPARE(QString::fromStdString(d.air_row[0]), QString("B"));
+    QCOMPARE(d.air_index[1], 21);
+    FloorPlan* f = w.floorPlan();
+    const FloorLayout& L = f->layout();
+    QCOMPARE(int(L.air.size()), 2);
+    // row B with the lumped block BLOCK (index 1): SW01 at index 20, ST01 next to it
+    QCOMPARE(L.air[0].y(), L.rack[0].y());
+    QCOMPARE(L.air[0].x(), L.rack[0].x() + 19 * kRackWidth);
+    QCOMPARE(L.air[1].x(), L.air[0].right());
+    QVERIFY(L.bounds.contains(L.air[1]));
+    QCOMPARE(f->airRackColor(0), QColor(128, 128, 128));  // nothing known before a run
+    w.whatIf()->resetScenario();
+    QVERIFY(runScenario(w, "name: a\nduration: 2 min\noutput_interval: 30 s\n", "a.yaml"));
+    w.timeline()->toEnd();
+    f->setMetric(Metric::Power);
+    const QColor grey(128, 128, 128);
+    QVERIFY(f->airRackColor(0) != grey);
+    QCOMPARE(f->airRackColor(0), sequentialColor(airRackMetric(*w.currentRun(), Metric::Power, 0,
+                                                               w.currentRun()->rows() - 1),
+                                                 f->legendLo(), f->legendHi()));
+    QVERIFY(std::abs(airRackMetric(*w.currentRun(), Metric::Power, 0, w.currentRun()->rows() - 1) -
+                     12.164) < 0.01);  // 12 kW IT + 164 W of fans (the example's numbers)
+    f->setMetric(Metric::ReturnT);
+    QVERIFY(f->airRackColor(0) != grey);
+    f->setMetric(Metric::LeakState);
+    QCOMPARE(f->airRackColor(1), leakStateColor(0));  // running
+    f->setMetric(Metric::JunctionMax);
+    QCOMPARE(f->airRackColor(0), grey);  // no GPUs
+    const QString tip = f->tooltipForAirRack(0);
+    QVERIFY(tip.contains("SW01"));
+    QVERIFY(tip.contains("running"));
+    QVERIFY(tip.contains("row B, position 20"));
+    // drawn with its name when zoomed in, nothing clipped or overlapping
+    w.views()->setCurrentWidget(f);
+    f->zoomToRack(0, 60);
+    f->canvas()->repaint();
+    checkLabels(f->drawnLabels(), f->canvas()->rect(), "air racks zoomed in");
+    f->setMetric(Metric::Power);
+    f->resetView();
+    QVERIFY(f->legendLo() <= 6.2);  // the auto range covers the air racks (6.1 and 12.2 kW)
+    f->renderImage(QSize(1280, 520)).save(kArtifacts + "/floor_air_racks.png");
+    // a results file has their rows and positions
+    QTemporaryDir tmp;
+    const std::string h5 = tmp.filePath("block.h5").toStdString();
+    {
+      Hdf5Sink sink(h5);
+      std::vector<RunSink*> sinks{&sink};
+      Scenario sc;
+      sc.duration = 60;
+      sc.output_interval = 30;
+      runFacility(loadFacility(block.toStdString()), sc, RunSettings{}, sinks);
+    }
+    const RunData r = RunData::fromResults(readResults(h5));
+    QCOMPARE(r.nair(), 2);
+    QCOMPARE(QString::fromStdString(r.air_row[1]), QString("B"));
+    QCOMPARE(r.air_index[0], 20);
+    QVERIFY(std::abs(airRackMetric(r, Metric::Power, 1, r.rows() - 1) - 6.126) < 0.01);
+  }
+
   void campusBlocksPerHall() {
     QFile in(kPod);
     QVERIFY(in.open(QIODevice::ReadOnly));
