@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -367,4 +369,35 @@ TEST_CASE("datasheet outputs: commands, pump head, HX dps and PI integrators are
         Approx(80e3 * std::pow(m_sec / 31.48, 2)).epsilon(1e-3));
   CHECK(end.get(Obs::CduValvePosition)[0] == Approx(end.get(Obs::CduValveCommand)[0]).margin(1e-4));
   CHECK(valve_free > 0);  // the controller acted (not only at a limit)
+}
+
+TEST_CASE("a dp_setpoint event moves a dp-controlled CDU's rack-bank dp", "[datasheet][system]") {
+  // the example's CDU under dp control (60 kPa across the rack bank), stepped to 80 kPa at
+  // 20 min: the pump PI holds each set point, the step is logged (the flow and supply set-point
+  // events: datasheet_cdu_test.cpp)
+  std::string text;
+  {
+    std::ifstream in(kData + "facilities/datasheet_block.yaml");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  }
+  const std::string flow = "flow_setpoint: 1800 L/min";
+  REQUIRE(text.find(flow) != std::string::npos);
+  text.replace(text.find(flow), flow.size(), "pump_mode: dp\n      dp_setpoint: 60 kPa");
+  const FacilitySpec spec = loadFacilityFromString(text, "dp.yaml", kData + "facilities");
+  Frames fr;
+  const RunReport rep =
+      run(spec, "events:\n  - {time: 1200 s, cdu: cdu_block, dp_setpoint: 80 kPa}\n", 2400, 60, fr);
+  REQUIRE(rep.result.ok);
+  const OutputFrame* before = nullptr;
+  for (const OutputFrame& f : fr.rows)
+    if (f.t <= 1140 + 1e-9) before = &f;
+  REQUIRE(before != nullptr);
+  CHECK(before->get(Obs::CduDpBank)[0] == Approx(60e3).epsilon(1e-3));
+  CHECK(fr.rows.back().get(Obs::CduDpBank)[0] == Approx(80e3).epsilon(1e-3));
+  bool logged = false;
+  for (const EventRecord& e : rep.result.events)
+    logged = logged || (e.kind == "setpoint" && e.component == "cdu_block");
+  CHECK(logged);
 }
