@@ -385,6 +385,9 @@ py::dict statsDict(const SolverStats& s) {
   d["last_step"] = s.last_step;
   d["hydraulic_failures"] = s.hydraulic_failures;
   d["gpu_layer_seconds"] = s.gpu_layer_seconds;
+  d["annual_windows"] = s.annual_windows;
+  d["annual_window_time"] = s.annual_window_time;
+  d["annual_slow_time"] = s.annual_slow_time;
   return d;
 }
 
@@ -542,7 +545,7 @@ int threadsArg(int threads) {
 PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& duration,
                 const py::object& output_interval, int threads, const py::object& progress,
                 const py::object& cancel, const py::object& output,
-                const py::object& power_interval, const py::object& record) {
+                const py::object& power_interval, const py::object& record, bool annual) {
   std::shared_ptr<const Scenario> sc = std::make_shared<Scenario>();
   if (!scenario.is_none()) {
     if (!py::isinstance<PyScenario>(scenario))
@@ -553,6 +556,7 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   settings.duration = timeArg(duration, "duration");
   settings.output_interval = timeArg(output_interval, "output_interval");
   settings.threads = threadsArg(threads);
+  settings.annual = annual;
   const double pi = power_interval.is_none() ? 0.0 : timeArg(power_interval, "power_interval");
   if (!progress.is_none() && !PyCallable_Check(progress.ptr()))
     throw py::type_error("progress: expected a callable progress(t, duration)");
@@ -1170,22 +1174,25 @@ PYBIND11_MODULE(dctwin, m) {
       [](PyFacility& fac, const py::object& scenario, const py::object& duration,
          const py::object& output_interval, int threads, const py::object& progress,
          const py::object& cancel, const py::object& output, const py::object& power_interval,
-         const py::object& record) {
+         const py::object& record, bool annual) {
         return runPy(fac, scenario, duration, output_interval, threads, progress, cancel, output,
-                     power_interval, record);
+                     power_interval, record, annual);
       },
       py::arg("facility"), py::arg("scenario") = py::none(), py::kw_only(),
       py::arg("duration") = py::none(), py::arg("output_interval") = py::none(),
       py::arg("threads") = 1, py::arg("progress") = py::none(), py::arg("cancel") = py::none(),
       py::arg("output") = py::none(), py::arg("power_interval") = py::none(),
-      py::arg("record") = py::none(),
+      py::arg("record") = py::none(), py::arg("annual") = false,
       "Run a facility (optionally with a scenario) through the one run path and return Results.\n"
       "duration, output_interval: seconds or '10 min' (default: the scenario's); threads: worker "
       "threads of the run; progress(t, duration): called once per output interval and at the "
       "end, with the GIL; raising in it stops the run and the exception propagates; cancel: a "
       "dctwin.Cancel (status 'cancelled', the rows so far); output: also write the HDF5 results "
       "file; power_interval: also record the sub-second /power series; record: glob patterns of "
-      "the series to keep (default: all). Ctrl-C stops the run (KeyboardInterrupt).");
+      "the series to keep (default: all); annual: the multi-rate annual mode "
+      "(docs/models/annual.md) "
+      "with the scenario's annual: settings, as `dctwin run --annual`. Ctrl-C stops the run "
+      "(KeyboardInterrupt).");
 
   m.def("read_results", &readPy, py::arg("path"), py::arg("series") = py::none(),
         "Read a results file (docs/results.md) into Results; series: glob patterns of the series "

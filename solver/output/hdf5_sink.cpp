@@ -60,6 +60,9 @@ struct Hdf5Sink::Impl {
     f.setAttribute("/", "solver_error_test_failures", static_cast<long long>(s.err_test_fails));
     f.setAttribute("/", "solver_last_step", s.last_step);
     f.setAttribute("/", "hydraulic_solve_failures", static_cast<long long>(s.hydraulic_failures));
+    f.setAttribute("/", "annual_windows", static_cast<long long>(s.annual_windows));
+    f.setAttribute("/", "annual_window_time", s.annual_window_time);
+    f.setAttribute("/", "annual_slow_time", s.annual_slow_time);
   }
 
   // flush the complete blocks, then mark their rows as complete (a second, small flush)

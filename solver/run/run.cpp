@@ -45,6 +45,14 @@ SolverSettings solverSettings(const FacilitySpec& spec, const Scenario& scenario
   s.output_interval = std::min(interval, duration);
   s.gpu_step = spec.gpu_step;
   s.coupling_step = spec.coupling_step;
+  const AnnualParams& a = scenario.annual;
+  s.annual = a.enabled || settings.annual;
+  s.annual_window = a.window;
+  s.annual_settle = a.settle;
+  s.annual_period = a.period;
+  s.annual_slow_step = a.slow_step;
+  s.annual_supply_change = a.dT_supply;
+  s.annual_wet_bulb_change = a.dT_wet_bulb;
   return s;
 }
 

@@ -185,3 +185,30 @@ def test_runs_on_python_threads_equal_serial_runs(pod):
         for path in a:
             np.testing.assert_array_equal(a[path], b[path], err_msg=path)
     assert serial[1]["/cdu/T_prim_supply"][-1, 0] == pytest.approx(315.15)
+
+
+def test_annual_mode_as_the_cli(pod, cli, tmp_path):
+    # annual=True is `dctwin run --annual`: the same windows, the same rows, the mode recorded
+    sc_text = ("duration: 2 h\noutput_interval: 30 min\n"
+               "annual: {window: 5 min, settle: 10 min, period: 1 h}\n")
+    sc = dctwin.Scenario.from_string(sc_text, name="year.yaml")
+    out = tmp_path / "py.h5"
+    res = dctwin.run(pod, sc, annual=True, output=str(out))
+    assert res.ok and res.t_end == 7200
+    # windows: the start, the job's settling after its start at 5 min, then one an hour
+    assert res.stats["annual_windows"] >= 3
+    assert 0 < res.stats["annual_window_time"] < 7200
+    assert res.stats["annual_window_time"] + res.stats["annual_slow_time"] == pytest.approx(7200)
+    full = dctwin.run(pod, sc)
+    assert full.stats["annual_windows"] == 0
+    scen = tmp_path / "year.yaml"
+    scen.write_text(sc_text)
+    h5 = tmp_path / "cli.h5"
+    subprocess.run([cli, "run", str(POD), "-s", str(scen), "--annual", "-o", str(h5)], check=True,
+                   stdout=subprocess.DEVNULL)
+    with h5py.File(h5, "r") as f, h5py.File(out, "r") as g:
+        for a in ("mode", "annual_window", "annual_settle", "annual_period", "annual_windows"):
+            assert f.attrs[a] == g.attrs[a], a
+        assert f.attrs["mode"] in ("annual", b"annual")
+        assert f.attrs["annual_window"] == 300 and f.attrs["annual_period"] == 3600
+        np.testing.assert_array_equal(f["/facility/P_IT"][()], res["/facility/P_IT"])
