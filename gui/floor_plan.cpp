@@ -564,6 +564,7 @@ void FloorPlan::setRun(const RunData* d) {
     QStringList names;
     for (const auto& n : d->rack_name) names << QString::fromStdString(n);
     for (const auto& n : d->cdu_name) names << QString::fromStdString(n);
+    for (const auto& n : d->air_name) names << QString::fromStdString(n);
     for (const auto& n : d->busway_name) names << "busway " + QString::fromStdString(n);
     if (layout_.halls.size() > 1)
       for (const auto& h : layout_.halls) names << "hall " + h.name;
@@ -913,6 +914,17 @@ bool FloorPlan::find(const QString& text) {
         emit cduClicked(c);
         setSelectedCdu(c);
         center_ = layout_.cdu[c].center();
+        has_center_ = true;
+        zoom_ = std::max(zoom_,
+                         90 / kRackWidth /
+                             std::max(1e-9, canvas_->fitScale(canvas_->plotArea(canvas_->rect()))));
+        canvas_->update();
+        search_->setStyleSheet("");
+        return true;
+      }
+    for (int k = 0; k < d.nair() && k < int(layout_.air.size()); ++k)  // air-cooled racks
+      if (QString::fromStdString(d.air_name[k]).compare(s, Qt::CaseInsensitive) == 0) {
+        center_ = layout_.air[k].center();
         has_center_ = true;
         zoom_ = std::max(zoom_,
                          90 / kRackWidth /

@@ -255,8 +255,12 @@ class GuiViewsTest : public QObject {
     QVERIFY(tip.contains("SW01"));
     QVERIFY(tip.contains("running"));
     QVERIFY(tip.contains("row B, position 20"));
-    // drawn with its name when zoomed in, nothing clipped or overlapping
+    // the search finds it: centred, close enough to read its name
     w.views()->setCurrentWidget(f);
+    QVERIFY(f->find("st01"));
+    QVERIFY(f->canvas()->rect().contains(f->airRackCenter(1)));
+    QVERIFY(f->pixelsPerMetre() * kRackWidth >= 60);
+    // drawn with its name when zoomed in, nothing clipped or overlapping
     f->zoomToRack(0, 60);
     f->canvas()->repaint();
     checkLabels(f->drawnLabels(), f->canvas()->rect(), "air racks zoomed in");
