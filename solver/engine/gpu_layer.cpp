@@ -20,6 +20,50 @@ namespace {
 constexpr int kPerGpuMapMaxGroups = 4096;
 }
 
+namespace {
+
+// the fixed partition of the fast step: chunks of about 16 racks (whatever the thread count), and
+// in each the runs of slots of the training jobs stepped in chunks (GpuLayerState::job_fused)
+void initChunks(const FacilityModel& m, GpuLayerState& g) {
+  g.nchunk = std::max(1, m.nrack / 16);
+  g.job_fused.assign(std::size_t(m.njob), 0);
+  for (int j = 0; j < m.njob; ++j) {
+    const auto& jg = m.job_groups[std::size_t(j)];
+    g.job_fused[std::size_t(j)] =
+        m.job_kind[j] == 0 && !jg.empty() && jg.back() - jg.front() + 1 == int(jg.size());
+  }
+  g.chunk_runadr.assign(std::size_t(g.nchunk) + 1, 0);
+  g.job_runs.clear();
+  for (int k = 0; k < g.nchunk; ++k) {
+    g.chunk_runadr[std::size_t(k)] = int(g.job_runs.size());
+    int r0, r1;
+    WorkerPool::chunk(m.nrack, g.nchunk, k, &r0, &r1);
+    for (int r = r0; r < r1; ++r) {
+      const int q0 = m.rack_groupadr[r], q1 = q0 + m.rack_groupnum[r];
+      for (int q = q0; q < q1; ++q) {
+        const int j = g.grp.job[q];
+        if (j < 0 || !g.job_fused[std::size_t(j)]) continue;
+        const int slot = q - m.job_groups[std::size_t(j)].front();
+        // groups of one rack, and the racks of a chunk, follow each other: extend the last run
+        if (!g.job_runs.empty() && int(g.job_runs.size()) > g.chunk_runadr[std::size_t(k)] &&
+            g.job_runs.back().job == j && g.job_runs.back().slot1 == slot)
+          g.job_runs.back().slot1 = slot + 1;
+        else
+          g.job_runs.push_back({j, slot, slot + 1});
+      }
+    }
+  }
+  g.chunk_runadr[std::size_t(g.nchunk)] = int(g.job_runs.size());
+  g.job_parts.assign(g.job_runs.size(), JobStepPart{});
+  g.job_ctx.assign(std::size_t(m.njob), JobStepCtx{});
+  g.job_ex.assign(std::size_t(m.njob), JobStepExtras{});
+  g.job_io.assign(std::size_t(m.njob), JobStepIo{});
+  g.chunk_deferred.assign(std::size_t(g.nchunk), 0);
+  g.deferred.assign(std::size_t(g.nchunk), 0);
+}
+
+}  // namespace
+
 void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   GpuLayerState& g = st.gl;
   GpuState gs;
@@ -102,6 +146,7 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     g.job_alive.emplace_back(n, 1);
     g.job_util.emplace_back(n);
   }
+  initChunks(m, g);
   g.job_throttled.assign(m.njob, 0.0);
   g.job_capped.assign(m.njob, 0.0);
   g.capped_total = 0;
@@ -261,15 +306,19 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
       continue;
     }
     // a job's groups are increasing (compileGroups); when they are one contiguous run (every job
-    // that fills its racks) the job writes the utilizations in place, without a copy per GPU, and
-    // reads the clock causes the rack loop left per group
-    if (!groups.empty() && groups.back() - groups.front() + 1 == int(groups.size())) {
-      const JobStepExtras ex{
+    // that fills its racks) the job writes the utilizations in place, without a copy per GPU,
+    // reads the clock causes the rack loop left per group, and runs its GPUs per chunk inside the
+    // rack loop (stepChunk); here only what it decides for the whole step
+    if (g.job_fused[std::size_t(j)]) {
+      g.job_ex[std::size_t(j)] = JobStepExtras{
           g.job_bw_nvl[j], g.job_bw_net[j],
           std::span<const unsigned char>(&G.cause[groups.front()], groups.size()), g.job_weight[j]};
-      stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
-                      g.job_alive[j],
-                      std::span<Utilization>(&G.util[groups.front()], groups.size()), &ex);
+      g.job_io[std::size_t(j)] =
+          JobStepIo{g.job_speed_c[j], g.job_speed_m[j], g.job_alive[j],
+                    std::span<Utilization>(&G.util[groups.front()], groups.size()),
+                    &g.job_ex[std::size_t(j)]};
+      g.job_ctx[std::size_t(j)] =
+          trainingStepBegin(m.job_spec[j], g.job[j], t, dt, g.job_io[std::size_t(j)]);
       continue;
     }
     for (std::size_t k = 0; k < groups.size(); ++k) g.job_cause[j][k] = G.cause[groups[k]];
@@ -580,6 +629,76 @@ void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
   jobSpeeds(m, st, r);
 }
 
+// 2'. chunk k of the fixed partition: pass 1 of the fused training jobs' GPUs in it, then, unless
+// every GPU of one of its jobs waits (the job may release its barrier in this step: the chunk
+// waits for that decision, finishChunk), the rest of their step and the racks
+void finishChunk(const FacilityModel& m, State& st, int k, double t, double dt) {
+  GpuLayerState& g = st.gl;
+  for (int a = g.chunk_runadr[std::size_t(k)]; a < g.chunk_runadr[std::size_t(k) + 1]; ++a) {
+    const GpuLayerState::JobRun& run = g.job_runs[std::size_t(a)];
+    const std::size_t j = std::size_t(run.job);
+    trainingStepFinish(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j], std::size_t(run.slot0),
+                       std::size_t(run.slot1), g.job_parts[std::size_t(a)]);
+  }
+  int r0, r1;
+  WorkerPool::chunk(m.nrack, g.nchunk, k, &r0, &r1);
+  for (int r = r0; r < r1; ++r) stepRack(m, st, r, t, dt);
+}
+
+void stepChunk(const FacilityModel& m, State& st, int k, double t, double dt) {
+  GpuLayerState& g = st.gl;
+  bool wait = false;
+  for (int a = g.chunk_runadr[std::size_t(k)]; a < g.chunk_runadr[std::size_t(k) + 1]; ++a) {
+    const GpuLayerState::JobRun& run = g.job_runs[std::size_t(a)];
+    const std::size_t j = std::size_t(run.job);
+    JobStepPart& part = g.job_parts[std::size_t(a)];
+    part = JobStepPart{};
+    trainingStepRun(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j], std::size_t(run.slot0),
+                    std::size_t(run.slot1), part);
+    wait = wait || trainingStepCanRelease(g.job_ctx[j], part);
+  }
+  g.chunk_deferred[std::size_t(k)] = wait ? 1 : 0;
+  if (!wait) finishChunk(m, st, k, t, dt);
+}
+
+// runs f(k) for k < n on the pool, or on the caller alone
+template <class F>
+void forChunks(WorkerPool* pool, int n, F&& f) {
+  if (pool && pool->size() > 1 && n > 1)
+    pool->run(n, f);
+  else
+    for (int k = 0; k < n; ++k) f(k);
+}
+
+// 2. the racks and the fused jobs: one parallel loop over the chunks; then, serially and in chunk
+// order, the jobs' sums of pass 1 and their barrier releases; then the chunks that waited for
+// them (only in the steps where every GPU of some chunk is at the barrier); then the rest of the
+// sums
+void stepChunks(const FacilityModel& m, State& st, double t, double dt, WorkerPool* pool) {
+  GpuLayerState& g = st.gl;
+  forChunks(pool, g.nchunk, [&](int k) { stepChunk(m, st, k, t, dt); });
+  for (std::size_t a = 0; a < g.job_runs.size(); ++a) {
+    const std::size_t j = std::size_t(g.job_runs[a].job);
+    trainingStepMerge1(g.job[j], g.job_ctx[j], g.job_parts[a]);
+  }
+  int nd = 0;
+  for (int k = 0; k < g.nchunk; ++k)
+    if (g.chunk_deferred[std::size_t(k)]) g.deferred[std::size_t(nd++)] = k;
+  if (nd > 0) {
+    for (int j = 0; j < m.njob; ++j)
+      if (g.job_fused[std::size_t(j)])
+        trainingStepRelease(m.job_spec[j], g.job[j], g.job_ctx[std::size_t(j)],
+                            g.job_io[std::size_t(j)]);
+    forChunks(pool, nd, [&](int i) { finishChunk(m, st, g.deferred[std::size_t(i)], t, dt); });
+  }
+  for (std::size_t a = 0; a < g.job_runs.size(); ++a) {
+    const std::size_t j = std::size_t(g.job_runs[a].job);
+    trainingStepMerge3(g.job[j], g.job_ctx[j], g.job_parts[a]);
+  }
+  for (int j = 0; j < m.njob; ++j)
+    if (g.job_fused[std::size_t(j)]) trainingStepEnd(g.job[j], g.job_ctx[std::size_t(j)]);
+}
+
 // 3. sums over the racks, in rack order (the same whatever the number of threads)
 void sumRacks(const FacilityModel& m, GpuLayerState& g, double dt) {
   for (int r = 0; r < m.nrack; ++r) {
@@ -617,18 +736,8 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
     const double t = t0 + double(step) * dt;
     // 1. jobs
     stepJobs(m, st, t, dt);
-    // 2. racks, in parallel chunks of about 16 racks, claimed one at a time by whichever thread
-    // is free
-    if (pool && pool->size() > 1) {
-      const int nk = std::max(1, m.nrack / 16);
-      pool->run(nk, [&](int k) {
-        int r0, r1;
-        WorkerPool::chunk(m.nrack, nk, k, &r0, &r1);
-        for (int r = r0; r < r1; ++r) stepRack(m, st, r, t, dt);
-      });
-    } else {
-      for (int r = 0; r < m.nrack; ++r) stepRack(m, st, r, t, dt);
-    }
+    // 2. racks and the fused jobs' GPUs, in parallel chunks of about 16 racks
+    stepChunks(m, st, t, dt, pool);
     // 3. sums over the racks
     sumRacks(m, g, dt);
     // 4. the facility side of the power chain: busways, UPS, transformer

@@ -91,9 +91,27 @@ struct GpuLayerState {
   std::vector<std::vector<Utilization>> job_util;
   std::vector<std::vector<double>> job_bw_nvl, job_bw_net, job_weight;  // per job and group
   std::vector<std::vector<unsigned char>> job_cause;
-  std::vector<double> job_throttled;  // GPU-seconds of thermal/brake throttling   (s)
-  std::vector<double> job_capped;     // GPU-seconds under the power cap (0x4), cumulative (s)
-  double capped_total = 0;            // the same over every GPU                          (s)
+  // the fast step's fixed partition (docs/performance.md, "the job step in chunks"): chunks of
+  // about 16 racks, the unit of the parallel rack loop and of the training jobs' passes, the same
+  // whatever the thread count. A training job whose groups are one contiguous run (every job that
+  // fills its racks) is stepped per chunk inside the rack loop (job_fused); its sums are taken
+  // per chunk (job_parts) and merged in chunk order.
+  struct JobRun {
+    int job, slot0, slot1;  // a fused job's slots [slot0, slot1) in one chunk
+  };
+  int nchunk = 1;
+  std::vector<int> chunk_runadr;  // nchunk + 1: the chunk's runs in job_runs
+  std::vector<JobRun> job_runs;
+  std::vector<JobStepPart> job_parts;  // per job run, this step
+  std::vector<char> job_fused;         // per job
+  std::vector<JobStepCtx> job_ctx;     // per job, this step
+  std::vector<JobStepExtras> job_ex;   // per job, this step (views of the vectors above)
+  std::vector<JobStepIo> job_io;       // per job, this step
+  std::vector<char> chunk_deferred;    // the chunk waits for its job's barrier decision
+  std::vector<int> deferred;           // those chunks, in order (scratch)
+  std::vector<double> job_throttled;   // GPU-seconds of thermal/brake throttling   (s)
+  std::vector<double> job_capped;      // GPU-seconds under the power cap (0x4), cumulative (s)
+  double capped_total = 0;             // the same over every GPU                          (s)
   // per job, at the last output row: iterations and their summed time (the interval's share)
   std::vector<long> job_iterations_row;
   std::vector<double> job_iteration_time_row;
