@@ -494,8 +494,9 @@ double weightOf(const JobStepIo& io, std::size_t ng, std::size_t g) {
 
 // one live GPU (or its rank on a hot spare) from s.t_local to the step end or its next barrier;
 // its map adds go to `sum` (the job's map_sum, or a chunk's share of it)
-void advanceGpu(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c, const JobStepIo& io,
-                std::size_t g, double* sum) {
+[[gnu::always_inline]] inline void advanceGpu(const TrainingJobSpec& job, JobState& st,
+                                              const JobStepCtx& c, const JobStepIo& io,
+                                              std::size_t g, double* sum) {
   const std::size_t ng = st.gpu.size();
   // what the GPU sees this step beyond its clocks; a rank on a hot spare runs at the reference
   // speeds (its heat is elsewhere) and its utilization goes nowhere
@@ -573,7 +574,7 @@ void trainingStepRun(const TrainingJobSpec& job, JobState& st, const JobStepCtx&
           kTimeStalled, c.tb - c.t_run);
     all_waiting = all_waiting && s.waiting;
   }
-  part.all_waiting = all_waiting;
+  part.all_waiting = part.all_waiting && all_waiting;
 }
 
 void trainingStepMerge1(JobState& st, JobStepCtx& c, const JobStepPart& part) {
@@ -627,38 +628,83 @@ bool trainingStepRelease(const TrainingJobSpec& job, JobState& st, JobStepCtx& c
 
 // the job cannot pass the barrier within this step: the ones still waiting wait to the step end
 // (or stall, a live GPU waiting on a dead one), and the sums become means
+namespace {
+
+// the finish of one GPU (trainingStepFinish); running, t_block: the part's reductions
+[[gnu::always_inline]] inline void finishGpu(JobState& st, const JobStepCtx& c, const JobStepIo& io,
+                                             std::size_t g, double inv, double* map3, bool& running,
+                                             double& t_block) {
+  GpuProgress& s = st.gpu[g];
+  Utilization& u = io.out[g];
+  if (c.run && jobGpuOk(st, io.alive, g)) {
+    if (!s.waiting) {
+      running = true;
+    } else {
+      t_block = std::max(t_block, s.t_local);
+      s.wait_time += c.tb - s.t_local;
+      MapAcc{map3, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, st.gpu.size(), g)}.add(
+          c.all_ok ? kTimeBarrierWait : kTimeStalled, c.tb - s.t_local);
+      if (io.alive[g]) addScaled(u, c.idle, c.tb - s.t_local);
+      s.t_local = c.tb;
+    }
+  }
+  st.phase_now[g] = static_cast<std::uint16_t>(s.phase);
+  u.a_sm *= inv;
+  u.a_hbm *= inv;
+  u.a_nvlink *= inv;
+  u.a_network *= inv;
+  u.compute_bound *= inv;
+  u.memory_bound *= inv;
+}
+
+}  // namespace
+
 void trainingStepFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
                         const JobStepIo& io, std::size_t g0, std::size_t g1, JobStepPart& part) {
   (void)job;
-  const std::size_t ng = st.gpu.size();
   const double inv = 1.0 / c.dt;
   bool running = false;
   double t_block = part.t_block;
-  for (std::size_t g = g0; g < g1; ++g) {
-    GpuProgress& s = st.gpu[g];
-    Utilization& u = io.out[g];
-    if (c.run && jobGpuOk(st, io.alive, g)) {
-      if (!s.waiting) {
-        running = true;
-      } else {
-        t_block = std::max(t_block, s.t_local);
-        s.wait_time += c.tb - s.t_local;
-        MapAcc{part.map3, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, ng, g)}.add(
-            c.all_ok ? kTimeBarrierWait : kTimeStalled, c.tb - s.t_local);
-        if (io.alive[g]) addScaled(u, c.idle, c.tb - s.t_local);
-        s.t_local = c.tb;
-      }
-    }
-    st.phase_now[g] = static_cast<std::uint16_t>(s.phase);
-    u.a_sm *= inv;
-    u.a_hbm *= inv;
-    u.a_nvlink *= inv;
-    u.a_network *= inv;
-    u.compute_bound *= inv;
-    u.memory_bound *= inv;
-  }
+  for (std::size_t g = g0; g < g1; ++g) finishGpu(st, c, io, g, inv, part.map3, running, t_block);
   part.running = part.running || running;
   part.t_block = t_block;
+}
+
+std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                                  const JobStepIo& io, std::size_t g0, std::size_t g1,
+                                  JobStepPart& part) {
+  const std::size_t ng = st.gpu.size();
+  const double inv = 1.0 / c.dt;
+  bool all_waiting = part.all_waiting, running = false;
+  double t_block = part.t_block;
+  // the job cannot release in this step once one GPU of the part runs on (or never)
+  bool known = !(c.run && c.all_ok && all_waiting);
+  std::size_t first = g1;
+  for (std::size_t g = g0; g < g1; ++g) {
+    GpuProgress& s = st.gpu[g];
+    if (!c.zeroed) {
+      io.out[g] = Utilization{};
+      if (io.alive[g]) addScaled(io.out[g], c.idle, c.outside);
+    }
+    if (c.run) {
+      s.t_local = c.t_run;
+      if (jobGpuOk(st, io.alive, g))
+        advanceGpu(job, st, c, io, g, part.map1);
+      else
+        MapAcc{part.map1, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, ng, g)}.add(
+            kTimeStalled, c.tb - c.t_run);
+      all_waiting = all_waiting && s.waiting;
+      known = known || !all_waiting;
+    }
+    if (known) {
+      if (first == g1) first = g;
+      finishGpu(st, c, io, g, inv, part.map3, running, t_block);
+    }
+  }
+  part.all_waiting = all_waiting;
+  part.running = part.running || running;
+  part.t_block = t_block;
+  return first;
 }
 
 void trainingStepMerge3(JobState& st, JobStepCtx& c, const JobStepPart& part) {

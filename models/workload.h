@@ -245,6 +245,14 @@ bool trainingStepRelease(const TrainingJobSpec& job, JobState& st, JobStepCtx& c
                          const JobStepIo& io);
 void trainingStepFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
                         const JobStepIo& io, std::size_t g0, std::size_t g1, JobStepPart& part);
+// pass 1 and, for every GPU from the first after which the part is known not to release
+// (trainingStepCanRelease false: some GPU of the part runs on), the finish at once, in one pass
+// over the GPUs' state; returns that first GPU (g1: none). The caller finishes [g0, first) once
+// the part is known, or after the release decision. The same results as trainingStepRun and then
+// trainingStepFinish, up to the order of the sums in part.map3.
+std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                                  const JobStepIo& io, std::size_t g0, std::size_t g1,
+                                  JobStepPart& part);
 void trainingStepMerge3(JobState& st, JobStepCtx& c, const JobStepPart& part);
 void trainingStepEnd(JobState& st, const JobStepCtx& c);
 

@@ -26,16 +26,11 @@ namespace {
 // in each the runs of slots of the training jobs stepped in chunks (GpuLayerState::job_fused)
 void initChunks(const FacilityModel& m, GpuLayerState& g) {
   g.nchunk = std::max(1, m.nrack / 16);
-  g.job_fused.assign(std::size_t(m.njob), 0);
-  for (int j = 0; j < m.njob; ++j) {
-    const auto& jg = m.job_groups[std::size_t(j)];
-    g.job_fused[std::size_t(j)] =
-        m.job_kind[j] == 0 && !jg.empty() && jg.back() - jg.front() + 1 == int(jg.size());
-  }
   g.chunk_runadr.assign(std::size_t(g.nchunk) + 1, 0);
   g.job_runs.clear();
   for (int k = 0; k < g.nchunk; ++k) {
-    g.chunk_runadr[std::size_t(k)] = int(g.job_runs.size());
+    const int a0 = int(g.job_runs.size());
+    g.chunk_runadr[std::size_t(k)] = a0;
     int r0, r1;
     WorkerPool::chunk(m.nrack, g.nchunk, k, &r0, &r1);
     for (int r = r0; r < r1; ++r) {
@@ -44,21 +39,27 @@ void initChunks(const FacilityModel& m, GpuLayerState& g) {
         const int j = g.grp.job[q];
         if (j < 0 || !g.job_fused[std::size_t(j)]) continue;
         const int slot = q - m.job_groups[std::size_t(j)].front();
-        // groups of one rack, and the racks of a chunk, follow each other: extend the last run
-        if (!g.job_runs.empty() && int(g.job_runs.size()) > g.chunk_runadr[std::size_t(k)] &&
-            g.job_runs.back().job == j && g.job_runs.back().slot1 == slot)
-          g.job_runs.back().slot1 = slot + 1;
-        else
-          g.job_runs.push_back({j, slot, slot + 1});
+        // the job's run in this chunk: one per job, its slots in rack order
+        int a = a0;
+        while (a < int(g.job_runs.size()) && g.job_runs[std::size_t(a)].job != j) ++a;
+        if (a == int(g.job_runs.size())) g.job_runs.push_back({j, slot, slot});
+        GpuLayerState::JobRun& run = g.job_runs[std::size_t(a)];
+        if (run.slot1 != slot) {  // not in rack order: the job is stepped as a whole
+          g.job_fused[std::size_t(j)] = 0;
+          initChunks(m, g);
+          return;
+        }
+        run.slot1 = slot + 1;
       }
     }
   }
   g.chunk_runadr[std::size_t(g.nchunk)] = int(g.job_runs.size());
+  g.run_done.assign(g.job_runs.size(), 0);
+  g.chunk_wait.assign(std::size_t(g.nchunk), 0);
   g.job_parts.assign(g.job_runs.size(), JobStepPart{});
   g.job_ctx.assign(std::size_t(m.njob), JobStepCtx{});
   g.job_ex.assign(std::size_t(m.njob), JobStepExtras{});
   g.job_io.assign(std::size_t(m.njob), JobStepIo{});
-  g.chunk_deferred.assign(std::size_t(g.nchunk), 0);
   g.deferred.assign(std::size_t(g.nchunk), 0);
 }
 
@@ -145,6 +146,12 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     g.job_speed_m.emplace_back(n, 1.0);
     g.job_alive.emplace_back(n, 1);
     g.job_util.emplace_back(n);
+  }
+  g.job_fused.assign(std::size_t(m.njob), 0);
+  for (int j = 0; j < m.njob; ++j) {
+    const auto& jg = m.job_groups[std::size_t(j)];
+    g.job_fused[std::size_t(j)] =
+        m.job_kind[j] == 0 && !jg.empty() && jg.back() - jg.front() + 1 == int(jg.size());
   }
   initChunks(m, g);
   g.job_throttled.assign(m.njob, 0.0);
@@ -629,16 +636,24 @@ void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
   jobSpeeds(m, st, r);
 }
 
-// 2'. chunk k of the fixed partition: pass 1 of the fused training jobs' GPUs in it, then, unless
-// every GPU of one of its jobs waits (the job may release its barrier in this step: the chunk
-// waits for that decision, finishChunk), the rest of their step and the racks
+// 2'. chunk k of the fixed partition: the job step of its GPUs of the fused training jobs (pass 1
+// and, from the first GPU on after which the job is known not to release its barrier in this
+// step, the finish, in one pass over their state), then its racks. While every GPU of a job's
+// part so far waits at the barrier, the job may release in this step: then the chunk's racks
+// wait for the decision after the loop (finishChunk). Per chunk, not per rack: the long runs over
+// each array keep the hardware prefetchers streaming (per rack, the job's arrays and the kernel's
+// interleaved in 72-element pieces made the kernel itself 30 % slower).
+
+// the rest of the job step of chunk k's runs not finished yet, then its racks
 void finishChunk(const FacilityModel& m, State& st, int k, double t, double dt) {
   GpuLayerState& g = st.gl;
   for (int a = g.chunk_runadr[std::size_t(k)]; a < g.chunk_runadr[std::size_t(k) + 1]; ++a) {
+    if (g.run_done[std::size_t(a)]) continue;
     const GpuLayerState::JobRun& run = g.job_runs[std::size_t(a)];
     const std::size_t j = std::size_t(run.job);
     trainingStepFinish(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j], std::size_t(run.slot0),
                        std::size_t(run.slot1), g.job_parts[std::size_t(a)]);
+    g.run_done[std::size_t(a)] = 1;
   }
   int r0, r1;
   WorkerPool::chunk(m.nrack, g.nchunk, k, &r0, &r1);
@@ -653,11 +668,18 @@ void stepChunk(const FacilityModel& m, State& st, int k, double t, double dt) {
     const std::size_t j = std::size_t(run.job);
     JobStepPart& part = g.job_parts[std::size_t(a)];
     part = JobStepPart{};
-    trainingStepRun(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j], std::size_t(run.slot0),
-                    std::size_t(run.slot1), part);
-    wait = wait || trainingStepCanRelease(g.job_ctx[j], part);
+    // slots from `first` on are finished already; the ones before once the part is known
+    const std::size_t first =
+        trainingStepRunFinish(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j],
+                              std::size_t(run.slot0), std::size_t(run.slot1), part);
+    const bool known = !trainingStepCanRelease(g.job_ctx[j], part);
+    if (known && first > std::size_t(run.slot0))
+      trainingStepFinish(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j], std::size_t(run.slot0),
+                         first, part);
+    g.run_done[std::size_t(a)] = known ? 1 : 0;
+    wait = wait || !known;
   }
-  g.chunk_deferred[std::size_t(k)] = wait ? 1 : 0;
+  g.chunk_wait[std::size_t(k)] = wait ? 1 : 0;
   if (!wait) finishChunk(m, st, k, t, dt);
 }
 
@@ -683,7 +705,7 @@ void stepChunks(const FacilityModel& m, State& st, double t, double dt, WorkerPo
   }
   int nd = 0;
   for (int k = 0; k < g.nchunk; ++k)
-    if (g.chunk_deferred[std::size_t(k)]) g.deferred[std::size_t(nd++)] = k;
+    if (g.chunk_wait[std::size_t(k)]) g.deferred[std::size_t(nd++)] = k;
   if (nd > 0) {
     for (int j = 0; j < m.njob; ++j)
       if (g.job_fused[std::size_t(j)])

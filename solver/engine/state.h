@@ -107,8 +107,9 @@ struct GpuLayerState {
   std::vector<JobStepCtx> job_ctx;     // per job, this step
   std::vector<JobStepExtras> job_ex;   // per job, this step (views of the vectors above)
   std::vector<JobStepIo> job_io;       // per job, this step
-  std::vector<char> chunk_deferred;    // the chunk waits for its job's barrier decision
-  std::vector<int> deferred;           // those chunks, in order (scratch)
+  std::vector<char> run_done;          // this step: the run's finish is done
+  std::vector<char> chunk_wait;        // this step: the chunk waits for its jobs' barrier decision
+  std::vector<int> deferred;           // the chunks with pending racks, in order (scratch)
   std::vector<double> job_throttled;   // GPU-seconds of thermal/brake throttling   (s)
   std::vector<double> job_capped;      // GPU-seconds under the power cap (0x4), cumulative (s)
   double capped_total = 0;             // the same over every GPU                          (s)
