@@ -75,6 +75,31 @@ void addScaled(Utilization& acc, const Utilization& u, double w) {
   acc.memory_bound += w * u.memory_bound;
 }
 
+// a GPU's utilization in the step's output, as a record or in the arrays (JobStepIo)
+[[gnu::always_inline]] inline Utilization loadU(const JobStepIo& io, std::size_t g) {
+  const UtilArrays& a = io.arrays;
+  if (!a.a_sm) return io.out[g];
+  return Utilization{a.a_sm[g], a.a_hbm[g], a.a_nvlink[g], a.a_network[g], 0.0, a.memory_bound[g]};
+}
+[[gnu::always_inline]] inline void storeU(const JobStepIo& io, std::size_t g,
+                                          const Utilization& u) {
+  const UtilArrays& a = io.arrays;
+  if (!a.a_sm) {
+    io.out[g] = u;
+    return;
+  }
+  a.a_sm[g] = u.a_sm;
+  a.a_hbm[g] = u.a_hbm;
+  a.a_nvlink[g] = u.a_nvlink;
+  a.a_network[g] = u.a_network;
+  a.memory_bound[g] = u.memory_bound;
+}
+void addU(const JobStepIo& io, std::size_t g, const Utilization& idle, double w) {
+  Utilization u = loadU(io, g);
+  addScaled(u, idle, w);
+  storeU(io, g, u);
+}
+
 }  // namespace
 
 //---------------------------------------------------------------------------------------------
@@ -211,9 +236,12 @@ double commRate(const PhaseSpec& p, const GpuInputs& in) {
 }
 
 // advance one live GPU from s.t_local towards tb until it reaches a barrier (waiting, t_local =
-// arrival time) or tb; accumulates utilization x time into acc and its time into the map
-void runGpu(const TrainingJobSpec& job, GpuProgress& s, const MapAcc& tm, double tb,
-            const GpuInputs& in, Utilization& acc) {
+// arrival time) or tb; accumulates utilization x time into acc and its time into the map.
+// Inlined, so that acc stays in registers: out of line, the caller's scalar stores of acc and
+// runGpu's paired loads of it missed the store-to-load forwarding (18 % of runGpu's time)
+[[gnu::always_inline]] inline void runGpu(const TrainingJobSpec& job, GpuProgress& s,
+                                          const MapAcc& tm, double tb, const GpuInputs& in,
+                                          Utilization& acc) {
   const int n = static_cast<int>(job.phases.size());
   while (!s.waiting) {
     double dur, rate;
@@ -432,7 +460,7 @@ bool allGpusOk(const JobState& st, std::span<const char> alive) {
 // failure handling at the start of the active part [ta, tb] of a step; returns the time from
 // which the job runs normally (tb: not in this step)
 double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const char> alive,
-                      double ta, double tb, std::span<Utilization> out, const Utilization& idle,
+                      double ta, double tb, const JobStepIo& io, const Utilization& idle,
                       std::span<const double> w) {
   const std::size_t ng = st.gpu.size();
   bool all_ok = true;
@@ -444,7 +472,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
     if (!all_ok) {  // waiting for the failed GPUs to come back
       for (std::size_t g = 0; g < ng; ++g) {
         mapOf(st, g, w.empty() ? 1.0 : w[g]).add(kTimeStalled, tb - ta);
-        if (alive[g]) addScaled(out[g], idle, tb - ta);
+        if (alive[g]) addU(io, g, idle, tb - ta);
       }
       st.stalled_time += tb - ta;
       return tb;
@@ -455,7 +483,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
   const double r = std::min(st.restart_left, tb - ta);
   for (std::size_t g = 0; g < ng; ++g) {
     mapOf(st, g, w.empty() ? 1.0 : w[g]).add(kTimeRestart, r);
-    if (alive[g]) addScaled(out[g], idle, r);
+    if (alive[g]) addU(io, g, idle, r);
   }
   st.restart_left -= r;
   if (st.restart_left > 1e-12) return tb;
@@ -496,7 +524,7 @@ double weightOf(const JobStepIo& io, std::size_t ng, std::size_t g) {
 // its map adds go to `sum` (the job's map_sum, or a chunk's share of it)
 [[gnu::always_inline]] inline void advanceGpu(const TrainingJobSpec& job, JobState& st,
                                               const JobStepCtx& c, const JobStepIo& io,
-                                              std::size_t g, double* sum) {
+                                              std::size_t g, double* sum, Utilization& u) {
   const std::size_t ng = st.gpu.size();
   // what the GPU sees this step beyond its clocks; a rank on a hot spare runs at the reference
   // speeds (its heat is elsewhere) and its utilization goes nowhere
@@ -511,7 +539,7 @@ double weightOf(const JobStepIo& io, std::size_t ng, std::size_t g) {
   }
   Utilization spare_util;
   const MapAcc tm{sum, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, ng, g)};
-  runGpu(job, st.gpu[g], tm, c.tb, in, io.alive[g] ? io.out[g] : spare_util);
+  runGpu(job, st.gpu[g], tm, c.tb, in, io.alive[g] ? u : spare_util);
 }
 
 }  // namespace
@@ -520,7 +548,7 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
                              const JobStepIo& io) {
   const std::size_t ng = st.gpu.size();
   if (io.speed_compute.size() != ng || io.speed_memory.size() != ng || io.alive.size() != ng ||
-      io.out.size() != ng)
+      (io.out.size() != ng && !io.arrays.a_sm))
     fail("stepTrainingJob: span sizes differ from the number of GPUs of the job");
   if (!(dt > 0)) fail("stepTrainingJob: dt must be > 0");
   JobStepCtx c;
@@ -537,13 +565,14 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
   c.t_run = c.ta;
   if (window && job.restart_on_failure && (st.mode != 0 || !c.all_ok)) {
     for (std::size_t g = 0; g < ng; ++g) {
-      io.out[g] = Utilization{};
-      if (io.alive[g]) addScaled(io.out[g], c.idle, c.outside);
+      Utilization u{};
+      if (io.alive[g]) addScaled(u, c.idle, c.outside);
+      storeU(io, g, u);
     }
     c.zeroed = true;
     const std::span<const double> w =
         io.extras && io.extras->weight.size() == ng ? io.extras->weight : std::span<const double>();
-    c.t_run = handleFailures(job, st, io.alive, c.ta, c.tb, io.out, c.idle, w);
+    c.t_run = handleFailures(job, st, io.alive, c.ta, c.tb, io, c.idle, w);
     c.all_ok = allGpusOk(st, io.alive);  // ranks may have moved to hot spares
   }
   c.run = c.tb > c.t_run;
@@ -561,15 +590,18 @@ void trainingStepRun(const TrainingJobSpec& job, JobState& st, const JobStepCtx&
   bool all_waiting = true;
   for (std::size_t g = g0; g < g1; ++g) {
     GpuProgress& s = st.gpu[g];
-    if (!c.zeroed) {
-      io.out[g] = Utilization{};
-      if (io.alive[g]) addScaled(io.out[g], c.idle, c.outside);
+    Utilization u{};
+    if (c.zeroed)
+      u = loadU(io, g);
+    else if (io.alive[g])
+      addScaled(u, c.idle, c.outside);
+    if (c.run) {
+      s.t_local = c.t_run;
+      if (jobGpuOk(st, io.alive, g)) advanceGpu(job, st, c, io, g, part.map1, u);
     }
+    storeU(io, g, u);
     if (!c.run) continue;
-    s.t_local = c.t_run;
-    if (jobGpuOk(st, io.alive, g))
-      advanceGpu(job, st, c, io, g, part.map1);
-    else
+    if (!jobGpuOk(st, io.alive, g))
       MapAcc{part.map1, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, ng, g)}.add(
           kTimeStalled, c.tb - c.t_run);
     all_waiting = all_waiting && s.waiting;
@@ -608,7 +640,7 @@ bool trainingStepRelease(const TrainingJobSpec& job, JobState& st, JobStepCtx& c
       GpuProgress& s = st.gpu[g];
       s.wait_time += tr - s.t_local;
       mapOf(st, g, weightOf(io, ng, g)).add(kTimeBarrierWait, tr - s.t_local);
-      if (io.alive[g]) addScaled(io.out[g], c.idle, tr - s.t_local);
+      if (io.alive[g]) addU(io, g, c.idle, tr - s.t_local);
       s.t_local = tr;
       if (attribute) caused += attributeWait(st, g, share);
     }
@@ -618,7 +650,11 @@ bool trainingStepRelease(const TrainingJobSpec& job, JobState& st, JobStepCtx& c
     bool all_waiting = true;
     for (std::size_t g = 0; g < ng; ++g) {
       GpuProgress& s = st.gpu[g];
-      if (jobGpuOk(st, io.alive, g)) advanceGpu(job, st, c, io, g, st.map_sum);
+      if (jobGpuOk(st, io.alive, g)) {
+        Utilization u = loadU(io, g);
+        advanceGpu(job, st, c, io, g, st.map_sum, u);
+        storeU(io, g, u);
+      }
       all_waiting = all_waiting && s.waiting;
     }
     c.all_waiting = all_waiting;
@@ -633,9 +669,8 @@ namespace {
 // the finish of one GPU (trainingStepFinish); running, t_block: the part's reductions
 [[gnu::always_inline]] inline void finishGpu(JobState& st, const JobStepCtx& c, const JobStepIo& io,
                                              std::size_t g, double inv, double* map3, bool& running,
-                                             double& t_block) {
+                                             double& t_block, Utilization& u) {
   GpuProgress& s = st.gpu[g];
-  Utilization& u = io.out[g];
   if (c.run && jobGpuOk(st, io.alive, g)) {
     if (!s.waiting) {
       running = true;
@@ -665,7 +700,11 @@ void trainingStepFinish(const TrainingJobSpec& job, JobState& st, const JobStepC
   const double inv = 1.0 / c.dt;
   bool running = false;
   double t_block = part.t_block;
-  for (std::size_t g = g0; g < g1; ++g) finishGpu(st, c, io, g, inv, part.map3, running, t_block);
+  for (std::size_t g = g0; g < g1; ++g) {
+    Utilization u = loadU(io, g);
+    finishGpu(st, c, io, g, inv, part.map3, running, t_block, u);
+    storeU(io, g, u);
+  }
   part.running = part.running || running;
   part.t_block = t_block;
 }
@@ -673,33 +712,87 @@ void trainingStepFinish(const TrainingJobSpec& job, JobState& st, const JobStepC
 std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
                                   const JobStepIo& io, std::size_t g0, std::size_t g1,
                                   JobStepPart& part) {
+  // everything the loop reads, in locals: the GPU's accumulation escapes into runGpu, so members
+  // read through references would be reloaded after every call
   const std::size_t ng = st.gpu.size();
-  const double inv = 1.0 / c.dt;
+  const double inv = 1.0 / c.dt, tb = c.tb, t_run = c.t_run, outside = c.outside;
+  const bool zeroed = c.zeroed, run = c.run, all_ok = c.all_ok;
+  const Utilization idle = c.idle;
+  const JobStepExtras* ex = io.extras;
+  const double* bw_nvl = ex && ex->bw_nvlink.size() == ng ? ex->bw_nvlink.data() : nullptr;
+  const double* bw_net = ex && ex->bw_network.size() == ng ? ex->bw_network.data() : nullptr;
+  const unsigned char* cause =
+      ex && ex->clock_cause.size() == ng ? ex->clock_cause.data() : nullptr;
+  const double* weight = ex && ex->weight.size() == ng ? ex->weight.data() : nullptr;
+  const double* speed_c = io.speed_compute.data();
+  const double* speed_m = io.speed_memory.data();
+  const char* alive = io.alive.data();
+  GpuProgress* gpu = st.gpu.data();
+  double* time_map = st.per_gpu_map ? st.time_map.data() : nullptr;
+  std::uint16_t* phase_now = st.phase_now.data();
+  double* map1 = part.map1;
+  double* map3 = part.map3;
   bool all_waiting = part.all_waiting, running = false;
   double t_block = part.t_block;
   // the job cannot release in this step once one GPU of the part runs on (or never)
-  bool known = !(c.run && c.all_ok && all_waiting);
+  bool known = !(run && all_ok && all_waiting);
   std::size_t first = g1;
   for (std::size_t g = g0; g < g1; ++g) {
-    GpuProgress& s = st.gpu[g];
-    if (!c.zeroed) {
-      io.out[g] = Utilization{};
-      if (io.alive[g]) addScaled(io.out[g], c.idle, c.outside);
-    }
-    if (c.run) {
-      s.t_local = c.t_run;
-      if (jobGpuOk(st, io.alive, g))
-        advanceGpu(job, st, c, io, g, part.map1);
-      else
-        MapAcc{part.map1, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, ng, g)}.add(
-            kTimeStalled, c.tb - c.t_run);
+    GpuProgress& s = gpu[g];
+    const bool on = alive[g] != 0;
+    const MapAcc tm{map1, time_map ? time_map + g * kTimeCats : nullptr, weight ? weight[g] : 1.0};
+    Utilization u{};
+    if (zeroed)
+      u = loadU(io, g);
+    else if (on)
+      addScaled(u, idle, outside);
+    if (run) {
+      s.t_local = t_run;
+      if (on || s.on_spare) {  // jobGpuOk
+        // what the GPU sees this step beyond its clocks; a rank on a hot spare runs at the
+        // reference speeds (its heat is elsewhere) and its utilization goes nowhere
+        GpuInputs in;
+        if (on) {
+          in.v_compute = speed_c[g];
+          in.v_memory = speed_m[g];
+          if (bw_nvl) in.f_nvlink = bw_nvl[g];
+          if (bw_net) in.f_network = bw_net[g];
+          if (cause) in.cause = cause[g];
+        }
+        // (a spare's utilization is dropped: no reference that selects between two records,
+        // which would keep u in memory)
+        const Utilization u0 = u;
+        runGpu(job, s, tm, tb, in, u);
+        if (!on) u = u0;
+      } else {
+        tm.add(kTimeStalled, tb - t_run);
+      }
       all_waiting = all_waiting && s.waiting;
       known = known || !all_waiting;
     }
-    if (known) {
+    if (known) {  // the finish (finishGpu)
       if (first == g1) first = g;
-      finishGpu(st, c, io, g, inv, part.map3, running, t_block);
+      if (run && (on || s.on_spare)) {
+        if (!s.waiting) {
+          running = true;
+        } else {
+          t_block = std::max(t_block, s.t_local);
+          s.wait_time += tb - s.t_local;
+          const MapAcc tm3{map3, tm.gpu, tm.w};
+          tm3.add(all_ok ? kTimeBarrierWait : kTimeStalled, tb - s.t_local);
+          if (on) addScaled(u, idle, tb - s.t_local);
+          s.t_local = tb;
+        }
+      }
+      phase_now[g] = static_cast<std::uint16_t>(s.phase);
+      u.a_sm *= inv;
+      u.a_hbm *= inv;
+      u.a_nvlink *= inv;
+      u.a_network *= inv;
+      u.compute_bound *= inv;
+      u.memory_bound *= inv;
     }
+    storeU(io, g, u);
   }
   part.all_waiting = all_waiting;
   part.running = part.running || running;

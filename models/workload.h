@@ -210,11 +210,18 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
 // for a fixed partition the results do not depend on which thread ran which chunk. A chunk whose
 // GPUs do not all wait after pass 1 (canRelease false) may finish at once: the job cannot
 // release in this step.
+// the utilizations as separate arrays (one per field, size of the job; no compute_bound): what
+// the GPU layer's kernel reads directly, instead of the 48-byte Utilization per GPU
+struct UtilArrays {
+  double *a_sm = nullptr, *a_hbm = nullptr, *a_nvlink = nullptr, *a_network = nullptr;
+  double* memory_bound = nullptr;
+};
 struct JobStepIo {
   std::span<const double> speed_compute, speed_memory;
   std::span<const char> alive;
-  std::span<Utilization> out;
+  std::span<Utilization> out;  // or, if arrays.a_sm is set, arrays (out is then not used)
   const JobStepExtras* extras = nullptr;
+  UtilArrays arrays{};
 };
 struct JobStepCtx {  // what the whole job decides for the step
   double t = 0, dt = 0, ta = 0, tb = 0, t_run = 0, outside = 0;

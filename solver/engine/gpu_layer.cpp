@@ -89,7 +89,7 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   G.reasons.assign(nq, 0);
   G.cause.assign(nq, (unsigned char)kTimeClockOther);
   G.smooth.assign(nq, PowerSmoothingState{});
-  G.util.assign(nq, Utilization{});
+  for (auto* v : {&G.a_sm, &G.a_hbm, &G.a_nvl, &G.a_net, &G.mem_bound}) v->assign(nq, 0.0);
   for (auto* v : {&G.P_base, &G.P_leak, &G.P_sm, &G.P_clk, &G.g_jc, &G.g_hbm, &G.C_plate, &G.w})
     v->resize(nq);
   g.batch_types.clear();
@@ -174,6 +174,8 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.gpu_T_in.assign(m.ngpu, T_init);
   g.gpu_R_path.assign(m.ngpu, 0.0);
   g.grp.Q_coolant.assign(m.ngroup, 0.0);
+  g.grp.T_in.assign(m.ngroup, T_init);
+  g.grp.R_cp.assign(m.ngroup, 0.0);
   g.interval_time = 0;
   g.E_electric = g.E_to_coolant = 0;
   g.E_stored0 = 0;
@@ -204,7 +206,7 @@ void syncGpuView(const FacilityModel& m, State& st) {
     g.op[i] = GpuOperatingPoint{q.clock_ratio[k], q.P[k], q.P_hbm[k], unsigned(q.reasons[k])};
     g.smooth[i] = q.smooth[k];
     g.filler_energy[i] = q.filler_energy[k];
-    g.util[i] = q.util[k];
+    g.util[i] = q.util(k);
     g.P_sum[i] = q.P_sum[k];
     g.Tj_max[i] = q.Tj_max[k];
     g.Thbm_max[i] = q.Thbm_max[k];
@@ -270,6 +272,13 @@ void startWindow(const FacilityModel& m, State& st, const double* y) {
           u >= 0 && m_i > 0 ? std::max(g.grp.Q_coolant[m.gpu_group[u]], 0.0) / (m_i * cp) : 0.0;
       g.gpu_T_in[i] = (u >= 0 ? g.gpu_T_in[u] : T_in) + pickup;
     }
+    // and per group, contiguous, what the kernel reads at every fast step (its first GPU's)
+    GpuLayerState::Groups& G = g.grp;
+    for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q) {
+      const int i = m.group_gpuadr[q];
+      G.T_in[q] = g.gpu_T_in[i];
+      G.R_cp[q] = g.gpu_R_path[i] * G.R_factor[q];
+    }
   }
 }
 
@@ -300,15 +309,15 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
     if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
       const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
       for (std::size_t k = 0; k < groups.size(); ++k)
-        G.util[groups[k]] = g.job_alive[j][k] ? u : Utilization{};
+        G.setUtil(groups[k], g.job_alive[j][k] ? u : Utilization{});
       continue;
     }
     if (m.job_kind[j] == 2) {  // trace replay: per-GPU samples (GPUs beyond the trace idle);
       const TraceSpec& tr = m.job_trace[j];  // its groups are single GPUs
       for (std::size_t k = 0; k < groups.size(); ++k) {
         const int rank = m.gpu_jobslot[m.group_gpuadr[groups[k]]];
-        G.util[groups[k]] =
-            rank < int(tr.gpus.size()) ? traceUtilization(tr, rank, t + 0.5 * dt) : Utilization{};
+        G.setUtil(groups[k], rank < int(tr.gpus.size()) ? traceUtilization(tr, rank, t + 0.5 * dt)
+                                                        : Utilization{});
       }
       continue;
     }
@@ -320,10 +329,14 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
       g.job_ex[std::size_t(j)] = JobStepExtras{
           g.job_bw_nvl[j], g.job_bw_net[j],
           std::span<const unsigned char>(&G.cause[groups.front()], groups.size()), g.job_weight[j]};
-      g.job_io[std::size_t(j)] =
-          JobStepIo{g.job_speed_c[j], g.job_speed_m[j], g.job_alive[j],
-                    std::span<Utilization>(&G.util[groups.front()], groups.size()),
-                    &g.job_ex[std::size_t(j)]};
+      const std::size_t q0 = std::size_t(groups.front());
+      g.job_io[std::size_t(j)] = JobStepIo{
+          g.job_speed_c[j],
+          g.job_speed_m[j],
+          g.job_alive[j],
+          {},
+          &g.job_ex[std::size_t(j)],
+          UtilArrays{&G.a_sm[q0], &G.a_hbm[q0], &G.a_nvl[q0], &G.a_net[q0], &G.mem_bound[q0]}};
       g.job_ctx[std::size_t(j)] =
           trainingStepBegin(m.job_spec[j], g.job[j], t, dt, g.job_io[std::size_t(j)]);
       continue;
@@ -332,7 +345,7 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
     const JobStepExtras ex{g.job_bw_nvl[j], g.job_bw_net[j], g.job_cause[j], g.job_weight[j]};
     stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
                     g.job_alive[j], g.job_util[j], &ex);
-    for (std::size_t k = 0; k < groups.size(); ++k) G.util[groups[k]] = g.job_util[j][k];
+    for (std::size_t k = 0; k < groups.size(); ++k) G.setUtil(groups[k], g.job_util[j][k]);
   }
 }
 
@@ -392,8 +405,7 @@ constexpr int kBlock = 128;
 
 // what the kernel reads and writes for one block (on the stack of the thread that owns the rack)
 struct GpuBlock {
-  alignas(64) double a_sm[kBlock], a_hbm[kBlock], a_nvl[kBlock], cap[kBlock], T_in[kBlock],
-      R_cp[kBlock];
+  alignas(64) double cap[kBlock];
   alignas(64) std::uint64_t flags[kBlock];
   unsigned char smoothing[kBlock];  // 1: power smoothing's ramp limit is the group's binding cap
 };
@@ -422,18 +434,10 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   const std::uint64_t* job_flags = g.job_flags.data() + 1;  // [-1]: no job
   for (int k = 0; k < n; ++k) {
     const int q = q0 + k;
-    const Utilization& u = G.util[q];
     const int jj = G.job[q];
     const std::uint64_t jf = job_flags[jj];
-    b.a_sm[k] = u.a_sm;
-    b.a_hbm[k] = u.a_hbm;
-    b.a_nvl[k] = u.a_nvlink;
-    b.flags[k] = rack_flags | (u.memory_bound > 0.5 ? kBatchMemoryBound : 0) | (jf & kBatchHeld);
+    b.flags[k] = rack_flags | (G.mem_bound[q] > 0.5 ? kBatchMemoryBound : 0) | (jf & kBatchHeld);
     b.cap[k] = std::min(G.cap[q], rack_share);
-    // the coolant boundary of the group's first GPU (startWindow)
-    const int i = m.group_gpuadr[q];
-    b.T_in[k] = g.gpu_T_in[i];
-    b.R_cp[k] = g.gpu_R_path[i] * G.R_factor[q];
     b.smoothing[k] = 0;
     if (jf & kJobSlowPath) {
       adjust = true;
@@ -456,10 +460,9 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   // the rack's activity sums for its non-GPU parts
   for (int k = 0; k < n; ++k) {
     const double w = G.w[q0 + k];
-    const Utilization& u = G.util[q0 + k];
-    s.a_sm += w * u.a_sm;
-    s.a_nvlink += w * u.a_nvlink;
-    s.a_net += w * u.a_network;
+    s.a_sm += w * G.a_sm[q0 + k];
+    s.a_nvlink += w * G.a_nvl[q0 + k];
+    s.a_net += w * G.a_net[q0 + k];
   }
   // runs of one GPU type (a rack normally has one)
   for (int k0 = 0; k0 < n;) {
@@ -470,26 +473,14 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     const GpuBatchParams p{G.P_base.data() + q,  G.P_leak.data() + q, G.P_sm.data() + q,
                            G.P_clk.data() + q,   G.g_jc.data() + q,   G.g_hbm.data() + q,
                            G.C_plate.data() + q, G.w.data() + q};
-    GpuBatchIo io{b.a_sm + k0,
-                  b.a_hbm + k0,
-                  b.a_nvl + k0,
-                  b.flags + k0,
-                  b.cap + k0,
-                  b.T_in + k0,
-                  b.R_cp + k0,
-                  G.T_j.data() + q,
-                  G.T_hbm.data() + q,
-                  G.T_plate.data() + q,
-                  G.latches.data() + q,
-                  G.clock_ratio.data() + q,
-                  G.P.data() + q,
-                  G.P_hbm.data() + q,
-                  G.reasons.data() + q,
-                  G.Q_coolant.data() + q,
-                  G.P_sum.data() + q,
-                  G.Tj_max.data() + q,
-                  G.Thbm_max.data() + q,
-                  G.throttled_time.data() + q};
+    GpuBatchIo io{
+        G.a_sm.data() + q,  // the utilizations the job step left
+        G.a_hbm.data() + q,    G.a_nvl.data() + q,         b.flags + k0,       b.cap + k0,
+        G.T_in.data() + q,  // the coolant boundary, per window (startWindow)
+        G.R_cp.data() + q,     G.T_j.data() + q,           G.T_hbm.data() + q, G.T_plate.data() + q,
+        G.latches.data() + q,  G.clock_ratio.data() + q,   G.P.data() + q,     G.P_hbm.data() + q,
+        G.reasons.data() + q,  G.Q_coolant.data() + q,     G.P_sum.data() + q, G.Tj_max.data() + q,
+        G.Thbm_max.data() + q, G.throttled_time.data() + q};
     const GpuBatchType& bt = g.batch_types[std::size_t(type)];
     gpuBatchOperatingPoint(bt, p, io, k1 - k0);
     if (adjust) adjustPower(m, st, q, k1 - k0, t, dt, powered);

@@ -69,14 +69,29 @@ struct GpuLayerState {
     std::vector<std::uint64_t> reasons;
     std::vector<PowerSmoothingState> smooth;
     std::vector<double> filler_energy;
-    std::vector<Utilization> util;
+    // the utilizations of the step, one array per field (the job step writes them, the kernel
+    // reads them in place; no compute_bound: nothing in the layer reads it)
+    std::vector<double> a_sm, a_hbm, a_nvl, a_net, mem_bound;
+    Utilization util(std::size_t q) const {
+      return Utilization{a_sm[q], a_hbm[q], a_nvl[q], a_net[q], 0.0, mem_bound[q]};
+    }
+    void setUtil(std::size_t q, const Utilization& u) {
+      a_sm[q] = u.a_sm;
+      a_hbm[q] = u.a_hbm;
+      a_nvl[q] = u.a_nvlink;
+      a_net[q] = u.a_network;
+      mem_bound[q] = u.memory_bound;
+    }
     std::vector<double> P_sum, Tj_max, Thbm_max, throttled_time;
     // per-group parameters of the SIMD kernel (GpuBatchParams), from the model at initGpuLayer
     std::vector<double> P_base, P_leak, P_sm, P_clk, g_jc, g_hbm, C_plate, w;
     // and of the gather before it (the group's first GPU's values, contiguous)
     std::vector<double> cap, R_factor;  // power limit (W), plate degradation (1)
     std::vector<int> type, rack, job;   // GPU type, rack, job (-1: none)
-    std::vector<double> Q_coolant;     // heat into the coolant at the last fast step, per group (W)
+    std::vector<double> Q_coolant;  // heat into the coolant at the last fast step, per group (W)
+    // the plate's coolant boundary over the window (startWindow, its first GPU's): local inlet
+    // and plate resistance with its degradation                                      (K), (K/W)
+    std::vector<double> T_in, R_cp;
     std::vector<unsigned char> cause;  // TimeCat of a clock held down at the last step (job.md)
   } grp;
   // per job + 1 (entry 0: no job), set by stepJobs each step: kBatchHeld, and kJobSlowPath when
