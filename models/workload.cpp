@@ -75,6 +75,31 @@ void addScaled(Utilization& acc, const Utilization& u, double w) {
   acc.memory_bound += w * u.memory_bound;
 }
 
+// a GPU's utilization in the step's output, as a record or in the arrays (JobStepIo)
+[[gnu::always_inline]] inline Utilization loadU(const JobStepIo& io, std::size_t g) {
+  const UtilArrays& a = io.arrays;
+  if (!a.a_sm) return io.out[g];
+  return Utilization{a.a_sm[g], a.a_hbm[g], a.a_nvlink[g], a.a_network[g], 0.0, a.memory_bound[g]};
+}
+[[gnu::always_inline]] inline void storeU(const JobStepIo& io, std::size_t g,
+                                          const Utilization& u) {
+  const UtilArrays& a = io.arrays;
+  if (!a.a_sm) {
+    io.out[g] = u;
+    return;
+  }
+  a.a_sm[g] = u.a_sm;
+  a.a_hbm[g] = u.a_hbm;
+  a.a_nvlink[g] = u.a_nvlink;
+  a.a_network[g] = u.a_network;
+  a.memory_bound[g] = u.memory_bound;
+}
+void addU(const JobStepIo& io, std::size_t g, const Utilization& idle, double w) {
+  Utilization u = loadU(io, g);
+  addScaled(u, idle, w);
+  storeU(io, g, u);
+}
+
 }  // namespace
 
 //---------------------------------------------------------------------------------------------
@@ -211,9 +236,12 @@ double commRate(const PhaseSpec& p, const GpuInputs& in) {
 }
 
 // advance one live GPU from s.t_local towards tb until it reaches a barrier (waiting, t_local =
-// arrival time) or tb; accumulates utilization x time into acc and its time into the map
-void runGpu(const TrainingJobSpec& job, GpuProgress& s, const MapAcc& tm, double tb,
-            const GpuInputs& in, Utilization& acc) {
+// arrival time) or tb; accumulates utilization x time into acc and its time into the map.
+// Inlined, so that acc stays in registers: out of line, the caller's scalar stores of acc and
+// runGpu's paired loads of it missed the store-to-load forwarding (18 % of runGpu's time)
+[[gnu::always_inline]] inline void runGpu(const TrainingJobSpec& job, GpuProgress& s,
+                                          const MapAcc& tm, double tb, const GpuInputs& in,
+                                          Utilization& acc) {
   const int n = static_cast<int>(job.phases.size());
   while (!s.waiting) {
     double dur, rate;
@@ -432,7 +460,7 @@ bool allGpusOk(const JobState& st, std::span<const char> alive) {
 // failure handling at the start of the active part [ta, tb] of a step; returns the time from
 // which the job runs normally (tb: not in this step)
 double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const char> alive,
-                      double ta, double tb, std::span<Utilization> out, const Utilization& idle,
+                      double ta, double tb, const JobStepIo& io, const Utilization& idle,
                       std::span<const double> w) {
   const std::size_t ng = st.gpu.size();
   bool all_ok = true;
@@ -444,7 +472,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
     if (!all_ok) {  // waiting for the failed GPUs to come back
       for (std::size_t g = 0; g < ng; ++g) {
         mapOf(st, g, w.empty() ? 1.0 : w[g]).add(kTimeStalled, tb - ta);
-        if (alive[g]) addScaled(out[g], idle, tb - ta);
+        if (alive[g]) addU(io, g, idle, tb - ta);
       }
       st.stalled_time += tb - ta;
       return tb;
@@ -455,7 +483,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
   const double r = std::min(st.restart_left, tb - ta);
   for (std::size_t g = 0; g < ng; ++g) {
     mapOf(st, g, w.empty() ? 1.0 : w[g]).add(kTimeRestart, r);
-    if (alive[g]) addScaled(out[g], idle, r);
+    if (alive[g]) addU(io, g, idle, r);
   }
   st.restart_left -= r;
   if (st.restart_left > 1e-12) return tb;
@@ -486,86 +514,117 @@ const char* waitCauseName(int w) {
   return w >= 0 && w < kLossCats ? timeCatName(kLossFirst + w) : "?";
 }
 
-void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double dt,
-                     std::span<const double> speed_compute, std::span<const double> speed_memory,
-                     std::span<const char> alive, std::span<Utilization> out,
-                     const JobStepExtras* extras) {
+namespace {
+
+double weightOf(const JobStepIo& io, std::size_t ng, std::size_t g) {
+  return io.extras && io.extras->weight.size() == ng ? io.extras->weight[g] : 1.0;
+}
+
+// one live GPU (or its rank on a hot spare) from s.t_local to the step end or its next barrier;
+// its map adds go to `sum` (the job's map_sum, or a chunk's share of it)
+[[gnu::always_inline]] inline void advanceGpu(const TrainingJobSpec& job, JobState& st,
+                                              const JobStepCtx& c, const JobStepIo& io,
+                                              std::size_t g, double* sum, Utilization& u) {
   const std::size_t ng = st.gpu.size();
-  if (speed_compute.size() != ng || speed_memory.size() != ng || alive.size() != ng ||
-      out.size() != ng)
+  // what the GPU sees this step beyond its clocks; a rank on a hot spare runs at the reference
+  // speeds (its heat is elsewhere) and its utilization goes nowhere
+  GpuInputs in;
+  const JobStepExtras* ex = io.extras;
+  if (io.alive[g]) {
+    in.v_compute = io.speed_compute[g];
+    in.v_memory = io.speed_memory[g];
+    if (ex && ex->bw_nvlink.size() == ng) in.f_nvlink = ex->bw_nvlink[g];
+    if (ex && ex->bw_network.size() == ng) in.f_network = ex->bw_network[g];
+    if (ex && ex->clock_cause.size() == ng) in.cause = ex->clock_cause[g];
+  }
+  Utilization spare_util;
+  const MapAcc tm{sum, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, ng, g)};
+  runGpu(job, st.gpu[g], tm, c.tb, in, io.alive[g] ? u : spare_util);
+}
+
+}  // namespace
+
+JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t, double dt,
+                             const JobStepIo& io) {
+  const std::size_t ng = st.gpu.size();
+  if (io.speed_compute.size() != ng || io.speed_memory.size() != ng || io.alive.size() != ng ||
+      (io.out.size() != ng && !io.arrays.a_sm))
     fail("stepTrainingJob: span sizes differ from the number of GPUs of the job");
   if (!(dt > 0)) fail("stepTrainingJob: dt must be > 0");
-  const bool ex_nvl = extras && extras->bw_nvlink.size() == ng;
-  const bool ex_net = extras && extras->bw_network.size() == ng;
-  const bool ex_cause = extras && extras->clock_cause.size() == ng;
-  const std::span<const double> weight =
-      extras && extras->weight.size() == ng ? extras->weight : std::span<const double>();
-  const auto wOf = [&](std::size_t g) { return weight.empty() ? 1.0 : weight[g]; };
-
-  const Utilization idle = utilizationOf(job.idle);
+  JobStepCtx c;
+  c.t = t;
+  c.dt = dt;
+  c.idle = utilizationOf(job.idle);
   const double t1 = t + dt;
-  const double ta = std::max(t, job.start), tb = std::min(t1, job.stop);
-  const bool window = tb > ta;
-  const double outside = window ? (ta - t) + (t1 - tb) : dt;  // before the start, after the stop
-
+  c.ta = std::max(t, job.start);
+  c.tb = std::min(t1, job.stop);
+  const bool window = c.tb > c.ta;
+  c.outside = window ? (c.ta - t) + (t1 - c.tb) : dt;  // before the start, after the stop
   // failures and restarts (rare): handled before the per-GPU passes, which then start at t_run
-  bool all_ok = allGpusOk(st, alive);
-  bool zeroed = false;
-  double t_run = ta;
-  if (window && job.restart_on_failure && (st.mode != 0 || !all_ok)) {
+  c.all_ok = allGpusOk(st, io.alive);
+  c.t_run = c.ta;
+  if (window && job.restart_on_failure && (st.mode != 0 || !c.all_ok)) {
     for (std::size_t g = 0; g < ng; ++g) {
-      out[g] = Utilization{};
-      if (alive[g]) addScaled(out[g], idle, outside);
+      Utilization u{};
+      if (io.alive[g]) addScaled(u, c.idle, c.outside);
+      storeU(io, g, u);
     }
-    zeroed = true;
-    t_run = handleFailures(job, st, alive, ta, tb, out, idle, weight);
-    all_ok = allGpusOk(st, alive);  // ranks may have moved to hot spares
+    c.zeroed = true;
+    const std::span<const double> w =
+        io.extras && io.extras->weight.size() == ng ? io.extras->weight : std::span<const double>();
+    c.t_run = handleFailures(job, st, io.alive, c.ta, c.tb, io, c.idle, w);
+    c.all_ok = allGpusOk(st, io.alive);  // ranks may have moved to hot spares
   }
-  const bool run = tb > t_run;
+  c.run = c.tb > c.t_run;
+  c.t_block = c.t_run;
+  return c;
+}
 
-  // what one GPU sees this step beyond its clocks; a rank on a hot spare runs at the reference
-  // speeds (its heat is elsewhere) and its utilization goes nowhere
-  Utilization spare_util;
-  auto advance = [&](std::size_t g, GpuProgress& s) {
-    GpuInputs in;
-    if (alive[g]) {
-      in.v_compute = speed_compute[g];
-      in.v_memory = speed_memory[g];
-      if (ex_nvl) in.f_nvlink = extras->bw_nvlink[g];
-      if (ex_net) in.f_network = extras->bw_network[g];
-      if (ex_cause) in.cause = extras->clock_cause[g];
-    }
-    runGpu(job, s, mapOf(st, g, wOf(g)), tb, in, alive[g] ? out[g] : spare_util);
-  };
-
-  // three passes over the GPUs (at most, one more per barrier passed within the step), each fusing
-  // what the straightforward form does in separate loops, so that a job of 10^5 GPUs streams its
-  // state through the cache as few times as possible: 1. start: idle outside the job's window,
-  // then run each GPU to the step end or its next barrier; 2. if every GPU waits, the barrier
-  // releases at the latest arrival (a reduction) and they run on; 3. the ones still waiting wait
-  // to the step end, and the sums become means
+// pass 1 over [g0, g1): idle outside the job's window, then each GPU to the step end or its next
+// barrier (three passes over the GPUs at most, one more per barrier passed within the step, each
+// fusing what the straightforward form does in separate loops, so that a job of 10^5 GPUs streams
+// its state through the cache as few times as possible)
+void trainingStepRun(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                     const JobStepIo& io, std::size_t g0, std::size_t g1, JobStepPart& part) {
+  const std::size_t ng = st.gpu.size();
   bool all_waiting = true;
-  for (std::size_t g = 0; g < ng; ++g) {
+  for (std::size_t g = g0; g < g1; ++g) {
     GpuProgress& s = st.gpu[g];
-    if (!zeroed) {
-      out[g] = Utilization{};
-      if (alive[g]) addScaled(out[g], idle, outside);
+    Utilization u{};
+    if (c.zeroed)
+      u = loadU(io, g);
+    else if (io.alive[g])
+      addScaled(u, c.idle, c.outside);
+    if (c.run) {
+      s.t_local = c.t_run;
+      if (jobGpuOk(st, io.alive, g)) advanceGpu(job, st, c, io, g, part.map1, u);
     }
-    if (!run) continue;
-    s.t_local = t_run;
-    if (jobGpuOk(st, alive, g))
-      advance(g, s);
-    else
-      mapOf(st, g, wOf(g)).add(kTimeStalled, tb - t_run);
+    storeU(io, g, u);
+    if (!c.run) continue;
+    if (!jobGpuOk(st, io.alive, g))
+      MapAcc{part.map1, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, ng, g)}.add(
+          kTimeStalled, c.tb - c.t_run);
     all_waiting = all_waiting && s.waiting;
   }
-  while (run && all_waiting && all_ok) {
+  part.all_waiting = part.all_waiting && all_waiting;
+}
+
+void trainingStepMerge1(JobState& st, JobStepCtx& c, const JobStepPart& part) {
+  for (int k = 0; k < kTimeCats; ++k) st.map_sum[k] += part.map1[k];
+  c.all_waiting = c.all_waiting && part.all_waiting;
+}
+
+bool trainingStepRelease(const TrainingJobSpec& job, JobState& st, JobStepCtx& c,
+                         const JobStepIo& io) {
+  const std::size_t ng = st.gpu.size();
+  bool released = false;
+  while (c.run && c.all_waiting && c.all_ok) {
     // the barrier releases at the latest arrival; the straggler the others' waits are
     // attributed to is the GPU that waited least since the last release (all started together
     // then), which is the latest arrival also when arrivals tie at a step boundary
     // (the attribution reads the per-GPU maps: a job without them, per_gpu_map false, skips it)
     const bool attribute = st.per_gpu_map;
-    double tr = t_run, least = std::numeric_limits<double>::infinity();
+    double tr = c.t_run, least = std::numeric_limits<double>::infinity();
     std::size_t gs = 0;
     for (std::size_t g = 0; g < ng; ++g) {
       const GpuProgress& s = st.gpu[g];
@@ -580,47 +639,193 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
     for (std::size_t g = 0; g < ng; ++g) {
       GpuProgress& s = st.gpu[g];
       s.wait_time += tr - s.t_local;
-      mapOf(st, g, wOf(g)).add(kTimeBarrierWait, tr - s.t_local);
-      if (alive[g]) addScaled(out[g], idle, tr - s.t_local);
+      mapOf(st, g, weightOf(io, ng, g)).add(kTimeBarrierWait, tr - s.t_local);
+      if (io.alive[g]) addU(io, g, c.idle, tr - s.t_local);
       s.t_local = tr;
       if (attribute) caused += attributeWait(st, g, share);
     }
     if (attribute) st.caused[gs] += caused;
     releaseBarrier(job, st, tr);
-    all_waiting = true;
+    released = true;
+    bool all_waiting = true;
     for (std::size_t g = 0; g < ng; ++g) {
       GpuProgress& s = st.gpu[g];
-      if (jobGpuOk(st, alive, g)) advance(g, s);
+      if (jobGpuOk(st, io.alive, g)) {
+        Utilization u = loadU(io, g);
+        advanceGpu(job, st, c, io, g, st.map_sum, u);
+        storeU(io, g, u);
+      }
       all_waiting = all_waiting && s.waiting;
     }
+    c.all_waiting = all_waiting;
   }
-  // the job cannot pass the barrier within this step
-  bool blocked = !all_ok;  // every live GPU waits on a dead one
-  double t_block = t_run;
-  const double inv = 1.0 / dt;
-  for (std::size_t g = 0; g < ng; ++g) {
-    GpuProgress& s = st.gpu[g];
-    Utilization& u = out[g];
-    if (run && jobGpuOk(st, alive, g)) {
-      if (!s.waiting) {
-        blocked = false;
-      } else {
-        t_block = std::max(t_block, s.t_local);
-        s.wait_time += tb - s.t_local;
-        mapOf(st, g, wOf(g)).add(all_ok ? kTimeBarrierWait : kTimeStalled, tb - s.t_local);
-        if (alive[g]) addScaled(u, idle, tb - s.t_local);
-        s.t_local = tb;
-      }
+  return released;
+}
+
+// the job cannot pass the barrier within this step: the ones still waiting wait to the step end
+// (or stall, a live GPU waiting on a dead one), and the sums become means
+namespace {
+
+// the finish of one GPU (trainingStepFinish); running, t_block: the part's reductions
+[[gnu::always_inline]] inline void finishGpu(JobState& st, const JobStepCtx& c, const JobStepIo& io,
+                                             std::size_t g, double inv, double* map3, bool& running,
+                                             double& t_block, Utilization& u) {
+  GpuProgress& s = st.gpu[g];
+  if (c.run && jobGpuOk(st, io.alive, g)) {
+    if (!s.waiting) {
+      running = true;
+    } else {
+      t_block = std::max(t_block, s.t_local);
+      s.wait_time += c.tb - s.t_local;
+      MapAcc{map3, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, st.gpu.size(), g)}.add(
+          c.all_ok ? kTimeBarrierWait : kTimeStalled, c.tb - s.t_local);
+      if (io.alive[g]) addScaled(u, c.idle, c.tb - s.t_local);
+      s.t_local = c.tb;
     }
-    st.phase_now[g] = static_cast<std::uint16_t>(s.phase);
-    u.a_sm *= inv;
-    u.a_hbm *= inv;
-    u.a_nvlink *= inv;
-    u.a_network *= inv;
-    u.compute_bound *= inv;
-    u.memory_bound *= inv;
   }
-  if (run && blocked) st.stalled_time += tb - t_block;
+  st.phase_now[g] = static_cast<std::uint16_t>(s.phase);
+  u.a_sm *= inv;
+  u.a_hbm *= inv;
+  u.a_nvlink *= inv;
+  u.a_network *= inv;
+  u.compute_bound *= inv;
+  u.memory_bound *= inv;
+}
+
+}  // namespace
+
+void trainingStepFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                        const JobStepIo& io, std::size_t g0, std::size_t g1, JobStepPart& part) {
+  (void)job;
+  const double inv = 1.0 / c.dt;
+  bool running = false;
+  double t_block = part.t_block;
+  for (std::size_t g = g0; g < g1; ++g) {
+    Utilization u = loadU(io, g);
+    finishGpu(st, c, io, g, inv, part.map3, running, t_block, u);
+    storeU(io, g, u);
+  }
+  part.running = part.running || running;
+  part.t_block = t_block;
+}
+
+std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                                  const JobStepIo& io, std::size_t g0, std::size_t g1,
+                                  JobStepPart& part) {
+  // everything the loop reads, in locals: the GPU's accumulation escapes into runGpu, so members
+  // read through references would be reloaded after every call
+  const std::size_t ng = st.gpu.size();
+  const double inv = 1.0 / c.dt, tb = c.tb, t_run = c.t_run, outside = c.outside;
+  const bool zeroed = c.zeroed, run = c.run, all_ok = c.all_ok;
+  const Utilization idle = c.idle;
+  const JobStepExtras* ex = io.extras;
+  const double* bw_nvl = ex && ex->bw_nvlink.size() == ng ? ex->bw_nvlink.data() : nullptr;
+  const double* bw_net = ex && ex->bw_network.size() == ng ? ex->bw_network.data() : nullptr;
+  const unsigned char* cause =
+      ex && ex->clock_cause.size() == ng ? ex->clock_cause.data() : nullptr;
+  const double* weight = ex && ex->weight.size() == ng ? ex->weight.data() : nullptr;
+  const double* speed_c = io.speed_compute.data();
+  const double* speed_m = io.speed_memory.data();
+  const char* alive = io.alive.data();
+  GpuProgress* gpu = st.gpu.data();
+  double* time_map = st.per_gpu_map ? st.time_map.data() : nullptr;
+  std::uint16_t* phase_now = st.phase_now.data();
+  double* map1 = part.map1;
+  double* map3 = part.map3;
+  bool all_waiting = part.all_waiting, running = false;
+  double t_block = part.t_block;
+  // the job cannot release in this step once one GPU of the part runs on (or never)
+  bool known = !(run && all_ok && all_waiting);
+  std::size_t first = g1;
+  for (std::size_t g = g0; g < g1; ++g) {
+    GpuProgress& s = gpu[g];
+    const bool on = alive[g] != 0;
+    const MapAcc tm{map1, time_map ? time_map + g * kTimeCats : nullptr, weight ? weight[g] : 1.0};
+    Utilization u{};
+    if (zeroed)
+      u = loadU(io, g);
+    else if (on)
+      addScaled(u, idle, outside);
+    if (run) {
+      s.t_local = t_run;
+      if (on || s.on_spare) {  // jobGpuOk
+        // what the GPU sees this step beyond its clocks; a rank on a hot spare runs at the
+        // reference speeds (its heat is elsewhere) and its utilization goes nowhere
+        GpuInputs in;
+        if (on) {
+          in.v_compute = speed_c[g];
+          in.v_memory = speed_m[g];
+          if (bw_nvl) in.f_nvlink = bw_nvl[g];
+          if (bw_net) in.f_network = bw_net[g];
+          if (cause) in.cause = cause[g];
+        }
+        // (a spare's utilization is dropped: no reference that selects between two records,
+        // which would keep u in memory)
+        const Utilization u0 = u;
+        runGpu(job, s, tm, tb, in, u);
+        if (!on) u = u0;
+      } else {
+        tm.add(kTimeStalled, tb - t_run);
+      }
+      all_waiting = all_waiting && s.waiting;
+      known = known || !all_waiting;
+    }
+    if (known) {  // the finish (finishGpu)
+      if (first == g1) first = g;
+      if (run && (on || s.on_spare)) {
+        if (!s.waiting) {
+          running = true;
+        } else {
+          t_block = std::max(t_block, s.t_local);
+          s.wait_time += tb - s.t_local;
+          const MapAcc tm3{map3, tm.gpu, tm.w};
+          tm3.add(all_ok ? kTimeBarrierWait : kTimeStalled, tb - s.t_local);
+          if (on) addScaled(u, idle, tb - s.t_local);
+          s.t_local = tb;
+        }
+      }
+      phase_now[g] = static_cast<std::uint16_t>(s.phase);
+      u.a_sm *= inv;
+      u.a_hbm *= inv;
+      u.a_nvlink *= inv;
+      u.a_network *= inv;
+      u.compute_bound *= inv;
+      u.memory_bound *= inv;
+    }
+    storeU(io, g, u);
+  }
+  part.all_waiting = all_waiting;
+  part.running = part.running || running;
+  part.t_block = t_block;
+  return first;
+}
+
+void trainingStepMerge3(JobState& st, JobStepCtx& c, const JobStepPart& part) {
+  for (int k = 0; k < kTimeCats; ++k) st.map_sum[k] += part.map3[k];
+  c.running = c.running || part.running;
+  c.t_block = std::max(c.t_block, part.t_block);
+}
+
+void trainingStepEnd(JobState& st, const JobStepCtx& c) {
+  // every live GPU waits on a dead one: the job stalls from the latest arrival
+  const bool blocked = !c.all_ok && !c.running;
+  if (c.run && blocked) st.stalled_time += c.tb - c.t_block;
+}
+
+void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double dt,
+                     std::span<const double> speed_compute, std::span<const double> speed_memory,
+                     std::span<const char> alive, std::span<Utilization> out,
+                     const JobStepExtras* extras) {
+  const JobStepIo io{speed_compute, speed_memory, alive, out, extras};
+  JobStepCtx c = trainingStepBegin(job, st, t, dt, io);
+  const std::size_t ng = st.gpu.size();
+  JobStepPart part;
+  trainingStepRun(job, st, c, io, 0, ng, part);
+  trainingStepMerge1(st, c, part);
+  trainingStepRelease(job, st, c, io);
+  trainingStepFinish(job, st, c, io, 0, ng, part);
+  trainingStepMerge3(st, c, part);
+  trainingStepEnd(st, c);
 }
 
 void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeCats]) {

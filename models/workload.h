@@ -194,6 +194,75 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
                      std::span<const char> alive, std::span<Utilization> out,
                      const JobStepExtras* extras = nullptr);
 
+// the same step in parts, for a caller that runs the GPUs in fixed chunks on several threads (the
+// GPU layer's rack loop, docs/models/job.md "the step in chunks"); stepTrainingJob is these parts
+// with one chunk. Per step:
+//   c = trainingStepBegin(...)                      serial: checks, failures and restarts
+//   trainingStepRun(c, g0, g1, part)                per chunk [g0, g1): pass 1, each GPU to the
+//                                                   step end or its barrier
+//   trainingStepMerge1(c, part)                     serial, in chunk order
+//   trainingStepRelease(c)                          serial: the barrier releases if every GPU
+//                                                   waits (rare: once per iteration)
+//   trainingStepFinish(c, g0, g1, part)             per chunk: the ones waiting wait to the step
+//                                                   end, the sums become means
+//   trainingStepMerge3(c, part); trainingStepEnd(c) serial, in chunk order
+// The job-level sums (map_sum, stalled time) are taken per chunk and merged in chunk order, so
+// for a fixed partition the results do not depend on which thread ran which chunk. A chunk whose
+// GPUs do not all wait after pass 1 (canRelease false) may finish at once: the job cannot
+// release in this step.
+// the utilizations as separate arrays (one per field, size of the job; no compute_bound): what
+// the GPU layer's kernel reads directly, instead of the 48-byte Utilization per GPU
+struct UtilArrays {
+  double *a_sm = nullptr, *a_hbm = nullptr, *a_nvlink = nullptr, *a_network = nullptr;
+  double* memory_bound = nullptr;
+};
+struct JobStepIo {
+  std::span<const double> speed_compute, speed_memory;
+  std::span<const char> alive;
+  std::span<Utilization> out;  // or, if arrays.a_sm is set, arrays (out is then not used)
+  const JobStepExtras* extras = nullptr;
+  UtilArrays arrays{};
+};
+struct JobStepCtx {  // what the whole job decides for the step
+  double t = 0, dt = 0, ta = 0, tb = 0, t_run = 0, outside = 0;
+  bool run = false, all_ok = true, zeroed = false;
+  Utilization idle;
+  // reductions over the chunks: every GPU waits after pass 1; some live GPU is not waiting at
+  // the end (the job is not blocked); the latest arrival of those waiting at the end   (s)
+  bool all_waiting = true, running = false;
+  double t_block = 0;
+};
+struct JobStepPart {                                  // one chunk's share of the reductions
+  double map1[kTimeCats] = {}, map3[kTimeCats] = {};  // pass 1's and finish's map sums  (s)
+  bool all_waiting = true, running = false;
+  double t_block = -std::numeric_limits<double>::infinity();
+};
+JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t, double dt,
+                             const JobStepIo& io);
+void trainingStepRun(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                     const JobStepIo& io, std::size_t g0, std::size_t g1, JobStepPart& part);
+// after trainingStepRun: whether the chunk must wait for the others before it finishes (every
+// GPU of the chunk waits, so the job may release in this step)
+inline bool trainingStepCanRelease(const JobStepCtx& c, const JobStepPart& part) {
+  return c.run && c.all_ok && part.all_waiting;
+}
+void trainingStepMerge1(JobState& st, JobStepCtx& c, const JobStepPart& part);
+// the barrier release(s) within the step if every GPU waits; returns whether it released
+bool trainingStepRelease(const TrainingJobSpec& job, JobState& st, JobStepCtx& c,
+                         const JobStepIo& io);
+void trainingStepFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                        const JobStepIo& io, std::size_t g0, std::size_t g1, JobStepPart& part);
+// pass 1 and, for every GPU from the first after which the part is known not to release
+// (trainingStepCanRelease false: some GPU of the part runs on), the finish at once, in one pass
+// over the GPUs' state; returns that first GPU (g1: none). The caller finishes [g0, first) once
+// the part is known, or after the release decision. The same results as trainingStepRun and then
+// trainingStepFinish, up to the order of the sums in part.map3.
+std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                                  const JobStepIo& io, std::size_t g0, std::size_t g1,
+                                  JobStepPart& part);
+void trainingStepMerge3(JobState& st, JobStepCtx& c, const JobStepPart& part);
+void trainingStepEnd(JobState& st, const JobStepCtx& c);
+
 // the job's bottleneck map: the mean over its GPUs weighted by w (group sizes; empty: 1), from
 // JobState::map_sum, which the steps accumulate with the same weights                (s)
 void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeCats]);

@@ -20,6 +20,51 @@ namespace {
 constexpr int kPerGpuMapMaxGroups = 4096;
 }
 
+namespace {
+
+// the fixed partition of the fast step: chunks of about 16 racks (whatever the thread count), and
+// in each the runs of slots of the training jobs stepped in chunks (GpuLayerState::job_fused)
+void initChunks(const FacilityModel& m, GpuLayerState& g) {
+  g.nchunk = std::max(1, m.nrack / 16);
+  g.chunk_runadr.assign(std::size_t(g.nchunk) + 1, 0);
+  g.job_runs.clear();
+  for (int k = 0; k < g.nchunk; ++k) {
+    const int a0 = int(g.job_runs.size());
+    g.chunk_runadr[std::size_t(k)] = a0;
+    int r0, r1;
+    WorkerPool::chunk(m.nrack, g.nchunk, k, &r0, &r1);
+    for (int r = r0; r < r1; ++r) {
+      const int q0 = m.rack_groupadr[r], q1 = q0 + m.rack_groupnum[r];
+      for (int q = q0; q < q1; ++q) {
+        const int j = g.grp.job[q];
+        if (j < 0 || !g.job_fused[std::size_t(j)]) continue;
+        const int slot = q - m.job_groups[std::size_t(j)].front();
+        // the job's run in this chunk: one per job, its slots in rack order
+        int a = a0;
+        while (a < int(g.job_runs.size()) && g.job_runs[std::size_t(a)].job != j) ++a;
+        if (a == int(g.job_runs.size())) g.job_runs.push_back({j, slot, slot});
+        GpuLayerState::JobRun& run = g.job_runs[std::size_t(a)];
+        if (run.slot1 != slot) {  // not in rack order: the job is stepped as a whole
+          g.job_fused[std::size_t(j)] = 0;
+          initChunks(m, g);
+          return;
+        }
+        run.slot1 = slot + 1;
+      }
+    }
+  }
+  g.chunk_runadr[std::size_t(g.nchunk)] = int(g.job_runs.size());
+  g.run_done.assign(g.job_runs.size(), 0);
+  g.chunk_wait.assign(std::size_t(g.nchunk), 0);
+  g.job_parts.assign(g.job_runs.size(), JobStepPart{});
+  g.job_ctx.assign(std::size_t(m.njob), JobStepCtx{});
+  g.job_ex.assign(std::size_t(m.njob), JobStepExtras{});
+  g.job_io.assign(std::size_t(m.njob), JobStepIo{});
+  g.deferred.assign(std::size_t(g.nchunk), 0);
+}
+
+}  // namespace
+
 void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   GpuLayerState& g = st.gl;
   GpuState gs;
@@ -44,7 +89,7 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   G.reasons.assign(nq, 0);
   G.cause.assign(nq, (unsigned char)kTimeClockOther);
   G.smooth.assign(nq, PowerSmoothingState{});
-  G.util.assign(nq, Utilization{});
+  for (auto* v : {&G.a_sm, &G.a_hbm, &G.a_nvl, &G.a_net, &G.mem_bound}) v->assign(nq, 0.0);
   for (auto* v : {&G.P_base, &G.P_leak, &G.P_sm, &G.P_clk, &G.g_jc, &G.g_hbm, &G.C_plate, &G.w})
     v->resize(nq);
   g.batch_types.clear();
@@ -102,6 +147,13 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     g.job_alive.emplace_back(n, 1);
     g.job_util.emplace_back(n);
   }
+  g.job_fused.assign(std::size_t(m.njob), 0);
+  for (int j = 0; j < m.njob; ++j) {
+    const auto& jg = m.job_groups[std::size_t(j)];
+    g.job_fused[std::size_t(j)] =
+        m.job_kind[j] == 0 && !jg.empty() && jg.back() - jg.front() + 1 == int(jg.size());
+  }
+  initChunks(m, g);
   g.job_throttled.assign(m.njob, 0.0);
   g.job_capped.assign(m.njob, 0.0);
   g.capped_total = 0;
@@ -122,6 +174,8 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.gpu_T_in.assign(m.ngpu, T_init);
   g.gpu_R_path.assign(m.ngpu, 0.0);
   g.grp.Q_coolant.assign(m.ngroup, 0.0);
+  g.grp.T_in.assign(m.ngroup, T_init);
+  g.grp.R_cp.assign(m.ngroup, 0.0);
   g.interval_time = 0;
   g.E_electric = g.E_to_coolant = 0;
   g.E_stored0 = 0;
@@ -152,7 +206,7 @@ void syncGpuView(const FacilityModel& m, State& st) {
     g.op[i] = GpuOperatingPoint{q.clock_ratio[k], q.P[k], q.P_hbm[k], unsigned(q.reasons[k])};
     g.smooth[i] = q.smooth[k];
     g.filler_energy[i] = q.filler_energy[k];
-    g.util[i] = q.util[k];
+    g.util[i] = q.util(k);
     g.P_sum[i] = q.P_sum[k];
     g.Tj_max[i] = q.Tj_max[k];
     g.Thbm_max[i] = q.Thbm_max[k];
@@ -218,6 +272,13 @@ void startWindow(const FacilityModel& m, State& st, const double* y) {
           u >= 0 && m_i > 0 ? std::max(g.grp.Q_coolant[m.gpu_group[u]], 0.0) / (m_i * cp) : 0.0;
       g.gpu_T_in[i] = (u >= 0 ? g.gpu_T_in[u] : T_in) + pickup;
     }
+    // and per group, contiguous, what the kernel reads at every fast step (its first GPU's)
+    GpuLayerState::Groups& G = g.grp;
+    for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q) {
+      const int i = m.group_gpuadr[q];
+      G.T_in[q] = g.gpu_T_in[i];
+      G.R_cp[q] = g.gpu_R_path[i] * G.R_factor[q];
+    }
   }
 }
 
@@ -248,35 +309,43 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
     if (m.job_kind[j] == 1) {  // inference: utilizations follow the load profile
       const Utilization u = inferenceUtilization(m.job_inference[j], t + 0.5 * dt);
       for (std::size_t k = 0; k < groups.size(); ++k)
-        G.util[groups[k]] = g.job_alive[j][k] ? u : Utilization{};
+        G.setUtil(groups[k], g.job_alive[j][k] ? u : Utilization{});
       continue;
     }
     if (m.job_kind[j] == 2) {  // trace replay: per-GPU samples (GPUs beyond the trace idle);
       const TraceSpec& tr = m.job_trace[j];  // its groups are single GPUs
       for (std::size_t k = 0; k < groups.size(); ++k) {
         const int rank = m.gpu_jobslot[m.group_gpuadr[groups[k]]];
-        G.util[groups[k]] =
-            rank < int(tr.gpus.size()) ? traceUtilization(tr, rank, t + 0.5 * dt) : Utilization{};
+        G.setUtil(groups[k], rank < int(tr.gpus.size()) ? traceUtilization(tr, rank, t + 0.5 * dt)
+                                                        : Utilization{});
       }
       continue;
     }
     // a job's groups are increasing (compileGroups); when they are one contiguous run (every job
-    // that fills its racks) the job writes the utilizations in place, without a copy per GPU, and
-    // reads the clock causes the rack loop left per group
-    if (!groups.empty() && groups.back() - groups.front() + 1 == int(groups.size())) {
-      const JobStepExtras ex{
+    // that fills its racks) the job writes the utilizations in place, without a copy per GPU,
+    // reads the clock causes the rack loop left per group, and runs its GPUs per chunk inside the
+    // rack loop (stepChunk); here only what it decides for the whole step
+    if (g.job_fused[std::size_t(j)]) {
+      g.job_ex[std::size_t(j)] = JobStepExtras{
           g.job_bw_nvl[j], g.job_bw_net[j],
           std::span<const unsigned char>(&G.cause[groups.front()], groups.size()), g.job_weight[j]};
-      stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
-                      g.job_alive[j],
-                      std::span<Utilization>(&G.util[groups.front()], groups.size()), &ex);
+      const std::size_t q0 = std::size_t(groups.front());
+      g.job_io[std::size_t(j)] = JobStepIo{
+          g.job_speed_c[j],
+          g.job_speed_m[j],
+          g.job_alive[j],
+          {},
+          &g.job_ex[std::size_t(j)],
+          UtilArrays{&G.a_sm[q0], &G.a_hbm[q0], &G.a_nvl[q0], &G.a_net[q0], &G.mem_bound[q0]}};
+      g.job_ctx[std::size_t(j)] =
+          trainingStepBegin(m.job_spec[j], g.job[j], t, dt, g.job_io[std::size_t(j)]);
       continue;
     }
     for (std::size_t k = 0; k < groups.size(); ++k) g.job_cause[j][k] = G.cause[groups[k]];
     const JobStepExtras ex{g.job_bw_nvl[j], g.job_bw_net[j], g.job_cause[j], g.job_weight[j]};
     stepTrainingJob(m.job_spec[j], g.job[j], t, dt, g.job_speed_c[j], g.job_speed_m[j],
                     g.job_alive[j], g.job_util[j], &ex);
-    for (std::size_t k = 0; k < groups.size(); ++k) G.util[groups[k]] = g.job_util[j][k];
+    for (std::size_t k = 0; k < groups.size(); ++k) G.setUtil(groups[k], g.job_util[j][k]);
   }
 }
 
@@ -336,8 +405,7 @@ constexpr int kBlock = 128;
 
 // what the kernel reads and writes for one block (on the stack of the thread that owns the rack)
 struct GpuBlock {
-  alignas(64) double a_sm[kBlock], a_hbm[kBlock], a_nvl[kBlock], cap[kBlock], T_in[kBlock],
-      R_cp[kBlock];
+  alignas(64) double cap[kBlock];
   alignas(64) std::uint64_t flags[kBlock];
   unsigned char smoothing[kBlock];  // 1: power smoothing's ramp limit is the group's binding cap
 };
@@ -366,18 +434,10 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   const std::uint64_t* job_flags = g.job_flags.data() + 1;  // [-1]: no job
   for (int k = 0; k < n; ++k) {
     const int q = q0 + k;
-    const Utilization& u = G.util[q];
     const int jj = G.job[q];
     const std::uint64_t jf = job_flags[jj];
-    b.a_sm[k] = u.a_sm;
-    b.a_hbm[k] = u.a_hbm;
-    b.a_nvl[k] = u.a_nvlink;
-    b.flags[k] = rack_flags | (u.memory_bound > 0.5 ? kBatchMemoryBound : 0) | (jf & kBatchHeld);
+    b.flags[k] = rack_flags | (G.mem_bound[q] > 0.5 ? kBatchMemoryBound : 0) | (jf & kBatchHeld);
     b.cap[k] = std::min(G.cap[q], rack_share);
-    // the coolant boundary of the group's first GPU (startWindow)
-    const int i = m.group_gpuadr[q];
-    b.T_in[k] = g.gpu_T_in[i];
-    b.R_cp[k] = g.gpu_R_path[i] * G.R_factor[q];
     b.smoothing[k] = 0;
     if (jf & kJobSlowPath) {
       adjust = true;
@@ -400,10 +460,9 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   // the rack's activity sums for its non-GPU parts
   for (int k = 0; k < n; ++k) {
     const double w = G.w[q0 + k];
-    const Utilization& u = G.util[q0 + k];
-    s.a_sm += w * u.a_sm;
-    s.a_nvlink += w * u.a_nvlink;
-    s.a_net += w * u.a_network;
+    s.a_sm += w * G.a_sm[q0 + k];
+    s.a_nvlink += w * G.a_nvl[q0 + k];
+    s.a_net += w * G.a_net[q0 + k];
   }
   // runs of one GPU type (a rack normally has one)
   for (int k0 = 0; k0 < n;) {
@@ -414,26 +473,14 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     const GpuBatchParams p{G.P_base.data() + q,  G.P_leak.data() + q, G.P_sm.data() + q,
                            G.P_clk.data() + q,   G.g_jc.data() + q,   G.g_hbm.data() + q,
                            G.C_plate.data() + q, G.w.data() + q};
-    GpuBatchIo io{b.a_sm + k0,
-                  b.a_hbm + k0,
-                  b.a_nvl + k0,
-                  b.flags + k0,
-                  b.cap + k0,
-                  b.T_in + k0,
-                  b.R_cp + k0,
-                  G.T_j.data() + q,
-                  G.T_hbm.data() + q,
-                  G.T_plate.data() + q,
-                  G.latches.data() + q,
-                  G.clock_ratio.data() + q,
-                  G.P.data() + q,
-                  G.P_hbm.data() + q,
-                  G.reasons.data() + q,
-                  G.Q_coolant.data() + q,
-                  G.P_sum.data() + q,
-                  G.Tj_max.data() + q,
-                  G.Thbm_max.data() + q,
-                  G.throttled_time.data() + q};
+    GpuBatchIo io{
+        G.a_sm.data() + q,  // the utilizations the job step left
+        G.a_hbm.data() + q,    G.a_nvl.data() + q,         b.flags + k0,       b.cap + k0,
+        G.T_in.data() + q,  // the coolant boundary, per window (startWindow)
+        G.R_cp.data() + q,     G.T_j.data() + q,           G.T_hbm.data() + q, G.T_plate.data() + q,
+        G.latches.data() + q,  G.clock_ratio.data() + q,   G.P.data() + q,     G.P_hbm.data() + q,
+        G.reasons.data() + q,  G.Q_coolant.data() + q,     G.P_sum.data() + q, G.Tj_max.data() + q,
+        G.Thbm_max.data() + q, G.throttled_time.data() + q};
     const GpuBatchType& bt = g.batch_types[std::size_t(type)];
     gpuBatchOperatingPoint(bt, p, io, k1 - k0);
     if (adjust) adjustPower(m, st, q, k1 - k0, t, dt, powered);
@@ -580,6 +627,91 @@ void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
   jobSpeeds(m, st, r);
 }
 
+// 2'. chunk k of the fixed partition: the job step of its GPUs of the fused training jobs (pass 1
+// and, from the first GPU on after which the job is known not to release its barrier in this
+// step, the finish, in one pass over their state), then its racks. While every GPU of a job's
+// part so far waits at the barrier, the job may release in this step: then the chunk's racks
+// wait for the decision after the loop (finishChunk). Per chunk, not per rack: the long runs over
+// each array keep the hardware prefetchers streaming (per rack, the job's arrays and the kernel's
+// interleaved in 72-element pieces made the kernel itself 30 % slower).
+
+// the rest of the job step of chunk k's runs not finished yet, then its racks
+void finishChunk(const FacilityModel& m, State& st, int k, double t, double dt) {
+  GpuLayerState& g = st.gl;
+  for (int a = g.chunk_runadr[std::size_t(k)]; a < g.chunk_runadr[std::size_t(k) + 1]; ++a) {
+    if (g.run_done[std::size_t(a)]) continue;
+    const GpuLayerState::JobRun& run = g.job_runs[std::size_t(a)];
+    const std::size_t j = std::size_t(run.job);
+    trainingStepFinish(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j], std::size_t(run.slot0),
+                       std::size_t(run.slot1), g.job_parts[std::size_t(a)]);
+    g.run_done[std::size_t(a)] = 1;
+  }
+  int r0, r1;
+  WorkerPool::chunk(m.nrack, g.nchunk, k, &r0, &r1);
+  for (int r = r0; r < r1; ++r) stepRack(m, st, r, t, dt);
+}
+
+void stepChunk(const FacilityModel& m, State& st, int k, double t, double dt) {
+  GpuLayerState& g = st.gl;
+  bool wait = false;
+  for (int a = g.chunk_runadr[std::size_t(k)]; a < g.chunk_runadr[std::size_t(k) + 1]; ++a) {
+    const GpuLayerState::JobRun& run = g.job_runs[std::size_t(a)];
+    const std::size_t j = std::size_t(run.job);
+    JobStepPart& part = g.job_parts[std::size_t(a)];
+    part = JobStepPart{};
+    // slots from `first` on are finished already; the ones before once the part is known
+    const std::size_t first =
+        trainingStepRunFinish(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j],
+                              std::size_t(run.slot0), std::size_t(run.slot1), part);
+    const bool known = !trainingStepCanRelease(g.job_ctx[j], part);
+    if (known && first > std::size_t(run.slot0))
+      trainingStepFinish(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j], std::size_t(run.slot0),
+                         first, part);
+    g.run_done[std::size_t(a)] = known ? 1 : 0;
+    wait = wait || !known;
+  }
+  g.chunk_wait[std::size_t(k)] = wait ? 1 : 0;
+  if (!wait) finishChunk(m, st, k, t, dt);
+}
+
+// runs f(k) for k < n on the pool, or on the caller alone
+template <class F>
+void forChunks(WorkerPool* pool, int n, F&& f) {
+  if (pool && pool->size() > 1 && n > 1)
+    pool->run(n, f);
+  else
+    for (int k = 0; k < n; ++k) f(k);
+}
+
+// 2. the racks and the fused jobs: one parallel loop over the chunks; then, serially and in chunk
+// order, the jobs' sums of pass 1 and their barrier releases; then the chunks that waited for
+// them (only in the steps where every GPU of some chunk is at the barrier); then the rest of the
+// sums
+void stepChunks(const FacilityModel& m, State& st, double t, double dt, WorkerPool* pool) {
+  GpuLayerState& g = st.gl;
+  forChunks(pool, g.nchunk, [&](int k) { stepChunk(m, st, k, t, dt); });
+  for (std::size_t a = 0; a < g.job_runs.size(); ++a) {
+    const std::size_t j = std::size_t(g.job_runs[a].job);
+    trainingStepMerge1(g.job[j], g.job_ctx[j], g.job_parts[a]);
+  }
+  int nd = 0;
+  for (int k = 0; k < g.nchunk; ++k)
+    if (g.chunk_wait[std::size_t(k)]) g.deferred[std::size_t(nd++)] = k;
+  if (nd > 0) {
+    for (int j = 0; j < m.njob; ++j)
+      if (g.job_fused[std::size_t(j)])
+        trainingStepRelease(m.job_spec[j], g.job[j], g.job_ctx[std::size_t(j)],
+                            g.job_io[std::size_t(j)]);
+    forChunks(pool, nd, [&](int i) { finishChunk(m, st, g.deferred[std::size_t(i)], t, dt); });
+  }
+  for (std::size_t a = 0; a < g.job_runs.size(); ++a) {
+    const std::size_t j = std::size_t(g.job_runs[a].job);
+    trainingStepMerge3(g.job[j], g.job_ctx[j], g.job_parts[a]);
+  }
+  for (int j = 0; j < m.njob; ++j)
+    if (g.job_fused[std::size_t(j)]) trainingStepEnd(g.job[j], g.job_ctx[std::size_t(j)]);
+}
+
 // 3. sums over the racks, in rack order (the same whatever the number of threads)
 void sumRacks(const FacilityModel& m, GpuLayerState& g, double dt) {
   for (int r = 0; r < m.nrack; ++r) {
@@ -617,18 +749,8 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
     const double t = t0 + double(step) * dt;
     // 1. jobs
     stepJobs(m, st, t, dt);
-    // 2. racks, in parallel chunks of about 16 racks, claimed one at a time by whichever thread
-    // is free
-    if (pool && pool->size() > 1) {
-      const int nk = std::max(1, m.nrack / 16);
-      pool->run(nk, [&](int k) {
-        int r0, r1;
-        WorkerPool::chunk(m.nrack, nk, k, &r0, &r1);
-        for (int r = r0; r < r1; ++r) stepRack(m, st, r, t, dt);
-      });
-    } else {
-      for (int r = 0; r < m.nrack; ++r) stepRack(m, st, r, t, dt);
-    }
+    // 2. racks and the fused jobs' GPUs, in parallel chunks of about 16 racks
+    stepChunks(m, st, t, dt, pool);
     // 3. sums over the racks
     sumRacks(m, g, dt);
     // 4. the facility side of the power chain: busways, UPS, transformer

@@ -69,14 +69,29 @@ struct GpuLayerState {
     std::vector<std::uint64_t> reasons;
     std::vector<PowerSmoothingState> smooth;
     std::vector<double> filler_energy;
-    std::vector<Utilization> util;
+    // the utilizations of the step, one array per field (the job step writes them, the kernel
+    // reads them in place; no compute_bound: nothing in the layer reads it)
+    std::vector<double> a_sm, a_hbm, a_nvl, a_net, mem_bound;
+    Utilization util(std::size_t q) const {
+      return Utilization{a_sm[q], a_hbm[q], a_nvl[q], a_net[q], 0.0, mem_bound[q]};
+    }
+    void setUtil(std::size_t q, const Utilization& u) {
+      a_sm[q] = u.a_sm;
+      a_hbm[q] = u.a_hbm;
+      a_nvl[q] = u.a_nvlink;
+      a_net[q] = u.a_network;
+      mem_bound[q] = u.memory_bound;
+    }
     std::vector<double> P_sum, Tj_max, Thbm_max, throttled_time;
     // per-group parameters of the SIMD kernel (GpuBatchParams), from the model at initGpuLayer
     std::vector<double> P_base, P_leak, P_sm, P_clk, g_jc, g_hbm, C_plate, w;
     // and of the gather before it (the group's first GPU's values, contiguous)
     std::vector<double> cap, R_factor;  // power limit (W), plate degradation (1)
     std::vector<int> type, rack, job;   // GPU type, rack, job (-1: none)
-    std::vector<double> Q_coolant;     // heat into the coolant at the last fast step, per group (W)
+    std::vector<double> Q_coolant;  // heat into the coolant at the last fast step, per group (W)
+    // the plate's coolant boundary over the window (startWindow, its first GPU's): local inlet
+    // and plate resistance with its degradation                                      (K), (K/W)
+    std::vector<double> T_in, R_cp;
     std::vector<unsigned char> cause;  // TimeCat of a clock held down at the last step (job.md)
   } grp;
   // per job + 1 (entry 0: no job), set by stepJobs each step: kBatchHeld, and kJobSlowPath when
@@ -91,9 +106,28 @@ struct GpuLayerState {
   std::vector<std::vector<Utilization>> job_util;
   std::vector<std::vector<double>> job_bw_nvl, job_bw_net, job_weight;  // per job and group
   std::vector<std::vector<unsigned char>> job_cause;
-  std::vector<double> job_throttled;  // GPU-seconds of thermal/brake throttling   (s)
-  std::vector<double> job_capped;     // GPU-seconds under the power cap (0x4), cumulative (s)
-  double capped_total = 0;            // the same over every GPU                          (s)
+  // the fast step's fixed partition (docs/performance.md, "the job step in chunks"): chunks of
+  // about 16 racks, the unit of the parallel rack loop and of the training jobs' passes, the same
+  // whatever the thread count. A training job whose groups are one contiguous run (every job that
+  // fills its racks) is stepped per chunk inside the rack loop (job_fused); its sums are taken
+  // per chunk (job_parts) and merged in chunk order.
+  struct JobRun {
+    int job, slot0, slot1;  // a fused job's slots [slot0, slot1) in one chunk
+  };
+  int nchunk = 1;
+  std::vector<int> chunk_runadr;  // nchunk + 1: the chunk's runs in job_runs
+  std::vector<JobRun> job_runs;
+  std::vector<JobStepPart> job_parts;  // per job run, this step
+  std::vector<char> job_fused;         // per job
+  std::vector<JobStepCtx> job_ctx;     // per job, this step
+  std::vector<JobStepExtras> job_ex;   // per job, this step (views of the vectors above)
+  std::vector<JobStepIo> job_io;       // per job, this step
+  std::vector<char> run_done;          // this step: the run's finish is done
+  std::vector<char> chunk_wait;        // this step: the chunk waits for its jobs' barrier decision
+  std::vector<int> deferred;           // the chunks with pending racks, in order (scratch)
+  std::vector<double> job_throttled;   // GPU-seconds of thermal/brake throttling   (s)
+  std::vector<double> job_capped;      // GPU-seconds under the power cap (0x4), cumulative (s)
+  double capped_total = 0;             // the same over every GPU                          (s)
   // per job, at the last output row: iterations and their summed time (the interval's share)
   std::vector<long> job_iterations_row;
   std::vector<double> job_iteration_time_row;

@@ -782,3 +782,87 @@ TEST_CASE(
   CHECK(jobTopStraggler(without, &caused) == -1);
   CHECK(std::isnan(caused));
 }
+
+namespace {
+
+// one step of the job in chunks of `chunk` GPUs, as the GPU layer runs it (gpu_layer.cpp
+// stepChunk / stepChunks): pass 1 fused with the finish where the chunk cannot release, the
+// release, the chunks that waited for it, the sums merged in chunk order
+void stepInChunks(const TrainingJobSpec& job, JobState& st, double t, double dt,
+                  const JobStepIo& io, std::size_t chunk) {
+  const std::size_t ng = st.gpu.size(), nk = (ng + chunk - 1) / chunk;
+  JobStepCtx c = trainingStepBegin(job, st, t, dt, io);
+  std::vector<JobStepPart> parts(nk);
+  std::vector<char> done(nk, 0);
+  for (std::size_t k = 0; k < nk; ++k) {
+    const std::size_t g0 = k * chunk, g1 = std::min(ng, g0 + chunk);
+    const std::size_t first = trainingStepRunFinish(job, st, c, io, g0, g1, parts[k]);
+    if (trainingStepCanRelease(c, parts[k])) continue;
+    if (first > g0) trainingStepFinish(job, st, c, io, g0, first, parts[k]);
+    done[k] = 1;
+  }
+  for (std::size_t k = 0; k < nk; ++k) trainingStepMerge1(st, c, parts[k]);
+  trainingStepRelease(job, st, c, io);
+  for (std::size_t k = 0; k < nk; ++k)
+    if (!done[k])
+      trainingStepFinish(job, st, c, io, k * chunk, std::min(ng, (k + 1) * chunk), parts[k]);
+  for (std::size_t k = 0; k < nk; ++k) trainingStepMerge3(st, c, parts[k]);
+  trainingStepEnd(st, c);
+}
+
+}  // namespace
+
+TEST_CASE(
+    "the job step in chunks (the GPU layer's parallel form) agrees with the whole step: "
+    "per-GPU state bit for bit, the job's sums to round-off, through stragglers, checkpoints, a "
+    "stall and a failure with restart",
+    "[workload]") {
+  for (const bool restart : {false, true}) {
+    TrainingJobSpec job = fabricJob();
+    job.start = 0.3;
+    job.checkpoint_interval = 3.0;
+    job.checkpoint_duration = 0.4;
+    job.restart_on_failure = restart;
+    job.restart_time = 1.0;
+    const int n = 23;
+    JobState whole = makeJobState(job, n, true), parts = makeJobState(job, n, true);
+    std::vector<double> vc(n, 1.0), vm(n, 1.0), bw_nvl(n, 1.0), bw_net(n, 1.0), w(n, 1.0);
+    for (int g = 0; g < n; ++g) {
+      vc[std::size_t(g)] = 0.9 + 0.1 * std::sin(1.7 * g);  // every GPU its own pace
+      w[std::size_t(g)] = 1 + g % 3;
+    }
+    std::vector<char> alive(n, 1);
+    std::vector<Utilization> out1(n), out2(n);
+    std::vector<unsigned char> cause(n, kTimeThermal);
+    const JobStepExtras ex{bw_nvl, bw_net, cause, w};
+    const JobStepIo io{vc, vm, alive, out2, &ex};
+    const double dt = 0.05;
+    long released = 0;
+    for (long k = 0; double(k) * dt < 16.0 - 1e-12; ++k) {
+      const double t = double(k) * dt;
+      alive[7] = t >= 7.0 && t < 8.0 ? 0 : 1;  // a stall (or a failure and restart)
+      const long before = whole.iterations;
+      stepTrainingJob(job, whole, t, dt, vc, vm, alive, out1, &ex);
+      stepInChunks(job, parts, t, dt, io, 5);
+      released += whole.iterations - before;
+      for (int g = 0; g < n; ++g) {
+        const std::size_t i = std::size_t(g);
+        REQUIRE(out1[i].a_sm == out2[i].a_sm);
+        REQUIRE(out1[i].a_hbm == out2[i].a_hbm);
+        REQUIRE(out1[i].memory_bound == out2[i].memory_bound);
+        REQUIRE(whole.gpu[i].phase == parts.gpu[i].phase);
+        REQUIRE(whole.gpu[i].work == parts.gpu[i].work);
+        REQUIRE(whole.gpu[i].wait_time == parts.gpu[i].wait_time);
+        REQUIRE(whole.phase_now[i] == parts.phase_now[i]);
+      }
+    }
+    CHECK(released > 5);
+    CHECK(whole.iterations == parts.iterations);
+    CHECK(whole.checkpoints == parts.checkpoints);
+    CHECK(whole.failures == parts.failures);
+    CHECK(whole.stalled_time == Approx(parts.stalled_time).epsilon(1e-12).margin(1e-12));
+    CHECK(whole.time_map == parts.time_map);
+    for (int c = 0; c < kTimeCats; ++c)
+      CHECK(whole.map_sum[c] == Approx(parts.map_sum[c]).epsilon(1e-12).margin(1e-12));
+  }
+}
