@@ -44,8 +44,10 @@ bool mixture(reader::File& f, MapIn& mx, const std::string& name, FluidData& out
 
 bool constant(reader::File& f, MapIn& cs, const std::string& name, FluidData& out) {
   double rho = 0, cp = 0, mu = 0, k = 0, T_min = 273.15, T_max = 373.15;
-  bool ok = cs.read("rho_kg_m3", rho) & cs.read("cp_J_kgK", cp) & cs.read("mu_Pa_s", mu) &
-            cs.read("k_W_mK", k);
+  // every key read (each missing one reported), then whether all were there
+  const bool has_rho = cs.read("rho_kg_m3", rho), has_cp = cs.read("cp_J_kgK", cp);
+  const bool has_mu = cs.read("mu_Pa_s", mu), has_k = cs.read("k_W_mK", k);
+  bool ok = has_rho && has_cp && has_mu && has_k;
   cs.read("T_min", T_min);
   cs.read("T_max", T_max);
   if (!(T_max > T_min)) {
