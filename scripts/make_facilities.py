@@ -202,7 +202,7 @@ PLANT = """
 plant:
   supply_setpoint: %(w)d degC
   deadband: 0.5 K
-  min_run_time: 20 min               # Modelica Buildings' mode-change wait (after Stein 2009)
+  min_run_time: 20 min               # Modelica Buildings' mode-change wait [P1]
   step: 60 s
   weather:
     epw: ../weather/phoenix_hot_dry_synthetic.epw   # SYNTHETIC hot-dry sample (docs/models/weather.md)
@@ -218,20 +218,20 @@ plant:
     design_flow: 124000 L/min        # 64 CDUs x 32.3 kg/s (generic_2mw rated primary flow)
     dp_setpoint: 200 kPa             # as facility_water.differential_pressure
   dry_coolers:                       # 112 units of the pod's 1.2 MW at 35 degC (BAC Trillium
-    count: 112                       # record: fans 4 %% of the heat)
+    count: 112                       # record [P5]: fans 4 %% of the heat)
     rated_capacity: 1200 kW
     rated_air_temperature: 35 degC
     rated_inlet: 50 degC
     rated_outlet: 40 degC
     rated_fan_power: 48 kW
     adiabatic: true
-    pad_effectiveness: 0.8
-  chillers:                          # York YT 1055 kW EIR curves; trim only
+    pad_effectiveness: 0.8           # (a); the pad law [P10]
+  chillers:                          # York YT 1055 kW EIR curves [P6]; trim only
     count: 96
     rated_capacity: 1055 kW
     rated_cop: 5.96
     condenser_approach: 5.55 K       # over the dry bulb: the dry cooler's rated approach
-  tariff:
+  tariff:                            # an example time-of-use tariff (a)
     time_of_use: [0.08, 0.08, 0.08, 0.08, 0.08, 0.08, 0.08, 0.12, 0.12, 0.12, 0.12, 0.12,
                   0.12, 0.12, 0.12, 0.12, 0.12, 0.20, 0.20, 0.20, 0.20, 0.12, 0.08, 0.08]
     currency: USD
