@@ -9,6 +9,8 @@
 
 #include <string>
 
+#include "solver/common/params.h"
+
 namespace dctwin {
 
 // the release, e.g. "0.1.0" (CMake's project version)
@@ -44,10 +46,7 @@ struct SolverSettings {
   double output_interval = 0;  // time between result rows                                   (s)
   double gpu_step = 0;         // the GPU layer's fixed step (docs/models/gpu_layer.md)      (s)
   double coupling_step = 0;    // GPU layer <-> coolant coupling window                      (s)
-  // the multi-rate annual mode (docs/models/annual.md): on or off, and its scenario settings
-  bool annual = false;
-  double annual_window = 0, annual_settle = 0, annual_period = 0, annual_slow_step = 0;  // (s)
-  double annual_supply_change = 0, annual_wet_bulb_change = 0;                           // (K)
+  AnnualParams annual;         // the multi-rate annual mode (docs/models/annual.md)
 };
 
 // "2026-12-01T09:14:03Z" for now

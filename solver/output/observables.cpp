@@ -205,14 +205,7 @@ RunLayout describeModel(const FacilityModel& m) {
   L.solver.output_interval = m.options.output_interval;
   L.solver.gpu_step = m.gpu_dt;
   L.solver.coupling_step = m.coupling_dt;
-  const AnnualParams& an = m.options.annual;
-  L.solver.annual = an.enabled;
-  L.solver.annual_window = an.window;
-  L.solver.annual_settle = an.settle;
-  L.solver.annual_period = an.period;
-  L.solver.annual_slow_step = an.slow_step;
-  L.solver.annual_supply_change = an.dT_supply;
-  L.solver.annual_wet_bulb_change = an.dT_wet_bulb;
+  L.solver.annual = m.options.annual;
   L.ncdu = m.ncdu;
   L.nrack = m.nrack;
   L.nstate = m.nstate;

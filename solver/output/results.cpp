@@ -786,13 +786,14 @@ void writeProvenance(ResultsFile& f, const Provenance& p, const SolverSettings& 
   f.setAttribute("/", "gpu_step", s.gpu_step);
   f.setAttribute("/", "coupling_step", s.coupling_step);
   // the annual mode's settings, written in both modes so every file has the same attributes
-  f.setAttribute("/", "mode", std::string(s.annual ? "annual" : "full"));
-  f.setAttribute("/", "annual_window", s.annual_window);
-  f.setAttribute("/", "annual_settle", s.annual_settle);
-  f.setAttribute("/", "annual_period", s.annual_period);
-  f.setAttribute("/", "annual_slow_step", s.annual_slow_step);
-  f.setAttribute("/", "annual_supply_change", s.annual_supply_change);
-  f.setAttribute("/", "annual_wet_bulb_change", s.annual_wet_bulb_change);
+  const AnnualParams& a = s.annual;
+  f.setAttribute("/", "mode", std::string(a.enabled ? "annual" : "full"));
+  f.setAttribute("/", "annual_window", a.window);
+  f.setAttribute("/", "annual_settle", a.settle);
+  f.setAttribute("/", "annual_period", a.period);
+  f.setAttribute("/", "annual_slow_step", a.slow_step);
+  f.setAttribute("/", "annual_supply_change", a.dT_supply);
+  f.setAttribute("/", "annual_wet_bulb_change", a.dT_wet_bulb);
 }
 
 }  // namespace dctwin

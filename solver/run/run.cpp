@@ -45,14 +45,8 @@ SolverSettings solverSettings(const FacilitySpec& spec, const Scenario& scenario
   s.output_interval = std::min(interval, duration);
   s.gpu_step = spec.gpu_step;
   s.coupling_step = spec.coupling_step;
-  const AnnualParams& a = scenario.annual;
-  s.annual = a.enabled || settings.annual;
-  s.annual_window = a.window;
-  s.annual_settle = a.settle;
-  s.annual_period = a.period;
-  s.annual_slow_step = a.slow_step;
-  s.annual_supply_change = a.dT_supply;
-  s.annual_wet_bulb_change = a.dT_wet_bulb;
+  s.annual = scenario.annual;
+  s.annual.enabled = scenario.annual.enabled || settings.annual;
   return s;
 }
 
@@ -95,8 +89,7 @@ RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
   model.options.max_step = solver.max_step;
   model.options.output_interval = solver.output_interval;
   model.options.threads = std::max(1, settings.threads);
-  model.options.annual = scenario.annual;
-  if (settings.annual) model.options.annual.enabled = true;
+  model.options.annual = solver.annual;
 
   // 3. the state: a cold start at the scenario's temperature, or the facility water's at t = 0
   State st = makeState(model, scenario.has_T_init ? scenario.T_init : model.fws_T.eval(0.0));

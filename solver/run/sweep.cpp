@@ -675,8 +675,8 @@ void writeSweepResults(const std::string& path, const SweepSpec& s,
   // use (a parameter may change either per case: /cases/parameters); NaN settings when the base
   // does not load
   std::string facility_text, scenario_text, currency;
-  SolverSettings solver{kNaN,  kNaN, kNaN, kNaN, kNaN, kNaN, kNaN,
-                        false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN};
+  SolverSettings solver{kNaN, kNaN, kNaN, kNaN,
+                        kNaN, kNaN, kNaN, AnnualParams{false, kNaN, kNaN, kNaN, kNaN, kNaN, kNaN}};
   try {
     facility_text = readText(s.facility_path, SourceLoc{s.facility_path, 0, 0, ""});
     if (!s.scenario_path.empty())
