@@ -74,12 +74,23 @@ HWY_INLINE void OperatingPointLanes(D d, const GpuBatchType& t, const GpuBatchPa
     // even the idle clock exceeds the cap (or nothing scales with the clock): the idle clock
     const V f_idle = hn::MulAdd(A, hn::Set(d, t.g_idle), B);
     const auto low = hn::Or(hn::Ge(f_idle, cap), hn::Le(A, zero));
-    V z = x;
+    // warm start: the clock of the last step where it lies between the idle and the target clock
+    // (the cap binds from step to step and moves little), else the target clock. P is convex, so
+    // Newton from below the root lands above it and then falls monotonically; the lanes stop
+    // together once no solved lane moves by more than kGpuBatchNewtonTol (at most
+    // kGpuBatchNewton steps)
+    const V prev = hn::LoadU(d, io.x + i);
+    V z = hn::IfThenElse(hn::And(hn::Gt(prev, xi), hn::Lt(prev, x)), prev, x);
+    const auto solve = hn::AndNot(low, capped);
+    const V tol = hn::Set(d, kGpuBatchNewtonTol);
     for (int it = 0; it < kGpuBatchNewton; ++it) {
       V dg;
       const V g = ClockVoltage(d, t, z, &dg);
       const V step = hn::Div(hn::Sub(hn::MulAdd(A, g, B), cap), hn::Mul(A, dg));
-      z = hn::Max(hn::Sub(z, step), xi);
+      const V z1 = hn::Max(hn::Sub(z, step), xi);
+      const auto moving = hn::And(solve, hn::Gt(hn::Abs(hn::Sub(z1, z)), tol));
+      z = z1;
+      if (hn::AllFalse(d, moving)) break;
     }
     x = hn::IfThenElse(capped, hn::IfThenElse(low, xi, z), x);
     why = hn::Or(why, reason(capped, kThrottleSwPowerCap));

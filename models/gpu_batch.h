@@ -3,8 +3,8 @@
 // the same equations as gpuOperatingPoint and gpuThermalStep (models/gpu.h stays the reference,
 // and tests/models/gpu_batch_test.cpp holds the two together), laid out so that one instruction
 // advances 4 (AVX2) or 8 (AVX-512) GPUs: every per-GPU parameter is its own contiguous array, the
-// throttle logic is masks instead of branches, and the power-cap clock is a fixed number of Newton
-// steps (kGpuBatchNewton) instead of a loop until convergence. The instruction set is chosen at run
+// throttle logic is masks instead of branches, and the power-cap clock is at most a fixed number of
+// Newton steps (kGpuBatchNewton) from the last step's clock. The instruction set is chosen at run
 // time (Google Highway's dynamic dispatch): one binary runs on any x86-64 and uses AVX2 or
 // AVX-512 where the CPU has them. Deviation from the scalar reference: rounding (the exp of the
 // leakage term, the order of sums) and the Newton count; both stay far below 1e-9 K
@@ -19,8 +19,12 @@ namespace dctwin {
 
 // Newton steps for the power-cap clock: P(x) is convex and increasing, Newton from the target
 // clock converges monotonically and quadratically; 8 steps reach 1e-13 of the clock ratio on
-// every catalog GPU from x = 1 to the idle clock (tests/models/gpu_batch_test.cpp)
+// every catalog GPU from x = 1 to the idle clock (tests/models/gpu_batch_test.cpp). The kernel
+// starts from the last step's clock where it is below the target (a binding cap moves little
+// between fast steps: 2-3 steps) and stops once no lane moves by more than kGpuBatchNewtonTol
+// (the error after that step is of the order of its square)
 inline constexpr int kGpuBatchNewton = 8;
+inline constexpr double kGpuBatchNewtonTol = 1e-13;
 
 // constants of one GPU type, shared by the GPUs of a batch
 struct GpuBatchType {
@@ -76,7 +80,8 @@ struct GpuBatchIo {
   // state (n), advanced in place
   double *T_j, *T_hbm, *T_p;  // (K)
   std::uint64_t* latch;       // kLatch* bits
-  // out (n): the operating point; P and P_hbm may be changed between the two passes
+  // out (n): the operating point; P and P_hbm may be changed between the two passes; x holds
+  // the last step's clock on entry (the power-cap Newton's warm start; any value is safe)
   double *x, *P, *P_hbm;   // (1), (W), (W)
   std::uint64_t* reasons;  // GpuThrottle bits
   double* Q;               // heat to the coolant, mean over the step (W)
