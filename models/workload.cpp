@@ -577,6 +577,52 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
   }
   c.run = c.tb > c.t_run;
   c.t_block = c.t_run;
+  // the fast path's phase table: what runGpu and the finish do for a GPU that stays in its phase
+  // over the whole step, in the same operations (so its results are the general path's, bit for
+  // bit)
+  const std::size_t np = job.phases.size();
+  if (c.run && !c.zeroed && np <= std::size_t(JobStepCtx::kFastPhases)) {
+    const double d = c.tb - c.t_run, inv = 1.0 / dt;
+    const JobStepExtras* ex = io.extras;
+    const bool bw_nvl = ex && ex->bw_nvlink.size() == ng, bw_net = ex && ex->bw_network.size() == ng;
+    for (std::size_t k = 0; k < np; ++k) {
+      const PhaseSpec& p = job.phases[k];
+      JobStepCtx::FastPhase& f = c.fast[k];
+      f = JobStepCtx::FastPhase{};
+      f.dur = p.duration;
+      f.beta = p.comm_beta;
+      switch (p.bound) {
+        case PhaseSpec::Bound::Compute:
+          f.kind = JobStepCtx::kFastCompute, f.uc = kTimeCompute, f.lc = -1;
+          break;
+        case PhaseSpec::Bound::Memory:
+          f.kind = JobStepCtx::kFastMemory, f.uc = kTimeMemory, f.lc = kTimeHbmThrottle;
+          break;
+        case PhaseSpec::Bound::Communication:
+          f.kind = p.comm_beta <= 0                ? JobStepCtx::kFastOne
+                   : p.level == 1 && bw_nvl        ? JobStepCtx::kFastNvlink
+                   : p.level == 2 && bw_net        ? JobStepCtx::kFastNetwork
+                                                   : JobStepCtx::kFastOne;
+          f.uc = p.level == 1   ? kTimeCommNvlink
+                 : p.level == 2 ? kTimeCommNetwork
+                 : p.level == 3 ? kTimeHostMemory
+                                : kTimeCommOther;
+          f.lc = kTimeFabricDegraded;
+          break;
+        default:
+          f.kind = JobStepCtx::kFastOne, f.uc = f.lc = kTimeBubble;
+          break;
+      }
+      // u = {}; addScaled(u, idle, outside); addScaled(u, phase, d); u *= inv
+      const Utilization up = utilizationOf(p);
+      f.a_sm = ((0.0 + c.outside * c.idle.a_sm) + d * up.a_sm) * inv;
+      f.a_hbm = ((0.0 + c.outside * c.idle.a_hbm) + d * up.a_hbm) * inv;
+      f.a_nvl = ((0.0 + c.outside * c.idle.a_nvlink) + d * up.a_nvlink) * inv;
+      f.a_net = ((0.0 + c.outside * c.idle.a_network) + d * up.a_network) * inv;
+      f.mem = ((0.0 + c.outside * c.idle.memory_bound) + d * up.memory_bound) * inv;
+    }
+    c.nfast = int(np);
+  }
   return c;
 }
 
@@ -737,9 +783,65 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
   // the job cannot release in this step once one GPU of the part runs on (or never)
   bool known = !(run && all_ok && all_waiting);
   std::size_t first = g1;
+  const int nfast = c.nfast;
+  const JobStepCtx::FastPhase* fast = c.fast;
+  const double d_run = tb - t_run;
+  double *const out_sm = io.arrays.a_sm, *const out_hbm = io.arrays.a_hbm,
+               *const out_nvl = io.arrays.a_nvlink, *const out_net = io.arrays.a_network,
+               *const out_mem = io.arrays.memory_bound;
+  const bool arrays = out_sm != nullptr;
   for (std::size_t g = g0; g < g1; ++g) {
     GpuProgress& s = gpu[g];
     const bool on = alive[g] != 0;
+    // the fast path: a live GPU that runs its phase on past the step end (most GPUs in most
+    // steps); the general path's operations for that case, without its branches
+    if (arrays && on && !s.waiting && s.phase < nfast) {
+      const JobStepCtx::FastPhase& f = fast[s.phase];
+      double rate = 1.0;
+      switch (f.kind) {
+        case JobStepCtx::kFastCompute:
+          rate = speed_c[g];
+          break;
+        case JobStepCtx::kFastMemory:
+          rate = speed_m[g];
+          break;
+        case JobStepCtx::kFastNvlink:
+        case JobStepCtx::kFastNetwork: {  // commRate
+          const double fb = f.kind == JobStepCtx::kFastNvlink ? bw_nvl[g] : bw_net[g];
+          if (fb < 1.0) {
+            if (!(fb > 0)) {
+              rate = 0.0;
+            } else {
+              const double stretched = f.dur + f.beta * (1.0 / fb - 1.0);
+              rate = stretched > 0 ? f.dur / stretched : 1.0;
+            }
+          }
+          break;
+        }
+        default:
+          break;
+      }
+      const double remaining = f.dur - s.work;
+      if (remaining > kWorkTol * f.dur && rate > 0 && t_run + remaining / rate > tb) {
+        const int lc = f.lc >= 0 ? f.lc : cause ? int(cause[g]) : int(kTimeClockOther);
+        const MapAcc tm{map1, time_map ? time_map + g * kTimeCats : nullptr,
+                        weight ? weight[g] : 1.0};
+        account(tm, f.uc, lc, d_run, rate);
+        s.work += rate * d_run;
+        s.t_local = tb;
+        all_waiting = false;
+        known = true;
+        if (first == g1) first = g;
+        running = true;
+        phase_now[g] = static_cast<std::uint16_t>(s.phase);
+        out_sm[g] = f.a_sm;
+        out_hbm[g] = f.a_hbm;
+        out_nvl[g] = f.a_nvl;
+        out_net[g] = f.a_net;
+        out_mem[g] = f.mem;
+        continue;
+      }
+    }
     const MapAcc tm{map1, time_map ? time_map + g * kTimeCats : nullptr, weight ? weight[g] : 1.0};
     Utilization u{};
     if (zeroed)

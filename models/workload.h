@@ -231,6 +231,19 @@ struct JobStepCtx {  // what the whole job decides for the step
   // the end (the job is not blocked); the latest arrival of those waiting at the end   (s)
   bool all_waiting = true, running = false;
   double t_block = 0;
+  // the fast path of pass 1 (trainingStepRunFinish): a live GPU whose phase goes on past the
+  // step end. Per phase (up to kFastPhases; nfast = 0: none): its reference duration, what sets
+  // its rate (FastPhase kinds), its map categories (lc < 0: the GPU's clock cause) and the
+  // utilizations the step leaves, the same operations the general path does per GPU
+  static constexpr int kFastPhases = 16;
+  enum FastKind : int { kFastNone, kFastCompute, kFastMemory, kFastOne, kFastNvlink, kFastNetwork };
+  struct FastPhase {
+    double dur = 0, beta = 0;  // (s), (s)
+    int kind = kFastNone, uc = 0, lc = 0;
+    double a_sm = 0, a_hbm = 0, a_nvl = 0, a_net = 0, mem = 0;  // (1)
+  };
+  int nfast = 0;
+  FastPhase fast[kFastPhases];
 };
 struct JobStepPart {                                  // one chunk's share of the reductions
   double map1[kTimeCats] = {}, map3[kTimeCats] = {};  // pass 1's and finish's map sums  (s)
