@@ -48,7 +48,20 @@ HWY_INLINE void OperatingPointLanes(D d, const GpuBatchType& t, const GpuBatchPa
   const V Tj = hn::LoadU(d, io.T_j + i), Th = hn::LoadU(d, io.T_hbm + i);
   const V a_sm = hn::LoadU(d, io.a_sm + i), a_hbm = hn::LoadU(d, io.a_hbm + i),
           a_nvl = hn::LoadU(d, io.a_nvl + i);
-  const VU flags = hn::LoadU(du, io.flags + i);
+  // the flags and the cap: per entry, or from the memory-bound share and the block's limits
+  VU flags;
+  V cap;
+  if (io.flags) {
+    flags = hn::LoadU(du, io.flags + i);
+    cap = hn::LoadU(d, io.cap + i);
+  } else {
+    const auto mb = hn::Gt(hn::LoadU(d, io.mem_bound + i), hn::Set(d, 0.5));
+    flags = hn::Or(hn::Set(du, io.flags_all),
+                   hn::IfThenElseZero(hn::RebindMask(du, mb), hn::Set(du, kBatchMemoryBound)));
+    const V cap_gpu = hn::LoadU(d, io.cap + i);
+    cap = hn::Min(cap_gpu, hn::Set(d, io.cap_max));
+    if (io.cap_scale < 1.0) cap = hn::Min(cap, hn::Mul(hn::Set(d, io.cap_scale), cap_gpu));
+  }
   const VU latch = hn::LoadU(du, io.latch + i);
   const auto powered = bit(flags, kBatchPowered), held = bit(flags, kBatchHeld);
   // shutdown: latched, the board is off (only a powered board's latch moves)
@@ -67,7 +80,6 @@ HWY_INLINE void OperatingPointLanes(D d, const GpuBatchType& t, const GpuBatchPa
   const V B = hn::MulAdd(
       hn::Set(d, t.P_nvl_max), a_nvl,
       hn::MulAdd(hn::Set(d, t.P_hbm_max), a_hbm, hn::Add(hn::LoadU(d, p.P_base + i), leak)));
-  const V cap = hn::LoadU(d, io.cap + i);
   const V fx = hn::MulAdd(A, ClockVoltage(d, t, x, static_cast<V*>(nullptr)), B);
   const auto capped = hn::And(hn::Gt(fx, cap), hn::Gt(x, xi));
   if (!hn::AllFalse(d, capped)) {
@@ -171,7 +183,7 @@ HWY_INLINE void ThermalLanes(D d, const GpuBatchType& t, const GpuBatchParams& p
   if (io.t_throttled)
     hn::StoreU(hn::Add(hn::LoadU(d, io.t_throttled + i), hn::IfThenElseZero(throttled, vdt)), d,
                io.t_throttled + i);
-  const V w = hn::LoadU(d, p.w + i), wdt = hn::Mul(w, vdt);
+  const V w = p.w ? hn::LoadU(d, p.w + i) : one, wdt = hn::Mul(w, vdt);
   sum[0] = hn::MulAdd(w, P, sum[0]);
   sum[1] = hn::MulAdd(w, Q, sum[1]);
   sum[2] = hn::Add(sum[2], hn::IfThenElseZero(throttled, wdt));

@@ -48,7 +48,8 @@ struct GpuBatchParams {
   const double* g_jc;     // 1 / (R_jc f_Rjc)                                   (W/K)
   const double* g_hbm;    // 1 / (R_hbm f_Rhbm)                                 (W/K)
   const double* C_plate;  // (J/K)
-  const double* w;        // weight: the number of GPUs the entry stands for (a group)  (1)
+  const double* w;        // weight: the number of GPUs the entry stands for (a group); null:
+                          // every entry stands for one GPU                           (1)
 };
 
 // the type's parameters with one GPU's variation factors applied (contract of issue 14: leakage,
@@ -73,8 +74,10 @@ inline constexpr std::uint64_t kLatchHwSlowdown = 1, kLatchShutDown = 2;
 struct GpuBatchIo {
   // in (n): utilizations, flags, power limit, coolant inlet and plate resistance
   const double *a_sm, *a_hbm, *a_nvl;
-  const std::uint64_t* flags;  // kBatch* bits
-  const double* cap;           // (W)
+  // kBatch* bits per entry; or, where flags is null, the same bits for every entry
+  // (flags_all) but kBatchMemoryBound, which an entry has where its mem_bound > 0.5
+  const std::uint64_t* flags;
+  const double* cap;  // (W); where flags is null: min(cap, cap_max, cap_scale cap) (cap_scale < 1)
   const double* T_in;          // (K)
   const double* R_cp;          // (K/W)
   // state (n), advanced in place
@@ -87,6 +90,10 @@ struct GpuBatchIo {
   double* Q;               // heat to the coolant, mean over the step (W)
   // optional (nullptr: not kept): the interval's energy (J) and peaks (K), throttled time (s)
   double *E_sum = nullptr, *Tj_max = nullptr, *Thbm_max = nullptr, *t_throttled = nullptr;
+  // the gather in the kernel (flags null): see flags and cap
+  const double* mem_bound = nullptr;  // (1)
+  std::uint64_t flags_all = 0;
+  double cap_max = 0, cap_scale = 1;  // (W), (1)
 };
 
 // weighted sums of a thermal pass (weights GpuBatchParams::w)

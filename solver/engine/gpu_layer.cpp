@@ -120,6 +120,7 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     G.rack[q] = m.gpu_rack[i];
     G.job[q] = m.gpu_job[i];
   }
+  g.unit_weights = std::all_of(G.w.begin(), G.w.end(), [](double w) { return w == 1.0; });
   g.job_flags.assign(std::size_t(m.njob) + 1, 0);
   g.rack_powered_seen.assign(m.nrack, 1);
   g.job.clear();
@@ -432,7 +433,12 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   bool adjust = false;  // some GPU of the block smooths its power or replays a power trace
   const double prot_cap = rackGpuCapFactor(st, r);  // a protective cap (protection.cpp), 1: none
   const std::uint64_t* job_flags = g.job_flags.data() + 1;  // [-1]: no job
-  for (int k = 0; k < n; ++k) {
+  // the block's GPUs of one job that takes the kernel's path (the common case): the kernel
+  // gathers their flags and caps itself (GpuBatchIo::flags null)
+  const int j0 = G.job[q0];
+  bool one_job = !(job_flags[j0] & kJobSlowPath);
+  for (int k = 1; k < n && one_job; ++k) one_job = G.job[q0 + k] == j0;
+  for (int k = 0; k < n && !one_job; ++k) {
     const int q = q0 + k;
     const int jj = G.job[q];
     const std::uint64_t jf = job_flags[jj];
@@ -458,11 +464,19 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     if (prot_cap < 1.0) b.cap[k] = std::min(b.cap[k], prot_cap * G.cap[q]);
   }
   // the rack's activity sums for its non-GPU parts
-  for (int k = 0; k < n; ++k) {
-    const double w = G.w[q0 + k];
-    s.a_sm += w * G.a_sm[q0 + k];
-    s.a_nvlink += w * G.a_nvl[q0 + k];
-    s.a_net += w * G.a_net[q0 + k];
+  if (g.unit_weights) {
+    for (int k = 0; k < n; ++k) {
+      s.a_sm += G.a_sm[q0 + k];
+      s.a_nvlink += G.a_nvl[q0 + k];
+      s.a_net += G.a_net[q0 + k];
+    }
+  } else {
+    for (int k = 0; k < n; ++k) {
+      const double w = G.w[q0 + k];
+      s.a_sm += w * G.a_sm[q0 + k];
+      s.a_nvlink += w * G.a_nvl[q0 + k];
+      s.a_net += w * G.a_net[q0 + k];
+    }
   }
   // runs of one GPU type (a rack normally has one)
   for (int k0 = 0; k0 < n;) {
@@ -470,17 +484,27 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     int k1 = k0 + 1;
     while (k1 < n && G.type[q0 + k1] == type) ++k1;
     const int q = q0 + k0;
-    const GpuBatchParams p{G.P_base.data() + q,  G.P_leak.data() + q, G.P_sm.data() + q,
-                           G.P_clk.data() + q,   G.g_jc.data() + q,   G.g_hbm.data() + q,
-                           G.C_plate.data() + q, G.w.data() + q};
+    const GpuBatchParams p{G.P_base.data() + q,  G.P_leak.data() + q,
+                           G.P_sm.data() + q,    G.P_clk.data() + q,
+                           G.g_jc.data() + q,    G.g_hbm.data() + q,
+                           G.C_plate.data() + q, g.unit_weights ? nullptr : G.w.data() + q};
     GpuBatchIo io{
         G.a_sm.data() + q,  // the utilizations the job step left
-        G.a_hbm.data() + q,    G.a_nvl.data() + q,         b.flags + k0,       b.cap + k0,
+        G.a_hbm.data() + q,
+        G.a_nvl.data() + q,
+        one_job ? nullptr : b.flags + k0,
+        one_job ? G.cap.data() + q : b.cap + k0,
         G.T_in.data() + q,  // the coolant boundary, per window (startWindow)
         G.R_cp.data() + q,     G.T_j.data() + q,           G.T_hbm.data() + q, G.T_plate.data() + q,
         G.latches.data() + q,  G.clock_ratio.data() + q,   G.P.data() + q,     G.P_hbm.data() + q,
         G.reasons.data() + q,  G.Q_coolant.data() + q,     G.P_sum.data() + q, G.Tj_max.data() + q,
         G.Thbm_max.data() + q, G.throttled_time.data() + q};
+    if (one_job) {
+      io.mem_bound = G.mem_bound.data() + q;
+      io.flags_all = rack_flags | (job_flags[j0] & kBatchHeld);
+      io.cap_max = rack_share;
+      io.cap_scale = prot_cap;
+    }
     const GpuBatchType& bt = g.batch_types[std::size_t(type)];
     gpuBatchOperatingPoint(bt, p, io, k1 - k0);
     if (adjust) adjustPower(m, st, q, k1 - k0, t, dt, powered);
@@ -496,10 +520,10 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     k0 = k1;
   }
   // the clock causes the jobs read at the next step (from the reasons pass 1 left)
-  for (int k = 0; k < n; ++k) {
-    const int q = q0 + k;
-    G.cause[q] = clockCause(G.reasons[q], b.smoothing[k] != 0);
-  }
+  if (one_job)
+    for (int k = 0; k < n; ++k) G.cause[q0 + k] = clockCause(G.reasons[q0 + k], false);
+  else
+    for (int k = 0; k < n; ++k) G.cause[q0 + k] = clockCause(G.reasons[q0 + k], b.smoothing[k] != 0);
 }
 
 // 2c. non-GPU parts: the rack type's parts (CPUs follow the mean SM activity, switch trays the
