@@ -31,82 +31,172 @@ HWY_INLINE V ClockVoltage(D d, const GpuBatchType& t, V x, V* dg) {
   return hn::Mul(x, vv);
 }
 
-// lanes [i, i + Lanes(d)) of pass 1
+// pass 1 runs in three steps over a block of up to kNewtonBlock vectors, so that the power-cap
+// Newton iterations of the block's vectors, each a chain of dependent divisions, overlap instead
+// of waiting on one another: PrepareLanes (the target clock, the power terms and whether the cap
+// binds), NewtonBlock (the capped lanes' clocks), FinishLanes (the thermal limits, the stores).
+// The scratch holds what the steps hand on, per lane of the block.
+constexpr std::size_t kNewtonBlock = 16, kMaxLanes = HWY_MAX_BYTES / sizeof(double);
+struct Scratch {
+  alignas(64) double A[kNewtonBlock * kMaxLanes], B[kNewtonBlock * kMaxLanes],
+      cap[kNewtonBlock * kMaxLanes], x[kNewtonBlock * kMaxLanes], z[kNewtonBlock * kMaxLanes];
+  alignas(64) std::uint64_t capped[kNewtonBlock * kMaxLanes], low[kNewtonBlock * kMaxLanes];
+  bool any[kNewtonBlock];  // the vector has a capped lane
+};
+
+// what both steps read of lanes [i, i + Lanes(d)): temperatures, flags, latches, the idle mask
 template <class D>
-HWY_INLINE void OperatingPointLanes(D d, const GpuBatchType& t, const GpuBatchParams& p,
-                                    const GpuBatchIo& io, std::size_t i) {
-  using V = hn::Vec<D>;
+struct Inputs {
+  hn::Vec<D> Tj, Th;
+  hn::Vec<hn::RebindToUnsigned<D>> flags, latch;
+  hn::Mask<D> idle;
+};
+
+template <class D>
+HWY_INLINE Inputs<D> LoadInputs(D d, const GpuBatchIo& io, std::size_t i) {
   const hn::RebindToUnsigned<D> du;
-  using VU = hn::Vec<decltype(du)>;
-  auto bit = [&](VU v, std::uint64_t b) {
-    return hn::RebindMask(d, hn::TestBit(v, hn::Set(du, b)));
-  };
-  auto reason = [&](decltype(bit(VU(), 0)) m, std::uint64_t b) {
-    return hn::IfThenElseZero(hn::RebindMask(du, m), hn::Set(du, b));
-  };
-  const V zero = hn::Zero(d), one = hn::Set(d, 1.0), xi = hn::Set(d, t.x_idle);
-  const V Tj = hn::LoadU(d, io.T_j + i), Th = hn::LoadU(d, io.T_hbm + i);
-  const V a_sm = hn::LoadU(d, io.a_sm + i), a_hbm = hn::LoadU(d, io.a_hbm + i),
-          a_nvl = hn::LoadU(d, io.a_nvl + i);
-  // the flags and the cap: per entry, or from the memory-bound share and the block's limits
-  VU flags;
-  V cap;
+  const hn::Vec<D> zero = hn::Zero(d);
+  Inputs<D> in;
+  in.Tj = hn::LoadU(d, io.T_j + i);
+  in.Th = hn::LoadU(d, io.T_hbm + i);
+  // the flags: per entry, or from the memory-bound share and the block's bits
   if (io.flags) {
-    flags = hn::LoadU(du, io.flags + i);
-    cap = hn::LoadU(d, io.cap + i);
+    in.flags = hn::LoadU(du, io.flags + i);
   } else {
     const auto mb = hn::Gt(hn::LoadU(d, io.mem_bound + i), hn::Set(d, 0.5));
-    flags = hn::Or(hn::Set(du, io.flags_all),
-                   hn::IfThenElseZero(hn::RebindMask(du, mb), hn::Set(du, kBatchMemoryBound)));
-    const V cap_gpu = hn::LoadU(d, io.cap + i);
+    in.flags = hn::Or(hn::Set(du, io.flags_all),
+                      hn::IfThenElseZero(hn::RebindMask(du, mb), hn::Set(du, kBatchMemoryBound)));
+  }
+  in.latch = hn::LoadU(du, io.latch + i);
+  in.idle = hn::And(hn::And(hn::Le(hn::LoadU(d, io.a_sm + i), zero),
+                            hn::Le(hn::LoadU(d, io.a_hbm + i), zero)),
+                    hn::Le(hn::LoadU(d, io.a_nvl + i), zero));
+  return in;
+}
+
+template <class D>
+HWY_INLINE hn::Mask<D> Bit(D d, hn::Vec<hn::RebindToUnsigned<D>> v, std::uint64_t b) {
+  const hn::RebindToUnsigned<D> du;
+  return hn::RebindMask(d, hn::TestBit(v, hn::Set(du, b)));
+}
+
+// the target clock: idle (or held at full clock by a process), memory-bound, or full
+template <class D>
+HWY_INLINE hn::Vec<D> TargetClock(D d, const GpuBatchType& t, const Inputs<D>& in) {
+  return hn::IfThenElse(
+      in.idle, hn::IfThenElse(Bit(d, in.flags, kBatchHeld), hn::Set(d, 1.0), hn::Set(d, t.x_idle)),
+      hn::IfThenElse(Bit(d, in.flags, kBatchMemoryBound), hn::Set(d, t.x_mem), hn::Set(d, 1.0)));
+}
+
+// step 1 for lanes [i, i + Lanes(d)), scratch lanes [k, k + Lanes(d)) of vector v: the power at
+// clock z is B + A z v(z)^2; the cap binds where the target clock's power exceeds it
+template <class D>
+HWY_INLINE void PrepareLanes(D d, const GpuBatchType& t, const GpuBatchParams& p,
+                             const GpuBatchIo& io, std::size_t i, Scratch& S, std::size_t k,
+                             std::size_t v) {
+  using V = hn::Vec<D>;
+  const hn::RebindToUnsigned<D> du;
+  const V zero = hn::Zero(d), xi = hn::Set(d, t.x_idle);
+  const Inputs<D> in = LoadInputs(d, io, i);
+  const V x = TargetClock(d, t, in);
+  const V a_sm = hn::LoadU(d, io.a_sm + i), a_hbm = hn::LoadU(d, io.a_hbm + i),
+          a_nvl = hn::LoadU(d, io.a_nvl + i);
+  // the cap: per entry, or min(cap, cap_max, cap_scale cap)
+  V cap = hn::LoadU(d, io.cap + i);
+  if (!io.flags) {
+    const V cap_gpu = cap;
     cap = hn::Min(cap_gpu, hn::Set(d, io.cap_max));
     if (io.cap_scale < 1.0) cap = hn::Min(cap, hn::Mul(hn::Set(d, io.cap_scale), cap_gpu));
   }
-  const VU latch = hn::LoadU(du, io.latch + i);
-  const auto powered = bit(flags, kBatchPowered), held = bit(flags, kBatchHeld);
-  // shutdown: latched, the board is off (only a powered board's latch moves)
-  const auto shut =
-      hn::Or(bit(latch, kLatchShutDown), hn::And(powered, hn::Ge(Tj, hn::Set(d, t.T_shutdown))));
-  // target clock
-  const auto idle = hn::And(hn::And(hn::Le(a_sm, zero), hn::Le(a_hbm, zero)), hn::Le(a_nvl, zero));
-  V x = hn::IfThenElse(idle, hn::IfThenElse(held, one, xi),
-                       hn::IfThenElse(bit(flags, kBatchMemoryBound), hn::Set(d, t.x_mem), one));
-  VU why = reason(hn::AndNot(held, idle), kThrottleIdle);
-  // power at clock z: B + A z v(z)^2
   const V A = hn::MulAdd(hn::LoadU(d, p.P_sm + i), a_sm, hn::LoadU(d, p.P_clk + i));
   const V leak =
       hn::Mul(hn::LoadU(d, p.P_leak + i),
-              hn::Exp(d, hn::Mul(hn::Set(d, t.beta), hn::Sub(Tj, hn::Set(d, t.T_leak_ref)))));
+              hn::Exp(d, hn::Mul(hn::Set(d, t.beta), hn::Sub(in.Tj, hn::Set(d, t.T_leak_ref)))));
   const V B = hn::MulAdd(
       hn::Set(d, t.P_nvl_max), a_nvl,
       hn::MulAdd(hn::Set(d, t.P_hbm_max), a_hbm, hn::Add(hn::LoadU(d, p.P_base + i), leak)));
   const V fx = hn::MulAdd(A, ClockVoltage(d, t, x, static_cast<V*>(nullptr)), B);
   const auto capped = hn::And(hn::Gt(fx, cap), hn::Gt(x, xi));
-  if (!hn::AllFalse(d, capped)) {
-    // even the idle clock exceeds the cap (or nothing scales with the clock): the idle clock
-    const V f_idle = hn::MulAdd(A, hn::Set(d, t.g_idle), B);
-    const auto low = hn::Or(hn::Ge(f_idle, cap), hn::Le(A, zero));
-    // warm start: the clock of the last step where it lies between the idle and the target clock
-    // (the cap binds from step to step and moves little), else the target clock. P is convex, so
-    // Newton from below the root lands above it and then falls monotonically; the lanes stop
-    // together once no solved lane moves by more than kGpuBatchNewtonTol (at most
-    // kGpuBatchNewton steps)
-    const V prev = hn::LoadU(d, io.x + i);
-    V z = hn::IfThenElse(hn::And(hn::Gt(prev, xi), hn::Lt(prev, x)), prev, x);
-    const auto solve = hn::AndNot(low, capped);
-    const V tol = hn::Set(d, kGpuBatchNewtonTol);
-    for (int it = 0; it < kGpuBatchNewton; ++it) {
+  hn::Store(A, d, S.A + k);
+  hn::Store(B, d, S.B + k);
+  hn::Store(x, d, S.x + k);
+  S.any[v] = !hn::AllFalse(d, capped);
+  if (!S.any[v]) return;
+  // even the idle clock exceeds the cap (or nothing scales with the clock): the idle clock
+  const V f_idle = hn::MulAdd(A, hn::Set(d, t.g_idle), B);
+  const auto low = hn::Or(hn::Ge(f_idle, cap), hn::Le(A, zero));
+  // warm start: the clock of the last step where it lies between the idle and the target clock
+  // (the cap binds from step to step and moves little), else the target clock. P is convex, so
+  // Newton from below the root lands above it and then falls monotonically
+  const V prev = hn::LoadU(d, io.x + i);
+  hn::Store(cap, d, S.cap + k);
+  hn::Store(hn::IfThenElse(hn::And(hn::Gt(prev, xi), hn::Lt(prev, x)), prev, x), d, S.z + k);
+  hn::Store(hn::BitCast(du, hn::VecFromMask(d, capped)), du, S.capped + k);
+  hn::Store(hn::BitCast(du, hn::VecFromMask(d, low)), du, S.low + k);
+}
+
+// step 2: the capped lanes' clocks, vectors [0, nv) of the scratch, each until none of its solved
+// lanes moves by more than kGpuBatchNewtonTol (at most kGpuBatchNewton steps): a vector's result
+// does not depend on the others of the block
+template <class D>
+HWY_INLINE void NewtonBlock(D d, const GpuBatchType& t, Scratch& S, std::size_t nv) {
+  using V = hn::Vec<D>;
+  const hn::RebindToUnsigned<D> du;
+  const std::size_t N = hn::Lanes(d);
+  const V xi = hn::Set(d, t.x_idle), tol = hn::Set(d, kGpuBatchNewtonTol);
+  bool moving[kNewtonBlock];
+  bool any = false;
+  for (std::size_t v = 0; v < nv; ++v) {
+    moving[v] = S.any[v];
+    any = any || moving[v];
+  }
+  for (int it = 0; it < kGpuBatchNewton && any; ++it) {
+    any = false;
+    for (std::size_t v = 0; v < nv; ++v) {
+      if (!moving[v]) continue;
+      const std::size_t k = v * N;
+      const V A = hn::Load(d, S.A + k), B = hn::Load(d, S.B + k), cap = hn::Load(d, S.cap + k);
+      const V z = hn::Load(d, S.z + k);
+      const auto solve = hn::AndNot(hn::MaskFromVec(hn::BitCast(d, hn::Load(du, S.low + k))),
+                                    hn::MaskFromVec(hn::BitCast(d, hn::Load(du, S.capped + k))));
       V dg;
       const V g = ClockVoltage(d, t, z, &dg);
       const V step = hn::Div(hn::Sub(hn::MulAdd(A, g, B), cap), hn::Mul(A, dg));
       const V z1 = hn::Max(hn::Sub(z, step), xi);
-      const auto moving = hn::And(solve, hn::Gt(hn::Abs(hn::Sub(z1, z)), tol));
-      z = z1;
-      if (hn::AllFalse(d, moving)) break;
+      hn::Store(z1, d, S.z + k);
+      moving[v] = !hn::AllFalse(d, hn::And(solve, hn::Gt(hn::Abs(hn::Sub(z1, z)), tol)));
+      any = any || moving[v];
     }
-    x = hn::IfThenElse(capped, hn::IfThenElse(low, xi, z), x);
+  }
+}
+
+// step 3 for lanes [i, i + Lanes(d)), scratch lanes [k, k + Lanes(d)) of vector v
+template <class D>
+HWY_INLINE void FinishLanes(D d, const GpuBatchType& t, const GpuBatchIo& io, std::size_t i,
+                            const Scratch& S, std::size_t k, std::size_t v) {
+  using V = hn::Vec<D>;
+  const hn::RebindToUnsigned<D> du;
+  using VU = hn::Vec<decltype(du)>;
+  auto reason = [&](hn::Mask<D> m, std::uint64_t b) {
+    return hn::IfThenElseZero(hn::RebindMask(du, m), hn::Set(du, b));
+  };
+  const V zero = hn::Zero(d), one = hn::Set(d, 1.0), xi = hn::Set(d, t.x_idle);
+  const Inputs<D> in = LoadInputs(d, io, i);
+  const V Tj = in.Tj, Th = in.Th;
+  const auto powered = Bit(d, in.flags, kBatchPowered), held = Bit(d, in.flags, kBatchHeld);
+  // shutdown: latched, the board is off (only a powered board's latch moves)
+  const auto shut = hn::Or(Bit(d, in.latch, kLatchShutDown),
+                           hn::And(powered, hn::Ge(Tj, hn::Set(d, t.T_shutdown))));
+  const auto idle = in.idle;
+  V x = hn::Load(d, S.x + k);
+  VU why = reason(hn::AndNot(held, idle), kThrottleIdle);
+  if (S.any[v]) {
+    const auto capped = hn::MaskFromVec(hn::BitCast(d, hn::Load(du, S.capped + k)));
+    const auto low = hn::MaskFromVec(hn::BitCast(d, hn::Load(du, S.low + k)));
+    x = hn::IfThenElse(capped, hn::IfThenElse(low, xi, hn::Load(d, S.z + k)), x);
     why = hn::Or(why, reason(capped, kThrottleSwPowerCap));
   }
+  const V A = hn::Load(d, S.A + k), B = hn::Load(d, S.B + k);
   // SW thermal slowdown
   const V Tmax = hn::Set(d, t.T_maxop), Tslow = hn::Set(d, t.T_slowdown);
   const auto sw_on = hn::And(hn::Or(hn::Not(idle), held), hn::Gt(Tj, Tmax));
@@ -119,28 +209,41 @@ HWY_INLINE void OperatingPointLanes(D d, const GpuBatchType& t, const GpuBatchPa
   }
   // HW thermal slowdown, latched with the release band
   const V Thmax = hn::Set(d, t.T_hbm_max), band = hn::Set(d, 2.0);
-  auto hw = hn::Or(bit(latch, kLatchHwSlowdown), hn::Or(hn::Ge(Tj, Tslow), hn::Ge(Th, Thmax)));
+  auto hw =
+      hn::Or(Bit(d, in.latch, kLatchHwSlowdown), hn::Or(hn::Ge(Tj, Tslow), hn::Ge(Th, Thmax)));
   const auto release = hn::And(hn::Lt(Tj, hn::Sub(Tslow, band)), hn::Lt(Th, hn::Sub(Thmax, band)));
   hw = hn::AndNot(release, hw);
   const V half = hn::Set(d, 0.5);
   x = hn::IfThenElse(hw, hn::Max(hn::Mul(half, x), xi), x);
   why = hn::Or(why, reason(hw, kThrottleHwThermal | kThrottleHwSlowdown));
-  const auto brake = bit(flags, kBatchBrake);
+  const auto brake = Bit(d, in.flags, kBatchBrake);
   x = hn::IfThenElse(brake, hn::Max(hn::Mul(half, x), xi), x);
   why = hn::Or(why, reason(brake, kThrottlePowerBrake | kThrottleHwSlowdown));
   // a board without power or shut down: nothing (its HW latch stays as it was)
   const auto active = hn::AndNot(shut, powered);
   const V P = hn::MulAdd(A, ClockVoltage(d, t, x, static_cast<V*>(nullptr)), B);
-  const V P_hbm = hn::MulAdd(hn::Set(d, t.P_hbm_max), a_hbm, hn::Set(d, t.P_hbm_idle));
+  const V P_hbm =
+      hn::MulAdd(hn::Set(d, t.P_hbm_max), hn::LoadU(d, io.a_hbm + i), hn::Set(d, t.P_hbm_idle));
   hn::StoreU(hn::IfThenElseZero(active, x), d, io.x + i);
   hn::StoreU(hn::IfThenElseZero(active, P), d, io.P + i);
   hn::StoreU(hn::IfThenElseZero(active, P_hbm), d, io.P_hbm + i);
   const auto active_u = hn::RebindMask(du, active);
   hn::StoreU(hn::IfThenElseZero(active_u, why), du, io.reasons + i);
   const VU hw_bit = hn::IfThenElse(active_u, reason(hw, kLatchHwSlowdown),
-                                   hn::And(latch, hn::Set(du, kLatchHwSlowdown)));
+                                   hn::And(in.latch, hn::Set(du, kLatchHwSlowdown)));
   const VU new_latch = hn::Or(hw_bit, reason(shut, kLatchShutDown));
   hn::StoreU(new_latch, du, io.latch + i);
+}
+
+// pass 1 over entries [i, i + nv Lanes(d))
+template <class D>
+HWY_INLINE void OperatingPointBlock(D d, const GpuBatchType& t, const GpuBatchParams& p,
+                                    const GpuBatchIo& io, std::size_t i, std::size_t nv,
+                                    Scratch& S) {
+  const std::size_t N = hn::Lanes(d);
+  for (std::size_t v = 0; v < nv; ++v) PrepareLanes(d, t, p, io, i + v * N, S, v * N, v);
+  NewtonBlock(d, t, S, nv);
+  for (std::size_t v = 0; v < nv; ++v) FinishLanes(d, t, io, i + v * N, S, v * N, v);
 }
 
 // lanes [i, i + Lanes(d)) of pass 2; adds to the sums' lanes
@@ -198,10 +301,15 @@ void OperatingPointImpl(const GpuBatchType& t, const GpuBatchParams& p, const Gp
                         int n) {
   const hn::ScalableTag<double> d;
   const std::size_t N = hn::Lanes(d), nn = std::size_t(n);
+  Scratch S;
   std::size_t i = 0;
-  for (; i + N <= nn; i += N) OperatingPointLanes(d, t, p, io, i);
+  while (i + N <= nn) {
+    const std::size_t nv = std::min(kNewtonBlock, (nn - i) / N);
+    OperatingPointBlock(d, t, p, io, i, nv, S);
+    i += nv * N;
+  }
   const hn::CappedTag<double, 1> d1;
-  for (; i < nn; ++i) OperatingPointLanes(d1, t, p, io, i);
+  for (; i < nn; ++i) OperatingPointBlock(d1, t, p, io, i, 1, S);
 }
 
 void ThermalImpl(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchIo& io, int n,
