@@ -272,7 +272,7 @@ HWY_INLINE void ThermalLanes(D d, const GpuBatchType& t, const GpuBatchParams& p
   hn::StoreU(Tp, d, io.T_p + i);
   hn::StoreU(Tj, d, io.T_j + i);
   hn::StoreU(Th, d, io.T_hbm + i);
-  hn::StoreU(Q, d, io.Q + i);
+  if (io.Q) hn::StoreU(Q, d, io.Q + i);
   // the interval's sums and extremes, and the weighted sums over the batch
   const V vdt = hn::Set(d, dt);
   if (io.E_sum) hn::StoreU(hn::MulAdd(P, vdt, hn::LoadU(d, io.E_sum + i)), d, io.E_sum + i);

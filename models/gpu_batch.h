@@ -87,7 +87,7 @@ struct GpuBatchIo {
   // the last step's clock on entry (the power-cap Newton's warm start; any value is safe)
   double *x, *P, *P_hbm;   // (1), (W), (W)
   std::uint64_t* reasons;  // GpuThrottle bits
-  double* Q;               // heat to the coolant, mean over the step (W)
+  double* Q;  // heat to the coolant, mean over the step (W); null: not kept (the sums have it)
   // optional (nullptr: not kept): the interval's energy (J) and peaks (K), throttled time (s)
   double *E_sum = nullptr, *Tj_max = nullptr, *Thbm_max = nullptr, *t_throttled = nullptr;
   // the gather in the kernel (flags null): see flags and cap

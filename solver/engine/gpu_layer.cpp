@@ -329,7 +329,9 @@ void stepJobs(const FacilityModel& m, State& st, double t, double dt) {
     if (g.job_fused[std::size_t(j)]) {
       g.job_ex[std::size_t(j)] = JobStepExtras{
           g.job_bw_nvl[j], g.job_bw_net[j],
-          std::span<const unsigned char>(&G.cause[groups.front()], groups.size()), g.job_weight[j]};
+          std::span<const unsigned char>(&G.cause[groups.front()], groups.size()),
+          // (a fleet of single GPUs: no weights, 1 each, and 8 bytes less per GPU and step)
+          g.unit_weights ? std::span<const double>() : std::span<const double>(g.job_weight[j])};
       const std::size_t q0 = std::size_t(groups.front());
       g.job_io[std::size_t(j)] = JobStepIo{
           g.job_speed_c[j],
@@ -497,7 +499,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
         G.T_in.data() + q,  // the coolant boundary, per window (startWindow)
         G.R_cp.data() + q,     G.T_j.data() + q,           G.T_hbm.data() + q, G.T_plate.data() + q,
         G.latches.data() + q,  G.clock_ratio.data() + q,   G.P.data() + q,     G.P_hbm.data() + q,
-        G.reasons.data() + q,  G.Q_coolant.data() + q,     G.P_sum.data() + q, G.Tj_max.data() + q,
+        G.reasons.data() + q,  g.keep_Q ? G.Q_coolant.data() + q : nullptr,     G.P_sum.data() + q, G.Tj_max.data() + q,
         G.Thbm_max.data() + q, G.throttled_time.data() + q};
     if (one_job) {
       io.mem_bound = G.mem_bound.data() + q;
@@ -771,6 +773,9 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
   const double dt = window / double(nstep);
   for (long step = 0; step < nstep; ++step) {
     const double t = t0 + double(step) * dt;
+    // each plate's heat to the coolant only at the window's last step, where the next window
+    // starts from it (startWindow: a downstream plate's inlet)
+    g.keep_Q = step + 1 == nstep;
     // 1. jobs
     stepJobs(m, st, t, dt);
     // 2. racks and the fused jobs' GPUs, in parallel chunks of about 16 racks
