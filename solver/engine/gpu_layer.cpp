@@ -410,6 +410,11 @@ constexpr int kBlock = 128;
 struct GpuBlock {
   alignas(64) double cap[kBlock];
   alignas(64) std::uint64_t flags[kBlock];
+  // the operating point's power, HBM power and reasons within a window's step on the kernel's
+  // path: only the step that ends the window stores them per group (what the outputs and the
+  // detectors read there); between, they live here (24 bytes per GPU and step less to memory)
+  alignas(64) double P[kBlock], P_hbm[kBlock];
+  alignas(64) std::uint64_t reasons[kBlock];
   unsigned char smoothing[kBlock];  // 1: power smoothing's ramp limit is the group's binding cap
 };
 
@@ -480,6 +485,9 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
       s.a_net += w * G.a_net[q0 + k];
     }
   }
+  // the step's operating point in the block only (GpuBlock::P): on the kernel's path, except at
+  // the window's last step
+  const bool local = one_job && !g.keep_Q;
   // runs of one GPU type (a rack normally has one)
   for (int k0 = 0; k0 < n;) {
     const int type = G.type[q0 + k0];
@@ -498,8 +506,10 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
         one_job ? G.cap.data() + q : b.cap + k0,
         G.T_in.data() + q,  // the coolant boundary, per window (startWindow)
         G.R_cp.data() + q,     G.T_j.data() + q,           G.T_hbm.data() + q, G.T_plate.data() + q,
-        G.latches.data() + q,  G.clock_ratio.data() + q,   G.P.data() + q,     G.P_hbm.data() + q,
-        G.reasons.data() + q,  g.keep_Q ? G.Q_coolant.data() + q : nullptr,     G.P_sum.data() + q, G.Tj_max.data() + q,
+        G.latches.data() + q,  G.clock_ratio.data() + q,   local ? b.P + k0 : G.P.data() + q,
+        local ? b.P_hbm + k0 : G.P_hbm.data() + q,
+        local ? b.reasons + k0 : G.reasons.data() + q,
+        g.keep_Q ? G.Q_coolant.data() + q : nullptr,     G.P_sum.data() + q, G.Tj_max.data() + q,
         G.Thbm_max.data() + q, G.throttled_time.data() + q};
     if (one_job) {
       io.mem_bound = G.mem_bound.data() + q;
@@ -522,7 +532,9 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     k0 = k1;
   }
   // the clock causes the jobs read at the next step (from the reasons pass 1 left)
-  if (one_job)
+  if (local)
+    for (int k = 0; k < n; ++k) G.cause[q0 + k] = clockCause(b.reasons[k], false);
+  else if (one_job)
     for (int k = 0; k < n; ++k) G.cause[q0 + k] = clockCause(G.reasons[q0 + k], false);
   else
     for (int k = 0; k < n; ++k) G.cause[q0 + k] = clockCause(G.reasons[q0 + k], b.smoothing[k] != 0);
@@ -774,7 +786,8 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
   for (long step = 0; step < nstep; ++step) {
     const double t = t0 + double(step) * dt;
     // each plate's heat to the coolant only at the window's last step, where the next window
-    // starts from it (startWindow: a downstream plate's inlet)
+    // starts from it (startWindow: a downstream plate's inlet), and the operating point's power
+    // and reasons, which the outputs and detectors read at the window's end (GpuBlock)
     g.keep_Q = step + 1 == nstep;
     // 1. jobs
     stepJobs(m, st, t, dt);

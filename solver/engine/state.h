@@ -97,7 +97,9 @@ struct GpuLayerState {
   // per job + 1 (entry 0: no job), set by stepJobs each step: kBatchHeld, and kJobSlowPath when
   // its GPUs need the scalar path around the kernel (power smoothing, a power trace, a cap event)
   std::vector<std::uint64_t> job_flags;
-  bool keep_Q = true;        // this fast step stores each group's Q_coolant (a window's last)
+  // this fast step (a window's last) stores each group's Q_coolant and, on the kernel's path,
+  // its P, P_hbm and reasons (between, they stay in the step's block)
+  bool keep_Q = true;
   bool unit_weights = true;  // every group is one GPU (a distinct fleet): the kernel reads no w
   std::vector<char> rack_powered_seen;    // per rack: rack_powered when its GPUs were last stepped
   std::vector<GpuBatchType> batch_types;  // per FacilityModel::gpu_types
