@@ -102,7 +102,7 @@ HWY_INLINE void PrepareLanes(D d, const GpuBatchType& t, const GpuBatchParams& p
   const V a_sm = hn::LoadU(d, io.a_sm + i), a_hbm = hn::LoadU(d, io.a_hbm + i),
           a_nvl = hn::LoadU(d, io.a_nvl + i);
   // the cap: per entry, or min(cap, cap_max, cap_scale cap)
-  V cap = hn::LoadU(d, io.cap + i);
+  V cap = io.cap ? hn::LoadU(d, io.cap + i) : hn::Set(d, io.cap_all);
   if (!io.flags) {
     const V cap_gpu = cap;
     cap = hn::Min(cap_gpu, hn::Set(d, io.cap_max));

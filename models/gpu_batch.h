@@ -94,6 +94,7 @@ struct GpuBatchIo {
   const double* mem_bound = nullptr;  // (1)
   std::uint64_t flags_all = 0;
   double cap_max = 0, cap_scale = 1;  // (W), (1)
+  double cap_all = 0;  // where cap is null (with flags null): every entry's cap       (W)
 };
 
 // weighted sums of a thermal pass (weights GpuBatchParams::w)

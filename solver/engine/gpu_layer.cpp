@@ -121,6 +121,14 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     G.job[q] = m.gpu_job[i];
   }
   g.unit_weights = std::all_of(G.w.begin(), G.w.end(), [](double w) { return w == 1.0; });
+  // racks whose GPUs share one power limit (the common case): the kernel reads no cap array
+  g.rack_cap.assign(m.nrack, std::nan(""));
+  for (int r = 0; r < m.nrack; ++r) {
+    const int q0 = m.rack_groupadr[r], q1 = q0 + m.rack_groupnum[r];
+    if (q1 > q0 && std::all_of(&G.cap[q0], &G.cap[q0] + (q1 - q0),
+                               [&](double c) { return c == G.cap[q0]; }))
+      g.rack_cap[r] = G.cap[q0];
+  }
   g.job_flags.assign(std::size_t(m.njob) + 1, 0);
   g.rack_powered_seen.assign(m.nrack, 1);
   g.job.clear();
@@ -488,6 +496,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   // the step's operating point in the block only (GpuBlock::P): on the kernel's path, except at
   // the window's last step
   const bool local = one_job && !g.keep_Q;
+  const bool uniform_cap = !std::isnan(g.rack_cap[r]);
   // runs of one GPU type (a rack normally has one)
   for (int k0 = 0; k0 < n;) {
     const int type = G.type[q0 + k0];
@@ -503,7 +512,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
         G.a_hbm.data() + q,
         G.a_nvl.data() + q,
         one_job ? nullptr : b.flags + k0,
-        one_job ? G.cap.data() + q : b.cap + k0,
+        one_job ? (uniform_cap ? nullptr : G.cap.data() + q) : b.cap + k0,
         G.T_in.data() + q,  // the coolant boundary, per window (startWindow)
         G.R_cp.data() + q,     G.T_j.data() + q,           G.T_hbm.data() + q, G.T_plate.data() + q,
         G.latches.data() + q,  G.clock_ratio.data() + q,   local ? b.P + k0 : G.P.data() + q,
@@ -516,6 +525,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
       io.flags_all = rack_flags | (job_flags[j0] & kBatchHeld);
       io.cap_max = rack_share;
       io.cap_scale = prot_cap;
+      io.cap_all = g.rack_cap[r];
     }
     const GpuBatchType& bt = g.batch_types[std::size_t(type)];
     gpuBatchOperatingPoint(bt, p, io, k1 - k0);
