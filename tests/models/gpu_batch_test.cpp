@@ -243,3 +243,71 @@ TEST_CASE("gpu batch kernel: no variation reproduces the catalog parameters", "[
   const GpuParams r = gpuWithFactors(p, 2, 1, 1, 1, 1);
   CHECK(gpuStaticPower(r, p.T_leak_ref) == Approx(p.P_idle + p.P_leak_ref));
 }
+
+// the kernel's own gather (GpuBatchIo::flags null: the block's bits, the memory-bound share, the
+// block's limits; cap null: one limit for all) against the caller's per-entry flags and caps
+TEST_CASE("gpu batch kernel: its own gather of flags and caps equals the caller's, bit for bit",
+          "[gpu][simd]") {
+  const GpuParams p = b200();
+  const int n = 203;
+  std::mt19937_64 rng(21);
+  std::uniform_real_distribution<double> U(0, 1);
+  Case c = randomCase(p, n, rng);
+  const GpuBatchType t = gpuBatchType(p);
+  const GpuBatchParams bp{c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
+                          c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), c.w.data()};
+  std::vector<double> mem(n), cap_gpu(n);
+  for (int i = 0; i < n; ++i) {
+    mem[i] = U(rng) < 0.3 ? 1.0 : 0.0;
+    cap_gpu[i] = 300 + 1000 * U(rng);
+  }
+  const std::uint64_t flags_all = kBatchPowered | kBatchHeld;
+  const double cap_max = 900, cap_scale = 0.8;
+  for (const bool uniform : {false, true}) {
+    INFO((uniform ? "one cap for all" : "a cap per entry"));
+    if (uniform) std::fill(cap_gpu.begin(), cap_gpu.end(), 1100.0);
+    std::vector<std::uint64_t> flags(n);
+    std::vector<double> cap(n);
+    for (int i = 0; i < n; ++i) {
+      flags[i] = flags_all | (mem[i] > 0.5 ? kBatchMemoryBound : 0);
+      cap[i] = std::min(std::min(cap_gpu[i], cap_max), cap_scale * cap_gpu[i]);
+    }
+    Soa a(n), b(n);
+    for (Soa* v : {&a, &b})
+      for (int i = 0; i < n; ++i) {
+        v->T_j[i] = 320 + 40 * double(i % 17) / 17;
+        v->T_hbm[i] = 315 + 50 * double(i % 13) / 13;
+        v->T_p[i] = 305;
+      }
+    auto io_of = [&](Soa& v) {
+      return GpuBatchIo{c.a_sm.data(),  c.a_hbm.data(), c.a_nvl.data(), flags.data(), cap.data(),
+                        c.T_in.data(),  c.R_cp.data(),  v.T_j.data(),   v.T_hbm.data(), v.T_p.data(),
+                        v.latch.data(), v.x.data(),     v.P.data(),     v.P_hbm.data(), v.reasons.data(),
+                        v.Q.data(),     v.E.data(),     v.Tjm.data(),   v.Thm.data(),   v.tt.data()};
+    };
+    GpuBatchIo ia = io_of(a), ib = io_of(b);
+    ib.flags = nullptr;
+    ib.cap = uniform ? nullptr : cap_gpu.data();
+    ib.mem_bound = mem.data();
+    ib.flags_all = flags_all;
+    ib.cap_max = cap_max;
+    ib.cap_scale = cap_scale;
+    ib.cap_all = 1100.0;
+    int capped = 0;
+    for (int step = 0; step < 20; ++step) {
+      GpuBatchSums sa, sb;
+      gpuBatchOperatingPoint(t, bp, ia, n);
+      gpuBatchThermal(t, bp, ia, n, 0.05, sa);
+      gpuBatchOperatingPoint(t, bp, ib, n);
+      gpuBatchThermal(t, bp, ib, n, 0.05, sb);
+      REQUIRE(a.x == b.x);
+      REQUIRE(a.P == b.P);
+      REQUIRE(a.reasons == b.reasons);
+      REQUIRE(a.latch == b.latch);
+      REQUIRE(a.T_j == b.T_j);
+      REQUIRE(sa.P == sb.P);
+      for (std::uint64_t r : a.reasons) capped += (r & kThrottleSwPowerCap) != 0;
+    }
+    CHECK(capped > 100);  // the caps bind
+  }
+}
