@@ -68,9 +68,9 @@ HWY_INLINE Inputs<D> LoadInputs(D d, const GpuBatchIo& io, std::size_t i) {
                       hn::IfThenElseZero(hn::RebindMask(du, mb), hn::Set(du, kBatchMemoryBound)));
   }
   in.latch = hn::LoadU(du, io.latch + i);
-  in.idle = hn::And(hn::And(hn::Le(hn::LoadU(d, io.a_sm + i), zero),
-                            hn::Le(hn::LoadU(d, io.a_hbm + i), zero)),
-                    hn::Le(hn::LoadU(d, io.a_nvl + i), zero));
+  in.idle = hn::And(
+      hn::And(hn::Le(hn::LoadU(d, io.a_sm + i), zero), hn::Le(hn::LoadU(d, io.a_hbm + i), zero)),
+      hn::Le(hn::LoadU(d, io.a_nvl + i), zero));
   return in;
 }
 

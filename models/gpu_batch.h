@@ -77,9 +77,9 @@ struct GpuBatchIo {
   // kBatch* bits per entry; or, where flags is null, the same bits for every entry
   // (flags_all) but kBatchMemoryBound, which an entry has where its mem_bound > 0.5
   const std::uint64_t* flags;
-  const double* cap;  // (W); where flags is null: min(cap, cap_max, cap_scale cap) (cap_scale < 1)
-  const double* T_in;          // (K)
-  const double* R_cp;          // (K/W)
+  const double* cap;   // (W); where flags is null: min(cap, cap_max, cap_scale cap) (cap_scale < 1)
+  const double* T_in;  // (K)
+  const double* R_cp;  // (K/W)
   // state (n), advanced in place
   double *T_j, *T_hbm, *T_p;  // (K)
   std::uint64_t* latch;       // kLatch* bits

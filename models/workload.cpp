@@ -226,6 +226,14 @@ MapAcc mapOf(JobState& st, std::size_t g, double w) {
   tm.add(loss_cat, dt - useful);
 }
 
+// the map category of a Communication phase's useful time: its fabric level's
+int commCategory(const PhaseSpec& p) {
+  return p.level == 1   ? kTimeCommNvlink
+         : p.level == 2 ? kTimeCommNetwork
+         : p.level == 3 ? kTimeHostMemory
+                        : kTimeCommOther;
+}
+
 // progress rate of a collective at bandwidth fraction f: d / (d + beta (1/f - 1))
 double commRate(const PhaseSpec& p, const GpuInputs& in) {
   const double f = p.level == 1 ? in.f_nvlink : p.level == 2 ? in.f_network : 1.0;
@@ -265,10 +273,7 @@ double commRate(const PhaseSpec& p, const GpuInputs& in) {
           break;
         case PhaseSpec::Bound::Communication:
           rate = commRate(p, in);
-          useful_cat = p.level == 1   ? kTimeCommNvlink
-                       : p.level == 2 ? kTimeCommNetwork
-                       : p.level == 3 ? kTimeHostMemory
-                                      : kTimeCommOther;
+          useful_cat = commCategory(p);
           loss_cat = kTimeFabricDegraded;
           break;
         default:
@@ -584,13 +589,14 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
   if (c.run && !c.zeroed && np <= std::size_t(JobStepCtx::kFastPhases)) {
     const double d = c.tb - c.t_run, inv = 1.0 / dt;
     const JobStepExtras* ex = io.extras;
-    const bool bw_nvl = ex && ex->bw_nvlink.size() == ng, bw_net = ex && ex->bw_network.size() == ng;
+    const bool bw_nvl = ex && ex->bw_nvlink.size() == ng,
+               bw_net = ex && ex->bw_network.size() == ng;
     for (std::size_t k = 0; k < np; ++k) {
       const PhaseSpec& p = job.phases[k];
       JobStepCtx::FastPhase& f = c.fast[k];
       f = JobStepCtx::FastPhase{};
+      f.spec = &p;
       f.dur = p.duration;
-      f.beta = p.comm_beta;
       switch (p.bound) {
         case PhaseSpec::Bound::Compute:
           f.kind = JobStepCtx::kFastCompute, f.uc = kTimeCompute, f.lc = -1;
@@ -599,27 +605,25 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
           f.kind = JobStepCtx::kFastMemory, f.uc = kTimeMemory, f.lc = kTimeHbmThrottle;
           break;
         case PhaseSpec::Bound::Communication:
-          f.kind = p.comm_beta <= 0                ? JobStepCtx::kFastOne
-                   : p.level == 1 && bw_nvl        ? JobStepCtx::kFastNvlink
-                   : p.level == 2 && bw_net        ? JobStepCtx::kFastNetwork
-                                                   : JobStepCtx::kFastOne;
-          f.uc = p.level == 1   ? kTimeCommNvlink
-                 : p.level == 2 ? kTimeCommNetwork
-                 : p.level == 3 ? kTimeHostMemory
-                                : kTimeCommOther;
+          f.kind = p.comm_beta > 0 && ((p.level == 1 && bw_nvl) || (p.level == 2 && bw_net))
+                       ? JobStepCtx::kFastComm
+                       : JobStepCtx::kFastOne;
+          f.uc = commCategory(p);
           f.lc = kTimeFabricDegraded;
           break;
         default:
           f.kind = JobStepCtx::kFastOne, f.uc = f.lc = kTimeBubble;
           break;
       }
-      // u = {}; addScaled(u, idle, outside); addScaled(u, phase, d); u *= inv
-      const Utilization up = utilizationOf(p);
-      f.a_sm = ((0.0 + c.outside * c.idle.a_sm) + d * up.a_sm) * inv;
-      f.a_hbm = ((0.0 + c.outside * c.idle.a_hbm) + d * up.a_hbm) * inv;
-      f.a_nvl = ((0.0 + c.outside * c.idle.a_nvlink) + d * up.a_nvlink) * inv;
-      f.a_net = ((0.0 + c.outside * c.idle.a_network) + d * up.a_network) * inv;
-      f.mem = ((0.0 + c.outside * c.idle.memory_bound) + d * up.memory_bound) * inv;
+      // what the general path accumulates for such a GPU, then its finish's mean
+      Utilization u{};
+      addScaled(u, c.idle, c.outside);
+      addScaled(u, utilizationOf(p), d);
+      f.a_sm = u.a_sm * inv;
+      f.a_hbm = u.a_hbm * inv;
+      f.a_nvl = u.a_nvlink * inv;
+      f.a_net = u.a_network * inv;
+      f.mem = u.memory_bound * inv;
     }
     c.nfast = int(np);
   }
@@ -787,8 +791,8 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
   const JobStepCtx::FastPhase* fast = c.fast;
   const double d_run = tb - t_run;
   double *const out_sm = io.arrays.a_sm, *const out_hbm = io.arrays.a_hbm,
-               *const out_nvl = io.arrays.a_nvlink, *const out_net = io.arrays.a_network,
-               *const out_mem = io.arrays.memory_bound;
+                *const out_nvl = io.arrays.a_nvlink, *const out_net = io.arrays.a_network,
+                *const out_mem = io.arrays.memory_bound;
   const bool arrays = out_sm != nullptr;
   for (std::size_t g = g0; g < g1; ++g) {
     GpuProgress& s = gpu[g];
@@ -805,17 +809,11 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
         case JobStepCtx::kFastMemory:
           rate = speed_m[g];
           break;
-        case JobStepCtx::kFastNvlink:
-        case JobStepCtx::kFastNetwork: {  // commRate
-          const double fb = f.kind == JobStepCtx::kFastNvlink ? bw_nvl[g] : bw_net[g];
-          if (fb < 1.0) {
-            if (!(fb > 0)) {
-              rate = 0.0;
-            } else {
-              const double stretched = f.dur + f.beta * (1.0 / fb - 1.0);
-              rate = stretched > 0 ? f.dur / stretched : 1.0;
-            }
-          }
+        case JobStepCtx::kFastComm: {
+          GpuInputs in;
+          if (bw_nvl) in.f_nvlink = bw_nvl[g];
+          if (bw_net) in.f_network = bw_net[g];
+          rate = commRate(*f.spec, in);
           break;
         }
         default:

@@ -238,9 +238,12 @@ struct JobStepCtx {  // what the whole job decides for the step
   // its rate (FastPhase kinds), its map categories (lc < 0: the GPU's clock cause) and the
   // utilizations the step leaves, the same operations the general path does per GPU
   static constexpr int kFastPhases = 16;
-  enum FastKind : int { kFastNone, kFastCompute, kFastMemory, kFastOne, kFastNvlink, kFastNetwork };
+  // the rate: the compute or the memory speed, 1, or the collective's (commRate at the GPU's
+  // bandwidth fractions)
+  enum FastKind : int { kFastNone, kFastCompute, kFastMemory, kFastOne, kFastComm };
   struct FastPhase {
-    double dur = 0, beta = 0;  // (s), (s)
+    const PhaseSpec* spec = nullptr;
+    double dur = 0;  // (s)
     int kind = kFastNone, uc = 0, lc = 0;
     double a_sm = 0, a_hbm = 0, a_nvl = 0, a_net = 0, mem = 0;  // (1)
   };

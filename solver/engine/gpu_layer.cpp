@@ -125,8 +125,8 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.rack_cap.assign(m.nrack, std::nan(""));
   for (int r = 0; r < m.nrack; ++r) {
     const int q0 = m.rack_groupadr[r], q1 = q0 + m.rack_groupnum[r];
-    if (q1 > q0 && std::all_of(&G.cap[q0], &G.cap[q0] + (q1 - q0),
-                               [&](double c) { return c == G.cap[q0]; }))
+    if (q1 > q0 &&
+        std::all_of(&G.cap[q0], &G.cap[q0] + (q1 - q0), [&](double c) { return c == G.cap[q0]; }))
       g.rack_cap[r] = G.cap[q0];
   }
   g.job_flags.assign(std::size_t(m.njob) + 1, 0);
@@ -507,19 +507,26 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
                            G.P_sm.data() + q,    G.P_clk.data() + q,
                            G.g_jc.data() + q,    G.g_hbm.data() + q,
                            G.C_plate.data() + q, g.unit_weights ? nullptr : G.w.data() + q};
-    GpuBatchIo io{
-        G.a_sm.data() + q,  // the utilizations the job step left
-        G.a_hbm.data() + q,
-        G.a_nvl.data() + q,
-        one_job ? nullptr : b.flags + k0,
-        one_job ? (uniform_cap ? nullptr : G.cap.data() + q) : b.cap + k0,
-        G.T_in.data() + q,  // the coolant boundary, per window (startWindow)
-        G.R_cp.data() + q,     G.T_j.data() + q,           G.T_hbm.data() + q, G.T_plate.data() + q,
-        G.latches.data() + q,  G.clock_ratio.data() + q,   local ? b.P + k0 : G.P.data() + q,
-        local ? b.P_hbm + k0 : G.P_hbm.data() + q,
-        local ? b.reasons + k0 : G.reasons.data() + q,
-        g.keep_Q ? G.Q_coolant.data() + q : nullptr,     G.P_sum.data() + q, G.Tj_max.data() + q,
-        G.Thbm_max.data() + q, G.throttled_time.data() + q};
+    GpuBatchIo io{G.a_sm.data() + q,  // the utilizations the job step left
+                  G.a_hbm.data() + q,
+                  G.a_nvl.data() + q,
+                  one_job ? nullptr : b.flags + k0,
+                  one_job ? (uniform_cap ? nullptr : G.cap.data() + q) : b.cap + k0,
+                  G.T_in.data() + q,  // the coolant boundary, per window (startWindow)
+                  G.R_cp.data() + q,
+                  G.T_j.data() + q,
+                  G.T_hbm.data() + q,
+                  G.T_plate.data() + q,
+                  G.latches.data() + q,
+                  G.clock_ratio.data() + q,
+                  local ? b.P + k0 : G.P.data() + q,
+                  local ? b.P_hbm + k0 : G.P_hbm.data() + q,
+                  local ? b.reasons + k0 : G.reasons.data() + q,
+                  g.keep_Q ? G.Q_coolant.data() + q : nullptr,
+                  G.P_sum.data() + q,
+                  G.Tj_max.data() + q,
+                  G.Thbm_max.data() + q,
+                  G.throttled_time.data() + q};
     if (one_job) {
       io.mem_bound = G.mem_bound.data() + q;
       io.flags_all = rack_flags | (job_flags[j0] & kBatchHeld);
@@ -547,7 +554,8 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   else if (one_job)
     for (int k = 0; k < n; ++k) G.cause[q0 + k] = clockCause(G.reasons[q0 + k], false);
   else
-    for (int k = 0; k < n; ++k) G.cause[q0 + k] = clockCause(G.reasons[q0 + k], b.smoothing[k] != 0);
+    for (int k = 0; k < n; ++k)
+      G.cause[q0 + k] = clockCause(G.reasons[q0 + k], b.smoothing[k] != 0);
 }
 
 // 2c. non-GPU parts: the rack type's parts (CPUs follow the mean SM activity, switch trays the

@@ -280,10 +280,11 @@ TEST_CASE("gpu batch kernel: its own gather of flags and caps equals the caller'
         v->T_p[i] = 305;
       }
     auto io_of = [&](Soa& v) {
-      return GpuBatchIo{c.a_sm.data(),  c.a_hbm.data(), c.a_nvl.data(), flags.data(), cap.data(),
-                        c.T_in.data(),  c.R_cp.data(),  v.T_j.data(),   v.T_hbm.data(), v.T_p.data(),
-                        v.latch.data(), v.x.data(),     v.P.data(),     v.P_hbm.data(), v.reasons.data(),
-                        v.Q.data(),     v.E.data(),     v.Tjm.data(),   v.Thm.data(),   v.tt.data()};
+      return GpuBatchIo{c.a_sm.data(),  c.a_hbm.data(), c.a_nvl.data(),   flags.data(),
+                        cap.data(),     c.T_in.data(),  c.R_cp.data(),    v.T_j.data(),
+                        v.T_hbm.data(), v.T_p.data(),   v.latch.data(),   v.x.data(),
+                        v.P.data(),     v.P_hbm.data(), v.reasons.data(), v.Q.data(),
+                        v.E.data(),     v.Tjm.data(),   v.Thm.data(),     v.tt.data()};
     };
     GpuBatchIo ia = io_of(a), ib = io_of(b);
     ib.flags = nullptr;
