@@ -44,9 +44,23 @@ double swameeJain(double Re, double rr) {
 }  // namespace
 
 double darcyFriction(double Re, double rr) {
+  return darcyFrictionSlope(Re, rr, nullptr);
+}
+
+double darcyFrictionSlope(double Re, double rr, double* dfdlnRe) {
   constexpr double Re_lam = 2300.0, Re_turb = 4000.0;
-  if (Re <= Re_lam) return 64.0 / std::max(Re, 1e-12);
-  if (Re >= Re_turb) return swameeJain(Re, rr);
+  if (Re <= Re_lam) {
+    const double f = 64.0 / std::max(Re, 1e-12);
+    if (dfdlnRe) *dfdlnRe = -f;
+    return f;
+  }
+  if (Re >= Re_turb) {
+    // Swamee-Jain: f = 0.25 / l^2, l = log10(u), u = rr/3.7 + 5.74 Re^-0.9
+    const double c = 5.74 / std::pow(Re, 0.9), u = rr / 3.7 + c;
+    const double l = std::log10(u);
+    if (dfdlnRe) *dfdlnRe = 0.45 * c / (l * l * l * u * std::numbers::ln10);
+    return 0.25 / (l * l);
+  }
   // cubic Hermite in x = ln Re between the laminar and turbulent laws, matching value and slope
   double x0 = std::log(Re_lam), x1 = std::log(Re_turb), x = std::log(Re);
   double f0 = 64.0 / Re_lam, d0 = -f0;  // d f / d ln Re of 64/Re
@@ -54,6 +68,10 @@ double darcyFriction(double Re, double rr) {
   double eps = 1e-4;
   double d1 = (swameeJain(Re_turb * std::exp(eps), rr) - f1) / eps;
   double h = x1 - x0, t = (x - x0) / h, t2 = t * t, t3 = t2 * t;
+  if (dfdlnRe)
+    *dfdlnRe = ((6 * t2 - 6 * t) * f0 + (3 * t2 - 4 * t + 1) * h * d0 + (-6 * t2 + 6 * t) * f1 +
+                (3 * t2 - 2 * t) * h * d1) /
+               h;
   return (2 * t3 - 3 * t2 + 1) * f0 + (t3 - 2 * t2 + t) * h * d0 + (-2 * t3 + 3 * t2) * f1 +
          (t3 - t2) * h * d1;
 }
@@ -73,8 +91,25 @@ double PipeFriction::dp(double m, double rho, double mu) const {
 }
 
 double PipeFriction::ddp_dm(double m, double rho, double mu) const {
-  double h = 1e-7 * (std::abs(m) + 1e-6);
-  return (dp(m + h, rho, mu) - dp(m - h, rho, mu)) / (2.0 * h);
+  double d;
+  dpSlope(m, rho, mu, &d);
+  return d;
+}
+
+// dp = K (f Re) m with K = L mu / (2 rho A D^2) and Re = |m| D / (A mu), so
+// d dp / dm = K (f Re + Re d(f Re)/dRe) = K Re (2 f + df/dln Re), and 64 K in the laminar limit
+double PipeFriction::dpSlope(double m, double rho, double mu, double* ddp) const {
+  const double A = area();
+  const double Re = std::abs(m) * diameter / (A * mu);
+  const double K = length * mu / (2.0 * rho * A * diameter * diameter);
+  if (!(Re > 1e-9)) {
+    *ddp = 64.0 * K;
+    return 64.0 * K * m;
+  }
+  double dlnf;
+  const double f = darcyFrictionSlope(Re, roughness / diameter, &dlnf);
+  *ddp = K * Re * (2.0 * f + dlnf);
+  return f * Re * length * mu * m / (2.0 * rho * A * diameter * diameter);
 }
 
 }  // namespace dctwin

@@ -26,6 +26,8 @@ struct PowerLaw {
 // Darcy friction factor: laminar 64/Re below Re 2300, Swamee-Jain above Re 4000, a smooth
 // (cubic Hermite in log Re) blend between; rel_roughness = roughness / diameter
 double darcyFriction(double Re, double rel_roughness);
+// the same, and its slope d f / d ln Re where dfdlnRe is not null (analytic on each branch)
+double darcyFrictionSlope(double Re, double rel_roughness, double* dfdlnRe);
 
 // straight pipe, Darcy-Weisbach: dp = f(Re) L/D rho v^2/2, with Re from |m|
 struct PipeFriction {
@@ -35,7 +37,9 @@ struct PipeFriction {
 
   double area() const;                               // flow area (m2)
   double dp(double m, double rho, double mu) const;  // (Pa)
-  double ddp_dm(double m, double rho, double mu) const;
+  double ddp_dm(double m, double rho, double mu) const;  // analytic (Pa s/kg)
+  // dp and its slope at once: one friction factor instead of three for dp and a difference
+  double dpSlope(double m, double rho, double mu, double* ddp) const;
 };
 
 }  // namespace dctwin

@@ -10,10 +10,7 @@ bool trayFlowShares(Arrangement arr, int ntray, double dp_nom, double m_nom, dou
   *header_dp = 0;
   if (ntray <= 0 || !(m_nom > 0) || !(dp_nom > 0)) return true;
   std::vector<double> q(ntray, m_nom / ntray), dp(ntray, dp_nom);
-  auto pipe = [&](int, double mf, double* s) {
-    *s = seg.ddp_dm(mf, rho, mu);
-    return seg.dp(mf, rho, mu);
-  };
+  auto pipe = [&](int, double mf, double* s) { return seg.dpSlope(mf, rho, mu, s); };
   // the drop the manifolds add at m_nom, tray laws scaled until the rack's drop is dp_nom: a
   // contraction with factor (manifold share of dp_nom), so a few passes
   PowerLaw tray = PowerLaw::fromNominal(dp_nom, m_nom / ntray, n);

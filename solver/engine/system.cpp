@@ -161,14 +161,8 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
     return q;
   };
   const PipeFriction &tap_s = m.cdu_tap_sup[c], &tap_r = m.cdu_tap_ret[c];
-  auto sup = [&](int, double mf, double* d) {
-    *d = tap_s.ddp_dm(mf, rho, mu);
-    return tap_s.dp(mf, rho, mu);
-  };
-  auto ret = [&](int, double mf, double* d) {
-    *d = tap_r.ddp_dm(mf, rho, mu);
-    return tap_r.dp(mf, rho, mu);
-  };
+  auto sup = [&](int, double mf, double* d) { return tap_s.dpSlope(mf, rho, mu, d); };
+  auto ret = [&](int, double mf, double* d) { return tap_r.dpSlope(mf, rho, mu, d); };
   const Arrangement arr = m.cdu_reverse_return[c] ? Arrangement::Z : Arrangement::U;
   double* q = sig.m_rack.data() + r0;
   double* dpr = sig.dp_rack.data() + r0;

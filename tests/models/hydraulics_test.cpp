@@ -62,3 +62,33 @@ TEST_CASE("pipe pressure drop: the worked DN150 number of physics.md 5", "[hydra
   CHECK(p.dp(0.0, rho, mu) == 0.0);
   CHECK(p.dp(-m, rho, mu) == Approx(-p.dp(m, rho, mu)));
 }
+
+TEST_CASE("pipe pressure drop: the analytic slope against a central difference, every regime",
+          "[hydraulics]") {
+  const PipeFriction pipe{20.0, 0.05, 4.5e-5};
+  const double rho = 1020, mu = 2.5e-3;
+  // mass flows from laminar (Re ~ 100) through the blend (2300-4000) to turbulent (Re ~ 1e6),
+  // both directions
+  for (double m : {0.004, 0.1, 0.3, 0.45, 1.0, 10.0, 60.0, -0.3, -20.0}) {
+    double ddp;
+    const double dp = pipe.dpSlope(m, rho, mu, &ddp);
+    INFO("m = " << m << " kg/s");
+    CHECK(dp == pipe.dp(m, rho, mu));  // the same drop, bit for bit
+    const double h = 1e-6 * std::abs(m);
+    const double fd = (pipe.dp(m + h, rho, mu) - pipe.dp(m - h, rho, mu)) / (2 * h);
+    CHECK(ddp == Approx(fd).epsilon(1e-6));
+    CHECK(pipe.ddp_dm(m, rho, mu) == ddp);
+  }
+  // at zero flow the laminar limit: dp = 64 K m
+  double d0;
+  CHECK(pipe.dpSlope(0.0, rho, mu, &d0) == 0.0);
+  CHECK(d0 == Approx(pipe.ddp_dm(1e-9, rho, mu)).epsilon(1e-6));
+  // the friction factor's slope in ln Re on each branch
+  for (double Re : {500.0, 2500.0, 3500.0, 5000.0, 1e5}) {
+    double s;
+    darcyFrictionSlope(Re, 1e-3, &s);
+    const double e = 1e-6;
+    const double fd = (darcyFriction(Re * std::exp(e), 1e-3) - darcyFriction(Re * std::exp(-e), 1e-3)) / (2 * e);
+    CHECK(s == Approx(fd).epsilon(1e-5));
+  }
+}

@@ -96,27 +96,55 @@ TEST_CASE("GPU groups agree with every GPU computed on its own", "[performance]"
   REQUIRE(fast.rows.y.size() == ref.rows.y.size());
   // stated tolerance (docs/performance.md): the same equations summed in another order; the
   // round-off difference then steers CVODES's adaptive steps a little differently, so the paths
-  // agree within the integrator's tolerance: 0.05 K on every coolant state (measured 0.015 K),
-  // 0.01 K on the junction maxima (0.0005 K), 1e-4 of the interval energy per GPU and of the energy
-  // totals
-  double dy = 0, dtj = 0, dp = 0;
+  // agree within the integrator's tolerance. Per kind of state: 0.05 K on every temperature
+  // (measured 0.010 K, 0.014 K in the ASan build); the controllers' states (a PI integral winds up
+  // to ~700 K s at W45) within 2e-3 of their size (measured 3e-5 in the Release build, 4e-4 in the
+  // ASan one); 0.01 K on the junction maxima (0.0005 K); 5 J of the ~60 kJ per GPU and interval
+  const FacilityModel km = compileFacility(loadFacility(dataFile("pod_gb200.yaml")));
+  double dT = 0, dctrl = 0, dtj = 0, dp = 0;
   for (std::size_t k = 0; k < fast.rows.y.size(); ++k) {
-    dy = std::max(dy, maxAbsDiff(fast.rows.y[k], ref.rows.y[k]));
+    const std::vector<double>&a = fast.rows.y[k], &b = ref.rows.y[k];
+    REQUIRE(a.size() == km.state_kind.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      const double d = std::abs(a[i] - b[i]);
+      switch (km.state_kind[i]) {
+        case StateKind::Control:
+          dctrl = std::max(dctrl, d / std::max(1.0, std::abs(b[i])));
+          break;
+        case StateKind::Volume:
+          CHECK(d < 1e-9);  // m3: nothing leaks
+          break;
+        default:
+          dT = std::max(dT, d);
+      }
+    }
     dtj = std::max(dtj, maxAbsDiff(fast.rows.Tj_max[k], ref.rows.Tj_max[k]));
     dp = std::max(dp, maxAbsDiff(fast.rows.P[k], ref.rows.P[k]));
   }
-  INFO("max |dy| " << dy << " K, max |dTj_max| " << dtj << " K, max |dP_sum| " << dp << " J");
-  CHECK(dy < 0.05);
+  INFO("max |dT| " << dT << " K, control states " << dctrl << ", max |dTj_max| " << dtj
+                   << " K, max |dP_sum| " << dp << " J");
+  CHECK(dT < 0.05);
+  CHECK(dctrl < 2e-3);
   CHECK(dtj < 0.01);
-  CHECK(dp < 5.0);  // J, of ~60 kJ per GPU and 60 s interval
+  CHECK(dp < 5.0);
   const EnergyTotals &a = fast.r.energy, &b = ref.r.energy;
   INFO("heat_in " << a.heat_in << " / " << b.heat_in << ", stored " << a.stored << " / " << b.stored
                   << ", fws " << a.heat_out_fws << " / " << b.heat_out_fws << ", coolant "
                   << a.gpu_to_coolant << " / " << b.gpu_to_coolant);
-  // within 1e-6 in the Release build; 1.4e-6 measured in the ASan (-O2) build, whose round-off (no
-  // -O3 vectorization of the job step) moves a throttle threshold crossing by a step
+  // what the grouping computes, the GPU layer's energy: within 1e-5 (measured 1e-8 in the Release
+  // build, 1.4e-6 in the ASan (-O2) build, whose round-off moves a throttle threshold crossing by
+  // a step)
   CHECK(a.gpu_electric == Approx(b.gpu_electric).epsilon(1e-5));
-  CHECK(a.heat_out_fws == Approx(b.heat_out_fws).epsilon(1e-4));  // measured 1.5e-5
+  CHECK(a.gpu_to_coolant == Approx(b.gpu_to_coolant).epsilon(1e-5));
+  // the facility's energy integrals are CVODES quadratures without error control: at the
+  // default rtol 1e-6 the pod's heat_in lies 1.5e-4 below its converged value (rtol 1e-9, with
+  // quadrature error control), so two paths whose steps differ agree only to that: measured
+  // 1.3e-5 (Release) and 1.2e-4 (ASan build). The balance of each closes far tighter
+  // (the energy tests of tests/solver/system_test.cpp)
+  CHECK(a.heat_in == Approx(b.heat_in).epsilon(5e-4));
+  CHECK(a.heat_out_fws == Approx(b.heat_out_fws).epsilon(5e-4));
+  CHECK(std::abs(a.balanceError()) < 1e-5 * a.heat_in);
+  CHECK(std::abs(b.balanceError()) < 1e-5 * b.heat_in);
   // the job: the same iterations, the same pace
   REQUIRE(fast.st.gl.job.size() == 1);
   CHECK(fast.st.gl.job[0].iterations == ref.st.gl.job[0].iterations);
