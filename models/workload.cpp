@@ -790,6 +790,7 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
   const int nfast = c.nfast;
   const JobStepCtx::FastPhase* fast = c.fast;
   const double d_run = tb - t_run;
+  const double d_fast = d_run + 8 * std::numeric_limits<double>::epsilon() * std::abs(tb);
   double *const out_sm = io.arrays.a_sm, *const out_hbm = io.arrays.a_hbm,
                 *const out_nvl = io.arrays.a_nvlink, *const out_net = io.arrays.a_network,
                 *const out_mem = io.arrays.memory_bound;
@@ -819,8 +820,11 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
         default:
           break;
       }
+      // the general path's test, t_run + remaining / rate > tb, without its division: the
+      // margin (d_fast - d_run, a few ulp of tb) leaves the near ties to the general path, so
+      // that every GPU taken here is one the general path would take the same way
       const double remaining = f.dur - s.work;
-      if (remaining > kWorkTol * f.dur && rate > 0 && t_run + remaining / rate > tb) {
+      if (remaining > kWorkTol * f.dur && rate > 0 && remaining > rate * d_fast) {
         const int lc = f.lc >= 0 ? f.lc : cause ? int(cause[g]) : int(kTimeClockOther);
         const MapAcc tm{map1, time_map ? time_map + g * kTimeCats : nullptr,
                         weight ? weight[g] : 1.0};
