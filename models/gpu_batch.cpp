@@ -340,6 +340,38 @@ void ThermalImpl(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchI
   s.brake += out[6];
 }
 
+template <class D>
+HWY_INLINE void JobSpeedsLanes(D d, const double* x, const std::uint64_t* latch, const int* type,
+                               const std::uint16_t* phase, const double* xref, int stride,
+                               std::size_t i, double* speed_c, double* speed_m) {
+  using V = hn::Vec<D>;
+  const hn::RebindToSigned<D> di;
+  const hn::RebindToUnsigned<D> du;
+  const hn::Rebind<std::int32_t, D> d32;
+  const hn::Rebind<std::uint16_t, D> d16;
+  const auto idx32 = hn::Add(hn::Mul(hn::LoadU(d32, type + i), hn::Set(d32, stride)),
+                             hn::BitCast(d32, hn::PromoteTo(hn::RebindToUnsigned<decltype(d32)>(),
+                                                            hn::LoadU(d16, phase + i))));
+  const V xr = hn::GatherIndex(d, xref, hn::PromoteTo(di, idx32));
+  const V clk = hn::LoadU(d, x + i), one = hn::Set(d, 1.0);
+  hn::StoreU(hn::IfThenElse(hn::Gt(clk, hn::Zero(d)), hn::Div(clk, xr), one), d, speed_c + i);
+  const auto slow =
+      hn::RebindMask(d, hn::TestBit(hn::LoadU(du, latch + i), hn::Set(du, kLatchHwSlowdown)));
+  hn::StoreU(hn::IfThenElse(slow, hn::Set(d, 0.5), one), d, speed_m + i);
+}
+
+void JobSpeedsImpl(const double* x, const std::uint64_t* latch, const int* type,
+                   const std::uint16_t* phase, const double* xref, int stride, int n,
+                   double* speed_c, double* speed_m) {
+  const hn::ScalableTag<double> d;
+  const std::size_t N = hn::Lanes(d), nn = std::size_t(n);
+  std::size_t i = 0;
+  for (; i + N <= nn; i += N)
+    JobSpeedsLanes(d, x, latch, type, phase, xref, stride, i, speed_c, speed_m);
+  const hn::CappedTag<double, 1> d1;
+  for (; i < nn; ++i) JobSpeedsLanes(d1, x, latch, type, phase, xref, stride, i, speed_c, speed_m);
+}
+
 const char* TargetImpl() {
   return hwy::TargetName(HWY_TARGET);
 }
@@ -354,6 +386,13 @@ namespace dctwin {
 HWY_EXPORT(OperatingPointImpl);
 HWY_EXPORT(ThermalImpl);
 HWY_EXPORT(TargetImpl);
+HWY_EXPORT(JobSpeedsImpl);
+
+void gpuBatchJobSpeeds(const double* x, const std::uint64_t* latch, const int* type,
+                       const std::uint16_t* phase, const double* xref, int stride, int n,
+                       double* speed_c, double* speed_m) {
+  HWY_DYNAMIC_DISPATCH(JobSpeedsImpl)(x, latch, type, phase, xref, stride, n, speed_c, speed_m);
+}
 
 void gpuBatchOperatingPoint(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchIo& io,
                             int n) {

@@ -112,6 +112,13 @@ void gpuBatchOperatingPoint(const GpuBatchType& t, const GpuBatchParams& p, cons
 void gpuBatchThermal(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchIo& io, int n,
                      double dt, GpuBatchSums& s);
 
+// what a training job reads of its GPUs at the next step (the GPU layer's jobSpeeds), for
+// entries [0, n): speed_c = x / xref[type stride + phase] (the clock over the phase's reference
+// clock; 1 where the clock is 0), speed_m = 0.5 under a latched HW slowdown, else 1
+void gpuBatchJobSpeeds(const double* x, const std::uint64_t* latch, const int* type,
+                       const std::uint16_t* phase, const double* xref, int stride, int n,
+                       double* speed_c, double* speed_m);
+
 // the instruction set the dispatch picked on this CPU ("AVX3" = AVX-512, "AVX2", "SSE4", ...)
 const char* gpuBatchTarget();
 

@@ -359,7 +359,9 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
     // reference: each phase on a GPU at T_ref, without thermal limits, at the job's cap
     const TrainingJobSpec& training = m.job_spec[j];
     const int nph = int(training.phases.size());
-    std::vector<double> xref(m.gpu_types.size() * nph, 1.0);
+    // (two more entries per type, 1: the iteration end and the checkpoint have no reference
+    // clock)
+    std::vector<double> xref(m.gpu_types.size() * (nph + 2), 1.0);
     for (std::size_t t = 0; t < m.gpu_types.size(); ++t) {
       GpuParams ref = m.gpu_types[t];
       ref.T_maxop = ref.T_slowdown = ref.T_shutdown = ref.T_hbm_max = 1e9;
@@ -370,7 +372,7 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
         gs.T_j = gs.T_hbm = gs.T_plate = js.T_ref;
         GpuLoad load{ph.a_sm, ph.a_hbm, ph.a_nvlink, ph.bound == PhaseSpec::Bound::Memory, false};
         double x = gpuOperatingPoint(ref, cap, load, gs).clock_ratio;
-        xref[t * nph + k] = x > 0 ? x : 1.0;
+        xref[t * (nph + 2) + k] = x > 0 ? x : 1.0;
       }
     }
     m.job_xref.push_back(std::move(xref));

@@ -244,7 +244,8 @@ struct FacilityModel {
   std::vector<TraceSpec> job_trace;
   std::vector<PowerSmoothingParams> job_smoothing;
   std::vector<std::vector<int>> job_gpus;  // GPU indices of each job (rank order)
-  // clock ratio of each phase in the unthrottled reference run: [job][type * nphase + phase]
+  // clock ratio of each phase in the unthrottled reference run: [job][type * (nphase + 2) +
+  // phase], 1 for the iteration end and the checkpoint (phases nphase and nphase + 1)
   std::vector<std::vector<double>> job_xref;
 
   // power chain (docs/models/power_chain.md); stepped with the GPU layer's fast clock

@@ -630,14 +630,22 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
       const auto& jg = m.job_groups[j];
       const bool contiguous = jg.back() - jg.front() + 1 == int(jg.size());
       const int base = jg.front();
-      for (int q = qa; q < qb; ++q) {
-        const int k = contiguous ? q - base : slot[q], ph = phase[k];
-        const double x_ref =
-            ph < nph ? xref[std::size_t(type[q]) * std::size_t(nph) + std::size_t(ph)] : 1.0;
-        const double clock = clock_ratio[q];
-        speed_c[k] = clock > 0 ? clock / x_ref : 1.0;
-        speed_m[k] = latches[q] & kLatchHwSlowdown ? 0.5 : 1.0;
-        alive[k] = latches[q] & kLatchShutDown || !powered ? 0 : 1;
+      const int stride = nph + 2;  // (job_xref: the iteration end and the checkpoint too)
+      if (contiguous) {            // the speeds as a vector pass (models/gpu_batch.h)
+        const int k0 = qa - base;
+        gpuBatchJobSpeeds(clock_ratio + qa, latches + qa, type + qa, phase + k0, xref, stride,
+                          qb - qa, speed_c + k0, speed_m + k0);
+        for (int q = qa; q < qb; ++q)
+          alive[q - base] = (latches[q] & kLatchShutDown) || !powered ? 0 : 1;
+      } else {
+        for (int q = qa; q < qb; ++q) {
+          const int k = slot[q];
+          const double x_ref = xref[std::size_t(type[q]) * std::size_t(stride) + phase[k]];
+          const double clock = clock_ratio[q];
+          speed_c[k] = clock > 0 ? clock / x_ref : 1.0;
+          speed_m[k] = latches[q] & kLatchHwSlowdown ? 0.5 : 1.0;
+          alive[k] = latches[q] & kLatchShutDown || !powered ? 0 : 1;
+        }
       }
       // the fabric (docs/models/fabric.md), only once a fabric fault has happened: the bandwidth
       // fractions of the GPU's links; a GPU with no link left, or in an NVLink partition that is

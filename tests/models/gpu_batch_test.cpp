@@ -4,6 +4,7 @@
 // boards, with variation factors on every GPU
 #include <hwy/targets.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
@@ -311,4 +312,52 @@ TEST_CASE("gpu batch kernel: its own gather of flags and caps equals the caller'
     }
     CHECK(capped > 100);  // the caps bind
   }
+}
+
+// the job's view of its GPUs (the GPU layer's jobSpeeds) as a vector pass, against its scalar
+// form, bit for bit, on every instruction set: two GPU types, every phase with the iteration end
+// and the checkpoint, clocks at 0, latched HW slowdowns and shutdowns, a tail of single lanes
+TEST_CASE("gpu batch job speeds equal the scalar form, bit for bit", "[gpu][simd]") {
+  const int n = 1003, nph = 5, stride = nph + 2;
+  std::mt19937_64 rng(21);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  std::vector<double> xref(2 * stride, 1.0), x(n);
+  for (int t = 0; t < 2; ++t)
+    for (int k = 0; k < nph; ++k) xref[t * stride + k] = 0.6 + 0.4 * u(rng);
+  std::vector<std::uint64_t> latch(n);
+  std::vector<int> type(n);
+  std::vector<std::uint16_t> phase(n);
+  for (int i = 0; i < n; ++i) {
+    x[i] = u(rng) < 0.1 ? 0.0 : 0.06 + 0.94 * u(rng);
+    latch[i] = (u(rng) < 0.2 ? kLatchHwSlowdown : 0) | (u(rng) < 0.1 ? kLatchShutDown : 0);
+    type[i] = u(rng) < 0.5 ? 0 : 1;
+    phase[i] = static_cast<std::uint16_t>(std::min(int(u(rng) * (nph + 2)), nph + 1));
+  }
+  const std::int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
+  int ran = 0;
+  for (std::int64_t bit = 1; bit != 0 && bit <= targets; bit <<= 1) {
+    if (!(targets & bit)) continue;
+    hwy::SetSupportedTargetsForTest(bit);
+    hwy::GetChosenTarget().DeInit();
+    INFO("target " << gpuBatchTarget());
+    std::vector<double> sc(n, -1), sm(n, -1);
+    gpuBatchJobSpeeds(x.data(), latch.data(), type.data(), phase.data(), xref.data(), stride, n,
+                      sc.data(), sm.data());
+    int slow = 0, zero = 0, ends = 0;
+    for (int i = 0; i < n; ++i) {
+      const double xr = xref[type[i] * stride + phase[i]];
+      REQUIRE(sc[i] == (x[i] > 0 ? x[i] / xr : 1.0));
+      REQUIRE(sm[i] == (latch[i] & kLatchHwSlowdown ? 0.5 : 1.0));
+      slow += sm[i] == 0.5;
+      zero += x[i] == 0;
+      ends += phase[i] >= nph;
+    }
+    CHECK(slow > 100);
+    CHECK(zero > 50);
+    CHECK(ends > 100);
+    ++ran;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  hwy::GetChosenTarget().DeInit();
+  CHECK(ran >= 1);
 }
