@@ -1,5 +1,7 @@
 #include "models/workload.h"
 
+#include "models/job_fast.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -36,7 +38,6 @@ double sumDurations(const TrainingJobSpec& job) {
 // relative tolerance of the checkpoint due test (the same in the run and in T_ref)
 constexpr double kCheckpointTol = 1e-9;
 // remaining work below this fraction of the phase duration counts as done (rounding)
-constexpr double kWorkTol = 1e-12;
 
 // iterations between checkpoints in the reference run (all rates 1)
 long checkpointEvery(const TrainingJobSpec& job, double D) {
@@ -795,7 +796,27 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
                 *const out_nvl = io.arrays.a_nvlink, *const out_net = io.arrays.a_network,
                 *const out_mem = io.arrays.memory_bound;
   const bool arrays = out_sm != nullptr;
+  // the fast path a whole vector at a time (models/job_fast.h) for a large job (no per-GPU
+  // maps); after a vector it does not take, the scalar path takes the next kFastRetry GPUs
+  constexpr std::size_t kFastRetry = 16;
+  const bool vec = arrays && !time_map && nfast > 0;
+  const JobFastArgs fa{gpu,       alive,  speed_c, speed_m, cause,   weight,
+                       fast,      nfast,  d_run,   d_fast,  tb,      map1,
+                       phase_now, out_sm, out_hbm, out_nvl, out_net, out_mem};
+  std::size_t next_vec = g0;
   for (std::size_t g = g0; g < g1; ++g) {
+    if (vec && g >= next_vec) {
+      const std::size_t k = jobFastRun(fa, g, g1);
+      if (k > 0) {
+        all_waiting = false;
+        known = true;
+        if (first == g1) first = g;
+        running = true;
+        g += k;
+        if (g >= g1) break;
+      }
+      next_vec = g + kFastRetry;
+    }
     GpuProgress& s = gpu[g];
     const bool on = alive[g] != 0;
     // the fast path: a live GPU that runs its phase on past the step end (most GPUs in most

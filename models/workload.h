@@ -105,6 +105,9 @@ struct TrainingJobSpec {
   int hot_spares = 0;       // spare GPUs that take a failed GPU's rank               (1)
 };
 
+// a phase is done once its remaining work is below this share of its duration        (1)
+inline constexpr double kWorkTol = 1e-12;
+
 // per-GPU progress
 struct GpuProgress {
   int phase = 0;          // index into phases; n = iteration end; n + 1 = checkpoint

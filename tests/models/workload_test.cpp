@@ -5,6 +5,7 @@
 #include <stdexcept>
 #include <vector>
 
+#include "models/job_fast.h"
 #include "models/workload.h"
 
 using namespace dctwin;
@@ -865,4 +866,95 @@ TEST_CASE(
     for (int c = 0; c < kTimeCats; ++c)
       CHECK(whole.map_sum[c] == Approx(parts.map_sum[c]).epsilon(1e-12).margin(1e-12));
   }
+}
+
+TEST_CASE(
+    "the job step's vector fast path (a large job: no per-GPU maps, utilization arrays) agrees "
+    "with the whole step: per-GPU state and utilizations bit for bit",
+    "[workload][simd]") {
+  TrainingJobSpec job = fabricJob();
+  job.start = 0.3;
+  job.checkpoint_interval = 3.0;
+  job.checkpoint_duration = 0.4;
+  const int n = 203;  // whole vectors and tails, chunks of 50 that start off the vector grid
+  JobState whole = makeJobState(job, n, false), parts = makeJobState(job, n, false);
+  std::vector<double> vc(n, 1.0), vm(n, 1.0), bw_nvl(n, 1.0), bw_net(n, 1.0), w(n, 1.0);
+  for (int g = 0; g < n; ++g) {
+    vc[std::size_t(g)] = 0.9 + 0.1 * std::sin(1.7 * g);  // every GPU its own pace
+    vm[std::size_t(g)] = 0.95 + 0.05 * std::cos(0.3 * g);
+    w[std::size_t(g)] = 1 + g % 3;
+  }
+  std::vector<char> alive(n, 1);
+  std::vector<Utilization> out1(n);
+  std::vector<double> a_sm(n), a_hbm(n), a_nvl(n), a_net(n), mem(n);
+  // the clock causes differ between GPUs in places: vectors with two causes take the scalar path
+  std::vector<unsigned char> cause(n, kTimeThermal);
+  for (int g = 100; g < 110; ++g) cause[std::size_t(g)] = kTimePowerCap;
+  const JobStepExtras ex{bw_nvl, bw_net, cause, w};
+  JobStepIo io{
+      vc, vm,  alive,
+      {}, &ex, UtilArrays{a_sm.data(), a_hbm.data(), a_nvl.data(), a_net.data(), mem.data()}};
+  const double dt = 0.05;
+  long released = 0;
+  for (long k = 0; double(k) * dt < 12.0 - 1e-12; ++k) {
+    const double t = double(k) * dt;
+    alive[7] = t >= 7.0 && t < 8.0 ? 0 : 1;  // a stall
+    const long before = whole.iterations;
+    stepTrainingJob(job, whole, t, dt, vc, vm, alive, out1, &ex);
+    stepInChunks(job, parts, t, dt, io, 50);
+    released += whole.iterations - before;
+    for (int g = 0; g < n; ++g) {
+      const std::size_t i = std::size_t(g);
+      REQUIRE(out1[i].a_sm == a_sm[i]);
+      REQUIRE(out1[i].a_hbm == a_hbm[i]);
+      REQUIRE(out1[i].a_nvlink == a_nvl[i]);
+      REQUIRE(out1[i].a_network == a_net[i]);
+      REQUIRE(out1[i].memory_bound == mem[i]);
+      REQUIRE(whole.gpu[i].phase == parts.gpu[i].phase);
+      REQUIRE(whole.gpu[i].waiting == parts.gpu[i].waiting);
+      REQUIRE(whole.gpu[i].work == parts.gpu[i].work);
+      REQUIRE(whole.gpu[i].wait_time == parts.gpu[i].wait_time);
+      REQUIRE(whole.phase_now[i] == parts.phase_now[i]);
+    }
+  }
+  CHECK(released > 3);
+  CHECK(whole.iterations == parts.iterations);
+  CHECK(whole.checkpoints == parts.checkpoints);
+  for (int c = 0; c < kTimeCats; ++c)
+    CHECK(whole.map_sum[c] == Approx(parts.map_sum[c]).epsilon(1e-12).margin(1e-12));
+  // the vector path takes whole vectors of GPUs that run on in one phase: start a step with
+  // every GPU just into phase 0
+  JobState fresh = makeJobState(job, n, false);
+  const double t0 = job.start + 1e-3;
+  JobStepCtx c = trainingStepBegin(job, fresh, t0, dt, io);
+  REQUIRE(c.nfast > 0);
+  JobStepPart part;
+  const JobFastArgs fa{fresh.gpu.data(),
+                       alive.data(),
+                       vc.data(),
+                       vm.data(),
+                       cause.data(),
+                       w.data(),
+                       c.fast,
+                       c.nfast,
+                       c.tb - c.t_run,
+                       c.tb - c.t_run + 1e-9,
+                       c.tb,
+                       part.map1,
+                       fresh.phase_now.data(),
+                       a_sm.data(),
+                       a_hbm.data(),
+                       a_nvl.data(),
+                       a_net.data(),
+                       mem.data()};
+  const std::size_t took = jobFastRun(fa, 0, 96);
+  CHECK(took == 96);
+  for (std::size_t g = 0; g < took; ++g) {
+    CHECK(fresh.gpu[g].t_local == c.tb);
+    CHECK(fresh.gpu[g].work == vc[g] * (c.tb - c.t_run));  // phase 0 is compute-bound
+  }
+  // a GPU that waits stops it at its vector
+  fresh.gpu[40].waiting = true;
+  const std::size_t took2 = jobFastRun(fa, 0, 96);
+  CHECK(took2 == 40);
 }
