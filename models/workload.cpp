@@ -37,7 +37,7 @@ double sumDurations(const TrainingJobSpec& job) {
 
 // relative tolerance of the checkpoint due test (the same in the run and in T_ref)
 constexpr double kCheckpointTol = 1e-9;
-// remaining work below this fraction of the phase duration counts as done (rounding)
+// (kWorkTol, the share of a phase's work below which it counts as done: workload.h)
 
 // iterations between checkpoints in the reference run (all rates 1)
 long checkpointEvery(const TrainingJobSpec& job, double D) {
