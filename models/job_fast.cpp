@@ -79,9 +79,11 @@ std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1) 
     hn::Store(hn::Mul(d_run, hn::Min(hn::Max(rate, zero), one)), d, useful);
     double* map = a.map1;
     for (std::size_t l = 0; l < N; ++l) {
-      const double w = a.weight ? a.weight[g + l] : 1.0;
+      const double w = a.weight ? a.weight[g + l] : 1.0, loss = a.d_run - useful[l];
       map[f.uc] += w * useful[l];
-      map[lc] += w * (a.d_run - useful[l]);
+      if (a.time_map) a.time_map[(g + l) * kTimeCats + std::size_t(f.uc)] += useful[l];
+      map[lc] += w * loss;
+      if (a.time_map) a.time_map[(g + l) * kTimeCats + std::size_t(lc)] += loss;
     }
     work = hn::Add(work, hn::Mul(rate, d_run));
     hn::StoreInterleaved4(w0, work, wait, tb, d, rec);

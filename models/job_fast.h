@@ -19,6 +19,7 @@ struct JobFastArgs {
   const double *speed_c, *speed_m;
   const unsigned char* cause;  // TimeCat of a clock below the reference, or null
   const double* weight;        // GPUs each entry stands for, or null (1 each)
+  double* time_map;            // the per-GPU maps (JobState::time_map, kTimeCats per GPU), or null
   const JobStepCtx::FastPhase* fast;
   int nfast;
   double d_run, d_fast, tb;  // the step's run time, the test's margin, its end       (s)

@@ -796,13 +796,13 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
                 *const out_nvl = io.arrays.a_nvlink, *const out_net = io.arrays.a_network,
                 *const out_mem = io.arrays.memory_bound;
   const bool arrays = out_sm != nullptr;
-  // the fast path a whole vector at a time (models/job_fast.h) for a large job (no per-GPU
-  // maps); after a vector it does not take, the scalar path takes the next kFastRetry GPUs
+  // the fast path a whole vector at a time (models/job_fast.h); after a vector it does not
+  // take, the scalar path takes the next kFastRetry GPUs
   constexpr std::size_t kFastRetry = 16;
-  const bool vec = arrays && !time_map && nfast > 0;
-  const JobFastArgs fa{gpu,       alive,  speed_c, speed_m, cause,   weight,
-                       fast,      nfast,  d_run,   d_fast,  tb,      map1,
-                       phase_now, out_sm, out_hbm, out_nvl, out_net, out_mem};
+  const bool vec = arrays && nfast > 0;
+  const JobFastArgs fa{gpu,    alive,   speed_c, speed_m, cause,  weight, time_map,
+                       fast,   nfast,   d_run,   d_fast,  tb,     map1,   phase_now,
+                       out_sm, out_hbm, out_nvl, out_net, out_mem};
   std::size_t next_vec = g0;
   for (std::size_t g = g0; g < g1; ++g) {
     if (vec && g >= next_vec) {

@@ -869,15 +869,16 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "the job step's vector fast path (a large job: no per-GPU maps, utilization arrays) agrees "
-    "with the whole step: per-GPU state and utilizations bit for bit",
+    "the job step's vector fast path (utilization arrays; with and without per-GPU maps) agrees "
+    "with the whole step: per-GPU state, utilizations and maps bit for bit",
     "[workload][simd]") {
+  const bool per_gpu = GENERATE(false, true);
   TrainingJobSpec job = fabricJob();
   job.start = 0.3;
   job.checkpoint_interval = 3.0;
   job.checkpoint_duration = 0.4;
   const int n = 203;  // whole vectors and tails, chunks of 50 that start off the vector grid
-  JobState whole = makeJobState(job, n, false), parts = makeJobState(job, n, false);
+  JobState whole = makeJobState(job, n, per_gpu), parts = makeJobState(job, n, per_gpu);
   std::vector<double> vc(n, 1.0), vm(n, 1.0), bw_nvl(n, 1.0), bw_net(n, 1.0), w(n, 1.0);
   for (int g = 0; g < n; ++g) {
     vc[std::size_t(g)] = 0.9 + 0.1 * std::sin(1.7 * g);  // every GPU its own pace
@@ -920,6 +921,9 @@ TEST_CASE(
   CHECK(released > 3);
   CHECK(whole.iterations == parts.iterations);
   CHECK(whole.checkpoints == parts.checkpoints);
+  CHECK(whole.time_map == parts.time_map);
+  CHECK(whole.wait_map == parts.wait_map);
+  CHECK(whole.time_map.empty() == !per_gpu);
   for (int c = 0; c < kTimeCats; ++c)
     CHECK(whole.map_sum[c] == Approx(parts.map_sum[c]).epsilon(1e-12).margin(1e-12));
   // the vector path takes whole vectors of GPUs that run on in one phase: start a step with
@@ -935,6 +939,7 @@ TEST_CASE(
                        vm.data(),
                        cause.data(),
                        w.data(),
+                       nullptr,
                        c.fast,
                        c.nfast,
                        c.tb - c.t_run,
