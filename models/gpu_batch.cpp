@@ -2,6 +2,8 @@
 // set by Highway's foreach_target, the best one the CPU has is picked at the first call
 #include "models/gpu_batch.h"
 
+#include "models/workload.h"
+
 #include <algorithm>
 #include <cstddef>
 
@@ -372,6 +374,30 @@ void JobSpeedsImpl(const double* x, const std::uint64_t* latch, const int* type,
   for (; i < nn; ++i) JobSpeedsLanes(d1, x, latch, type, phase, xref, stride, i, speed_c, speed_m);
 }
 
+template <class D>
+HWY_INLINE void ClockCauseLanes(D du, const std::uint64_t* reasons, std::size_t i,
+                                unsigned char* cause) {
+  const hn::Rebind<std::uint8_t, D> d8;
+  const auto why = hn::LoadU(du, reasons + i);
+  const auto zero = hn::Zero(du);
+  auto has = [&](std::uint64_t b) { return hn::Ne(hn::And(why, hn::Set(du, b)), zero); };
+  auto c = hn::Set(du, std::uint64_t(kTimeClockOther));
+  c = hn::IfThenElse(has(kThrottleSwPowerCap), hn::Set(du, std::uint64_t(kTimePowerCap)), c);
+  c = hn::IfThenElse(has(kThrottlePowerBrake), hn::Set(du, std::uint64_t(kTimePowerBrake)), c);
+  c = hn::IfThenElse(has(kThrottleSwThermal | kThrottleHwThermal | kThrottleHwSlowdown),
+                     hn::Set(du, std::uint64_t(kTimeThermal)), c);
+  hn::StoreU(hn::TruncateTo(d8, c), d8, cause + i);
+}
+
+void ClockCauseImpl(const std::uint64_t* reasons, int n, unsigned char* cause) {
+  const hn::ScalableTag<std::uint64_t> du;
+  const std::size_t N = hn::Lanes(du), nn = std::size_t(n);
+  std::size_t i = 0;
+  for (; i + N <= nn; i += N) ClockCauseLanes(du, reasons, i, cause);
+  const hn::CappedTag<std::uint64_t, 1> d1;
+  for (; i < nn; ++i) ClockCauseLanes(d1, reasons, i, cause);
+}
+
 const char* TargetImpl() {
   return hwy::TargetName(HWY_TARGET);
 }
@@ -387,6 +413,11 @@ HWY_EXPORT(OperatingPointImpl);
 HWY_EXPORT(ThermalImpl);
 HWY_EXPORT(TargetImpl);
 HWY_EXPORT(JobSpeedsImpl);
+HWY_EXPORT(ClockCauseImpl);
+
+void gpuBatchClockCause(const std::uint64_t* reasons, int n, unsigned char* cause) {
+  HWY_DYNAMIC_DISPATCH(ClockCauseImpl)(reasons, n, cause);
+}
 
 void gpuBatchJobSpeeds(const double* x, const std::uint64_t* latch, const int* type,
                        const std::uint16_t* phase, const double* xref, int stride, int n,

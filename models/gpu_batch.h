@@ -119,6 +119,11 @@ void gpuBatchJobSpeeds(const double* x, const std::uint64_t* latch, const int* t
                        const std::uint16_t* phase, const double* xref, int stride, int n,
                        double* speed_c, double* speed_m);
 
+// the cause of a clock held down, for the job's bottleneck map (TimeCat, models/workload.h), from
+// each entry's GpuThrottle bits: thermal (SW/HW thermal, HW slowdown), else the power brake, else
+// the SW power cap, else "clock other"; entries [0, n)
+void gpuBatchClockCause(const std::uint64_t* reasons, int n, unsigned char* cause);
+
 // the instruction set the dispatch picked on this CPU ("AVX3" = AVX-512, "AVX2", "SSE4", ...)
 const char* gpuBatchTarget();
 

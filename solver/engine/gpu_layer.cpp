@@ -129,6 +129,15 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
         std::all_of(&G.cap[q0], &G.cap[q0] + (q1 - q0), [&](double c) { return c == G.cap[q0]; }))
       g.rack_cap[r] = G.cap[q0];
   }
+  // racks whose GPUs run one job on one GPU type (the common case): no per-GPU test of either
+  g.rack_uniform.assign(m.nrack, 0);
+  for (int r = 0; r < m.nrack; ++r) {
+    const int q0 = m.rack_groupadr[r], q1 = q0 + m.rack_groupnum[r];
+    bool same = true;
+    for (int q = q0 + 1; q < q1 && same; ++q)
+      same = G.job[q] == G.job[q0] && G.type[q] == G.type[q0];
+    g.rack_uniform[r] = same ? 1 : 0;
+  }
   g.job_flags.assign(std::size_t(m.njob) + 1, 0);
   g.rack_powered_seen.assign(m.nrack, 1);
   g.job.clear();
@@ -426,7 +435,9 @@ struct GpuBlock {
   unsigned char smoothing[kBlock];  // 1: power smoothing's ramp limit is the group's binding cap
 };
 
-// what holds a group's clock down, for the job's bottleneck map (docs/models/job.md)
+// what holds a group's clock down, for the job's bottleneck map (docs/models/job.md); the blocks
+// of one job without power smoothing take its vector form, gpuBatchClockCause (the same priority,
+// tests/models/gpu_batch_test.cpp)
 inline unsigned char clockCause(std::uint64_t rs, bool smoothing_limits) {
   return (unsigned char)(rs & (kThrottleSwThermal | kThrottleHwThermal | kThrottleHwSlowdown)
                              ? kTimeThermal
@@ -451,8 +462,9 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   // the block's GPUs of one job that takes the kernel's path (the common case): the kernel
   // gathers their flags and caps itself (GpuBatchIo::flags null)
   const int j0 = G.job[q0];
+  const bool uniform = g.rack_uniform[r] != 0;  // one job and one GPU type
   bool one_job = !(job_flags[j0] & kJobSlowPath);
-  for (int k = 1; k < n && one_job; ++k) one_job = G.job[q0 + k] == j0;
+  for (int k = 1; k < n && one_job && !uniform; ++k) one_job = G.job[q0 + k] == j0;
   for (int k = 0; k < n && !one_job; ++k) {
     const int q = q0 + k;
     const int jj = G.job[q];
@@ -500,7 +512,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   // runs of one GPU type (a rack normally has one)
   for (int k0 = 0; k0 < n;) {
     const int type = G.type[q0 + k0];
-    int k1 = k0 + 1;
+    int k1 = uniform ? n : k0 + 1;
     while (k1 < n && G.type[q0 + k1] == type) ++k1;
     const int q = q0 + k0;
     const GpuBatchParams p{G.P_base.data() + q,  G.P_leak.data() + q,
@@ -550,9 +562,9 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   }
   // the clock causes the jobs read at the next step (from the reasons pass 1 left)
   if (local)
-    for (int k = 0; k < n; ++k) G.cause[q0 + k] = clockCause(b.reasons[k], false);
+    gpuBatchClockCause(b.reasons, n, G.cause.data() + q0);
   else if (one_job)
-    for (int k = 0; k < n; ++k) G.cause[q0 + k] = clockCause(G.reasons[q0 + k], false);
+    gpuBatchClockCause(G.reasons.data() + q0, n, G.cause.data() + q0);
   else
     for (int k = 0; k < n; ++k)
       G.cause[q0 + k] = clockCause(G.reasons[q0 + k], b.smoothing[k] != 0);

@@ -100,10 +100,11 @@ struct GpuLayerState {
   // this fast step (a window's last) stores each group's Q_coolant and, on the kernel's path,
   // its P, P_hbm and reasons (between, they stay in the step's block)
   bool keep_Q = true;
+  // every group is one GPU (a distinct fleet): the kernel reads no w
   bool unit_weights = true;
-  std::vector<double> rack_cap;  // per rack: its GPUs' one power limit (W), NaN: they differ  //
-                                 // every group is one GPU (a distinct fleet): the kernel reads no w
-  std::vector<char> rack_powered_seen;    // per rack: rack_powered when its GPUs were last stepped
+  std::vector<double> rack_cap;         // per rack: its GPUs' one power limit, NaN: they differ (W)
+  std::vector<char> rack_uniform;       // per rack: its GPUs run one job on one GPU type (1)
+  std::vector<char> rack_powered_seen;  // per rack: rack_powered when its GPUs were last stepped
   std::vector<GpuBatchType> batch_types;  // per FacilityModel::gpu_types
   // jobs run over groups: job[j].gpu[k] is group job_groups[j][k]
   std::vector<JobState> job;

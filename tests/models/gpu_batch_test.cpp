@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/gpu_batch.h"
+#include "models/workload.h"
 
 using namespace dctwin;
 
@@ -355,6 +356,47 @@ TEST_CASE("gpu batch job speeds equal the scalar form, bit for bit", "[gpu][simd
     CHECK(slow > 100);
     CHECK(zero > 50);
     CHECK(ends > 100);
+    ++ran;
+  }
+  hwy::SetSupportedTargetsForTest(0);
+  hwy::GetChosenTarget().DeInit();
+  CHECK(ran >= 1);
+}
+
+// the clock cause the jobs read (the GPU layer's clockCause without power smoothing), on every
+// instruction set: thermal before the brake before the power cap, else "clock other"
+TEST_CASE("gpu batch clock causes follow the throttle bits' priority", "[gpu][simd]") {
+  const int n = 1003;
+  std::mt19937_64 rng(5);
+  std::vector<std::uint64_t> reasons(n);
+  const std::uint64_t bits[] = {kThrottleIdle,      kThrottleSwPowerCap, kThrottleHwSlowdown,
+                                kThrottleSwThermal, kThrottleHwThermal,  kThrottlePowerBrake};
+  for (int i = 0; i < n; ++i)
+    for (std::uint64_t b : bits)
+      if (rng() % 4 == 0) reasons[i] |= b;
+  const auto expected = [](std::uint64_t rs) {
+    if (rs & (kThrottleSwThermal | kThrottleHwThermal | kThrottleHwSlowdown)) return kTimeThermal;
+    if (rs & kThrottlePowerBrake) return kTimePowerBrake;
+    if (rs & kThrottleSwPowerCap) return kTimePowerCap;
+    return kTimeClockOther;
+  };
+  const std::int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
+  int ran = 0;
+  for (std::int64_t bit = 1; bit != 0 && bit <= targets; bit <<= 1) {
+    if (!(targets & bit)) continue;
+    hwy::SetSupportedTargetsForTest(bit);
+    hwy::GetChosenTarget().DeInit();
+    INFO("target " << gpuBatchTarget());
+    std::vector<unsigned char> cause(n + 1, 0xff);
+    gpuBatchClockCause(reasons.data(), n, cause.data());
+    int seen[kTimeCats] = {};
+    for (int i = 0; i < n; ++i) {
+      REQUIRE(int(cause[i]) == int(expected(reasons[i])));
+      ++seen[cause[i]];
+    }
+    CHECK(cause[n] == 0xff);  // nothing written past the end
+    for (int c : {kTimeThermal, kTimePowerBrake, kTimePowerCap, kTimeClockOther})
+      CHECK(seen[c] > 20);
     ++ran;
   }
   hwy::SetSupportedTargetsForTest(0);
