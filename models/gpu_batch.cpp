@@ -345,7 +345,8 @@ void ThermalImpl(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchI
 template <class D>
 HWY_INLINE void JobSpeedsLanes(D d, const double* x, const std::uint64_t* latch, const int* type,
                                const std::uint16_t* phase, const double* xref, int stride,
-                               std::size_t i, double* speed_c, double* speed_m) {
+                               bool powered, std::size_t i, double* speed_c, double* speed_m,
+                               char* alive) {
   using V = hn::Vec<D>;
   const hn::RebindToSigned<D> di;
   const hn::RebindToUnsigned<D> du;
@@ -357,21 +358,27 @@ HWY_INLINE void JobSpeedsLanes(D d, const double* x, const std::uint64_t* latch,
   const V xr = hn::GatherIndex(d, xref, hn::PromoteTo(di, idx32));
   const V clk = hn::LoadU(d, x + i), one = hn::Set(d, 1.0);
   hn::StoreU(hn::IfThenElse(hn::Gt(clk, hn::Zero(d)), hn::Div(clk, xr), one), d, speed_c + i);
-  const auto slow =
-      hn::RebindMask(d, hn::TestBit(hn::LoadU(du, latch + i), hn::Set(du, kLatchHwSlowdown)));
+  const auto lv = hn::LoadU(du, latch + i);
+  const auto slow = hn::RebindMask(d, hn::TestBit(lv, hn::Set(du, kLatchHwSlowdown)));
   hn::StoreU(hn::IfThenElse(slow, hn::Set(d, 0.5), one), d, speed_m + i);
+  const hn::Rebind<std::uint8_t, D> d8;
+  const auto on = powered ? hn::IfThenZeroElse(hn::TestBit(lv, hn::Set(du, kLatchShutDown)),
+                                               hn::Set(du, std::uint64_t(1)))
+                          : hn::Zero(du);
+  hn::StoreU(hn::TruncateTo(d8, on), d8, reinterpret_cast<std::uint8_t*>(alive + i));
 }
 
 void JobSpeedsImpl(const double* x, const std::uint64_t* latch, const int* type,
-                   const std::uint16_t* phase, const double* xref, int stride, int n,
-                   double* speed_c, double* speed_m) {
+                   const std::uint16_t* phase, const double* xref, int stride, bool powered, int n,
+                   double* speed_c, double* speed_m, char* alive) {
   const hn::ScalableTag<double> d;
   const std::size_t N = hn::Lanes(d), nn = std::size_t(n);
   std::size_t i = 0;
   for (; i + N <= nn; i += N)
-    JobSpeedsLanes(d, x, latch, type, phase, xref, stride, i, speed_c, speed_m);
+    JobSpeedsLanes(d, x, latch, type, phase, xref, stride, powered, i, speed_c, speed_m, alive);
   const hn::CappedTag<double, 1> d1;
-  for (; i < nn; ++i) JobSpeedsLanes(d1, x, latch, type, phase, xref, stride, i, speed_c, speed_m);
+  for (; i < nn; ++i)
+    JobSpeedsLanes(d1, x, latch, type, phase, xref, stride, powered, i, speed_c, speed_m, alive);
 }
 
 void ActivityImpl(const double* a_sm, const double* a_nvl, const double* a_net, const double* w,
@@ -451,9 +458,10 @@ void gpuBatchClockCause(const std::uint64_t* reasons, int n, unsigned char* caus
 }
 
 void gpuBatchJobSpeeds(const double* x, const std::uint64_t* latch, const int* type,
-                       const std::uint16_t* phase, const double* xref, int stride, int n,
-                       double* speed_c, double* speed_m) {
-  HWY_DYNAMIC_DISPATCH(JobSpeedsImpl)(x, latch, type, phase, xref, stride, n, speed_c, speed_m);
+                       const std::uint16_t* phase, const double* xref, int stride, bool powered,
+                       int n, double* speed_c, double* speed_m, char* alive) {
+  HWY_DYNAMIC_DISPATCH(JobSpeedsImpl)
+  (x, latch, type, phase, xref, stride, powered, n, speed_c, speed_m, alive);
 }
 
 void gpuBatchOperatingPoint(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchIo& io,

@@ -114,10 +114,11 @@ void gpuBatchThermal(const GpuBatchType& t, const GpuBatchParams& p, const GpuBa
 
 // what a training job reads of its GPUs at the next step (the GPU layer's jobSpeeds), for
 // entries [0, n): speed_c = x / xref[type stride + phase] (the clock over the phase's reference
-// clock; 1 where the clock is 0), speed_m = 0.5 under a latched HW slowdown, else 1
+// clock; 1 where the clock is 0), speed_m = 0.5 under a latched HW slowdown, else 1, alive = 0
+// where the GPU is shut down or its rack has no power (powered false), else 1
 void gpuBatchJobSpeeds(const double* x, const std::uint64_t* latch, const int* type,
-                       const std::uint16_t* phase, const double* xref, int stride, int n,
-                       double* speed_c, double* speed_m);
+                       const std::uint16_t* phase, const double* xref, int stride, bool powered,
+                       int n, double* speed_c, double* speed_m, char* alive);
 
 // the sums over entries [0, n) of the three utilizations the rack's other parts follow
 // (CPUs the SM activity, switch trays the NVLink, NICs the network), weighted by w (null: 1

@@ -614,9 +614,10 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
   const int q0 = m.rack_groupadr[r], q1 = q0 + m.rack_groupnum[r];
   // runs of groups of one job (a rack normally runs one); plain pointers, since the char stores
   // to alive may alias anything and would reload every vector's data pointer per group
+  const bool uniform = g.rack_uniform[r] != 0;  // one job (and one GPU type)
   for (int qa = q0; qa < q1;) {
     const int j = G.job[qa];
-    int qb = qa + 1;
+    int qb = uniform ? q1 : qa + 1;
     while (qb < q1 && G.job[qb] == j) ++qb;
     if (j >= 0) {
       const int nph = int(m.job_spec[j].phases.size());
@@ -638,9 +639,7 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
       if (contiguous) {            // the speeds as a vector pass (models/gpu_batch.h)
         const int k0 = qa - base;
         gpuBatchJobSpeeds(clock_ratio + qa, latches + qa, type + qa, phase + k0, xref, stride,
-                          qb - qa, speed_c + k0, speed_m + k0);
-        for (int q = qa; q < qb; ++q)
-          alive[q - base] = (latches[q] & kLatchShutDown) || !powered ? 0 : 1;
+                          powered, qb - qa, speed_c + k0, speed_m + k0, alive + k0);
       } else {
         for (int q = qa; q < qb; ++q) {
           const int k = slot[q];

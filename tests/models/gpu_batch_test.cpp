@@ -317,7 +317,8 @@ TEST_CASE("gpu batch kernel: its own gather of flags and caps equals the caller'
 
 // the job's view of its GPUs (the GPU layer's jobSpeeds) as a vector pass, against its scalar
 // form, bit for bit, on every instruction set: two GPU types, every phase with the iteration end
-// and the checkpoint, clocks at 0, latched HW slowdowns and shutdowns, a tail of single lanes
+// and the checkpoint, clocks at 0, latched HW slowdowns and shutdowns, racks with and without
+// power, a tail of single lanes
 TEST_CASE("gpu batch job speeds equal the scalar form, bit for bit", "[gpu][simd]") {
   const int n = 1003, nph = 5, stride = nph + 2;
   std::mt19937_64 rng(21);
@@ -342,13 +343,22 @@ TEST_CASE("gpu batch job speeds equal the scalar form, bit for bit", "[gpu][simd
     hwy::GetChosenTarget().DeInit();
     INFO("target " << gpuBatchTarget());
     std::vector<double> sc(n, -1), sm(n, -1);
-    gpuBatchJobSpeeds(x.data(), latch.data(), type.data(), phase.data(), xref.data(), stride, n,
-                      sc.data(), sm.data());
+    std::vector<char> alive(n + 1, 7), off(n + 1, 7);
+    gpuBatchJobSpeeds(x.data(), latch.data(), type.data(), phase.data(), xref.data(), stride, true,
+                      n, sc.data(), sm.data(), alive.data());
+    gpuBatchJobSpeeds(x.data(), latch.data(), type.data(), phase.data(), xref.data(), stride, false,
+                      n, sc.data(), sm.data(), off.data());
+    CHECK(alive[n] == 7);  // nothing written past the end
+    CHECK(off[n] == 7);
+    int dead = 0;
     int slow = 0, zero = 0, ends = 0;
     for (int i = 0; i < n; ++i) {
       const double xr = xref[type[i] * stride + phase[i]];
       REQUIRE(sc[i] == (x[i] > 0 ? x[i] / xr : 1.0));
       REQUIRE(sm[i] == (latch[i] & kLatchHwSlowdown ? 0.5 : 1.0));
+      REQUIRE(int(alive[i]) == (latch[i] & kLatchShutDown ? 0 : 1));
+      REQUIRE(int(off[i]) == 0);  // the rack has no power
+      dead += alive[i] == 0;
       slow += sm[i] == 0.5;
       zero += x[i] == 0;
       ends += phase[i] >= nph;
@@ -356,6 +366,7 @@ TEST_CASE("gpu batch job speeds equal the scalar form, bit for bit", "[gpu][simd
     CHECK(slow > 100);
     CHECK(zero > 50);
     CHECK(ends > 100);
+    CHECK(dead > 50);
     ++ran;
   }
   hwy::SetSupportedTargetsForTest(0);
