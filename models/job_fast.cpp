@@ -2,6 +2,7 @@
 #include "models/job_fast.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstring>
 
 #undef HWY_TARGET_INCLUDE
@@ -21,7 +22,11 @@ std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1) 
   const hn::Rebind<std::uint16_t, decltype(d)> d16;
   using V = hn::Vec<decltype(d)>;
   const std::size_t N = hn::Lanes(d);
+  // the record as four words: the layout the loads below read (workload.h)
   static_assert(sizeof(GpuProgress) == 4 * sizeof(double));
+  static_assert(offsetof(GpuProgress, phase) == 0 && offsetof(GpuProgress, waiting) == 4 &&
+                offsetof(GpuProgress, work) == 8 && offsetof(GpuProgress, wait_time) == 16 &&
+                offsetof(GpuProgress, t_local) == 24);
   const V zero = hn::Zero(d), one = hn::Set(d, 1.0), d_run = hn::Set(d, a.d_run),
           d_fast = hn::Set(d, a.d_fast), tb = hn::Set(d, a.tb);
   const std::size_t g0 = g;
