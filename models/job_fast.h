@@ -1,4 +1,4 @@
-// job_fast.h: the job step's fast path (trainingStepRunFinish, docs/models/job.md) over whole
+// job_fast.h: the job step's fast path (trainingStepRunFinish, docs/models/job_fast.md) over whole
 // vectors of GPUs: a live GPU that runs its phase on past the step end, for a run of GPUs that
 // are all in the same phase with the same loss category (most of a synchronous job in most
 // steps). The same operations as the scalar fast path in the same order (the map sums lane by

@@ -435,18 +435,6 @@ struct GpuBlock {
   unsigned char smoothing[kBlock];  // 1: power smoothing's ramp limit is the group's binding cap
 };
 
-// what holds a group's clock down, for the job's bottleneck map (docs/models/job.md); the blocks
-// of one job without power smoothing take its vector form, gpuBatchClockCause (the same priority,
-// tests/models/gpu_batch_test.cpp)
-inline unsigned char clockCause(std::uint64_t rs, bool smoothing_limits) {
-  return (unsigned char)(rs & (kThrottleSwThermal | kThrottleHwThermal | kThrottleHwSlowdown)
-                             ? kTimeThermal
-                         : rs & kThrottlePowerBrake                       ? kTimePowerBrake
-                         : smoothing_limits && (rs & kThrottleSwPowerCap) ? kTimeSmoothing
-                         : rs & kThrottleSwPowerCap                       ? kTimePowerCap
-                                                                          : kTimeClockOther);
-}
-
 inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n, double t,
                          double dt, double rack_share, RackGpuSums& s) {
   GpuLayerState& g = st.gl;
@@ -560,14 +548,12 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     s.brake += sums.brake;
     k0 = k1;
   }
-  // the clock causes the jobs read at the next step (from the reasons pass 1 left)
-  if (local)
-    gpuBatchClockCause(b.reasons, n, G.cause.data() + q0);
-  else if (one_job)
-    gpuBatchClockCause(G.reasons.data() + q0, n, G.cause.data() + q0);
-  else
+  // the clock causes the jobs read at the next step (from the reasons pass 1 left; docs/models/
+  // job.md): a power cap that is power smoothing's ramp limit is booked to smoothing
+  gpuBatchClockCause(local ? b.reasons : G.reasons.data() + q0, n, G.cause.data() + q0);
+  if (!one_job)
     for (int k = 0; k < n; ++k)
-      G.cause[q0 + k] = clockCause(G.reasons[q0 + k], b.smoothing[k] != 0);
+      if (b.smoothing[k] && G.cause[q0 + k] == kTimePowerCap) G.cause[q0 + k] = kTimeSmoothing;
 }
 
 // 2c. non-GPU parts: the rack type's parts (CPUs follow the mean SM activity, switch trays the

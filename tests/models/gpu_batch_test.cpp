@@ -211,26 +211,40 @@ void compareOnce(const GpuParams& p, int n, std::uint64_t seed) {
   CHECK(brake > 100);
 }
 
-}  // namespace
-
-TEST_CASE("gpu batch kernel agrees with the scalar reference on every instruction set",
-          "[gpu][simd]") {
-  // every target this CPU runs (AVX-512, AVX2, SSE4, the scalar fallback ...), one at a time
+// runs f once on every instruction set this CPU offers (AVX-512, AVX2, SSE4, the scalar
+// fallback ...), Highway's dispatch pinned to it; returns how many; the dispatch is free again
+// afterwards, also when f fails
+template <class F>
+int onEveryTarget(F&& f) {
+  struct Free {
+    ~Free() {
+      hwy::SetSupportedTargetsForTest(0);
+      hwy::GetChosenTarget().DeInit();
+    }
+  } free_after;
   const std::int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
   int ran = 0;
   for (std::int64_t bit = 1; bit != 0 && bit <= targets; bit <<= 1) {
     if (!(targets & bit)) continue;
     hwy::SetSupportedTargetsForTest(bit);
     hwy::GetChosenTarget().DeInit();
+    f();
+    ++ran;
+  }
+  return ran;
+}
+
+}  // namespace
+
+TEST_CASE("gpu batch kernel agrees with the scalar reference on every instruction set",
+          "[gpu][simd]") {
+  const int ran = onEveryTarget([&] {
     INFO("target " << gpuBatchTarget());
     WARN("gpu batch kernel checked on " << gpuBatchTarget());
     // 1003 GPUs: whole vectors and a tail of single lanes
     compareOnce(b200(), 1003, 14);
     compareOnce(floored(), 1003, 15);
-    ++ran;
-  }
-  hwy::SetSupportedTargetsForTest(0);
-  hwy::GetChosenTarget().DeInit();
+  });
   CHECK(ran >= 1);
 }
 
@@ -335,12 +349,7 @@ TEST_CASE("gpu batch job speeds equal the scalar form, bit for bit", "[gpu][simd
     type[i] = u(rng) < 0.5 ? 0 : 1;
     phase[i] = static_cast<std::uint16_t>(std::min(int(u(rng) * (nph + 2)), nph + 1));
   }
-  const std::int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
-  int ran = 0;
-  for (std::int64_t bit = 1; bit != 0 && bit <= targets; bit <<= 1) {
-    if (!(targets & bit)) continue;
-    hwy::SetSupportedTargetsForTest(bit);
-    hwy::GetChosenTarget().DeInit();
+  const int ran = onEveryTarget([&] {
     INFO("target " << gpuBatchTarget());
     std::vector<double> sc(n, -1), sm(n, -1);
     std::vector<char> alive(n + 1, 7), off(n + 1, 7);
@@ -367,14 +376,11 @@ TEST_CASE("gpu batch job speeds equal the scalar form, bit for bit", "[gpu][simd
     CHECK(zero > 50);
     CHECK(ends > 100);
     CHECK(dead > 50);
-    ++ran;
-  }
-  hwy::SetSupportedTargetsForTest(0);
-  hwy::GetChosenTarget().DeInit();
+  });
   CHECK(ran >= 1);
 }
 
-// the clock cause the jobs read (the GPU layer's clockCause without power smoothing), on every
+// the clock cause the jobs read (the GPU layer's, power smoothing aside), on every
 // instruction set: thermal before the brake before the power cap, else "clock other"
 TEST_CASE("gpu batch clock causes follow the throttle bits' priority", "[gpu][simd]") {
   const int n = 1003;
@@ -391,12 +397,7 @@ TEST_CASE("gpu batch clock causes follow the throttle bits' priority", "[gpu][si
     if (rs & kThrottleSwPowerCap) return kTimePowerCap;
     return kTimeClockOther;
   };
-  const std::int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
-  int ran = 0;
-  for (std::int64_t bit = 1; bit != 0 && bit <= targets; bit <<= 1) {
-    if (!(targets & bit)) continue;
-    hwy::SetSupportedTargetsForTest(bit);
-    hwy::GetChosenTarget().DeInit();
+  const int ran = onEveryTarget([&] {
     INFO("target " << gpuBatchTarget());
     std::vector<unsigned char> cause(n + 1, 0xff);
     gpuBatchClockCause(reasons.data(), n, cause.data());
@@ -408,9 +409,6 @@ TEST_CASE("gpu batch clock causes follow the throttle bits' priority", "[gpu][si
     CHECK(cause[n] == 0xff);  // nothing written past the end
     for (int c : {kTimeThermal, kTimePowerBrake, kTimePowerCap, kTimeClockOther})
       CHECK(seen[c] > 20);
-    ++ran;
-  }
-  hwy::SetSupportedTargetsForTest(0);
-  hwy::GetChosenTarget().DeInit();
+  });
   CHECK(ran >= 1);
 }
