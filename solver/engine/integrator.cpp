@@ -28,26 +28,31 @@ struct Context {
   std::string last_error;
 };
 
-int rhsFn(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
-  auto* ctx = static_cast<Context*>(user);
-  return evalRhs(*ctx->m, *ctx->st, t, N_VGetArrayPointer(y), N_VGetArrayPointer(ydot));
-}
+// the energy integrals ride at the end of CVODES's vector, after the model's nstate states (their
+// rates are signals of the right-hand side just evaluated, so they cost no evaluation of their
+// own, where CVODES's quadratures would call the right-hand side once more per step): heat in,
+// heat to the facility water, losses, room air in and removed, pump electric, air-cooled racks
+constexpr int kEnergyIntegrals = 7;
 
-int quadFn(sunrealtype t, N_Vector y, N_Vector q, void* user) {
-  auto* ctx = static_cast<Context*>(user);
-  int flag = evalRhs(*ctx->m, *ctx->st, t, N_VGetArrayPointer(y), ctx->ydot.data());
-  double* qd = N_VGetArrayPointer(q);
-  qd[0] = ctx->st->sig.heat_in;
-  qd[1] = ctx->st->sig.heat_out_fws;
-  qd[2] = ctx->st->sig.heat_loss;
-  qd[3] = ctx->st->sig.air_in;
-  qd[4] = ctx->st->sig.air_removed;
+void energyRates(const State& st, double* qd) {
+  qd[0] = st.sig.heat_in;
+  qd[1] = st.sig.heat_out_fws;
+  qd[2] = st.sig.heat_loss;
+  qd[3] = st.sig.air_in;
+  qd[4] = st.sig.air_removed;
   qd[5] = 0;
-  for (double P : ctx->st->sig.P_pump) qd[5] += P;
+  for (double P : st.sig.P_pump) qd[5] += P;
   // air-cooled racks' IT + fan power (issue 19): their IT energy with or without a power chain
   qd[6] = 0;
-  for (std::size_t k = 0; k < ctx->st->sig.air_P.size(); ++k)
-    qd[6] += ctx->st->sig.air_P[k] + ctx->st->sig.air_P_fan[k];
+  for (std::size_t k = 0; k < st.sig.air_P.size(); ++k)
+    qd[6] += st.sig.air_P[k] + st.sig.air_P_fan[k];
+}
+
+int rhsFn(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
+  auto* ctx = static_cast<Context*>(user);
+  double* fd = N_VGetArrayPointer(ydot);
+  const int flag = evalRhs(*ctx->m, *ctx->st, t, N_VGetArrayPointer(y), fd);
+  energyRates(*ctx->st, fd + ctx->m->nstate);
   return flag;
 }
 
@@ -64,6 +69,15 @@ int jacFn(sunrealtype t, N_Vector y, N_Vector fy, SUNMatrix J, void* user, N_Vec
   double* data = SUNSparseMatrix_Data(J);
   for (int j = 0; j <= m.nstate; ++j) colptr[j] = m.jac_colptr[j];
   for (std::size_t k = 0; k < m.jac_rowind.size(); ++k) rowind[k] = m.jac_rowind[k];
+  // the energy integrals' columns: no rate depends on an integral (zero), an explicit diagonal
+  // so that CVODES's I - gamma J keeps the pattern; their rows (the rates' slopes) are left out,
+  // and the modified Newton iteration takes each integral to its BDF value in one step
+  const sunindextype nnz0 = sunindextype(m.jac_rowind.size());
+  for (int k = 0; k < kEnergyIntegrals; ++k) {
+    rowind[nnz0 + k] = m.nstate + k;
+    data[nnz0 + k] = 0.0;
+    colptr[m.nstate + k + 1] = nnz0 + k + 1;
+  }
   const double sq = std::sqrt(std::numeric_limits<double>::epsilon());
   std::copy(yd, yd + m.nstate, st.scratch.begin());
   for (int color = 0; color < m.jac_ncolor; ++color) {
@@ -194,11 +208,11 @@ struct Run {
   RunResult& res;
   SUNContext sunctx;
   Context ctx;
-  std::unique_ptr<_generic_N_Vector, NVectorDeleter> y, atol, q;
+  std::unique_ptr<_generic_N_Vector, NVectorDeleter> y, atol;
   std::unique_ptr<void, CvodeDeleter> cv;
   std::unique_ptr<_generic_SUNMatrix, MatrixDeleter> J;
   std::unique_ptr<_generic_SUNLinearSolver, LinSolDeleter> LS;
-  double* yd = nullptr;  // y's data
+  double* yd = nullptr;  // y's data: the model's nstate states, then the energy integrals
   void* mem = nullptr;   // the CVODES integrator
   double t = 0;          // where the integrator is
   bool annual = false;   // the multi-rate annual mode (solver/engine/annual.h)
@@ -224,14 +238,15 @@ struct Run {
   }
 
   // 1. vectors and initial values: y from the state, absolute tolerances by kind of state, the
-  // quadratures (energy integrals) from 0
+  // energy integrals from 0 (after the states, outside the error test: their weight is 0)
   void makeVectors() {
     const SolverOptions& so = m.options;
-    y.reset(N_VNew_Serial(m.nstate, sunctx));
-    atol.reset(N_VNew_Serial(m.nstate, sunctx));
-    q.reset(N_VNew_Serial(7, sunctx));
+    const int n = m.nstate + kEnergyIntegrals;
+    y.reset(N_VNew_Serial(n, sunctx));
+    atol.reset(N_VNew_Serial(n, sunctx));
     yd = N_VGetArrayPointer(y.get());
     std::copy(st.y.begin(), st.y.end(), yd);
+    std::fill(yd + m.nstate, yd + n, 0.0);
     double* ad = N_VGetArrayPointer(atol.get());
     for (int c = 0; c < m.ncdu; ++c)
       for (int i = m.cdu_stateadr[c]; i < m.cdu_stateadr[c] + m.cdu_statenum[c]; ++i) {
@@ -243,7 +258,12 @@ struct Run {
         if (i == m.cdu_sensP_adr[c]) ad[i] = so.atol_ctrl;  // relative measurement (1)
       }
     if (m.room_state >= 0) ad[m.room_state] = so.atol_T;
-    N_VConst(0.0, q.get());
+    // CVODES's norms are weighted RMS over all n entries: the states' tolerances scaled by
+    // sqrt(nstate / n) keep every norm what it is over the states alone, and the integrals'
+    // weights 1 / (rtol |q| + 1e300) vanish in it
+    const double f = std::sqrt(double(m.nstate) / n);
+    for (int i = 0; i < m.nstate; ++i) ad[i] *= f;
+    std::fill(ad + m.nstate, ad + n, 1e300);
   }
 
   // 2. cvode: BDF, sparse jacobian by difference quotients, KLU
@@ -255,21 +275,22 @@ struct Run {
     t = st.time;
     check(CVodeInit(mem, rhsFn, t, y.get()), "CVodeInit");
     check(CVodeSetUserData(mem, &ctx), "CVodeSetUserData");
-    check(CVodeSVtolerances(mem, so.rtol, atol.get()), "CVodeSVtolerances");
-    const long long nnz = static_cast<long long>(m.jac_rowind.size());
-    J.reset(SUNSparseMatrix(m.nstate, m.nstate, nnz, CSC_MAT, sunctx));
+    const double f = std::sqrt(double(m.nstate) / (m.nstate + kEnergyIntegrals));
+    check(CVodeSVtolerances(mem, so.rtol * f, atol.get()), "CVodeSVtolerances");
+    const long long nnz = static_cast<long long>(m.jac_rowind.size()) + kEnergyIntegrals;
+    const int n = m.nstate + kEnergyIntegrals;
+    J.reset(SUNSparseMatrix(n, n, nnz, CSC_MAT, sunctx));
     LS.reset(SUNLinSol_KLU(y.get(), J.get(), sunctx));
     check(CVodeSetLinearSolver(mem, LS.get(), J.get()), "CVodeSetLinearSolver");
     check(CVodeSetJacFn(mem, jacFn), "CVodeSetJacFn");
     check(CVodeSetMaxStep(mem, so.max_step), "CVodeSetMaxStep");
     check(CVodeSetMaxNumSteps(mem, 200000), "CVodeSetMaxNumSteps");
-    check(CVodeQuadInit(mem, quadFn, q.get()), "CVodeQuadInit");
   }
 
-  // 3a. an output row at tt (q holds the quadratures at tt): energy integrals, signals, sink;
+  // 3a. an output row at tt (y holds the energy integrals at tt): energy integrals, signals, sink;
   // the GPU layer's interval statistics restart with every row
   void emit(double tt) {
-    const double* qd = N_VGetArrayPointer(q.get());
+    const double* qd = yd + m.nstate;
     evalRhs(m, st, tt, yd, ctx.ydot.data());
     res.energy.heat_in = qd[0];
     res.energy.heat_out_fws = qd[1];
@@ -311,8 +332,9 @@ struct Run {
   // 3c. a solver failure: names the state with the largest weighted local error, and the state
   // furthest outside its fluid's range
   void recordFailure() {
-    std::unique_ptr<_generic_N_Vector, NVectorDeleter> w(N_VNew_Serial(m.nstate, sunctx));
-    std::unique_ptr<_generic_N_Vector, NVectorDeleter> e(N_VNew_Serial(m.nstate, sunctx));
+    const int n = m.nstate + kEnergyIntegrals;
+    std::unique_ptr<_generic_N_Vector, NVectorDeleter> w(N_VNew_Serial(n, sunctx));
+    std::unique_ptr<_generic_N_Vector, NVectorDeleter> e(N_VNew_Serial(n, sunctx));
     CVodeGetErrWeights(mem, w.get());
     CVodeGetEstLocalErrors(mem, e.get());
     int worst = 0;
@@ -331,12 +353,11 @@ struct Run {
     res.error = os.str();
   }
 
-  // 3d. restart past a discontinuity of the inputs (fresh BDF history)
+  // 3d. restart past a discontinuity of the inputs (fresh BDF history; the energy integrals go
+  // on from their values in y)
   void restart() {
-    CVodeGetQuad(mem, &t, q.get());
     addStats(mem, res.stats);
     CVodeReInit(mem, t, y.get());
-    CVodeQuadReInit(mem, q.get());
   }
 
   // 3e. the annual mode between its windows and slow segments: true when it switched (the
@@ -435,12 +456,10 @@ struct Run {
         t_break = nextBreak(m, t);
       }
       if (t >= t_out - 1e-9) {
-        CVodeGetQuad(mem, &t, q.get());
         emit(t);
         ++k_out;
       }
     }
-    CVodeGetQuad(mem, &t, q.get());
   }
 
   // 4. statistics (CVodeReInit restarts the counters: they are summed over restarts); the final
