@@ -248,16 +248,24 @@ HWY_INLINE void OperatingPointBlock(D d, const GpuBatchType& t, const GpuBatchPa
   for (std::size_t v = 0; v < nv; ++v) FinishLanes(d, t, io, i + v * N, S, v * N, v);
 }
 
+// the step's scalars of pass 2, once per pass (the divisions would otherwise repeat per vector:
+// the loop's stores may alias the type)
+struct ThermalScalars {
+  double dt, inv_dt, cj, ch;  // (s), (1/s), C_die / dt, C_hbm / dt (W/K)
+};
+
 // lanes [i, i + Lanes(d)) of pass 2; adds to the sums' lanes
 template <class D, class V = hn::Vec<D>>
-HWY_INLINE void ThermalLanes(D d, const GpuBatchType& t, const GpuBatchParams& p,
-                             const GpuBatchIo& io, std::size_t i, double dt, V* sum) {
+HWY_INLINE void ThermalLanes(D d, const GpuBatchParams& p, const GpuBatchIo& io, std::size_t i,
+                             const ThermalScalars& k, V* sum) {
   const hn::RebindToUnsigned<D> du;
   const V one = hn::Set(d, 1.0);
   const V gj = hn::LoadU(d, p.g_jc + i), gh = hn::LoadU(d, p.g_hbm + i);
-  const V gc = hn::Div(one, hn::LoadU(d, io.R_cp + i));
-  const V inv_dt = hn::Set(d, 1.0 / dt);
-  const V cj = hn::Set(d, t.C_die / dt), ch = hn::Set(d, t.C_hbm / dt);
+  // (divisions are the pass's bottleneck where its arrays are in the cache)
+  const V gc = io.G_cp ? hn::LoadU(d, io.G_cp + i) : hn::Div(one, hn::LoadU(d, io.R_cp + i));
+  const double dt = k.dt;
+  const V inv_dt = hn::Set(d, k.inv_dt);
+  const V cj = hn::Set(d, k.cj), ch = hn::Set(d, k.ch);
   const V cp = hn::Mul(hn::LoadU(d, p.C_plate + i), inv_dt);
   const V P = hn::LoadU(d, io.P + i), P_hbm = hn::LoadU(d, io.P_hbm + i);
   const V Tj0 = hn::LoadU(d, io.T_j + i), Th0 = hn::LoadU(d, io.T_hbm + i),
@@ -322,7 +330,8 @@ void ThermalImpl(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchI
   V sum[7];
   for (V& v : sum) v = hn::Zero(d);
   std::size_t i = 0;
-  for (; i + N <= nn; i += N) ThermalLanes(d, t, p, io, i, dt, sum);
+  const ThermalScalars sc{dt, 1.0 / dt, t.C_die / dt, t.C_hbm / dt};
+  for (; i + N <= nn; i += N) ThermalLanes(d, p, io, i, sc, sum);
   double out[7];
   for (int k = 0; k < 7; ++k) out[k] = hn::GetLane(hn::SumOfLanes(d, sum[k]));
   const hn::CappedTag<double, 1> d1;
@@ -330,7 +339,7 @@ void ThermalImpl(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchI
   for (; i < nn; ++i) {
     V1 one[7];
     for (V1& v : one) v = hn::Zero(d1);
-    ThermalLanes(d1, t, p, io, i, dt, one);
+    ThermalLanes(d1, p, io, i, sc, one);
     for (int k = 0; k < 7; ++k) out[k] += hn::GetLane(one[k]);
   }
   s.P += out[0];

@@ -79,7 +79,7 @@ struct GpuBatchIo {
   const std::uint64_t* flags;
   const double* cap;   // (W); where flags is null: min(cap, cap_max, cap_scale cap) (cap_scale < 1)
   const double* T_in;  // (K)
-  const double* R_cp;  // (K/W)
+  const double* R_cp;  // (K/W); unread where G_cp is given
   // state (n), advanced in place
   double *T_j, *T_hbm, *T_p;  // (K)
   std::uint64_t* latch;       // kLatch* bits
@@ -95,6 +95,9 @@ struct GpuBatchIo {
   std::uint64_t flags_all = 0;
   double cap_max = 0, cap_scale = 1;  // (W), (1)
   double cap_all = 0;  // where cap is null (with flags null): every entry's cap       (W)
+  // optional: 1 / R_cp, the plate's conductance, computed by the caller as 1.0 / R_cp (the
+  // bits of the thermal pass's own division, which it saves)                         (W/K)
+  const double* G_cp = nullptr;
 };
 
 // weighted sums of a thermal pass (weights GpuBatchParams::w)

@@ -194,6 +194,7 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.grp.Q_coolant.assign(m.ngroup, 0.0);
   g.grp.T_in.assign(m.ngroup, T_init);
   g.grp.R_cp.assign(m.ngroup, 0.0);
+  g.grp.G_cp.assign(m.ngroup, 0.0);
   g.interval_time = 0;
   g.E_electric = g.E_to_coolant = 0;
   g.E_stored0 = 0;
@@ -296,6 +297,7 @@ void startWindow(const FacilityModel& m, State& st, const double* y) {
       const int i = m.group_gpuadr[q];
       G.T_in[q] = g.gpu_T_in[i];
       G.R_cp[q] = g.gpu_R_path[i] * G.R_factor[q];
+      G.G_cp[q] = 1.0 / G.R_cp[q];
     }
   }
 }
@@ -534,6 +536,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
       io.cap_scale = prot_cap;
       io.cap_all = g.rack_cap[r];
     }
+    io.G_cp = G.G_cp.data() + q;
     const GpuBatchType& bt = g.batch_types[std::size_t(type)];
     gpuBatchOperatingPoint(bt, p, io, k1 - k0);
     if (adjust) adjustPower(m, st, q, k1 - k0, t, dt, powered);

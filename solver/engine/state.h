@@ -92,6 +92,7 @@ struct GpuLayerState {
     // the plate's coolant boundary over the window (startWindow, its first GPU's): local inlet
     // and plate resistance with its degradation                                      (K), (K/W)
     std::vector<double> T_in, R_cp;
+    std::vector<double> G_cp;  // 1 / R_cp, per window: the thermal pass's division saved (W/K)
     std::vector<unsigned char> cause;  // TimeCat of a clock held down at the last step (job.md)
   } grp;
   // per job + 1 (entry 0: no job), set by stepJobs each step: kBatchHeld, and kJobSlowPath when

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "models/gpu_batch.h"
@@ -327,6 +328,59 @@ TEST_CASE("gpu batch kernel: its own gather of flags and caps equals the caller'
     }
     CHECK(capped > 100);  // the caps bind
   }
+}
+
+// the plate's conductance from the caller (GpuBatchIo::G_cp, its division saved) gives the thermal
+// pass's own bits, on every instruction set; a conductance off by one ulp shows (the check can
+// fail)
+TEST_CASE("gpu batch thermal pass: the caller's conductance gives its own division's bits",
+          "[gpu][simd]") {
+  const int ran = onEveryTarget([&] {
+    INFO("target " << gpuBatchTarget());
+    const GpuParams p = floored();
+    const int n = 203;
+    std::mt19937_64 rng(33);
+    Case c = randomCase(p, n, rng);
+    const GpuBatchType t = gpuBatchType(p);
+    const GpuBatchParams bp{c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
+                            c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), c.w.data()};
+    std::vector<double> G_cp(n), G_off(n);
+    for (int i = 0; i < n; ++i) {
+      G_cp[i] = 1.0 / c.R_cp[i];
+      G_off[i] = std::nextafter(G_cp[i], 2 * G_cp[i]);
+    }
+    Soa a(n), b(n), o(n);
+    for (Soa* v : {&a, &b, &o})
+      for (int i = 0; i < n; ++i) {
+        v->T_j[i] = 320 + 40 * double(i % 17) / 17;
+        v->T_hbm[i] = 315 + 50 * double(i % 13) / 13;
+        v->T_p[i] = 305;
+      }
+    auto io_of = [&](Soa& v) {
+      return GpuBatchIo{c.a_sm.data(),  c.a_hbm.data(), c.a_nvl.data(),   c.flags.data(),
+                        c.cap.data(),   c.T_in.data(),  c.R_cp.data(),    v.T_j.data(),
+                        v.T_hbm.data(), v.T_p.data(),   v.latch.data(),   v.x.data(),
+                        v.P.data(),     v.P_hbm.data(), v.reasons.data(), v.Q.data(),
+                        v.E.data(),     v.Tjm.data(),   v.Thm.data(),     v.tt.data()};
+    };
+    GpuBatchIo ia = io_of(a), ib = io_of(b), io = io_of(o);
+    ib.G_cp = G_cp.data();
+    io.G_cp = G_off.data();
+    for (int step = 0; step < 20; ++step) {
+      GpuBatchSums sa, sb, so;
+      for (auto [v, s] : {std::pair{&ia, &sa}, std::pair{&ib, &sb}, std::pair{&io, &so}}) {
+        gpuBatchOperatingPoint(t, bp, *v, n);
+        gpuBatchThermal(t, bp, *v, n, 0.05, *s);
+      }
+      REQUIRE(a.T_j == b.T_j);
+      REQUIRE(a.T_hbm == b.T_hbm);
+      REQUIRE(a.T_p == b.T_p);
+      REQUIRE(a.Q == b.Q);
+      REQUIRE(sa.Q == sb.Q);
+      REQUIRE(a.T_p != o.T_p);
+    }
+  });
+  CHECK(ran >= 1);
 }
 
 // the job's view of its GPUs (the GPU layer's jobSpeeds) as a vector pass, against its scalar
