@@ -94,7 +94,9 @@ double marchZ(int n, double Q, double x, B& branch, S& sup, R& ret, double* q, d
 
 // the ladder carrying total flow Q >= 0: branch flows q, branch drops dp, the ladder's drop and
 // its slope dT/dQ. Safeguarded Newton on the one unknown (U: the far branch's drop, Z: the first
-// branch's drop), started from the caller's dp. n = 1: the branch alone.
+// branch's drop), started from the caller's dp scaled from the total of the caller's q to Q (q
+// and dp: the last solution, or any start; the root does not depend on it). n = 1: the branch
+// alone.
 template <class B, class S, class R>
 LadderPoint ladderAtFlow(Arrangement arr, int n, double Q, B&& branch, S&& sup, R&& ret, double* q,
                          double* dp) {
@@ -102,6 +104,11 @@ LadderPoint ladderAtFlow(Arrangement arr, int n, double Q, B&& branch, S&& sup, 
   if (n <= 0) return out;
   const bool U = arr == Arrangement::U || n == 1;
   double x = U ? dp[n - 1] : dp[0];
+  // the caller's last solution at another total flow Q0: its drops scaled to Q as the branches'
+  // nearly quadratic laws scale them, (Q / Q0)^2 (a start closer to the root)
+  double Q0 = 0;
+  for (int k = 0; k < n; ++k) Q0 += q[k];
+  if (Q0 > 0 && Q > 0) x *= (Q / Q0) * (Q / Q0);
   if (!(x > 0) || !std::isfinite(x)) x = 1.0;
   double lo = 0.0, hi = std::numeric_limits<double>::infinity();
   const double tol = 1e-12 * std::max(Q, 1e-12);
