@@ -24,6 +24,7 @@ struct Signals {
   std::vector<double> N_cmd, y_cmd;          // (1)
   std::vector<double> Q_loss;                // to ambient                            (W)
   std::vector<double> m_relief;              // through the relief valve               (kg/s)
+  std::vector<double> N_solved;  // the pump speed of the last hydraulic solve (its warm start)
   // per rack
   std::vector<double> m_rack, dp_rack;                // (kg/s), (Pa)
   std::vector<double> P_rack, Q_liquid, Q_air, Q_cp;  // (W)

@@ -192,8 +192,11 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
   // relief), strictly decreasing in the pump flow Qp; safeguarded Newton from the last operating
   // point (the solution moves little between calls)
   double lo = 0.0, hi = std::numeric_limits<double>::infinity();
+  // (the last operating point moved with the pump speed as the affinity laws move it, Q ~ N)
   double Qp = sig.m_sec[c] > 0 ? sig.m_sec[c] + sig.m_relief[c]
                                : std::max(m.cdu_design_flow[c] * rho * N, 1e-3);
+  if (sig.m_sec[c] > 0 && sig.N_solved[c] > 0 && N > 0) Qp *= N / sig.N_solved[c];
+  sig.N_solved[c] = N;
   double Q = Qp;
   LadderPoint p;
   for (int it = 0; it < 100; ++it) {
@@ -254,7 +257,7 @@ State makeState(const FacilityModel& m, double T_init) {
   st.fscratch.assign(m.nstate, 0.0);
   Signals& s = st.sig;
   for (auto* v : {&s.m_sec, &s.m_prim, &s.dp_pump, &s.dp_bank, &s.P_pump, &s.Q_pump_fluid, &s.Q_hex,
-                  &s.T_fws, &s.N_cmd, &s.y_cmd, &s.Q_loss, &s.m_relief})
+                  &s.T_fws, &s.N_cmd, &s.y_cmd, &s.Q_loss, &s.m_relief, &s.N_solved})
     v->assign(m.ncdu, 0.0);
   s.p_tank.assign(m.ncdu, 0.0);
   s.filter_dp.assign(m.ncdu, 0.0);
