@@ -390,6 +390,31 @@ void JobSpeedsImpl(const double* x, const std::uint64_t* latch, const int* type,
     JobSpeedsLanes(d1, x, latch, type, phase, xref, stride, powered, i, speed_c, speed_m, alive);
 }
 
+void ActivityImpl(const double* a_sm, const double* a_nvl, const double* a_net, const double* w,
+                  int n, double* sums) {
+  const hn::ScalableTag<double> d;
+  const std::size_t N = hn::Lanes(d), nn = std::size_t(n);
+  auto s0 = hn::Zero(d), s1 = hn::Zero(d), s2 = hn::Zero(d);
+  std::size_t i = 0;
+  for (; i + N <= nn; i += N) {
+    const auto wi = w ? hn::LoadU(d, w + i) : hn::Set(d, 1.0);
+    s0 = hn::MulAdd(wi, hn::LoadU(d, a_sm + i), s0);
+    s1 = hn::MulAdd(wi, hn::LoadU(d, a_nvl + i), s1);
+    s2 = hn::MulAdd(wi, hn::LoadU(d, a_net + i), s2);
+  }
+  double t0 = hn::GetLane(hn::SumOfLanes(d, s0)), t1 = hn::GetLane(hn::SumOfLanes(d, s1)),
+         t2 = hn::GetLane(hn::SumOfLanes(d, s2));
+  for (; i < nn; ++i) {
+    const double wi = w ? w[i] : 1.0;
+    t0 += wi * a_sm[i];
+    t1 += wi * a_nvl[i];
+    t2 += wi * a_net[i];
+  }
+  sums[0] += t0;
+  sums[1] += t1;
+  sums[2] += t2;
+}
+
 template <class D>
 HWY_INLINE void ClockCauseLanes(D du, const std::uint64_t* reasons, std::size_t i,
                                 unsigned char* cause) {
@@ -430,6 +455,12 @@ HWY_EXPORT(ThermalImpl);
 HWY_EXPORT(TargetImpl);
 HWY_EXPORT(JobSpeedsImpl);
 HWY_EXPORT(ClockCauseImpl);
+HWY_EXPORT(ActivityImpl);
+
+void gpuBatchActivity(const double* a_sm, const double* a_nvl, const double* a_net, const double* w,
+                      int n, double* sums) {
+  HWY_DYNAMIC_DISPATCH(ActivityImpl)(a_sm, a_nvl, a_net, w, n, sums);
+}
 
 void gpuBatchClockCause(const std::uint64_t* reasons, int n, unsigned char* cause) {
   HWY_DYNAMIC_DISPATCH(ClockCauseImpl)(reasons, n, cause);

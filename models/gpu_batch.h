@@ -123,6 +123,13 @@ void gpuBatchJobSpeeds(const double* x, const std::uint64_t* latch, const int* t
                        const std::uint16_t* phase, const double* xref, int stride, bool powered,
                        int n, double* speed_c, double* speed_m, char* alive);
 
+// the sums over entries [0, n) of the three utilizations the rack's other parts follow
+// (CPUs the SM activity, switch trays the NVLink, NICs the network), weighted by w (null: 1
+// each); added to sums[0..2]. Summed in vector lanes: the order, and so the rounding, is that
+// of the instruction set
+void gpuBatchActivity(const double* a_sm, const double* a_nvl, const double* a_net, const double* w,
+                      int n, double* sums);
+
 // the cause of a clock held down, for the job's bottleneck map (TimeCat, models/workload.h), from
 // each entry's GpuThrottle bits: thermal (SW/HW thermal, HW slowdown), else the power brake, else
 // the SW power cap, else "clock other"; entries [0, n)

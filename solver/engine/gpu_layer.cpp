@@ -481,19 +481,11 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     if (prot_cap < 1.0) b.cap[k] = std::min(b.cap[k], prot_cap * G.cap[q]);
   }
   // the rack's activity sums for its non-GPU parts
-  if (g.unit_weights) {
-    for (int k = 0; k < n; ++k) {
-      s.a_sm += G.a_sm[q0 + k];
-      s.a_nvlink += G.a_nvl[q0 + k];
-      s.a_net += G.a_net[q0 + k];
-    }
-  } else {
-    for (int k = 0; k < n; ++k) {
-      const double w = G.w[q0 + k];
-      s.a_sm += w * G.a_sm[q0 + k];
-      s.a_nvlink += w * G.a_nvl[q0 + k];
-      s.a_net += w * G.a_net[q0 + k];
-    }
+  {
+    double act[3] = {s.a_sm, s.a_nvlink, s.a_net};
+    gpuBatchActivity(G.a_sm.data() + q0, G.a_nvl.data() + q0, G.a_net.data() + q0,
+                     g.unit_weights ? nullptr : G.w.data() + q0, n, act);
+    s.a_sm = act[0], s.a_nvlink = act[1], s.a_net = act[2];
   }
   // the step's operating point in the block only (GpuBlock::P): on the kernel's path, except at
   // the window's last step

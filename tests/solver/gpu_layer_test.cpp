@@ -306,6 +306,9 @@ TEST_CASE("the racks' air-side heat warms the room-air node, and its balance clo
   CHECK(Q_air > 0.05 * 2 * 100e3);  // ~13 % of a GB200 rack's heat goes to air [K32]
   CHECK(st.y[m.room_state] == Approx(273.15 + 24 + Q_air / (kAirRho * 4.0 * kAirCp))
                                   .margin(0.3));  // Q_air of the last window
+  // the room's energy integrals are solved with the states (integrator.cpp): the balance closes to
+  // ~5e-6 of the heat in at every row (it was 1e-3 with CVODES's quadratures, which are not
+  // error-controlled, and which a last-bit change of the racks' powers moved 40x)
   for (const auto& e : rec.e)
-    CHECK(std::abs(e.air_in - e.air_removed - e.air_stored) <= 1e-3 * std::max(e.air_in, 1.0));
+    CHECK(std::abs(e.air_in - e.air_removed - e.air_stored) <= 1e-4 * std::max(e.air_in, 1.0));
 }
