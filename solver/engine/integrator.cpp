@@ -24,7 +24,7 @@ struct Context {
   const FacilityModel* m;
   State* st;
   std::vector<int> color_adr, color_cols;  // columns grouped by color
-  std::vector<double> ydot;                // work vector for the quadrature callback
+  std::vector<double> ydot;                // work vector for the signals at output rows
   std::string last_error;
 };
 

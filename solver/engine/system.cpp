@@ -5,7 +5,7 @@
 //                   resistances and the parallel rack branches (nested monotone solves)
 //   2. thermal      reservoir, plate HX (eps-NTU), supply header, racks, return header
 //   3. controls     supply-temperature PI -> valve, flow/dp PI -> pump speed, actuator lags
-// and sums the energy flows that the integrator accumulates as quadratures.
+// and sums the energy flows that the integrator accumulates (its energy integrals).
 #include <algorithm>
 #include <cmath>
 #include <limits>

@@ -149,7 +149,7 @@ enum class Rate { Output, Fast };
     "busway breaker, UPS drop, utility loss (docs/models/air_rack.md)")                            \
   X(EnergyAirRacks, "/energy/air_racks", "J", Cumulative, Facility, AirRacks, Output,              \
     "cumulative IT + fan energy of the air-cooled racks (with or without a power chain)",          \
-    "integrator quadrature")                                                                       \
+    "BDF integral with the states")                                                                \
   /* scale-out switch racks (issue 18, docs/models/switch_rack.md) */                              \
   X(SwitchRackP, "/switch_rack/P", "W", Instant, SwitchRack, SwitchRacks, Output,                  \
     "electrical power of the switch rack (IT load): switches' ASIC, base and optics",              \
@@ -173,11 +173,11 @@ enum class Rate { Output, Fast };
   X(RackLeakFlow, "/rack/leak_flow", "m3/s", Instant, Rack, Always, Output,                        \
     "liquid leaving the rack through leaks", "sum of the rack's orifice flows")                    \
   X(EnergyHeatIn, "/energy/heat_in", "J", Cumulative, Facility, Always, Output,                    \
-    "cumulative heat into the coolant (racks + pumps)", "integrator quadrature")                   \
+    "cumulative heat into the coolant (racks + pumps)", "BDF integral with the states")            \
   X(EnergyHeatToFacilityWater, "/energy/heat_to_facility_water", "J", Cumulative, Facility,        \
-    Always, Output, "cumulative heat to the facility water", "integrator quadrature")              \
+    Always, Output, "cumulative heat to the facility water", "BDF integral with the states")       \
   X(EnergyHeatLossAmbient, "/energy/heat_loss_ambient", "J", Cumulative, Facility, Always, Output, \
-    "cumulative heat lost from piping to ambient", "integrator quadrature")                        \
+    "cumulative heat lost from piping to ambient", "BDF integral with the states")                 \
   X(EnergyStored, "/energy/stored", "J", Cumulative, Facility, Always, Output,                     \
     "change of energy held in coolant and cold plates", "node enthalpies now - at t = 0")          \
   X(EnergyBalanceError, "/energy/balance_error", "J", Cumulative, Facility, Always, Output,        \
@@ -242,9 +242,9 @@ enum class Rate { Output, Fast };
   X(RoomTAir, "/room/T_air", "K", Instant, Facility, Room, Output,                                 \
     "room air temperature (mixed room-air node)", "room-air node (state)")                         \
   X(EnergyAirIn, "/energy/air_in", "J", Cumulative, Facility, Room, Output,                        \
-    "cumulative rack air-side heat into the room air", "integrator quadrature")                    \
+    "cumulative rack air-side heat into the room air", "BDF integral with the states")             \
   X(EnergyAirRemoved, "/energy/air_removed", "J", Cumulative, Facility, Room, Output,              \
-    "cumulative heat removed by the air handlers", "integrator quadrature")                        \
+    "cumulative heat removed by the air handlers", "BDF integral with the states")                 \
   X(EnergyAirStored, "/energy/air_stored", "J", Cumulative, Facility, Room, Output,                \
     "change of the energy held in the room air", "node energy now - at t = 0")                     \
   X(BuswayI, "/busway/I", "A", Instant, Busway, Power, Output, "line current",                     \
@@ -315,7 +315,7 @@ enum class Rate { Output, Fast };
     "negative); PUE credits it",                                                                   \
     "stored energy at t = 0 less now, summed over the fast steps")                                 \
   X(EnergyPumpElectric, "/energy/pump_electric", "J", Cumulative, Facility, Always, Output,        \
-    "cumulative CDU pump electrical energy", "integrator quadrature")                              \
+    "cumulative CDU pump electrical energy", "BDF integral with the states")                       \
   X(FacilityQFacilityWater, "/facility/Q_facility_water", "W", Instant, Facility, Always, Output,  \
     "heat carried away by the facility water, all CDUs", "primary-side heat of the plate HXs")     \
   X(RackPowered, "/rack/powered", "1", Instant, Rack, Always, Output,                              \
