@@ -475,12 +475,7 @@ TEST_CASE("gpu batch activity sums equal the scalar sums to round-off", "[gpu][s
   std::uniform_real_distribution<double> u(0.0, 1.0);
   std::vector<double> a(n), b(n), c(n), w(n);
   for (int i = 0; i < n; ++i) a[i] = u(rng), b[i] = u(rng), c[i] = u(rng), w[i] = 1 + i % 4;
-  const std::int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
-  int ran = 0;
-  for (std::int64_t bit = 1; bit != 0 && bit <= targets; bit <<= 1) {
-    if (!(targets & bit)) continue;
-    hwy::SetSupportedTargetsForTest(bit);
-    hwy::GetChosenTarget().DeInit();
+  const int ran = onEveryTarget([&] {
     INFO("target " << gpuBatchTarget());
     for (const bool weighted : {false, true}) {
       double ref[3] = {0.5, 0.25, 0.125}, sums[3] = {0.5, 0.25, 0.125};  // added to
@@ -491,9 +486,6 @@ TEST_CASE("gpu batch activity sums equal the scalar sums to round-off", "[gpu][s
       gpuBatchActivity(a.data(), b.data(), c.data(), weighted ? w.data() : nullptr, n, sums);
       for (int k = 0; k < 3; ++k) CHECK(sums[k] == Approx(ref[k]).epsilon(1e-14));
     }
-    ++ran;
-  }
-  hwy::SetSupportedTargetsForTest(0);
-  hwy::GetChosenTarget().DeInit();
+  });
   CHECK(ran >= 1);
 }
