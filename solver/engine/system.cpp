@@ -195,8 +195,42 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
   // (the last operating point moved with the pump speed as the affinity laws move it, Q ~ N)
   double Qp = sig.m_sec[c] > 0 ? sig.m_sec[c] + sig.m_relief[c]
                                : std::max(m.cdu_design_flow[c] * rho * N, 1e-3);
-  if (sig.m_sec[c] > 0 && sig.N_solved[c] > 0 && N > 0) Qp *= N / sig.N_solved[c];
+  const double speed_ratio =
+      sig.m_sec[c] > 0 && sig.N_solved[c] > 0 && N > 0 ? N / sig.N_solved[c] : 1.0;
+  Qp *= speed_ratio;
   sig.N_solved[c] = N;
+  // direct return (U) without the relief valve open: one Newton on the far rack's drop x alone.
+  // A march from x gives the row's flow Q = S(x) (mass balance exact) and its drop dp_0(x), so
+  // the residual r(x) = H(Q) - dp_0(x) - dp_series(Q) decreases in x and each iteration is one
+  // march (the nested solve below takes ~5: a ladder solve per pump-flow iterate). Started from
+  // the last solution's x moved with the pump speed (dp ~ N^2); whatever leaves this path's
+  // assumptions (a step to x <= 0, a slope of the wrong sign, the relief valve opening, a branch
+  // that does not converge, 8 iterations) falls back to the nested solve
+  if (arr == Arrangement::U && dpr[nr - 1] > 0 && std::isfinite(dpr[nr - 1])) {
+    double x = dpr[nr - 1] * speed_ratio * speed_ratio;
+    for (int it = 0; it < 8 && ok; ++it) {
+      double dS = 0, dT = 0;
+      const double Qx = detail::marchU(nr, x, branch, sup, ret, q, dpr, &dS, &dT);
+      const double V = Qx / rho;
+      const double H = phi * pumpHead(pp, nrun, N, V);
+      if (!ok || (G_rv > 0 && p_tank + H - p_set > 0)) break;  // (the relief valve opens)
+      const double r = H - dpr[0] - series(Qx);
+      if (std::abs(r) <= 1e-11 * H0) {
+        sig.m_relief[c] = 0.0;
+        double Qs = 0;
+        for (int k = 0; k < nr; ++k) Qs += q[k];
+        sig.m_sec[c] = Qs;
+        sig.dp_bank[c] = dpr[0];
+        sig.dp_pump[c] = dpr[0] + series(Qs);
+        return;
+      }
+      const double dr = (phi * pumpHeadSlope(pp, nrun, N, V) / rho - seriesSlope(Qx)) * dS - dT;
+      const double xn = dr < 0 ? x - r / dr : -1.0;
+      if (!(xn > 0) || !std::isfinite(xn)) break;
+      x = xn;
+    }
+    ok = true;  // (the nested solve starts over)
+  }
   double Q = Qp;
   LadderPoint p;
   for (int it = 0; it < 100; ++it) {
