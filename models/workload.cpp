@@ -627,6 +627,23 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
       f.mem = u.memory_bound * inv;
     }
     c.nfast = int(np);
+    // the last step's running GPU: if it passes the fast path's test now (pass 1's, on the same
+    // inputs: a GPU the general path also runs on past the step end), the job cannot release in
+    // this step (a collective's rate: not tested here)
+    const std::size_t h = st.run_hint;
+    if (h < ng && io.alive[h] && c.all_ok) {
+      const GpuProgress& s = st.gpu[h];
+      if (!s.waiting && s.phase < c.nfast) {
+        const JobStepCtx::FastPhase& f = c.fast[s.phase];
+        const double rate = f.kind == JobStepCtx::kFastCompute  ? io.speed_compute[h]
+                            : f.kind == JobStepCtx::kFastMemory ? io.speed_memory[h]
+                            : f.kind == JobStepCtx::kFastOne    ? 1.0
+                                                                : 0.0;
+        const double d_fast = d + 8 * std::numeric_limits<double>::epsilon() * std::abs(c.tb);
+        const double remaining = f.dur - s.work;
+        c.runs_on = remaining > kWorkTol * f.dur && rate > 0 && remaining > rate * d_fast;
+      }
+    }
   }
   return c;
 }
@@ -751,11 +768,15 @@ void trainingStepFinish(const TrainingJobSpec& job, JobState& st, const JobStepC
   const double inv = 1.0 / c.dt;
   bool running = false;
   double t_block = part.t_block;
+  std::size_t run_gpu = std::numeric_limits<std::size_t>::max();
   for (std::size_t g = g0; g < g1; ++g) {
     Utilization u = loadU(io, g);
+    const bool was = running;
     finishGpu(st, c, io, g, inv, part.map3, running, t_block, u);
+    if (running && !was) run_gpu = g;
     storeU(io, g, u);
   }
+  if (part.running_gpu == std::numeric_limits<std::size_t>::max()) part.running_gpu = run_gpu;
   part.running = part.running || running;
   part.t_block = t_block;
 }
@@ -785,8 +806,11 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
   double* map3 = part.map3;
   bool all_waiting = part.all_waiting, running = false;
   double t_block = part.t_block;
-  // the job cannot release in this step once one GPU of the part runs on (or never)
-  bool known = !(run && all_ok && all_waiting);
+  constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
+  std::size_t run_gpu = kNone;  // the part's first GPU running on past the step end
+  // the job cannot release in this step once one GPU of the part runs on (or never), or when a
+  // GPU is known to run on from the step's start (c.runs_on)
+  bool known = !(run && all_ok && all_waiting) || c.runs_on;
   std::size_t first = g1;
   const int nfast = c.nfast;
   const JobStepCtx::FastPhase* fast = c.fast;
@@ -812,6 +836,7 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
         known = true;
         if (first == g1) first = g;
         running = true;
+        if (run_gpu == kNone) run_gpu = g;
         g += k;
         if (g >= g1) break;
       }
@@ -856,6 +881,7 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
         known = true;
         if (first == g1) first = g;
         running = true;
+        if (run_gpu == kNone) run_gpu = g;
         phase_now[g] = static_cast<std::uint16_t>(s.phase);
         out_sm[g] = f.a_sm;
         out_hbm[g] = f.a_hbm;
@@ -900,6 +926,7 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
       if (run && (on || s.on_spare)) {
         if (!s.waiting) {
           running = true;
+          if (run_gpu == kNone) run_gpu = g;
         } else {
           t_block = std::max(t_block, s.t_local);
           s.wait_time += tb - s.t_local;
@@ -922,16 +949,19 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
   part.all_waiting = all_waiting;
   part.running = part.running || running;
   part.t_block = t_block;
+  if (part.running_gpu == kNone) part.running_gpu = run_gpu;
   return first;
 }
 
 void trainingStepMerge3(JobState& st, JobStepCtx& c, const JobStepPart& part) {
   for (int k = 0; k < kTimeCats; ++k) st.map_sum[k] += part.map3[k];
   c.running = c.running || part.running;
+  if (c.run_gpu == std::numeric_limits<std::size_t>::max()) c.run_gpu = part.running_gpu;
   c.t_block = std::max(c.t_block, part.t_block);
 }
 
 void trainingStepEnd(JobState& st, const JobStepCtx& c) {
+  st.run_hint = c.run_gpu;
   // every live GPU waits on a dead one: the job stalls from the latest arrival
   const bool blocked = !c.all_ok && !c.running;
   if (c.run && blocked) st.stalled_time += c.tb - c.t_block;

@@ -164,6 +164,9 @@ struct JobState {
   long iterations_at_checkpoint = 0;  // iterations completed at the last checkpoint (or failure)
   long failures = 0;                  // failures (restarts begun)
   double lost_iterations = 0;  // completed iterations lost at failures (kept = iterations - lost)
+  // a GPU that ran on past the last step's end (the first in chunk order), or npos: the next
+  // step tests whether it runs on past its end too (trainingStepBegin, JobStepCtx::runs_on)
+  std::size_t run_hint = std::numeric_limits<std::size_t>::max();
 };
 
 // per-GPU inputs of a step beyond the clocks (empty spans: all 1 / no cause)
@@ -252,11 +255,19 @@ struct JobStepCtx {  // what the whole job decides for the step
   };
   int nfast = 0;
   FastPhase fast[kFastPhases];
+  // known at the start: a GPU of the job (JobState::run_hint) takes the fast path in this step,
+  // so it runs on past the step end and the job cannot release its barrier in this step; every
+  // chunk then finishes its GPUs in pass 1 (none waits for the release decision)
+  bool runs_on = false;
+  // the first GPU found running on past the step end, in chunk order (trainingStepMerge3), or
+  // npos: the next step's run_hint
+  std::size_t run_gpu = std::numeric_limits<std::size_t>::max();
 };
 struct JobStepPart {                                  // one chunk's share of the reductions
   double map1[kTimeCats] = {}, map3[kTimeCats] = {};  // pass 1's and finish's map sums  (s)
   bool all_waiting = true, running = false;
   double t_block = -std::numeric_limits<double>::infinity();
+  std::size_t running_gpu = std::numeric_limits<std::size_t>::max();  // the part's first (npos)
 };
 JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t, double dt,
                              const JobStepIo& io);
@@ -265,7 +276,7 @@ void trainingStepRun(const TrainingJobSpec& job, JobState& st, const JobStepCtx&
 // after trainingStepRun: whether the chunk must wait for the others before it finishes (every
 // GPU of the chunk waits, so the job may release in this step)
 inline bool trainingStepCanRelease(const JobStepCtx& c, const JobStepPart& part) {
-  return c.run && c.all_ok && part.all_waiting;
+  return c.run && c.all_ok && part.all_waiting && !c.runs_on;
 }
 void trainingStepMerge1(JobState& st, JobStepCtx& c, const JobStepPart& part);
 // the barrier release(s) within the step if every GPU waits; returns whether it released

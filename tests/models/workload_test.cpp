@@ -788,8 +788,9 @@ namespace {
 
 // one step of the job in chunks of `chunk` GPUs, as the GPU layer runs it (gpu_layer.cpp
 // stepChunk / stepChunks): pass 1 fused with the finish where the chunk cannot release, the
-// release, the chunks that waited for it, the sums merged in chunk order
-void stepInChunks(const TrainingJobSpec& job, JobState& st, double t, double dt,
+// release, the chunks that waited for it, the sums merged in chunk order; returns whether the
+// step knew from its start that a GPU runs on (JobStepCtx::runs_on: no chunk waits)
+bool stepInChunks(const TrainingJobSpec& job, JobState& st, double t, double dt,
                   const JobStepIo& io, std::size_t chunk) {
   const std::size_t ng = st.gpu.size(), nk = (ng + chunk - 1) / chunk;
   JobStepCtx c = trainingStepBegin(job, st, t, dt, io);
@@ -809,6 +810,9 @@ void stepInChunks(const TrainingJobSpec& job, JobState& st, double t, double dt,
       trainingStepFinish(job, st, c, io, k * chunk, std::min(ng, (k + 1) * chunk), parts[k]);
   for (std::size_t k = 0; k < nk; ++k) trainingStepMerge3(st, c, parts[k]);
   trainingStepEnd(st, c);
+  if (c.runs_on)
+    for (char d : done) REQUIRE(d);  // every chunk finished in pass 1
+  return c.runs_on;
 }
 
 // GPU i's progress, bit for bit the same in both states
@@ -846,13 +850,14 @@ TEST_CASE(
     const JobStepExtras ex{bw_nvl, bw_net, cause, w};
     const JobStepIo io{vc, vm, alive, out2, &ex};
     const double dt = 0.05;
-    long released = 0;
+    long released = 0, known = 0, steps = 0;
     for (long k = 0; double(k) * dt < 16.0 - 1e-12; ++k) {
       const double t = double(k) * dt;
       alive[7] = t >= 7.0 && t < 8.0 ? 0 : 1;  // a stall (or a failure and restart)
       const long before = whole.iterations;
       stepTrainingJob(job, whole, t, dt, vc, vm, alive, out1, &ex);
-      stepInChunks(job, parts, t, dt, io, 5);
+      known += stepInChunks(job, parts, t, dt, io, 5) ? 1 : 0;
+      ++steps;
       released += whole.iterations - before;
       for (int g = 0; g < n; ++g) {
         const std::size_t i = std::size_t(g);
@@ -863,6 +868,9 @@ TEST_CASE(
       }
     }
     CHECK(released > 5);
+    // the steps that knew a GPU runs on, and those that did not (the release decision's path)
+    CHECK(known > steps / 4);
+    CHECK(known < steps);
     CHECK(whole.iterations == parts.iterations);
     CHECK(whole.checkpoints == parts.checkpoints);
     CHECK(whole.failures == parts.failures);
