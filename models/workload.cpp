@@ -629,16 +629,21 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
     c.nfast = int(np);
     // the last step's running GPU: if it passes the fast path's test now (pass 1's, on the same
     // inputs: a GPU the general path also runs on past the step end), the job cannot release in
-    // this step (a collective's rate: not tested here)
+    // this step
     const std::size_t h = st.run_hint;
     if (h < ng && io.alive[h] && c.all_ok) {
       const GpuProgress& s = st.gpu[h];
       if (!s.waiting && s.phase < c.nfast) {
         const JobStepCtx::FastPhase& f = c.fast[s.phase];
-        const double rate = f.kind == JobStepCtx::kFastCompute  ? io.speed_compute[h]
-                            : f.kind == JobStepCtx::kFastMemory ? io.speed_memory[h]
-                            : f.kind == JobStepCtx::kFastOne    ? 1.0
-                                                                : 0.0;
+        double rate = 1.0;  // kFastOne
+        if (f.kind == JobStepCtx::kFastCompute) rate = io.speed_compute[h];
+        if (f.kind == JobStepCtx::kFastMemory) rate = io.speed_memory[h];
+        if (f.kind == JobStepCtx::kFastComm) {  // (as pass 1: the collective at its bandwidth)
+          GpuInputs in;
+          if (bw_nvl) in.f_nvlink = ex->bw_nvlink[h];
+          if (bw_net) in.f_network = ex->bw_network[h];
+          rate = commRate(*f.spec, in);
+        }
         const double d_fast = d + 8 * std::numeric_limits<double>::epsilon() * std::abs(c.tb);
         const double remaining = f.dur - s.work;
         c.runs_on = remaining > kWorkTol * f.dur && rate > 0 && remaining > rate * d_fast;
