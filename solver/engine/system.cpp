@@ -2,7 +2,8 @@
 //
 // evalRhs runs, per CDU loop (cduRhs: the steps of CduLoopRhs), in order:
 //   1. hydraulics   primary flow from the valve; secondary flows from the pump curve, the series
-//                   resistances and the parallel rack branches (nested monotone solves)
+//                   resistances and the parallel rack branches (one Newton on the row with
+//                   direct return, else nested monotone solves; docs/models/flow_distribution.md)
 //   2. thermal      reservoir, plate HX (eps-NTU), supply header, racks, return header
 //   3. controls     supply-temperature PI -> valve, flow/dp PI -> pump speed, actuator lags
 // and sums the energy flows that the integrator accumulates (its energy integrals).
