@@ -550,6 +550,44 @@ double weightOf(const JobStepIo& io, std::size_t ng, std::size_t g) {
 
 }  // namespace
 
+namespace {
+
+// the fast path's rate for GPU g in phase f: its compute or memory speed, 1, or the collective's
+// at its links' bandwidth fractions (bw_* null: full)
+[[gnu::always_inline]] inline double fastRate(const JobStepCtx::FastPhase& f, std::size_t g,
+                                              const double* speed_c, const double* speed_m,
+                                              const double* bw_nvl, const double* bw_net) {
+  switch (f.kind) {
+    case JobStepCtx::kFastCompute:
+      return speed_c[g];
+    case JobStepCtx::kFastMemory:
+      return speed_m[g];
+    case JobStepCtx::kFastComm: {
+      GpuInputs in;
+      if (bw_nvl) in.f_nvlink = bw_nvl[g];
+      if (bw_net) in.f_network = bw_net[g];
+      return commRate(*f.spec, in);
+    }
+    default:
+      return 1.0;
+  }
+}
+
+// the fast path's test that a GPU with `work` done of phase f runs on past the step end at
+// `rate`: the general path's t_run + remaining / rate > tb without its division; d_fast is the
+// step's run time plus a margin of 8 ulp of its end (fastSpan), which leaves the near ties to the
+// general path, so that every GPU taken is one the general path would take the same way
+[[gnu::always_inline]] inline bool fastRunsOn(const JobStepCtx::FastPhase& f, double work,
+                                              double rate, double d_fast) {
+  const double remaining = f.dur - work;
+  return remaining > kWorkTol * f.dur && rate > 0 && remaining > rate * d_fast;
+}
+inline double fastSpan(double t_run, double tb) {
+  return (tb - t_run) + 8 * std::numeric_limits<double>::epsilon() * std::abs(tb);
+}
+
+}  // namespace
+
 JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t, double dt,
                              const JobStepIo& io) {
   const std::size_t ng = st.gpu.size();
@@ -635,18 +673,10 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
       const GpuProgress& s = st.gpu[h];
       if (!s.waiting && s.phase < c.nfast) {
         const JobStepCtx::FastPhase& f = c.fast[s.phase];
-        double rate = 1.0;  // kFastOne
-        if (f.kind == JobStepCtx::kFastCompute) rate = io.speed_compute[h];
-        if (f.kind == JobStepCtx::kFastMemory) rate = io.speed_memory[h];
-        if (f.kind == JobStepCtx::kFastComm) {  // (as pass 1: the collective at its bandwidth)
-          GpuInputs in;
-          if (bw_nvl) in.f_nvlink = ex->bw_nvlink[h];
-          if (bw_net) in.f_network = ex->bw_network[h];
-          rate = commRate(*f.spec, in);
-        }
-        const double d_fast = d + 8 * std::numeric_limits<double>::epsilon() * std::abs(c.tb);
-        const double remaining = f.dur - s.work;
-        c.runs_on = remaining > kWorkTol * f.dur && rate > 0 && remaining > rate * d_fast;
+        const double rate = fastRate(f, h, io.speed_compute.data(), io.speed_memory.data(),
+                                     bw_nvl ? ex->bw_nvlink.data() : nullptr,
+                                     bw_net ? ex->bw_network.data() : nullptr);
+        c.runs_on = fastRunsOn(f, s.work, rate, fastSpan(c.t_run, c.tb));
       }
     }
   }
@@ -820,7 +850,7 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
   const int nfast = c.nfast;
   const JobStepCtx::FastPhase* fast = c.fast;
   const double d_run = tb - t_run;
-  const double d_fast = d_run + 8 * std::numeric_limits<double>::epsilon() * std::abs(tb);
+  const double d_fast = fastSpan(t_run, tb);
   double *const out_sm = io.arrays.a_sm, *const out_hbm = io.arrays.a_hbm,
                 *const out_nvl = io.arrays.a_nvlink, *const out_net = io.arrays.a_network,
                 *const out_mem = io.arrays.memory_bound;
@@ -853,29 +883,8 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
     // steps); the general path's operations for that case, without its branches
     if (arrays && on && !s.waiting && s.phase < nfast) {
       const JobStepCtx::FastPhase& f = fast[s.phase];
-      double rate = 1.0;
-      switch (f.kind) {
-        case JobStepCtx::kFastCompute:
-          rate = speed_c[g];
-          break;
-        case JobStepCtx::kFastMemory:
-          rate = speed_m[g];
-          break;
-        case JobStepCtx::kFastComm: {
-          GpuInputs in;
-          if (bw_nvl) in.f_nvlink = bw_nvl[g];
-          if (bw_net) in.f_network = bw_net[g];
-          rate = commRate(*f.spec, in);
-          break;
-        }
-        default:
-          break;
-      }
-      // the general path's test, t_run + remaining / rate > tb, without its division: the
-      // margin (d_fast - d_run, a few ulp of tb) leaves the near ties to the general path, so
-      // that every GPU taken here is one the general path would take the same way
-      const double remaining = f.dur - s.work;
-      if (remaining > kWorkTol * f.dur && rate > 0 && remaining > rate * d_fast) {
+      const double rate = fastRate(f, g, speed_c, speed_m, bw_nvl, bw_net);
+      if (fastRunsOn(f, s.work, rate, d_fast)) {
         const int lc = f.lc >= 0 ? f.lc : cause ? int(cause[g]) : int(kTimeClockOther);
         const MapAcc tm{map1, time_map ? time_map + g * kTimeCats : nullptr,
                         weight ? weight[g] : 1.0};

@@ -193,7 +193,6 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.gpu_R_path.assign(m.ngpu, 0.0);
   g.grp.Q_coolant.assign(m.ngroup, 0.0);
   g.grp.T_in.assign(m.ngroup, T_init);
-  g.grp.R_cp.assign(m.ngroup, 0.0);
   g.grp.G_cp.assign(m.ngroup, 0.0);
   g.interval_time = 0;
   g.E_electric = g.E_to_coolant = 0;
@@ -296,8 +295,7 @@ void startWindow(const FacilityModel& m, State& st, const double* y) {
     for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q) {
       const int i = m.group_gpuadr[q];
       G.T_in[q] = g.gpu_T_in[i];
-      G.R_cp[q] = g.gpu_R_path[i] * G.R_factor[q];
-      G.G_cp[q] = 1.0 / G.R_cp[q];
+      G.G_cp[q] = 1.0 / (g.gpu_R_path[i] * G.R_factor[q]);
     }
   }
 }
@@ -507,7 +505,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
                   one_job ? nullptr : b.flags + k0,
                   one_job ? (uniform_cap ? nullptr : G.cap.data() + q) : b.cap + k0,
                   G.T_in.data() + q,  // the coolant boundary, per window (startWindow)
-                  G.R_cp.data() + q,
+                  nullptr,            // R_cp: the kernel reads G_cp (below)
                   G.T_j.data() + q,
                   G.T_hbm.data() + q,
                   G.T_plate.data() + q,

@@ -91,9 +91,9 @@ struct GpuLayerState {
     std::vector<int> type, rack, job;   // GPU type, rack, job (-1: none)
     std::vector<double> Q_coolant;  // heat into the coolant at the last fast step, per group (W)
     // the plate's coolant boundary over the window (startWindow, its first GPU's): local inlet
-    // and plate resistance with its degradation                                      (K), (K/W)
-    std::vector<double> T_in, R_cp;
-    std::vector<double> G_cp;  // 1 / R_cp, per window: the thermal pass's division saved (W/K)
+    // and plate conductance 1 / R_cp with its degradation (the thermal pass's division saved)
+    //                                                                                (K), (W/K)
+    std::vector<double> T_in, G_cp;
     std::vector<unsigned char> cause;  // TimeCat of a clock held down at the last step (job.md)
   } grp;
   // per job + 1 (entry 0: no job), set by stepJobs each step: kBatchHeld, and kJobSlowPath when

@@ -200,6 +200,16 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
       sig.m_sec[c] > 0 && sig.N_solved[c] > 0 && N > 0 ? N / sig.N_solved[c] : 1.0;
   Qp *= speed_ratio;
   sig.N_solved[c] = N;
+  // the operating point from the last march's flows (mass balance at every tap holds by
+  // construction) and the row's drop
+  auto store = [&](double m_relief, double dp_row) {
+    double Qs = 0;
+    for (int k = 0; k < nr; ++k) Qs += q[k];
+    sig.m_relief[c] = m_relief;
+    sig.m_sec[c] = Qs;
+    sig.dp_bank[c] = dp_row;
+    sig.dp_pump[c] = dp_row + series(Qs);
+  };
   // direct return (U) without the relief valve open: one Newton on the far rack's drop x alone.
   // A march from x gives the row's flow Q = S(x) (mass balance exact) and its drop dp_0(x), so
   // the residual r(x) = H(Q) - dp_0(x) - dp_series(Q) decreases in x and each iteration is one
@@ -217,12 +227,7 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
       if (!ok || (G_rv > 0 && p_tank + H - p_set > 0)) break;  // (the relief valve opens)
       const double r = H - dpr[0] - series(Qx);
       if (std::abs(r) <= 1e-11 * H0) {
-        sig.m_relief[c] = 0.0;
-        double Qs = 0;
-        for (int k = 0; k < nr; ++k) Qs += q[k];
-        sig.m_sec[c] = Qs;
-        sig.dp_bank[c] = dpr[0];
-        sig.dp_pump[c] = dpr[0] + series(Qs);
+        store(0.0, dpr[0]);
         return;
       }
       const double dr = (phi * pumpHeadSlope(pp, nrun, N, V) / rho - seriesSlope(Qx)) * dS - dT;
@@ -267,13 +272,7 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
     }
     if (it == 99) ok = false;
   }
-  sig.m_relief[c] = m_rv;
-  // the flows of the last solve: mass balance at every tap holds by construction
-  Q = 0;
-  for (int k = 0; k < nr; ++k) Q += q[k];
-  sig.m_sec[c] = Q;
-  sig.dp_bank[c] = p.dp;
-  sig.dp_pump[c] = p.dp + series(Q);
+  store(m_rv, p.dp);
   if (!ok) ++*failures;
 }
 

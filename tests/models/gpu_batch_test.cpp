@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <random>
 #include <utility>
 #include <vector>
@@ -79,6 +80,25 @@ struct Soa {
         latch(n),
         reasons(n) {}
 };
+
+// the kernel's arguments for case c and state v, with the caller's flags and caps
+GpuBatchIo batchIo(const Case& c, const std::uint64_t* flags, const double* cap, Soa& v) {
+  return GpuBatchIo{
+      c.a_sm.data(),  c.a_hbm.data(), c.a_nvl.data(), flags,          cap,
+      c.T_in.data(),  c.R_cp.data(),  v.T_j.data(),   v.T_hbm.data(), v.T_p.data(),
+      v.latch.data(), v.x.data(),     v.P.data(),     v.P_hbm.data(), v.reasons.data(),
+      v.Q.data(),     v.E.data(),     v.Tjm.data(),   v.Thm.data(),   v.tt.data()};
+}
+
+// warm GPUs of graded temperatures, the start of the bit-for-bit comparisons
+void warmStates(std::initializer_list<Soa*> states) {
+  for (Soa* v : states)
+    for (std::size_t i = 0; i < v->T_j.size(); ++i) {
+      v->T_j[i] = 320 + 40 * double(i % 17) / 17;
+      v->T_hbm[i] = 315 + 50 * double(i % 13) / 13;
+      v->T_p[i] = 305;
+    }
+}
 
 Case randomCase(const GpuParams& p, int n, std::mt19937_64& rng) {
   std::uniform_real_distribution<double> U(0, 1);
@@ -163,10 +183,7 @@ void compareOnce(const GpuParams& p, int n, std::uint64_t seed) {
       v.E[i] = v.tt[i] = 0;
       v.Tjm[i] = v.Thm[i] = 0;
     }
-    GpuBatchIo io{c.a_sm.data(),  c.a_hbm.data(), c.a_nvl.data(), c.flags.data(), c.cap.data(),
-                  c.T_in.data(),  c.R_cp.data(),  v.T_j.data(),   v.T_hbm.data(), v.T_p.data(),
-                  v.latch.data(), v.x.data(),     v.P.data(),     v.P_hbm.data(), v.reasons.data(),
-                  v.Q.data(),     v.E.data(),     v.Tjm.data(),   v.Thm.data(),   v.tt.data()};
+    GpuBatchIo io = batchIo(c, c.flags.data(), c.cap.data(), v);
     gpuBatchOperatingPoint(t, bp, io, n);
     GpuBatchSums sums;
     gpuBatchThermal(t, bp, io, n, dt, sums);
@@ -290,20 +307,9 @@ TEST_CASE("gpu batch kernel: its own gather of flags and caps equals the caller'
       cap[i] = std::min(std::min(cap_gpu[i], cap_max), cap_scale * cap_gpu[i]);
     }
     Soa a(n), b(n);
-    for (Soa* v : {&a, &b})
-      for (int i = 0; i < n; ++i) {
-        v->T_j[i] = 320 + 40 * double(i % 17) / 17;
-        v->T_hbm[i] = 315 + 50 * double(i % 13) / 13;
-        v->T_p[i] = 305;
-      }
-    auto io_of = [&](Soa& v) {
-      return GpuBatchIo{c.a_sm.data(),  c.a_hbm.data(), c.a_nvl.data(),   flags.data(),
-                        cap.data(),     c.T_in.data(),  c.R_cp.data(),    v.T_j.data(),
-                        v.T_hbm.data(), v.T_p.data(),   v.latch.data(),   v.x.data(),
-                        v.P.data(),     v.P_hbm.data(), v.reasons.data(), v.Q.data(),
-                        v.E.data(),     v.Tjm.data(),   v.Thm.data(),     v.tt.data()};
-    };
-    GpuBatchIo ia = io_of(a), ib = io_of(b);
+    warmStates({&a, &b});
+    GpuBatchIo ia = batchIo(c, flags.data(), cap.data(), a),
+               ib = batchIo(c, flags.data(), cap.data(), b);
     ib.flags = nullptr;
     ib.cap = uniform ? nullptr : cap_gpu.data();
     ib.mem_bound = mem.data();
@@ -350,20 +356,10 @@ TEST_CASE("gpu batch thermal pass: the caller's conductance gives its own divisi
       G_off[i] = std::nextafter(G_cp[i], 2 * G_cp[i]);
     }
     Soa a(n), b(n), o(n);
-    for (Soa* v : {&a, &b, &o})
-      for (int i = 0; i < n; ++i) {
-        v->T_j[i] = 320 + 40 * double(i % 17) / 17;
-        v->T_hbm[i] = 315 + 50 * double(i % 13) / 13;
-        v->T_p[i] = 305;
-      }
-    auto io_of = [&](Soa& v) {
-      return GpuBatchIo{c.a_sm.data(),  c.a_hbm.data(), c.a_nvl.data(),   c.flags.data(),
-                        c.cap.data(),   c.T_in.data(),  c.R_cp.data(),    v.T_j.data(),
-                        v.T_hbm.data(), v.T_p.data(),   v.latch.data(),   v.x.data(),
-                        v.P.data(),     v.P_hbm.data(), v.reasons.data(), v.Q.data(),
-                        v.E.data(),     v.Tjm.data(),   v.Thm.data(),     v.tt.data()};
-    };
-    GpuBatchIo ia = io_of(a), ib = io_of(b), io = io_of(o);
+    warmStates({&a, &b, &o});
+    GpuBatchIo ia = batchIo(c, c.flags.data(), c.cap.data(), a),
+               ib = batchIo(c, c.flags.data(), c.cap.data(), b),
+               io = batchIo(c, c.flags.data(), c.cap.data(), o);
     ib.G_cp = G_cp.data();
     io.G_cp = G_off.data();
     for (int step = 0; step < 20; ++step) {
