@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "models/job_fast.cpp"
@@ -16,7 +18,58 @@ namespace dctwin {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
-std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1) {
+// whether the n bytes at p (n <= 8) all equal b
+inline bool allBytes(const void* p, std::size_t n, unsigned char b) {
+  std::uint64_t x = 0;
+  std::memcpy(&x, p, n);
+  const std::uint64_t ones = ~std::uint64_t(0) >> (64 - 8 * n), want = ones / 0xff * b;
+  return (x & ones) == want;
+}
+
+// v's lanes into the four slots of a part's sum: lane l of the GPU at offset o (from the part's
+// first GPU; o a multiple of 4, or of the vector length where that is less) to slot (o + l) % 4,
+// each slot's adds in GPU order, as the scalar path makes them
+template <class D>
+HWY_INLINE void addSlots(D d, hn::Vec<D> v, std::size_t o, double* slots, double* scratch) {
+  using D4 = hn::CappedTag<double, 4>;
+  const D4 d4;
+  if constexpr (std::is_same_v<D, D4>) {  // 4 lanes (or fewer: o is then a multiple of them)
+    (void)d, (void)scratch;
+    double* s = slots + (o & 3);
+    hn::StoreU(hn::Add(hn::LoadU(d4, s), v), d4, s);
+#if HWY_TARGET != HWY_SCALAR
+  } else if constexpr (std::is_same_v<hn::Half<D>, D4>) {  // 8 lanes: slots 0-3, then 0-3 again
+    (void)scratch;
+    const hn::Vec<D4> lo = hn::LowerHalf(d4, v), hi = hn::UpperHalf(d4, v);
+    hn::StoreU(hn::Add(hn::Add(hn::LoadU(d4, slots), lo), hi), d4, slots);
+#endif
+  } else {
+    const std::size_t N = hn::Lanes(d), M = hn::Lanes(d4);
+    hn::Store(v, d, scratch);
+    for (std::size_t k = 0; k < N; k += M) {
+      double* s = slots + ((o + k) & 3);
+      hn::StoreU(hn::Add(hn::LoadU(d4, s), hn::LoadU(d4, scratch + k)), d4, s);
+    }
+  }
+}
+
+// the step's phase and utilizations of a vector of GPUs, each the same for all (u: a_sm, a_hbm,
+// a_nvlink, a_network, memory_bound); stored only where they change: a GPU that stays in its
+// phase keeps them from step to step, and an array left clean is not written back
+template <class D, class D16>
+HWY_INLINE void storeOutputs(D d, D16 d16, const JobFastArgs& a, std::size_t g, std::uint16_t p,
+                             const double* u) {
+  double* const out[5] = {a.out_sm + g, a.out_hbm + g, a.out_nvl + g, a.out_net + g, a.out_mem + g};
+  const auto vp = hn::Set(d16, p);
+  if (!hn::AllTrue(d16, hn::Eq(hn::LoadU(d16, a.phase_now + g), vp)))
+    hn::StoreU(vp, d16, a.phase_now + g);
+  for (int k = 0; k < 5; ++k) {
+    const auto v = hn::Set(d, u[k]);
+    if (!hn::AllTrue(d, hn::Eq(hn::LoadU(d, out[k]), v))) hn::StoreU(v, d, out[k]);
+  }
+}
+
+std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1, JobFastState& st) {
   const hn::ScalableTag<double> d;
   const hn::RebindToUnsigned<decltype(d)> du;
   const hn::Rebind<std::uint16_t, decltype(d)> d16;
@@ -25,28 +78,41 @@ std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1) 
   // the record as four words: the layout the loads below read (workload.h)
   static_assert(sizeof(GpuProgress) == 4 * sizeof(double));
   static_assert(offsetof(GpuProgress, phase) == 0 && offsetof(GpuProgress, waiting) == 4 &&
-                offsetof(GpuProgress, work) == 8 && offsetof(GpuProgress, wait_time) == 16 &&
-                offsetof(GpuProgress, t_local) == 24);
+                offsetof(GpuProgress, on_spare) == 5 && offsetof(GpuProgress, work) == 8 &&
+                offsetof(GpuProgress, wait_time) == 16 && offsetof(GpuProgress, t_local) == 24);
   const V zero = hn::Zero(d), one = hn::Set(d, 1.0), d_run = hn::Set(d, a.d_run),
           d_fast = hn::Set(d, a.d_fast), tb = hn::Set(d, a.tb);
+  const auto mask40 = hn::Set(du, 0xffffffffffull);  // the phase and the two flags
   const std::size_t g0 = g;
+  if ((g - a.g0) & 3) return 0;  // the slots' lanes (addSlots)
+  alignas(64) double lane[HWY_MAX_BYTES / sizeof(double)];
   for (; g + N <= g1; g += N) {
     // the progress records: the first word (phase | waiting << 32 | on_spare << 40), the work,
     // the wait time, the local time
     double* rec = reinterpret_cast<double*>(a.gpu + g);
     V w0, work, wait, t_local;
     hn::LoadInterleaved4(d, rec, w0, work, wait, t_local);
-    const auto word = hn::BitCast(du, w0);
-    // one phase, none waiting (the flags' byte is 0), every GPU on
+    const auto flags = hn::And(hn::BitCast(du, w0), mask40);
+    // one phase, every GPU on, none on a spare, all running or (known part) all waiting
     std::uint32_t p32;
     std::memcpy(&p32, &a.gpu[g].phase, sizeof p32);
     const int p = int(p32);
+    if (!allBytes(a.alive + g, N, 1)) break;  // every GPU on (alive is 0 or 1)
+    if (hn::AllTrue(du, hn::Eq(flags, hn::Set(du, std::uint64_t(p32) | (1ull << 32))))) {
+      // waiting to the step end: the finish's barrier wait
+      if (!(st.known && a.wait_ok)) break;
+      hn::StoreInterleaved4(w0, work, hn::Add(wait, d_run), tb, d, rec);
+      addSlots(d, a.weight ? hn::Mul(hn::LoadU(d, a.weight + g), d_run) : d_run, g - a.g0,
+               a.sums3_wait, lane);
+      if (a.time_map)
+        for (std::size_t l = 0; l < N; ++l)
+          a.time_map[(g + l) * kTimeCats + kTimeBarrierWait] += a.d_run;
+      st.waited = true;
+      storeOutputs(d, d16, a, g, std::uint16_t(p), a.wait_util);
+      continue;
+    }
     if (p < 0 || p >= a.nfast) break;
-    const auto first_word = hn::Set(du, std::uint64_t(p32));
-    if (!hn::AllTrue(du, hn::Eq(hn::And(word, hn::Set(du, 0xffffffffffull)), first_word))) break;
-    bool on = true;
-    for (std::size_t l = 0; l < N; ++l) on = on && a.alive[g + l] != 0;
-    if (!on) break;
+    if (!hn::AllTrue(du, hn::Eq(flags, hn::Set(du, std::uint64_t(p32))))) break;
     const JobStepCtx::FastPhase& f = a.fast[p];
     V rate;
     switch (f.kind) {
@@ -66,11 +132,7 @@ std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1) 
     int lc = f.lc;
     if (lc < 0) {
       lc = a.cause ? int(a.cause[g]) : int(kTimeClockOther);
-      if (a.cause) {
-        bool same = true;
-        for (std::size_t l = 1; l < N; ++l) same = same && a.cause[g + l] == a.cause[g];
-        if (!same) break;
-      }
+      if (a.cause && !allBytes(a.cause + g, N, a.cause[g])) break;
     }
     // the phase goes on past the step end (the scalar path's test)
     const V dur = hn::Set(d, f.dur);
@@ -79,25 +141,32 @@ std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1) 
         hn::And(hn::And(hn::Gt(remaining, hn::Set(d, kWorkTol * f.dur)), hn::Gt(rate, zero)),
                 hn::Gt(remaining, hn::Mul(rate, d_fast)));
     if (!hn::AllTrue(d, go)) break;
-    // the map, lane by lane in GPU order (the scalar path's sums)
-    alignas(64) double useful[HWY_MAX_BYTES / sizeof(double)];
-    hn::Store(hn::Mul(d_run, hn::Min(hn::Max(rate, zero), one)), d, useful);
-    double* map = a.map1;
-    for (std::size_t l = 0; l < N; ++l) {
-      const double w = a.weight ? a.weight[g + l] : 1.0, loss = a.d_run - useful[l];
-      map[f.uc] += w * useful[l];
-      if (a.time_map) a.time_map[(g + l) * kTimeCats + std::size_t(f.uc)] += useful[l];
-      map[lc] += w * loss;
-      if (a.time_map) a.time_map[(g + l) * kTimeCats + std::size_t(lc)] += loss;
+    // the map: the part's in the four slots, each GPU's own in full
+    const V useful = hn::Mul(d_run, hn::Min(hn::Max(rate, zero), one)),
+            loss = hn::Sub(d_run, useful);
+    if (a.weight) {
+      const V w = hn::LoadU(d, a.weight + g);
+      addSlots(d, hn::Mul(w, useful), g - a.g0, a.sums1 + 4 * f.uc, lane);
+      addSlots(d, hn::Mul(w, loss), g - a.g0, a.sums1 + 4 * lc, lane);
+    } else {
+      addSlots(d, useful, g - a.g0, a.sums1 + 4 * f.uc, lane);
+      addSlots(d, loss, g - a.g0, a.sums1 + 4 * lc, lane);
     }
+    if (a.time_map) {
+      alignas(64) double ul[HWY_MAX_BYTES / sizeof(double)], ll[HWY_MAX_BYTES / sizeof(double)];
+      hn::Store(useful, d, ul);
+      hn::Store(loss, d, ll);
+      for (std::size_t l = 0; l < N; ++l) {
+        a.time_map[(g + l) * kTimeCats + std::size_t(f.uc)] += ul[l];
+        a.time_map[(g + l) * kTimeCats + std::size_t(lc)] += ll[l];
+      }
+    }
+    if (st.run_gpu == std::numeric_limits<std::size_t>::max()) st.run_gpu = g;
+    st.run_last = g + N - 1;
+    st.running = st.known = true;
     work = hn::Add(work, hn::Mul(rate, d_run));
     hn::StoreInterleaved4(w0, work, wait, tb, d, rec);
-    hn::StoreU(hn::Set(d16, std::uint16_t(p)), d16, a.phase_now + g);
-    hn::StoreU(hn::Set(d, f.a_sm), d, a.out_sm + g);
-    hn::StoreU(hn::Set(d, f.a_hbm), d, a.out_hbm + g);
-    hn::StoreU(hn::Set(d, f.a_nvl), d, a.out_nvl + g);
-    hn::StoreU(hn::Set(d, f.a_net), d, a.out_net + g);
-    hn::StoreU(hn::Set(d, f.mem), d, a.out_mem + g);
+    storeOutputs(d, d16, a, g, std::uint16_t(p), &f.a_sm);
   }
   return g - g0;
 }
@@ -111,8 +180,8 @@ namespace dctwin {
 
 HWY_EXPORT(JobFastRunImpl);
 
-std::size_t jobFastRun(const JobFastArgs& a, std::size_t g, std::size_t g1) {
-  return HWY_DYNAMIC_DISPATCH(JobFastRunImpl)(a, g, g1);
+std::size_t jobFastRun(const JobFastArgs& a, std::size_t g, std::size_t g1, JobFastState& s) {
+  return HWY_DYNAMIC_DISPATCH(JobFastRunImpl)(a, g, g1, s);
 }
 
 }  // namespace dctwin

@@ -665,11 +665,21 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
       f.mem = u.memory_bound * inv;
     }
     c.nfast = int(np);
+    // a live GPU that waits at the barrier from the step's start to its end (the general path's
+    // idle outside the window, the wait, its finish's mean)
+    Utilization u{};
+    addScaled(u, c.idle, c.outside);
+    addScaled(u, c.idle, d);
+    c.wait_util[0] = u.a_sm * inv;
+    c.wait_util[1] = u.a_hbm * inv;
+    c.wait_util[2] = u.a_nvlink * inv;
+    c.wait_util[3] = u.a_network * inv;
+    c.wait_util[4] = u.memory_bound * inv;
     // the last step's running GPU: if it passes the fast path's test now (pass 1's, on the same
     // inputs: a GPU the general path also runs on past the step end), the job cannot release in
     // this step
-    const std::size_t h = st.run_hint;
-    if (h < ng && io.alive[h] && c.all_ok) {
+    for (const std::size_t h : {st.run_hint, st.run_hint_last}) {
+      if (c.runs_on || h >= ng || !io.alive[h] || !c.all_ok) continue;
       const GpuProgress& s = st.gpu[h];
       if (!s.waiting && s.phase < c.nfast) {
         const JobStepCtx::FastPhase& f = c.fast[s.phase];
@@ -803,15 +813,18 @@ void trainingStepFinish(const TrainingJobSpec& job, JobState& st, const JobStepC
   const double inv = 1.0 / c.dt;
   bool running = false;
   double t_block = part.t_block;
-  std::size_t run_gpu = std::numeric_limits<std::size_t>::max();
+  std::size_t run_gpu = std::numeric_limits<std::size_t>::max(), run_last = run_gpu;
   for (std::size_t g = g0; g < g1; ++g) {
     Utilization u = loadU(io, g);
     const bool was = running;
     finishGpu(st, c, io, g, inv, part.map3, running, t_block, u);
     if (running && !was) run_gpu = g;
+    if (c.run && jobGpuOk(st, io.alive, g) && !st.gpu[g].waiting) run_last = g;
     storeU(io, g, u);
   }
   if (part.running_gpu == std::numeric_limits<std::size_t>::max()) part.running_gpu = run_gpu;
+  // (the GPUs before the part's first finished in pass 1: its last stays)
+  if (part.running_last == std::numeric_limits<std::size_t>::max()) part.running_last = run_last;
   part.running = part.running || running;
   part.t_block = t_block;
 }
@@ -842,7 +855,8 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
   bool all_waiting = part.all_waiting, running = false;
   double t_block = part.t_block;
   constexpr std::size_t kNone = std::numeric_limits<std::size_t>::max();
-  std::size_t run_gpu = kNone;  // the part's first GPU running on past the step end
+  std::size_t run_gpu = kNone;               // the part's first GPU running on past the step end
+  std::size_t run_last = part.running_last;  // and its last
   // the job cannot release in this step once one GPU of the part runs on (or never), or when a
   // GPU is known to run on from the step's start (c.runs_on)
   bool known = !(run && all_ok && all_waiting) || c.runs_on;
@@ -855,54 +869,73 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
                 *const out_nvl = io.arrays.a_nvlink, *const out_net = io.arrays.a_network,
                 *const out_mem = io.arrays.memory_bound;
   const bool arrays = out_sm != nullptr;
-  // the fast path a whole vector at a time (models/job_fast.h); after a vector it does not
-  // take, the scalar path takes the next kFastRetry GPUs
+  // the fast paths a whole vector at a time (models/job_fast.h); after a vector it does not
+  // take, the scalar path takes the next kFastRetry GPUs. Both add the part's map sums of the
+  // GPUs they take in four slots by position (JobFastArgs::sums1), so that the sums do not
+  // depend on which path took which GPU
   constexpr std::size_t kFastRetry = 16;
   const bool vec = arrays && nfast > 0;
-  const JobFastArgs fa{gpu,    alive,   speed_c, speed_m, cause,  weight, time_map,
-                       fast,   nfast,   d_run,   d_fast,  tb,     map1,   phase_now,
-                       out_sm, out_hbm, out_nvl, out_net, out_mem};
-  std::size_t next_vec = g0;
-  for (std::size_t g = g0; g < g1; ++g) {
-    if (vec && g >= next_vec) {
-      const std::size_t k = jobFastRun(fa, g, g1);
-      if (k > 0) {
-        all_waiting = false;
-        known = true;
-        if (first == g1) first = g;
-        running = true;
-        if (run_gpu == kNone) run_gpu = g;
-        g += k;
-        if (g >= g1) break;
-      }
-      next_vec = g + kFastRetry;
-    }
+  // a waiting GPU finishes on the fast path once the part is known (c.wait_util)
+  const bool wait_ok = vec && all_ok;
+  alignas(64) double sums1[4 * kTimeCats] = {};
+  alignas(32) double sums3_wait[4] = {};
+  const JobFastArgs fa{gpu,     alive,   speed_c, speed_m, cause,      weight,  time_map,   fast,
+                       nfast,   d_run,   d_fast,  tb,      phase_now,  out_sm,  out_hbm,    out_nvl,
+                       out_net, out_mem, g0,      sums1,   sums3_wait, wait_ok, c.wait_util};
+  bool waited = false;
+  // one GPU on the scalar paths: the fast ones (the vector path's operations, GPU by GPU), or
+  // the general one (runGpu and the finish)
+  const auto scalar = [&](std::size_t g) __attribute__((always_inline)) {
     GpuProgress& s = gpu[g];
     const bool on = alive[g] != 0;
-    // the fast path: a live GPU that runs its phase on past the step end (most GPUs in most
-    // steps); the general path's operations for that case, without its branches
-    if (arrays && on && !s.waiting && s.phase < nfast) {
-      const JobStepCtx::FastPhase& f = fast[s.phase];
-      const double rate = fastRate(f, g, speed_c, speed_m, bw_nvl, bw_net);
-      if (fastRunsOn(f, s.work, rate, d_fast)) {
-        const int lc = f.lc >= 0 ? f.lc : cause ? int(cause[g]) : int(kTimeClockOther);
-        const MapAcc tm{map1, time_map ? time_map + g * kTimeCats : nullptr,
-                        weight ? weight[g] : 1.0};
-        account(tm, f.uc, lc, d_run, rate);
-        s.work += rate * d_run;
+    const std::size_t slot = (g - g0) & 3;
+    if (arrays && on) {
+      // the fast path: a live GPU that runs its phase on past the step end (most GPUs in most
+      // steps); the general path's operations for that case, without its branches
+      if (!s.waiting && s.phase < nfast) {
+        const JobStepCtx::FastPhase& f = fast[s.phase];
+        const double rate = fastRate(f, g, speed_c, speed_m, bw_nvl, bw_net);
+        if (fastRunsOn(f, s.work, rate, d_fast)) {
+          const int lc = f.lc >= 0 ? f.lc : cause ? int(cause[g]) : int(kTimeClockOther);
+          const double w = weight ? weight[g] : 1.0;
+          const double useful = d_run * std::clamp(rate, 0.0, 1.0), loss = d_run - useful;
+          sums1[4 * f.uc + slot] += w * useful;
+          sums1[4 * lc + slot] += w * loss;
+          if (time_map) {
+            time_map[g * kTimeCats + std::size_t(f.uc)] += useful;
+            time_map[g * kTimeCats + std::size_t(lc)] += loss;
+          }
+          s.work += rate * d_run;
+          s.t_local = tb;
+          all_waiting = false;
+          known = true;
+          if (first == g1) first = g;
+          running = true;
+          if (run_gpu == kNone) run_gpu = g;
+          run_last = g;
+          phase_now[g] = static_cast<std::uint16_t>(s.phase);
+          out_sm[g] = f.a_sm;
+          out_hbm[g] = f.a_hbm;
+          out_nvl[g] = f.a_nvl;
+          out_net[g] = f.a_net;
+          out_mem[g] = f.mem;
+          return;
+        }
+      } else if (s.waiting && known && wait_ok) {
+        // the waiting fast path: at the barrier from the step's start to its end
+        s.wait_time += d_run;
+        sums3_wait[slot] += (weight ? weight[g] : 1.0) * d_run;
+        if (time_map) time_map[g * kTimeCats + kTimeBarrierWait] += d_run;
         s.t_local = tb;
-        all_waiting = false;
-        known = true;
+        waited = true;
         if (first == g1) first = g;
-        running = true;
-        if (run_gpu == kNone) run_gpu = g;
         phase_now[g] = static_cast<std::uint16_t>(s.phase);
-        out_sm[g] = f.a_sm;
-        out_hbm[g] = f.a_hbm;
-        out_nvl[g] = f.a_nvl;
-        out_net[g] = f.a_net;
-        out_mem[g] = f.mem;
-        continue;
+        out_sm[g] = c.wait_util[0];
+        out_hbm[g] = c.wait_util[1];
+        out_nvl[g] = c.wait_util[2];
+        out_net[g] = c.wait_util[3];
+        out_mem[g] = c.wait_util[4];
+        return;
       }
     }
     const MapAcc tm{map1, time_map ? time_map + g * kTimeCats : nullptr, weight ? weight[g] : 1.0};
@@ -941,6 +974,7 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
         if (!s.waiting) {
           running = true;
           if (run_gpu == kNone) run_gpu = g;
+          run_last = g;
         } else {
           t_block = std::max(t_block, s.t_local);
           s.wait_time += tb - s.t_local;
@@ -959,11 +993,37 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
       u.memory_bound *= inv;
     }
     storeU(io, g, u);
+  };
+  std::size_t next_vec = g0;
+  for (std::size_t g = g0; g < g1; ++g) {
+    if (vec && g >= next_vec) {
+      JobFastState fs;
+      fs.known = known;
+      const std::size_t k = jobFastRun(fa, g, g1, fs);
+      if (k > 0) {
+        if (first == g1) first = g;  // (a waiting GPU is taken only once the part is known)
+        if (fs.running) {
+          all_waiting = false;
+          known = running = true;
+          if (run_gpu == kNone) run_gpu = fs.run_gpu;
+          run_last = fs.run_last;
+        }
+        waited = waited || fs.waited;
+        g += k;
+        if (g >= g1) break;
+      }
+      next_vec = g0 + ((g - g0 + kFastRetry + 3) & ~std::size_t(3));  // on the slots' grid
+    }
+    scalar(g);
   }
+  jobFastSlots(sums1, map1, kTimeCats);
+  jobFastSlots(sums3_wait, map3 + kTimeBarrierWait, 1);
+  if (waited) t_block = std::max(t_block, t_run);
   part.all_waiting = all_waiting;
   part.running = part.running || running;
   part.t_block = t_block;
   if (part.running_gpu == kNone) part.running_gpu = run_gpu;
+  part.running_last = run_last;
   return first;
 }
 
@@ -971,11 +1031,13 @@ void trainingStepMerge3(JobState& st, JobStepCtx& c, const JobStepPart& part) {
   for (int k = 0; k < kTimeCats; ++k) st.map_sum[k] += part.map3[k];
   c.running = c.running || part.running;
   if (c.run_gpu == std::numeric_limits<std::size_t>::max()) c.run_gpu = part.running_gpu;
+  if (part.running_last != std::numeric_limits<std::size_t>::max()) c.run_last = part.running_last;
   c.t_block = std::max(c.t_block, part.t_block);
 }
 
 void trainingStepEnd(JobState& st, const JobStepCtx& c) {
   st.run_hint = c.run_gpu;
+  st.run_hint_last = c.run_last;
   // every live GPU waits on a dead one: the job stalls from the latest arrival
   const bool blocked = !c.all_ok && !c.running;
   if (c.run && blocked) st.stalled_time += c.tb - c.t_block;

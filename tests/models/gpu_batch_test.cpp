@@ -15,6 +15,7 @@
 
 #include "models/gpu_batch.h"
 #include "models/workload.h"
+#include "tests/models/hwy_targets.h"
 
 using namespace dctwin;
 
@@ -229,28 +230,7 @@ void compareOnce(const GpuParams& p, int n, std::uint64_t seed) {
   CHECK(brake > 100);
 }
 
-// runs f once on every instruction set this CPU offers (AVX-512, AVX2, SSE4, the scalar
-// fallback ...), Highway's dispatch pinned to it; returns how many; the dispatch is free again
-// afterwards, also when f fails
-template <class F>
-int onEveryTarget(F&& f) {
-  struct Free {
-    ~Free() {
-      hwy::SetSupportedTargetsForTest(0);
-      hwy::GetChosenTarget().DeInit();
-    }
-  } free_after;
-  const std::int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
-  int ran = 0;
-  for (std::int64_t bit = 1; bit != 0 && bit <= targets; bit <<= 1) {
-    if (!(targets & bit)) continue;
-    hwy::SetSupportedTargetsForTest(bit);
-    hwy::GetChosenTarget().DeInit();
-    f();
-    ++ran;
-  }
-  return ran;
-}
+using test::onEveryTarget;
 
 }  // namespace
 

@@ -5,8 +5,10 @@
 #include <stdexcept>
 #include <vector>
 
+#include "models/gpu_batch.h"
 #include "models/job_fast.h"
 #include "models/workload.h"
+#include "tests/models/hwy_targets.h"
 
 using namespace dctwin;
 
@@ -882,8 +884,8 @@ TEST_CASE(
 }
 
 TEST_CASE(
-    "the job step's vector fast path (utilization arrays; with and without per-GPU maps) agrees "
-    "with the whole step: per-GPU state, utilizations and maps bit for bit",
+    "the job step's vector fast paths agree with the whole step bit for bit per GPU, and the "
+    "job's sums are the same on every instruction set",
     "[workload][simd]") {
   const bool per_gpu = GENERATE(false, true);
   TrainingJobSpec job = fabricJob();
@@ -891,7 +893,6 @@ TEST_CASE(
   job.checkpoint_interval = 3.0;
   job.checkpoint_duration = 0.4;
   const int n = 203;  // whole vectors and tails, chunks of 50 that start off the vector grid
-  JobState whole = makeJobState(job, n, per_gpu), parts = makeJobState(job, n, per_gpu);
   std::vector<double> vc(n, 1.0), vm(n, 1.0), bw_nvl(n, 1.0), bw_net(n, 1.0), w(n, 1.0);
   for (int g = 0; g < n; ++g) {
     vc[std::size_t(g)] = 0.9 + 0.1 * std::sin(1.7 * g);  // every GPU its own pace
@@ -899,7 +900,6 @@ TEST_CASE(
     w[std::size_t(g)] = 1 + g % 3;
   }
   std::vector<char> alive(n, 1);
-  std::vector<Utilization> out1(n);
   std::vector<double> a_sm(n), a_hbm(n), a_nvl(n), a_net(n), mem(n);
   // the clock causes differ between GPUs in places: vectors with two causes take the scalar path
   std::vector<unsigned char> cause(n, kTimeThermal);
@@ -909,40 +909,58 @@ TEST_CASE(
       vc, vm,  alive,
       {}, &ex, UtilArrays{a_sm.data(), a_hbm.data(), a_nvl.data(), a_net.data(), mem.data()}};
   const double dt = 0.05;
-  long released = 0;
-  for (long k = 0; double(k) * dt < 12.0 - 1e-12; ++k) {
-    const double t = double(k) * dt;
-    alive[7] = t >= 7.0 && t < 8.0 ? 0 : 1;  // a stall
-    const long before = whole.iterations;
-    stepTrainingJob(job, whole, t, dt, vc, vm, alive, out1, &ex);
-    stepInChunks(job, parts, t, dt, io, 50);
-    released += whole.iterations - before;
-    for (int g = 0; g < n; ++g) {
-      const std::size_t i = std::size_t(g);
-      REQUIRE(out1[i].a_sm == a_sm[i]);
-      REQUIRE(out1[i].a_hbm == a_hbm[i]);
-      REQUIRE(out1[i].a_nvlink == a_nvl[i]);
-      REQUIRE(out1[i].a_network == a_net[i]);
-      REQUIRE(out1[i].memory_bound == mem[i]);
-      REQUIRE(whole.gpu[i].waiting == parts.gpu[i].waiting);
-      requireSameProgress(whole, parts, i);
+  std::vector<double> first_sums;  // each step's sums on the first instruction set
+  long waiting_steps = 0;
+  const int ran = test::onEveryTarget([&] {
+    INFO("target " << gpuBatchTarget());
+    JobState whole = makeJobState(job, n, per_gpu), parts = makeJobState(job, n, per_gpu);
+    std::vector<Utilization> out1(n);
+    std::vector<double> sums;  // each step's additions to the job's sums
+    long released = 0;
+    for (long k = 0; double(k) * dt < 12.0 - 1e-12; ++k) {
+      const double t = double(k) * dt;
+      alive[7] = t >= 7.0 && t < 8.0 ? 0 : 1;  // a stall
+      const long before = whole.iterations;
+      stepTrainingJob(job, whole, t, dt, vc, vm, alive, out1, &ex);
+      for (const GpuProgress& s : parts.gpu) waiting_steps += s.waiting ? 1 : 0;
+      const std::vector<double> sum0(parts.map_sum, parts.map_sum + kTimeCats);
+      stepInChunks(job, parts, t, dt, io, 50);
+      for (int c = 0; c < kTimeCats; ++c) sums.push_back(parts.map_sum[c] - sum0[std::size_t(c)]);
+      released += whole.iterations - before;
+      for (int g = 0; g < n; ++g) {
+        const std::size_t i = std::size_t(g);
+        REQUIRE(out1[i].a_sm == a_sm[i]);
+        REQUIRE(out1[i].a_hbm == a_hbm[i]);
+        REQUIRE(out1[i].a_nvlink == a_nvl[i]);
+        REQUIRE(out1[i].a_network == a_net[i]);
+        REQUIRE(out1[i].memory_bound == mem[i]);
+        REQUIRE(whole.gpu[i].waiting == parts.gpu[i].waiting);
+        requireSameProgress(whole, parts, i);
+      }
     }
-  }
-  CHECK(released > 3);
-  CHECK(whole.iterations == parts.iterations);
-  CHECK(whole.checkpoints == parts.checkpoints);
-  CHECK(whole.time_map == parts.time_map);
-  CHECK(whole.wait_map == parts.wait_map);
-  CHECK(whole.time_map.empty() == !per_gpu);
-  for (int c = 0; c < kTimeCats; ++c)
-    CHECK(whole.map_sum[c] == Approx(parts.map_sum[c]).epsilon(1e-12).margin(1e-12));
+    CHECK(released > 3);
+    CHECK(whole.iterations == parts.iterations);
+    CHECK(whole.checkpoints == parts.checkpoints);
+    CHECK(whole.time_map == parts.time_map);
+    CHECK(whole.wait_map == parts.wait_map);
+    CHECK(whole.time_map.empty() == !per_gpu);
+    for (int c = 0; c < kTimeCats; ++c)
+      CHECK(whole.map_sum[c] == Approx(parts.map_sum[c]).epsilon(1e-12).margin(1e-12));
+    // the sums in slots by position: the same bits whichever vector length took which GPU
+    if (first_sums.empty())
+      first_sums = sums;
+    else
+      CHECK(sums == first_sums);
+  });
+  CHECK(ran >= 1);
+  CHECK(waiting_steps > 1000);  // GPU-steps at the barrier: the waiting fast path had work
   // the vector path takes whole vectors of GPUs that run on in one phase: start a step with
   // every GPU just into phase 0
   JobState fresh = makeJobState(job, n, false);
   const double t0 = job.start + 1e-3;
   JobStepCtx c = trainingStepBegin(job, fresh, t0, dt, io);
   REQUIRE(c.nfast > 0);
-  JobStepPart part;
+  double sums1[4 * kTimeCats] = {}, sums3[4] = {};
   const JobFastArgs fa{fresh.gpu.data(),
                        alive.data(),
                        vc.data(),
@@ -955,21 +973,60 @@ TEST_CASE(
                        c.tb - c.t_run,
                        c.tb - c.t_run + 1e-9,
                        c.tb,
-                       part.map1,
                        fresh.phase_now.data(),
                        a_sm.data(),
                        a_hbm.data(),
                        a_nvl.data(),
                        a_net.data(),
-                       mem.data()};
-  const std::size_t took = jobFastRun(fa, 0, 96);
+                       mem.data(),
+                       0,
+                       sums1,
+                       sums3,
+                       true,
+                       c.wait_util};
+  JobFastState fs;
+  const std::size_t took = jobFastRun(fa, 0, 96, fs);
   CHECK(took == 96);
+  CHECK(fs.running);
+  CHECK(fs.known);
+  CHECK(fs.run_gpu == 0);
+  double useful = 0;
   for (std::size_t g = 0; g < took; ++g) {
     CHECK(fresh.gpu[g].t_local == c.tb);
     CHECK(fresh.gpu[g].work == vc[g] * (c.tb - c.t_run));  // phase 0 is compute-bound
+    useful += w[g] * (c.tb - c.t_run) * std::min(vc[g], 1.0);
   }
+  double slots = 0;
+  for (int k = 0; k < 4; ++k) slots += sums1[4 * kTimeCompute + k];
+  CHECK(slots == Approx(useful).epsilon(1e-14));
   // a GPU that waits stops it at its vector
   fresh.gpu[40].waiting = true;
-  const std::size_t took2 = jobFastRun(fa, 0, 96);
+  JobFastState fs2;
+  const std::size_t took2 = jobFastRun(fa, 0, 96, fs2);
   CHECK(took2 == 40);
+  // GPUs that all wait: taken only once the part is known not to release, to the step end
+  for (std::size_t g = 0; g < 96; ++g) {
+    fresh.gpu[g].waiting = true;
+    fresh.gpu[g].wait_time = 0.5;
+  }
+  JobFastState unknown;
+  CHECK(jobFastRun(fa, 0, 96, unknown) == 0);
+  JobFastState known;
+  known.known = true;
+  CHECK(jobFastRun(fa, 0, 96, known) == 96);
+  CHECK(known.waited);
+  CHECK_FALSE(known.running);
+  double wait = 0;
+  for (int k = 0; k < 4; ++k) wait += sums3[k];
+  double W = 0;
+  for (std::size_t g = 0; g < 96; ++g) {
+    W += w[g];
+    CHECK(fresh.gpu[g].wait_time == 0.5 + (c.tb - c.t_run));
+    CHECK(fresh.gpu[g].t_local == c.tb);
+    CHECK(a_sm[g] == c.wait_util[0]);
+    CHECK(mem[g] == c.wait_util[4]);
+  }
+  CHECK(wait == Approx(W * (c.tb - c.t_run)).epsilon(1e-14));
+  // the idle utilization over the step
+  CHECK(c.wait_util[0] == Approx(job.idle.a_sm).epsilon(1e-14));
 }
