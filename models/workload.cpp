@@ -678,8 +678,9 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
     // the last step's running GPU: if it passes the fast path's test now (pass 1's, on the same
     // inputs: a GPU the general path also runs on past the step end), the job cannot release in
     // this step
-    for (const std::size_t h : {st.run_hint, st.run_hint_last}) {
-      if (c.runs_on || h >= ng || !io.alive[h] || !c.all_ok) continue;
+    for (int i = 0; i < st.nhints && !c.runs_on && c.all_ok; ++i) {
+      const std::size_t h = st.run_hints[i];
+      if (h >= ng || !io.alive[h]) continue;
       const GpuProgress& s = st.gpu[h];
       if (!s.waiting && s.phase < c.nfast) {
         const JobStepCtx::FastPhase& f = c.fast[s.phase];
@@ -1031,13 +1032,16 @@ void trainingStepMerge3(JobState& st, JobStepCtx& c, const JobStepPart& part) {
   for (int k = 0; k < kTimeCats; ++k) st.map_sum[k] += part.map3[k];
   c.running = c.running || part.running;
   if (c.run_gpu == std::numeric_limits<std::size_t>::max()) c.run_gpu = part.running_gpu;
-  if (part.running_last != std::numeric_limits<std::size_t>::max()) c.run_last = part.running_last;
+  for (const std::size_t h : {part.running_gpu, part.running_last})
+    if (h != std::numeric_limits<std::size_t>::max() && c.nhints < JobState::kRunHints &&
+        (c.nhints == 0 || c.hints[c.nhints - 1] != h))
+      c.hints[c.nhints++] = h;
   c.t_block = std::max(c.t_block, part.t_block);
 }
 
 void trainingStepEnd(JobState& st, const JobStepCtx& c) {
-  st.run_hint = c.run_gpu;
-  st.run_hint_last = c.run_last;
+  std::copy_n(c.hints, c.nhints, st.run_hints);
+  st.nhints = c.nhints;
   // every live GPU waits on a dead one: the job stalls from the latest arrival
   const bool blocked = !c.all_ok && !c.running;
   if (c.run && blocked) st.stalled_time += c.tb - c.t_block;

@@ -164,11 +164,13 @@ struct JobState {
   long iterations_at_checkpoint = 0;  // iterations completed at the last checkpoint (or failure)
   long failures = 0;                  // failures (restarts begun)
   double lost_iterations = 0;  // completed iterations lost at failures (kept = iterations - lost)
-  // GPUs that ran on past the last step's end (the first and the last in chunk order), or npos:
-  // the next step tests whether one of them runs on past its end too (trainingStepBegin,
-  // JobStepCtx::runs_on; two, so that one finishing its phase leaves the other)
-  std::size_t run_hint = std::numeric_limits<std::size_t>::max();
-  std::size_t run_hint_last = std::numeric_limits<std::size_t>::max();
+  // GPUs that ran on past the last step's end (each chunk's first and last, in chunk order, up
+  // to kRunHints): the next step tests whether one of them runs on past its end too
+  // (trainingStepBegin, JobStepCtx::runs_on; several, so that the ones ending their phase leave
+  // others)
+  static constexpr int kRunHints = 64;
+  std::size_t run_hints[kRunHints] = {};
+  int nhints = 0;
 };
 
 // per-GPU inputs of a step beyond the clocks (empty spans: all 1 / no cause)
@@ -260,14 +262,15 @@ struct JobStepCtx {  // what the whole job decides for the step
   // the utilizations a live GPU leaves that waits at the barrier over the whole step: a_sm,
   // a_hbm, a_nvlink, a_network, memory_bound (the waiting fast path; set with the phases) (1)
   double wait_util[5] = {};
-  // known at the start: a GPU of the job (JobState::run_hint) takes the fast path in this step,
+  // known at the start: a GPU of the job (JobState::run_hints) takes the fast path in this step,
   // so it runs on past the step end and the job cannot release its barrier in this step; every
   // chunk then finishes its GPUs in pass 1 (none waits for the release decision)
   bool runs_on = false;
   // the first GPU found running on past the step end, in chunk order (trainingStepMerge3), or
-  // npos: the next step's run_hint; the last found (run_hint_last)
+  // npos; and each chunk's first and last (the next step's JobState::run_hints)
   std::size_t run_gpu = std::numeric_limits<std::size_t>::max();
-  std::size_t run_last = std::numeric_limits<std::size_t>::max();
+  std::size_t hints[JobState::kRunHints] = {};
+  int nhints = 0;
 };
 struct JobStepPart {                                  // one chunk's share of the reductions
   double map1[kTimeCats] = {}, map3[kTimeCats] = {};  // pass 1's and finish's map sums  (s)
