@@ -1,5 +1,6 @@
 // compile.cpp: FacilitySpec -> FacilityModel (flat arrays, state layout, jacobian sparsity)
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -133,8 +134,38 @@ void compileTrayShares(const RackTypeSpec& rt, const Fluid& f, double T_ref,
                          rt.manifold_header_roughness};
   double header_dp = 0;
   const Arrangement arr = rt.manifold_z ? Arrangement::Z : Arrangement::U;
-  if (!trayFlowShares(arr, rt.trays, rt.manifold_dp_nominal, rt.manifold_flow_nominal * rho,
-                      rt.manifold_exponent, seg, rho, mu, share, &header_dp)) {
+  // the racks of a type share their shares: the solve once per distinct input (a campus has
+  // thousands of racks of one type; per thread, so that sweeps compile in parallel)
+  struct Memo {
+    std::array<double, 10> key;
+    std::vector<double> share;
+    double header_dp;
+    bool ok;
+  };
+  thread_local std::vector<Memo> memo;
+  const std::array<double, 10> key{double(arr),
+                                   double(rt.trays),
+                                   rt.manifold_dp_nominal,
+                                   rt.manifold_flow_nominal,
+                                   rt.manifold_exponent,
+                                   seg.length,
+                                   seg.diameter,
+                                   seg.roughness,
+                                   rho,
+                                   mu};
+  bool ok = false;
+  auto hit = std::find_if(memo.begin(), memo.end(), [&](const Memo& e) { return e.key == key; });
+  if (hit != memo.end()) {
+    share = hit->share;
+    header_dp = hit->header_dp;
+    ok = hit->ok;
+  } else {
+    ok = trayFlowShares(arr, rt.trays, rt.manifold_dp_nominal, rt.manifold_flow_nominal * rho,
+                        rt.manifold_exponent, seg, rho, mu, share, &header_dp);
+    if (memo.size() >= 64) memo.clear();
+    memo.push_back(Memo{key, share, header_dp, ok});
+  }
+  if (!ok) {
     char buf[512];
     std::snprintf(buf, sizeof buf,
                   "manifold of rack type '%s' cannot carry its flow: the supply and return "
