@@ -82,7 +82,7 @@ std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1, 
                 offsetof(GpuProgress, wait_time) == 16 && offsetof(GpuProgress, t_local) == 24);
   const V zero = hn::Zero(d), one = hn::Set(d, 1.0), d_run = hn::Set(d, a.d_run),
           d_fast = hn::Set(d, a.d_fast), tb = hn::Set(d, a.tb);
-  const auto mask40 = hn::Set(du, 0xffffffffffull);  // the phase and the two flags
+  const auto mask40 = hn::Set(du, 0xffffffffffull);  // the phase and the waiting flag
   const std::size_t g0 = g;
   if ((g - a.g0) & 3) return 0;  // the slots' lanes (addSlots)
   alignas(64) double lane[HWY_MAX_BYTES / sizeof(double)];
@@ -93,7 +93,8 @@ std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1, 
     V w0, work, wait, t_local;
     hn::LoadInterleaved4(d, rec, w0, work, wait, t_local);
     const auto flags = hn::And(hn::BitCast(du, w0), mask40);
-    // one phase, every GPU on, none on a spare, all running or (known part) all waiting
+    // one phase, every GPU on, all running or (known part) all waiting (on a spare or not: the
+    // same operations)
     std::uint32_t p32;
     std::memcpy(&p32, &a.gpu[g].phase, sizeof p32);
     const int p = int(p32);

@@ -5,7 +5,7 @@
 // part is known not to release). The same operations as the scalar fast paths per GPU, compiled
 // without FMA contraction: each GPU's state, utilizations and map are the scalar path's bit for
 // bit, and the part's map sums the same on every instruction set (tests/models/workload_test.cpp
-// "the job step's vector fast path"). Highway picks the instruction set at run time.
+// "the job step's vector fast paths agree ..."). Highway picks the instruction set at run time.
 #pragma once
 
 #include <cstddef>

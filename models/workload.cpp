@@ -884,9 +884,28 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
                        nfast,   d_run,   d_fast,  tb,      phase_now,  out_sm,  out_hbm,    out_nvl,
                        out_net, out_mem, g0,      sums1,   sums3_wait, wait_ok, c.wait_util};
   bool waited = false;
-  // one GPU on the scalar paths: the fast ones (the vector path's operations, GPU by GPU), or
-  // the general one (runGpu and the finish)
-  const auto scalar = [&](std::size_t g) __attribute__((always_inline)) {
+  std::size_t next_vec = g0;
+  for (std::size_t g = g0; g < g1; ++g) {
+    if (vec && g >= next_vec) {
+      JobFastState fs;
+      fs.known = known;
+      const std::size_t k = jobFastRun(fa, g, g1, fs);
+      if (k > 0) {
+        if (first == g1) first = g;  // (a waiting GPU is taken only once the part is known)
+        if (fs.running) {
+          all_waiting = false;
+          known = running = true;
+          if (run_gpu == kNone) run_gpu = fs.run_gpu;
+          run_last = fs.run_last;
+        }
+        waited = waited || fs.waited;
+        g += k;
+        if (g >= g1) break;
+      }
+      next_vec = g0 + ((g - g0 + kFastRetry + 3) & ~std::size_t(3));  // on the slots' grid
+    }
+    // the scalar paths: the fast ones (the vector paths' operations, GPU by GPU), or the general
+    // one (runGpu and the finish)
     GpuProgress& s = gpu[g];
     const bool on = alive[g] != 0;
     const std::size_t slot = (g - g0) & 3;
@@ -920,7 +939,7 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
           out_nvl[g] = f.a_nvl;
           out_net[g] = f.a_net;
           out_mem[g] = f.mem;
-          return;
+          continue;
         }
       } else if (s.waiting && known && wait_ok) {
         // the waiting fast path: at the barrier from the step's start to its end
@@ -936,7 +955,7 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
         out_nvl[g] = c.wait_util[2];
         out_net[g] = c.wait_util[3];
         out_mem[g] = c.wait_util[4];
-        return;
+        continue;
       }
     }
     const MapAcc tm{map1, time_map ? time_map + g * kTimeCats : nullptr, weight ? weight[g] : 1.0};
@@ -994,28 +1013,6 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
       u.memory_bound *= inv;
     }
     storeU(io, g, u);
-  };
-  std::size_t next_vec = g0;
-  for (std::size_t g = g0; g < g1; ++g) {
-    if (vec && g >= next_vec) {
-      JobFastState fs;
-      fs.known = known;
-      const std::size_t k = jobFastRun(fa, g, g1, fs);
-      if (k > 0) {
-        if (first == g1) first = g;  // (a waiting GPU is taken only once the part is known)
-        if (fs.running) {
-          all_waiting = false;
-          known = running = true;
-          if (run_gpu == kNone) run_gpu = fs.run_gpu;
-          run_last = fs.run_last;
-        }
-        waited = waited || fs.waited;
-        g += k;
-        if (g >= g1) break;
-      }
-      next_vec = g0 + ((g - g0 + kFastRetry + 3) & ~std::size_t(3));  // on the slots' grid
-    }
-    scalar(g);
   }
   jobFastSlots(sums1, map1, kTimeCats);
   jobFastSlots(sums3_wait, map3 + kTimeBarrierWait, 1);
