@@ -266,10 +266,12 @@ constexpr std::uint64_t kJobSlowPath = std::uint64_t(1) << 32;
 // resistance (one power law per GPU and window, not per step); its inlet is the rack inlet, plus,
 // for a plate downstream in series, the heat the upstream plate gave the coolant at the last fast
 // step (a window late: the error is the change of that heat over one window)
-void startWindow(const FacilityModel& m, State& st, const double* y) {
+// racks [r0, r1): each plate's inlet and resistance from the coolant state at the window's start
+// (a rack's plates read only their own rack's), per GPU and per group
+void startWindowRacks(const FacilityModel& m, State& st, const double* y, int r0, int r1) {
   GpuLayerState& g = st.gl;
-  for (int r = 0; r < m.nrack; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
-  for (int r = 0; r < m.nrack; ++r) {
+  for (int r = r0; r < r1; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
+  for (int r = r0; r < r1; ++r) {
     if (!m.rack_resolved[r]) continue;
     const int c = m.rack_cdu[r];
     const Fluid& f = m.fluids[m.cdu_fluid[c]];
@@ -737,6 +739,17 @@ void forChunks(WorkerPool* pool, int n, F&& f) {
     for (int k = 0; k < n; ++k) f(k);
 }
 
+// the window's start over the racks, in the chunks of the fast step's partition (each rack's
+// slots its own, so the same whatever the thread count)
+void startWindow(const FacilityModel& m, State& st, const double* y, WorkerPool* pool) {
+  const int nchunk = st.gl.nchunk;
+  forChunks(pool, nchunk, [&](int k) {
+    int r0, r1;
+    WorkerPool::chunk(m.nrack, nchunk, k, &r0, &r1);
+    startWindowRacks(m, st, y, r0, r1);
+  });
+}
+
 // 2. the racks and the fused jobs: one parallel loop over the chunks; then, serially and in chunk
 // order, the jobs' sums of pass 1 and their barrier releases; then the chunks that waited for
 // them (only in the steps where every GPU of some chunk is at the barrier); then the rest of the
@@ -795,7 +808,7 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
   GpuLayerState& g = st.gl;
   const double window = t1 - t0;
   if ((m.ngpu == 0 && !m.has_power) || window <= 0) return;
-  startWindow(m, st, y);
+  startWindow(m, st, y, pool);
   // uniform steps no longer than gpu_dt that end exactly at t1
   const long nstep = std::max(1L, long(std::ceil(window / m.gpu_dt - 1e-6)));
   const double dt = window / double(nstep);
