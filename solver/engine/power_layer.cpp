@@ -86,9 +86,21 @@ void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt
     const double I_shelf = P_in_shelf / (sqrt3 * ps.V_LL * ps.pf);
     if (ps.has_shelf_breaker) {
       const double decay = breakerDecay(ps.shelf_breaker, dt);  // the same for every shelf
+      // the shelves share the load, so a closed shelf whose element is where the last one
+      // stepped started takes that one's step (the same inputs: the same result, bit for bit)
+      BreakerState from{}, to{};
+      bool have = false;
       for (int k = 0; k < ns; ++k) {
         BreakerState& bs = p.shelf_brk[std::size_t(r) * ns + k];
-        if (!bs.tripped) breakerStep(ps.shelf_breaker, I_shelf, t, dt, decay, bs);
+        if (bs.tripped) continue;
+        if (have && bs.theta == from.theta && bs.t_trip == from.t_trip) {
+          bs = to;
+          continue;
+        }
+        from = bs;
+        breakerStep(ps.shelf_breaker, I_shelf, t, dt, decay, bs);
+        to = bs;
+        have = true;
       }
     }
     p.rack_P_in[r] = N * P_in_shelf * working;
