@@ -265,9 +265,8 @@ constexpr std::uint64_t kJobSlowPath = std::uint64_t(1) << 32;
 // (docs/models/flow_distribution.md): the plate's flow, its share of the rack's, sets its
 // resistance (one power law per GPU and window, not per step); its inlet is the rack inlet, plus,
 // for a plate downstream in series, the heat the upstream plate gave the coolant at the last fast
-// step (a window late: the error is the change of that heat over one window)
-// racks [r0, r1): each plate's inlet and resistance from the coolant state at the window's start
-// (a rack's plates read only their own rack's), per GPU and per group
+// step (a window late: the error is the change of that heat over one window). Racks [r0, r1):
+// a rack's plates read and write only their own rack's slots (startWindow runs them per chunk)
 void startWindowRacks(const FacilityModel& m, State& st, const double* y, int r0, int r1) {
   GpuLayerState& g = st.gl;
   for (int r = r0; r < r1; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
