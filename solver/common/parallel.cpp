@@ -11,16 +11,52 @@
 namespace dctwin {
 
 namespace {
-// a wait first polls this many times (a pause each, ~2-5 us in all) before it sleeps: long enough
-// for a job that is being published or a chunk that is about to end, too short to take a core
-// from another process
+// a wait first polls this many times (a pause each, ~2-5 us in all): long enough for a job that
+// is being published or a chunk that is about to end
 constexpr int kPolls = 64;
+// then, where the wait is expected to be short, it goes on polling for up to kShortWait, yielding
+// the core between polls (to another process, or to this run's own caller where the two share a
+// core), before it sleeps: a futex wake-up took 15-80 us on the 2-core VMs (the worker starts the
+// next job that much late, the caller sees the last chunk end that much late), longer than the
+// serial part between two fast steps (20-50 us on the hall; docs/performance.md, ninth round)
+constexpr std::chrono::microseconds kShortWait{100};
+constexpr int kPollsPerClock = 16;  // polls between two reads of the clock
 
 inline void cpuRelax() {
 #if defined(__x86_64__) || defined(__i386__)
   _mm_pause();
 #endif
 }
+
+// the polls of one wait: next() is false once the wait should sleep instead: after kPolls polls,
+// or, for a short wait, after kShortWait, or as soon as a yield gave the core away (something
+// else is runnable on it: the machine is shared, so polling would only delay that)
+class Poll {
+ public:
+  using Clock = std::chrono::steady_clock;
+  Poll(bool short_wait, Clock::time_point t0) : short_(short_wait), t0_(t0), last_(t0) {}
+  bool next() {
+    const int i = i_++;
+    if (i < kPolls || (short_ && i % kPollsPerClock)) {
+      cpuRelax();
+      return true;
+    }
+    if (!short_) return false;
+    const Clock::time_point now = Clock::now();
+    if (now - t0_ >= kShortWait || now - last_ >= kYieldedAway) return false;
+    std::this_thread::yield();  // (the next check sees how long it took)
+    last_ = now;
+    return true;
+  }
+
+ private:
+  // a yield and 16 polls take ~1-5 us where the core is this thread's alone; longer: it ran
+  // something else (or the thread was preempted)
+  static constexpr std::chrono::microseconds kYieldedAway{20};
+  bool short_;
+  Clock::time_point t0_, last_;
+  int i_ = 0;
+};
 }  // namespace
 
 WorkerPool::WorkerPool(int threads) : shares_(new Share[std::max(threads, 1)]) {
@@ -81,25 +117,28 @@ void WorkerPool::run(int chunks, ChunkFn f) {
     chunk(chunks, nt, t, &b, &e);
     shares_[t].ticket.store(std::uint64_t(gen) << 40 | std::uint64_t(b) << 20 | std::uint64_t(e));
   }
+  // the time since the last job ended: whether the workers should poll on for the next one after
+  // this job (the next gap is likely as short as this one: a run of fast steps, or of solver calls)
+  short_gap_.store(have_last_ && t0 - last_end_ < kShortWait, std::memory_order_relaxed);
   generation_.store(gen);  // publishes the job (sequentially consistent, as sleepers_ below)
   if (sleepers_.load() > 0) generation_.notify_all();
   const int mine = work(0, gen, f);
   const Clock::time_point t1 = Clock::now();
-  // every chunk is claimed; wait for the ones still running on workers: poll a little, then sleep
-  for (int i = 0;; ++i) {
+  // every chunk is claimed; wait for the ones still running on workers (each at most one chunk
+  // from its end): poll, then sleep
+  for (Poll poll(true, t1);;) {
     const int d = done_.load();
     if (d == chunks) break;
-    if (i < kPolls) {
-      cpuRelax();
-      continue;
-    }
+    if (poll.next()) continue;
     caller_waits_.store(true);
     if (done_.load() != chunks) done_.wait(d);
     caller_waits_.store(false);
   }
   // slower than the caller alone would have been (its share's pace over all chunks)?
   const double alone = std::chrono::duration<double>(t1 - t0).count() * chunks / std::max(mine, 1);
-  if (std::chrono::duration<double>(Clock::now() - t0).count() > alone) ++probe_slower_;
+  last_end_ = Clock::now();
+  have_last_ = true;
+  if (std::chrono::duration<double>(last_end_ - t0).count() > alone) ++probe_slower_;
   if (++probe_jobs_ == kProbeJobs) {
     if (2 * probe_slower_ > kProbeJobs) serial_left_ = kSerialJobs;
     probe_jobs_ = probe_slower_ = 0;
@@ -109,12 +148,11 @@ void WorkerPool::run(int chunks, ChunkFn f) {
 void WorkerPool::loop(int t) {
   std::uint32_t seen = 0;
   for (;;) {
-    // wait for a new generation: poll a little, then sleep on the counter
-    for (int i = 0; generation_.load() == seen && !stop_.load(); ++i) {
-      if (i < kPolls) {
-        cpuRelax();
-        continue;
-      }
+    // wait for a new generation: poll (on, yielding, where the caller's jobs come in quick
+    // succession), then sleep on the counter
+    Poll poll(short_gap_.load(std::memory_order_relaxed), std::chrono::steady_clock::now());
+    while (generation_.load() == seen && !stop_.load()) {
+      if (poll.next()) continue;
       sleepers_.fetch_add(1);
       generation_.wait(seen);  // returns at once if the counter moved since
       sleepers_.fetch_sub(1);

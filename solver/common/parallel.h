@@ -4,17 +4,22 @@
 // when all are done. Thread t first runs the chunks of its own contiguous share, so that a rack
 // stays on the same core from step to step (its state stays in that core's cache); a thread that
 // runs out takes the chunks others have not started, so a worker that is slow to wake costs
-// nothing. Between jobs a worker spins only a few microseconds, then sleeps on the job counter
+// nothing. Between jobs a worker polls a few microseconds, then sleeps on the job counter
 // (a futex, std::atomic::wait); the caller, once its share and the leftovers are done, waits the
-// same way for the chunks still running. A spinning thread would take the core from whatever
-// else runs on a shared machine (another process, or this run's own caller), which made 2
-// threads slower than 1 there (docs/performance.md). Work is split by the caller
+// same way for the chunks still running. Where jobs come in quick succession (the gap before the
+// current one under 100 us: the fast steps of the GPU layer) a worker polls on for up to 100 us
+// before it sleeps, and the caller waits for the last chunks that long too, both yielding the
+// core between polls: a futex wake-up costs more than such a gap on a VM. A thread that spun
+// without yielding would take the core from whatever else runs on a shared machine (another
+// process, or this run's own caller), which made 2 threads slower than 1 there
+// (docs/performance.md). Work is split by the caller
 // into chunks whose results land in disjoint slots; any sum over them is taken afterwards in index
 // order, so a run's results do not depend on the number of threads or on who ran which chunk
 // (docs/performance.md).
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <thread>
@@ -82,6 +87,11 @@ class WorkerPool {
   alignas(64) std::atomic<int> done_{0};   // chunks finished in the current generation
   std::atomic<int> chunks_{0};             // of the current generation
   std::atomic<bool> caller_waits_{false};  // the caller sleeps on done_
+  // the caller's: when the last job ended; whether the gap before the current job was short
+  // (the workers then poll on for the next one before they sleep)
+  std::chrono::steady_clock::time_point last_end_{};
+  bool have_last_ = false;
+  std::atomic<bool> short_gap_{false};
 };
 
 }  // namespace dctwin
