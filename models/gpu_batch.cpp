@@ -353,7 +353,7 @@ void ThermalImpl(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchI
 
 template <class D>
 HWY_INLINE void JobSpeedsLanes(D d, const double* x, const std::uint64_t* latch, const int* type,
-                               const std::uint16_t* phase, const double* xref, int stride,
+                               const std::uint16_t* phase, const double* xref_inv, int stride,
                                bool powered, std::size_t i, double* speed_c, double* speed_m,
                                char* alive) {
   using V = hn::Vec<D>;
@@ -364,9 +364,9 @@ HWY_INLINE void JobSpeedsLanes(D d, const double* x, const std::uint64_t* latch,
   const auto idx32 = hn::Add(hn::Mul(hn::LoadU(d32, type + i), hn::Set(d32, stride)),
                              hn::BitCast(d32, hn::PromoteTo(hn::RebindToUnsigned<decltype(d32)>(),
                                                             hn::LoadU(d16, phase + i))));
-  const V xr = hn::GatherIndex(d, xref, hn::PromoteTo(di, idx32));
+  const V xr_inv = hn::GatherIndex(d, xref_inv, hn::PromoteTo(di, idx32));
   const V clk = hn::LoadU(d, x + i), one = hn::Set(d, 1.0);
-  hn::StoreU(hn::IfThenElse(hn::Gt(clk, hn::Zero(d)), hn::Div(clk, xr), one), d, speed_c + i);
+  hn::StoreU(hn::IfThenElse(hn::Gt(clk, hn::Zero(d)), hn::Mul(clk, xr_inv), one), d, speed_c + i);
   const auto lv = hn::LoadU(du, latch + i);
   const auto slow = hn::RebindMask(d, hn::TestBit(lv, hn::Set(du, kLatchHwSlowdown)));
   hn::StoreU(hn::IfThenElse(slow, hn::Set(d, 0.5), one), d, speed_m + i);
@@ -378,16 +378,17 @@ HWY_INLINE void JobSpeedsLanes(D d, const double* x, const std::uint64_t* latch,
 }
 
 void JobSpeedsImpl(const double* x, const std::uint64_t* latch, const int* type,
-                   const std::uint16_t* phase, const double* xref, int stride, bool powered, int n,
-                   double* speed_c, double* speed_m, char* alive) {
+                   const std::uint16_t* phase, const double* xref_inv, int stride, bool powered,
+                   int n, double* speed_c, double* speed_m, char* alive) {
   const hn::ScalableTag<double> d;
   const std::size_t N = hn::Lanes(d), nn = std::size_t(n);
   std::size_t i = 0;
   for (; i + N <= nn; i += N)
-    JobSpeedsLanes(d, x, latch, type, phase, xref, stride, powered, i, speed_c, speed_m, alive);
+    JobSpeedsLanes(d, x, latch, type, phase, xref_inv, stride, powered, i, speed_c, speed_m, alive);
   const hn::CappedTag<double, 1> d1;
   for (; i < nn; ++i)
-    JobSpeedsLanes(d1, x, latch, type, phase, xref, stride, powered, i, speed_c, speed_m, alive);
+    JobSpeedsLanes(d1, x, latch, type, phase, xref_inv, stride, powered, i, speed_c, speed_m,
+                   alive);
 }
 
 void ActivityImpl(const double* a_sm, const double* a_nvl, const double* a_net, const double* w,
@@ -467,10 +468,10 @@ void gpuBatchClockCause(const std::uint64_t* reasons, int n, unsigned char* caus
 }
 
 void gpuBatchJobSpeeds(const double* x, const std::uint64_t* latch, const int* type,
-                       const std::uint16_t* phase, const double* xref, int stride, bool powered,
+                       const std::uint16_t* phase, const double* xref_inv, int stride, bool powered,
                        int n, double* speed_c, double* speed_m, char* alive) {
   HWY_DYNAMIC_DISPATCH(JobSpeedsImpl)
-  (x, latch, type, phase, xref, stride, powered, n, speed_c, speed_m, alive);
+  (x, latch, type, phase, xref_inv, stride, powered, n, speed_c, speed_m, alive);
 }
 
 void gpuBatchOperatingPoint(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchIo& io,

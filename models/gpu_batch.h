@@ -118,11 +118,13 @@ void gpuBatchThermal(const GpuBatchType& t, const GpuBatchParams& p, const GpuBa
                      double dt, GpuBatchSums& s);
 
 // what a training job reads of its GPUs at the next step (the GPU layer's jobSpeeds), for
-// entries [0, n): speed_c = x / xref[type stride + phase] (the clock over the phase's reference
-// clock; 1 where the clock is 0), speed_m = 0.5 under a latched HW slowdown, else 1, alive = 0
-// where the GPU is shut down or its rack has no power (powered false), else 1
+// entries [0, n): speed_c = x xref_inv[type stride + phase] (the clock over the phase's reference
+// clock, times the reciprocal of that: a multiply instead of a division, which was the pass's
+// cost; within an ulp of the quotient; 1 where the clock is 0), speed_m = 0.5 under a latched HW
+// slowdown, else 1, alive = 0 where the GPU is shut down or its rack has no power (powered
+// false), else 1
 void gpuBatchJobSpeeds(const double* x, const std::uint64_t* latch, const int* type,
-                       const std::uint16_t* phase, const double* xref, int stride, bool powered,
+                       const std::uint16_t* phase, const double* xref_inv, int stride, bool powered,
                        int n, double* speed_c, double* speed_m, char* alive);
 
 // the sums over entries [0, n) of the three utilizations the rack's other parts follow

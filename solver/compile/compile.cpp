@@ -406,7 +406,12 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
         xref[t * (nph + 2) + k] = x > 0 ? x : 1.0;
       }
     }
+    // (and their reciprocals: the jobs' speeds are the clock times these, a multiply per GPU and
+    // step instead of a division, within an ulp of the quotient)
+    std::vector<double> xref_inv(xref.size());
+    for (std::size_t i = 0; i < xref.size(); ++i) xref_inv[i] = 1.0 / xref[i];
     m.job_xref.push_back(std::move(xref));
+    m.job_xref_inv.push_back(std::move(xref_inv));
     if (js.kind == JobSpec::Kind::Trace && js.trace.gpus.size() > m.job_gpus[j].size())
       err.add(js.loc, std::to_string(js.trace.gpus.size()),
               "job '" + js.name + "': the trace has more GPUs than the job's racks hold (" +

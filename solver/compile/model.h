@@ -247,6 +247,7 @@ struct FacilityModel {
   // clock ratio of each phase in the unthrottled reference run: [job][type * (nphase + 2) +
   // phase], 1 for the iteration end and the checkpoint (phases nphase and nphase + 1)
   std::vector<std::vector<double>> job_xref;
+  std::vector<std::vector<double>> job_xref_inv;  // 1 / job_xref, entry by entry
 
   // power chain (docs/models/power_chain.md); stepped with the GPU layer's fast clock
   bool has_power = false;

@@ -609,7 +609,7 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
     while (qb < q1 && G.job[qb] == j) ++qb;
     if (j >= 0) {
       const int nph = int(m.job_spec[j].phases.size());
-      const double* xref = m.job_xref[j].data();
+      const double* xref_inv = m.job_xref_inv[j].data();
       const std::uint16_t* phase = g.job[j].phase_now.data();
       double* speed_c = g.job_speed_c[j].data();
       double* speed_m = g.job_speed_m[j].data();
@@ -626,14 +626,14 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
       const int stride = nph + 2;  // (job_xref: the iteration end and the checkpoint too)
       if (contiguous) {            // the speeds as a vector pass (models/gpu_batch.h)
         const int k0 = qa - base;
-        gpuBatchJobSpeeds(clock_ratio + qa, latches + qa, type + qa, phase + k0, xref, stride,
+        gpuBatchJobSpeeds(clock_ratio + qa, latches + qa, type + qa, phase + k0, xref_inv, stride,
                           powered, qb - qa, speed_c + k0, speed_m + k0, alive + k0);
       } else {
         for (int q = qa; q < qb; ++q) {
           const int k = slot[q];
-          const double x_ref = xref[std::size_t(type[q]) * std::size_t(stride) + phase[k]];
+          const double inv_ref = xref_inv[std::size_t(type[q]) * std::size_t(stride) + phase[k]];
           const double clock = clock_ratio[q];
-          speed_c[k] = clock > 0 ? clock / x_ref : 1.0;
+          speed_c[k] = clock > 0 ? clock * inv_ref : 1.0;
           speed_m[k] = latches[q] & kLatchHwSlowdown ? 0.5 : 1.0;
           alive[k] = latches[q] & kLatchShutDown || !powered ? 0 : 1;
         }
