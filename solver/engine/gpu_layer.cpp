@@ -210,10 +210,11 @@ double gpuLayerEnergy(const FacilityModel& m, const State& st, double T_ref) {
   return E;
 }
 
-void syncGpuView(const FacilityModel& m, State& st) {
-  GpuLayerState& g = st.gl;
-  const GpuLayerState::Groups& q = g.grp;
-  for (int i = 0; i < m.ngpu; ++i) {
+namespace {
+// GPUs [i0, i1) of the per-GPU view from their groups
+void syncGpuViewRange(const FacilityModel& m, GpuLayerState& g, const GpuLayerState::Groups& q,
+                      int i0, int i1) {
+  for (int i = i0; i < i1; ++i) {
     const int k = m.gpu_group[i];
     GpuState& s = g.gpu[i];
     s.T_j = q.T_j[k];
@@ -230,6 +231,23 @@ void syncGpuView(const FacilityModel& m, State& st) {
     g.Thbm_max[i] = q.Thbm_max[k];
     g.throttled_time[i] = q.throttled_time[k];
   }
+}
+}  // namespace
+
+void syncGpuView(const FacilityModel& m, State& st) {
+  GpuLayerState& g = st.gl;
+  const GpuLayerState::Groups& q = g.grp;
+  // in chunks of GPUs on the run's pool where it has one (every slot its own)
+  const int nchunk = st.pool && st.pool->size() > 1 ? std::min(64, std::max(1, m.ngpu / 4096)) : 1;
+  auto part = [&](int c) {
+    int i0, i1;
+    WorkerPool::chunk(m.ngpu, nchunk, c, &i0, &i1);
+    syncGpuViewRange(m, g, q, i0, i1);
+  };
+  if (nchunk > 1)
+    st.pool->run(nchunk, part);
+  else
+    part(0);
 }
 
 void resetGpuInterval(const FacilityModel& m, State& st) {
