@@ -126,8 +126,17 @@ std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1, 
       case JobStepCtx::kFastOne:
         rate = one;
         break;
+      case JobStepCtx::kFastComm: {
+        // commRate: 1 where the level's links are at full bandwidth; a collective at degraded
+        // links (rate below 1, a division per GPU) takes the scalar path
+        const int level = f.spec->level;
+        const double* bw = level == 1 ? a.bw_nvl : level == 2 ? a.bw_net : nullptr;
+        if (bw && !hn::AllTrue(d, hn::Ge(hn::LoadU(d, bw + g), one))) return g - g0;
+        rate = one;
+        break;
+      }
       default:
-        return g - g0;  // a collective at its links' bandwidth: the scalar path
+        return g - g0;
     }
     // the loss category: the phase's, or the clock cause, the same for every lane
     int lc = f.lc;

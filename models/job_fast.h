@@ -39,6 +39,11 @@ struct JobFastArgs {
   // runs from the step's start with every GPU ok (the waiting time is then kTimeBarrierWait)
   bool wait_ok;
   const double* wait_util;  // a_sm, a_hbm, a_nvlink, a_network, memory_bound            (1)
+  // the bandwidth fractions of each GPU's NVLink and scale-out links, or null (full): a
+  // collective (JobStepCtx::kFastComm) whose GPUs all have their level's links at full bandwidth
+  // runs at rate 1 (commRate), and takes the vector path                                 (1)
+  const double* bw_nvl = nullptr;
+  const double* bw_net = nullptr;
 };
 
 // what a run of the fast path changes of the part's reductions
@@ -50,8 +55,8 @@ struct JobFastState {
 };
 
 // GPUs [g, g1) from g on (g - g0 a multiple of 4), a whole vector at a time, until the first
-// vector with a GPU it does not take: another phase, another loss category, a collective at
-// degraded links, the phase's end within the step, a GPU that is off, a mix of running and
+// vector with a GPU it does not take: another phase, another loss category, a collective with a
+// GPU at degraded links, the phase's end within the step, a GPU that is off, a mix of running and
 // waiting GPUs, waiting GPUs while the part is not known (s.known). Returns how many it took (a
 // multiple of the vector length, possibly 0). The caller takes the rest on the scalar paths,
 // which add to the same slots (jobFastSlots).

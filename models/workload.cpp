@@ -903,9 +903,10 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
   const bool wait_ok = vec && all_ok;
   alignas(64) double sums1[4 * kTimeCats] = {};
   alignas(32) double sums3_wait[4] = {};
-  const JobFastArgs fa{gpu,     alive,   speed_c, speed_m, cause,      weight,  time_map,   fast,
-                       nfast,   d_run,   d_fast,  tb,      phase_now,  out_sm,  out_hbm,    out_nvl,
-                       out_net, out_mem, g0,      sums1,   sums3_wait, wait_ok, c.wait_util};
+  const JobFastArgs fa{gpu,     alive,       speed_c, speed_m, cause, weight,    time_map,
+                       fast,    nfast,       d_run,   d_fast,  tb,    phase_now, out_sm,
+                       out_hbm, out_nvl,     out_net, out_mem, g0,    sums1,     sums3_wait,
+                       wait_ok, c.wait_util, bw_nvl,  bw_net};
   bool waited = false;
   std::size_t next_vec = g0;
   for (std::size_t g = g0; g < g1; ++g) {
