@@ -386,35 +386,6 @@ void markAll(JobState& st) {
   }
 }
 
-// every GPU waits at the same barrier and all are alive: start the next phase at tr
-void releaseBarrier(const TrainingJobSpec& job, JobState& st, double tr) {
-  const int n = static_cast<int>(job.phases.size());
-  int p = st.gpu.front().phase;
-  int next = p;
-  if (p == n) {  // iteration end
-    double T = tr - st.t_last_iteration_end;
-    st.iterations += 1;
-    st.last_iteration_time = T;
-    st.sum_iteration_time += T;
-    st.min_iteration_time = std::min(st.min_iteration_time, T);
-    st.max_iteration_time = std::max(st.max_iteration_time, T);
-    st.t_last_iteration_end = tr;
-    bool due = checkpointsOn(job) &&
-               tr - st.t_last_checkpoint_end >= job.checkpoint_interval * (1.0 - kCheckpointTol);
-    next = due ? n + 1 : 0;
-  } else if (p == 0) {  // waiting in front of phase 0 only happens after a checkpoint
-    st.checkpoints += 1;
-    st.t_last_checkpoint_end = tr;
-    st.iterations_at_checkpoint = st.iterations;
-    snapshotMap(st);
-  }
-  for (GpuProgress& s : st.gpu) {
-    s.phase = next;
-    s.work = 0;
-    s.waiting = false;
-  }
-}
-
 // a GPU of the job died: the work since the last checkpoint is lost, every rank starts over
 // from phase 0 once the restart is done; failed GPUs move to hot spares while there are any
 void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> alive) {
@@ -728,50 +699,140 @@ void trainingStepMerge1(JobState& st, JobStepCtx& c, const JobStepPart& part) {
   c.all_waiting = c.all_waiting && part.all_waiting;
 }
 
+// the barrier release in parts (workload.h): the parts' reductions are merged in part order, so
+// for a fixed partition the results do not depend on which thread ran which part
+void trainingReleaseScan(const JobState& st, const JobStepCtx& c, std::size_t g0, std::size_t g1,
+                         JobReleasePart& part) {
+  (void)c;
+  // the barrier releases at the latest arrival; the straggler the others' waits are attributed
+  // to is the GPU that waited least since the last release (all started together then), which
+  // is the latest arrival also when arrivals tie at a step boundary (the attribution reads the
+  // per-GPU maps: a job without them, per_gpu_map false, skips it)
+  double tr = part.tr, least = part.least;
+  std::size_t gs = part.gs;
+  for (std::size_t g = g0; g < g1; ++g) {
+    const GpuProgress& s = st.gpu[g];
+    tr = std::max(tr, s.t_local);
+    if (!st.per_gpu_map) continue;
+    const double w =
+        st.time(g)[kTimeBarrierWait] - st.loss_mark[g * (kLossCats + 1) + kLossCats] - s.t_local;
+    if (w < least) least = w, gs = g;
+  }
+  part.tr = tr, part.least = least, part.gs = gs;
+}
+
+JobRelease trainingReleaseDecide(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                                 std::span<JobReleasePart> parts) {
+  JobRelease r;
+  r.tr = c.t_run;
+  double least = std::numeric_limits<double>::infinity();
+  for (const JobReleasePart& p : parts) {  // in part order: the first of equal waits
+    r.tr = std::max(r.tr, p.tr);
+    if (p.least < least) least = p.least, r.gs = p.gs;
+  }
+  r.attribute = st.per_gpu_map && r.gs < st.gpu.size();
+  if (r.attribute) stragglerShares(st, r.gs, r.share);
+  // the job's side of the release (releaseBarrier): an iteration or a checkpoint ends at tr; the
+  // phase every GPU starts next
+  const int n = static_cast<int>(job.phases.size());
+  const int p = st.gpu.front().phase;
+  r.next = p;
+  if (p == n) {  // iteration end
+    const double T = r.tr - st.t_last_iteration_end;
+    st.iterations += 1;
+    st.last_iteration_time = T;
+    st.sum_iteration_time += T;
+    st.min_iteration_time = std::min(st.min_iteration_time, T);
+    st.max_iteration_time = std::max(st.max_iteration_time, T);
+    st.t_last_iteration_end = r.tr;
+    const bool due = checkpointsOn(job) && r.tr - st.t_last_checkpoint_end >=
+                                               job.checkpoint_interval * (1.0 - kCheckpointTol);
+    r.next = due ? n + 1 : 0;
+  } else if (p == 0) {  // waiting in front of phase 0 only happens after a checkpoint
+    st.checkpoints += 1;
+    st.t_last_checkpoint_end = r.tr;
+    st.iterations_at_checkpoint = st.iterations;
+    r.snapshot = true;  // the maps with the waits booked, before the GPUs move on
+  }
+  for (JobReleasePart& q : parts) {
+    for (double& v : q.map) v = 0;
+    q.caused = 0;
+    q.all_waiting = true;
+  }
+  return r;
+}
+
+void trainingReleaseBook(JobState& st, const JobStepCtx& c, const JobStepIo& io,
+                         const JobRelease& r, std::size_t g0, std::size_t g1,
+                         JobReleasePart& part) {
+  const std::size_t ng = st.gpu.size();
+  for (std::size_t g = g0; g < g1; ++g) {
+    GpuProgress& s = st.gpu[g];
+    s.wait_time += r.tr - s.t_local;
+    MapAcc{part.map, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, ng, g)}.add(
+        kTimeBarrierWait, r.tr - s.t_local);
+    if (io.alive[g]) addU(io, g, c.idle, r.tr - s.t_local);
+    s.t_local = r.tr;
+    if (r.attribute) part.caused += attributeWait(st, g, r.share);
+  }
+}
+
+void trainingReleaseAdvance(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                            const JobStepIo& io, const JobRelease& r, std::size_t g0,
+                            std::size_t g1, JobReleasePart& part) {
+  bool all_waiting = part.all_waiting;
+  for (std::size_t g = g0; g < g1; ++g) {
+    GpuProgress& s = st.gpu[g];
+    s.phase = r.next;
+    s.work = 0;
+    s.waiting = false;
+    if (jobGpuOk(st, io.alive, g)) {
+      Utilization u = loadU(io, g);
+      advanceGpu(job, st, c, io, g, part.map, u);
+      storeU(io, g, u);
+    }
+    all_waiting = all_waiting && s.waiting;
+  }
+  part.all_waiting = all_waiting;
+}
+
+void trainingReleaseMergeBook(JobState& st, const JobRelease& r, std::span<JobReleasePart> parts) {
+  double caused = 0;
+  for (JobReleasePart& p : parts) {
+    for (int k = 0; k < kTimeCats; ++k) st.map_sum[k] += p.map[k], p.map[k] = 0;
+    caused += p.caused;
+    p.caused = 0;
+  }
+  if (r.attribute) st.caused[r.gs] += caused;
+  if (r.snapshot) snapshotMap(st);
+}
+
+void trainingReleaseMerge(JobState& st, JobStepCtx& c, const JobRelease& r,
+                          std::span<JobReleasePart> parts) {
+  trainingReleaseMergeBook(st, JobRelease{r.tr, r.gs, {}, r.attribute, false, r.next}, parts);
+  bool all_waiting = true;
+  for (JobReleasePart& p : parts) {
+    all_waiting = all_waiting && p.all_waiting;
+    p = JobReleasePart{};  // (the next release's scan starts from here)
+  }
+  c.all_waiting = all_waiting;
+}
+
 bool trainingStepRelease(const TrainingJobSpec& job, JobState& st, JobStepCtx& c,
                          const JobStepIo& io) {
   const std::size_t ng = st.gpu.size();
   bool released = false;
-  while (c.run && c.all_waiting && c.all_ok) {
-    // the barrier releases at the latest arrival; the straggler the others' waits are
-    // attributed to is the GPU that waited least since the last release (all started together
-    // then), which is the latest arrival also when arrivals tie at a step boundary
-    // (the attribution reads the per-GPU maps: a job without them, per_gpu_map false, skips it)
-    const bool attribute = st.per_gpu_map;
-    double tr = c.t_run, least = std::numeric_limits<double>::infinity();
-    std::size_t gs = 0;
-    for (std::size_t g = 0; g < ng; ++g) {
-      const GpuProgress& s = st.gpu[g];
-      tr = std::max(tr, s.t_local);
-      if (!attribute) continue;
-      const double w = st.time(g)[kTimeBarrierWait] - lossMark(st, g)[kLossCats] - s.t_local;
-      if (w < least) least = w, gs = g;
-    }
-    double share[kWaitCats] = {};
-    if (attribute) stragglerShares(st, gs, share);
-    double caused = 0;
-    for (std::size_t g = 0; g < ng; ++g) {
-      GpuProgress& s = st.gpu[g];
-      s.wait_time += tr - s.t_local;
-      mapOf(st, g, weightOf(io, ng, g)).add(kTimeBarrierWait, tr - s.t_local);
-      if (io.alive[g]) addU(io, g, c.idle, tr - s.t_local);
-      s.t_local = tr;
-      if (attribute) caused += attributeWait(st, g, share);
-    }
-    if (attribute) st.caused[gs] += caused;
-    releaseBarrier(job, st, tr);
+  JobReleasePart part;
+  const std::span<JobReleasePart> one(&part, 1);
+  while (trainingReleaseDue(c)) {
+    part = JobReleasePart{};
+    trainingReleaseScan(st, c, 0, ng, part);
+    const JobRelease r = trainingReleaseDecide(job, st, c, one);
+    trainingReleaseBook(st, c, io, r, 0, ng, part);
+    trainingReleaseMergeBook(st, r, one);
+    trainingReleaseAdvance(job, st, c, io, r, 0, ng, part);
+    trainingReleaseMerge(st, c, r, one);
     released = true;
-    bool all_waiting = true;
-    for (std::size_t g = 0; g < ng; ++g) {
-      GpuProgress& s = st.gpu[g];
-      if (jobGpuOk(st, io.alive, g)) {
-        Utilization u = loadU(io, g);
-        advanceGpu(job, st, c, io, g, st.map_sum, u);
-        storeU(io, g, u);
-      }
-      all_waiting = all_waiting && s.waiting;
-    }
-    c.all_waiting = all_waiting;
   }
   return released;
 }

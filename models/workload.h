@@ -292,6 +292,53 @@ void trainingStepMerge1(JobState& st, JobStepCtx& c, const JobStepPart& part);
 // the barrier release(s) within the step if every GPU waits; returns whether it released
 bool trainingStepRelease(const TrainingJobSpec& job, JobState& st, JobStepCtx& c,
                          const JobStepIo& io);
+// the same release in parts of the job's GPUs, for a caller that runs them on several threads
+// (the GPU layer's stepChunks); trainingStepRelease is these with one part. While
+// trainingReleaseDue(c):
+//   parts[k] = {}; trainingReleaseScan(st, c, g0, g1, parts[k])   per part: latest arrival,
+//                                                                  straggler candidate
+//   r = trainingReleaseDecide(job, st, c, parts)    serial: the release time, the straggler's
+//                                                   shares, the iteration or checkpoint it ends
+//   trainingReleaseBook(st, c, io, r, g0, g1, parts[k])  per part: each GPU's wait to the release
+//   [if r.snapshot: trainingReleaseMergeBook(st, r, parts)  serial: the sums so far, the
+//                                                           checkpoint's copy of the maps]
+//   trainingReleaseAdvance(job, st, c, io, r, g0, g1, parts[k])  per part: each GPU into the
+//                                                  next phase, on to the step end or a barrier
+//   trainingReleaseMerge(st, c, r, parts)          serial: the sums in part order, all waiting?
+// (without a snapshot, a part may book and advance in one pass.) The job's map sums and the
+// straggler's caused wait are summed per part and merged in part order: for a fixed partition
+// the results do not depend on the thread count.
+struct JobReleasePart {
+  double tr = -std::numeric_limits<double>::infinity();      // latest arrival      (s)
+  double least = std::numeric_limits<double>::infinity();    // least wait since the last release
+  std::size_t gs = std::numeric_limits<std::size_t>::max();  // and its GPU
+  double map[kTimeCats] = {};  // the part's additions to the job's map sums                (s)
+  double caused = 0;           // the others' waits booked to the straggler (GPU-seconds)  (s)
+  bool all_waiting = true;     // every GPU of the part at a barrier again
+};
+struct JobRelease {
+  double tr = 0;                                             // the release time (s)
+  std::size_t gs = std::numeric_limits<std::size_t>::max();  // the straggler
+  double share[kWaitCats] = {};  // its losses as shares (per-GPU maps only)           (1)
+  bool attribute = false;        // per-GPU maps: the waits are attributed
+  bool snapshot = false;         // a checkpoint ends: its copy of the maps after the waits
+  int next = 0;                  // the phase every GPU starts
+};
+inline bool trainingReleaseDue(const JobStepCtx& c) {
+  return c.run && c.all_waiting && c.all_ok;
+}
+void trainingReleaseScan(const JobState& st, const JobStepCtx& c, std::size_t g0, std::size_t g1,
+                         JobReleasePart& part);
+JobRelease trainingReleaseDecide(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                                 std::span<JobReleasePart> parts);
+void trainingReleaseBook(JobState& st, const JobStepCtx& c, const JobStepIo& io,
+                         const JobRelease& r, std::size_t g0, std::size_t g1, JobReleasePart& part);
+void trainingReleaseMergeBook(JobState& st, const JobRelease& r, std::span<JobReleasePart> parts);
+void trainingReleaseAdvance(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
+                            const JobStepIo& io, const JobRelease& r, std::size_t g0,
+                            std::size_t g1, JobReleasePart& part);
+void trainingReleaseMerge(JobState& st, JobStepCtx& c, const JobRelease& r,
+                          std::span<JobReleasePart> parts);
 void trainingStepFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
                         const JobStepIo& io, std::size_t g0, std::size_t g1, JobStepPart& part);
 // pass 1 and, for every GPU from the first after which the part is known not to release

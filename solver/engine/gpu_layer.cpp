@@ -61,6 +61,15 @@ void initChunks(const FacilityModel& m, GpuLayerState& g) {
   g.job_ex.assign(std::size_t(m.njob), JobStepExtras{});
   g.job_io.assign(std::size_t(m.njob), JobStepIo{});
   g.deferred.assign(std::size_t(g.nchunk), 0);
+  g.job_runlist_adr.assign(std::size_t(m.njob) + 1, 0);
+  g.job_runlist.clear();
+  for (int j = 0; j < m.njob; ++j) {
+    g.job_runlist_adr[std::size_t(j)] = int(g.job_runlist.size());
+    for (std::size_t a = 0; a < g.job_runs.size(); ++a)
+      if (g.job_runs[a].job == j) g.job_runlist.push_back(int(a));
+  }
+  g.job_runlist_adr[std::size_t(m.njob)] = int(g.job_runlist.size());
+  g.release_parts.assign(g.job_runlist.size(), JobReleasePart{});
 }
 
 }  // namespace
@@ -767,10 +776,50 @@ void startWindow(const FacilityModel& m, State& st, const double* y, WorkerPool*
   });
 }
 
+// the barrier release(s) of fused job j within the step, over its runs on the pool: one part of
+// the release per run (models/workload.h), merged in run order, the same whatever the thread
+// count. Two passes over the job's GPUs in parallel (the latest arrival; each GPU's wait and its
+// way on into the next phase), a third only where a checkpoint's copy of the maps sits between
+// the waits and the next phase; serially, the release's decision and the sums.
+void releaseJob(const FacilityModel& m, GpuLayerState& g, int j, WorkerPool* pool) {
+  const TrainingJobSpec& spec = m.job_spec[std::size_t(j)];
+  JobState& js = g.job[std::size_t(j)];
+  JobStepCtx& c = g.job_ctx[std::size_t(j)];
+  const JobStepIo& io = g.job_io[std::size_t(j)];
+  const int a0 = g.job_runlist_adr[std::size_t(j)];
+  const int n = g.job_runlist_adr[std::size_t(j) + 1] - a0;
+  const std::span<JobReleasePart> parts(g.release_parts.data() + a0, std::size_t(n));
+  auto slots = [&](int i) {
+    const GpuLayerState::JobRun& run = g.job_runs[std::size_t(g.job_runlist[std::size_t(a0 + i)])];
+    return std::pair<std::size_t, std::size_t>(std::size_t(run.slot0), std::size_t(run.slot1));
+  };
+  while (trainingReleaseDue(c)) {
+    forChunks(pool, n, [&](int i) {
+      const auto [s0, s1] = slots(i);
+      parts[std::size_t(i)] = JobReleasePart{};
+      trainingReleaseScan(js, c, s0, s1, parts[std::size_t(i)]);
+    });
+    const JobRelease r = trainingReleaseDecide(spec, js, c, parts);
+    forChunks(pool, n, [&](int i) {
+      const auto [s0, s1] = slots(i);
+      trainingReleaseBook(js, c, io, r, s0, s1, parts[std::size_t(i)]);
+      if (!r.snapshot) trainingReleaseAdvance(spec, js, c, io, r, s0, s1, parts[std::size_t(i)]);
+    });
+    if (r.snapshot) {
+      trainingReleaseMergeBook(js, r, parts);
+      forChunks(pool, n, [&](int i) {
+        const auto [s0, s1] = slots(i);
+        trainingReleaseAdvance(spec, js, c, io, r, s0, s1, parts[std::size_t(i)]);
+      });
+    }
+    trainingReleaseMerge(js, c, r, parts);
+  }
+}
+
 // 2. the racks and the fused jobs: one parallel loop over the chunks; then, serially and in chunk
-// order, the jobs' sums of pass 1 and their barrier releases; then the chunks that waited for
-// them (only in the steps where every GPU of some chunk is at the barrier); then the rest of the
-// sums
+// order, the jobs' sums of pass 1; their barrier releases (releaseJob); then the chunks that
+// waited for them (only in the steps where every GPU of some chunk is at the barrier); then the
+// rest of the sums
 void stepChunks(const FacilityModel& m, State& st, double t, double dt, WorkerPool* pool) {
   GpuLayerState& g = st.gl;
   forChunks(pool, g.nchunk, [&](int k) { stepChunk(m, st, k, t, dt); });
@@ -783,9 +832,7 @@ void stepChunks(const FacilityModel& m, State& st, double t, double dt, WorkerPo
     if (g.chunk_wait[std::size_t(k)]) g.deferred[std::size_t(nd++)] = k;
   if (nd > 0) {
     for (int j = 0; j < m.njob; ++j)
-      if (g.job_fused[std::size_t(j)])
-        trainingStepRelease(m.job_spec[j], g.job[j], g.job_ctx[std::size_t(j)],
-                            g.job_io[std::size_t(j)]);
+      if (g.job_fused[std::size_t(j)]) releaseJob(m, g, j, pool);
     forChunks(pool, nd, [&](int i) { finishChunk(m, st, g.deferred[std::size_t(i)], t, dt); });
   }
   for (std::size_t a = 0; a < g.job_runs.size(); ++a) {

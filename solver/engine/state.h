@@ -134,9 +134,13 @@ struct GpuLayerState {
   std::vector<char> run_done;          // this step: the run's finish is done
   std::vector<char> chunk_wait;        // this step: the chunk waits for its jobs' barrier decision
   std::vector<int> deferred;           // the chunks with pending racks, in order (scratch)
-  std::vector<double> job_throttled;   // GPU-seconds of thermal/brake throttling   (s)
-  std::vector<double> job_capped;      // GPU-seconds under the power cap (0x4), cumulative (s)
-  double capped_total = 0;             // the same over every GPU                          (s)
+  // each fused job's runs (indices into job_runs, in chunk order: its slots in order), and one
+  // part of its barrier release per run (models/workload.h, the release in parts)
+  std::vector<int> job_runlist_adr, job_runlist;  // njob + 1; the runs
+  std::vector<JobReleasePart> release_parts;      // as job_runlist
+  std::vector<double> job_throttled;              // GPU-seconds of thermal/brake throttling   (s)
+  std::vector<double> job_capped;  // GPU-seconds under the power cap (0x4), cumulative (s)
+  double capped_total = 0;         // the same over every GPU                          (s)
   // per job, at the last output row: iterations and their summed time (the interval's share)
   std::vector<long> job_iterations_row;
   std::vector<double> job_iteration_time_row;

@@ -806,7 +806,27 @@ bool stepInChunks(const TrainingJobSpec& job, JobState& st, double t, double dt,
     done[k] = 1;
   }
   for (std::size_t k = 0; k < nk; ++k) trainingStepMerge1(st, c, parts[k]);
-  trainingStepRelease(job, st, c, io);
+  // the release in the same chunks (gpu_layer.cpp releaseJob): book and advance in one pass per
+  // chunk, except where a checkpoint's copy of the maps sits between them
+  std::vector<JobReleasePart> rel(nk);
+  while (trainingReleaseDue(c)) {
+    for (std::size_t k = 0; k < nk; ++k) {
+      rel[k] = JobReleasePart{};
+      trainingReleaseScan(st, c, k * chunk, std::min(ng, (k + 1) * chunk), rel[k]);
+    }
+    const JobRelease r = trainingReleaseDecide(job, st, c, rel);
+    for (std::size_t k = 0; k < nk; ++k) {
+      const std::size_t g0 = k * chunk, g1 = std::min(ng, g0 + chunk);
+      trainingReleaseBook(st, c, io, r, g0, g1, rel[k]);
+      if (!r.snapshot) trainingReleaseAdvance(job, st, c, io, r, g0, g1, rel[k]);
+    }
+    if (r.snapshot) {
+      trainingReleaseMergeBook(st, r, rel);
+      for (std::size_t k = 0; k < nk; ++k)
+        trainingReleaseAdvance(job, st, c, io, r, k * chunk, std::min(ng, (k + 1) * chunk), rel[k]);
+    }
+    trainingReleaseMerge(st, c, r, rel);
+  }
   for (std::size_t k = 0; k < nk; ++k)
     if (!done[k])
       trainingStepFinish(job, st, c, io, k * chunk, std::min(ng, (k + 1) * chunk), parts[k]);
@@ -878,6 +898,12 @@ TEST_CASE(
     CHECK(whole.failures == parts.failures);
     CHECK(whole.stalled_time == Approx(parts.stalled_time).epsilon(1e-12).margin(1e-12));
     CHECK(whole.time_map == parts.time_map);
+    // the release in chunks: each GPU's waits and attribution bit for bit, the straggler's caused
+    // wait (summed per chunk) to round-off
+    CHECK(whole.wait_map == parts.wait_map);
+    CHECK(whole.iterations_at_checkpoint == parts.iterations_at_checkpoint);
+    for (std::size_t g = 0; g < whole.caused.size(); ++g)
+      CHECK(whole.caused[g] == Approx(parts.caused[g]).epsilon(1e-12).margin(1e-12));
     for (int c = 0; c < kTimeCats; ++c)
       CHECK(whole.map_sum[c] == Approx(parts.map_sum[c]).epsilon(1e-12).margin(1e-12));
   }
