@@ -304,6 +304,18 @@ HWY_INLINE void ThermalLanes(D d, const GpuBatchParams& p, const GpuBatchIo& io,
   sum[4] = hn::Add(sum[4], hn::IfThenElseZero(any(kThrottleHwSlowdown), wdt));
   sum[5] = hn::Add(sum[5], hn::IfThenElseZero(any(kThrottleSwThermal | kThrottleHwThermal), wdt));
   sum[6] = hn::Add(sum[6], hn::IfThenElseZero(any(kThrottlePowerBrake), wdt));
+  if (io.a_net) {  // the activities (ActivityImpl's operations)
+    sum[7] = hn::MulAdd(w, hn::LoadU(d, io.a_sm + i), sum[7]);
+    sum[8] = hn::MulAdd(w, hn::LoadU(d, io.a_nvl + i), sum[8]);
+    sum[9] = hn::MulAdd(w, hn::LoadU(d, io.a_net + i), sum[9]);
+  }
+}
+
+// io without the activity sums (the tail's single lanes sum them in ActivityImpl's scalar form)
+inline GpuBatchIo withoutActivity(const GpuBatchIo& io) {
+  GpuBatchIo o = io;
+  o.a_net = nullptr;
+  return o;
 }
 
 // whole vectors, then the rest one lane at a time
@@ -327,21 +339,29 @@ void ThermalImpl(const GpuBatchType& t, const GpuBatchParams& p, const GpuBatchI
   const hn::ScalableTag<double> d;
   const std::size_t N = hn::Lanes(d), nn = std::size_t(n);
   using V = hn::Vec<decltype(d)>;
-  V sum[7];
+  V sum[10];
   for (V& v : sum) v = hn::Zero(d);
   std::size_t i = 0;
   const ThermalScalars sc{dt, 1.0 / dt, t.C_die / dt, t.C_hbm / dt};
   for (; i + N <= nn; i += N) ThermalLanes(d, p, io, i, sc, sum);
-  double out[7];
-  for (int k = 0; k < 7; ++k) out[k] = hn::GetLane(hn::SumOfLanes(d, sum[k]));
+  double out[10];
+  for (int k = 0; k < 10; ++k) out[k] = hn::GetLane(hn::SumOfLanes(d, sum[k]));
   const hn::CappedTag<double, 1> d1;
   using V1 = hn::Vec<decltype(d1)>;
+  const GpuBatchIo io1 = withoutActivity(io);
   for (; i < nn; ++i) {
     V1 one[7];
     for (V1& v : one) v = hn::Zero(d1);
-    ThermalLanes(d1, p, io, i, sc, one);
+    ThermalLanes(d1, p, io1, i, sc, one);
     for (int k = 0; k < 7; ++k) out[k] += hn::GetLane(one[k]);
+    if (io.a_net) {  // (ActivityImpl's tail, in its form)
+      const double wi = p.w ? p.w[i] : 1.0;
+      out[7] += wi * io.a_sm[i];
+      out[8] += wi * io.a_nvl[i];
+      out[9] += wi * io.a_net[i];
+    }
   }
+  for (int k = 0; k < 3; ++k) s.act[k] += out[7 + k];
   s.P += out[0];
   s.Q += out[1];
   s.throttled += out[2];

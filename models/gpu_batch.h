@@ -100,6 +100,10 @@ struct GpuBatchIo {
   // optional: 1 / R_cp, the plate's conductance, computed by the caller as 1.0 / R_cp (the
   // bits of the thermal pass's own division, which it saves)                         (W/K)
   const double* G_cp = nullptr;
+  // optional: the network utilization (n); with it the thermal pass also sums the three
+  // activities the rack's other parts follow (GpuBatchSums::act: gpuBatchActivity's sums, in
+  // the same order, in the pass that has a_sm and a_nvl in registers)                  (1)
+  const double* a_net = nullptr;
 };
 
 // weighted sums of a thermal pass (weights GpuBatchParams::w)
@@ -107,6 +111,8 @@ struct GpuBatchSums {
   double P = 0, Q = 0;  // (W)
   // GPU-seconds: thermal or brake, SW power cap, HW slowdown, SW/HW thermal, brake (s)
   double throttled = 0, capped = 0, slowdown = 0, thermal = 0, brake = 0;
+  // where GpuBatchIo::a_net is set: the weighted sums of a_sm, a_nvl, a_net (1)
+  double act[3] = {};
 };
 
 // pass 1: the operating point of entries [0, n) (gpuOperatingPoint), latches updated

@@ -506,13 +506,6 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     }
     if (prot_cap < 1.0) b.cap[k] = std::min(b.cap[k], prot_cap * G.cap[q]);
   }
-  // the rack's activity sums for its non-GPU parts
-  {
-    double act[3] = {s.a_sm, s.a_nvlink, s.a_net};
-    gpuBatchActivity(G.a_sm.data() + q0, G.a_nvl.data() + q0, G.a_net.data() + q0,
-                     g.unit_weights ? nullptr : G.w.data() + q0, n, act);
-    s.a_sm = act[0], s.a_nvlink = act[1], s.a_net = act[2];
-  }
   // the step's operating point in the block only (GpuBlock::P): on the kernel's path, except at
   // the window's last step
   const bool local = one_job && !g.keep_Q;
@@ -555,6 +548,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
       io.cap_all = g.rack_cap[r];
     }
     io.G_cp = G.G_cp.data() + q;
+    io.a_net = G.a_net.data() + q;  // the thermal pass also sums the activities (sums.act)
     const GpuBatchType& bt = g.batch_types[std::size_t(type)];
     gpuBatchOperatingPoint(bt, p, io, k1 - k0);
     if (adjust) adjustPower(m, st, q, k1 - k0, t, dt, powered);
@@ -567,6 +561,10 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     s.slowdown += sums.slowdown;
     s.thermal += sums.thermal;
     s.brake += sums.brake;
+    // the rack's activity sums for its non-GPU parts
+    s.a_sm += sums.act[0];
+    s.a_nvlink += sums.act[1];
+    s.a_net += sums.act[2];
     k0 = k1;
   }
   // the clock causes the jobs read at the next step (from the reasons pass 1 left; docs/models/

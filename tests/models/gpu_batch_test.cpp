@@ -359,6 +359,49 @@ TEST_CASE("gpu batch thermal pass: the caller's conductance gives its own divisi
   CHECK(ran >= 1);
 }
 
+// the thermal pass's activity sums (GpuBatchIo::a_net set: the GPU layer's rack sums for its
+// other parts) are gpuBatchActivity's, bit for bit, weighted or not, whole vectors and a tail
+TEST_CASE("gpu batch thermal pass: its activity sums are the activity pass's, bit for bit",
+          "[gpu][simd]") {
+  const int ran = onEveryTarget([&] {
+    INFO("target " << gpuBatchTarget());
+    const GpuParams p = floored();
+    const int n = 203;
+    std::mt19937_64 rng(34);
+    Case c = randomCase(p, n, rng);
+    std::vector<double> a_net(n);
+    std::uniform_real_distribution<double> U(0.0, 1.0);
+    for (double& x : a_net) x = U(rng);
+    const GpuBatchType t = gpuBatchType(p);
+    for (const bool weighted : {false, true}) {
+      const GpuBatchParams bp{
+          c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
+          c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), weighted ? c.w.data() : nullptr};
+      Soa a(n), b(n);
+      warmStates({&a, &b});
+      GpuBatchIo ia = batchIo(c, c.flags.data(), c.cap.data(), a),
+                 ib = batchIo(c, c.flags.data(), c.cap.data(), b);
+      ib.a_net = a_net.data();
+      GpuBatchSums sa, sb;
+      gpuBatchOperatingPoint(t, bp, ia, n);
+      gpuBatchThermal(t, bp, ia, n, 0.05, sa);
+      gpuBatchOperatingPoint(t, bp, ib, n);
+      gpuBatchThermal(t, bp, ib, n, 0.05, sb);
+      double want[3] = {};
+      gpuBatchActivity(c.a_sm.data(), c.a_nvl.data(), a_net.data(), weighted ? c.w.data() : nullptr,
+                       n, want);
+      for (int k = 0; k < 3; ++k) {
+        CHECK(sa.act[k] == 0.0);  // not asked for
+        CHECK(sb.act[k] == want[k]);
+      }
+      CHECK(want[0] > 0);
+      REQUIRE(a.T_j == b.T_j);  // the thermal pass itself unchanged
+      REQUIRE(sa.Q == sb.Q);
+    }
+  });
+  CHECK(ran >= 1);
+}
+
 // the job's view of its GPUs (the GPU layer's jobSpeeds) as a vector pass, against its scalar
 // form, bit for bit, on every instruction set: two GPU types, every phase with the iteration end
 // and the checkpoint, clocks at 0, latched HW slowdowns and shutdowns, racks with and without
