@@ -173,6 +173,20 @@ HWY_INLINE void NewtonBlock(D d, const GpuBatchType& t, Scratch& S, std::size_t 
 }
 
 // step 3 for lanes [i, i + Lanes(d)), scratch lanes [k, k + Lanes(d)) of vector v
+// the clock cause of GpuThrottle bits `why` (gpuBatchClockCause), one byte per lane to `cause`
+template <class D>
+HWY_INLINE void StoreClockCause(D du, hn::Vec<D> why, unsigned char* cause) {
+  const hn::Rebind<std::uint8_t, D> d8;
+  const auto zero = hn::Zero(du);
+  auto has = [&](std::uint64_t b) { return hn::Ne(hn::And(why, hn::Set(du, b)), zero); };
+  auto c = hn::Set(du, std::uint64_t(kTimeClockOther));
+  c = hn::IfThenElse(has(kThrottleSwPowerCap), hn::Set(du, std::uint64_t(kTimePowerCap)), c);
+  c = hn::IfThenElse(has(kThrottlePowerBrake), hn::Set(du, std::uint64_t(kTimePowerBrake)), c);
+  c = hn::IfThenElse(has(kThrottleSwThermal | kThrottleHwThermal | kThrottleHwSlowdown),
+                     hn::Set(du, std::uint64_t(kTimeThermal)), c);
+  hn::StoreU(hn::TruncateTo(d8, c), d8, cause);
+}
+
 template <class D>
 HWY_INLINE void FinishLanes(D d, const GpuBatchType& t, const GpuBatchIo& io, std::size_t i,
                             const Scratch& S, std::size_t k, std::size_t v) {
@@ -231,6 +245,7 @@ HWY_INLINE void FinishLanes(D d, const GpuBatchType& t, const GpuBatchIo& io, st
   hn::StoreU(hn::IfThenElseZero(active, P_hbm), d, io.P_hbm + i);
   const auto active_u = hn::RebindMask(du, active);
   hn::StoreU(hn::IfThenElseZero(active_u, why), du, io.reasons + i);
+  if (io.cause) StoreClockCause(du, hn::IfThenElseZero(active_u, why), io.cause + i);
   const VU hw_bit = hn::IfThenElse(active_u, reason(hw, kLatchHwSlowdown),
                                    hn::And(in.latch, hn::Set(du, kLatchHwSlowdown)));
   const VU new_latch = hn::Or(hw_bit, reason(shut, kLatchShutDown));
@@ -439,16 +454,7 @@ void ActivityImpl(const double* a_sm, const double* a_nvl, const double* a_net, 
 template <class D>
 HWY_INLINE void ClockCauseLanes(D du, const std::uint64_t* reasons, std::size_t i,
                                 unsigned char* cause) {
-  const hn::Rebind<std::uint8_t, D> d8;
-  const auto why = hn::LoadU(du, reasons + i);
-  const auto zero = hn::Zero(du);
-  auto has = [&](std::uint64_t b) { return hn::Ne(hn::And(why, hn::Set(du, b)), zero); };
-  auto c = hn::Set(du, std::uint64_t(kTimeClockOther));
-  c = hn::IfThenElse(has(kThrottleSwPowerCap), hn::Set(du, std::uint64_t(kTimePowerCap)), c);
-  c = hn::IfThenElse(has(kThrottlePowerBrake), hn::Set(du, std::uint64_t(kTimePowerBrake)), c);
-  c = hn::IfThenElse(has(kThrottleSwThermal | kThrottleHwThermal | kThrottleHwSlowdown),
-                     hn::Set(du, std::uint64_t(kTimeThermal)), c);
-  hn::StoreU(hn::TruncateTo(d8, c), d8, cause + i);
+  StoreClockCause(du, hn::LoadU(du, reasons + i), cause + i);
 }
 
 void ClockCauseImpl(const std::uint64_t* reasons, int n, unsigned char* cause) {

@@ -104,6 +104,8 @@ struct GpuBatchIo {
   // activities the rack's other parts follow (GpuBatchSums::act: gpuBatchActivity's sums, in
   // the same order, in the pass that has a_sm and a_nvl in registers)                  (1)
   const double* a_net = nullptr;
+  // optional (n): the clock cause of each entry's reasons (gpuBatchClockCause's), from pass 1
+  unsigned char* cause = nullptr;
 };
 
 // weighted sums of a thermal pass (weights GpuBatchParams::w)

@@ -549,6 +549,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     }
     io.G_cp = G.G_cp.data() + q;
     io.a_net = G.a_net.data() + q;  // the thermal pass also sums the activities (sums.act)
+    io.cause = G.cause.data() + q;  // pass 1 leaves the clock causes the jobs read next
     const GpuBatchType& bt = g.batch_types[std::size_t(type)];
     gpuBatchOperatingPoint(bt, p, io, k1 - k0);
     if (adjust) adjustPower(m, st, q, k1 - k0, t, dt, powered);
@@ -567,9 +568,8 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
     s.a_net += sums.act[2];
     k0 = k1;
   }
-  // the clock causes the jobs read at the next step (from the reasons pass 1 left; docs/models/
-  // job.md): a power cap that is power smoothing's ramp limit is booked to smoothing
-  gpuBatchClockCause(local ? b.reasons : G.reasons.data() + q0, n, G.cause.data() + q0);
+  // the clock causes the jobs read at the next step (pass 1 left them from its reasons;
+  // docs/models/job.md): a power cap that is power smoothing's ramp limit is booked to smoothing
   if (!one_job)
     for (int k = 0; k < n; ++k)
       if (b.smoothing[k] && G.cause[q0 + k] == kTimePowerCap) G.cause[q0 + k] = kTimeSmoothing;

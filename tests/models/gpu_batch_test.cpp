@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <initializer_list>
 #include <random>
+#include <set>
 #include <utility>
 #include <vector>
 
@@ -398,6 +399,38 @@ TEST_CASE("gpu batch thermal pass: its activity sums are the activity pass's, bi
       REQUIRE(a.T_j == b.T_j);  // the thermal pass itself unchanged
       REQUIRE(sa.Q == sb.Q);
     }
+  });
+  CHECK(ran >= 1);
+}
+
+// pass 1's clock causes (GpuBatchIo::cause set) are gpuBatchClockCause's of the reasons it left
+TEST_CASE("gpu batch pass 1: its clock causes are the clock-cause pass's, bit for bit",
+          "[gpu][simd]") {
+  const int ran = onEveryTarget([&] {
+    INFO("target " << gpuBatchTarget());
+    const GpuParams p = floored();
+    const int n = 203;
+    std::mt19937_64 rng(35);
+    Case c = randomCase(p, n, rng);
+    const GpuBatchType t = gpuBatchType(p);
+    const GpuBatchParams bp{c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
+                            c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), c.w.data()};
+    Soa a(n);
+    warmStates({&a});
+    GpuBatchIo io = batchIo(c, c.flags.data(), c.cap.data(), a);
+    std::vector<unsigned char> cause(n + 1, 99), want(n + 1, 99);
+    io.cause = cause.data();
+    std::set<int> seen;
+    for (int step = 0; step < 10; ++step) {
+      GpuBatchSums sums;
+      gpuBatchOperatingPoint(t, bp, io, n);
+      gpuBatchClockCause(a.reasons.data(), n, want.data());
+      REQUIRE(cause == want);
+      for (int i = 0; i < n; ++i) seen.insert(cause[i]);
+      gpuBatchThermal(t, bp, io, n, 0.05, sums);
+    }
+    CHECK(cause[n] == 99);  // nothing written past the end
+    CHECK(seen.size() >= 2);
   });
   CHECK(ran >= 1);
 }
