@@ -701,9 +701,7 @@ void trainingStepMerge1(JobState& st, JobStepCtx& c, const JobStepPart& part) {
 
 // the barrier release in parts (workload.h): the parts' reductions are merged in part order, so
 // for a fixed partition the results do not depend on which thread ran which part
-void trainingReleaseScan(const JobState& st, const JobStepCtx& c, std::size_t g0, std::size_t g1,
-                         JobReleasePart& part) {
-  (void)c;
+void trainingReleaseScan(const JobState& st, std::size_t g0, std::size_t g1, JobReleasePart& part) {
   // the barrier releases at the latest arrival; the straggler the others' waits are attributed
   // to is the GPU that waited least since the last release (all started together then), which
   // is the latest arrival also when arrivals tie at a step boundary (the attribution reads the
@@ -796,7 +794,9 @@ void trainingReleaseAdvance(const TrainingJobSpec& job, JobState& st, const JobS
   part.all_waiting = all_waiting;
 }
 
-void trainingReleaseMergeBook(JobState& st, const JobRelease& r, std::span<JobReleasePart> parts) {
+namespace {
+// the parts' map sums and caused waits so far into the job's, in part order (the parts' go to 0)
+void mergeReleaseSums(JobState& st, const JobRelease& r, std::span<JobReleasePart> parts) {
   double caused = 0;
   for (JobReleasePart& p : parts) {
     for (int k = 0; k < kTimeCats; ++k) st.map_sum[k] += p.map[k], p.map[k] = 0;
@@ -804,12 +804,17 @@ void trainingReleaseMergeBook(JobState& st, const JobRelease& r, std::span<JobRe
     p.caused = 0;
   }
   if (r.attribute) st.caused[r.gs] += caused;
+}
+}  // namespace
+
+void trainingReleaseMergeBook(JobState& st, const JobRelease& r, std::span<JobReleasePart> parts) {
+  mergeReleaseSums(st, r, parts);
   if (r.snapshot) snapshotMap(st);
 }
 
 void trainingReleaseMerge(JobState& st, JobStepCtx& c, const JobRelease& r,
                           std::span<JobReleasePart> parts) {
-  trainingReleaseMergeBook(st, JobRelease{r.tr, r.gs, {}, r.attribute, false, r.next}, parts);
+  mergeReleaseSums(st, r, parts);
   bool all_waiting = true;
   for (JobReleasePart& p : parts) {
     all_waiting = all_waiting && p.all_waiting;
@@ -826,7 +831,7 @@ bool trainingStepRelease(const TrainingJobSpec& job, JobState& st, JobStepCtx& c
   const std::span<JobReleasePart> one(&part, 1);
   while (trainingReleaseDue(c)) {
     part = JobReleasePart{};
-    trainingReleaseScan(st, c, 0, ng, part);
+    trainingReleaseScan(st, 0, ng, part);
     const JobRelease r = trainingReleaseDecide(job, st, c, one);
     trainingReleaseBook(st, c, io, r, 0, ng, part);
     trainingReleaseMergeBook(st, r, one);

@@ -295,8 +295,8 @@ bool trainingStepRelease(const TrainingJobSpec& job, JobState& st, JobStepCtx& c
 // the same release in parts of the job's GPUs, for a caller that runs them on several threads
 // (the GPU layer's stepChunks); trainingStepRelease is these with one part. While
 // trainingReleaseDue(c):
-//   parts[k] = {}; trainingReleaseScan(st, c, g0, g1, parts[k])   per part: latest arrival,
-//                                                                  straggler candidate
+//   parts[k] = {}; trainingReleaseScan(st, g0, g1, parts[k])   per part: latest arrival,
+//                                                               straggler candidate
 //   r = trainingReleaseDecide(job, st, c, parts)    serial: the release time, the straggler's
 //                                                   shares, the iteration or checkpoint it ends
 //   trainingReleaseBook(st, c, io, r, g0, g1, parts[k])  per part: each GPU's wait to the release
@@ -327,8 +327,7 @@ struct JobRelease {
 inline bool trainingReleaseDue(const JobStepCtx& c) {
   return c.run && c.all_waiting && c.all_ok;
 }
-void trainingReleaseScan(const JobState& st, const JobStepCtx& c, std::size_t g0, std::size_t g1,
-                         JobReleasePart& part);
+void trainingReleaseScan(const JobState& st, std::size_t g0, std::size_t g1, JobReleasePart& part);
 JobRelease trainingReleaseDecide(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
                                  std::span<JobReleasePart> parts);
 void trainingReleaseBook(JobState& st, const JobStepCtx& c, const JobStepIo& io,

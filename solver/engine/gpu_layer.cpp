@@ -795,7 +795,7 @@ void releaseJob(const FacilityModel& m, GpuLayerState& g, int j, WorkerPool* poo
     forChunks(pool, n, [&](int i) {
       const auto [s0, s1] = slots(i);
       parts[std::size_t(i)] = JobReleasePart{};
-      trainingReleaseScan(js, c, s0, s1, parts[std::size_t(i)]);
+      trainingReleaseScan(js, s0, s1, parts[std::size_t(i)]);
     });
     const JobRelease r = trainingReleaseDecide(spec, js, c, parts);
     forChunks(pool, n, [&](int i) {

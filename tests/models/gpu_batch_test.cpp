@@ -92,6 +92,12 @@ GpuBatchIo batchIo(const Case& c, const std::uint64_t* flags, const double* cap,
       v.Q.data(),     v.E.data(),     v.Tjm.data(),   v.Thm.data(),   v.tt.data()};
 }
 
+// the kernel's per-GPU parameters of case c, weighted by its group sizes or (w null) not
+GpuBatchParams batchParams(const Case& c, const double* w) {
+  return GpuBatchParams{c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
+                        c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), w};
+}
+
 // warm GPUs of graded temperatures, the start of the bit-for-bit comparisons
 void warmStates(std::initializer_list<Soa*> states) {
   for (Soa* v : states)
@@ -170,8 +176,7 @@ void compareOnce(const GpuParams& p, int n, std::uint64_t seed) {
     s.shut_down = U(rng) < 0.02;
   }
   const GpuBatchType t = gpuBatchType(p);
-  const GpuBatchParams bp{c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
-                          c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), c.w.data()};
+  const GpuBatchParams bp = batchParams(c, c.w.data());
   Soa v(n);
   const double dt = 0.05;
   int capped = 0, sw = 0, hw = 0, shut = 0, idle = 0, brake = 0;
@@ -269,8 +274,7 @@ TEST_CASE("gpu batch kernel: its own gather of flags and caps equals the caller'
   std::uniform_real_distribution<double> U(0, 1);
   Case c = randomCase(p, n, rng);
   const GpuBatchType t = gpuBatchType(p);
-  const GpuBatchParams bp{c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
-                          c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), c.w.data()};
+  const GpuBatchParams bp = batchParams(c, c.w.data());
   std::vector<double> mem(n), cap_gpu(n);
   for (int i = 0; i < n; ++i) {
     mem[i] = U(rng) < 0.3 ? 1.0 : 0.0;
@@ -329,8 +333,7 @@ TEST_CASE("gpu batch thermal pass: the caller's conductance gives its own divisi
     std::mt19937_64 rng(33);
     Case c = randomCase(p, n, rng);
     const GpuBatchType t = gpuBatchType(p);
-    const GpuBatchParams bp{c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
-                            c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), c.w.data()};
+    const GpuBatchParams bp = batchParams(c, c.w.data());
     std::vector<double> G_cp(n), G_off(n);
     for (int i = 0; i < n; ++i) {
       G_cp[i] = 1.0 / c.R_cp[i];
@@ -375,9 +378,7 @@ TEST_CASE("gpu batch thermal pass: its activity sums are the activity pass's, bi
     for (double& x : a_net) x = U(rng);
     const GpuBatchType t = gpuBatchType(p);
     for (const bool weighted : {false, true}) {
-      const GpuBatchParams bp{
-          c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
-          c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), weighted ? c.w.data() : nullptr};
+      const GpuBatchParams bp = batchParams(c, weighted ? c.w.data() : nullptr);
       Soa a(n), b(n);
       warmStates({&a, &b});
       GpuBatchIo ia = batchIo(c, c.flags.data(), c.cap.data(), a),
@@ -413,8 +414,7 @@ TEST_CASE("gpu batch pass 1: its clock causes are the clock-cause pass's, bit fo
     std::mt19937_64 rng(35);
     Case c = randomCase(p, n, rng);
     const GpuBatchType t = gpuBatchType(p);
-    const GpuBatchParams bp{c.P_base.data(), c.P_leak.data(), c.P_sm.data(),    c.P_clk.data(),
-                            c.g_jc.data(),   c.g_hbm.data(),  c.C_plate.data(), c.w.data()};
+    const GpuBatchParams bp = batchParams(c, c.w.data());
     Soa a(n);
     warmStates({&a});
     GpuBatchIo io = batchIo(c, c.flags.data(), c.cap.data(), a);

@@ -812,7 +812,7 @@ bool stepInChunks(const TrainingJobSpec& job, JobState& st, double t, double dt,
   while (trainingReleaseDue(c)) {
     for (std::size_t k = 0; k < nk; ++k) {
       rel[k] = JobReleasePart{};
-      trainingReleaseScan(st, c, k * chunk, std::min(ng, (k + 1) * chunk), rel[k]);
+      trainingReleaseScan(st, k * chunk, std::min(ng, (k + 1) * chunk), rel[k]);
     }
     const JobRelease r = trainingReleaseDecide(job, st, c, rel);
     for (std::size_t k = 0; k < nk; ++k) {
