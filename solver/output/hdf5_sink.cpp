@@ -94,6 +94,7 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     if (!bad.empty()) throw ResultsError(bad);
   }
   I.file.emplace(path_, std::size_t(flush_every_));
+  I.file->setThreads(L.threads);
   I.monthly.begin(L);
   ResultsFile& f = *I.file;
   // 1. provenance: program, revision, command line, host, time, solver settings, inputs

@@ -213,6 +213,7 @@ RunLayout describeModel(const FacilityModel& m) {
   L.ngpu = m.ngpu;
   L.njob = m.njob;
   L.ngroup = m.ngroup;
+  L.threads = std::max(1, m.options.threads);
   L.nbusway = m.has_power ? int(m.busway_name.size()) : 0;
   L.nleak = int(m.leaks.size());
   L.has_power = m.has_power;

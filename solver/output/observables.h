@@ -656,8 +656,9 @@ struct RunLayout {
   std::string name, facility_text, scenario_text;
   SolverSettings solver;  // the run's tolerances and steps (provenance, docs/results.md)
   int ncdu = 0, nrack = 0, nstate = 0, ngpu = 0, njob = 0, nbusway = 0, nleak = 0;
-  int ngroup = 0;  // GPU groups computed (docs/performance.md)
-  int nair = 0;    // air-cooled racks (issue 19)
+  int ngroup = 0;   // GPU groups computed (docs/performance.md)
+  int threads = 1;  // the run's worker threads (the results files compress on them too)
+  int nair = 0;     // air-cooled racks (issue 19)
   std::vector<std::string> air_name;
   std::vector<std::string> air_row;  // their hall row and position in it (floor plans)
   std::vector<int> air_index;

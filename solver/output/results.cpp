@@ -41,8 +41,10 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include <algorithm>
+#include <bit>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -52,6 +54,8 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+
+#include "solver/common/parallel.h"
 
 namespace dctwin {
 
@@ -123,6 +127,7 @@ struct ResultsFile::Impl {
     std::size_t width = 0;        // as given (0: 1-D)
     std::size_t cols = 1;         // values per row (max(width, 1))
     std::size_t rows = 1;         // rows per chunk and buffered block
+    std::size_t chunk_cols = 1;   // columns per chunk (a 2-D series)
     std::size_t block_start = 0;  // first row of the buffered block (a multiple of rows)
     std::size_t buffered = 0;     // rows in the buffer
     std::size_t on_disk = 0;      // rows of the buffer already written by a flush
@@ -138,7 +143,12 @@ struct ResultsFile::Impl {
 
   std::string path;
   std::size_t chunk_rows = 64;
-  std::optional<H5::H5File> file;  // engaged once created
+  // compresses the chunks of a wide series' block on several threads (setThreads)
+  std::unique_ptr<WorkerPool> pool;
+  std::vector<std::vector<unsigned char>> filtered;  // per chunk of a block: shuffled, deflated
+  std::vector<std::vector<unsigned char>> shuffled;  // per chunk: the shuffle filter's output
+  std::vector<int> zstatus;                          // per chunk: compress2's result
+  std::optional<H5::H5File> file;                    // engaged once created
   bool open = false;
   int lock_fd = -1;    // PATH.partial, then PATH: holds flock(LOCK_EX) while the file is open
   int target_fd = -1;  // an existing PATH, locked until the rename replaces it
@@ -316,6 +326,10 @@ struct ResultsFile::Impl {
         fspace.selectHyperslab(H5S_SELECT_SET, count, start);
         H5::DataSpace mspace(1, count);
         s.ds.write(s.buf.data(), H5::PredType::NATIVE_DOUBLE, mspace, fspace);
+      } else if (pool && s.cols > s.chunk_cols) {
+        hsize_t size[2] = {total, s.cols};
+        s.ds.extend(size);
+        writeChunks(s);
       } else {
         hsize_t size[2] = {total, s.cols};
         s.ds.extend(size);
@@ -331,6 +345,57 @@ struct ResultsFile::Impl {
       s.block_start += s.rows;
       s.buffered = 0;
       s.on_disk = 0;
+    }
+  }
+
+  // the buffered block of a 2-D series that spans several chunks (one column per GPU), each
+  // chunk filtered on the pool as the dataset's pipeline would (the shuffle filter, then deflate:
+  // zlib's compress2 at the same level, as HDF5's H5Z_filter_deflate calls it) and then written
+  // as it is (H5Dwrite_chunk), so the file holds the bytes HDF5's own write makes (tests/solver/
+  // results_test.cpp) while the compression, most of a wide block's write, runs on every thread.
+  // A chunk's rows past the buffered ones and its columns past the dataset's width hold the fill
+  // value (NaN), as HDF5 stores a chunk it writes in part.
+  void writeChunks(Series& s) {
+    const std::size_t cw = s.chunk_cols, nrow = s.rows, ncol = s.cols;
+    const std::size_t nchunk = (ncol + cw - 1) / cw;
+    const std::size_t n = nrow * cw, bytes = n * sizeof(double);
+    if (filtered.size() < nchunk) {
+      filtered.resize(nchunk);
+      shuffled.resize(nchunk);
+      zstatus.resize(nchunk);
+    }
+    const double* buf = s.buf.data();
+    const std::size_t buffered = s.buffered;
+    const auto filter = [&](int k) {
+      std::vector<unsigned char>& sh = shuffled[std::size_t(k)];
+      std::vector<unsigned char>& out = filtered[std::size_t(k)];
+      sh.resize(bytes);
+      const std::size_t c0 = std::size_t(k) * cw, w = std::min(cw, ncol - c0);
+      const double nan = std::numeric_limits<double>::quiet_NaN();
+      // the shuffle filter: byte b of element e at b * n + e (H5Z_filter_shuffle)
+      for (std::size_t i = 0; i < nrow; ++i) {
+        for (std::size_t c = 0; c < cw; ++c) {
+          const double v = i < buffered && c < w ? buf[i * ncol + c0 + c] : nan;
+          const auto u = std::bit_cast<std::uint64_t>(v);
+          const std::size_t e = i * cw + c;
+          for (std::size_t b = 0; b < sizeof(double); ++b)
+            sh[b * n + e] = static_cast<unsigned char>(u >> (8 * b));
+        }
+      }
+      uLongf len = compressBound(uLong(bytes));
+      out.resize(len);
+      zstatus[std::size_t(k)] = compress2(out.data(), &len, sh.data(), uLong(bytes), kDeflateLevel);
+      out.resize(len);
+    };
+    pool->run(int(nchunk), filter);
+    for (std::size_t k = 0; k < nchunk; ++k) {
+      if (zstatus[k] != Z_OK)
+        throw H5::DataSetIException("ResultsFile",
+                                    "deflate failed (zlib " + std::to_string(zstatus[k]) + ")");
+      const hsize_t offset[2] = {s.block_start, k * cw};
+      if (H5Dwrite_chunk(s.ds.getId(), H5P_DEFAULT, 0, offset, filtered[k].size(),
+                         filtered[k].data()) < 0)
+        throw H5::DataSetIException("ResultsFile", "H5Dwrite_chunk failed");
     }
   }
 
@@ -649,6 +714,7 @@ int ResultsFile::addSeries(const std::string& path, std::size_t width, const std
     } else {
       hsize_t dims[2] = {0, width}, maxdims[2] = {H5S_UNLIMITED, width};
       hsize_t chunk[2] = {rows, std::min<hsize_t>(width, max_cols)};
+      s.chunk_cols = chunk[1];
       dcpl.setChunk(2, chunk);
       dcpl.setShuffle();
       dcpl.setDeflate(kDeflateLevel);
@@ -687,6 +753,12 @@ void ResultsFile::appendRow(int series, std::span<const double> row) {
       throw ResultsError(msg);
     }
   }
+}
+
+void ResultsFile::setThreads(int threads) {
+  // the direct chunk writes hand HDF5 the file's bytes: little-endian doubles, as IEEE_F64LE
+  if constexpr (std::endian::native != std::endian::little) threads = 1;
+  impl_->pool = threads > 1 ? std::make_unique<WorkerPool>(threads) : nullptr;
 }
 
 std::size_t ResultsFile::chunkRows(int series) const {

@@ -66,6 +66,9 @@ class ResultsFile {
   void appendRow(int series, std::span<const double> row);
   std::size_t rows(int series) const;
   std::size_t chunkRows(int series) const;  // rows per chunk (and buffered block) of a series
+  // compress the chunks of a series that spans several (one column per GPU) on this many
+  // threads; the file is the same byte for byte (1: HDF5's own write, the default)
+  void setThreads(int threads);
 
   // growing 1-D series of strings (the event log); written at every flush, one chunk per entry
   int addStringSeries(const std::string& path, const std::string& description);

@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 #include <cmath>
 #include <csignal>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -332,6 +333,69 @@ TEST_CASE("results: wide series chunk the column dimension", "[results]") {
   CHECK(a.values[0] == cell(0, 0));
   CHECK(a.values[2 * width + 9999] == cell(2, 9999));
   CHECK(a.values[1 * width + 4097] == cell(1, 4097));
+}
+
+TEST_CASE("results: a wide series' chunks compressed on threads are HDF5's own, byte for byte",
+          "[results]") {
+  // the same rows through HDF5's write (1 thread) and through the chunks filtered on 3 threads and
+  // written directly (H5Dwrite_chunk): every stored chunk (filter mask and bytes) is the same, for
+  // full blocks, a block flushed in part and then filled (rewritten), the last block in part
+  // (its rows past the data NaN) and the edge chunk past the width; NaN values and a narrow series
+  // (one chunk: HDF5's own write either way) among them
+  const std::size_t width = 30001, narrow = 7;
+  TempFile one("chunks1"), three("chunks3");
+  for (const TempFile* t : {&one, &three}) {
+    ResultsFile f(t->str(), 10);  // 10 rows per chunk; 13107 columns (1 MiB), the last 3787
+    f.setThreads(t == &three ? 3 : 1);
+    const int s = f.addSeries("/gpu/T", width, "K", "per GPU");
+    const int n = f.addSeries("/rack/T", narrow, "K", "per rack");
+    std::vector<double> row(width), small(narrow);
+    for (std::size_t r = 0; r < 27; ++r) {
+      for (std::size_t c = 0; c < width; ++c)
+        row[c] = c % 97 == 3 ? std::nan("") : cell(r, c) + 1e-3 * double(c % 13);
+      for (std::size_t c = 0; c < narrow; ++c) small[c] = cell(r, c);
+      f.appendRow(s, row);
+      f.appendRow(n, small);
+      if (r == 13) f.flush();  // the second block in part, rewritten when it fills
+    }
+  }  // 27 rows: two full blocks and 7 rows of a third
+  H5::H5File a(one.str(), H5F_ACC_RDONLY), b(three.str(), H5F_ACC_RDONLY);
+  for (const char* path : {"/gpu/T", "/rack/T"}) {
+    H5::DataSet da = a.openDataSet(path), db = b.openDataSet(path);
+    hsize_t cdims[2] = {0, 0};
+    REQUIRE(da.getCreatePlist().getChunk(2, cdims) == 2);
+    const hsize_t w = std::string(path) == "/gpu/T" ? width : narrow;
+    if (w == width) CHECK(cdims[1] < w);  // the series spans several chunks
+    int chunks = 0;
+    for (hsize_t r = 0; r < 27; r += cdims[0]) {
+      for (hsize_t c = 0; c < w; c += cdims[1]) {
+        const hsize_t off[2] = {r, c};
+        hsize_t na = 0, nb = 0;
+        REQUIRE(H5Dget_chunk_storage_size(da.getId(), off, &na) >= 0);
+        REQUIRE(H5Dget_chunk_storage_size(db.getId(), off, &nb) >= 0);
+        REQUIRE(na > 0);
+        REQUIRE(na == nb);
+        std::vector<unsigned char> ca(na), cb(nb);
+        std::uint32_t fa = 99, fb = 99;
+        REQUIRE(H5Dread_chunk(da.getId(), H5P_DEFAULT, off, &fa, ca.data()) >= 0);
+        REQUIRE(H5Dread_chunk(db.getId(), H5P_DEFAULT, off, &fb, cb.data()) >= 0);
+        CHECK(fa == 0);  // every filter applied
+        CHECK(fb == fa);
+        CHECK(ca == cb);
+        ++chunks;
+      }
+    }
+    CHECK(chunks == (w == width ? 9 : 3));
+    Array x = readDoubles(a, path), y = readDoubles(b, path);
+    REQUIRE(x.dims == std::vector<hsize_t>{27, w});
+    REQUIRE(y.dims == x.dims);
+    for (std::size_t i = 0; i < x.values.size(); ++i)
+      if (!(x.values[i] == y.values[i] || (std::isnan(x.values[i]) && std::isnan(y.values[i]))))
+        FAIL("value " << i << " differs: " << x.values[i] << " vs " << y.values[i]);
+  }
+  Array y = readDoubles(b, "/gpu/T");
+  CHECK(y.values[26 * width + 4] == cell(26, 4) + 1e-3 * double(4 % 13));
+  CHECK(std::isnan(y.values[26 * width + 3]));
 }
 
 TEST_CASE("results: errors name the path and the reason", "[results]") {
