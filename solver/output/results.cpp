@@ -148,6 +148,7 @@ struct ResultsFile::Impl {
   std::vector<std::vector<unsigned char>> filtered;  // per chunk of a block: shuffled, deflated
   std::vector<std::vector<unsigned char>> shuffled;  // per chunk: the shuffle filter's output
   std::vector<int> zstatus;                          // per chunk: compress2's result
+  std::vector<uLongf> zlen;                          // per chunk: the deflated bytes
   std::optional<H5::H5File> file;                    // engaged once created
   bool open = false;
   int lock_fd = -1;    // PATH.partial, then PATH: holds flock(LOCK_EX) while the file is open
@@ -359,17 +360,23 @@ struct ResultsFile::Impl {
     const std::size_t cw = s.chunk_cols, nrow = s.rows, ncol = s.cols;
     const std::size_t nchunk = (ncol + cw - 1) / cw;
     const std::size_t n = nrow * cw, bytes = n * sizeof(double);
+    // the buffers sized here, so that the threads only compute (an allocation that failed on one
+    // would end the process)
+    const uLongf bound = compressBound(uLong(bytes));
     if (filtered.size() < nchunk) {
       filtered.resize(nchunk);
       shuffled.resize(nchunk);
       zstatus.resize(nchunk);
+      zlen.resize(nchunk);
+    }
+    for (std::size_t k = 0; k < nchunk; ++k) {
+      shuffled[k].resize(bytes);
+      filtered[k].resize(bound);
     }
     const double* buf = s.buf.data();
     const std::size_t buffered = s.buffered;
     const auto filter = [&](int k) {
-      std::vector<unsigned char>& sh = shuffled[std::size_t(k)];
-      std::vector<unsigned char>& out = filtered[std::size_t(k)];
-      sh.resize(bytes);
+      unsigned char* sh = shuffled[std::size_t(k)].data();
       const std::size_t c0 = std::size_t(k) * cw, w = std::min(cw, ncol - c0);
       const double nan = std::numeric_limits<double>::quiet_NaN();
       // the shuffle filter: byte b of element e at b * n + e (H5Z_filter_shuffle)
@@ -382,10 +389,10 @@ struct ResultsFile::Impl {
             sh[b * n + e] = static_cast<unsigned char>(u >> (8 * b));
         }
       }
-      uLongf len = compressBound(uLong(bytes));
-      out.resize(len);
-      zstatus[std::size_t(k)] = compress2(out.data(), &len, sh.data(), uLong(bytes), kDeflateLevel);
-      out.resize(len);
+      uLongf len = bound;
+      zstatus[std::size_t(k)] =
+          compress2(filtered[std::size_t(k)].data(), &len, sh, uLong(bytes), kDeflateLevel);
+      zlen[std::size_t(k)] = len;
     };
     pool->run(int(nchunk), filter);
     for (std::size_t k = 0; k < nchunk; ++k) {
@@ -393,8 +400,7 @@ struct ResultsFile::Impl {
         throw H5::DataSetIException("ResultsFile",
                                     "deflate failed (zlib " + std::to_string(zstatus[k]) + ")");
       const hsize_t offset[2] = {s.block_start, k * cw};
-      if (H5Dwrite_chunk(s.ds.getId(), H5P_DEFAULT, 0, offset, filtered[k].size(),
-                         filtered[k].data()) < 0)
+      if (H5Dwrite_chunk(s.ds.getId(), H5P_DEFAULT, 0, offset, zlen[k], filtered[k].data()) < 0)
         throw H5::DataSetIException("ResultsFile", "H5Dwrite_chunk failed");
     }
   }
