@@ -114,5 +114,5 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "qt6-qpa-plugins")
 set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "python3, python3-h5py, python3-numpy, python3-matplotlib, fonts-dejavu-core")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS
-    "cmake, g++, libsundials-dev, libhdf5-dev, libyaml-cpp-dev, libeigen3-dev, hdf5-tools")
+    "cmake, g++, libsundials-dev, libhdf5-dev, zlib1g-dev, libyaml-cpp-dev, libeigen3-dev, hdf5-tools")
 include(CPack)
