@@ -14,7 +14,8 @@ coarse output interval, and fails when
   - a scenario whose faults stop the coolant flow or overheat the racks ends without a protective
     action in /events.
 --events prints each run's event log (time, component, kind), merged per kind and time.
-Exit 77 when h5py is missing (ctest: skipped). ctest `scenarios.four_times.<scenario>` runs it, one test per scenario.
+Exit 77 when h5py is missing (ctest: skipped). ctest `scenarios.four_times.<scenario>` runs it,
+one test per scenario.
 """
 import argparse
 import glob
