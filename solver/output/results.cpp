@@ -145,11 +145,14 @@ struct ResultsFile::Impl {
   std::size_t chunk_rows = 64;
   // compresses the chunks of a wide series' block on several threads (setThreads)
   std::unique_ptr<WorkerPool> pool;
-  std::vector<std::vector<unsigned char>> filtered;  // per chunk of a block: shuffled, deflated
-  std::vector<std::vector<unsigned char>> shuffled;  // per chunk: the shuffle filter's output
-  std::vector<int> zstatus;                          // per chunk: compress2's result
-  std::vector<uLongf> zlen;                          // per chunk: the deflated bytes
-  std::optional<H5::H5File> file;                    // engaged once created
+  struct ChunkBuf {
+    std::vector<unsigned char> shuffled;  // the shuffle filter's output
+    std::vector<unsigned char> filtered;  // that deflated
+    uLongf len = 0;                       // the deflated bytes
+    int status = Z_OK;                    // compress2's result
+  };
+  std::vector<ChunkBuf> chunk_buf;  // per chunk of the block being written
+  std::optional<H5::H5File> file;   // engaged once created
   bool open = false;
   int lock_fd = -1;    // PATH.partial, then PATH: holds flock(LOCK_EX) while the file is open
   int target_fd = -1;  // an existing PATH, locked until the rename replaces it
@@ -327,18 +330,18 @@ struct ResultsFile::Impl {
         fspace.selectHyperslab(H5S_SELECT_SET, count, start);
         H5::DataSpace mspace(1, count);
         s.ds.write(s.buf.data(), H5::PredType::NATIVE_DOUBLE, mspace, fspace);
-      } else if (pool && s.cols > s.chunk_cols) {
-        hsize_t size[2] = {total, s.cols};
-        s.ds.extend(size);
-        writeChunks(s);
       } else {
         hsize_t size[2] = {total, s.cols};
         s.ds.extend(size);
-        H5::DataSpace fspace = s.ds.getSpace();
-        hsize_t start[2] = {s.block_start, 0}, count[2] = {s.buffered, s.cols};
-        fspace.selectHyperslab(H5S_SELECT_SET, count, start);
-        H5::DataSpace mspace(2, count);
-        s.ds.write(s.buf.data(), H5::PredType::NATIVE_DOUBLE, mspace, fspace);
+        if (pool && s.cols > s.chunk_cols) {
+          writeChunks(s);  // several chunks: filtered on the pool
+        } else {
+          H5::DataSpace fspace = s.ds.getSpace();
+          hsize_t start[2] = {s.block_start, 0}, count[2] = {s.buffered, s.cols};
+          fspace.selectHyperslab(H5S_SELECT_SET, count, start);
+          H5::DataSpace mspace(2, count);
+          s.ds.write(s.buf.data(), H5::PredType::NATIVE_DOUBLE, mspace, fspace);
+        }
       }
       s.on_disk = s.buffered;
     }
@@ -363,20 +366,16 @@ struct ResultsFile::Impl {
     // the buffers sized here, so that the threads only compute (an allocation that failed on one
     // would end the process)
     const uLongf bound = compressBound(uLong(bytes));
-    if (filtered.size() < nchunk) {
-      filtered.resize(nchunk);
-      shuffled.resize(nchunk);
-      zstatus.resize(nchunk);
-      zlen.resize(nchunk);
-    }
+    if (chunk_buf.size() < nchunk) chunk_buf.resize(nchunk);
     for (std::size_t k = 0; k < nchunk; ++k) {
-      shuffled[k].resize(bytes);
-      filtered[k].resize(bound);
+      chunk_buf[k].shuffled.resize(bytes);
+      chunk_buf[k].filtered.resize(bound);
     }
     const double* buf = s.buf.data();
     const std::size_t buffered = s.buffered;
     const auto filter = [&](int k) {
-      unsigned char* sh = shuffled[std::size_t(k)].data();
+      ChunkBuf& cb = chunk_buf[std::size_t(k)];
+      unsigned char* sh = cb.shuffled.data();
       const std::size_t c0 = std::size_t(k) * cw, w = std::min(cw, ncol - c0);
       const double nan = std::numeric_limits<double>::quiet_NaN();
       // the shuffle filter: byte b of element e at b * n + e (H5Z_filter_shuffle)
@@ -389,18 +388,17 @@ struct ResultsFile::Impl {
             sh[b * n + e] = static_cast<unsigned char>(u >> (8 * b));
         }
       }
-      uLongf len = bound;
-      zstatus[std::size_t(k)] =
-          compress2(filtered[std::size_t(k)].data(), &len, sh, uLong(bytes), kDeflateLevel);
-      zlen[std::size_t(k)] = len;
+      cb.len = bound;
+      cb.status = compress2(cb.filtered.data(), &cb.len, sh, uLong(bytes), kDeflateLevel);
     };
     pool->run(int(nchunk), filter);
     for (std::size_t k = 0; k < nchunk; ++k) {
-      if (zstatus[k] != Z_OK)
+      const ChunkBuf& cb = chunk_buf[k];
+      if (cb.status != Z_OK)
         throw H5::DataSetIException("ResultsFile",
-                                    "deflate failed (zlib " + std::to_string(zstatus[k]) + ")");
+                                    "deflate failed (zlib " + std::to_string(cb.status) + ")");
       const hsize_t offset[2] = {s.block_start, k * cw};
-      if (H5Dwrite_chunk(s.ds.getId(), H5P_DEFAULT, 0, offset, zlen[k], filtered[k].data()) < 0)
+      if (H5Dwrite_chunk(s.ds.getId(), H5P_DEFAULT, 0, offset, cb.len, cb.filtered.data()) < 0)
         throw H5::DataSetIException("ResultsFile", "H5Dwrite_chunk failed");
     }
   }
