@@ -646,23 +646,33 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
     c.wait_util[2] = u.a_nvlink * inv;
     c.wait_util[3] = u.a_network * inv;
     c.wait_util[4] = u.memory_bound * inv;
-    // the last step's running GPU: if it passes the fast path's test now (pass 1's, on the same
-    // inputs: a GPU the general path also runs on past the step end), the job cannot release in
-    // this step
-    for (int i = 0; i < st.nhints && !c.runs_on && c.all_ok; ++i) {
-      const std::size_t h = st.run_hints[i];
-      if (h >= ng || !io.alive[h]) continue;
-      const GpuProgress& s = st.gpu[h];
-      if (!s.waiting && s.phase < c.nfast) {
-        const JobStepCtx::FastPhase& f = c.fast[s.phase];
-        const double rate = fastRate(f, h, io.speed_compute.data(), io.speed_memory.data(),
-                                     bw_nvl ? ex->bw_nvlink.data() : nullptr,
-                                     bw_net ? ex->bw_network.data() : nullptr);
-        c.runs_on = fastRunsOn(f, s.work, rate, fastSpan(c.t_run, c.tb));
-      }
-    }
+    // the last step's running GPUs: if one passes the fast path's test now, the job cannot
+    // release in this step
+    c.runs_on = trainingStepRunsOn(st, c, io, st.run_hints, st.nhints);
   }
   return c;
+}
+
+bool trainingStepRunsOn(const JobState& st, const JobStepCtx& c, const JobStepIo& io,
+                        const std::size_t* hints, int n) {
+  if (!c.run || c.zeroed || c.nfast == 0 || !c.all_ok) return false;
+  const std::size_t ng = st.gpu.size();
+  const JobStepExtras* ex = io.extras;
+  const bool bw_nvl = ex && ex->bw_nvlink.size() == ng, bw_net = ex && ex->bw_network.size() == ng;
+  // (pass 1's test, on the same inputs: a GPU the general path also runs on past the step end)
+  for (int i = 0; i < n; ++i) {
+    const std::size_t h = hints[i];
+    if (h >= ng || !io.alive[h]) continue;
+    const GpuProgress& s = st.gpu[h];
+    if (!s.waiting && s.phase < c.nfast) {
+      const JobStepCtx::FastPhase& f = c.fast[s.phase];
+      const double rate = fastRate(f, h, io.speed_compute.data(), io.speed_memory.data(),
+                                   bw_nvl ? ex->bw_nvlink.data() : nullptr,
+                                   bw_net ? ex->bw_network.data() : nullptr);
+      if (fastRunsOn(f, s.work, rate, fastSpan(c.t_run, c.tb))) return true;
+    }
+  }
+  return false;
 }
 
 // pass 1 over [g0, g1): idle outside the job's window, then each GPU to the step end or its next
@@ -898,7 +908,7 @@ void trainingStepFinish(const TrainingJobSpec& job, JobState& st, const JobStepC
 
 std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
                                   const JobStepIo& io, std::size_t g0, std::size_t g1,
-                                  JobStepPart& part) {
+                                  JobStepPart& part, bool runs_on) {
   // everything the loop reads, in locals: the GPU's accumulation escapes into runGpu, so members
   // read through references would be reloaded after every call
   const std::size_t ng = st.gpu.size();
@@ -925,8 +935,8 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
   std::size_t run_gpu = kNone;               // the part's first GPU running on past the step end
   std::size_t run_last = part.running_last;  // and its last
   // the job cannot release in this step once one GPU of the part runs on (or never), or when a
-  // GPU is known to run on from the step's start (c.runs_on)
-  bool known = !(run && all_ok && all_waiting) || c.runs_on;
+  // GPU is known to run on from the step's start (c.runs_on, or the part's own: runs_on)
+  bool known = !(run && all_ok && all_waiting) || c.runs_on || runs_on;
   std::size_t first = g1;
   const int nfast = c.nfast;
   const JobStepCtx::FastPhase* fast = c.fast;

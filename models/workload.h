@@ -345,9 +345,18 @@ void trainingStepFinish(const TrainingJobSpec& job, JobState& st, const JobStepC
 // over the GPUs' state; returns that first GPU (g1: none). The caller finishes [g0, first) once
 // the part is known, or after the release decision. The same results as trainingStepRun and then
 // trainingStepFinish, up to the order of the sums in part.map3.
+// runs_on: a GPU of the part is known to run on past the step end (trainingStepRunsOn on the
+// part's own hints), as c.runs_on is for the whole job
 std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, const JobStepCtx& c,
                                   const JobStepIo& io, std::size_t g0, std::size_t g1,
-                                  JobStepPart& part);
+                                  JobStepPart& part, bool runs_on = false);
+// whether one of the GPUs hints[0, n) (past the end: none) runs on past the end of the step of
+// c on the fast path, so that it cannot wait at a barrier in the step: the job cannot release in
+// it (trainingStepBegin's c.runs_on from the last step's JobState::run_hints; a part's own last
+// running GPUs, JobStepPart::running_gpu and running_last, for a caller that runs its parts
+// several steps ahead, the GPU layer's blocks)
+bool trainingStepRunsOn(const JobState& st, const JobStepCtx& c, const JobStepIo& io,
+                        const std::size_t* hints, int n);
 void trainingStepMerge3(JobState& st, JobStepCtx& c, const JobStepPart& part);
 void trainingStepEnd(JobState& st, const JobStepCtx& c);
 

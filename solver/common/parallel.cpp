@@ -98,8 +98,8 @@ int WorkerPool::work(int t, std::uint64_t gen, const ChunkFn& f) {
   return ran;
 }
 
-void WorkerPool::run(int chunks, ChunkFn f) {
-  if (workers_.empty() || chunks <= 1 || serial_left_ > 0) {
+void WorkerPool::run(int chunks, ChunkFn f, bool even) {
+  if (workers_.empty() || chunks <= 1 || (even && serial_left_ > 0)) {
     if (chunks > 1 && serial_left_ > 0) --serial_left_;
     for (int k = 0; k < chunks; ++k) f(k);
     return;
@@ -138,6 +138,7 @@ void WorkerPool::run(int chunks, ChunkFn f) {
   const double alone = std::chrono::duration<double>(t1 - t0).count() * chunks / std::max(mine, 1);
   last_end_ = Clock::now();
   have_last_ = true;
+  if (!even) return;
   if (std::chrono::duration<double>(last_end_ - t0).count() > alone) ++probe_slower_;
   if (++probe_jobs_ == kProbeJobs) {
     if (2 * probe_slower_ > kProbeJobs) serial_left_ = kSerialJobs;

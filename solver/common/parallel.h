@@ -51,7 +51,9 @@ class WorkerPool {
   WorkerPool& operator=(const WorkerPool&) = delete;
 
   int size() const { return int(workers_.size()) + 1; }
-  void run(int chunks, ChunkFn f);
+  // even: the chunks cost about the same, so that the job measures the workers' worth (below);
+  // false for chunks of uneven cost (the GPU layer's blocks), which the measure would misread
+  void run(int chunks, ChunkFn f, bool even = true);
 
   // [begin, end) of chunk k when n items are split into `chunks` contiguous, near-equal parts
   static void chunk(int n, int chunks, int k, int* begin, int* end) {

@@ -78,6 +78,10 @@ struct SolverOptions {
   int threads = 1;              // worker threads of one run (GPU layer, rhs); results do not
                                 // depend on it (docs/performance.md)
   AnnualParams annual;          // the multi-rate annual mode (docs/models/annual.md)
+  // the GPU layer's windows in blocks of steps where only the jobs' barriers couple its chunks
+  // (docs/models/gpu_layer.md "Steps in blocks"); false: step by step, the path the tests hold
+  // the blocks to (the same results but for round-off in the jobs' map sums)
+  bool gpu_blocks = true;
 };
 
 struct FacilityModel {

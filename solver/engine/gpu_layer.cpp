@@ -70,6 +70,44 @@ void initChunks(const FacilityModel& m, GpuLayerState& g) {
   }
   g.job_runlist_adr[std::size_t(m.njob)] = int(g.job_runlist.size());
   g.release_parts.assign(g.job_runlist.size(), JobReleasePart{});
+  // the window in blocks of steps: each chunk runs at most one job's GPUs (its barrier is then
+  // the only thing the chunk waits for within a block)
+  g.chunk_job.assign(std::size_t(g.nchunk), -1);
+  g.blk_layout = true;
+  for (int k = 0; k < g.nchunk; ++k) {
+    const int a0 = g.chunk_runadr[std::size_t(k)], a1 = g.chunk_runadr[std::size_t(k) + 1];
+    if (a1 - a0 > 1) g.blk_layout = false;
+    if (a1 > a0) g.chunk_job[std::size_t(k)] = g.job_runs[std::size_t(a0)].job;
+  }
+  g.blk_steps_max = int(std::ceil(m.coupling_dt / m.gpu_dt - 1e-6)) + 1;
+  const std::size_t K = std::size_t(g.blk_steps_max);
+  g.blk_ctx.assign(g.blk_layout ? K * std::size_t(m.njob) : 0, JobStepCtx{});
+  g.blk_parts.assign(g.blk_layout ? K * g.job_runs.size() : 0, JobStepPart{});
+  g.blk_rack.assign(g.blk_layout ? K * std::size_t(m.nrack) * GpuLayerState::kRackHist : 0, 0.0);
+  g.blk_cursor.assign(std::size_t(g.nchunk), 0);
+  g.blk_pending.assign(std::size_t(g.nchunk), 0);
+  g.blk_norel.assign(std::size_t(m.njob), 0);
+}
+
+// upper bounds of group q's power at the idle clock, over any step (docs/models/gpu_layer.md
+// "Steps in blocks"): every activity at 1 and the leakage at the shutdown temperature (the die
+// stays below it while the bounds hold). The board's (hbm true), or the die's, the board's less
+// the HBM's (P_hbm = P_hbm_max a_hbm + P_hbm_idle, of which the board's power has the same
+// dynamic part)                                                                        (W)
+double idleClockPowerBound(const GpuLayerState& g, int q, bool hbm) {
+  const GpuLayerState::Groups& G = g.grp;
+  const GpuBatchType& t = g.batch_types[std::size_t(G.type[std::size_t(q)])];
+  const std::size_t i = std::size_t(q);
+  const double leak = G.P_leak[i] * std::exp(t.beta * (t.T_shutdown - t.T_leak_ref));
+  const double B = t.P_nvl_max + (hbm ? t.P_hbm_max : -t.P_hbm_idle) + G.P_base[i] + leak;
+  const double A = G.P_sm[i] + G.P_clk[i];
+  return std::max(A * t.g_idle + B, 0.0);
+}
+// and of its board power at any clock: the power cap where the clock can be held to it
+// (1e-9: the power-cap Newton's tolerance and round-off, far above both), else the idle
+// clock's; P(x) grows with the clock, and every throttle only lowers it               (W)
+double groupPowerBound(const GpuLayerState& g, int q) {
+  return std::max(g.grp.cap[std::size_t(q)] * (1 + 1e-9), idleClockPowerBound(g, q, true));
 }
 
 }  // namespace
@@ -203,6 +241,24 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.grp.Q_coolant.assign(m.ngroup, 0.0);
   g.grp.T_in.assign(m.ngroup, T_init);
   g.grp.G_cp.assign(m.ngroup, 0.0);
+  // the bounds of the blocks' test (a rack's DC draw: its GPUs at their power bound, its other
+  // parts at full activity)
+  g.rack_safe.assign(m.nrack, 0);
+  g.rack_P_dc_max.assign(m.nrack, 0.0);
+  for (int r = 0; r < m.nrack; ++r) {
+    double P = 0;
+    for (int q = m.rack_groupadr[r]; q < m.rack_groupadr[r] + m.rack_groupnum[r]; ++q)
+      P += G.w[std::size_t(q)] * groupPowerBound(g, q);
+    if (m.rack_partset[r] >= 0)
+      P += rackPartsPower(m.part_sets[m.rack_partset[r]], PartActivity{1, 1, 1, true}).P;
+    else
+      P += std::max(m.rack_other_max[r], m.rack_other_idle[r]);
+    g.rack_P_dc_max[r] = P;
+  }
+  g.blk_bus_P.assign(m.power.busways.size(), 0.0);
+  g.blk_storage = std::any_of(m.rack_has_storage.begin(), m.rack_has_storage.end(),
+                              [](char c) { return c != 0; });
+  g.blk_windows = g.blk_steps = 0;
   g.interval_time = 0;
   g.E_electric = g.E_to_coolant = 0;
   g.E_stored0 = 0;
@@ -288,6 +344,40 @@ namespace {
 // kernel
 constexpr std::uint64_t kJobSlowPath = std::uint64_t(1) << 32;
 
+// whether no GPU of groups [q0, q1) can reach its shutdown temperature over the window
+// (docs/models/gpu_layer.md "Steps in blocks"). The thermal step is backward Euler on the die,
+// HBM and plate nodes, whose matrix is an M-matrix (a nonnegative inverse). (1) With the heat
+// into the die at most Pd (the power cap less the HBM's idle power, which a powered board
+// always draws, or the idle clock's bound Pl), into the HBM at most Ph, and the plate's inlet and
+// conductance fixed over the window, the steady state B of those bounds (B_p = T_in + (Pd + Ph) /
+// G_cp, B_j = B_p + Pd / g_jc, B_h = B_p + Ph / g_hbm), raised by the largest excess d of the
+// present state over it, is never exceeded at any later step: the plate stays below B_p + d. (2)
+// The die's new temperature is (c T_j + heat + g_jc T_p') / (c + g_jc), c = C_die / dt: from below
+// the HW slowdown temperature it reaches at most J1 = (c T_slow + Pd + g_jc (B_p + d)) / (c +
+// g_jc); from at or above it the SW thermal slowdown holds the clock at the idle clock, where the
+// die heat is at most Pl (idleClockPowerBound's, the die's), and it stays below max(T_j, B_p + d +
+// Pl / g_jc). So the die never exceeds the largest of its present temperature, J1 and B_p + d + Pl
+// / g_jc; where that is under the shutdown temperature (with 1 mK for round-off) no GPU of the
+// groups dies within the window. (dt: the longest step, where J1 is largest.)
+bool rackSafe(const GpuLayerState& g, int q0, int q1, double dt) {
+  const GpuLayerState::Groups& G = g.grp;
+  for (int q = q0; q < q1; ++q) {
+    const std::size_t i = std::size_t(q);
+    const GpuBatchType& t = g.batch_types[std::size_t(G.type[i])];
+    const double Pl = idleClockPowerBound(g, q, false);
+    const double Pd = std::max(G.cap[i] * (1 + 1e-9) - t.P_hbm_idle, Pl);
+    const double Ph = t.P_hbm_max + t.P_hbm_idle;
+    const double Bp = G.T_in[i] + (Pd + Ph) / G.G_cp[i];
+    const double Bj = Bp + Pd / G.g_jc[i], Bh = Bp + Ph / G.g_hbm[i];
+    const double d = std::max({0.0, G.T_j[i] - Bj, G.T_hbm[i] - Bh, G.T_plate[i] - Bp});
+    const double c = t.C_die / dt, gj = G.g_jc[i];
+    const double J1 = (c * t.T_slowdown + Pd + gj * (Bp + d)) / (c + gj);
+    const double top = std::max({G.T_j[i], J1, Bp + d + Pl / gj});
+    if (!(top < t.T_shutdown - 1e-3)) return false;
+  }
+  return true;
+}
+
 // a new window: its sums restart, and the coolant side of each GPU's plate holds over it
 // (docs/models/flow_distribution.md): the plate's flow, its share of the rack's, sets its
 // resistance (one power law per GPU and window, not per step); its inlet is the rack inlet, plus,
@@ -296,7 +386,10 @@ constexpr std::uint64_t kJobSlowPath = std::uint64_t(1) << 32;
 // a rack's plates read and write only their own rack's slots (startWindow runs them per chunk)
 void startWindowRacks(const FacilityModel& m, State& st, const double* y, int r0, int r1) {
   GpuLayerState& g = st.gl;
-  for (int r = r0; r < r1; ++r) g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
+  for (int r = r0; r < r1; ++r) {
+    g.rack_Q_liquid[r] = g.rack_P[r] = g.rack_Q_air[r] = 0;
+    g.rack_safe[r] = 1;  // (a rack without resolved GPUs)
+  }
   for (int r = r0; r < r1; ++r) {
     if (!m.rack_resolved[r]) continue;
     const int c = m.rack_cdu[r];
@@ -325,6 +418,8 @@ void startWindowRacks(const FacilityModel& m, State& st, const double* y, int r0
       G.T_in[q] = g.gpu_T_in[i];
       G.G_cp[q] = 1.0 / (g.gpu_R_path[i] * G.R_factor[q]);
     }
+    g.rack_safe[r] =
+        rackSafe(g, m.rack_groupadr[r], m.rack_groupadr[r] + m.rack_groupnum[r], m.gpu_dt);
   }
 }
 
@@ -464,7 +559,7 @@ struct GpuBlock {
 };
 
 inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n, double t,
-                         double dt, double rack_share, RackGpuSums& s) {
+                         double dt, bool keep_Q, double rack_share, RackGpuSums& s) {
   GpuLayerState& g = st.gl;
   GpuLayerState::Groups& G = g.grp;
   GpuBlock b;
@@ -508,7 +603,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
   }
   // the step's operating point in the block only (GpuBlock::P): on the kernel's path, except at
   // the window's last step
-  const bool local = one_job && !g.keep_Q;
+  const bool local = one_job && !keep_Q;
   const bool uniform_cap = !std::isnan(g.rack_cap[r]);
   // runs of one GPU type (a rack normally has one)
   for (int k0 = 0; k0 < n;) {
@@ -535,7 +630,7 @@ inline void stepGpuBlock(const FacilityModel& m, State& st, int r, int q0, int n
                   local ? b.P + k0 : G.P.data() + q,
                   local ? b.P_hbm + k0 : G.P_hbm.data() + q,
                   local ? b.reasons + k0 : G.reasons.data() + q,
-                  g.keep_Q ? G.Q_coolant.data() + q : nullptr,
+                  keep_Q ? G.Q_coolant.data() + q : nullptr,
                   G.P_sum.data() + q,
                   G.Tj_max.data() + q,
                   G.Thbm_max.data() + q,
@@ -684,7 +779,7 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
 
 // 2. rack r (on whichever thread owns it): GPUs (operating point, thermal nodes, heat to the
 // rack coolant), non-GPU parts, shelves; writes only its rack's slots
-void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
+void stepRack(const FacilityModel& m, State& st, int r, double t, double dt, bool keep_Q) {
   if (!m.rack_resolved[r]) {
     if (m.has_power) powerRackStep(m, st, r, t, dt);
     return;
@@ -695,7 +790,7 @@ void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
   RackGpuSums s;
   const int q_end = m.rack_groupadr[r] + m.rack_groupnum[r];
   for (int q = m.rack_groupadr[r]; q < q_end; q += kBlock)
-    stepGpuBlock(m, st, r, q, std::min(kBlock, q_end - q), t, dt, rack_share, s);
+    stepGpuBlock(m, st, r, q, std::min(kBlock, q_end - q), t, dt, keep_Q, rack_share, s);
   // 2c. non-GPU parts
   // (the activity is kept for the parts' temperatures, protection.cpp)
   const PartPower other = otherPartsPower(m, st, r, s, st.gl.rack_part_act[r]);
@@ -715,50 +810,97 @@ void stepRack(const FacilityModel& m, State& st, int r, double t, double dt) {
 // each array keep the hardware prefetchers streaming (per rack, the job's arrays and the kernel's
 // interleaved in 72-element pieces made the kernel itself 30 % slower).
 
+// what a chunk's step reads and writes beyond the state: the jobs' contexts of the step (per
+// job), the parts of their sums (per run), whether the step ends the window, and where its racks
+// leave what the serial part of the step reads (a block's row, blockRecord; null: in place only)
+struct StepRefs {
+  JobStepCtx* ctx;
+  JobStepPart* parts;
+  bool keep_Q;
+  double* hist;
+  // the parts of the step before (a block's: the chunk's own GPUs that ran on past its end are
+  // its hints, trainingStepRunsOn); null: the job's context has them (c.runs_on)
+  const JobStepPart* prev = nullptr;
+};
+
+// what sumRacks, powerFeedStep and the fast outputs read of rack r after its step, to a block's
+// row (GpuLayerState::kRackHist per rack), and back (blockRestore)
+inline void blockRecord(const FacilityModel& m, const State& st, int r, double* h) {
+  const GpuLayerState& g = st.gl;
+  h[0] = g.rack_P_now[r], h[1] = g.rack_gpu_P_now[r], h[2] = g.rack_gpu_Q_now[r];
+  h[3] = g.rack_throttled_now[r], h[4] = g.rack_capped_now[r];
+  if (!m.has_power) return;
+  const PowerLayerState& p = st.pl;
+  h[5] = p.rack_P_grid[r], h[6] = p.rack_P_dc[r], h[7] = p.rack_psu_loss[r], h[8] = p.rack_P_in[r];
+}
+inline void blockRestore(const FacilityModel& m, State& st, int r, const double* h) {
+  GpuLayerState& g = st.gl;
+  g.rack_P_now[r] = h[0], g.rack_gpu_P_now[r] = h[1], g.rack_gpu_Q_now[r] = h[2];
+  g.rack_throttled_now[r] = h[3], g.rack_capped_now[r] = h[4];
+  if (!m.has_power) return;
+  PowerLayerState& p = st.pl;
+  p.rack_P_grid[r] = h[5], p.rack_P_dc[r] = h[6], p.rack_psu_loss[r] = h[7], p.rack_P_in[r] = h[8];
+}
+
 // the rest of the job step of chunk k's runs not finished yet, then its racks
-void finishChunk(const FacilityModel& m, State& st, int k, double t, double dt) {
+void finishChunk(const FacilityModel& m, State& st, int k, double t, double dt, const StepRefs& x) {
   GpuLayerState& g = st.gl;
   for (int a = g.chunk_runadr[std::size_t(k)]; a < g.chunk_runadr[std::size_t(k) + 1]; ++a) {
     if (g.run_done[std::size_t(a)]) continue;
     const GpuLayerState::JobRun& run = g.job_runs[std::size_t(a)];
     const std::size_t j = std::size_t(run.job);
-    trainingStepFinish(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j], std::size_t(run.slot0),
-                       std::size_t(run.slot1), g.job_parts[std::size_t(a)]);
+    trainingStepFinish(m.job_spec[j], g.job[j], x.ctx[j], g.job_io[j], std::size_t(run.slot0),
+                       std::size_t(run.slot1), x.parts[std::size_t(a)]);
     g.run_done[std::size_t(a)] = 1;
   }
   int r0, r1;
   WorkerPool::chunk(m.nrack, g.nchunk, k, &r0, &r1);
-  for (int r = r0; r < r1; ++r) stepRack(m, st, r, t, dt);
+  for (int r = r0; r < r1; ++r) {
+    stepRack(m, st, r, t, dt, x.keep_Q);
+    if (x.hist) blockRecord(m, st, r, x.hist + std::size_t(r) * GpuLayerState::kRackHist);
+  }
 }
 
-void stepChunk(const FacilityModel& m, State& st, int k, double t, double dt) {
+// pass 1 of chunk k's runs and, where the chunk is known not to wait for a barrier release (or
+// no_release: the caller knows that no job releases in this step), the finish and the racks;
+// returns whether the chunk waits for the release decision
+bool stepChunk(const FacilityModel& m, State& st, int k, double t, double dt, const StepRefs& x,
+               bool no_release = false) {
   GpuLayerState& g = st.gl;
   bool wait = false;
   for (int a = g.chunk_runadr[std::size_t(k)]; a < g.chunk_runadr[std::size_t(k) + 1]; ++a) {
     const GpuLayerState::JobRun& run = g.job_runs[std::size_t(a)];
     const std::size_t j = std::size_t(run.job);
-    JobStepPart& part = g.job_parts[std::size_t(a)];
+    JobStepPart& part = x.parts[std::size_t(a)];
+    // (no release: known from the start, as with a GPU known to run on)
+    bool runs_on = no_release;
+    if (x.prev && !runs_on) {
+      const JobStepPart& p = x.prev[std::size_t(a)];
+      const std::size_t hints[2] = {p.running_gpu, p.running_last};
+      runs_on = trainingStepRunsOn(g.job[j], x.ctx[j], g.job_io[j], hints, 2);
+    }
     part = JobStepPart{};
     // slots from `first` on are finished already; the ones before once the part is known
     const std::size_t first =
-        trainingStepRunFinish(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j],
-                              std::size_t(run.slot0), std::size_t(run.slot1), part);
-    const bool known = !trainingStepCanRelease(g.job_ctx[j], part);
+        trainingStepRunFinish(m.job_spec[j], g.job[j], x.ctx[j], g.job_io[j],
+                              std::size_t(run.slot0), std::size_t(run.slot1), part, runs_on);
+    const bool known = no_release || runs_on || !trainingStepCanRelease(x.ctx[j], part);
     if (known && first > std::size_t(run.slot0))
-      trainingStepFinish(m.job_spec[j], g.job[j], g.job_ctx[j], g.job_io[j], std::size_t(run.slot0),
+      trainingStepFinish(m.job_spec[j], g.job[j], x.ctx[j], g.job_io[j], std::size_t(run.slot0),
                          first, part);
     g.run_done[std::size_t(a)] = known ? 1 : 0;
     wait = wait || !known;
   }
   g.chunk_wait[std::size_t(k)] = wait ? 1 : 0;
-  if (!wait) finishChunk(m, st, k, t, dt);
+  if (!wait) finishChunk(m, st, k, t, dt, x);
+  return wait;
 }
 
 // runs f(k) for k < n on the pool, or on the caller alone
 template <class F>
-void forChunks(WorkerPool* pool, int n, F&& f) {
+void forChunks(WorkerPool* pool, int n, F&& f, bool even = true) {
   if (pool && pool->size() > 1 && n > 1)
-    pool->run(n, f);
+    pool->run(n, f, even);
   else
     for (int k = 0; k < n; ++k) f(k);
 }
@@ -779,10 +921,9 @@ void startWindow(const FacilityModel& m, State& st, const double* y, WorkerPool*
 // count. Two passes over the job's GPUs in parallel (the latest arrival; each GPU's wait and its
 // way on into the next phase), a third only where a checkpoint's copy of the maps sits between
 // the waits and the next phase; serially, the release's decision and the sums.
-void releaseJob(const FacilityModel& m, GpuLayerState& g, int j, WorkerPool* pool) {
+void releaseJob(const FacilityModel& m, GpuLayerState& g, int j, JobStepCtx& c, WorkerPool* pool) {
   const TrainingJobSpec& spec = m.job_spec[std::size_t(j)];
   JobState& js = g.job[std::size_t(j)];
-  JobStepCtx& c = g.job_ctx[std::size_t(j)];
   const JobStepIo& io = g.job_io[std::size_t(j)];
   const int a0 = g.job_runlist_adr[std::size_t(j)];
   const int n = g.job_runlist_adr[std::size_t(j) + 1] - a0;
@@ -820,7 +961,8 @@ void releaseJob(const FacilityModel& m, GpuLayerState& g, int j, WorkerPool* poo
 // rest of the sums
 void stepChunks(const FacilityModel& m, State& st, double t, double dt, WorkerPool* pool) {
   GpuLayerState& g = st.gl;
-  forChunks(pool, g.nchunk, [&](int k) { stepChunk(m, st, k, t, dt); });
+  const StepRefs x{g.job_ctx.data(), g.job_parts.data(), g.keep_Q, nullptr};
+  forChunks(pool, g.nchunk, [&](int k) { stepChunk(m, st, k, t, dt, x); });
   for (std::size_t a = 0; a < g.job_runs.size(); ++a) {
     const std::size_t j = std::size_t(g.job_runs[a].job);
     trainingStepMerge1(g.job[j], g.job_ctx[j], g.job_parts[a]);
@@ -830,8 +972,8 @@ void stepChunks(const FacilityModel& m, State& st, double t, double dt, WorkerPo
     if (g.chunk_wait[std::size_t(k)]) g.deferred[std::size_t(nd++)] = k;
   if (nd > 0) {
     for (int j = 0; j < m.njob; ++j)
-      if (g.job_fused[std::size_t(j)]) releaseJob(m, g, j, pool);
-    forChunks(pool, nd, [&](int i) { finishChunk(m, st, g.deferred[std::size_t(i)], t, dt); });
+      if (g.job_fused[std::size_t(j)]) releaseJob(m, g, j, g.job_ctx[std::size_t(j)], pool);
+    forChunks(pool, nd, [&](int i) { finishChunk(m, st, g.deferred[std::size_t(i)], t, dt, x); });
   }
   for (std::size_t a = 0; a < g.job_runs.size(); ++a) {
     const std::size_t j = std::size_t(g.job_runs[a].job);
@@ -863,6 +1005,200 @@ void windowMeans(const FacilityModel& m, GpuLayerState& g, double window) {
   }
 }
 
+//---------------------------------------------------------------------------------------------
+// the window in blocks of steps (docs/models/gpu_layer.md "Steps in blocks")
+
+// a breaker at current I (A) from thermal state theta over any number of steps: never trips
+bool breakerSafe(const BreakerParams& b, double I, double theta) {
+  const double k2 = b.k_trip * b.k_trip, r = (I / b.I_n) * (I / b.I_n);
+  return theta < k2 && r < k2 * (1 - 1e-9) &&
+         (b.magnetic_multiple <= 0 || I < b.magnetic_multiple * b.I_n * (1 - 1e-9));
+}
+
+// whether the window [t0, t1] may run in blocks: the training jobs are the only thing that couples
+// the chunks within a step (each chunk runs one job's GPUs; no inference, trace, smoothing, cap
+// or fabric event), and nothing that the serial part of a step decides can change what the racks
+// read over the window: every job runs over the whole window or not at all, none has lost a
+// GPU, and none can lose one (no GPU can reach its shutdown temperature, rackSafe; the facility
+// is fed and no breaker can trip at the racks' bounded draw, breakerSafe; the racks have no
+// energy storage). Otherwise the window runs step by step, as it always can.
+bool blockEligible(const FacilityModel& m, State& st, double t0, double t1) {
+  GpuLayerState& g = st.gl;
+  if (!m.options.gpu_blocks || !g.blk_layout || m.ngpu == 0) return false;
+  const FaultState& fs = st.faults;
+  if (fs.fabric_faulted) return false;
+  for (int j = 0; j < m.njob; ++j) {
+    const TrainingJobSpec& spec = m.job_spec[std::size_t(j)];
+    if (!g.job_fused[std::size_t(j)] || m.job_kind[j] != 0 || m.job_smoothing[j].enabled)
+      return false;
+    if (!fs.job_cap.empty() && fs.job_cap[std::size_t(j)] > 0) return false;
+    if ((t0 < spec.start && spec.start < t1) || (t0 < spec.stop && spec.stop < t1)) return false;
+    const JobState& js = g.job[std::size_t(j)];
+    if (js.mode != 0) return false;
+    const auto& alive = g.job_alive[std::size_t(j)];
+    if (std::find(alive.begin(), alive.end(), char(0)) != alive.end()) return false;
+  }
+  if (m.nair > 0) return false;
+  if (!m.has_power) return true;
+  const PowerLayerState& p = st.pl;
+  const PowerChainParams& ps = m.power;
+  if (!facilityFed(st) || g.blk_storage) return false;
+  std::vector<double>& bus_P = g.blk_bus_P;
+  std::fill(bus_P.begin(), bus_P.end(), 0.0);
+  const double sqrt3 = std::sqrt(3.0);
+  const int ns = ps.shelves_per_rack;
+  for (int r = 0; r < m.nrack; ++r) {
+    if (!p.rack_powered[r]) continue;  // cut, latched: it draws nothing
+    // (a heat-load profile has no bound here; an isolation or a lost shelf set cuts it next)
+    if (!m.rack_resolved[r]) return false;
+    if (!fs.rack_power_off.empty() && fs.rack_power_off[r]) return false;
+    int working = 0;
+    for (int k = 0; k < ns; ++k) working += p.shelf_brk[std::size_t(r) * ns + k].tripped ? 0 : 1;
+    if (working == 0) return false;
+    const int failed = fs.rack_psu_failed.empty() ? 0 : fs.rack_psu_failed[r];
+    const double N = m.rack_mult[r];
+    bool lost = false;
+    // (the PSUs' input grows with their output)
+    const double P_in =
+        N * shelvesInputPower(ps.shelf, working, g.rack_P_dc_max[r] / N, failed, nullptr, &lost);
+    if (lost) return false;
+    if (ps.has_shelf_breaker) {
+      const double I = P_in / (N * working) / (sqrt3 * ps.V_LL * ps.pf);
+      for (int k = 0; k < ns; ++k) {
+        const BreakerState& b = p.shelf_brk[std::size_t(r) * ns + k];
+        if (!b.tripped && !breakerSafe(ps.shelf_breaker, I, b.theta)) return false;
+      }
+    }
+    bus_P[std::size_t(m.rack_busway[r])] += P_in;
+  }
+  for (int k = 0; k < m.nsw; ++k)
+    if (m.sw_busway[k] >= 0) bus_P[std::size_t(m.sw_busway[k])] += st.sig.sw_P[k];
+  for (std::size_t b = 0; b < ps.busways.size(); ++b) {
+    if (p.bus_brk[b].tripped) return false;
+    const double I = buswayCurrent(ps.busways[b].params, bus_P[b], ps.V_LL);
+    if (ps.busways[b].has_breaker && !breakerSafe(ps.busways[b].breaker, I, p.bus_brk[b].theta))
+      return false;
+  }
+  return true;
+}
+
+// steps [s0, s1) of the window (t0, step dt, nstep steps) in one block. Each chunk runs its steps
+// on (pass 1, finish, racks) until its part of its job may release the barrier (every GPU of the
+// part waits after pass 1): it waits there. A job's chunks that wait behind the latest of them
+// know that the job does not release before that step (that chunk had a GPU running), so they
+// finish their steps up to it and wait there too. At the earliest step where a job's chunks all
+// wait, the serial part of every step before it is replayed in step order from the block's rows
+// (the jobs' sums, sumRacks, the power feed, the fast outputs), then that step's release and
+// the rest of it, as a step of stepChunks; its chunks go on. Every chunk's steps and every serial
+// step are the operations of the step-by-step path in its order, so the results are the same
+// but for the order of the jobs' map sums in a step the context's hint (runs_on) would have
+// finished in one pass (round-off), and the same for any thread count.
+void runBlock(const FacilityModel& m, State& st, double t0, double dt, long s0, long s1, long nstep,
+              WorkerPool* pool) {
+  GpuLayerState& g = st.gl;
+  const std::size_t nj = std::size_t(m.njob), na = g.job_runs.size();
+  const std::size_t hs = std::size_t(m.nrack) * GpuLayerState::kRackHist;
+  auto tOf = [&](long s) { return t0 + double(s) * dt; };
+  auto refs = [&](long s) {
+    const std::size_t i = std::size_t(s - s0);
+    return StepRefs{g.blk_ctx.data() + i * nj, g.blk_parts.data() + i * na, s + 1 == nstep,
+                    g.blk_rack.data() + i * hs,
+                    s > s0 ? g.blk_parts.data() + (i - 1) * na : nullptr};
+  };
+  // 1. the jobs' contexts of every step: the first step's as stepJobs makes it; the later ones
+  // without the last step's hint (runs_on), which the chunks cannot know
+  stepJobs(m, st, tOf(s0), dt);
+  for (long s = s0; s < s1; ++s) {
+    JobStepCtx* c = refs(s).ctx;
+    for (std::size_t j = 0; j < nj; ++j) {
+      if (s == s0) {
+        c[j] = g.job_ctx[j];
+        continue;
+      }
+      c[j] = trainingStepBegin(m.job_spec[j], g.job[j], tOf(s), dt, g.job_io[j]);
+      c[j].runs_on = false;
+    }
+  }
+  std::fill(g.blk_cursor.begin(), g.blk_cursor.end(), int(s0));
+  std::fill(g.blk_pending.begin(), g.blk_pending.end(), 0);
+  std::fill(g.blk_norel.begin(), g.blk_norel.end(), int(s0));
+  // 2. chunk k on from its cursor: its waiting step's finish where its job is known not to
+  // release there, then its steps until it waits or the block ends
+  auto advance = [&](int k) {
+    const int j = g.chunk_job[std::size_t(k)];
+    long c = g.blk_cursor[std::size_t(k)];
+    if (g.blk_pending[std::size_t(k)]) {
+      if (c >= g.blk_norel[std::size_t(j)]) return;
+      finishChunk(m, st, k, tOf(c), dt, refs(c));
+      g.blk_pending[std::size_t(k)] = 0;
+      ++c;
+    }
+    for (; c < s1; ++c)
+      if (stepChunk(m, st, k, tOf(c), dt, refs(c), j >= 0 && c < g.blk_norel[std::size_t(j)])) {
+        g.blk_pending[std::size_t(k)] = 1;
+        break;
+      }
+    g.blk_cursor[std::size_t(k)] = int(c);
+  };
+  // the serial part of step s without a release (as stepChunks, advanceGpuLayer)
+  auto replay = [&](long s, bool merge1) {
+    const StepRefs x = refs(s);
+    if (merge1)
+      for (std::size_t a = 0; a < na; ++a) {
+        const std::size_t j = std::size_t(g.job_runs[a].job);
+        trainingStepMerge1(g.job[j], x.ctx[j], x.parts[a]);
+      }
+    for (std::size_t a = 0; a < na; ++a) {
+      const std::size_t j = std::size_t(g.job_runs[a].job);
+      trainingStepMerge3(g.job[j], x.ctx[j], x.parts[a]);
+    }
+    for (std::size_t j = 0; j < nj; ++j) trainingStepEnd(g.job[j], x.ctx[j]);
+    for (int r = 0; r < m.nrack; ++r)
+      blockRestore(m, st, r, x.hist + std::size_t(r) * GpuLayerState::kRackHist);
+    sumRacks(m, g, dt);
+    powerFeedStep(m, st, tOf(s), dt);
+    g.interval_time += dt;
+  };
+  long R = s0;  // the next step to replay
+  for (;;) {
+    forChunks(pool, g.nchunk, advance, false);
+    // no job releases before the latest step any of its chunks reached
+    for (int k = 0; k < g.nchunk; ++k) {
+      const int j = g.chunk_job[std::size_t(k)];
+      if (j >= 0)
+        g.blk_norel[std::size_t(j)] =
+            std::max(g.blk_norel[std::size_t(j)], g.blk_cursor[std::size_t(k)]);
+    }
+    forChunks(pool, g.nchunk, advance, false);
+    long S = s1;
+    for (std::size_t j = 0; j < nj; ++j) S = std::min(S, long(g.blk_norel[j]));
+    for (; R < S; ++R) replay(R, true);
+    if (S >= s1) break;
+    // 3. step S, where every chunk of some job waits: its releases, then the rest of the step
+    const StepRefs x = refs(S);
+    for (std::size_t a = 0; a < na; ++a) {
+      const std::size_t j = std::size_t(g.job_runs[a].job);
+      trainingStepMerge1(g.job[j], x.ctx[j], x.parts[a]);
+    }
+    for (int j = 0; j < m.njob; ++j) releaseJob(m, g, j, x.ctx[j], pool);
+    int nd = 0;
+    for (int k = 0; k < g.nchunk; ++k)
+      if (g.blk_pending[std::size_t(k)] && g.blk_cursor[std::size_t(k)] == S)
+        g.deferred[std::size_t(nd++)] = k;
+    forChunks(pool, nd, [&](int i) {
+      const int k = g.deferred[std::size_t(i)];
+      finishChunk(m, st, k, tOf(S), dt, x);
+      g.blk_pending[std::size_t(k)] = 0;
+      g.blk_cursor[std::size_t(k)] = int(S + 1);
+    });
+    for (std::size_t j = 0; j < nj; ++j)
+      if (g.blk_norel[j] == S) g.blk_norel[j] = int(S + 1);
+    replay(S, false);
+    R = S + 1;
+  }
+  g.keep_Q = true;
+}
+
 }  // namespace
 
 void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double t0, double t1,
@@ -874,6 +1210,37 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
   // uniform steps no longer than gpu_dt that end exactly at t1
   const long nstep = std::max(1L, long(std::ceil(window / m.gpu_dt - 1e-6)));
   const double dt = window / double(nstep);
+  // the window as one block of steps where it may (docs/models/gpu_layer.md "Steps in blocks"):
+  // where the bound does not show that no GPU can shut down in it (rackSafe), from a copy of the
+  // layers that takes it back if one did (the copy is made, and allocated, at the first such
+  // window of a run); the fast outputs once it stands, from the block's rows
+  if (nstep <= g.blk_steps_max && blockEligible(m, st, t0, t1)) {
+    const bool safe = std::all_of(g.rack_safe.begin(), g.rack_safe.end(), [](char c) { return c; });
+    if (!safe) st.gl_undo = st.gl, st.pl_undo = st.pl;
+    runBlock(m, st, t0, dt, 0, nstep, nstep, pool);
+    bool died = false;
+    for (int j = 0; j < m.njob && !safe && !died; ++j) {
+      const std::vector<char>& alive = g.job_alive[std::size_t(j)];
+      died = std::find(alive.begin(), alive.end(), char(0)) != alive.end();
+    }
+    if (!died) {
+      const std::size_t hs = std::size_t(m.nrack) * GpuLayerState::kRackHist;
+      for (long s = 0; s < nstep && fast; ++s) {
+        for (int r = 0; r < m.nrack; ++r)
+          blockRestore(
+              m, st, r,
+              g.blk_rack.data() + std::size_t(s) * hs + std::size_t(r) * GpuLayerState::kRackHist);
+        fast(user, m, st, t0 + double(s) * dt + dt);
+      }
+      ++g.blk_windows;
+      g.blk_steps += nstep;
+      windowMeans(m, g, window);
+      return;
+    }
+    st.gl = st.gl_undo;  // a GPU shut down: the window step by step from its start
+    st.pl = st.pl_undo;
+    ++g.blk_undone;
+  }
   for (long step = 0; step < nstep; ++step) {
     const double t = t0 + double(step) * dt;
     // each plate's heat to the coolant only at the window's last step, where the next window

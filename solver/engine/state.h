@@ -134,6 +134,27 @@ struct GpuLayerState {
   std::vector<char> run_done;          // this step: the run's finish is done
   std::vector<char> chunk_wait;        // this step: the chunk waits for its jobs' barrier decision
   std::vector<int> deferred;           // the chunks with pending racks, in order (scratch)
+  // the window as one block of steps (docs/models/gpu_layer.md "Steps in blocks"): where nothing
+  // couples the chunks within a step but a job's barrier release, each chunk runs several steps
+  // while its racks stay in its core's cache; what the serial part of a step reads is kept per
+  // step (below) and replayed in step order. Allocated at initGpuLayer, never in a step.
+  static constexpr int kRackHist = 9;  // per rack and step: what sumRacks, powerFeedStep and the
+                                       // fast outputs read (blockRecord)
+  int blk_steps_max = 0;               // the steps of the longest window (coupling_dt)
+  bool blk_layout = false;             // every chunk holds at most one job's run
+  std::vector<int> chunk_job;          // nchunk: the job of the chunk's run, -1: none
+  std::vector<JobStepCtx> blk_ctx;     // blk_steps_max x njob
+  std::vector<JobStepPart> blk_parts;  // blk_steps_max x job_runs
+  std::vector<double> blk_rack;        // blk_steps_max x nrack x kRackHist
+  std::vector<int> blk_cursor;         // nchunk: the chunk's next step in the block
+  std::vector<char> blk_pending;       // nchunk: the cursor's pass 1 is done, its finish not
+  std::vector<int> blk_norel;          // njob: no barrier release before this step (known)
+  std::vector<char> rack_safe;  // nrack, per window: no GPU of the rack can reach its shutdown
+  std::vector<double> rack_P_dc_max;  // nrack: an upper bound of the rack's DC draw        (W)
+  std::vector<double> blk_bus_P;      // per busway: scratch of the window's test           (W)
+  bool blk_storage = false;           // some rack has energy storage (no blocks)
+  // windows run as blocks, their steps, and the blocks taken back (a GPU shut down) (statistics)
+  long blk_windows = 0, blk_steps = 0, blk_undone = 0;
   // each fused job's runs (indices into job_runs, in chunk order: its slots in order), and one
   // part of its barrier release per run (models/workload.h, the release in parts)
   std::vector<int> job_runlist_adr, job_runlist;  // njob + 1; the runs
@@ -368,7 +389,12 @@ struct State {
   double time = 0;
   SolverStats stats;
   std::vector<CduRhsPart> cdu_part;  // evalRhs's per-loop sums (sized by makeState)
-  WorkerPool* pool = nullptr;        // set by simulate() while it runs (the CDU loops in parallel)
+  // the GPU and power layers at the start of a window run as a block where the bound does not
+  // show that no GPU can shut down in it (docs/models/gpu_layer.md "Steps in blocks"): if one
+  // does, the window is taken back and run step by step (empty until first needed)
+  GpuLayerState gl_undo;
+  PowerLayerState pl_undo;
+  WorkerPool* pool = nullptr;  // set by simulate() while it runs (the CDU loops in parallel)
 };
 
 }  // namespace dctwin

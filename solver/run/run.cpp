@@ -89,6 +89,7 @@ RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
   model.options.max_step = solver.max_step;
   model.options.output_interval = solver.output_interval;
   model.options.threads = std::max(1, settings.threads);
+  model.options.gpu_blocks = settings.gpu_blocks;
   model.options.annual = solver.annual;
 
   // 3. the state: a cold start at the scenario's temperature, or the facility water's at t = 0

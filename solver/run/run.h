@@ -26,6 +26,9 @@ struct RunSettings {
   // the multi-rate annual mode (docs/models/annual.md) with the scenario's `annual:` windows
   // (or their defaults), whatever the scenario's `mode`; `dctwin run --annual`
   bool annual = false;
+  // the GPU layer's windows in blocks of steps where they may (SolverOptions::gpu_blocks); false:
+  // step by step (the benchmark's A/B, the tests' reference)
+  bool gpu_blocks = true;
 };
 
 struct RunControl {

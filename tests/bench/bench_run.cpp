@@ -7,6 +7,7 @@
 // so that the peak RSS is the facility's own, and adds the header and the machine).
 //   --reference  compile without the fast paths (every GPU computed on its own,
 //   docs/performance.md)
+//   --no-blocks  the GPU layer step by step, never in blocks of steps (docs/models/gpu_layer.md)
 //   --identical  `variation: none`: GPUs that nothing tells apart are computed once per group (the
 //                old headline; not the figure for a real fleet)
 //   --annual     the multi-rate annual mode (docs/models/annual.md), D days (default 365) with
@@ -83,7 +84,7 @@ int annualRow(const dctwin::RunReport& report, double wall, double days, int thr
 int main(int argc, char** argv) {
   double hours = 1;
   int threads = 1;
-  bool reference = false, header = false, identical = false, annual = false;
+  bool reference = false, header = false, identical = false, annual = false, blocks = true;
   double days = 365;
   std::string file;
   for (int i = 1; i < argc; ++i) {
@@ -97,6 +98,8 @@ int main(int argc, char** argv) {
       header = true;
     else if (!std::strcmp(argv[i], "--identical"))
       identical = true;
+    else if (!std::strcmp(argv[i], "--no-blocks"))
+      blocks = false;
     else if (!std::strcmp(argv[i], "--annual"))
       annual = true;
     else if (!std::strcmp(argv[i], "--days") && i + 1 < argc)
@@ -133,6 +136,7 @@ int main(int argc, char** argv) {
     dctwin::RunSettings settings;
     settings.threads = threads;
     settings.annual = annual;
+    settings.gpu_blocks = blocks;
     const dctwin::RunReport report = dctwin::runFacility(spec, sc, settings, {});
     if (annual) return annualRow(report, seconds(t0), days, threads);
     const dctwin::RunResult& r = report.result;
