@@ -79,7 +79,9 @@ void initChunks(const FacilityModel& m, GpuLayerState& g) {
     if (a1 - a0 > 1) g.blk_layout = false;
     if (a1 > a0) g.chunk_job[std::size_t(k)] = g.job_runs[std::size_t(a0)].job;
   }
-  g.blk_steps_max = int(std::ceil(m.coupling_dt / m.gpu_dt - 1e-6)) + 1;
+  // (a longer window, gpu_layer.coupling up to 10 min, runs in several blocks where no GPU can
+  // shut down in it, else step by step)
+  g.blk_steps_max = std::min(int(std::ceil(m.coupling_dt / m.gpu_dt - 1e-6)) + 1, 256);
   const std::size_t K = std::size_t(g.blk_steps_max);
   g.blk_ctx.assign(g.blk_layout ? K * std::size_t(m.njob) : 0, JobStepCtx{});
   g.blk_parts.assign(g.blk_layout ? K * g.job_runs.size() : 0, JobStepPart{});
@@ -1214,24 +1216,28 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
   // where the bound does not show that no GPU can shut down in it (rackSafe), from a copy of the
   // layers that takes it back if one did (the copy is made, and allocated, at the first such
   // window of a run); the fast outputs once it stands, from the block's rows
-  if (nstep <= g.blk_steps_max && blockEligible(m, st, t0, t1)) {
-    const bool safe = std::all_of(g.rack_safe.begin(), g.rack_safe.end(), [](char c) { return c; });
+  const bool safe = std::all_of(g.rack_safe.begin(), g.rack_safe.end(), [](char c) { return c; });
+  if ((nstep <= g.blk_steps_max || safe) && blockEligible(m, st, t0, t1)) {
     if (!safe) st.gl_undo = st.gl, st.pl_undo = st.pl;
-    runBlock(m, st, t0, dt, 0, nstep, nstep, pool);
+    const std::size_t hs = std::size_t(m.nrack) * GpuLayerState::kRackHist;
     bool died = false;
-    for (int j = 0; j < m.njob && !safe && !died; ++j) {
-      const std::vector<char>& alive = g.job_alive[std::size_t(j)];
-      died = std::find(alive.begin(), alive.end(), char(0)) != alive.end();
-    }
-    if (!died) {
-      const std::size_t hs = std::size_t(m.nrack) * GpuLayerState::kRackHist;
-      for (long s = 0; s < nstep && fast; ++s) {
+    for (long s0 = 0; s0 < nstep && !died;) {  // (several blocks only where safe)
+      const long s1 = std::min(nstep, s0 + long(g.blk_steps_max));
+      runBlock(m, st, t0, dt, s0, s1, nstep, pool);
+      for (int j = 0; j < m.njob && !safe && !died; ++j) {
+        const std::vector<char>& alive = g.job_alive[std::size_t(j)];
+        died = std::find(alive.begin(), alive.end(), char(0)) != alive.end();
+      }
+      for (long s = s0; s < s1 && fast && !died; ++s) {
         for (int r = 0; r < m.nrack; ++r)
-          blockRestore(
-              m, st, r,
-              g.blk_rack.data() + std::size_t(s) * hs + std::size_t(r) * GpuLayerState::kRackHist);
+          blockRestore(m, st, r,
+                       g.blk_rack.data() + std::size_t(s - s0) * hs +
+                           std::size_t(r) * GpuLayerState::kRackHist);
         fast(user, m, st, t0 + double(s) * dt + dt);
       }
+      s0 = s1;
+    }
+    if (!died) {
       ++g.blk_windows;
       g.blk_steps += nstep;
       windowMeans(m, g, window);

@@ -199,9 +199,10 @@ struct BlockRun {
   FacilityModel m;
 };
 BlockRun runBlocks(const std::string& file, bool blocks, double duration, double job_start,
-                   int threads = 1, double degrade = 0) {
+                   int threads = 1, double degrade = 0, double coupling = 0) {
   FacilitySpec spec = loadFacility(dataFile(file));
   for (auto& j : spec.jobs) j.training.start = job_start;
+  if (coupling > 0) spec.coupling_step = coupling;
   if (degrade > 0) spec.racks[2].coldplate_degradation = {{17, degrade}};
   BlockRun o;
   o.m = compileFacility(spec);
@@ -264,6 +265,18 @@ TEST_CASE("a window in blocks of steps gives the step-by-step results", "[perfor
   CHECK(blk.st.gl.blk_windows == 6);
   CHECK(blk.st.gl.blk_undone == 0);
   CHECK(ref.st.gl.blk_windows == 0);
+}
+
+TEST_CASE("a long window runs in several blocks", "[performance][blocks]") {
+  // the pod with 20 s coupling windows: 400 steps each, more than a block's 256 (their rows are
+  // kept), so each window runs in two blocks where no GPU can shut down (rackSafe); all but the
+  // first, in which the job starts
+  const BlockRun blk = runBlocks("pod_gb200.yaml", true, 120, 5, 1, 0, 20);
+  const BlockRun ref = runBlocks("pod_gb200.yaml", false, 120, 5, 1, 0, 20);
+  checkSameRun(blk, ref);
+  CHECK(blk.st.gl.blk_steps_max == 256);
+  CHECK(blk.st.gl.blk_windows == 5);
+  CHECK(blk.st.gl.blk_steps == 5 * 400);
 }
 
 TEST_CASE("a GPU that shuts down within a block takes the window back", "[performance][blocks]") {
