@@ -1218,7 +1218,10 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
   // window of a run); the fast outputs once it stands, from the block's rows
   const bool safe = std::all_of(g.rack_safe.begin(), g.rack_safe.end(), [](char c) { return c; });
   if ((nstep <= g.blk_steps_max || safe) && blockEligible(m, st, t0, t1)) {
-    if (!safe) st.gl_undo = st.gl, st.pl_undo = st.pl;
+    if (!safe) {
+      st.gl_undo = st.gl;
+      st.pl_undo = st.pl;
+    }
     const std::size_t hs = std::size_t(m.nrack) * GpuLayerState::kRackHist;
     bool died = false;
     for (long s0 = 0; s0 < nstep && !died;) {  // (several blocks only where safe)
