@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <span>
 
 #include "solver/common/parallel.h"
@@ -100,6 +101,8 @@ double idleClockPowerBound(const GpuLayerState& g, int q, bool hbm) {
   const GpuLayerState::Groups& G = g.grp;
   const GpuBatchType& t = g.batch_types[std::size_t(G.type[std::size_t(q)])];
   const std::size_t i = std::size_t(q);
+  // (a leakage that falls with the temperature has no bound here)
+  if (t.beta < 0) return std::numeric_limits<double>::infinity();
   const double leak = G.P_leak[i] * std::exp(t.beta * (t.T_shutdown - t.T_leak_ref));
   const double B = t.P_nvl_max + (hbm ? t.P_hbm_max : -t.P_hbm_idle) + G.P_base[i] + leak;
   const double A = G.P_sm[i] + G.P_clk[i];
@@ -360,7 +363,7 @@ constexpr std::uint64_t kJobSlowPath = std::uint64_t(1) << 32;
 // die heat is at most Pl (idleClockPowerBound's, the die's), and it stays below max(T_j, B_p + d +
 // Pl / g_jc). So the die never exceeds the largest of its present temperature, J1 and B_p + d + Pl
 // / g_jc; where that is under the shutdown temperature (with 1 mK for round-off) no GPU of the
-// groups dies within the window. (dt: the longest step, where J1 is largest.)
+// groups dies within the window. (dt: the longest step.)
 bool rackSafe(const GpuLayerState& g, int q0, int q1, double dt) {
   const GpuLayerState::Groups& G = g.grp;
   for (int q = q0; q < q1; ++q) {
@@ -372,8 +375,12 @@ bool rackSafe(const GpuLayerState& g, int q0, int q1, double dt) {
     const double Bp = G.T_in[i] + (Pd + Ph) / G.G_cp[i];
     const double Bj = Bp + Pd / G.g_jc[i], Bh = Bp + Ph / G.g_hbm[i];
     const double d = std::max({0.0, G.T_j[i] - Bj, G.T_hbm[i] - Bh, G.T_plate[i] - Bp});
+    // (J1 lies between T_slow and X = B_p + d + Pd / g_jc; where X is above T_slow it is largest
+    // at the smallest c, the longest step; else it is below T_slow)
     const double c = t.C_die / dt, gj = G.g_jc[i];
-    const double J1 = (c * t.T_slowdown + Pd + gj * (Bp + d)) / (c + gj);
+    const double J1 = Bp + d + Pd / gj > t.T_slowdown
+                          ? (c * t.T_slowdown + Pd + gj * (Bp + d)) / (c + gj)
+                          : t.T_slowdown;
     const double top = std::max({G.T_j[i], J1, Bp + d + Pl / gj});
     if (!(top < t.T_shutdown - 1e-3)) return false;
   }
