@@ -261,8 +261,6 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     g.rack_P_dc_max[r] = P;
   }
   g.blk_bus_P.assign(m.power.busways.size(), 0.0);
-  g.blk_storage = std::any_of(m.rack_has_storage.begin(), m.rack_has_storage.end(),
-                              [](char c) { return c != 0; });
   g.blk_windows = g.blk_steps = 0;
   g.interval_time = 0;
   g.E_electric = g.E_to_coolant = 0;
@@ -893,7 +891,7 @@ bool stepChunk(const FacilityModel& m, State& st, int k, double t, double dt, co
     const std::size_t first =
         trainingStepRunFinish(m.job_spec[j], g.job[j], x.ctx[j], g.job_io[j],
                               std::size_t(run.slot0), std::size_t(run.slot1), part, runs_on);
-    const bool known = no_release || runs_on || !trainingStepCanRelease(x.ctx[j], part);
+    const bool known = runs_on || !trainingStepCanRelease(x.ctx[j], part);
     if (known && first > std::size_t(run.slot0))
       trainingStepFinish(m.job_spec[j], g.job[j], x.ctx[j], g.job_io[j], std::size_t(run.slot0),
                          first, part);
@@ -964,6 +962,24 @@ void releaseJob(const FacilityModel& m, GpuLayerState& g, int j, JobStepCtx& c, 
   }
 }
 
+// the fused jobs' sums of a step from their runs' parts, in run order: pass 1's
+// (trainingStepMerge1), or the rest and the step's end (trainingStepMerge3, trainingStepEnd)
+void mergeRuns1(GpuLayerState& g, JobStepCtx* ctx, const JobStepPart* parts) {
+  for (std::size_t a = 0; a < g.job_runs.size(); ++a) {
+    const std::size_t j = std::size_t(g.job_runs[a].job);
+    trainingStepMerge1(g.job[j], ctx[j], parts[a]);
+  }
+}
+void mergeRuns3(const FacilityModel& m, GpuLayerState& g, JobStepCtx* ctx,
+                const JobStepPart* parts) {
+  for (std::size_t a = 0; a < g.job_runs.size(); ++a) {
+    const std::size_t j = std::size_t(g.job_runs[a].job);
+    trainingStepMerge3(g.job[j], ctx[j], parts[a]);
+  }
+  for (int j = 0; j < m.njob; ++j)
+    if (g.job_fused[std::size_t(j)]) trainingStepEnd(g.job[j], ctx[std::size_t(j)]);
+}
+
 // 2. the racks and the fused jobs: one parallel loop over the chunks; then, serially and in chunk
 // order, the jobs' sums of pass 1; their barrier releases (releaseJob); then the chunks that
 // waited for them (only in the steps where every GPU of some chunk is at the barrier); then the
@@ -972,10 +988,7 @@ void stepChunks(const FacilityModel& m, State& st, double t, double dt, WorkerPo
   GpuLayerState& g = st.gl;
   const StepRefs x{g.job_ctx.data(), g.job_parts.data(), g.keep_Q, nullptr};
   forChunks(pool, g.nchunk, [&](int k) { stepChunk(m, st, k, t, dt, x); });
-  for (std::size_t a = 0; a < g.job_runs.size(); ++a) {
-    const std::size_t j = std::size_t(g.job_runs[a].job);
-    trainingStepMerge1(g.job[j], g.job_ctx[j], g.job_parts[a]);
-  }
+  mergeRuns1(g, x.ctx, x.parts);
   int nd = 0;
   for (int k = 0; k < g.nchunk; ++k)
     if (g.chunk_wait[std::size_t(k)]) g.deferred[std::size_t(nd++)] = k;
@@ -984,12 +997,7 @@ void stepChunks(const FacilityModel& m, State& st, double t, double dt, WorkerPo
       if (g.job_fused[std::size_t(j)]) releaseJob(m, g, j, g.job_ctx[std::size_t(j)], pool);
     forChunks(pool, nd, [&](int i) { finishChunk(m, st, g.deferred[std::size_t(i)], t, dt, x); });
   }
-  for (std::size_t a = 0; a < g.job_runs.size(); ++a) {
-    const std::size_t j = std::size_t(g.job_runs[a].job);
-    trainingStepMerge3(g.job[j], g.job_ctx[j], g.job_parts[a]);
-  }
-  for (int j = 0; j < m.njob; ++j)
-    if (g.job_fused[std::size_t(j)]) trainingStepEnd(g.job[j], g.job_ctx[std::size_t(j)]);
+  mergeRuns3(m, g, x.ctx, x.parts);
 }
 
 // 3. sums over the racks, in rack order (the same whatever the number of threads)
@@ -1003,6 +1011,14 @@ void sumRacks(const FacilityModel& m, GpuLayerState& g, double dt) {
     if (j >= 0) g.job_capped[j] += g.rack_capped_now[r];
     g.capped_total += g.rack_capped_now[r];
   }
+}
+
+// 3'. the rest of a step's serial part: the sums over the racks and the facility side of the power
+// chain (busways, UPS, transformer)
+void finishStep(const FacilityModel& m, State& st, double t, double dt) {
+  sumRacks(m, st.gl, dt);
+  powerFeedStep(m, st, t, dt);
+  st.gl.interval_time += dt;
 }
 
 // the window's sums become its means: the heat and power the coolant sees over the window
@@ -1051,7 +1067,9 @@ bool blockEligible(const FacilityModel& m, State& st, double t0, double t1) {
   if (!m.has_power) return true;
   const PowerLayerState& p = st.pl;
   const PowerChainParams& ps = m.power;
-  if (!facilityFed(st) || g.blk_storage) return false;
+  const bool storage = std::any_of(m.rack_has_storage.begin(), m.rack_has_storage.end(),
+                                   [](char c) { return c != 0; });
+  if (!facilityFed(st) || storage) return false;
   std::vector<double>& bus_P = g.blk_bus_P;
   std::fill(bus_P.begin(), bus_P.end(), 0.0);
   const double sqrt3 = std::sqrt(3.0);
@@ -1152,21 +1170,11 @@ void runBlock(const FacilityModel& m, State& st, double t0, double dt, long s0, 
   // the serial part of step s without a release (as stepChunks, advanceGpuLayer)
   auto replay = [&](long s, bool merge1) {
     const StepRefs x = refs(s);
-    if (merge1)
-      for (std::size_t a = 0; a < na; ++a) {
-        const std::size_t j = std::size_t(g.job_runs[a].job);
-        trainingStepMerge1(g.job[j], x.ctx[j], x.parts[a]);
-      }
-    for (std::size_t a = 0; a < na; ++a) {
-      const std::size_t j = std::size_t(g.job_runs[a].job);
-      trainingStepMerge3(g.job[j], x.ctx[j], x.parts[a]);
-    }
-    for (std::size_t j = 0; j < nj; ++j) trainingStepEnd(g.job[j], x.ctx[j]);
+    if (merge1) mergeRuns1(g, x.ctx, x.parts);
+    mergeRuns3(m, g, x.ctx, x.parts);
     for (int r = 0; r < m.nrack; ++r)
       blockRestore(m, st, r, x.hist + std::size_t(r) * GpuLayerState::kRackHist);
-    sumRacks(m, g, dt);
-    powerFeedStep(m, st, tOf(s), dt);
-    g.interval_time += dt;
+    finishStep(m, st, tOf(s), dt);
   };
   long R = s0;  // the next step to replay
   for (;;) {
@@ -1185,10 +1193,7 @@ void runBlock(const FacilityModel& m, State& st, double t0, double dt, long s0, 
     if (S >= s1) break;
     // 3. step S, where every chunk of some job waits: its releases, then the rest of the step
     const StepRefs x = refs(S);
-    for (std::size_t a = 0; a < na; ++a) {
-      const std::size_t j = std::size_t(g.job_runs[a].job);
-      trainingStepMerge1(g.job[j], x.ctx[j], x.parts[a]);
-    }
+    mergeRuns1(g, x.ctx, x.parts);
     for (int j = 0; j < m.njob; ++j) releaseJob(m, g, j, x.ctx[j], pool);
     int nd = 0;
     for (int k = 0; k < g.nchunk; ++k)
@@ -1267,11 +1272,8 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
     stepJobs(m, st, t, dt);
     // 2. racks and the fused jobs' GPUs, in parallel chunks of about 16 racks
     stepChunks(m, st, t, dt, pool);
-    // 3. sums over the racks
-    sumRacks(m, g, dt);
-    // 4. the facility side of the power chain: busways, UPS, transformer
-    powerFeedStep(m, st, t, dt);
-    g.interval_time += dt;
+    // 3. sums over the racks, the facility side of the power chain
+    finishStep(m, st, t, dt);
     if (fast) fast(user, m, st, t + dt);
   }
   windowMeans(m, g, window);

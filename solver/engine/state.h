@@ -152,7 +152,6 @@ struct GpuLayerState {
   std::vector<char> rack_safe;  // nrack, per window: no GPU of the rack can reach its shutdown
   std::vector<double> rack_P_dc_max;  // nrack: an upper bound of the rack's DC draw        (W)
   std::vector<double> blk_bus_P;      // per busway: scratch of the window's test           (W)
-  bool blk_storage = false;           // some rack has energy storage (no blocks)
   // windows run as blocks, their steps, and the blocks taken back (a GPU shut down) (statistics)
   long blk_windows = 0, blk_steps = 0, blk_undone = 0;
   // each fused job's runs (indices into job_runs, in chunk order: its slots in order), and one
