@@ -98,10 +98,14 @@ dctwin_stage_begin asan-build "ASan+UBSan RelWithDebInfo build (no GUI) into bui
 dctwin_build "$root/build-asan" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DDCTWIN_SANITIZE=ON -DDCTWIN_BUILD_GUI=OFF
 dctwin_stage_end ok
 
+# Left out here, run in the Release stage above: the annual mode's day against a full-resolution
+# day of the pod (1 min in Release, 10-12 min under ASan, past the per-test limit); the annual
+# mode's code runs under ASan in its other tests (the month's end, the keys).
+asan_skip='^annual mode against full resolution'
 dctwin_stage_begin asan-ctest "ctest in build-asan/ (without label gui)"
 ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \
-  ctest --test-dir "$root/build-asan" "${ctest_common[@]}" -LE gui
+  ctest --test-dir "$root/build-asan" "${ctest_common[@]}" -LE gui -E "$asan_skip"
 dctwin_stage_end ok
 
 # --- 3. fuzzing ------------------------------------------------------------------------------

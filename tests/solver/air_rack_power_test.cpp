@@ -156,10 +156,12 @@ TEST_CASE("air-cooled rack on a busway: its power through the busway, UPS and tr
     const OutputFrame& f = ff.rows[k];
     CHECK(f.scalar(Obs::FacilityPITIn) == Approx(sumOf(f, Obs::RackPIn) + kPAir).epsilon(1e-12));
     CHECK(f.scalar(Obs::FacilityPUE) >= 1.0);
-    // BW-A1 carries it: ~13 A more than with the air rack at the meter; BW-A2 the same but for
-    // the room air the extra busway loss warms (measured: < 1e-4)
-    CHECK(f.get(Obs::BuswayI)[0] > fd.rows[k].get(Obs::BuswayI)[0] + 5.0);
-    CHECK(f.get(Obs::BuswayI)[1] == Approx(fd.rows[k].get(Obs::BuswayI)[1]).epsilon(1e-3));
+    // BW-A1 carries it: more loss over each interval than with the air rack at the meter (its
+    // ~13 A on top of 155-600 A); BW-A2 the same but for the room air the extra busway loss warms
+    // (measured: < 1e-5). Interval means: the instant current swings with the jobs' phases, and
+    // a phase edge that moves by round-off moves an instant sample by ~1e-3
+    CHECK(f.get(Obs::BuswayPLoss)[0] > 1.01 * fd.rows[k].get(Obs::BuswayPLoss)[0]);
+    CHECK(f.get(Obs::BuswayPLoss)[1] == Approx(fd.rows[k].get(Obs::BuswayPLoss)[1]).epsilon(1e-4));
   }
   // on the busway its power also pays the busway, UPS and transformer losses: more utility
   // energy than at the meter, the same IT energy
