@@ -19,18 +19,111 @@ namespace dctwin {
 namespace HWY_NAMESPACE {
 namespace hn = hwy::HWY_NAMESPACE;
 
+// a constant in the lanes of d (the type's parameters are double, the operating point's lanes
+// float)
+template <class D>
+HWY_INLINE hn::Vec<D> K(D d, double v) {
+  return hn::Set(d, static_cast<hn::TFromD<D>>(v));
+}
+
 // x v(x)^2 and its derivative (clockVoltage in gpu.cpp)
 template <class D, class V>
 HWY_INLINE V ClockVoltage(D d, const GpuBatchType& t, V x, V* dg) {
-  const V v0 = hn::Set(d, t.v0), vf = hn::Set(d, t.v_floor);
-  const V lin = hn::MulAdd(hn::Sub(hn::Set(d, 1.0), v0), x, v0);
+  const V one = K(d, 1.0), v0 = K(d, t.v0), vf = K(d, t.v_floor);
+  const V lin = hn::MulAdd(hn::Sub(one, v0), x, v0);
   const V v = hn::Max(vf, lin);
   const V vv = hn::Mul(v, v);
   if (dg) {
-    const V slope = hn::Mul(hn::Mul(hn::Add(x, x), v), hn::Sub(hn::Set(d, 1.0), v0));
+    const V slope = hn::Mul(hn::Mul(hn::Add(x, x), v), hn::Sub(one, v0));
     *dg = hn::IfThenElse(hn::Ge(lin, vf), hn::Add(vv, slope), vv);
   }
   return hn::Mul(x, vv);
+}
+
+// The operating point runs in single precision (docs/models/gpu_batch.md "Precision"): a vector
+// DF of floats holds the GPUs of two vectors of the doubles they are stored in, which are loaded
+// and stored in halves (or as they are where DF has one lane: the tail, the scalar target). Twice
+// the GPUs per instruction. What decides a throttle on a temperature or the memory-bound share is
+// compared in double before the lanes are narrowed, as the scalar reference compares it.
+template <class DF>
+constexpr bool kOneLane = hn::MaxLanes(DF()) == 1;
+
+// lanes [0, Lanes(df)) of the doubles at p, each f(dd, v) in double, then rounded to float
+template <class DF, class F>
+HWY_INLINE hn::Vec<DF> LoadNarrow(DF df, const double* p, F f) {
+  if constexpr (kOneLane<DF>) {
+    const hn::Rebind<double, DF> dd;
+    return hn::DemoteTo(df, f(dd, hn::LoadU(dd, p)));
+  }
+#if HWY_TARGET != HWY_SCALAR
+  else {
+    const hn::Half<DF> dh;
+    const hn::Rebind<double, decltype(dh)> dd;
+    const std::size_t h = hn::Lanes(dd);
+    return hn::Combine(df, hn::DemoteTo(dh, f(dd, hn::LoadU(dd, p + h))),
+                       hn::DemoteTo(dh, f(dd, hn::LoadU(dd, p))));
+  }
+#endif
+}
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadNarrow(DF df, const double* p) {
+  return LoadNarrow(df, p, [](auto, auto v) { return v; });
+}
+
+// u64 lanes f(d64, o) (o: the half's first lane) narrowed to the u32 lanes of DF's unsigned tag
+template <class DF, class F>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> NarrowBits(DF, F f) {
+  const hn::RebindToUnsigned<DF> du;
+  if constexpr (kOneLane<DF>) {
+    const hn::Rebind<std::uint64_t, DF> d64;
+    return hn::TruncateTo(du, f(d64, std::size_t(0)));
+  }
+#if HWY_TARGET != HWY_SCALAR
+  else {
+    const hn::Half<decltype(du)> dh;
+    const hn::Rebind<std::uint64_t, decltype(dh)> d64;
+    const std::size_t h = hn::Lanes(d64);
+    return hn::Combine(du, hn::TruncateTo(dh, f(d64, h)),
+                       hn::TruncateTo(dh, f(d64, std::size_t(0))));
+  }
+#endif
+}
+// the bits of lanes [0, Lanes(df)) at p (all of them below bit 32)
+template <class DF>
+HWY_INLINE hn::Vec<hn::RebindToUnsigned<DF>> LoadBits(DF df, const std::uint64_t* p) {
+  return NarrowBits(df, [&](auto d64, std::size_t o) { return hn::LoadU(d64, p + o); });
+}
+
+// the lanes of v to the doubles at p, and the u32 lanes of b to the u64 at p
+template <class DF>
+HWY_INLINE void StoreWide(DF, hn::Vec<DF> v, double* p) {
+  if constexpr (kOneLane<DF>) {
+    const hn::Rebind<double, DF> dd;
+    hn::StoreU(hn::PromoteTo(dd, v), dd, p);
+  }
+#if HWY_TARGET != HWY_SCALAR
+  else {
+    const hn::Half<DF> dh;
+    const hn::Rebind<double, decltype(dh)> dd;
+    hn::StoreU(hn::PromoteTo(dd, hn::LowerHalf(dh, v)), dd, p);
+    hn::StoreU(hn::PromoteTo(dd, hn::UpperHalf(dh, v)), dd, p + hn::Lanes(dd));
+  }
+#endif
+}
+template <class DU>
+HWY_INLINE void StoreWideBits(DU, hn::Vec<DU> b, std::uint64_t* p) {
+  if constexpr (kOneLane<DU>) {
+    const hn::Rebind<std::uint64_t, DU> d64;
+    hn::StoreU(hn::PromoteTo(d64, b), d64, p);
+  }
+#if HWY_TARGET != HWY_SCALAR
+  else {
+    const hn::Half<DU> dh;
+    const hn::Rebind<std::uint64_t, decltype(dh)> d64;
+    hn::StoreU(hn::PromoteTo(d64, hn::LowerHalf(dh, b)), d64, p);
+    hn::StoreU(hn::PromoteTo(d64, hn::UpperHalf(dh, b)), d64, p + hn::Lanes(d64));
+  }
+#endif
 }
 
 // pass 1 runs in three steps over a block of up to kNewtonBlock vectors, so that the power-cap
@@ -38,114 +131,139 @@ HWY_INLINE V ClockVoltage(D d, const GpuBatchType& t, V x, V* dg) {
 // of waiting on one another: PrepareLanes (the target clock, the power terms and whether the cap
 // binds), NewtonBlock (the capped lanes' clocks), FinishLanes (the thermal limits, the stores).
 // The scratch holds what the steps hand on, per lane of the block.
-constexpr std::size_t kNewtonBlock = 16, kMaxLanes = HWY_MAX_BYTES / sizeof(double);
+constexpr std::size_t kNewtonBlock = 16, kMaxLanes = HWY_MAX_BYTES / sizeof(float);
 struct Scratch {
-  alignas(64) double A[kNewtonBlock * kMaxLanes], B[kNewtonBlock * kMaxLanes],
-      cap[kNewtonBlock * kMaxLanes], x[kNewtonBlock * kMaxLanes], z[kNewtonBlock * kMaxLanes];
-  alignas(64) std::uint64_t capped[kNewtonBlock * kMaxLanes], low[kNewtonBlock * kMaxLanes];
+  alignas(64) float A[kNewtonBlock * kMaxLanes], B[kNewtonBlock * kMaxLanes],
+      cap[kNewtonBlock * kMaxLanes], x[kNewtonBlock * kMaxLanes], z[kNewtonBlock * kMaxLanes],
+      P_hbm[kNewtonBlock * kMaxLanes];
+  // the flags with kIdle where the GPU has no work (step 3 reads them from here)
+  alignas(64) std::uint32_t capped[kNewtonBlock * kMaxLanes], low[kNewtonBlock * kMaxLanes],
+      flags[kNewtonBlock * kMaxLanes];
   bool any[kNewtonBlock];  // the vector has a capped lane
 };
+constexpr std::uint64_t kIdle = std::uint64_t(1) << 16;  // (above the kBatch* flags)
 
-// what both steps read of lanes [i, i + Lanes(d)): temperatures, flags, latches, the idle mask
-template <class D>
+// what step 1 reads of lanes [i, i + Lanes(df)) beyond the power terms: the flags and the idle
+// mask (from the utilizations as floats: exact for any utilization above 1.4e-45, the least float)
+template <class DF>
 struct Inputs {
-  hn::Vec<D> Tj, Th;
-  hn::Vec<hn::RebindToUnsigned<D>> flags, latch;
-  hn::Mask<D> idle;
+  hn::Vec<hn::RebindToUnsigned<DF>> flags;
+  hn::Mask<DF> idle;
 };
 
-template <class D>
-HWY_INLINE Inputs<D> LoadInputs(D d, const GpuBatchIo& io, std::size_t i) {
-  const hn::RebindToUnsigned<D> du;
-  const hn::Vec<D> zero = hn::Zero(d);
-  Inputs<D> in;
-  in.Tj = hn::LoadU(d, io.T_j + i);
-  in.Th = hn::LoadU(d, io.T_hbm + i);
-  // the flags: per entry, or from the memory-bound share and the block's bits
+template <class DF, class V = hn::Vec<DF>>
+HWY_INLINE Inputs<DF> LoadInputs(DF df, const GpuBatchIo& io, std::size_t i, V a_sm, V a_hbm,
+                                 V a_nvl) {
+  using TU = hn::TFromD<hn::RebindToUnsigned<DF>>;
+  const hn::RebindToUnsigned<DF> du;
+  const V zero = hn::Zero(df);
+  Inputs<DF> in;
+  // the flags: per entry, or from the memory-bound share (compared in double) and the block's bits
   if (io.flags) {
-    in.flags = hn::LoadU(du, io.flags + i);
+    in.flags = LoadBits(df, io.flags + i);
   } else {
-    const auto mb = hn::Gt(hn::LoadU(d, io.mem_bound + i), hn::Set(d, 0.5));
-    in.flags = hn::Or(hn::Set(du, io.flags_all),
-                      hn::IfThenElseZero(hn::RebindMask(du, mb), hn::Set(du, kBatchMemoryBound)));
+    const auto mb = NarrowBits(df, [&](auto d64, std::size_t o) {
+      const hn::Rebind<double, decltype(d64)> dd;
+      const auto m = hn::Gt(hn::LoadU(dd, io.mem_bound + i + o), hn::Set(dd, 0.5));
+      return hn::IfThenElseZero(hn::RebindMask(d64, m), hn::Set(d64, kBatchMemoryBound));
+    });
+    in.flags = hn::Or(hn::Set(du, TU(io.flags_all)), mb);
   }
-  in.latch = hn::LoadU(du, io.latch + i);
-  in.idle = hn::And(
-      hn::And(hn::Le(hn::LoadU(d, io.a_sm + i), zero), hn::Le(hn::LoadU(d, io.a_hbm + i), zero)),
-      hn::Le(hn::LoadU(d, io.a_nvl + i), zero));
+  in.idle = hn::And(hn::And(hn::Le(a_sm, zero), hn::Le(a_hbm, zero)), hn::Le(a_nvl, zero));
   return in;
 }
 
-template <class D>
-HWY_INLINE hn::Mask<D> Bit(D d, hn::Vec<hn::RebindToUnsigned<D>> v, std::uint64_t b) {
+template <class D, class VU>
+HWY_INLINE hn::Mask<D> Bit(D d, VU v, std::uint64_t b) {
   const hn::RebindToUnsigned<D> du;
-  return hn::RebindMask(d, hn::TestBit(v, hn::Set(du, b)));
+  return hn::RebindMask(d, hn::TestBit(v, hn::Set(du, hn::TFromD<decltype(du)>(b))));
 }
 
 // the target clock: idle (or held at full clock by a process), memory-bound, or full
-template <class D>
-HWY_INLINE hn::Vec<D> TargetClock(D d, const GpuBatchType& t, const Inputs<D>& in) {
+template <class DF>
+HWY_INLINE hn::Vec<DF> TargetClock(DF df, const GpuBatchType& t, const Inputs<DF>& in) {
   return hn::IfThenElse(
-      in.idle, hn::IfThenElse(Bit(d, in.flags, kBatchHeld), hn::Set(d, 1.0), hn::Set(d, t.x_idle)),
-      hn::IfThenElse(Bit(d, in.flags, kBatchMemoryBound), hn::Set(d, t.x_mem), hn::Set(d, 1.0)));
+      in.idle, hn::IfThenElse(Bit(df, in.flags, kBatchHeld), K(df, 1.0), K(df, t.x_idle)),
+      hn::IfThenElse(Bit(df, in.flags, kBatchMemoryBound), K(df, t.x_mem), K(df, 1.0)));
 }
 
-// step 1 for lanes [i, i + Lanes(d)), scratch lanes [k, k + Lanes(d)) of vector v: the power at
+// the power cap of lanes [i, i + Lanes(df)): per entry, or min(cap, cap_max, cap_scale cap)
+// (GpuBatchIo::cap), in double and then rounded
+template <class DF>
+HWY_INLINE hn::Vec<DF> LoadCap(DF df, const GpuBatchIo& io, std::size_t i) {
+  if (!io.cap) {
+    double c = io.cap_all;
+    if (!io.flags) {
+      c = std::min(io.cap_all, io.cap_max);
+      if (io.cap_scale < 1.0) c = std::min(c, io.cap_scale * io.cap_all);
+    }
+    return K(df, c);
+  }
+  if (io.flags) return LoadNarrow(df, io.cap + i);
+  return LoadNarrow(df, io.cap + i, [&](auto dd, auto cap_gpu) {
+    auto c = hn::Min(cap_gpu, hn::Set(dd, io.cap_max));
+    if (io.cap_scale < 1.0) c = hn::Min(c, hn::Mul(hn::Set(dd, io.cap_scale), cap_gpu));
+    return c;
+  });
+}
+
+// step 1 for lanes [i, i + Lanes(df)), scratch lanes [k, k + Lanes(df)) of vector v: the power at
 // clock z is B + A z v(z)^2; the cap binds where the target clock's power exceeds it
-template <class D>
-HWY_INLINE void PrepareLanes(D d, const GpuBatchType& t, const GpuBatchParams& p,
+template <class DF>
+HWY_INLINE void PrepareLanes(DF df, const GpuBatchType& t, const GpuBatchParams& p,
                              const GpuBatchIo& io, std::size_t i, Scratch& S, std::size_t k,
                              std::size_t v) {
-  using V = hn::Vec<D>;
-  const hn::RebindToUnsigned<D> du;
-  const V zero = hn::Zero(d), xi = hn::Set(d, t.x_idle);
-  const Inputs<D> in = LoadInputs(d, io, i);
-  const V x = TargetClock(d, t, in);
-  const V a_sm = hn::LoadU(d, io.a_sm + i), a_hbm = hn::LoadU(d, io.a_hbm + i),
-          a_nvl = hn::LoadU(d, io.a_nvl + i);
-  // the cap: per entry, or min(cap, cap_max, cap_scale cap)
-  V cap = io.cap ? hn::LoadU(d, io.cap + i) : hn::Set(d, io.cap_all);
-  if (!io.flags) {
-    const V cap_gpu = cap;
-    cap = hn::Min(cap_gpu, hn::Set(d, io.cap_max));
-    if (io.cap_scale < 1.0) cap = hn::Min(cap, hn::Mul(hn::Set(d, io.cap_scale), cap_gpu));
-  }
-  const V A = hn::MulAdd(hn::LoadU(d, p.P_sm + i), a_sm, hn::LoadU(d, p.P_clk + i));
-  const V leak =
-      hn::Mul(hn::LoadU(d, p.P_leak + i),
-              hn::Exp(d, hn::Mul(hn::Set(d, t.beta), hn::Sub(in.Tj, hn::Set(d, t.T_leak_ref)))));
+  using V = hn::Vec<DF>;
+  const hn::RebindToUnsigned<DF> du;
+  const V zero = hn::Zero(df), xi = K(df, t.x_idle);
+  const V a_sm = LoadNarrow(df, io.a_sm + i), a_hbm = LoadNarrow(df, io.a_hbm + i),
+          a_nvl = LoadNarrow(df, io.a_nvl + i);
+  const Inputs<DF> in = LoadInputs(df, io, i, a_sm, a_hbm, a_nvl);
+  const V x = TargetClock(df, t, in);
+  const V cap = LoadCap(df, io, i);
+  const V A = hn::MulAdd(LoadNarrow(df, p.P_sm + i), a_sm, LoadNarrow(df, p.P_clk + i));
+  // the leakage's exponent beta (T_j - T_leak_ref) in double (T_j's digits), the exp in float
+  const V arg = LoadNarrow(df, io.T_j + i, [&](auto dd, auto Tj) {
+    return hn::Mul(hn::Set(dd, t.beta), hn::Sub(Tj, hn::Set(dd, t.T_leak_ref)));
+  });
+  const V leak = hn::Mul(LoadNarrow(df, p.P_leak + i), hn::Exp(df, arg));
   const V B = hn::MulAdd(
-      hn::Set(d, t.P_nvl_max), a_nvl,
-      hn::MulAdd(hn::Set(d, t.P_hbm_max), a_hbm, hn::Add(hn::LoadU(d, p.P_base + i), leak)));
-  const V fx = hn::MulAdd(A, ClockVoltage(d, t, x, static_cast<V*>(nullptr)), B);
+      K(df, t.P_nvl_max), a_nvl,
+      hn::MulAdd(K(df, t.P_hbm_max), a_hbm, hn::Add(LoadNarrow(df, p.P_base + i), leak)));
+  const V fx = hn::MulAdd(A, ClockVoltage(df, t, x, static_cast<V*>(nullptr)), B);
   const auto capped = hn::And(hn::Gt(fx, cap), hn::Gt(x, xi));
-  hn::Store(A, d, S.A + k);
-  hn::Store(B, d, S.B + k);
-  hn::Store(x, d, S.x + k);
-  S.any[v] = !hn::AllFalse(d, capped);
+  hn::Store(A, df, S.A + k);
+  hn::Store(B, df, S.B + k);
+  hn::Store(x, df, S.x + k);
+  hn::Store(hn::MulAdd(K(df, t.P_hbm_max), a_hbm, K(df, t.P_hbm_idle)), df, S.P_hbm + k);
+  using TU = hn::TFromD<decltype(du)>;
+  hn::Store(
+      hn::Or(in.flags, hn::IfThenElseZero(hn::RebindMask(du, in.idle), hn::Set(du, TU(kIdle)))), du,
+      S.flags + k);
+  S.any[v] = !hn::AllFalse(df, capped);
   if (!S.any[v]) return;
   // even the idle clock exceeds the cap (or nothing scales with the clock): the idle clock
-  const V f_idle = hn::MulAdd(A, hn::Set(d, t.g_idle), B);
+  const V f_idle = hn::MulAdd(A, K(df, t.g_idle), B);
   const auto low = hn::Or(hn::Ge(f_idle, cap), hn::Le(A, zero));
   // warm start: the clock of the last step where it lies between the idle and the target clock
   // (the cap binds from step to step and moves little), else the target clock. P is convex, so
   // Newton from below the root lands above it and then falls monotonically
-  const V prev = hn::LoadU(d, io.x + i);
-  hn::Store(cap, d, S.cap + k);
-  hn::Store(hn::IfThenElse(hn::And(hn::Gt(prev, xi), hn::Lt(prev, x)), prev, x), d, S.z + k);
-  hn::Store(hn::BitCast(du, hn::VecFromMask(d, capped)), du, S.capped + k);
-  hn::Store(hn::BitCast(du, hn::VecFromMask(d, low)), du, S.low + k);
+  const V prev = LoadNarrow(df, io.x + i);
+  hn::Store(cap, df, S.cap + k);
+  hn::Store(hn::IfThenElse(hn::And(hn::Gt(prev, xi), hn::Lt(prev, x)), prev, x), df, S.z + k);
+  hn::Store(hn::BitCast(du, hn::VecFromMask(df, capped)), du, S.capped + k);
+  hn::Store(hn::BitCast(du, hn::VecFromMask(df, low)), du, S.low + k);
 }
 
 // step 2: the capped lanes' clocks, vectors [0, nv) of the scratch, each until none of its solved
 // lanes moves by more than kGpuBatchNewtonTol (at most kGpuBatchNewton steps): a vector's result
 // does not depend on the others of the block
-template <class D>
-HWY_INLINE void NewtonBlock(D d, const GpuBatchType& t, Scratch& S, std::size_t nv) {
-  using V = hn::Vec<D>;
-  const hn::RebindToUnsigned<D> du;
-  const std::size_t N = hn::Lanes(d);
-  const V xi = hn::Set(d, t.x_idle), tol = hn::Set(d, kGpuBatchNewtonTol);
+template <class DF>
+HWY_INLINE void NewtonBlock(DF df, const GpuBatchType& t, Scratch& S, std::size_t nv) {
+  using V = hn::Vec<DF>;
+  const hn::RebindToUnsigned<DF> du;
+  const std::size_t N = hn::Lanes(df);
+  const V xi = K(df, t.x_idle), tol = K(df, kGpuBatchNewtonTol);
   bool moving[kNewtonBlock];
   bool any = false;
   for (std::size_t v = 0; v < nv; ++v) {
@@ -157,110 +275,132 @@ HWY_INLINE void NewtonBlock(D d, const GpuBatchType& t, Scratch& S, std::size_t 
     for (std::size_t v = 0; v < nv; ++v) {
       if (!moving[v]) continue;
       const std::size_t k = v * N;
-      const V A = hn::Load(d, S.A + k), B = hn::Load(d, S.B + k), cap = hn::Load(d, S.cap + k);
-      const V z = hn::Load(d, S.z + k);
-      const auto solve = hn::AndNot(hn::MaskFromVec(hn::BitCast(d, hn::Load(du, S.low + k))),
-                                    hn::MaskFromVec(hn::BitCast(d, hn::Load(du, S.capped + k))));
+      const V A = hn::Load(df, S.A + k), B = hn::Load(df, S.B + k), cap = hn::Load(df, S.cap + k);
+      const V z = hn::Load(df, S.z + k);
+      const auto solve = hn::AndNot(hn::MaskFromVec(hn::BitCast(df, hn::Load(du, S.low + k))),
+                                    hn::MaskFromVec(hn::BitCast(df, hn::Load(du, S.capped + k))));
       V dg;
-      const V g = ClockVoltage(d, t, z, &dg);
+      const V g = ClockVoltage(df, t, z, &dg);
       const V step = hn::Div(hn::Sub(hn::MulAdd(A, g, B), cap), hn::Mul(A, dg));
       const V z1 = hn::Max(hn::Sub(z, step), xi);
-      hn::Store(z1, d, S.z + k);
-      moving[v] = !hn::AllFalse(d, hn::And(solve, hn::Gt(hn::Abs(hn::Sub(z1, z)), tol)));
+      hn::Store(z1, df, S.z + k);
+      moving[v] = !hn::AllFalse(df, hn::And(solve, hn::Gt(hn::Abs(hn::Sub(z1, z)), tol)));
       any = any || moving[v];
     }
   }
 }
 
-// step 3 for lanes [i, i + Lanes(d)), scratch lanes [k, k + Lanes(d)) of vector v
 // the clock cause of GpuThrottle bits `why` (gpuBatchClockCause), one byte per lane to `cause`
 template <class D>
 HWY_INLINE void StoreClockCause(D du, hn::Vec<D> why, unsigned char* cause) {
+  using T = hn::TFromD<D>;
   const hn::Rebind<std::uint8_t, D> d8;
   const auto zero = hn::Zero(du);
-  auto has = [&](std::uint64_t b) { return hn::Ne(hn::And(why, hn::Set(du, b)), zero); };
-  auto c = hn::Set(du, std::uint64_t(kTimeClockOther));
-  c = hn::IfThenElse(has(kThrottleSwPowerCap), hn::Set(du, std::uint64_t(kTimePowerCap)), c);
-  c = hn::IfThenElse(has(kThrottlePowerBrake), hn::Set(du, std::uint64_t(kTimePowerBrake)), c);
+  auto has = [&](std::uint64_t b) { return hn::Ne(hn::And(why, hn::Set(du, T(b))), zero); };
+  auto c = hn::Set(du, T(kTimeClockOther));
+  c = hn::IfThenElse(has(kThrottleSwPowerCap), hn::Set(du, T(kTimePowerCap)), c);
+  c = hn::IfThenElse(has(kThrottlePowerBrake), hn::Set(du, T(kTimePowerBrake)), c);
   c = hn::IfThenElse(has(kThrottleSwThermal | kThrottleHwThermal | kThrottleHwSlowdown),
-                     hn::Set(du, std::uint64_t(kTimeThermal)), c);
+                     hn::Set(du, T(kTimeThermal)), c);
   hn::StoreU(hn::TruncateTo(d8, c), d8, cause);
 }
 
-template <class D>
-HWY_INLINE void FinishLanes(D d, const GpuBatchType& t, const GpuBatchIo& io, std::size_t i,
+// step 3 for lanes [i, i + Lanes(df)), scratch lanes [k, k + Lanes(df)) of vector v
+template <class DF>
+HWY_INLINE void FinishLanes(DF df, const GpuBatchType& t, const GpuBatchIo& io, std::size_t i,
                             const Scratch& S, std::size_t k, std::size_t v) {
-  using V = hn::Vec<D>;
-  const hn::RebindToUnsigned<D> du;
+  using V = hn::Vec<DF>;
+  const hn::RebindToUnsigned<DF> du;
   using VU = hn::Vec<decltype(du)>;
-  auto reason = [&](hn::Mask<D> m, std::uint64_t b) {
-    return hn::IfThenElseZero(hn::RebindMask(du, m), hn::Set(du, b));
+  using TU = hn::TFromD<decltype(du)>;
+  auto reason = [&](hn::Mask<DF> m, std::uint64_t b) {
+    return hn::IfThenElseZero(hn::RebindMask(du, m), hn::Set(du, TU(b)));
   };
-  const V zero = hn::Zero(d), one = hn::Set(d, 1.0), xi = hn::Set(d, t.x_idle);
-  const Inputs<D> in = LoadInputs(d, io, i);
-  const V Tj = in.Tj, Th = in.Th;
-  const auto powered = Bit(d, in.flags, kBatchPowered), held = Bit(d, in.flags, kBatchHeld);
+  const V zero = hn::Zero(df), one = K(df, 1.0), xi = K(df, t.x_idle);
+  const VU flags = hn::Load(du, S.flags + k), latch = LoadBits(df, io.latch + i);
+  // the temperatures against the thresholds, in double: above the max operating temperature,
+  // at shutdown, at HW slowdown (die or HBM), both below their release band
+  constexpr std::uint64_t kHot = 1, kShut = 2, kHw = 4, kRelease = 8;
+  const VU tb = NarrowBits(df, [&](auto d64, std::size_t o) {
+    const hn::Rebind<double, decltype(d64)> dd;
+    const auto Tj = hn::LoadU(dd, io.T_j + i + o), Th = hn::LoadU(dd, io.T_hbm + i + o);
+    const auto Tslow = hn::Set(dd, t.T_slowdown), Thmax = hn::Set(dd, t.T_hbm_max),
+               band = hn::Set(dd, 2.0);
+    auto bit = [&](auto m, std::uint64_t b) {
+      return hn::IfThenElseZero(hn::RebindMask(d64, m), hn::Set(d64, b));
+    };
+    const auto release =
+        hn::And(hn::Lt(Tj, hn::Sub(Tslow, band)), hn::Lt(Th, hn::Sub(Thmax, band)));
+    return hn::Or(
+        hn::Or(bit(hn::Gt(Tj, hn::Set(dd, t.T_maxop)), kHot),
+               bit(hn::Ge(Tj, hn::Set(dd, t.T_shutdown)), kShut)),
+        hn::Or(bit(hn::Or(hn::Ge(Tj, Tslow), hn::Ge(Th, Thmax)), kHw), bit(release, kRelease)));
+  });
+  auto has = [&](std::uint64_t b) { return Bit(df, tb, b); };
+  const auto powered = Bit(df, flags, kBatchPowered), held = Bit(df, flags, kBatchHeld);
   // shutdown: latched, the board is off (only a powered board's latch moves)
-  const auto shut = hn::Or(Bit(d, in.latch, kLatchShutDown),
-                           hn::And(powered, hn::Ge(Tj, hn::Set(d, t.T_shutdown))));
-  const auto idle = in.idle;
-  V x = hn::Load(d, S.x + k);
+  const auto shut = hn::Or(Bit(df, latch, kLatchShutDown), hn::And(powered, has(kShut)));
+  const auto idle = Bit(df, flags, kIdle);
+  V x = hn::Load(df, S.x + k);
   VU why = reason(hn::AndNot(held, idle), kThrottleIdle);
+  auto solved = hn::FirstN(df, 0);  // the power-cap clock is Newton's
   if (S.any[v]) {
-    const auto capped = hn::MaskFromVec(hn::BitCast(d, hn::Load(du, S.capped + k)));
-    const auto low = hn::MaskFromVec(hn::BitCast(d, hn::Load(du, S.low + k)));
-    x = hn::IfThenElse(capped, hn::IfThenElse(low, xi, hn::Load(d, S.z + k)), x);
+    const auto capped = hn::MaskFromVec(hn::BitCast(df, hn::Load(du, S.capped + k)));
+    const auto low = hn::MaskFromVec(hn::BitCast(df, hn::Load(du, S.low + k)));
+    x = hn::IfThenElse(capped, hn::IfThenElse(low, xi, hn::Load(df, S.z + k)), x);
     why = hn::Or(why, reason(capped, kThrottleSwPowerCap));
+    solved = hn::AndNot(low, capped);
   }
-  const V A = hn::Load(d, S.A + k), B = hn::Load(d, S.B + k);
-  // SW thermal slowdown
-  const V Tmax = hn::Set(d, t.T_maxop), Tslow = hn::Set(d, t.T_slowdown);
-  const auto sw_on = hn::And(hn::Or(hn::Not(idle), held), hn::Gt(Tj, Tmax));
-  if (!hn::AllFalse(d, sw_on)) {
-    const V frac = hn::Min(hn::Max(hn::Div(hn::Sub(Tj, Tmax), hn::Sub(Tslow, Tmax)), zero), one);
+  const V A = hn::Load(df, S.A + k), B = hn::Load(df, S.B + k);
+  // SW thermal slowdown: the clock falls linearly from T_maxop to the idle clock at T_slowdown
+  const auto sw_on = hn::And(hn::Or(hn::Not(idle), held), has(kHot));
+  if (!hn::AllFalse(df, sw_on)) {
+    const V over = LoadNarrow(
+        df, io.T_j + i, [&](auto dd, auto Tj) { return hn::Sub(Tj, hn::Set(dd, t.T_maxop)); });
+    const V frac = hn::Min(hn::Max(hn::Div(over, K(df, t.T_slowdown - t.T_maxop)), zero), one);
     const V x_sw = hn::NegMulAdd(frac, hn::Sub(one, xi), one);
     const auto sw = hn::And(sw_on, hn::Lt(x_sw, x));
     x = hn::IfThenElse(sw, x_sw, x);
     why = hn::Or(why, reason(sw, kThrottleSwThermal));
   }
   // HW thermal slowdown, latched with the release band
-  const V Thmax = hn::Set(d, t.T_hbm_max), band = hn::Set(d, 2.0);
-  auto hw =
-      hn::Or(Bit(d, in.latch, kLatchHwSlowdown), hn::Or(hn::Ge(Tj, Tslow), hn::Ge(Th, Thmax)));
-  const auto release = hn::And(hn::Lt(Tj, hn::Sub(Tslow, band)), hn::Lt(Th, hn::Sub(Thmax, band)));
-  hw = hn::AndNot(release, hw);
-  const V half = hn::Set(d, 0.5);
+  auto hw = hn::Or(Bit(df, latch, kLatchHwSlowdown), has(kHw));
+  hw = hn::AndNot(has(kRelease), hw);
+  const V half = K(df, 0.5);
   x = hn::IfThenElse(hw, hn::Max(hn::Mul(half, x), xi), x);
   why = hn::Or(why, reason(hw, kThrottleHwThermal | kThrottleHwSlowdown));
-  const auto brake = Bit(d, in.flags, kBatchBrake);
+  const auto brake = Bit(df, flags, kBatchBrake);
   x = hn::IfThenElse(brake, hn::Max(hn::Mul(half, x), xi), x);
   why = hn::Or(why, reason(brake, kThrottlePowerBrake | kThrottleHwSlowdown));
   // a board without power or shut down: nothing (its HW latch stays as it was)
   const auto active = hn::AndNot(shut, powered);
-  const V P = hn::MulAdd(A, ClockVoltage(d, t, x, static_cast<V*>(nullptr)), B);
-  const V P_hbm =
-      hn::MulAdd(hn::Set(d, t.P_hbm_max), hn::LoadU(d, io.a_hbm + i), hn::Set(d, t.P_hbm_idle));
-  hn::StoreU(hn::IfThenElseZero(active, x), d, io.x + i);
-  hn::StoreU(hn::IfThenElseZero(active, P), d, io.P + i);
-  hn::StoreU(hn::IfThenElseZero(active, P_hbm), d, io.P_hbm + i);
+  V P = hn::MulAdd(A, ClockVoltage(df, t, x, static_cast<V*>(nullptr)), B);
+  // Newton ends at or just above the root: a capped board's power is held to its cap (as rounded
+  // to float: exact for a cap in whole watts), not a rounding above it; a throttle that lowered
+  // the clock further left it below
+  if (S.any[v]) P = hn::IfThenElse(solved, hn::Min(P, hn::Load(df, S.cap + k)), P);
+  const V P_hbm = hn::Load(df, S.P_hbm + k);
+  StoreWide(df, hn::IfThenElseZero(active, x), io.x + i);
+  StoreWide(df, hn::IfThenElseZero(active, P), io.P + i);
+  StoreWide(df, hn::IfThenElseZero(active, P_hbm), io.P_hbm + i);
   const auto active_u = hn::RebindMask(du, active);
-  hn::StoreU(hn::IfThenElseZero(active_u, why), du, io.reasons + i);
+  StoreWideBits(du, hn::IfThenElseZero(active_u, why), io.reasons + i);
   if (io.cause) StoreClockCause(du, hn::IfThenElseZero(active_u, why), io.cause + i);
   const VU hw_bit = hn::IfThenElse(active_u, reason(hw, kLatchHwSlowdown),
-                                   hn::And(in.latch, hn::Set(du, kLatchHwSlowdown)));
+                                   hn::And(latch, hn::Set(du, TU(kLatchHwSlowdown))));
   const VU new_latch = hn::Or(hw_bit, reason(shut, kLatchShutDown));
-  hn::StoreU(new_latch, du, io.latch + i);
+  StoreWideBits(du, new_latch, io.latch + i);
 }
 
-// pass 1 over entries [i, i + nv Lanes(d))
-template <class D>
-HWY_INLINE void OperatingPointBlock(D d, const GpuBatchType& t, const GpuBatchParams& p,
+// pass 1 over entries [i, i + nv Lanes(df))
+template <class DF>
+HWY_INLINE void OperatingPointBlock(DF df, const GpuBatchType& t, const GpuBatchParams& p,
                                     const GpuBatchIo& io, std::size_t i, std::size_t nv,
                                     Scratch& S) {
-  const std::size_t N = hn::Lanes(d);
-  for (std::size_t v = 0; v < nv; ++v) PrepareLanes(d, t, p, io, i + v * N, S, v * N, v);
-  NewtonBlock(d, t, S, nv);
-  for (std::size_t v = 0; v < nv; ++v) FinishLanes(d, t, io, i + v * N, S, v * N, v);
+  const std::size_t N = hn::Lanes(df);
+  for (std::size_t v = 0; v < nv; ++v) PrepareLanes(df, t, p, io, i + v * N, S, v * N, v);
+  NewtonBlock(df, t, S, nv);
+  for (std::size_t v = 0; v < nv; ++v) FinishLanes(df, t, io, i + v * N, S, v * N, v);
 }
 
 // the step's scalars of pass 2, once per pass (the divisions would otherwise repeat per vector:
@@ -343,16 +483,16 @@ void OperatingPointImpl(const GpuBatchType& t_arg, const GpuBatchParams& p_arg,
   const GpuBatchType t = t_arg;
   const GpuBatchParams p = p_arg;
   const GpuBatchIo io = io_arg;
-  const hn::ScalableTag<double> d;
-  const std::size_t N = hn::Lanes(d), nn = std::size_t(n);
+  const hn::ScalableTag<float> df;
+  const std::size_t N = hn::Lanes(df), nn = std::size_t(n);
   Scratch S;
   std::size_t i = 0;
   while (i + N <= nn) {
     const std::size_t nv = std::min(kNewtonBlock, (nn - i) / N);
-    OperatingPointBlock(d, t, p, io, i, nv, S);
+    OperatingPointBlock(df, t, p, io, i, nv, S);
     i += nv * N;
   }
-  const hn::CappedTag<double, 1> d1;
+  const hn::CappedTag<float, 1> d1;
   for (; i < nn; ++i) OperatingPointBlock(d1, t, p, io, i, 1, S);
 }
 

@@ -106,13 +106,15 @@ double idleClockPowerBound(const GpuLayerState& g, int q, bool hbm) {
   const double leak = G.P_leak[i] * std::exp(t.beta * (t.T_shutdown - t.T_leak_ref));
   const double B = t.P_nvl_max + (hbm ? t.P_hbm_max : -t.P_hbm_idle) + G.P_base[i] + leak;
   const double A = G.P_sm[i] + G.P_clk[i];
-  return std::max(A * t.g_idle + B, 0.0);
+  // (with the kernel's rounding: its power in single precision)
+  return std::max(A * t.g_idle + B, 0.0) * (1 + kGpuBatchPowerRounding);
 }
-// and of its board power at any clock: the power cap where the clock can be held to it
-// (1e-9: the power-cap Newton's tolerance and round-off, far above both), else the idle
-// clock's; P(x) grows with the clock, and every throttle only lowers it               (W)
+// and of its board power at any clock: the power cap where the clock can be held to it (with the
+// kernel's rounding, which is far above the power-cap Newton's tolerance), else the idle clock's;
+// P(x) grows with the clock, and every throttle only lowers it                          (W)
 double groupPowerBound(const GpuLayerState& g, int q) {
-  return std::max(g.grp.cap[std::size_t(q)] * (1 + 1e-9), idleClockPowerBound(g, q, true));
+  return std::max(g.grp.cap[std::size_t(q)] * (1 + kGpuBatchPowerRounding),
+                  idleClockPowerBound(g, q, true));
 }
 
 }  // namespace
@@ -368,7 +370,7 @@ bool rackSafe(const GpuLayerState& g, int q0, int q1, double dt) {
     const std::size_t i = std::size_t(q);
     const GpuBatchType& t = g.batch_types[std::size_t(G.type[i])];
     const double Pl = idleClockPowerBound(g, q, false);
-    const double Pd = std::max(G.cap[i] * (1 + 1e-9) - t.P_hbm_idle, Pl);
+    const double Pd = std::max(G.cap[i] * (1 + kGpuBatchPowerRounding) - t.P_hbm_idle, Pl);
     const double Ph = t.P_hbm_max + t.P_hbm_idle;
     const double Bp = G.T_in[i] + (Pd + Ph) / G.G_cp[i];
     const double Bj = Bp + Pd / G.g_jc[i], Bh = Bp + Ph / G.g_hbm[i];

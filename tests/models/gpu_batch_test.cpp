@@ -180,8 +180,14 @@ void compareOnce(const GpuParams& p, int n, std::uint64_t seed) {
   Soa v(n);
   const double dt = 0.05;
   int capped = 0, sw = 0, hw = 0, shut = 0, idle = 0, brake = 0;
+  struct {
+    double x = 0, P = 0, P_hbm = 0, T = 0, Q = 0;
+  } dev;
+  int ties = 0;
+  std::vector<double> Tj0(n);
   for (int step = 0; step < 40; ++step) {
     for (int i = 0; i < n; ++i) {
+      Tj0[i] = ref[i].T_j;
       v.T_j[i] = ref[i].T_j;
       v.T_hbm[i] = ref[i].T_hbm;
       v.T_p[i] = ref[i].T_plate;
@@ -199,18 +205,30 @@ void compareOnce(const GpuParams& p, int n, std::uint64_t seed) {
       GpuOperatingPoint op;
       const double Q = referenceStep(p, c, i, dt, ref[i], op);
       INFO("GPU " << i << " step " << step << " reasons " << op.reasons);
-      REQUIRE(v.reasons[i] == op.reasons);
+      // the reasons are the reference's, but where the SW thermal clock ties with the clock the
+      // cap (or the idle floor) left: which of two equal limits counts as acting is then a matter
+      // of rounding, in double as in float (the clock is the same either way)
+      if (const std::uint64_t diff = v.reasons[i] ^ op.reasons; diff != 0) {
+        const GpuParams q = p;
+        const double xi = q.f_idle / q.f_max;
+        const double frac = std::clamp((Tj0[i] - q.T_maxop) / (q.T_slowdown - q.T_maxop), 0.0, 1.0);
+        const double x_sw = 1 - frac * (1 - xi);
+        REQUIRE(diff == kThrottleSwThermal);
+        REQUIRE(std::abs(x_sw - op.clock_ratio) <= 1e-6);
+        ++ties;
+      }
       REQUIRE(v.latch[i] == ((ref[i].hw_slowdown ? kLatchHwSlowdown : 0) |
                              (ref[i].shut_down ? kLatchShutDown : 0)));
-      // stated tolerances: clock 1e-12, power 1e-9 W, temperatures 1e-9 K, heat 1e-8 W
-      REQUIRE(std::abs(v.x[i] - op.clock_ratio) <= 1e-12);
-      REQUIRE(std::abs(v.P[i] - op.P) <= 1e-9);
-      REQUIRE(std::abs(v.P_hbm[i] - op.P_hbm) <= 1e-9);
-      REQUIRE(std::abs(v.T_j[i] - ref[i].T_j) <= 1e-9);
-      REQUIRE(std::abs(v.T_hbm[i] - ref[i].T_hbm) <= 1e-9);
-      REQUIRE(std::abs(v.T_p[i] - ref[i].T_plate) <= 1e-9);
-      REQUIRE(std::abs(v.Q[i] - Q) <= 1e-8);
-      REQUIRE(std::abs(v.E[i] - op.P * dt) <= 1e-10);
+      // the operating point in single precision (docs/models/gpu_batch.md "Precision"): each
+      // step from the reference's state, so the deviations are one step's
+      dev.x = std::max(dev.x, std::abs(v.x[i] - op.clock_ratio));
+      dev.P = std::max(dev.P, std::abs(v.P[i] - op.P) / std::max(op.P, 1.0));
+      dev.P_hbm = std::max(dev.P_hbm, std::abs(v.P_hbm[i] - op.P_hbm));
+      dev.T = std::max({dev.T, std::abs(v.T_j[i] - ref[i].T_j), std::abs(v.T_hbm[i] - ref[i].T_hbm),
+                        std::abs(v.T_p[i] - ref[i].T_plate)});
+      dev.Q = std::max(dev.Q, std::abs(v.Q[i] - Q));
+      // the energy is the power the step used, whatever its rounding
+      REQUIRE(std::abs(v.E[i] - v.P[i] * dt) <= 1e-12 * v.P[i]);
       REQUIRE(v.Tjm[i] == v.T_j[i]);
       const bool thr = op.reasons & (kThrottleSwThermal | kThrottleHwThermal | kThrottlePowerBrake);
       REQUIRE(v.tt[i] == (thr ? dt : 0.0));
@@ -223,10 +241,22 @@ void compareOnce(const GpuParams& p, int n, std::uint64_t seed) {
       if (op.reasons & kThrottlePowerBrake) ++brake;
       if (ref[i].shut_down) ++shut;
     }
-    REQUIRE(sums.P == Approx(want.P).epsilon(1e-12));
-    REQUIRE(sums.Q == Approx(want.Q).epsilon(1e-10));
+    REQUIRE(sums.P == Approx(want.P).epsilon(1e-6));
+    REQUIRE(sums.Q == Approx(want.Q).epsilon(1e-6));
     REQUIRE(sums.capped == Approx(want.capped).epsilon(1e-12));
   }
+  // stated tolerances of one step (docs/models/gpu_batch.md "Precision"; measured on AVX2, SSE4
+  // and SSSE3: clock 1.8e-6 where little power scales with the clock, power 3.0e-7 relative, HBM
+  // power 2.5e-5 W, temperatures 4.9e-7 K, heat 8.9e-7 W)
+  INFO("max deviation: clock " << dev.x << ", power " << dev.P << " (relative), HBM power "
+                               << dev.P_hbm << " W, temperatures " << dev.T << " K, heat "
+                               << dev.Q << " W; SW thermal ties " << ties);
+  CHECK(dev.x <= 5e-6);
+  CHECK(dev.P <= 1e-6);
+  CHECK(dev.P_hbm <= 1e-4);
+  CHECK(dev.T <= 2e-6);
+  CHECK(dev.Q <= 5e-6);
+  CHECK(ties <= n * 40 / 1000);  // rare
   // the cases were all there
   CHECK(capped > 1000);
   CHECK(sw > 30);
