@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <limits>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "models/gpu_batch.cpp"
@@ -197,7 +198,8 @@ HWY_INLINE hn::Vec<DF> LoadCap(DF df, const GpuBatchIo& io, std::size_t i) {
       c = std::min(io.cap_all, io.cap_max);
       if (io.cap_scale < 1.0) c = std::min(c, io.cap_scale * io.cap_all);
     }
-    return K(df, c);
+    // (no cap: the largest float, not a conversion out of its range)
+    return K(df, std::min(c, double(std::numeric_limits<float>::max())));
   }
   if (io.flags) return LoadNarrow(df, io.cap + i);
   return LoadNarrow(df, io.cap + i, [&](auto dd, auto cap_gpu) {
