@@ -29,8 +29,9 @@ namespace dctwin {
 inline constexpr int kGpuBatchNewton = 8;
 inline constexpr double kGpuBatchNewtonTol = 3e-5;
 // how far the kernel's power may lie above the exact model's, relative: the operating point in
-// single precision (measured against the scalar reference: 3.0e-7, tests/models/gpu_batch_test.cpp);
-// what a bound on the kernel's power (the GPU layer's blocks) adds                             (1)
+// single precision (measured against the scalar reference: 3.0e-7,
+// tests/models/gpu_batch_test.cpp); what a bound on the kernel's power (the GPU layer's blocks)
+// adds                                                                                     (1)
 inline constexpr double kGpuBatchPowerRounding = 1e-6;
 
 // constants of one GPU type, shared by the GPUs of a batch
