@@ -5,10 +5,6 @@
 
 namespace dctwin {
 
-namespace {
-constexpr double kHwReleaseBand = 2.0;  // K below T_slowdown / T_hbm_max to release (a)
-}  // namespace
-
 double gpuVoltageRatio(const GpuParams& p, double x) {
   return std::max(p.v_floor, p.v0 + (1.0 - p.v0) * x);
 }
@@ -81,8 +77,8 @@ GpuOperatingPoint gpuOperatingPoint(const GpuParams& p, double P_cap, const GpuL
   }
   // HW thermal slowdown (die or HBM), latched with a release band
   if (s.T_j >= p.T_slowdown || s.T_hbm >= p.T_hbm_max) s.hw_slowdown = true;
-  if (s.hw_slowdown && s.T_j < p.T_slowdown - kHwReleaseBand &&
-      s.T_hbm < p.T_hbm_max - kHwReleaseBand)
+  if (s.hw_slowdown && s.T_j < p.T_slowdown - kGpuHwReleaseBand &&
+      s.T_hbm < p.T_hbm_max - kGpuHwReleaseBand)
     s.hw_slowdown = false;
   if (s.hw_slowdown) {
     x = std::max(0.5 * x, x_idle);

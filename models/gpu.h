@@ -74,6 +74,10 @@ struct GpuParams {
   GpuSpread variation;          // GPU-to-GPU spreads of this type (models/gpu_variation.h)
 };
 
+// the HW thermal slowdown releases this far below T_slowdown (die) and T_hbm_max (HBM); an
+// assumption of the model (docs/models/gpu.md), shared by the scalar reference and the batch form
+inline constexpr double kGpuHwReleaseBand = 2.0;  // (K)
+
 // what the GPU is asked to run during a step
 struct GpuLoad {
   double a_sm = 0, a_hbm = 0, a_nvlink = 0;  // utilizations                        (1)

@@ -327,7 +327,7 @@ HWY_INLINE void FinishLanes(DF df, const GpuBatchType& t, const GpuBatchIo& io, 
     const hn::Rebind<double, decltype(d64)> dd;
     const auto Tj = hn::LoadU(dd, io.T_j + i + o), Th = hn::LoadU(dd, io.T_hbm + i + o);
     const auto Tslow = hn::Set(dd, t.T_slowdown), Thmax = hn::Set(dd, t.T_hbm_max),
-               band = hn::Set(dd, 2.0);
+               band = hn::Set(dd, kGpuHwReleaseBand);
     auto bit = [&](auto m, std::uint64_t b) {
       return hn::IfThenElseZero(hn::RebindMask(d64, m), hn::Set(d64, b));
     };
@@ -475,7 +475,8 @@ inline GpuBatchIo withoutActivity(const GpuBatchIo& io) {
   return o;
 }
 
-// whole vectors, then the rest one lane at a time. The type, the parameters' and the io's
+// whole vectors, then the rest in narrower ones and single lanes. The type, the parameters' and
+// the io's
 // pointers are copied to locals first: the clock causes' byte stores may alias anything the
 // arguments point to, so that the loop reloaded each pointer and constant from them after every
 // vector; locals whose address never escapes stay in registers (9 % fewer instructions in the
