@@ -54,19 +54,18 @@ HWY_INLINE void addSlots(D d, hn::Vec<D> v, std::size_t o, double* slots, double
 }
 
 // the step's phase and utilizations of a vector of GPUs, each the same for all (u: a_sm, a_hbm,
-// a_nvlink, a_network, memory_bound); stored only where they change: a GPU that stays in its
-// phase keeps them from step to step, and an array left clean is not written back
+// a_nvlink, a_network, memory_bound). Stored whether they changed or not: with the window's steps
+// in blocks (the GPU layer's runBlock) a chunk's arrays stay in its core's cache over the block's
+// steps, so a line stored again costs nothing more than a clean one, while the comparisons that
+// skipped the stores (a load, a compare and a branch per array) cost 1.6 % of the default pod's
+// instructions and its branches mispredicted where a vector's GPUs had just changed phase (the
+// thirteenth round: the pod -7 % and the hall -4 % wall time, docs/performance.md)
 template <class D, class D16>
 HWY_INLINE void storeOutputs(D d, D16 d16, const JobFastArgs& a, std::size_t g, std::uint16_t p,
                              const double* u) {
   double* const out[5] = {a.out_sm + g, a.out_hbm + g, a.out_nvl + g, a.out_net + g, a.out_mem + g};
-  const auto vp = hn::Set(d16, p);
-  if (!hn::AllTrue(d16, hn::Eq(hn::LoadU(d16, a.phase_now + g), vp)))
-    hn::StoreU(vp, d16, a.phase_now + g);
-  for (int k = 0; k < 5; ++k) {
-    const auto v = hn::Set(d, u[k]);
-    if (!hn::AllTrue(d, hn::Eq(hn::LoadU(d, out[k]), v))) hn::StoreU(v, d, out[k]);
-  }
+  hn::StoreU(hn::Set(d16, p), d16, a.phase_now + g);
+  for (int k = 0; k < 5; ++k) hn::StoreU(hn::Set(d, u[k]), d, out[k]);
 }
 
 std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1, JobFastState& st) {
