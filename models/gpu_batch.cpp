@@ -223,15 +223,15 @@ HWY_INLINE void PrepareLanes(DF df, const GpuBatchType& t, const GpuBatchParams&
   const Inputs<DF> in = LoadInputs(df, io, i, a_sm, a_hbm, a_nvl);
   const V x = TargetClock(df, t, in);
   const V cap = LoadCap(df, io, i);
-  const V A = hn::MulAdd(LoadNarrow(df, p.P_sm + i), a_sm, LoadNarrow(df, p.P_clk + i));
+  const V A = hn::MulAdd(hn::LoadU(df, p.P_sm + i), a_sm, hn::LoadU(df, p.P_clk + i));
   // the leakage's exponent beta (T_j - T_leak_ref) in double (T_j's digits), the exp in float
   const V arg = LoadNarrow(df, io.T_j + i, [&](auto dd, auto Tj) {
     return hn::Mul(hn::Set(dd, t.beta), hn::Sub(Tj, hn::Set(dd, t.T_leak_ref)));
   });
-  const V leak = hn::Mul(LoadNarrow(df, p.P_leak + i), hn::Exp(df, arg));
-  const V B = hn::MulAdd(
-      K(df, t.P_nvl_max), a_nvl,
-      hn::MulAdd(K(df, t.P_hbm_max), a_hbm, hn::Add(LoadNarrow(df, p.P_base + i), leak)));
+  const V leak = hn::Mul(hn::LoadU(df, p.P_leak + i), hn::Exp(df, arg));
+  const V B =
+      hn::MulAdd(K(df, t.P_nvl_max), a_nvl,
+                 hn::MulAdd(K(df, t.P_hbm_max), a_hbm, hn::Add(hn::LoadU(df, p.P_base + i), leak)));
   const V fx = hn::MulAdd(A, ClockVoltage(df, t, x, static_cast<V*>(nullptr)), B);
   const auto capped = hn::And(hn::Gt(fx, cap), hn::Gt(x, xi));
   hn::Store(A, df, S.A + k);

@@ -47,12 +47,14 @@ struct GpuBatchType {
 GpuBatchType gpuBatchType(const GpuParams& p);
 
 // per-GPU parameters of a batch (arrays of n), from the type and the GPU's factors: see
-// gpuBatchFill and gpuWithFactors
+// gpuBatchFill and gpuWithFactors. The power terms are single precision, which is what the
+// operating point computes in (docs/models/gpu_batch.md "Precision"): stored rounded once, the
+// bits it read from doubles and rounded on every load, without the conversions
 struct GpuBatchParams {
-  const double* P_base;   // (P_idle - P_leak_ref) f_idle - P_clk f_dyn g_idle   (W)
-  const double* P_leak;   // P_leak_ref f_leak                                  (W)
-  const double* P_sm;     // P_sm_max f_dyn                                     (W)
-  const double* P_clk;    // P_clk f_dyn                                        (W)
+  const float* P_base;    // (P_idle - P_leak_ref) f_idle - P_clk f_dyn g_idle   (W)
+  const float* P_leak;    // P_leak_ref f_leak                                  (W)
+  const float* P_sm;      // P_sm_max f_dyn                                     (W)
+  const float* P_clk;     // P_clk f_dyn                                        (W)
   const double* g_jc;     // 1 / (R_jc f_Rjc)                                   (W/K)
   const double* g_hbm;    // 1 / (R_hbm f_Rhbm)                                 (W/K)
   const double* C_plate;  // (J/K)

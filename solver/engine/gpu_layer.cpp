@@ -144,18 +144,18 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   G.cause.assign(nq, (unsigned char)kTimeClockOther);
   G.smooth.assign(nq, PowerSmoothingState{});
   for (auto* v : {&G.a_sm, &G.a_hbm, &G.a_nvl, &G.a_net, &G.mem_bound}) v->assign(nq, 0.0);
-  for (auto* v : {&G.P_base, &G.P_leak, &G.P_sm, &G.P_clk, &G.g_jc, &G.g_hbm, &G.C_plate, &G.w})
-    v->resize(nq);
+  for (auto* v : {&G.P_base, &G.P_leak, &G.P_sm, &G.P_clk}) v->resize(nq);
+  for (auto* v : {&G.g_jc, &G.g_hbm, &G.C_plate, &G.w}) v->resize(nq);
   g.batch_types.clear();
   for (const GpuParams& p : m.gpu_types) g.batch_types.push_back(gpuBatchType(p));
   for (std::size_t q = 0; q < nq; ++q) {
     const int i = m.group_gpuadr[q];
     // the group's parameters carry its variation factors already (compileGroups, variedGpu)
     const GpuBatchEntry e = gpuBatchEntry(m.group_params[q], 1, 1, 1, 1, 1);
-    G.P_base[q] = e.P_base;
-    G.P_leak[q] = e.P_leak;
-    G.P_sm[q] = e.P_sm;
-    G.P_clk[q] = e.P_clk;
+    G.P_base[q] = float(e.P_base);  // (rounded once: what the kernel computes with)
+    G.P_leak[q] = float(e.P_leak);
+    G.P_sm[q] = float(e.P_sm);
+    G.P_clk[q] = float(e.P_clk);
     G.g_jc[q] = e.g_jc;
     G.g_hbm[q] = e.g_hbm;
     G.C_plate[q] = m.gpu_C_plate[i];

@@ -85,7 +85,8 @@ struct GpuLayerState {
     }
     std::vector<double> P_sum, Tj_max, Thbm_max, throttled_time;
     // per-group parameters of the SIMD kernel (GpuBatchParams), from the model at initGpuLayer
-    std::vector<double> P_base, P_leak, P_sm, P_clk, g_jc, g_hbm, C_plate, w;
+    std::vector<float> P_base, P_leak, P_sm, P_clk;  // (GpuBatchParams: single precision)
+    std::vector<double> g_jc, g_hbm, C_plate, w;
     // and of the gather before it (the group's first GPU's values, contiguous)
     std::vector<double> cap, R_factor;  // power limit (W), plate degradation (1)
     std::vector<int> type, rack, job;   // GPU type, rack, job (-1: none)

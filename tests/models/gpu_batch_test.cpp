@@ -58,7 +58,8 @@ GpuParams floored() {
 
 struct Case {
   std::vector<double> f_leak, f_idle, f_dyn, f_Rjc, f_Rhbm, C_plate, w;
-  std::vector<double> P_base, P_leak, P_sm, P_clk, g_jc, g_hbm;
+  std::vector<float> P_base, P_leak, P_sm, P_clk;
+  std::vector<double> g_jc, g_hbm;
   std::vector<double> a_sm, a_hbm, a_nvl, cap, T_in, R_cp;
   std::vector<std::uint64_t> flags;
 };
@@ -121,10 +122,10 @@ Case randomCase(const GpuParams& p, int n, std::mt19937_64& rng) {
     c.w.push_back(1 + std::floor(3 * U(rng)));
     const GpuBatchEntry e =
         gpuBatchEntry(p, c.f_leak[i], c.f_idle[i], c.f_dyn[i], c.f_Rjc[i], c.f_Rhbm[i]);
-    c.P_base.push_back(e.P_base);
-    c.P_leak.push_back(e.P_leak);
-    c.P_sm.push_back(e.P_sm);
-    c.P_clk.push_back(e.P_clk);
+    c.P_base.push_back(float(e.P_base));
+    c.P_leak.push_back(float(e.P_leak));
+    c.P_sm.push_back(float(e.P_sm));
+    c.P_clk.push_back(float(e.P_clk));
     c.g_jc.push_back(e.g_jc);
     c.g_hbm.push_back(e.g_hbm);
     // a fifth idle, the rest busy
