@@ -104,9 +104,10 @@ std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1, 
       hn::StoreInterleaved4(w0, work, hn::Add(wait, d_run), tb, d, rec);
       addSlots(d, a.weight ? hn::Mul(hn::LoadU(d, a.weight + g), d_run) : d_run, g - a.g0,
                a.sums3_wait, lane);
-      if (a.time_map)
-        for (std::size_t l = 0; l < N; ++l)
-          a.time_map[(g + l) * kTimeCats + kTimeBarrierWait] += a.d_run;
+      if (a.time_map) {  // (category-major: the vector's GPUs side by side)
+        double* tm = a.time_map + kTimeBarrierWait * a.ngpu + g;
+        hn::StoreU(hn::Add(hn::LoadU(d, tm), d_run), d, tm);
+      }
       st.waited = true;
       storeOutputs(d, d16, a, g, std::uint16_t(p), a.wait_util);
       continue;
@@ -161,14 +162,12 @@ std::size_t JobFastRunImpl(const JobFastArgs& a, std::size_t g, std::size_t g1, 
       addSlots(d, useful, g - a.g0, a.sums1 + 4 * f.uc, lane);
       addSlots(d, loss, g - a.g0, a.sums1 + 4 * lc, lane);
     }
-    if (a.time_map) {
-      alignas(64) double ul[HWY_MAX_BYTES / sizeof(double)], ll[HWY_MAX_BYTES / sizeof(double)];
-      hn::Store(useful, d, ul);
-      hn::Store(loss, d, ll);
-      for (std::size_t l = 0; l < N; ++l) {
-        a.time_map[(g + l) * kTimeCats + std::size_t(f.uc)] += ul[l];
-        a.time_map[(g + l) * kTimeCats + std::size_t(lc)] += ll[l];
-      }
+    if (a.time_map) {  // (category-major: the vector's GPUs side by side; useful first, as the
+                       // scalar path adds them where the two categories are one)
+      double* tu = a.time_map + std::size_t(f.uc) * a.ngpu + g;
+      hn::StoreU(hn::Add(hn::LoadU(d, tu), useful), d, tu);
+      double* tl = a.time_map + std::size_t(lc) * a.ngpu + g;
+      hn::StoreU(hn::Add(hn::LoadU(d, tl), loss), d, tl);
     }
     if (st.run_gpu == std::numeric_limits<std::size_t>::max()) st.run_gpu = g;
     st.run_last = g + N - 1;

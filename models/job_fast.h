@@ -22,7 +22,8 @@ struct JobFastArgs {
   const double *speed_c, *speed_m;
   const unsigned char* cause;  // TimeCat of a clock below the reference, or null
   const double* weight;        // GPUs each entry stands for, or null (1 each)
-  double* time_map;            // the per-GPU maps (JobState::time_map, kTimeCats per GPU), or null
+  double* time_map;            // the per-GPU maps (JobState::time_map, category-major), or null
+  std::size_t ngpu;            // the job's GPUs: time_map's stride between categories
   const JobStepCtx::FastPhase* fast;
   int nfast;
   double d_run, d_fast, tb;  // the step's run time, the test's margin, its end       (s)

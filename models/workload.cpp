@@ -7,6 +7,7 @@
 #include <cstring>
 #include <limits>
 #include <stdexcept>
+#include <utility>
 
 namespace dctwin {
 
@@ -205,17 +206,22 @@ struct GpuInputs {
 
 // where one GPU's seconds go: the job's weighted sum, and the GPU's own map if it keeps one
 struct MapAcc {
-  double* job;  // JobState::map_sum
-  double* gpu;  // JobState::time(g), or null
-  double w;     // the GPU's weight (group size)
+  double* job;         // JobState::map_sum
+  GpuMap<double> gpu;  // JobState::time(g), or p null
+  double w;            // the GPU's weight (group size)
   [[gnu::always_inline]] void add(int cat, double dt) const {
     job[cat] += w * dt;
-    if (gpu) gpu[cat] += dt;
+    if (gpu.p) gpu[cat] += dt;
   }
 };
 
+// GPU g's map, or none (p null) where the job keeps no per-GPU maps
+GpuMap<double> gpuMapOf(JobState& st, std::size_t g) {
+  return st.per_gpu_map ? st.time(g) : GpuMap<double>{};
+}
+
 MapAcc mapOf(JobState& st, std::size_t g, double w) {
-  return MapAcc{st.map_sum, st.per_gpu_map ? st.time(g) : nullptr, w};
+  return MapAcc{st.map_sum, gpuMapOf(st, g), w};
 }
 
 // a segment of dt seconds at progress rate `rate` in a phase: its useful part to the phase's
@@ -324,7 +330,8 @@ void snapshotMap(JobState& st) {
 }
 
 // a failure rolls a map back to its checkpoint: what it gained since is lost work
-void rollBackMap(double* tm, const double* ck) {
+template <class M, class C>
+void rollBackMap(const M& tm, const C& ck) {
   double lost = 0;
   for (int c = 0; c < kTimeCats; ++c) {
     if (c == kTimeLostWork) continue;
@@ -344,7 +351,7 @@ double* lossMark(JobState& st, std::size_t g) {
 
 // the straggler's loss parts since the last release, as shares (kWaitCats, sum 1)
 void stragglerShares(JobState& st, std::size_t gs, double share[kWaitCats]) {
-  const double* tm = st.time(gs);
+  const GpuMap<const double> tm = std::as_const(st).time(gs);
   const double* mk = lossMark(st, gs);
   double tot = 0;
   for (int c = 0; c < kLossCats; ++c) {
@@ -363,7 +370,7 @@ void stragglerShares(JobState& st, std::size_t gs, double share[kWaitCats]) {
 // books GPU g's barrier wait since the last release by the straggler's shares and moves its
 // marks to now; returns that wait x the entry's weight (GPU-seconds)
 double attributeWait(JobState& st, std::size_t g, const double share[kWaitCats]) {
-  const double* tm = st.time(g);
+  const GpuMap<const double> tm = std::as_const(st).time(g);
   double* mk = lossMark(st, g);
   const double w = tm[kTimeBarrierWait] - mk[kLossCats];
   if (w > 0) {
@@ -379,7 +386,7 @@ double attributeWait(JobState& st, std::size_t g, const double share[kWaitCats])
 void markAll(JobState& st) {
   if (!st.per_gpu_map) return;  // no per-GPU map, no attribution
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
-    const double* tm = st.time(g);
+    const GpuMap<const double> tm = std::as_const(st).time(g);
     double* mk = lossMark(st, g);
     for (int c = 0; c < kLossCats; ++c) mk[c] = tm[kLossFirst + c];
     mk[kLossCats] = tm[kTimeBarrierWait];
@@ -405,7 +412,7 @@ void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> ali
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
     GpuProgress& s = st.gpu[g];
     if (st.per_gpu_map) {
-      rollBackMap(st.time(g), st.time_ckpt.data() + g * kTimeCats);
+      rollBackMap(st.time(g), std::as_const(st).timeCkpt(g));
       // the wait attribution subdivides the barrier wait that just became lost work
       std::copy_n(st.wait_ckpt.data() + g * kWaitCats, kWaitCats, st.wait(g));
       st.caused[g] = st.caused_ckpt[g];
@@ -415,7 +422,7 @@ void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> ali
     s.waiting = false;
     if (spare && !alive[g]) s.on_spare = true;
   }
-  rollBackMap(st.map_sum, st.map_sum_ckpt);
+  rollBackMap(&st.map_sum[0], &st.map_sum_ckpt[0]);
   markAll(st);
   st.mode = spare ? 2 : 1;
   st.restart_left = job.restart_time;
@@ -515,7 +522,7 @@ double weightOf(const JobStepIo& io, std::size_t ng, std::size_t g) {
     if (ex && ex->clock_cause.size() == ng) in.cause = ex->clock_cause[g];
   }
   Utilization spare_util;
-  const MapAcc tm{sum, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, ng, g)};
+  const MapAcc tm{sum, gpuMapOf(st, g), weightOf(io, ng, g)};
   runGpu(job, st.gpu[g], tm, c.tb, in, io.alive[g] ? u : spare_util);
 }
 
@@ -697,8 +704,7 @@ void trainingStepRun(const TrainingJobSpec& job, JobState& st, const JobStepCtx&
     storeU(io, g, u);
     if (!c.run) continue;
     if (!jobGpuOk(st, io.alive, g))
-      MapAcc{part.map1, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, ng, g)}.add(
-          kTimeStalled, c.tb - c.t_run);
+      MapAcc{part.map1, gpuMapOf(st, g), weightOf(io, ng, g)}.add(kTimeStalled, c.tb - c.t_run);
     all_waiting = all_waiting && s.waiting;
   }
   part.all_waiting = part.all_waiting && all_waiting;
@@ -777,8 +783,7 @@ void trainingReleaseBook(JobState& st, const JobStepCtx& c, const JobStepIo& io,
   for (std::size_t g = g0; g < g1; ++g) {
     GpuProgress& s = st.gpu[g];
     s.wait_time += r.tr - s.t_local;
-    MapAcc{part.map, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, ng, g)}.add(
-        kTimeBarrierWait, r.tr - s.t_local);
+    MapAcc{part.map, gpuMapOf(st, g), weightOf(io, ng, g)}.add(kTimeBarrierWait, r.tr - s.t_local);
     if (io.alive[g]) addU(io, g, c.idle, r.tr - s.t_local);
     s.t_local = r.tr;
     if (r.attribute) part.caused += attributeWait(st, g, r.share);
@@ -867,7 +872,7 @@ namespace {
     } else {
       t_block = std::max(t_block, s.t_local);
       s.wait_time += c.tb - s.t_local;
-      MapAcc{map3, st.per_gpu_map ? st.time(g) : nullptr, weightOf(io, st.gpu.size(), g)}.add(
+      MapAcc{map3, gpuMapOf(st, g), weightOf(io, st.gpu.size(), g)}.add(
           c.all_ok ? kTimeBarrierWait : kTimeStalled, c.tb - s.t_local);
       if (io.alive[g]) addScaled(u, c.idle, c.tb - s.t_local);
       s.t_local = c.tb;
@@ -979,10 +984,10 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
   const bool wait_ok = vec && all_ok;
   alignas(64) double sums1[4 * kTimeCats] = {};
   alignas(32) double sums3_wait[4] = {};
-  const JobFastArgs fa{gpu,     alive,       speed_c, speed_m, cause, weight,    time_map,
-                       fast,    nfast,       d_run,   d_fast,  tb,    phase_now, out_sm,
-                       out_hbm, out_nvl,     out_net, out_mem, g0,    sums1,     sums3_wait,
-                       wait_ok, c.wait_util, bw_nvl,  bw_net};
+  const JobFastArgs fa{gpu,        alive,   speed_c,     speed_m, cause,   weight, time_map,
+                       ng,         fast,    nfast,       d_run,   d_fast,  tb,     phase_now,
+                       out_sm,     out_hbm, out_nvl,     out_net, out_mem, g0,     sums1,
+                       sums3_wait, wait_ok, c.wait_util, bw_nvl,  bw_net};
   bool waited = false;
   std::size_t next_vec = g0;
   for (std::size_t g = g0; g < g1; ++g) {
@@ -1022,8 +1027,8 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
           sums1[4 * f.uc + slot] += w * useful;
           sums1[4 * lc + slot] += w * loss;
           if (time_map) {
-            time_map[g * kTimeCats + std::size_t(f.uc)] += useful;
-            time_map[g * kTimeCats + std::size_t(lc)] += loss;
+            time_map[std::size_t(f.uc) * ng + g] += useful;
+            time_map[std::size_t(lc) * ng + g] += loss;
           }
           s.work += rate * d_run;
           s.t_local = tb;
@@ -1045,7 +1050,7 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
         // the waiting fast path: at the barrier from the step's start to its end
         s.wait_time += d_run;
         sums3_wait[slot] += (weight ? weight[g] : 1.0) * d_run;
-        if (time_map) time_map[g * kTimeCats + kTimeBarrierWait] += d_run;
+        if (time_map) time_map[kTimeBarrierWait * ng + g] += d_run;
         s.t_local = tb;
         waited = true;
         if (first == g1) first = g;
@@ -1058,7 +1063,8 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
         continue;
       }
     }
-    const MapAcc tm{map1, time_map ? time_map + g * kTimeCats : nullptr, weight ? weight[g] : 1.0};
+    const MapAcc tm{map1, time_map ? GpuMap<double>{time_map + g, ng} : GpuMap<double>{},
+                    weight ? weight[g] : 1.0};
     Utilization u{};
     if (zeroed)
       u = loadU(io, g);

@@ -122,6 +122,14 @@ struct GpuProgress {
 };
 static_assert(sizeof(GpuProgress) == 32);
 
+// one GPU's entries of a category-major per-GPU map (JobState::time_map): entry c at p[c stride]
+template <class T>
+struct GpuMap {
+  T* p = nullptr;
+  std::size_t stride = 0;
+  T& operator[](int c) const { return p[std::size_t(c) * stride]; }
+};
+
 // job state and metrics; made once by makeJobState, never resized while stepping
 struct JobState {
   std::vector<GpuProgress> gpu;  // size n_gpu
@@ -130,15 +138,19 @@ struct JobState {
   // last checkpoint (or restart)                                                     (s)
   double map_sum[kTimeCats] = {}, map_sum_ckpt[kTimeCats] = {};
   // the bottleneck map of each GPU (TimeCat), and the same at the end of the last checkpoint (or
-  // restart): n_gpu x kTimeCats, GPU-major, only if per_gpu_map (makeJobState); a large job keeps
-  // only the sum above: the per-GPU map is 144 B of read-modify-write per GPU and step (s)
+  // restart): kTimeCats x n_gpu, category-major (GPU g's entry of category c at c n_gpu + g, read
+  // through time(g)), only if per_gpu_map (makeJobState); a large job keeps only the sum above.
+  // Category-major, so that a step's additions of a vector of GPUs in one phase are one vector's
+  // load, add and store per category instead of a read-modify-write per GPU, each in its own
+  // 152-byte row (the default pod: the map cost 6-8 % of its time GPU-major)              (s)
   bool per_gpu_map = true;
   std::vector<double> time_map, time_ckpt;
   // each GPU's phase at the end of the last step (= gpu[g].phase), 2 bytes: what the GPU layer
   // reads per GPU and step (its reference clock), instead of a 48-byte GpuProgress
   std::vector<std::uint16_t> phase_now;
-  double* time(std::size_t g) { return time_map.data() + g * kTimeCats; }
-  const double* time(std::size_t g) const { return time_map.data() + g * kTimeCats; }
+  GpuMap<double> time(std::size_t g) { return {time_map.data() + g, gpu.size()}; }
+  GpuMap<const double> time(std::size_t g) const { return {time_map.data() + g, gpu.size()}; }
+  GpuMap<const double> timeCkpt(std::size_t g) const { return {time_ckpt.data() + g, gpu.size()}; }
   // barrier-wait attribution (kWaitCats per GPU, sums to its kTimeBarrierWait) and the wait each
   // GPU caused as the straggler (GPU-seconds of the others, weighted by `weight`), with their
   // values at the last checkpoint; loss_mark: the GPU's loss parts and barrier wait at the last

@@ -483,7 +483,8 @@ TrainingJobSpec fabricJob() {
   return j;
 }
 
-double mapSum(const double* tm) {
+template <class M>
+double mapSum(const M& tm) {
   double x = 0;
   for (int c = 0; c < kTimeCats; ++c) x += tm[c];
   return x;
@@ -528,7 +529,7 @@ TEST_CASE("restart: a failure loses exactly the work since the last checkpoint",
   CHECK(r.st.iterations == 6);  // completed; the two after the checkpoint are lost
   CHECK(r.st.lost_iterations == 2);
   for (std::size_t g = 0; g < r.st.gpu.size(); ++g) {
-    const double* s = r.st.time(g);
+    const auto s = r.st.time(g);
     CHECK(s[kTimeLostWork] == Approx(10.5 - 7.0).epsilon(1e-9));
     CHECK(s[kTimeStalled] == Approx(1.5).epsilon(1e-9));
   }
@@ -536,7 +537,7 @@ TEST_CASE("restart: a failure loses exactly the work since the last checkpoint",
   r.runTo(30.5);  // restart 12-17, then iterations from 17.0: 18.5, 20.0, ...
   CHECK(r.st.mode == 0);
   for (std::size_t g = 0; g < r.st.gpu.size(); ++g) {
-    const double* s = r.st.time(g);
+    const auto s = r.st.time(g);
     CHECK(s[kTimeRestart] == Approx(5.0).epsilon(1e-9));
     CHECK(mapSum(s) == Approx(30.5).epsilon(1e-9));
   }
@@ -994,6 +995,7 @@ TEST_CASE(
                        cause.data(),
                        w.data(),
                        nullptr,
+                       std::size_t(n),
                        c.fast,
                        c.nfast,
                        c.tb - c.t_run,

@@ -101,7 +101,7 @@ TEST_CASE(
   const JobState& jd = d.st.gl.job[0];
   int k0 = 0;
   while (d.m.job_groups[0][k0] != d.m.gpu_group[d.m.rack_gpuadr[0]]) ++k0;
-  const double* slow = jd.time(std::size_t(k0));
+  const auto slow = jd.time(std::size_t(k0));
   CHECK(d.m.group_gpunum[d.m.gpu_group[d.m.rack_gpuadr[0]]] == 1);  // a group of its own
   CHECK(slow[kTimeFabricDegraded] >= jd.iterations * x_link * (1 - 1e-9));
   CHECK(slow[kTimeFabricDegraded] <= (jd.iterations + 1) * x_link);
