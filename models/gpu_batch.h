@@ -28,10 +28,10 @@ namespace dctwin {
 // ratio, far below the float lanes' rounding of it (6e-8), which sets the result
 inline constexpr int kGpuBatchNewton = 8;
 inline constexpr double kGpuBatchNewtonTol = 3e-5;
-// how far the kernel's power may lie above the exact model's, relative: the operating point in
-// single precision (measured against the scalar reference: 3.0e-7,
+// how far the kernel's power may lie above the exact model's, relative (1): the operating point
+// in single precision (measured against the scalar reference: 3.0e-7,
 // tests/models/gpu_batch_test.cpp); what a bound on the kernel's power (the GPU layer's blocks)
-// adds                                                                                     (1)
+// adds
 inline constexpr double kGpuBatchPowerRounding = 1e-6;
 
 // constants of one GPU type, shared by the GPUs of a batch
@@ -68,7 +68,8 @@ GpuParams gpuWithFactors(const GpuParams& p, double f_leak, double f_idle, doubl
                          double f_Rjc, double f_Rhbm);
 // the per-GPU parameter values of GpuBatchParams for one GPU (what a compile step stores)
 struct GpuBatchEntry {
-  double P_base, P_leak, P_sm, P_clk, g_jc, g_hbm;
+  float P_base, P_leak, P_sm, P_clk;  // (rounded once: what the operating point computes with)
+  double g_jc, g_hbm;
 };
 GpuBatchEntry gpuBatchEntry(const GpuParams& p, double f_leak, double f_idle, double f_dyn,
                             double f_Rjc, double f_Rhbm);

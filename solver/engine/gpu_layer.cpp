@@ -152,10 +152,10 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     const int i = m.group_gpuadr[q];
     // the group's parameters carry its variation factors already (compileGroups, variedGpu)
     const GpuBatchEntry e = gpuBatchEntry(m.group_params[q], 1, 1, 1, 1, 1);
-    G.P_base[q] = float(e.P_base);  // (rounded once: what the kernel computes with)
-    G.P_leak[q] = float(e.P_leak);
-    G.P_sm[q] = float(e.P_sm);
-    G.P_clk[q] = float(e.P_clk);
+    G.P_base[q] = e.P_base;
+    G.P_leak[q] = e.P_leak;
+    G.P_sm[q] = e.P_sm;
+    G.P_clk[q] = e.P_clk;
     G.g_jc[q] = e.g_jc;
     G.g_hbm[q] = e.g_hbm;
     G.C_plate[q] = m.gpu_C_plate[i];

@@ -122,10 +122,10 @@ Case randomCase(const GpuParams& p, int n, std::mt19937_64& rng) {
     c.w.push_back(1 + std::floor(3 * U(rng)));
     const GpuBatchEntry e =
         gpuBatchEntry(p, c.f_leak[i], c.f_idle[i], c.f_dyn[i], c.f_Rjc[i], c.f_Rhbm[i]);
-    c.P_base.push_back(float(e.P_base));
-    c.P_leak.push_back(float(e.P_leak));
-    c.P_sm.push_back(float(e.P_sm));
-    c.P_clk.push_back(float(e.P_clk));
+    c.P_base.push_back(e.P_base);
+    c.P_leak.push_back(e.P_leak);
+    c.P_sm.push_back(e.P_sm);
+    c.P_clk.push_back(e.P_clk);
     c.g_jc.push_back(e.g_jc);
     c.g_hbm.push_back(e.g_hbm);
     // a fifth idle, the rest busy
