@@ -6,7 +6,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <cstdint>
 #include <limits>
+
+#include <strings.h>
 
 #undef HWY_TARGET_INCLUDE
 #define HWY_TARGET_INCLUDE "models/gpu_batch.cpp"
@@ -670,6 +673,20 @@ void gpuBatchThermal(const GpuBatchType& t, const GpuBatchParams& p, const GpuBa
 
 const char* gpuBatchTarget() {
   return HWY_DYNAMIC_DISPATCH(TargetImpl)();
+}
+
+bool gpuBatchPinTarget(const char* name) {
+  if (!name) {
+    hwy::DisableTargets(0);
+    return true;
+  }
+  // Highway's targets are bits, the newer (preferred) instruction sets the lower ones
+  for (std::int64_t bit = 1; bit != 0 && bit <= HWY_TARGETS; bit <<= 1) {
+    if (!(HWY_TARGETS & bit) || strcasecmp(hwy::TargetName(bit), name) != 0) continue;
+    hwy::DisableTargets(bit - 1);
+    return true;
+  }
+  return false;
 }
 
 GpuBatchType gpuBatchType(const GpuParams& p) {

@@ -159,4 +159,11 @@ void gpuBatchClockCause(const std::uint64_t* reasons, int n, unsigned char* caus
 // the instruction set the dispatch picked on this CPU ("AVX3" = AVX-512, "AVX2", "SSE4", ...)
 const char* gpuBatchTarget();
 
+// pins the dispatch to the named instruction set (as gpuBatchTarget names it, case-insensitive)
+// or an older one where this CPU lacks it, for the whole process, by disabling the newer ones
+// (hwy::DisableTargets): tests/bench/bench_run's --simd, to measure what the vector width
+// buys on one machine. Returns false, changing nothing, where no compiled target has that name;
+// nullptr frees the dispatch again (the best instruction set the CPU has).
+bool gpuBatchPinTarget(const char* name);
+
 }  // namespace dctwin

@@ -1,6 +1,6 @@
 // bench_run: wall time, real-time factor, memory and solver cost of simulating one facility
 //
-//   bench_run [--hours H] [--threads N] [--reference] [--identical] [--header] FACILITY.yaml
+//   bench_run [--hours H] [--threads N] [--reference] [--identical] [--simd ISA] [--header] FACILITY.yaml
 //   bench_run --annual [--days D] [--threads N] FACILITY.yaml
 //   bench_run --stream
 // prints one markdown table row (scripts/bench.sh runs one process per facility and thread count,
@@ -12,6 +12,8 @@
 //                old headline; not the figure for a real fleet)
 //   --annual     the multi-rate annual mode (docs/models/annual.md), D days (default 365) with
 //                hourly rows: one line with the wall and CPU time, the windows and their share
+//   --simd ISA   the vector kernels pinned to instruction set ISA or an older one (AVX2, SSE4,
+//                ...; gpuBatchPinTarget), to measure what the vector width buys on this machine
 //   --stream     the machine's memory bandwidth (a STREAM triad over 3 x 128 MiB, one thread)
 //                and the instruction set the GPU kernel dispatches to
 #include <sys/resource.h>
@@ -84,7 +86,8 @@ int annualRow(const dctwin::RunReport& report, double wall, double days, int thr
 int main(int argc, char** argv) {
   double hours = 1;
   int threads = 1;
-  bool reference = false, header = false, identical = false, annual = false, blocks = true;
+  bool reference = false, header = false, identical = false, annual = false, blocks = true,
+       simd = false;
   double days = 365;
   std::string file;
   for (int i = 1; i < argc; ++i) {
@@ -102,7 +105,13 @@ int main(int argc, char** argv) {
       blocks = false;
     else if (!std::strcmp(argv[i], "--annual"))
       annual = true;
-    else if (!std::strcmp(argv[i], "--days") && i + 1 < argc)
+    else if (!std::strcmp(argv[i], "--simd") && i + 1 < argc) {
+      simd = true;
+      if (!dctwin::gpuBatchPinTarget(argv[++i])) {
+        std::fprintf(stderr, "bench_run: --simd %s: no such instruction set compiled in\n", argv[i]);
+        return 2;
+      }
+    } else if (!std::strcmp(argv[i], "--days") && i + 1 < argc)
       days = std::atof(argv[++i]);
     else if (!std::strcmp(argv[i], "--stream")) {
       std::printf("memory bandwidth (STREAM triad, 1 thread): %.1f GB/s; GPU kernel: %s\n",
@@ -152,11 +161,11 @@ int main(int argc, char** argv) {
     const double cpu = ru.ru_utime.tv_sec + 1e-6 * ru.ru_utime.tv_usec + ru.ru_stime.tv_sec +
                        1e-6 * ru.ru_stime.tv_usec;
     std::printf(
-        "| %s%s%s | %d | %d | %d | %d | %.2f | %.2f | %.1f | %.1f | %.0f | %.0f %% | %ld | %ld "
+        "| %s%s%s%s | %d | %d | %d | %d | %.2f | %.2f | %.1f | %.1f | %.0f | %.0f %% | %ld | %ld "
         "(+%ld) | "
         "%ld | %ld / %ld | %s | %.0f | %.1f | %.1f |\n",
-        m.name.c_str(), reference ? " (reference)" : "", identical ? " (grouped)" : "", m.ngpu,
-        m.ngroup, m.nstate, threads, hours, t_compile, wall, wall / hours, sc.duration / wall,
+        m.name.c_str(), reference ? " (reference)" : "", identical ? " (grouped)" : "",
+        simd ? (std::string(" (") + dctwin::gpuBatchTarget() + ")").c_str() : "", m.ngpu, m.ngroup, m.nstate, threads, hours, t_compile, wall, wall / hours, sc.duration / wall,
         100.0 * r.stats.gpu_layer_seconds / std::max(r.wall_seconds, 1e-9), r.stats.steps,
         r.stats.rhs_evals, r.stats.rhs_evals_jac, r.stats.jac_evals, r.stats.nonlin_conv_fails,
         r.stats.err_test_fails, r.ok ? "0" : ("1: " + r.error).c_str(), ru.ru_maxrss / 1024.0,

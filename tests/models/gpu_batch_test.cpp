@@ -11,6 +11,7 @@
 #include <initializer_list>
 #include <random>
 #include <set>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -579,4 +580,24 @@ TEST_CASE("gpu batch activity sums equal the scalar sums to round-off", "[gpu][s
     }
   });
   CHECK(ran >= 1);
+}
+
+TEST_CASE("gpu batch dispatch can be pinned to an older instruction set and freed again",
+          "[gpu][simd]") {
+  const std::string best = gpuBatchTarget();
+  CHECK_FALSE(gpuBatchPinTarget("no such instruction set"));
+  CHECK(gpuBatchTarget() == best);
+  const std::int64_t targets = hwy::SupportedTargets() & HWY_TARGETS;
+  int pinned = 0;
+  for (std::int64_t bit = 1; bit != 0 && bit <= targets; bit <<= 1) {
+    if (!(targets & bit)) continue;
+    const std::string name = hwy::TargetName(bit);
+    INFO("target " << name);
+    REQUIRE(gpuBatchPinTarget(name.c_str()));
+    CHECK(gpuBatchTarget() == name);
+    ++pinned;
+  }
+  CHECK(pinned >= 1);
+  REQUIRE(gpuBatchPinTarget(nullptr));
+  CHECK(gpuBatchTarget() == best);
 }
