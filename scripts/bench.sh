@@ -39,6 +39,12 @@ bench="$root/build/tests/bench/bench_run"
 
 echo "machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo)," \
   "$(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'); $(date -u +%Y-%m-%d)"
+# what the figures depend on besides the code: the core (family and model), its caches, the
+# memory bandwidth and the instruction set the vector kernels dispatch to
+echo "cpu: $(lscpu | awk -F: '/^CPU family/ {f=$2} /^Model:/ {m=$2} /^L2 cache/ {l2=$2} /^L3 cache/ {l3=$2}
+  END {gsub(/^ +/, "", f); gsub(/^ +/, "", m); gsub(/^ +/, "", l2); gsub(/^ +/, "", l3);
+       printf "family %s model %s, L2 %s, L3 %s", f, m, l2, l3}')"
+"$bench" --stream
 echo "simulated: ${hours} h per facility (the job starts at 5 min), output every 60 s (not written)"
 echo
 rows=$(mktemp)

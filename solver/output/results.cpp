@@ -1,9 +1,10 @@
 // results.cpp: HDF5 results file (see results.h and docs/results.md)
 //
 // layout choices:
-// - superblock and object formats are left at the library default (earliest) so a file that was
-//   flushed and then abandoned (process killed) opens without h5clear: the 1.10 "latest" format
-//   sets consistency flags in the superblock that only a clean close removes.
+// - superblock and object formats are left at the library default (earliest; the superblock is
+//   version 1 for its chunk B-tree K, below) so a file that was flushed and then abandoned
+//   (process killed) opens without h5clear: the 1.10 "latest" format sets consistency flags in
+//   the superblock that only a clean close removes.
 // - time series are chunked {rows, c} with c = min(width, kMaxChunkBytes / (8 rows)), rows =
 //   chunk_rows but see below;
 //   a chunk then fits in HDF5's default 1 MiB per-dataset chunk cache, and very wide datasets
@@ -23,7 +24,7 @@
 //   itself can leave that flush half written: the root attribute `rows_complete` is set only
 //   after the flush has returned (and flushed again), so a reader knows which rows to trust.
 //   H5Fflush writes the superblock (its end-of-allocation address) last, so before it starts,
-//   publishEnd() writes HDF5's current end of allocation into the (version 0) superblock itself:
+//   publishEnd() writes HDF5's current end of allocation into the (version 1) superblock itself:
 //   without a raw-data chunk cache every chunk has its place by then, and a reader of a
 //   half-written flush finds no address past the stored end. Metadata comes from 2 MiB blocks
 //   (rarely a new one during a flush). The file is extended to that end sparsely, and a closed
@@ -68,6 +69,7 @@ constexpr int kDeflateLevel = 4;
 // space that a flush records runs ahead of what the next flushes reference (see above)
 constexpr hsize_t kMetaBlockBytes = hsize_t{2} << 20;
 constexpr hsize_t kSmallDataBlockBytes = hsize_t{8} << 20;
+constexpr unsigned kChunkBtreeK = 128;  // (H5Pset_istore_k; see create)
 
 // collects the messages of the current HDF5 error stack, innermost first
 herr_t collectError(unsigned /*n*/, const H5E_error2_t* err, void* data) {
@@ -417,18 +419,26 @@ struct ResultsFile::Impl {
     s.on_disk = s.values.size();
   }
 
-  // the superblock's end-of-allocation address (v0 layout: 8 bytes at offset 40) brought up to
+  // where a superblock of version 0 or 1 with 8-byte addresses holds the end-of-allocation
+  // address (HDF5 file format specification, "Superblock": offset 40 in version 0; version 1
+  // adds the indexed storage K and 2 reserved bytes before the addresses), -1 for another layout
+  static int eoaAt(const unsigned char* head) {
+    if (head[13] != 8) return -1;
+    return head[8] == 0 ? 40 : head[8] == 1 ? 44 : -1;
+  }
+
+  // the superblock's end-of-allocation address (8 bytes at eoaAt) brought up to
   // HDF5's current one before H5Fflush writes any metadata that refers to new space: HDF5 writes
   // the superblock last, and a reader refuses an address past the stored end ("addr overflow")
   void publishEnd() {
     haddr_t eoa = 0;
     if (H5Fget_eoa(file->getId(), &eoa) < 0 || lock_fd < 0) return;
-    unsigned char head[48] = {};
-    if (::pread(lock_fd, head, sizeof head, 0) != ssize_t(sizeof head) || head[8] != 0 ||
-        head[13] != 8)
-      return;  // not a version-0 superblock with 8-byte addresses: leave it to HDF5
+    unsigned char head[56] = {};
+    const int at =
+        ::pread(lock_fd, head, sizeof head, 0) == ssize_t(sizeof head) ? eoaAt(head) : -1;
+    if (at < 0) return;  // not a version-0 or -1 superblock with 8-byte addresses: leave it to HDF5
     std::uint64_t stored = 0;
-    for (int k = 7; k >= 0; --k) stored = (stored << 8) | head[40 + k];
+    for (int k = 7; k >= 0; --k) stored = (stored << 8) | head[at + k];
     if (stored >= eoa) return;
     struct stat sb {};
     if (::fstat(lock_fd, &sb) == 0 && std::uint64_t(sb.st_size) < eoa &&
@@ -437,18 +447,19 @@ struct ResultsFile::Impl {
     unsigned char field[8];
     for (int k = 0; k < 8; ++k)
       field[k] = static_cast<unsigned char>(std::uint64_t(eoa) >> (8 * k));
-    (void)!::pwrite(lock_fd, field, 8, 40);
+    (void)!::pwrite(lock_fd, field, 8, at);
   }
 
   // after a clean close: the file's length back to its end of allocation (publishEnd may have
   // extended it past what HDF5 knows of)
   void trimToEnd() {
-    unsigned char head[48] = {};
-    if (lock_fd < 0 || ::pread(lock_fd, head, sizeof head, 0) != ssize_t(sizeof head) ||
-        head[8] != 0 || head[13] != 8)
-      return;
+    unsigned char head[56] = {};
+    const int at = lock_fd >= 0 && ::pread(lock_fd, head, sizeof head, 0) == ssize_t(sizeof head)
+                       ? eoaAt(head)
+                       : -1;
+    if (at < 0) return;
     std::uint64_t stored = 0;
-    for (int k = 7; k >= 0; --k) stored = (stored << 8) | head[40 + k];
+    for (int k = 7; k >= 0; --k) stored = (stored << 8) | head[at + k];
     struct stat sb {};
     if (stored > 0 && ::fstat(lock_fd, &sb) == 0 && std::uint64_t(sb.st_size) > stored)
       (void)!::ftruncate(lock_fd, off_t(stored));
@@ -571,6 +582,11 @@ ResultsFile::ResultsFile(const std::string& path, std::size_t chunk_rows)
   // 3. create: no metadata evictions, space from large blocks, HDF5's own locking off
   try {
     H5::FileCreatPropList fcpl;
+    // chunk B-tree nodes of kChunkBtreeK: a series's chunk index splits a node (a new node that
+    // its parent points to, written after it) only past 2 kChunkBtreeK chunks, so that a flush
+    // cut short by a kill rarely leaves a parent pointing at a node not yet written (HDF5's
+    // default of 32 split every ~32 chunks, at almost every flush; superblock version 1)
+    H5Pset_istore_k(fcpl.getId(), kChunkBtreeK);
     H5::FileAccPropList fapl;
     H5Pset_file_locking(fapl.getId(), 0, 1);
     H5Pset_meta_block_size(fapl.getId(), kMetaBlockBytes);

@@ -1,6 +1,7 @@
 // bench_run: wall time, real-time factor, memory and solver cost of simulating one facility
 //
-//   bench_run [--hours H] [--threads N] [--reference] [--identical] [--simd ISA] [--header] FACILITY.yaml
+//   bench_run [--hours H] [--threads N] [--reference] [--identical] [--simd ISA] [--header]
+//             FACILITY.yaml
 //   bench_run --annual [--days D] [--threads N] FACILITY.yaml
 //   bench_run --stream
 // prints one markdown table row (scripts/bench.sh runs one process per facility and thread count,
@@ -108,7 +109,8 @@ int main(int argc, char** argv) {
     else if (!std::strcmp(argv[i], "--simd") && i + 1 < argc) {
       simd = true;
       if (!dctwin::gpuBatchPinTarget(argv[++i])) {
-        std::fprintf(stderr, "bench_run: --simd %s: no such instruction set compiled in\n", argv[i]);
+        std::fprintf(stderr, "bench_run: --simd %s: no such instruction set compiled in\n",
+                     argv[i]);
         return 2;
       }
     } else if (!std::strcmp(argv[i], "--days") && i + 1 < argc)
@@ -165,7 +167,8 @@ int main(int argc, char** argv) {
         "(+%ld) | "
         "%ld | %ld / %ld | %s | %.0f | %.1f | %.1f |\n",
         m.name.c_str(), reference ? " (reference)" : "", identical ? " (grouped)" : "",
-        simd ? (std::string(" (") + dctwin::gpuBatchTarget() + ")").c_str() : "", m.ngpu, m.ngroup, m.nstate, threads, hours, t_compile, wall, wall / hours, sc.duration / wall,
+        simd ? (std::string(" (") + dctwin::gpuBatchTarget() + ")").c_str() : "", m.ngpu, m.ngroup,
+        m.nstate, threads, hours, t_compile, wall, wall / hours, sc.duration / wall,
         100.0 * r.stats.gpu_layer_seconds / std::max(r.wall_seconds, 1e-9), r.stats.steps,
         r.stats.rhs_evals, r.stats.rhs_evals_jac, r.stats.jac_evals, r.stats.nonlin_conv_fails,
         r.stats.err_test_fails, r.ok ? "0" : ("1: " + r.error).c_str(), ru.ru_maxrss / 1024.0,
