@@ -6,6 +6,7 @@
 // provenance is flushed before the first row, and the event log, the solver statistics and
 // `rows_complete` are brought up to date at every flush
 #include <algorithm>
+#include <cmath>
 #include <optional>
 
 #include "solver/output/monthly.h"
@@ -93,7 +94,15 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     const std::string bad = unmatchedPatternError(I.record, paths, "--record");
     if (!bad.empty()) throw ResultsError(bad);
   }
-  I.file.emplace(path_, std::size_t(flush_every_));
+  // the rows the series will hold (a row per output or power interval, and the first) and the
+  // widest series, which size the chunk index (ResultsFile)
+  std::size_t rows = 0, widest = 1;
+  if (L.duration > 0 && L.solver.output_interval > 0)
+    rows = std::size_t(std::ceil(L.duration / L.solver.output_interval)) + 2;
+  if (L.duration > 0 && power_interval_ > 0)  // the /power series' own rows
+    rows = std::max(rows, std::size_t(std::ceil(L.duration / power_interval_)) + 2);
+  for (int w : F.width) widest = std::max(widest, std::size_t(std::max(w, 0)));
+  I.file.emplace(path_, std::size_t(flush_every_), rows, widest);
   I.file->setThreads(L.threads);
   I.monthly.begin(L);
   ResultsFile& f = *I.file;

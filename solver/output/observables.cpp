@@ -974,12 +974,14 @@ void evaluateFastObservables(const FacilityModel& m, const State& st, double t, 
 
 //---------------------------------------------------------------------------------------------
 FrameFeed::FrameFeed(const FacilityModel& m, std::vector<RunSink*> sinks,
-                     const std::string& scenario_text, std::function<void(double t)> progress)
+                     const std::string& scenario_text, std::function<void(double t)> progress,
+                     double duration)
     : layout_(describeModel(m)),
       sinks_(std::move(sinks)),
       progress_(std::move(progress)),
       wall0_(std::chrono::steady_clock::now()) {
   layout_.scenario_text = scenario_text;
+  layout_.duration = duration;
   frames_ = FrameLayout::make(layout_);
   frame_.layout = &frames_;
   frame_.values.assign(frames_.size, 0.0);

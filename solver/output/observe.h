@@ -32,12 +32,13 @@ void evaluateFastObservables(const FacilityModel& m, const State& st, double t, 
 // sink begun at construction; each output row evaluates the table once and hands the frame to
 // every sink; fast rows go only to the sinks that asked for them, each at its own interval;
 // end() ends every sink with the outcome. progress (may be empty) is called at every output row
-// and fast step with the simulated time.
+// and fast step with the simulated time. duration: the run's simulated time (RunLayout::duration;
+// the results file sizes its chunk index by it), 0 where not known.
 class FrameFeed : public OutputSink {
  public:
   FrameFeed(const FacilityModel& m, std::vector<RunSink*> sinks,
-            const std::string& scenario_text = "",
-            std::function<void(double t)> progress = nullptr);
+            const std::string& scenario_text = "", std::function<void(double t)> progress = nullptr,
+            double duration = 0);
   void sample(const FacilityModel& m, const State& st, const double* y, double t,
               const EnergyTotals& e) override;
   void fast(const FacilityModel& m, const State& st, double t) override;

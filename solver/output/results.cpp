@@ -55,6 +55,7 @@
 #include <limits>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "solver/common/parallel.h"
 
@@ -69,7 +70,28 @@ constexpr int kDeflateLevel = 4;
 // space that a flush records runs ahead of what the next flushes reference (see above)
 constexpr hsize_t kMetaBlockBytes = hsize_t{2} << 20;
 constexpr hsize_t kSmallDataBlockBytes = hsize_t{8} << 20;
-constexpr unsigned kChunkBtreeK = 128;  // (H5Pset_istore_k; see create)
+constexpr unsigned kChunkBtreeK = 32;       // HDF5's default chunk B-tree K (H5Pset_istore_k)
+constexpr unsigned kChunkBtreeKMax = 1024;  // nodes of ~82 KB per 2-D series
+
+// a series' chunk shape: {rows, columns}, fewer rows where its row buffer would pass
+// kMaxBlockBytes, fewer columns where a chunk would pass kMaxChunkBytes
+std::pair<std::size_t, std::size_t> chunkShape(std::size_t width, std::size_t chunk_rows) {
+  const std::size_t cols = std::max<std::size_t>(width, 1);
+  const std::size_t rows =
+      std::clamp<std::size_t>(kMaxBlockBytes / (sizeof(double) * cols), 1, chunk_rows);
+  const std::size_t max_cols = std::max<std::size_t>(1, kMaxChunkBytes / (sizeof(double) * rows));
+  return {rows, std::min(cols, max_cols)};
+}
+
+// the chunk B-tree K for a file whose series will hold about `rows` rows, the widest `width`
+// columns: a node holds 2 K chunks, and one that is full splits (see create); 0 rows: unknown
+unsigned chunkBtreeK(std::size_t rows, std::size_t width, std::size_t chunk_rows) {
+  const auto [r, c] = chunkShape(width, chunk_rows);
+  const std::size_t chunks = (rows + r - 1) / r * ((std::max<std::size_t>(width, 1) + c - 1) / c);
+  unsigned k = kChunkBtreeK;
+  while (2 * std::size_t(k) < chunks && k < kChunkBtreeKMax) k *= 2;
+  return k;
+}
 
 // collects the messages of the current HDF5 error stack, innermost first
 herr_t collectError(unsigned /*n*/, const H5E_error2_t* err, void* data) {
@@ -512,7 +534,8 @@ void checkOutputPath(const std::string& output, const std::vector<std::string>& 
   }
 }
 
-ResultsFile::ResultsFile(const std::string& path, std::size_t chunk_rows)
+ResultsFile::ResultsFile(const std::string& path, std::size_t chunk_rows, std::size_t expected_rows,
+                         std::size_t widest)
     : impl_(std::make_unique<Impl>()) {
   namespace fs = std::filesystem;
   H5::Exception::dontPrint();
@@ -582,11 +605,13 @@ ResultsFile::ResultsFile(const std::string& path, std::size_t chunk_rows)
   // 3. create: no metadata evictions, space from large blocks, HDF5's own locking off
   try {
     H5::FileCreatPropList fcpl;
-    // chunk B-tree nodes of kChunkBtreeK: a series's chunk index splits a node (a new node that
-    // its parent points to, written after it) only past 2 kChunkBtreeK chunks, so that a flush
-    // cut short by a kill rarely leaves a parent pointing at a node not yet written (HDF5's
-    // default of 32 split every ~32 chunks, at almost every flush; superblock version 1)
-    H5Pset_istore_k(fcpl.getId(), kChunkBtreeK);
+    // chunk B-tree nodes large enough for the run's rows (chunkBtreeK): a series's chunk index
+    // that splits a node gets a new node that its parent points to, and a flush writes the
+    // parent first, so a flush cut short by a kill could leave a parent pointing at a node not
+    // yet written (with HDF5's default a node split every ~32 chunks, at almost every flush of a
+    // long run). Past the default, the superblock is version 1 (publishEnd reads either).
+    const unsigned k = chunkBtreeK(expected_rows, widest, chunk_rows);
+    if (k != kChunkBtreeK) H5Pset_istore_k(fcpl.getId(), k);
     H5::FileAccPropList fapl;
     H5Pset_file_locking(fapl.getId(), 0, 1);
     H5Pset_meta_block_size(fapl.getId(), kMetaBlockBytes);
@@ -715,12 +740,11 @@ int ResultsFile::addSeries(const std::string& path, std::size_t width, const std
   Impl::Series s;
   s.width = width;
   s.cols = std::max<std::size_t>(width, 1);
-  s.rows =
-      std::clamp<std::size_t>(kMaxBlockBytes / (sizeof(double) * s.cols), 1, impl_->chunk_rows);
+  const auto [chunk_r, chunk_c] = chunkShape(width, impl_->chunk_rows);
+  s.rows = chunk_r;
   try {
     s.path = impl_->prepareDataset(path);
     const hsize_t rows = s.rows;
-    const hsize_t max_cols = std::max<hsize_t>(1, kMaxChunkBytes / (sizeof(double) * rows));
     H5::DSetCreatPropList dcpl;
     const double nan = std::numeric_limits<double>::quiet_NaN();
     dcpl.setFillValue(H5::PredType::NATIVE_DOUBLE, &nan);
@@ -733,7 +757,7 @@ int ResultsFile::addSeries(const std::string& path, std::size_t width, const std
                                         H5::DataSpace(1, dims, maxdims), dcpl);
     } else {
       hsize_t dims[2] = {0, width}, maxdims[2] = {H5S_UNLIMITED, width};
-      hsize_t chunk[2] = {rows, std::min<hsize_t>(width, max_cols)};
+      hsize_t chunk[2] = {rows, chunk_c};
       s.chunk_cols = chunk[1];
       dcpl.setChunk(2, chunk);
       dcpl.setShuffle();

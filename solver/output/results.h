@@ -40,8 +40,11 @@ class ResultsFile {
   // (throws, leaving the file as it is) when another process holds the file open with a lock (a
   // run writing it, an HDF5 reader) or when the path is an existing file that is not HDF5.
   // chunk_rows: rows per chunk of every series (fewer only where one series' row buffer would
-  // exceed 32 MiB)
-  explicit ResultsFile(const std::string& path, std::size_t chunk_rows = 64);
+  // exceed 32 MiB). expected_rows, widest: about how many rows the series will hold and the
+  // widest one's columns (0: unknown), which size the chunk index's B-tree nodes so that they
+  // rarely split, a split being what a kill during a flush can break (docs/results.md)
+  explicit ResultsFile(const std::string& path, std::size_t chunk_rows = 64,
+                       std::size_t expected_rows = 0, std::size_t widest = 1);
   ~ResultsFile();  // flushes and closes
   ResultsFile(const ResultsFile&) = delete;
   ResultsFile& operator=(const ResultsFile&) = delete;

@@ -101,7 +101,7 @@ RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
   all.insert(all.end(), sinks.begin(), sinks.end());
   std::function<void(double)> progress;
   if (control.progress) progress = [&](double t) { control.progress(t, duration); };
-  FrameFeed feed(model, all, scenario.text, progress);
+  FrameFeed feed(model, all, scenario.text, progress, duration);
 
   // 5. simulate
   RunOptions ro;

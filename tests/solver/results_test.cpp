@@ -470,7 +470,10 @@ TEST_CASE("results: a run killed after flush leaves a readable file", "[results]
   TempFile tmp("killed");
   const std::size_t width = 3, chunk = 8, flushed = 16;  // crash-safe: flush at full blocks
   const bool kill_self = GENERATE(true, false);          // SIGKILL, or _exit without closing
-  INFO((kill_self ? "SIGKILL" : "_exit"));
+  // no hint (HDF5's chunk B-tree K, a version-0 superblock), or a long run's (a larger K, a
+  // version-1 superblock, whose end of allocation publishEnd finds at another offset)
+  const std::size_t expected_rows = GENERATE(std::size_t{0}, std::size_t{4000});
+  INFO((kill_self ? "SIGKILL" : "_exit") << ", expected rows " << expected_rows);
   std::fflush(nullptr);
   pid_t pid = ::fork();
   REQUIRE(pid >= 0);
@@ -478,7 +481,7 @@ TEST_CASE("results: a run killed after flush leaves a readable file", "[results]
     // child: no Catch2 here, report through the exit status
     int code = 0;
     try {
-      auto* f = new ResultsFile(tmp.str(), chunk);  // never deleted: no close
+      auto* f = new ResultsFile(tmp.str(), chunk, expected_rows);  // never deleted: no close
       f->setAttribute("/", "scenario_text", std::string("steps: []"));
       int t = f->addSeries("/time", 0, "s", "time");
       int x = f->addSeries("/rack/P", width, "W", "power");
@@ -519,6 +522,61 @@ TEST_CASE("results: a run killed after flush leaves a readable file", "[results]
   }
   CHECK(exact);
   CHECK(stringAttr(f, "/rack/P", "units") == "W");
+  H5F_info2_t info{};
+  REQUIRE(H5Fget_info2(f.getId(), &info) >= 0);
+  CHECK(info.super.version == (expected_rows > 0 ? 1u : 0u));
+}
+
+TEST_CASE("results: the chunk index is sized by the rows the run expects", "[results]") {
+  // a v1 B-tree node holds 2 K chunks; a full one splits, and a kill during the flush that
+  // writes a split can leave a parent pointing at a node not yet written (docs/results.md)
+  struct Case {
+    std::size_t expected_rows, widest;
+    unsigned k;
+  };
+  // 10 rows per chunk: 361 rows are 37 chunks (HDF5's K = 32 holds 64), 1,801 rows 181 (K
+  // 128), 100,000 rows 10,000 (K at its bound, 1,024); a series of 300,000 columns takes 10
+  // rows of 13,107 columns per chunk: 121 rows are 13 x 23 chunks (K 256)
+  for (const Case& c : {Case{0, 1, 32}, Case{361, 3, 32}, Case{1801, 3, 128}, Case{100000, 3, 1024},
+                        Case{121, 300000, 256}}) {
+    INFO("expected rows " << c.expected_rows << ", widest " << c.widest);
+    TempFile tmp("btree_k");
+    {
+      ResultsFile f(tmp.str(), 10, c.expected_rows, c.widest);
+      const int t = f.addSeries("/time", 0, "s", "time");
+      for (int r = 0; r < 25; ++r) {
+        const double tr = r;
+        f.appendRow(t, std::span<const double>(&tr, 1));
+        if (r % 10 == 9) f.flush(false);
+      }
+      f.close();
+    }
+    H5::H5File f(tmp.str(), H5F_ACC_RDONLY);
+    const hid_t fcpl = H5Fget_create_plist(f.getId());
+    unsigned k = 0;
+    REQUIRE(H5Pget_istore_k(fcpl, &k) >= 0);
+    H5Pclose(fcpl);
+    CHECK(k == c.k);
+    H5F_info2_t info{};
+    REQUIRE(H5Fget_info2(f.getId(), &info) >= 0);
+    CHECK(info.super.version == (c.k == 32 ? 0u : 1u));
+    // a clean close trims the file to the end of allocation its superblock records (8 bytes at
+    // offset 40 in version 0, 44 in version 1), in either version
+    unsigned char head[56] = {};
+    std::FILE* raw = std::fopen(tmp.str().c_str(), "rb");
+    REQUIRE(raw);
+    const std::size_t got = std::fread(head, 1, sizeof head, raw);
+    std::fclose(raw);
+    REQUIRE(got == sizeof head);
+    CHECK(head[8] == info.super.version);
+    const int at = head[8] == 0 ? 40 : 44;
+    std::uint64_t eoa = 0;
+    for (int b = 7; b >= 0; --b) eoa = (eoa << 8) | head[at + b];
+    CHECK(fs::file_size(tmp.path) == eoa);
+    Array time = readDoubles(f, "/time");
+    REQUIRE(time.dims == std::vector<hsize_t>{25});
+    CHECK(time.values[24] == 24.0);
+  }
 }
 
 namespace {
