@@ -24,7 +24,7 @@
 //   itself can leave that flush half written: the root attribute `rows_complete` is set only
 //   after the flush has returned (and flushed again), so a reader knows which rows to trust.
 //   H5Fflush writes the superblock (its end-of-allocation address) last, so before it starts,
-//   publishEnd() writes HDF5's current end of allocation into the (version 1) superblock itself:
+//   publishEnd() writes HDF5's current end of allocation into the (v0 or v1) superblock itself:
 //   without a raw-data chunk cache every chunk has its place by then, and a reader of a
 //   half-written flush finds no address past the stored end. Metadata comes from 2 MiB blocks
 //   (rarely a new one during a flush). The file is extended to that end sparsely, and a closed
