@@ -441,27 +441,32 @@ struct ResultsFile::Impl {
     s.on_disk = s.values.size();
   }
 
-  // where a superblock of version 0 or 1 with 8-byte addresses holds the end-of-allocation
-  // address (HDF5 file format specification, "Superblock": offset 40 in version 0; version 1
-  // adds the indexed storage K and 2 reserved bytes before the addresses), -1 for another layout
-  static int eoaAt(const unsigned char* head) {
-    if (head[13] != 8) return -1;
-    return head[8] == 0 ? 40 : head[8] == 1 ? 44 : -1;
+  // the end-of-allocation address the superblock records, and its offset in the file: in a
+  // superblock of version 0 or 1 with 8-byte addresses (HDF5 file format specification,
+  // "Superblock": offset 40 in version 0; version 1 adds the indexed storage K and 2 reserved
+  // bytes before the addresses) 8 little-endian bytes at 40 or 44. -1 for another layout or
+  // an unreadable file: leave it to HDF5
+  int storedEnd(std::uint64_t* stored) const {
+    unsigned char head[56] = {};
+    if (lock_fd < 0 || ::pread(lock_fd, head, sizeof head, 0) != ssize_t(sizeof head) ||
+        head[13] != 8)
+      return -1;
+    const int at = head[8] == 0 ? 40 : head[8] == 1 ? 44 : -1;
+    if (at < 0) return -1;
+    *stored = 0;
+    for (int k = 7; k >= 0; --k) *stored = (*stored << 8) | head[at + k];
+    return at;
   }
 
-  // the superblock's end-of-allocation address (8 bytes at eoaAt) brought up to
-  // HDF5's current one before H5Fflush writes any metadata that refers to new space: HDF5 writes
-  // the superblock last, and a reader refuses an address past the stored end ("addr overflow")
+  // the superblock's end-of-allocation address (storedEnd) brought up to HDF5's current one
+  // before H5Fflush writes any metadata that refers to new space: HDF5 writes the superblock
+  // last, and a reader refuses an address past the stored end ("addr overflow")
   void publishEnd() {
     haddr_t eoa = 0;
-    if (H5Fget_eoa(file->getId(), &eoa) < 0 || lock_fd < 0) return;
-    unsigned char head[56] = {};
-    const int at =
-        ::pread(lock_fd, head, sizeof head, 0) == ssize_t(sizeof head) ? eoaAt(head) : -1;
-    if (at < 0) return;  // not a version-0 or -1 superblock with 8-byte addresses: leave it to HDF5
     std::uint64_t stored = 0;
-    for (int k = 7; k >= 0; --k) stored = (stored << 8) | head[at + k];
-    if (stored >= eoa) return;
+    if (H5Fget_eoa(file->getId(), &eoa) < 0) return;
+    const int at = storedEnd(&stored);
+    if (at < 0 || stored >= eoa) return;
     struct stat sb {};
     if (::fstat(lock_fd, &sb) == 0 && std::uint64_t(sb.st_size) < eoa &&
         ::ftruncate(lock_fd, off_t(eoa)) != 0)
@@ -475,13 +480,8 @@ struct ResultsFile::Impl {
   // after a clean close: the file's length back to its end of allocation (publishEnd may have
   // extended it past what HDF5 knows of)
   void trimToEnd() {
-    unsigned char head[56] = {};
-    const int at = lock_fd >= 0 && ::pread(lock_fd, head, sizeof head, 0) == ssize_t(sizeof head)
-                       ? eoaAt(head)
-                       : -1;
-    if (at < 0) return;
     std::uint64_t stored = 0;
-    for (int k = 7; k >= 0; --k) stored = (stored << 8) | head[at + k];
+    if (storedEnd(&stored) < 0) return;
     struct stat sb {};
     if (stored > 0 && ::fstat(lock_fd, &sb) == 0 && std::uint64_t(sb.st_size) > stored)
       (void)!::ftruncate(lock_fd, off_t(stored));
