@@ -1,64 +1,87 @@
-// job_model.h: the work a training job does, from what it is (docs/models/job.md)
+// job_model.h: the step of a transformer training job, from its training configuration
+// (docs/models/job.md)
 //
-// A job described by its model (parameters N, layers L, hidden size h, sequence length s), its
-// batch (tokens per iteration T, micro-batch size b) and its parallelism (tensor TP, pipeline PP,
-// data DP, expert EP) becomes one iteration of phases with durations at the reference clocks:
-//   compute    F + B = 6 N T / (n_gpu P_peak eta_c), F : B = 1 : 2          [WL18]
-//              (8 N T with full activation recompute: one more forward)      [F28]
-//   memory     roofline: bytes / (eta_hbm B_hbm): element-wise activation traffic
-//              c_act h/TP bytes per token and layer (forward once, backward twice (a)) and the
-//              optimizer update, 28 B per local parameter (fp32 master, m, v read + written,
-//              gradient read, bf16 weight written (d) [F39])
-//   TP         4 all-reduces of s b h 2 B per layer and micro-batch        [F27]
-//   EP         4 all-to-alls of s b h 2 k / TP B per layer and micro-batch (dispatch, combine)
-//   PP         2 send/recv of s b h 2 / TP B per micro-batch                 [WL18]
-//   DP         one all-reduce of the bf16 gradients, 2 N / (TP PP) B, the iteration's barrier
-//   bubble     (PP - 1) / m of the compute, m = T / (s b DP) micro-batches (1F1B) [WL18]
-// each collective by the alpha-beta model of its fabric level (models/fabric.h); only the exposed
-// part (1 - overlap) is a phase, and the whole collective's bandwidth part is carried as
-// comm_beta, so a degraded link stretches the phase by comm_beta (1/f - 1). Memory per GPU:
-//   4 N/(TP PP) (bf16 weights + gradients) + 12 N/(TP PP DP) (fp32 master, m, v; distributed
-//   optimizer) + activations c_act s b h L / TP (selective recompute, 1F1B holds PP micro-batches
-//   on the first stage [F28]); if that does not fit, full recompute keeps 2 s b h L/TP,
-//   else the job does not fit. Checkpoint: 14 N bytes (no gradients (d) [F39]) written at the
-//   storage bandwidth (synchronous), or staged to host memory at the staging bandwidth per GPU and
-//   written in the background (asynchronous).
+// A job is written in Megatron-LM / NeMo vocabulary: the architecture (layers, hidden and FFN
+// size, gated MLP, attention heads and query groups, vocabulary, sequence length, experts), the
+// batch (global and micro batch), the parallelism (TP with sequence parallelism, PP with virtual
+// stages and uneven first/last stages, CP, EP, DP with a distributed optimizer), the precision of
+// the GEMMs (BF16, FP8, FP4) and the recompute mode. The model counts, per micro-batch and layer,
+// every GEMM (FLOPs and shape), the attention core (causal), the memory-bound operations (bytes)
+// and the collectives of each parallel dimension; it times them with the GPU type's sourced
+// kernel efficiencies (data/catalog/gpus: a large GEMM's achieved fraction of the dense peak per
+// precision, tile and wave quantization on the GPU's SMs, flash attention forward and backward,
+// achieved HBM bandwidth), overlaps collectives where the schedule hides them (tensor-parallel
+// overlap with its GEMMs, data-parallel buckets behind the backward pass, context-parallel KV
+// exchange behind attention), assembles the pipeline (interleaved 1F1B: bubble (pp-1)/vp of a
+// stage's micro-batch time, the slowest stage sets the pace) and the optimizer step, and sizes
+// the memory per GPU (weights, gradients, optimizer state, activations per recompute mode),
+// choosing the recompute where it is not given. The result is one iteration of phases at the
+// reference clocks, which the engine stretches with each GPU's clock, HBM state and links
+// (models/workload.h); the model runs once per job and hardware, never per GPU and step.
 #pragma once
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "models/fabric.h"
+#include "models/gpu.h"
 #include "models/host_memory.h"
 #include "models/workload.h"
 
 namespace dctwin {
 
+enum class Precision { BF16, FP8, FP4 };
+const char* precisionName(Precision p);
+
 struct ModelWorkloadSpec {
-  double parameters = 0;               // N: all parameters                                  (1)
-  double active_parameters = 0;        // per token (MoE); 0 = parameters                    (1)
-  int layers = 0;                      // L                                                  (1)
-  double hidden = 0;                   // h                                                  (1)
-  double sequence_length = 0;          // s (tokens)                                         (1)
-  double tokens_per_iteration = 0;     // T: global batch                                 (1)
-  int micro_batch_size = 1;            // b (sequences)                                    (1)
-  int tp = 1, pp = 1, dp = 0, ep = 1;  // dp 0: n_gpu / (tp pp)
-  int moe_top_k = 2;                   // experts per token (ep > 1)                    (1)
-  double compute_efficiency = 0.5;     // model FLOPs / peak in forward+backward (a)   (1)
-  double hbm_efficiency = 0.8;         // achieved / peak HBM bandwidth (a)            (1)
-  double activation_bytes = 34;        // c_act: bytes per token, hidden unit, layer [F28]
-  double tp_overlap = 0.5, pp_overlap = 0.5, dp_overlap = 0.8, ep_overlap = 0.0;  // (a), < 1
+  // --- architecture (Megatron-LM argument in brackets)
+  int layers = 0;                // L [--num-layers]                                       (1)
+  double hidden = 0;             // h [--hidden-size]                                      (1)
+  double ffn_hidden = 0;         // f [--ffn-hidden-size]; 0 = 4 h                         (1)
+  bool gated_mlp = false;        // SwiGLU / GeGLU: three FFN matrices [--swiglu]
+  int heads = 0;                 // a [--num-attention-heads]                              (1)
+  int kv_heads = 0;              // g [--num-query-groups] (GQA); 0 = heads                (1)
+  double vocab = 0;              // V, padded vocabulary [--vocab-size]                    (1)
+  double sequence_length = 0;    // s [--seq-length] (tokens)                              (1)
+  bool tied_embeddings = false;  // input and output embedding shared
+  int experts = 0;               // E [--num-experts]; 0 = dense                           (1)
+  int moe_top_k = 2;             // k [--moe-router-topk]                                  (1)
+  double moe_ffn_hidden = 0;     // per expert [--moe-ffn-hidden-size]; 0 = ffn_hidden    (1)
+  // given parameter counts are checked against the architecture (0 = computed)
+  double parameters = 0, active_parameters = 0;  //                                  (1)
+  // --- batch
+  double global_batch = 0;          // sequences per iteration [--global-batch-size]      (1)
+  double tokens_per_iteration = 0;  // or tokens (global_batch s); one of the two         (1)
+  int micro_batch_size = 1;         // b [--micro-batch-size] (sequences)                 (1)
+  // --- parallelism
+  int tp = 1, pp = 1, vp = 1, cp = 1, ep = 1, dp = 0;  // dp 0: n / (tp pp cp)
+  bool sequence_parallel = true;                       // with tp > 1 [--sequence-parallel]
+  int first_stage_layers = 0, last_stage_layers = 0;   // uneven stages; 0 = even      (1)
+  bool distributed_optimizer = false;                  // [--use-distributed-optimizer]
+  bool tp_comm_overlap = false;  // TP collectives pipelined with their GEMMs [--tp-comm-overlap]
+  bool overlap_grad_reduce = false;   // DP reduce-scatter behind backward [--overlap-grad-reduce]
+  bool overlap_param_gather = false;  // DP all-gather behind forward [--overlap-param-gather]
+  double bucket_parameters = 0;       // DP bucket; 0 = max(40e6, 1e6 dp) [--ddp-bucket-size] (1)
   CollectiveAlgorithm tp_algorithm = CollectiveAlgorithm::Ring;
   CollectiveAlgorithm dp_algorithm = CollectiveAlgorithm::Ring;
-  bool distributed_optimizer = true;
-  enum class Recompute { Auto, Selective, Full } recompute = Recompute::Auto;
-  // checkpoints
+  // --- numerics and memory
+  Precision precision = Precision::BF16;  // of the GEMMs; attention and the rest in BF16
+  // attention kernel: flash / fused (no stored scores) or unfused (scores through HBM, Megatron-LM
+  // before flash attention) [--use-flash-attn]
+  enum class Attention { Flash, Unfused } attention = Attention::Flash;
+  enum class Recompute { Auto, None, Selective, Full } recompute = Recompute::Auto;
+  // efficiency overrides, what-ifs (0: the GPU type's sourced values)
+  double gemm_efficiency = 0;       // large-GEMM achieved / dense peak of the precision  (1)
+  double attention_efficiency = 0;  // scales the flash-attention efficiencies          (1)
+  double hbm_efficiency = 0;        // achieved / nominal HBM bandwidth                   (1)
+  // --- checkpoints
   double checkpoint_bytes_per_parameter = 14;  // (B)
   double storage_bandwidth =
       0;  // aggregate write bandwidth; 0 = checkpoint_duration as given (B/s)
   bool checkpoint_async = false;
   double staging_bandwidth = 50e9;  // per GPU to host memory, async (a)                (B/s)
-  // host memory (models/host_memory.h): data loading, optimizer / activation offload
+  // --- host memory (models/host_memory.h): data loading, optimizer / activation offload
   double data_bytes_per_token = 4;   // int32 token ids (d); more for images, video        (B)
   bool offload_optimizer = false;    // optimizer state (12 B / local parameter) in host memory
   bool offload_activations = false;  // all but one micro-batch's activations in host memory
@@ -66,11 +89,30 @@ struct ModelWorkloadSpec {
   HostTier offload_tier = HostTier::Auto;   // Auto: the local tier if it fits, else CXL
 };
 
+// how fast a GPU type runs the kernels of a step, from published measurements (catalog
+// `kernel_efficiency`, docs/models/job.md)
+struct KernelEfficiency {
+  double gemm_bf16 = 0, gemm_fp8 = 0, gemm_fp4 = 0;      // large GEMM / dense peak            (1)
+  double attention_forward = 0, attention_backward = 0;  // flash attention / BF16 peak   (1)
+  double hbm = 0;  // memory-bound kernels: achieved / nominal bandwidth                    (1)
+};
+
 // what the job needs of its GPU type
 struct GpuCapability {
-  double peak_flops = 0;     // dense BF16                                          (FLOP/s)
+  std::string name;          // catalog type (errors)
+  double peak_bf16 = 0;      // dense                                               (FLOP/s)
+  double peak_fp8 = 0;       // dense; 0 = none                                     (FLOP/s)
+  double peak_fp4 = 0;       // dense; 0 = none                                     (FLOP/s)
   double hbm_bandwidth = 0;  // (B/s)
   double hbm_capacity = 0;   // (B)
+  int sm_count = 0;          // streaming multiprocessors (wave quantization); 0 = none (1)
+  KernelEfficiency eff;
+  double peak(Precision p) const {
+    return p == Precision::FP8 ? peak_fp8 : p == Precision::FP4 ? peak_fp4 : peak_bf16;
+  }
+  double gemmEfficiency(Precision p) const {
+    return p == Precision::FP8 ? eff.gemm_fp8 : p == Precision::FP4 ? eff.gemm_fp4 : eff.gemm_bf16;
+  }
 };
 
 // a described job that cannot be: the key that is wrong and why
@@ -80,27 +122,67 @@ struct JobModelError : std::invalid_argument {
       : std::invalid_argument(what), key(std::move(k)) {}
 };
 
+// one GEMM of a micro-batch: C[M x N] = A[M x K] B[K x N], `count` of them
+struct GemmShape {
+  double M = 0, N = 0, K = 0;
+  double count = 1;
+};
+
+// where one micro-batch's time goes on the slowest pipeline stage, per pass    (s)
+struct StageTime {
+  double gemm = 0, attention = 0, memory = 0;             // compute and memory-bound kernels
+  double tp_exposed = 0, cp_exposed = 0, ep_exposed = 0;  // collectives not hidden
+  double tp_total = 0, cp_total = 0, ep_total = 0;        // whole collectives
+  double recompute = 0;                                   // the forward again (backward pass)
+  double total() const {
+    return gemm + attention + memory + tp_exposed + cp_exposed + ep_exposed + recompute;
+  }
+};
+
 struct DescribedJob {
   TrainingJobSpec job;  // the phases, and checkpoint_duration when storage_bandwidth is given
   int dp = 0, micro_batches = 0;
+  ModelWorkloadSpec::Recompute recompute = ModelWorkloadSpec::Recompute::Selective;  // chosen
   bool full_recompute = false;
-  double flops = 0;  // per iteration, all GPUs      (FLOP)
-  double mem_weights = 0, mem_optimizer = 0, mem_activations = 0;  // per GPU      (B)
-  double checkpoint_bytes = 0;                                     // (B)
-  int tp_level = 0, pp_level = 0, dp_level = 0, ep_level = 0;      // 1 NVLink, 2 scale-out
-  CollectiveTime tp, pp, dp_comm, ep;  // per iteration, whole collectives (before overlap) (s)
+  double parameters = 0, active_parameters = 0;  // from the architecture                 (1)
+  double flops = 0;           // model FLOPs per iteration, all GPUs (no recompute)          (FLOP)
+  double flops_6nt = 0;       // 6 N_active T                                                (FLOP)
+  double hardware_flops = 0;  // executed, recompute included                           (FLOP)
+  double step_time = 0;       // one iteration at the reference clocks, no checkpoint      (s)
+  double tokens_per_second = 0;  // whole job                                            (1/s)
+  double mfu = 0;  // flops / (step_time n peak_bf16): model FLOPs utilisation on BF16 peak (1)
+  double mem_weights = 0, mem_gradients = 0, mem_optimizer = 0, mem_activations = 0;  // (B)
+  double memory_per_gpu = 0;    // the most loaded stage                                    (B)
+  double checkpoint_bytes = 0;  // (B)
+  int tp_level = 0, pp_level = 0, dp_level = 0, ep_level = 0, cp_level = 0;  // 1 NVLink, 2 out
+  int stage_layers_max = 0;  // layers of the slowest stage (all its virtual chunks)     (1)
+  StageTime fwd, bwd;        // per micro-batch on the slowest stage                    (s)
+  double t_stage = 0;        // the slowest stage's micro-batch (forward + backward)     (s)
+  double t_bubble = 0, t_pp_exposed = 0, t_dp_exposed = 0, t_optimizer = 0;  // per iteration (s)
+  CollectiveTime tp, pp, dp_comm, ep, cp;  // per iteration, whole collectives (before overlap) (s)
   // host memory: what went where, and the transfer times per iteration (before overlap)  (s)
   HostMemoryUse host;
   double t_data = 0, t_optimizer_host = 0, t_activations_host = 0, t_staging = 0;
 };
 
+// the parameter counts of an architecture: all, and active per token
+struct ParameterCount {
+  double total = 0, active = 0, per_layer = 0, embedding = 0;
+};
+ParameterCount countParameters(const ModelWorkloadSpec& w);
+
 // base: start, stop, checkpoint interval/duration, restart policy and utilizations are kept;
 // the phases are replaced. gpus_per_domain: GPUs of one NVLink domain (the rack). Ranks are laid
-// out TP innermost, then PP, then DP, in the job's GPU order (rack order). host: the host-memory
-// tiers behind the GPUs. Throws JobModelError.
+// out TP innermost, then CP, then PP, then DP, in the job's GPU order (rack order). host: the
+// host-memory tiers behind the GPUs. Throws JobModelError.
 DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability& gpu,
                                  const FabricSpec& fabric, int n_gpu, int gpus_per_domain,
                                  const TrainingJobSpec& base,
                                  const HostMemorySpec& host = HostMemorySpec{});
+
+const char* recomputeName(ModelWorkloadSpec::Recompute r);
+
+// a catalog GPU type's peaks, memory and kernel efficiencies, as the step model takes them
+GpuCapability gpuCapability(const GpuParams& g, const std::string& name);
 
 }  // namespace dctwin

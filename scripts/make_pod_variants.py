@@ -33,7 +33,7 @@ def variant(n):
     gpus = 72 * n
     tp, pp = next((t, q) for t, q in ((8, 4), (8, 5), (8, 2), (4, 4), (4, 2), (8, 1))
                   if gpus % (t * q) == 0 and 80 % q == 0)
-    out = [re.sub(r"parallelism: \{tp: 8, pp: 4\}", "parallelism: {tp: %d, pp: %d}" % (tp, pp), l)
+    out = [re.sub(r"parallelism: \{tp: 8, pp: 4,", "parallelism: {tp: %d, pp: %d," % (tp, pp), l)
            for l in out]
     out = [re.sub(r"tokens_per_iteration: 4718592 +# .*",
                   "tokens_per_iteration: %d   # %d sequences: one per GPU" % (gpus * 8192, gpus), l)

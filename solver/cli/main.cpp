@@ -43,6 +43,7 @@
 #include "solver/output/results.h"
 #include "solver/output/series_filter.h"
 #include "solver/run/check.h"
+#include "solver/run/estimate.h"
 #include "solver/run/run.h"
 #include "solver/run/sweep.h"
 
@@ -607,8 +608,52 @@ int main(int argc, char** argv) {
   exporter->add_flag("--long", export_long,
                      "Tidy long format: one row per value, time,path,column,value,unit");
 
+  std::string estimate_file;
+  bool estimate_detail = false;
+  std::vector<double> estimate_tolerance;
+  CLI::App* estimator = app.add_subcommand(
+      "estimate",
+      "Estimate training jobs on given hardware without a facility: step time, tokens/s, MFU, "
+      "memory per GPU, recompute and where the step goes; with measured step times, the errors "
+      "(docs/models/job.md; the published runs in tests/validation/training_runs.yaml)");
+  estimator->add_option("file", estimate_file, "Estimate file (dctwin_estimate: 1, cases: [...])")
+      ->required();
+  estimator->add_flag("--detail,-d", estimate_detail, "Print each case's breakdown and phases");
+  estimator
+      ->add_option("--tolerance", estimate_tolerance,
+                   "MEAN MAX: exit 3 when the mean or the largest |delta| of the measured cases "
+                   "exceeds them (percent), or a case cannot be estimated")
+      ->expected(2);
+
   CLI11_PARSE(app, argc, argv);
   try {
+    if (*estimator) {
+      const auto cases = dctwin::loadEstimateFile(estimate_file);
+      std::vector<dctwin::EstimateResult> rs;
+      for (const auto& c : cases) rs.push_back(dctwin::estimate(c));
+      std::cout << dctwin::estimateTable(rs, estimate_detail);
+      if (estimate_tolerance.size() == 2) {
+        double sum = 0, mx = 0;
+        int n = 0, bad = 0;
+        for (const auto& r : rs) {
+          if (!r.error.empty()) ++bad;
+          if (r.c.measured_step_time > 0 && r.error.empty()) {
+            sum += std::abs(r.delta()), mx = std::max(mx, std::abs(r.delta())), ++n;
+          }
+        }
+        const double mean = n ? 100 * sum / n : 0;
+        if (bad > 0 || mean > estimate_tolerance[0] || 100 * mx > estimate_tolerance[1]) {
+          std::cerr << "dctwin: outside the tolerance: mean |delta| " << mean << " % (limit "
+                    << estimate_tolerance[0] << " %), max " << 100 * mx << " % (limit "
+                    << estimate_tolerance[1] << " %), " << bad << " case(s) not estimated\n";
+          return 3;
+        }
+      } else {
+        for (const auto& r : rs)
+          if (!r.error.empty()) return 2;
+      }
+      return 0;
+    }
     if (*run) {
       if (run_threads_old > 0) {
         std::cerr << "dctwin: run -j is deprecated, use --threads/-t (sweep -j is cases at once)\n";

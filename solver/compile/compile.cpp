@@ -341,7 +341,7 @@ void describeJob(const FacilitySpec& spec, const JobSpec& js, FacilityModel& m, 
   const int per_domain = m.rack_gpunum[m.gpu_rack[g0]];
   try {
     DescribedJob d = describeTrainingJob(
-        js.workload, {gp.peak_flops, gp.hbm_bandwidth, gp.hbm_capacity}, spec.fabric,
+        js.workload, gpuCapability(gp, gp.name), spec.fabric,
         int(m.job_gpus[j].size()), per_domain, js.training, spec.host_memory);
     m.job_spec[j] = d.job;
     m.job_described.back() = std::move(d);

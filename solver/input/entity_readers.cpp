@@ -356,6 +356,18 @@ void readGpu(MapIn& m, GpuParams& g) {
   m.read("hbm_bandwidth", g.hbm_bandwidth);
   m.read("nvlink_bandwidth", g.nvlink_bandwidth);
   m.read("dense_bf16_flops", g.peak_flops);
+  m.read("dense_fp8_flops", g.peak_fp8);
+  m.read("dense_fp4_flops", g.peak_fp4);
+  m.read("sm_count", g.sm_count);
+  m.read("nvlink_domain", g.nvlink_domain);
+  if (auto e = m.map("kernel_efficiency")) {
+    e->read("gemm_bf16", g.eff_gemm_bf16);
+    e->read("gemm_fp8", g.eff_gemm_fp8);
+    e->read("gemm_fp4", g.eff_gemm_fp4);
+    e->read("attention_forward", g.eff_attention_fwd);
+    e->read("attention_backward", g.eff_attention_bwd);
+    e->read("hbm", g.eff_hbm);
+  }
   m.read("clock_max", g.f_max);
   m.read("clock_idle", g.f_idle);
   m.read("clock_memory_bound", g.f_membound);

@@ -709,21 +709,55 @@ const Range kBytesPerParam{0, 64, true, false, "> 0 and <= 64"};
 const Range kStorageBandwidth{0, 1e15, false, false, ">= 0 (0: checkpoint_duration as given)"};
 const Range kOversub{0, 1, true, false, "> 0 and <= 1"};
 
+const Range kEfficiencyOverride{0, 1, false, false, "between 0 and 1 (0: the GPU type's)"};
+
 const Section kWorkloadParallelism{
     "facility.jobs.workload.parallelism",
-    "ranks laid out TP innermost, then PP, then DP, in the job's GPU order",
+    "ranks laid out TP innermost, then CP, then PP, then DP, in the job's GPU order (Megatron-LM "
+    "names)",
     {integer("tp", 1, 1024).dflt("1").docs("tensor parallel: inside the NVLink domain"),
      integer("pp", 1, 1024).dflt("1").docs("pipeline stages (1F1B)"),
-     integer("dp", 0, 1000000).dflt("0").docs("data parallel; 0 = GPUs / (tp pp)"),
-     integer("ep", 1, 1024).dflt("1").docs("expert parallel, carved from dp")}};
+     integer("vp", 1, 1024)
+         .dflt("1")
+         .docs("virtual stages per pipeline stage (interleaved 1F1B); divides each stage's layers"),
+     integer("cp", 1, 1024).dflt("1").docs("context parallel: the sequence split over cp ranks"),
+     integer("dp", 0, 1000000).dflt("0").docs("data parallel; 0 = GPUs / (tp cp pp)"),
+     integer("ep", 1, 1024).dflt("1").docs("expert parallel, carved from dp x cp"),
+     boolean("sequence_parallel")
+         .dflt("true")
+         .docs("norms and dropout split over the tp ranks (all-gather + reduce-scatter)"),
+     integer("first_stage_layers", 0, 100000)
+         .dflt("0")
+         .docs("layers of the first stage (uneven stages); 0 = even"),
+     integer("last_stage_layers", 0, 100000)
+         .dflt("0")
+         .docs("layers of the last stage (uneven stages); 0 = even"),
+     boolean("tp_comm_overlap")
+         .dflt("false")
+         .docs("TP collectives pipelined with their GEMMs (Megatron-LM's default: off)"),
+     boolean("overlap_grad_reduce")
+         .dflt("false")
+         .docs("DP gradient reduce-scatter in buckets behind the backward pass"),
+     boolean("overlap_param_gather")
+         .dflt("false")
+         .docs("DP parameter all-gather in buckets behind the forward pass"),
+     quantity("bucket_parameters", Dim::None, {0, 1e13, false, false, ">= 0"})
+         .dflt("0")
+         .docs("DP bucket size in parameters; 0 = max(40e6, 1e6 dp) (Megatron-LM)")}};
 
-const Section kWorkloadOverlap{
-    "facility.jobs.workload.overlap",
-    "fraction of each collective hidden behind compute (a); the rest is an exposed phase",
-    {quantity("tp", Dim::None, kOverlap).dflt("0.5"),
-     quantity("pp", Dim::None, kOverlap).dflt("0.5"),
-     quantity("dp", Dim::None, kOverlap).dflt("0.8"),
-     quantity("ep", Dim::None, kOverlap).dflt("0")}};
+const Section kWorkloadEfficiency{
+    "facility.jobs.workload.efficiency",
+    "what-if overrides of the GPU type's sourced kernel efficiencies (data/catalog/gpus "
+    "kernel_efficiency)",
+    {quantity("gemm", Dim::None, kEfficiencyOverride)
+         .dflt("0")
+         .docs("large-GEMM achieved / dense peak of the precision"),
+     quantity("attention", Dim::None, kEfficiencyOverride)
+         .dflt("0")
+         .docs("multiplies the flash-attention efficiencies"),
+     quantity("hbm", Dim::None, kEfficiencyOverride)
+         .dflt("0")
+         .docs("achieved / nominal HBM bandwidth")}};
 
 const Section kWorkloadOffload{
     "facility.jobs.workload.offload",
@@ -746,31 +780,54 @@ const Section kWorkload{
     "facility.jobs.workload",
     "a training job described by its model, batch and parallelism; replaces 'phases' "
     "(docs/models/job.md)",
-    {quantity("parameters", Dim::None, kModelCount).req().docs("N, all parameters"),
-     quantity("active_parameters", Dim::None, kModelCount)
-         .dflt("parameters")
-         .docs("per token (mixture of experts)"),
-     integer("layers", 1, 100000).req(),
-     quantity("hidden", Dim::None, kModelCount).req().docs("hidden size h"),
+    {integer("layers", 1, 100000).req().docs("L [--num-layers]"),
+     quantity("hidden", Dim::None, kModelCount).req().docs("hidden size h [--hidden-size]"),
+     quantity("ffn_hidden", Dim::None, {0, 1e16, false, true, ">= 0 (0: 4 hidden)"})
+         .dflt("4 hidden")
+         .docs("FFN size [--ffn-hidden-size]"),
+     boolean("gated_mlp").dflt("false").docs("SwiGLU / GeGLU: three FFN matrices [--swiglu]"),
+     integer("heads", 1, 100000).req().docs("attention heads [--num-attention-heads]"),
+     integer("kv_heads", 0, 100000)
+         .dflt("heads")
+         .docs("key/value heads, GQA query groups [--num-query-groups]"),
+     quantity("vocab", Dim::None, kModelCount).req().docs("padded vocabulary [--vocab-size]"),
      quantity("sequence_length", Dim::None, kModelCount).req().docs("tokens per sequence"),
-     quantity("tokens_per_iteration", Dim::None, kModelCount).req().docs("global batch, tokens"),
+     boolean("tied_embeddings").dflt("false").docs("input and output embedding shared"),
+     integer("experts", 0, 100000)
+         .dflt("0")
+         .docs("mixture of experts: experts per layer; 0 = dense"),
+     integer("moe_top_k", 1, 64).dflt("2").docs("experts per token [--moe-router-topk]"),
+     quantity("moe_ffn_hidden", Dim::None, {0, 1e16, false, true, ">= 0"})
+         .dflt("ffn_hidden")
+         .docs("FFN size of one expert"),
+     quantity("parameters", Dim::None, kModelCount)
+         .dflt("from the architecture")
+         .docs("N, all parameters: checked against the architecture (within 5 %)"),
+     quantity("active_parameters", Dim::None, kModelCount)
+         .dflt("from the architecture")
+         .docs("per token (mixture of experts): checked against the architecture"),
+     quantity("global_batch", Dim::None, kModelCount)
+         .docs("sequences per iteration [--global-batch-size]; this or tokens_per_iteration"),
+     quantity("tokens_per_iteration", Dim::None, kModelCount)
+         .docs("global batch in tokens; this or global_batch"),
      integer("micro_batch_size", 1, 100000).dflt("1").docs("sequences per micro-batch"),
      map("parallelism", kWorkloadParallelism).req(),
-     integer("moe_top_k", 1, 64).dflt("2").docs("experts per token (ep > 1)"),
-     quantity("compute_efficiency", Dim::None, kEfficiency)
-         .dflt("0.5")
-         .docs("model FLOPs / dense BF16 peak in forward and backward at the reference clock"),
-     quantity("hbm_efficiency", Dim::None, kEfficiency).dflt("0.8"),
-     quantity("activation_bytes", Dim::None, kModelCount)
-         .dflt("34")
-         .docs("bytes per token, hidden unit and layer (selective recompute)"),
-     map("overlap", kWorkloadOverlap).dflt("tp 0.5, pp 0.5, dp 0.8, ep 0"),
+     choice("precision", {"bf16", "fp8", "fp4"})
+         .dflt("bf16")
+         .docs("of the GEMMs (attention and the rest in BF16); the GPU type needs its peak"),
+     map("efficiency", kWorkloadEfficiency).dflt("the GPU type's"),
+     choice("attention", {"flash", "unfused"})
+         .dflt("flash")
+         .docs("flash / fused attention, or unfused (scores through HBM: Megatron-LM before "
+               "flash attention)"),
      choice("tp_algorithm", {"ring", "tree", "in_switch"}).dflt("ring"),
      choice("dp_algorithm", {"ring", "tree", "in_switch"}).dflt("ring"),
-     boolean("distributed_optimizer").dflt("true").docs("optimizer state sharded over dp"),
-     choice("recompute", {"auto", "selective", "full"})
+     boolean("distributed_optimizer")
+         .dflt("false")
+         .docs("optimizer state sharded over dp x cp (Megatron Core's default: off [F92])"),
+     choice("recompute", {"auto", "none", "selective", "full"})
          .dflt("auto")
-         .docs("auto: full activation recompute only when the activations do not fit"),
+         .docs("auto: none if the activations fit, else selective, else full"),
      quantity("checkpoint_bytes_per_parameter", Dim::None, kBytesPerParam).dflt("14"),
      quantity("storage_bandwidth", Dim::Bandwidth, kStorageBandwidth)
          .dflt("0")
@@ -1130,23 +1187,46 @@ const Section kGpuThermal{"catalog.gpus.thermal",
                            quantity("R_hbm_plate", Dim::ThermalResistance, kGpuR).req(),
                            quantity("C_hbm", Dim::HeatCapacity, kGpuC).req()}};
 
+const Range kPeakFlops{0, 1e18, true, false, "> 0 FLOP/s"};
+
+const Section kGpuKernelEfficiency{
+    "catalog.gpus.kernel_efficiency",
+    "achieved fractions of the peaks, from published kernel measurements (docs/models/job.md)",
+    {quantity("gemm_bf16", Dim::None, kEfficiency).docs("large BF16 GEMM / dense BF16 peak"),
+     quantity("gemm_fp8", Dim::None, kEfficiency).docs("large FP8 GEMM / dense FP8 peak"),
+     quantity("gemm_fp4", Dim::None, kEfficiency).docs("large FP4 GEMM / dense FP4 peak"),
+     quantity("attention_forward", Dim::None, kEfficiency)
+         .docs("flash attention forward / dense BF16 peak"),
+     quantity("attention_backward", Dim::None, kEfficiency)
+         .docs("flash attention backward / dense BF16 peak"),
+     quantity("hbm", Dim::None, kEfficiency).docs("memory-bound kernels / nominal bandwidth")}};
+
 const Section kGpu{
     "catalog.gpus", "data/catalog/gpus/<name>.yaml",
-    cat(catalogHead(), {quantity("tdp", Dim::Power, kGpuPower).req(),
-                        quantity("power_limit_min", Dim::Power, kGpuPower).req(),
-                        quantity("power_limit_max", Dim::Power, kGpuPower).req(),
-                        quantity("idle_power", Dim::Power, kGpuPower).req(),
-                        quantity("hbm_idle_power", Dim::Power, kGpuPowerOrZero).req(),
-                        quantity("hbm_capacity", Dim::DataSize, kBytes).req(),
-                        quantity("hbm_bandwidth", Dim::Bandwidth, kBytes).req(),
-                        quantity("nvlink_bandwidth", Dim::Bandwidth, kBytes).req(),
-                        quantity("dense_bf16_flops", Dim::None, kModelCount)
-                            .docs("dense BF16 peak (FLOP/s); needed by described jobs"),
-                        quantity("clock_max", Dim::Frequency, kClock).req(),
-                        quantity("clock_idle", Dim::Frequency, kClock).req(),
-                        quantity("clock_memory_bound", Dim::Frequency, kClock).req(),
-                        map("power_model", kGpuPowerModel).req(), map("thermal", kGpuThermal).req(),
-                        map("variation", kGpuVariation)})};
+    cat(catalogHead(),
+        {quantity("tdp", Dim::Power, kGpuPower).req(),
+         quantity("power_limit_min", Dim::Power, kGpuPower).req(),
+         quantity("power_limit_max", Dim::Power, kGpuPower).req(),
+         quantity("idle_power", Dim::Power, kGpuPower).req(),
+         quantity("hbm_idle_power", Dim::Power, kGpuPowerOrZero).req(),
+         quantity("hbm_capacity", Dim::DataSize, kBytes).req(),
+         quantity("hbm_bandwidth", Dim::Bandwidth, kBytes).req(),
+         quantity("nvlink_bandwidth", Dim::Bandwidth, kBytes).req(),
+         quantity("dense_bf16_flops", Dim::None, kPeakFlops)
+             .docs("dense BF16 peak (FLOP/s); needed by described jobs"),
+         quantity("dense_fp8_flops", Dim::None, kPeakFlops)
+             .docs("dense FP8 peak (FLOP/s); absent: no FP8"),
+         quantity("dense_fp4_flops", Dim::None, kPeakFlops)
+             .docs("dense FP4 peak (FLOP/s); absent: no FP4"),
+         integer("sm_count", 1, 100000).docs("streaming multiprocessors (GEMM wave quantization)"),
+         integer("nvlink_domain", 1, 100000).docs("GPUs of one NVLink domain (8: HGX, 72: NVL72)"),
+         map("kernel_efficiency", kGpuKernelEfficiency),
+         quantity("clock_max", Dim::Frequency, kClock).req(),
+         quantity("clock_idle", Dim::Frequency, kClock).req(),
+         quantity("clock_memory_bound", Dim::Frequency, kClock).req(),
+         map("power_model", kGpuPowerModel).req(),
+         map("thermal", kGpuThermal).req(),
+         map("variation", kGpuVariation)})};
 
 const Section kPart{
     "catalog.parts", "data/catalog/parts/<name>.yaml",
@@ -1233,6 +1313,38 @@ const Section& seriesSection() {
 }
 const Section& facilityFile() {
   return kFacility;
+}
+
+//---------------------------------------------------------------------------------------------
+// estimate files (dctwin estimate, docs/models/job.md): training jobs on given hardware, no
+// facility; also the validation suite of published runs (tests/validation/training_runs.yaml)
+
+const Section kEstimateCase{
+    "estimate.cases",
+    "one training job on a GPU type, without a facility",
+    {name("id").req().docs("unique among the cases"),
+     text("source").docs("where the configuration and the measurement come from"), text("url"),
+     text("notes"), name("gpu").req().docs("GPU type of data/catalog/gpus"),
+     integer("gpus", 1, 10000000).req().docs("GPUs of the job"),
+     integer("nvlink_domain", 1, 100000)
+         .dflt("the GPU type's nvlink_domain")
+         .docs("GPUs of one NVLink domain"),
+     map("workload", kWorkload).req().docs("as a facility job's workload"),
+     map("fabric", kFabric).dflt("the facility defaults, NVLink bandwidth from the GPU type"),
+     quantity("measured_step_time", Dim::Time, {0, 1e6, true, false, "> 0 s"})
+         .docs("published measured (or derived) step time: compared with the estimate"),
+     text("measured_as").docs("what was published and how the step time follows from it"),
+     choice("confidence", {"high", "medium", "low"}).docs("of the measurement's reading"),
+     list("tags", nullptr, "tags", 0).docs("e.g. weak_scaling groups")}};
+
+const Section kEstimateFile{
+    "estimate",
+    "dctwin estimate FILE: training jobs estimated on given hardware (docs/models/job.md)",
+    {integer("dctwin_estimate", 1, 1).req().docs("format version"), text("description"),
+     list("cases", &kEstimateCase, "cases", 1).req()}};
+
+const Section& estimateFile() {
+  return kEstimateFile;
 }
 
 const Section& catalogSection(std::string_view kind) {

@@ -123,6 +123,7 @@ std::vector<Key> protectionKeys();
 const Section& facilityFile();
 const Section& scenarioFile();
 const Section& sweepFile();
+const Section& estimateFile();
 const Section& fileSection(FileKind k);
 const char* fileKindName(FileKind k);  // "facility", "scenario", "sweep"
 // every section reachable from a top section, depth first, each once

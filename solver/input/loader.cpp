@@ -1230,3 +1230,22 @@ FacilitySpec loadFacility(const std::string& path, const LoadOptions& options) {
 }
 
 }  // namespace dctwin
+
+namespace dctwin {
+
+GpuParams loadCatalogGpu(const std::string& name, const SourceLoc& at, const LoadOptions& options) {
+  Session s(options);
+  Catalog cat(s);
+  const CatalogEntry* e = cat.get("gpus", name);
+  if (!e) {
+    std::string dirs;
+    for (const auto& d : s.dirs) dirs += (dirs.empty() ? "" : ", ") + d;
+    s.add(at, name,
+          "unknown GPU type (data/catalog/gpus in " + dirs + ")" +
+              didYouMean(name, cat.names("gpus")));
+  }
+  if (s.count() > 0) throw LoadFailure(s.finish(at.file));
+  return e->gpu;
+}
+
+}  // namespace dctwin

@@ -44,6 +44,11 @@ FacilitySpec loadFacilityFromString(const std::string& text, const std::string& 
                                     const std::string& base_dir = ".",
                                     const LoadOptions& options = {});
 
+// a GPU type of the catalog (data/catalog/gpus/<name>.yaml); `at` is where it was named. Throws
+// LoadFailure (an unknown name with the folders searched and a did-you-mean; a broken file)
+GpuParams loadCatalogGpu(const std::string& name, const SourceLoc& at,
+                         const LoadOptions& options = {});
+
 // the default data folders (see LoadOptions)
 std::vector<std::string> defaultDataDirs();
 

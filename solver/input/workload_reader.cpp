@@ -31,37 +31,69 @@ void readJobWorkload(MapIn& m, JobSpec& j) {
   if (!w) return;
   if (m.get("phases"))
     m.f().s.add(m.locOf("phases"), "", "give either 'phases' or 'workload', not both");
+  readWorkload(*w, j);
+}
+
+void readWorkload(reader::MapIn& wm, JobSpec& j) {
   j.described = true;
+  MapIn* w = &wm;
   ModelWorkloadSpec& s = j.workload;
   j.workload_loc["workload"] = w->loc();
-  j.workload_loc["parameters"] = j.workload_loc["tokens_per_iteration"] =
-      j.workload_loc["parallelism"] = j.workload_loc["overlap"] = w->loc();
-  readAt(*w, "parameters", s.parameters, j);
-  readAt(*w, "active_parameters", s.active_parameters, j);
+  for (const char* k : {"parameters", "global_batch", "tokens_per_iteration", "parallelism",
+                        "precision", "efficiency", "heads", "kv_heads", "vocab", "experts",
+                        "moe_top_k", "layers", "hidden", "ffn_hidden", "sequence_length"})
+    j.workload_loc[k] = w->loc();
   readAt(*w, "layers", s.layers, j);
   readAt(*w, "hidden", s.hidden, j);
+  readAt(*w, "ffn_hidden", s.ffn_hidden, j);
+  w->read("gated_mlp", s.gated_mlp);
+  readAt(*w, "heads", s.heads, j);
+  readAt(*w, "kv_heads", s.kv_heads, j);
+  readAt(*w, "vocab", s.vocab, j);
   readAt(*w, "sequence_length", s.sequence_length, j);
+  w->read("tied_embeddings", s.tied_embeddings);
+  readAt(*w, "experts", s.experts, j);
+  readAt(*w, "moe_top_k", s.moe_top_k, j);
+  readAt(*w, "moe_ffn_hidden", s.moe_ffn_hidden, j);
+  readAt(*w, "parameters", s.parameters, j);
+  readAt(*w, "active_parameters", s.active_parameters, j);
   readAt(*w, "tokens_per_iteration", s.tokens_per_iteration, j);
+  if (w->read("global_batch", s.global_batch))  // (errors of the batch name either key)
+    j.workload_loc["global_batch"] = j.workload_loc["tokens_per_iteration"] =
+        w->locOf("global_batch");
+  else
+    j.workload_loc["global_batch"] = j.workload_loc["tokens_per_iteration"];
   readAt(*w, "micro_batch_size", s.micro_batch_size, j);
   if (auto p = w->map("parallelism")) {
     j.workload_loc["parallelism"] = p->loc();
     p->read("tp", s.tp);
     p->read("pp", s.pp);
+    p->read("vp", s.vp);
+    p->read("cp", s.cp);
     p->read("dp", s.dp);
     p->read("ep", s.ep);
+    p->read("sequence_parallel", s.sequence_parallel);
+    p->read("first_stage_layers", s.first_stage_layers);
+    p->read("last_stage_layers", s.last_stage_layers);
+    p->read("tp_comm_overlap", s.tp_comm_overlap);
+    p->read("overlap_grad_reduce", s.overlap_grad_reduce);
+    p->read("overlap_param_gather", s.overlap_param_gather);
+    p->read("bucket_parameters", s.bucket_parameters);
   }
-  readAt(*w, "moe_top_k", s.moe_top_k, j);
-  readAt(*w, "compute_efficiency", s.compute_efficiency, j);
-  readAt(*w, "hbm_efficiency", s.hbm_efficiency, j);
-  readAt(*w, "activation_bytes", s.activation_bytes, j);
-  if (auto o = w->map("overlap")) {
-    j.workload_loc["overlap"] = o->loc();
-    o->read("tp", s.tp_overlap);
-    o->read("pp", s.pp_overlap);
-    o->read("dp", s.dp_overlap);
-    o->read("ep", s.ep_overlap);
+  std::string prec;
+  if (w->read("precision", prec)) j.workload_loc["precision"] = w->locOf("precision");
+  if (!prec.empty())
+    s.precision = prec == "fp8" ? Precision::FP8 : prec == "fp4" ? Precision::FP4 : Precision::BF16;
+  if (auto e = w->map("efficiency")) {
+    j.workload_loc["efficiency"] = e->loc();
+    e->read("gemm", s.gemm_efficiency);
+    e->read("attention", s.attention_efficiency);
+    e->read("hbm", s.hbm_efficiency);
   }
   std::string a;
+  if (w->read("attention", a))
+    s.attention = a == "unfused" ? ModelWorkloadSpec::Attention::Unfused
+                                 : ModelWorkloadSpec::Attention::Flash;
   if (w->read("tp_algorithm", a)) s.tp_algorithm = algorithmOf(a);
   if (w->read("dp_algorithm", a)) s.dp_algorithm = algorithmOf(a);
   w->read("distributed_optimizer", s.distributed_optimizer);
@@ -69,6 +101,7 @@ void readJobWorkload(MapIn& m, JobSpec& j) {
   if (w->read("recompute", rc))
     s.recompute = rc == "full"        ? ModelWorkloadSpec::Recompute::Full
                   : rc == "selective" ? ModelWorkloadSpec::Recompute::Selective
+                  : rc == "none"      ? ModelWorkloadSpec::Recompute::None
                                       : ModelWorkloadSpec::Recompute::Auto;
   readAt(*w, "checkpoint_bytes_per_parameter", s.checkpoint_bytes_per_parameter, j);
   readAt(*w, "storage_bandwidth", s.storage_bandwidth, j);

@@ -10,6 +10,8 @@ namespace dctwin {
 
 // jobs[].workload, on_failure, restart_time, hot_spares of one job map
 void readJobWorkload(reader::MapIn& job, JobSpec& j);
+// a 'workload' map itself (a facility job's, or an estimate case's: docs/models/job.md)
+void readWorkload(reader::MapIn& workload, JobSpec& j);
 // the top-level 'fabric' map
 void readFabric(reader::MapIn& fabric, FabricSpec& f);
 // the top-level 'host_memory' map (models/host_memory.h)

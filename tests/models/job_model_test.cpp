@@ -1,3 +1,6 @@
+// job_model_test.cpp: the transformer step model (models/job_model.h, docs/models/job.md):
+// parameter counts, the layout and its errors, memory per GPU and the recompute choice, the
+// pipeline schedule, precision, overlap, the HBM coupling and the checkpoint
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -9,30 +12,47 @@ using namespace dctwin;
 
 namespace {
 
-// a Llama-3-70B-class job on the default pod: 576 GB200 GPUs, 72 per NVLink domain
+// Llama 3 70B on the default pod: 576 GB200 GPUs, 72 per NVLink domain, TP 8 x PP 4 x DP 18
 ModelWorkloadSpec llama70b() {
   ModelWorkloadSpec w;
-  w.parameters = 70e9;
   w.layers = 80;
   w.hidden = 8192;
+  w.ffn_hidden = 28672;
+  w.gated_mlp = true;
+  w.heads = 64;
+  w.kv_heads = 8;
+  w.vocab = 128256;
   w.sequence_length = 8192;
-  w.tokens_per_iteration = 18.0 * 32 * 8192;  // dp 18 x 32 micro-batches x 1 sequence
+  w.global_batch = 576;  // dp 18 x 32 micro-batches x 1 sequence
   w.tp = 8;
   w.pp = 4;
+  w.distributed_optimizer = true;
   return w;
 }
-const GpuCapability kGb200{2.5e15, 8e12, 186e9};
+const GpuCapability kGb200{"gb200_blackwell",
+                           2.5e15,
+                           5e15,
+                           1e16,
+                           8e12,
+                           186e9,
+                           148,
+                           {0.729, 0.723, 0.763, 0.75, 0.51, 0.89}};
 
-const PhaseSpec& phaseNamed(const TrainingJobSpec& j, const std::string& name) {
+const PhaseSpec* phaseNamed(const TrainingJobSpec& j, const std::string& name) {
   for (const PhaseSpec& p : j.phases)
-    if (p.name == name) return p;
-  FAIL("no phase " << name);
-  return j.phases.front();
+    if (p.name == name) return &p;
+  return nullptr;
 }
 
-std::string errorKey(const ModelWorkloadSpec& w, const GpuCapability& g, int n, int dom = 72) {
+DescribedJob describe(const ModelWorkloadSpec& w, const GpuCapability& g = kGb200, int n = 576,
+                      int dom = 72) {
+  return describeTrainingJob(w, g, FabricSpec{}, n, dom, TrainingJobSpec{});
+}
+
+std::string errorKey(const ModelWorkloadSpec& w, const GpuCapability& g = kGb200, int n = 576,
+                     int dom = 72) {
   try {
-    describeTrainingJob(w, g, FabricSpec{}, n, dom, TrainingJobSpec{});
+    describe(w, g, n, dom);
   } catch (const JobModelError& e) {
     return e.key + " | " + e.what();
   }
@@ -41,116 +61,158 @@ std::string errorKey(const ModelWorkloadSpec& w, const GpuCapability& g, int n, 
 
 }  // namespace
 
-TEST_CASE("described job: compute, bubble and collectives follow the formulas", "[job_model]") {
-  const ModelWorkloadSpec w = llama70b();
-  const FabricSpec f;
-  const DescribedJob d = describeTrainingJob(w, kGb200, f, 576, 72, TrainingJobSpec{});
+TEST_CASE("step model: parameter counts of published architectures", "[job_model]") {
+  // Llama 3 70B: 70.6e9 (model card); GPT-3 175B: 174.6e9 (Narayanan et al. [F73] formula)
+  CHECK(countParameters(llama70b()).total == Approx(70.55e9).epsilon(0.005));
+  ModelWorkloadSpec g;
+  g.layers = 96, g.hidden = 12288, g.heads = 96, g.vocab = 51200, g.sequence_length = 2048;
+  g.tied_embeddings = true;
+  const double h = 12288, l = 96, V = 51200;
+  CHECK(countParameters(g).total ==
+        Approx(12 * l * h * h * (1 + 13 / (12 * h)) + V * h).epsilon(0.001));
+  // a mixture of experts: 8 experts, top 2 (Mixtral 8x7B: 46.7e9 total, 12.9e9 active)
+  ModelWorkloadSpec m;
+  m.layers = 32, m.hidden = 4096, m.ffn_hidden = 14336, m.gated_mlp = true, m.heads = 32;
+  m.kv_heads = 8, m.vocab = 32000, m.sequence_length = 4096, m.experts = 8, m.moe_top_k = 2;
+  CHECK(countParameters(m).total == Approx(46.7e9).epsilon(0.01));
+  CHECK(countParameters(m).active == Approx(12.9e9).epsilon(0.01));
+}
+
+TEST_CASE("step model: the iteration is its phases, tokens/s and MFU follow from it",
+          "[job_model]") {
+  const DescribedJob d = describe(llama70b());
   CHECK(d.dp == 18);
   CHECK(d.micro_batches == 32);
-  CHECK_FALSE(d.full_recompute);
-  // 6 N T model FLOPs over 576 GPUs at 2.5 PF x 0.5, F : B = 1 : 2
-  const double FB = 6 * 70e9 * w.tokens_per_iteration / (576 * 2.5e15 * 0.5);
-  const PhaseSpec& F = phaseNamed(d.job, "forward");
-  const PhaseSpec& B = phaseNamed(d.job, "backward");
-  CHECK(F.duration + B.duration == Approx(FB).epsilon(1e-12));
-  CHECK(B.duration == Approx(2 * F.duration).epsilon(1e-12));
-  // 1F1B bubble (p - 1) / m of the compute
-  CHECK(phaseNamed(d.job, "bubble").duration == Approx(3.0 / 32 * FB).epsilon(1e-12));
-  // levels: TP inside the rack, DP (stride 32) across racks, PP groups of 32 straddle racks
+  double sum = 0;
+  for (const auto& p : d.job.phases) sum += p.duration;
+  CHECK(d.step_time == Approx(sum).epsilon(1e-12));
+  CHECK(d.tokens_per_second == Approx(576 * 8192 / d.step_time).epsilon(1e-12));
+  // PaLM convention: (6 N_active + 12 L h s) per token
+  const double N = countParameters(llama70b()).active;
+  CHECK(d.flops == Approx((6 * N + 12 * 80 * 8192 * 8192.0) * 576 * 8192).epsilon(1e-12));
+  CHECK(d.mfu == Approx(d.flops / (d.step_time * 576 * 2.5e15)).epsilon(1e-12));
+  CHECK(d.mfu > 0.3);
+  CHECK(d.mfu < 0.7);
+  // levels: TP inside the rack; PP groups (stride 8, 4 ranks: 32 GPUs) straddle the 72-GPU
+  // racks, DP (stride 32) across them
   CHECK(d.tp_level == 1);
-  CHECK(d.dp_level == 2);
   CHECK(d.pp_level == 2);
-  // DP: ring all-reduce of the bf16 gradients of one model-parallel shard over 18 ranks
-  const double S = 2 * 70e9 / 32, Bnet = 0.9 * 50e9;
-  const PhaseSpec& dp = phaseNamed(d.job, "dp_allreduce");
-  CHECK(dp.barrier);
-  CHECK(dp.level == 2);
-  CHECK(dp.comm_beta == Approx(2.0 * 17 / 18 * S / Bnet).epsilon(1e-12));
-  CHECK(dp.duration == Approx(0.2 * (2 * 17 * 5e-6 + 2.0 * 17 / 18 * S / Bnet)).epsilon(1e-12));
-  // TP: 4 all-reduces of s b h 2 bytes per layer (80 / 4 per stage) and micro-batch, NVLink
-  const FabricLevel nvl = f.nvlinkLevel();
-  auto one =
-      collectiveTime(Collective::AllReduce, CollectiveAlgorithm::Ring, 8, 2.0 * 8192 * 8192, nvl);
-  const PhaseSpec& tp = phaseNamed(d.job, "tp_comm");
-  CHECK(tp.level == 1);
-  CHECK(tp.duration == Approx(0.5 * 4 * 20 * 32 * one.total()).epsilon(1e-12));
-  CHECK(tp.comm_beta == Approx(4 * 20 * 32 * one.beta).epsilon(1e-12));
-  // memory per GPU: 4 N / 32 + 12 N / 576 + 34 s b h L / 8
-  CHECK(d.mem_weights == Approx(4 * 70e9 / 32));
-  CHECK(d.mem_optimizer == Approx(12 * 70e9 / 576));
-  CHECK(d.mem_activations == Approx(34.0 * 8192 * 8192 * 80 / 8));
+  CHECK(d.dp_level == 2);
 }
 
-TEST_CASE("described job: a memory-bound phase scales with the HBM bandwidth (HBM3 vs HBM3E)",
-          "[job_model]") {
+TEST_CASE(
+    "step model: memory per GPU as Megatron's distributed optimizer keeps it, recompute "
+    "chosen by what fits; a job that fits nowhere is refused",
+    "[job_model]") {
   ModelWorkloadSpec w = llama70b();
-  const GpuCapability h100{989e12, 3.35e12, 80e9}, h200{989e12, 4.8e12, 141e9};
-  w.tp = 8;
-  w.pp = 8;
-  w.tokens_per_iteration = 9.0 * 32 * 8192;
-  const auto a = describeTrainingJob(w, h100, FabricSpec{}, 576, 8, TrainingJobSpec{});
-  const auto b = describeTrainingJob(w, h200, FabricSpec{}, 576, 8, TrainingJobSpec{});
-  CHECK(phaseNamed(a.job, "elementwise").duration / phaseNamed(b.job, "elementwise").duration ==
-        Approx(4.8 / 3.35).epsilon(1e-12));
-  CHECK(phaseNamed(a.job, "optimizer").duration / phaseNamed(b.job, "optimizer").duration ==
-        Approx(4.8 / 3.35).epsilon(1e-12));
-  // the compute is the same (same peak)
-  CHECK(phaseNamed(a.job, "forward").duration == Approx(phaseNamed(b.job, "forward").duration));
-  // roofline: optimizer 28 B per local parameter
-  CHECK(phaseNamed(b.job, "optimizer").duration ==
-        Approx(28.0 * 70e9 / 64 / 9 / (0.8 * 4.8e12)).epsilon(1e-12));
-}
-
-TEST_CASE("described job: capacity decides recompute, a job that does not fit is refused",
-          "[job_model]") {
-  ModelWorkloadSpec w = llama70b();
-  w.micro_batch_size = 4;  // 4x the activations: 91 GB -> with 17.5 + 1.5 GB still fits 186 GB
-  w.tokens_per_iteration = 18.0 * 8 * 4 * 8192;
-  auto d = describeTrainingJob(w, kGb200, FabricSpec{}, 576, 72, TrainingJobSpec{});
-  CHECK_FALSE(d.full_recompute);
-  w.micro_batch_size = 8;  // 182 GB of activations: full recompute, compute + 1 forward
-  w.tokens_per_iteration = 18.0 * 4 * 8 * 8192;
-  d = describeTrainingJob(w, kGb200, FabricSpec{}, 576, 72, TrainingJobSpec{});
+  DescribedJob d = describe(w);
+  const double P = d.mem_weights / 2;  // bf16 parameters of the most loaded stage
+  CHECK(d.mem_gradients == Approx(4 * P).epsilon(1e-12));
+  CHECK(d.mem_optimizer == Approx(12 * P / 18).epsilon(1e-12));  // sharded over dp
+  CHECK(d.recompute == ModelWorkloadSpec::Recompute::None);
+  // a smaller HBM: selective, then full recompute, then refused with the key and what would fit
+  GpuCapability small = kGb200;
+  small.hbm_capacity = d.memory_per_gpu * 0.97;
+  d = describe(w, small);
+  CHECK(d.recompute != ModelWorkloadSpec::Recompute::None);
+  small.hbm_capacity = 20e9;
+  d = describe(w, small);
+  CHECK(d.recompute == ModelWorkloadSpec::Recompute::Full);
   CHECK(d.full_recompute);
-  CHECK(phaseNamed(d.job, "backward").duration ==
-        Approx(3 * phaseNamed(d.job, "forward").duration).epsilon(1e-12));
-  w = llama70b();
-  w.parameters = 5e12;
-  const std::string e = errorKey(w, kGb200, 576);
+  // full recompute costs a forward pass again in the backward phase
+  const DescribedJob none = describe(w);
+  CHECK(phaseNamed(d.job, "backward")->duration >
+        phaseNamed(none.job, "backward")->duration +
+            0.8 * phaseNamed(none.job, "forward")->duration);
+  small.hbm_capacity = 5e9;
+  const std::string e = errorKey(w, small);
   CHECK(e.find("parameters | ") == 0);
-  CHECK(e.find("does not fit the GPU memory") != std::string::npos);
+  CHECK(e.find("does not fit") != std::string::npos);
+  CHECK(e.find("model parallelism") != std::string::npos);
 }
 
-TEST_CASE("described job: a parallelism that does not divide the GPUs names the key",
+TEST_CASE(
+    "step model: interleaving divides the bubble by the virtual stages, uneven stages "
+    "let a pipeline split 126 layers",
+    "[job_model]") {
+  ModelWorkloadSpec w = llama70b();
+  const DescribedJob a = describe(w);
+  w.vp = 2;
+  const DescribedJob b = describe(w);
+  CHECK(b.t_bubble == Approx(a.t_bubble / 2).epsilon(1e-9));
+  CHECK(b.step_time < a.step_time);
+  // 126 layers on 16 stages: refused evenly, accepted with 7 on the first and last stage
+  ModelWorkloadSpec u = llama70b();
+  u.layers = 126, u.pp = 16, u.tp = 4, u.global_batch = 9 * 16;
+  CHECK(errorKey(u).find("first_stage_layers") != std::string::npos);
+  u.first_stage_layers = u.last_stage_layers = 7;
+  CHECK(errorKey(u).empty());
+  // the slowest stage: the last one's 7 layers and the logits of a 128k vocabulary (more than a
+  // layer's work) outweigh a middle stage's 8 layers
+  CHECK(describe(u).stage_layers_max == 7);
+}
+
+TEST_CASE("step model: layout and precision errors name the key and say what would fit",
           "[job_model]") {
   ModelWorkloadSpec w = llama70b();
-  w.tp = 8;
-  w.pp = 5;
-  CHECK(errorKey(w, kGb200, 576)
-            .find("parallelism | parallelism: tp x pp = 8 x 5 = 40 does "
-                  "not divide the job's 576 GPUs") == 0);
+  CHECK(errorKey(w, kGb200, 500).find("parallelism | ") == 0);
+  w.tp = 16;  // beyond an 8-GPU domain
+  CHECK(errorKey(w, kGb200, 576, 8).find("parallelism | ") == 0);
   w = llama70b();
-  w.dp = 20;
-  CHECK(errorKey(w, kGb200, 576).find("parallelism | ") == 0);
+  w.tp = 3;  // does not divide the heads
+  CHECK(errorKey(w, kGb200, 576 * 3 / 8).find("heads") != std::string::npos);
   w = llama70b();
-  w.tp = 16;  // 72 % 16 != 0
-  CHECK(errorKey(w, kGb200, 576).find("must divide the NVLink domain") != std::string::npos);
+  w.global_batch = 100;  // not a whole number of micro-batches per pipeline
+  CHECK(errorKey(w).find("global_batch | ") == 0);
   w = llama70b();
-  w.tokens_per_iteration = 1e6;
-  CHECK(errorKey(w, kGb200, 576).find("tokens_per_iteration | ") == 0);
+  w.parameters = 5e12;  // a count that contradicts the architecture
+  CHECK(errorKey(w).find("parameters | ") == 0);
   w = llama70b();
-  CHECK(errorKey(w, GpuCapability{0, 8e12, 186e9}, 576).find("dense_bf16_flops") !=
-        std::string::npos);
+  w.precision = Precision::FP8;
+  GpuCapability a100 = kGb200;
+  a100.peak_fp8 = 0;
+  CHECK(errorKey(w, a100).find("precision | ") == 0);
+  CHECK(errorKey(w, GpuCapability{}).find("dense_bf16_flops") != std::string::npos);
 }
 
-TEST_CASE("described job: checkpoint size from the model, written at the storage bandwidth",
+TEST_CASE(
+    "step model: FP8 GEMMs, HBM bandwidth and TP overlap move the step as the hardware "
+    "would",
+    "[job_model]") {
+  ModelWorkloadSpec w = llama70b();
+  const DescribedJob bf = describe(w);
+  w.precision = Precision::FP8;
+  const DescribedJob f8 = describe(w);
+  CHECK(f8.fwd.gemm < 0.75 * bf.fwd.gemm);  // twice the peak at a similar efficiency
+  CHECK(f8.fwd.attention == Approx(bf.fwd.attention).epsilon(1e-12));  // attention in BF16
+  // HBM3 (3.35 TB/s) vs HBM3E (4.8 TB/s): memory-bound phases in the ratio, compute unchanged
+  GpuCapability h100 = kGb200, h200 = kGb200;
+  h100.hbm_bandwidth = 3.35e12, h200.hbm_bandwidth = 4.8e12;
+  const DescribedJob a = describe(llama70b(), h100), b = describe(llama70b(), h200);
+  CHECK(phaseNamed(a.job, "optimizer")->duration / phaseNamed(b.job, "optimizer")->duration ==
+        Approx(4.8 / 3.35).epsilon(1e-9));
+  CHECK(phaseNamed(a.job, "elementwise")->duration / phaseNamed(b.job, "elementwise")->duration ==
+        Approx(4.8 / 3.35).epsilon(1e-9));
+  // TP collectives pipelined with their GEMMs: less exposed time
+  w = llama70b();
+  w.tp_comm_overlap = true;
+  CHECK(describe(w).fwd.tp_exposed < bf.fwd.tp_exposed);
+  // DP overlap: the reduce-scatter hides behind the backward pass
+  w = llama70b();
+  w.overlap_grad_reduce = w.overlap_param_gather = false;
+  const DescribedJob exposed = describe(w);
+  w.overlap_grad_reduce = w.overlap_param_gather = true;
+  CHECK(describe(w).t_dp_exposed < exposed.t_dp_exposed);
+}
+
+TEST_CASE("step model: checkpoint size from the model, written at the storage bandwidth",
           "[job_model]") {
   ModelWorkloadSpec w = llama70b();
   w.storage_bandwidth = 50e9;
-  auto d = describeTrainingJob(w, kGb200, FabricSpec{}, 576, 72, TrainingJobSpec{});
-  CHECK(d.checkpoint_bytes == Approx(14 * 70e9));
-  CHECK(d.job.checkpoint_duration == Approx(14 * 70e9 / 50e9));  // 19.6 s
-  w.checkpoint_async = true;  // staged to host memory: 1.7 GB per GPU at 50 GB/s
-  d = describeTrainingJob(w, kGb200, FabricSpec{}, 576, 72, TrainingJobSpec{});
-  CHECK(d.job.checkpoint_duration == Approx(14 * 70e9 / (576 * 50e9)));
+  auto d = describe(w);
+  CHECK(d.checkpoint_bytes == Approx(14 * d.parameters));
+  CHECK(d.job.checkpoint_duration == Approx(14 * d.parameters / 50e9));
+  w.checkpoint_async = true;  // staged to host memory at 50 GB/s per GPU
+  d = describe(w);
+  CHECK(d.job.checkpoint_duration == Approx(100e-9 + 14 * d.parameters / (576 * 50e9)));
 }

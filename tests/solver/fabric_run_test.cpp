@@ -123,7 +123,7 @@ TEST_CASE(
   CHECK(map[kTimeBarrierWait] > 0);
   // a lost tray of 9 (adaptive bandwidth): rack A02's TP collectives at 8/9 of the bandwidth,
   // + beta_tp / 8 per iteration on its GPUs, exactly; the iteration by about that (A02 runs
-  // cooler while it communicates longer: a 20 % margin)
+  // cooler while it communicates longer, and its slack is its least-loaded GPU's: a 25 % margin)
   const double x_tray = phase(m, "tp_comm").comm_beta * (9.0 / 8 - 1);
   const JobState& jt = t.st.gl.job[0];
   const int q = t.m.gpu_group[t.m.rack_gpuadr[1]];
@@ -136,7 +136,7 @@ TEST_CASE(
   for (std::size_t kk = 0; kk < t.m.job_groups[0].size(); ++kk)
     if (t.m.gpu_rack[t.m.group_gpuadr[t.m.job_groups[0][kk]]] == 1)
       slack_a02 = std::min(slack_a02, slack(int(kk)));
-  CHECK(jt.last_iteration_time - Th == Approx(std::max(x_tray - slack_a02, 0.0)).epsilon(0.2));
+  CHECK(jt.last_iteration_time - Th == Approx(std::max(x_tray - slack_a02, 0.0)).epsilon(0.25));
 }
 
 TEST_CASE(
@@ -166,10 +166,13 @@ TEST_CASE(
 TEST_CASE("described jobs and fabric faults: bad input is a file:line error", "[fabric][jobs]") {
   const std::string pod = podText();
   std::string e =
-      compileErrors(replaced(pod, "parallelism: {tp: 8, pp: 4}", "parallelism: {tp: 8, pp: 5}"));
+      compileErrors(replaced(pod, "parallelism: {tp: 8, pp: 4,", "parallelism: {tp: 8, pp: 5,"));
   CHECK(e.find("pod.yaml:") == 0);
-  CHECK(e.find("tp x pp = 8 x 5 = 40 does not divide the job's 576 GPUs") != std::string::npos);
-  e = compileErrors(replaced(pod, "parameters: 70e9", "parameters: 5e12"));
+  CHECK(e.find("tp x cp x pp = 8 x 1 x 5 = 40 does not divide the job's 576 GPUs") !=
+        std::string::npos);
+  // 4,000 layers of Llama 3 70B's width (3.5e12 parameters): fits no GPU
+  e = compileErrors(replaced(replaced(pod, "parameters: 70e9", "parameters: 3.5e12"), "layers: 80",
+                             "layers: 4000"));
   CHECK(e.find("does not fit the GPU memory") != std::string::npos);
   CHECK(e.find("pod.yaml:") == 0);
   e = compileErrors(pod,

@@ -1,0 +1,175 @@
+#include "solver/run/estimate.h"
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <set>
+
+#include "solver/input/keys.h"
+#include "solver/input/workload_reader.h"
+#include "solver/input/yaml_reader.h"
+
+namespace dctwin {
+
+namespace {
+using namespace reader;
+
+std::string fmt(const char* f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+}  // namespace
+
+std::vector<EstimateCase> loadEstimateFromString(const std::string& text, const std::string& name,
+                                                 const LoadOptions& options) {
+  std::vector<EstimateCase> out;
+  Session session(options);
+  File f{session, name, std::filesystem::path(name).parent_path().string()};
+  try {
+    YAML::Node root;
+    if (parseDocument(session, name, text, root)) {
+      MapIn top(f, root, "", keys::estimateFile());
+      if (top.valid()) {
+        int version = 1;
+        top.read("dctwin_estimate", version);
+        std::set<std::string> ids;
+        top.list("cases", [&](const YAML::Node& n, const std::string& path, std::size_t) {
+          MapIn m(f, n, path, *keys::estimateFile().keys[2].section);
+          if (!m.valid()) return;
+          EstimateCase c;
+          c.loc = m.loc();
+          m.read("id", c.id);
+          if (!c.id.empty() && !ids.insert(c.id).second)
+            f.s.add(m.locOf("id"), c.id, "a case of that id is already in the file");
+          m.read("source", c.source);
+          m.read("measured_as", c.measured_as);
+          m.read("confidence", c.confidence);
+          m.read("gpu", c.gpu_name);
+          m.read("gpus", c.gpus);
+          m.read("nvlink_domain", c.nvlink_domain);
+          m.read("measured_step_time", c.measured_step_time);
+          std::string s;
+          m.read("url", s);
+          m.read("notes", s);
+          m.list("tags", [&](const YAML::Node& t, const std::string&, std::size_t) {
+            if (t.IsScalar()) c.tags.push_back(t.as<std::string>());
+          });
+          if (auto w = m.map("workload")) readWorkload(*w, c.job);
+          if (auto fb = m.map("fabric")) {
+            c.fabric_given = true;
+            c.job.workload_loc["fabric"] = fb->loc();
+            // the facility defaults first; the NVLink bandwidth follows the GPU type at estimate
+            // unless the file gives it
+            if (auto nv = fb->map("nvlink"); nv && nv->get("link_bandwidth"))
+              c.job.workload_loc["nvlink_given"] = nv->loc();
+            readFabric(*fb, c.fabric);
+          }
+          c.job.name = c.id;
+          c.job.loc = c.loc;
+          out.push_back(std::move(c));
+        });
+      }
+    }
+  } catch (const Abort&) {
+  } catch (const YAML::Exception& e) {
+    SourceLoc l{name, 0, 0, ""};
+    if (!e.mark.is_null() && e.mark.line >= 0)
+      l.line = e.mark.line + 1, l.column = e.mark.column + 1;
+    session.add(l, "", "YAML error: " + e.msg);
+  }
+  if (session.count() > 0) throw LoadFailure(session.finish(name));
+  return out;
+}
+
+std::vector<EstimateCase> loadEstimateFile(const std::string& path, const LoadOptions& options) {
+  std::string why;
+  const auto text = readTextFile(path, &why);
+  if (!text) throw LoadFailure({LoadError{SourceLoc{path, 0, 0, ""}, "", "cannot read: " + why}});
+  return loadEstimateFromString(*text, path, options);
+}
+
+EstimateResult estimate(const EstimateCase& c, const LoadOptions& options) {
+  EstimateResult r;
+  r.c = c;
+  try {
+    r.gpu = loadCatalogGpu(c.gpu_name, c.loc, options);
+  } catch (const LoadFailure& e) {
+    r.error = e.what();
+    return r;
+  }
+  FabricSpec fab = c.fabric;
+  if (!c.job.workload_loc.count("nvlink_given") && r.gpu.nvlink_bandwidth > 0)
+    fab.nvlink_link_bandwidth = r.gpu.nvlink_bandwidth / 2.0 / fab.nvlink_links_per_gpu;
+  const int domain = c.nvlink_domain > 0 ? c.nvlink_domain : std::max(1, r.gpu.nvlink_domain);
+  try {
+    r.d = describeTrainingJob(c.job.workload, gpuCapability(r.gpu, r.gpu.name), fab, c.gpus, domain,
+                              TrainingJobSpec{});
+  } catch (const std::invalid_argument& e) {
+    const auto* je = dynamic_cast<const JobModelError*>(&e);
+    auto it = je ? c.job.workload_loc.find(je->key) : c.job.workload_loc.end();
+    const SourceLoc at = it != c.job.workload_loc.end() ? it->second : c.loc;
+    r.error = at.file + ":" + std::to_string(at.line) + ": case '" + c.id + "': " + e.what();
+  }
+  return r;
+}
+
+std::string estimateTable(const std::vector<EstimateResult>& rs, bool detail) {
+  std::string o;
+  char line[512];
+  std::snprintf(line, sizeof line, "%-44s %-10s %6s %5s %9s %9s %7s %6s %8s %-9s %s\n", "case",
+                "gpu", "gpus", "prec", "step (s)", "measured", "delta", "MFU", "GB/GPU",
+                "recompute", "tokens/s");
+  o += line;
+  double sum = 0, mx = 0;
+  int nm = 0, nerr = 0;
+  for (const auto& r : rs) {
+    if (!r.error.empty()) {
+      ++nerr;
+      o += r.c.id + ": " + r.error + "\n";
+      continue;
+    }
+    const double dl = r.delta();
+    std::string meas =
+        r.c.measured_step_time > 0 ? fmt("%9.3f", r.c.measured_step_time) : "        -";
+    std::string delta = r.c.measured_step_time > 0 ? fmt("%+6.1f%%", 100 * dl) : "      -";
+    std::snprintf(line, sizeof line, "%-44s %-10s %6d %5s %9.3f %s %s %5.1f%% %8.1f %-9s %.4g\n",
+                  r.c.id.substr(0, 44).c_str(), r.c.gpu_name.substr(0, 10).c_str(), r.c.gpus,
+                  precisionName(r.c.job.workload.precision), r.d.step_time, meas.c_str(),
+                  delta.c_str(), 100 * r.d.mfu, r.d.memory_per_gpu / 1e9,
+                  recomputeName(r.d.recompute), r.d.tokens_per_second);
+    o += line;
+    if (r.c.measured_step_time > 0) {
+      sum += std::abs(dl), mx = std::max(mx, std::abs(dl)), ++nm;
+    }
+    if (detail) {
+      const DescribedJob& d = r.d;
+      std::snprintf(line, sizeof line,
+                    "    dp %d, micro-batches %d, stage of %d layers: micro-batch %.4f s "
+                    "(gemm %.4f, attention %.4f, memory %.4f, tp %.4f, cp %.4f, ep %.4f, "
+                    "recompute %.4f)\n",
+                    d.dp, d.micro_batches, d.stage_layers_max, d.t_stage, d.fwd.gemm + d.bwd.gemm,
+                    d.fwd.attention + d.bwd.attention, d.fwd.memory + d.bwd.memory,
+                    d.fwd.tp_exposed + d.bwd.tp_exposed, d.fwd.cp_exposed + d.bwd.cp_exposed,
+                    d.fwd.ep_exposed + d.bwd.ep_exposed, d.bwd.recompute);
+      o += line;
+      o += "    phases:";
+      for (const auto& p : d.job.phases) o += " " + p.name + fmt(" %.4f", p.duration);
+      o += fmt("  (parameters %.4g", d.parameters) + fmt(", weights %.1f GB", d.mem_weights / 1e9) +
+           fmt(", gradients %.1f GB", d.mem_gradients / 1e9) +
+           fmt(", optimizer %.1f GB", d.mem_optimizer / 1e9) +
+           fmt(", activations %.1f GB)\n", d.mem_activations / 1e9);
+    }
+  }
+  if (nm > 0) {
+    std::snprintf(line, sizeof line,
+                  "%d cases with a measured step time: mean |delta| %.2f %%, max |delta| %.2f %%\n",
+                  nm, 100 * sum / nm, 100 * mx);
+    o += line;
+  }
+  if (nerr > 0) o += std::to_string(nerr) + " case(s) could not be estimated\n";
+  return o;
+}
+
+}  // namespace dctwin

@@ -1,0 +1,51 @@
+// estimate.h: a training job's step on given hardware, without a facility (dctwin estimate,
+// Python dctwin.estimate; docs/models/job.md). The facility run describes its jobs with the same
+// model (models/job_model.h, solver/compile/compile.cpp): one code path.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "models/job_model.h"
+#include "solver/input/loader.h"
+
+namespace dctwin {
+
+struct EstimateCase {
+  std::string id, source, gpu_name, measured_as, confidence;
+  std::vector<std::string> tags;
+  int gpus = 0;
+  int nvlink_domain = 0;  // 0: the GPU type's
+  bool fabric_given = false;
+  JobSpec job;                    // its workload (and where each key was set)
+  FabricSpec fabric;              // as given, or the defaults with the GPU type's NVLink bandwidth
+  double measured_step_time = 0;  // 0: none                                          (s)
+  SourceLoc loc;
+};
+
+struct EstimateResult {
+  EstimateCase c;
+  GpuParams gpu;
+  DescribedJob d;
+  std::string error;      // file:line: key: why, when the job cannot be
+  double delta() const {  // (estimate - measured) / measured
+    return c.measured_step_time > 0 && error.empty()
+               ? (d.step_time - c.measured_step_time) / c.measured_step_time
+               : 0.0;
+  }
+};
+
+// reads an estimate file (keys: solver/input/facility_keys.cpp kEstimateFile); throws
+// LoadFailure with every error of the file
+std::vector<EstimateCase> loadEstimateFile(const std::string& path,
+                                           const LoadOptions& options = {});
+std::vector<EstimateCase> loadEstimateFromString(const std::string& text, const std::string& name,
+                                                 const LoadOptions& options = {});
+
+// one case on its GPU type (catalog) at the default power limit; an error is kept in `error`
+EstimateResult estimate(const EstimateCase& c, const LoadOptions& options = {});
+
+// the printed table of cases (and, where measured, the errors and their mean and max)
+std::string estimateTable(const std::vector<EstimateResult>& r, bool detail);
+
+}  // namespace dctwin
