@@ -31,7 +31,8 @@ class ResultsError : public std::runtime_error {
 };
 
 // throws ResultsError when `output` names the same file as one of `inputs` (empty ones are
-// skipped): a results file never replaces the facility, scenario or sweep file it came from
+// skipped), through links and whatever the spelling (the same device and inode): an output
+// never replaces the facility, scenario, sweep, journal or results file it came from
 void checkOutputPath(const std::string& output, const std::vector<std::string>& inputs);
 
 class ResultsFile {
