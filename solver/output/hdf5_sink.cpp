@@ -23,6 +23,8 @@ namespace {
 // a flush costs a few ms; runs that write many rows per second of wall time flush at most this
 // often, so that the file spends little of its time half-flushed
 constexpr double kMinFlushSeconds = 0.25;
+// the most chunks a series of a long run holds (see begin)
+constexpr std::size_t kMaxChunksPerSeries = 512;
 }  // namespace
 
 struct Hdf5Sink::Impl {
@@ -104,6 +106,12 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   if (L.duration > 0 && power_interval_ > 0)  // the /power series' own rows
     rows = std::max(rows, std::size_t(std::ceil(L.duration / power_interval_)) + 2);
   for (int w : F.width) widest = std::max(widest, std::size_t(std::max(w, 0)));
+  // a long run gets chunks (and flushes) of more rows, so that a series holds at most
+  // kMaxChunksPerSeries chunks: HDF5 keeps every chunk-index node of the file in memory (the
+  // metadata cache never evicts, results.cpp) at ~300 bytes per chunk in memory, which for 10-row
+  // chunks grew with the run (a 30-day pod: 4,320 chunks in each of 174 series, ~380 MB)
+  if (rows > kMaxChunksPerSeries * std::size_t(flush_every_))
+    flush_every_ = int((rows + kMaxChunksPerSeries - 1) / kMaxChunksPerSeries);
   // the size the file would reach, refused past the limit before the file is created
   if (!allow_large_ && L.duration > 0 && L.solver.output_interval > 0) {
     double row_bytes = 0, power_row_bytes = 0;
