@@ -1,6 +1,9 @@
 // main_window.cpp: dctwin-gui main window (see main_window.h)
 #include "gui/main_window.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -492,8 +495,16 @@ bool MainWindow::openFile(const QString& path) {
   FileRefusal why;
   const auto bytes = readBoundedFile(path.toStdString(), kMaxInputFileBytes, &why);
   if (!bytes) {
-    // a results file may be larger than any YAML file: readResults checks it on its own terms
-    if (why.err == EFBIG) return openResults(path);
+    // a results file may be larger than any YAML file: one that starts as HDF5 does is read by
+    // readResults, on its own limits
+    if (why.err == EFBIG) {
+      char head[8] = {};
+      const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+      const bool hdf5 = fd >= 0 && ::pread(fd, head, 8, 0) == 8 &&
+                        std::string(head, 8) == std::string("\x89HDF\r\n\x1a\n", 8);
+      if (fd >= 0) ::close(fd);
+      if (hdf5) return openResults(path);
+    }
     reportError(this, "Cannot open file", path + ": " + QString::fromStdString(why.reason));
     return false;
   }

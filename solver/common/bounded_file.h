@@ -19,8 +19,9 @@ namespace dctwin {
 
 // the largest facility, scenario, sweep, catalog, CSV or weather file read (16 MiB)
 constexpr std::size_t kMaxInputFileBytes = std::size_t{16} << 20;
-// the largest sweep journal read (a line per case: far above a million cases)
-constexpr std::size_t kMaxJournalBytes = std::size_t{256} << 20;
+// the largest sweep journal read (a line per case: a million cases of up to 4 KiB each); it is
+// read a line at a time, so memory does not grow with it
+constexpr std::size_t kMaxJournalBytes = std::size_t{4} << 30;
 // the largest results file opened by a reader (export, Python, the GUI): the readers hold the
 // series they are asked for in memory, and a run refuses to write more than this by default
 // (RunSettings::max_output_bytes)

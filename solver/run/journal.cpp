@@ -212,6 +212,55 @@ std::string escape(const std::string& e) {
 }
 }  // namespace
 
+namespace {
+// a journal's lines, read a block at a time: memory stays one line of at most kMaxLine bytes
+// whatever the file holds (a longer line is returned cut to that, and fails its checksum)
+class JournalLines {
+ public:
+  explicit JournalLines(const std::string& path)
+      : fd_(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)) {}
+  ~JournalLines() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  JournalLines(const JournalLines&) = delete;
+  JournalLines& operator=(const JournalLines&) = delete;
+  // the next line without its newline; false at the end
+  bool next(std::string& line) {
+    line.clear();
+    cut_ = false;
+    bool any = false;
+    for (;;) {
+      if (pos_ == len_) {
+        if (fd_ < 0) return any;
+        const ssize_t n = ::read(fd_, buf_, sizeof buf_);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+          cut_ = any;  // the file ends inside a line
+          return any;
+        }
+        pos_ = 0;
+        len_ = std::size_t(n);
+      }
+      any = true;
+      const char* nl = static_cast<const char*>(std::memchr(buf_ + pos_, '\n', len_ - pos_));
+      const std::size_t end = nl ? std::size_t(nl - buf_) : len_;
+      if (line.size() < kMaxLine)
+        line.append(buf_ + pos_, std::min(end - pos_, kMaxLine - line.size()));
+      pos_ = nl ? end + 1 : end;
+      if (nl) return true;
+    }
+  }
+  bool cut() const { return cut_; }
+
+ private:
+  static constexpr std::size_t kMaxLine = std::size_t{1} << 16;
+  int fd_;
+  char buf_[1 << 16];
+  std::size_t pos_ = 0, len_ = 0;
+  bool cut_ = false;
+};
+}  // namespace
+
 std::string journalLine(const CaseResult& r) {
   std::string out = std::to_string(r.index) + '\t' + (r.ok ? "ok" : "failed") + '\t';
   char b[64];
@@ -280,16 +329,15 @@ std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s,
                                     std::vector<std::string>* warnings) {
   std::vector<CaseResult> out;
   FileRefusal why;
-  const auto text = readBoundedFile(path, kMaxJournalBytes, &why);
-  if (!text) {
+  if (!checkRegularFile(path, kMaxJournalBytes, &why)) {
     if (why.err == ENOENT) return out;  // no journal: nothing done yet
     throw failure(SourceLoc{path, 0, 0, ""}, "",
                   "cannot read the sweep journal: " + why.reason +
                       "; it is left as it is (choose another --output to start a new sweep)");
   }
-  std::istringstream in(*text);
+  JournalLines in(path);
   std::string line;
-  if (!std::getline(in, line) || line.empty()) return out;  // empty: nothing done yet
+  if (!in.next(line) || line.empty()) return out;  // empty: nothing done yet
   const std::string tail = " cases=" + std::to_string(ncases);
   const std::string head = fingerprint(s) + tail;
   if (line != head && line != fingerprintV3(s) + tail) {
@@ -319,11 +367,11 @@ std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s,
   std::vector<char> seen(ncases, 0);
   int lineno = 1;
   bool cut = false;
-  while (std::getline(in, line)) {
+  while (in.next(line)) {
     ++lineno;
     CaseResult r;
     std::string why;
-    if (in.eof() && !line.empty()) cut = true;  // no newline: the last write was cut
+    if (in.cut()) cut = true;  // no newline: the last write was cut
     if (!parseJournalLine(line, r, &why)) {
       if (warnings)
         warnings->push_back(path + ":" + std::to_string(lineno) + ": " + why +

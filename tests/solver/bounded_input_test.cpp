@@ -426,3 +426,30 @@ TEST_CASE("the results file takes its name only after a flush with rows", "[boun
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("every subcommand refuses bad files at once under a memory limit", "[bounded][cli]") {
+  const std::string dir = freshDir("cli_memory");
+  const BadInputs bad(dir);
+  const std::string fac = kFacilities + "/two_cdu_mixed.yaml";
+  write(dir + "/s.yaml", "dctwin_sweep: 1\nfacility: " + fac +
+                             "\nduration: 2 min\nparameters:\n  - name: fws\n    path: "
+                             "facility.facility_water.supply_temperature\n    values: [\"30 "
+                             "degC\"]\n");
+  for (const std::string& p : bad.all()) {
+    for (const std::string& args : {"check " + p, "run " + p + " -q", "run " + fac + " -q -s " + p,
+                                    "export " + p, "sweep " + p + " -o " + dir + "/o.h5",
+                                    "merge " + dir + "/s.yaml " + p + " -o " + dir + "/m.h5",
+                                    "report " + p + " -o " + dir + "/report"}) {
+      INFO(args);
+      // 2 GiB of address space, 30 s: a read of /dev/zero or a blocked open fails the test
+      const Sh r =
+          sh("bash -c 'ulimit -v 2097152; exec timeout -k 5 30 " + kCli + " " + args + "'");
+      CHECK(r.code != 0);
+      CHECK(r.code != 124);
+      CHECK(r.code != 137);
+      CHECK_FALSE(r.out.empty());
+      CHECK_THAT(r.out, !Catch::Contains("Traceback") && !Catch::Contains("std::bad_alloc"));
+    }
+  }
+  fs::remove_all(dir);
+}
