@@ -681,6 +681,8 @@ PyResults readPy(const py::object& path_arg, const py::object& series) {
   R.events = eventList(d.events);
   for (const auto& [k, v] : d.text_attributes) R.attributes[py::str(k)] = text(v);
   for (const auto& [k, v] : d.number_attributes) R.attributes[py::str(k)] = v;
+  // rows the file held past its durable end (rows_complete), left out (docs/results.md)
+  R.attributes["rows_beyond_durable_end"] = py::int_(d.rows_beyond_durable_end);
   auto textAttr = [&](const char* k) {
     auto it = d.text_attributes.find(k);
     return it == d.text_attributes.end() ? std::string() : it->second;

@@ -354,9 +354,11 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
   std::vector<CaseResult> all = runSweep(s, readSweepBase(s), cases, done, threads, max_cases,
                                          progress, only, output, &g_cancel);
   bar.finish();
-  if (g_cancel.load()) {
+  if (g_cancel.load() && rk.size == 1) {
     // stopped: by a signal or a journal that could not be written. The journal is on disk line
-    // by line; its finished cases resume with the same command
+    // by line; its finished cases resume with the same command (under MPI every rank goes on
+    // to the gather below, so that none waits for another: the sweep is then reported
+    // unfinished)
     const int sig = g_signal.load();
     const int kept = int(done.size()) + journaled;
     std::cerr << "dctwin sweep: " << who << "stopped by "

@@ -271,14 +271,14 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
     const std::size_t keep = std::size_t(rc->second), T0 = t->rows;
     const double t_end = keep > 0 ? t->at(keep - 1) : -std::numeric_limits<double>::infinity();
     data.rows_beyond_durable_end = T0 - keep;
+    // (without /power/time among the series read, /power is left as it is)
+    const ResultsSeries* pt = data.find("/power/time");
     std::size_t keep_power = 0;
-    if (const ResultsSeries* pt = data.find("/power/time")) {
-      while (keep_power < pt->rows && pt->at(keep_power) <= t_end) ++keep_power;
-    }
+    while (pt != nullptr && keep_power < pt->rows && pt->at(keep_power) <= t_end) ++keep_power;
     for (auto& [p, s] : data.series) {
       if (p.rfind("/events/", 0) == 0) continue;
       if (p.rfind("/power/", 0) == 0) {
-        if (s.rows > keep_power) {
+        if (pt != nullptr && s.rows > keep_power) {
           s.rows = keep_power;
           s.data.resize(keep_power * s.columns());
         }
