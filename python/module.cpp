@@ -572,6 +572,8 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   std::unique_ptr<Hdf5Sink> h5;
   std::vector<RunSink*> sinks{&rec};
   if (!out_path.empty()) {
+    // the results never replace the facility or scenario file they came from (links too)
+    checkOutputPath(out_path, {spec ? spec->file : std::string(), sc->file});
     h5 = std::make_unique<Hdf5Sink>(out_path, 10, pi);
     h5->allowLarge(allow_large);
     sinks.push_back(h5.get());

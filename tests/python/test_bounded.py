@@ -72,3 +72,15 @@ def test_run_sizes_are_bounded(pod):
     for kw in ({"duration": 1e300}, {"duration": "1 h", "output_interval": 1e-9}):
         with pytest.raises(ValueError, match="allow_large"):
             dctwin.run(pod, **kw)
+
+
+def test_output_never_replaces_the_facility(tmp_path):
+    copy = tmp_path / "pod.yaml"
+    copy.write_bytes(POD.read_bytes())
+    link = tmp_path / "link.yaml"
+    link.symlink_to(copy)
+    fac = dctwin.Facility.load(str(copy))
+    for out in (copy, link):
+        with pytest.raises(dctwin.ResultsError, match="is the input file"):
+            dctwin.run(fac, duration="1 min", output=str(out))
+    assert copy.read_bytes() == POD.read_bytes()
