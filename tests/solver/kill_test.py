@@ -164,6 +164,8 @@ def main(argv):
     checked = corrupt = wrong = lying = unreadable = 0
     close_at = wall - 0.02
     ended_first = 0  # close: runs that ended before their signal
+    ended = []  # close: the wall times of those runs (s)
+    shift = 0.0
     rows_kept = []
     start = time.monotonic()
     for k in range(a.kills):
@@ -174,23 +176,34 @@ def main(argv):
         if os.path.exists(path):
             os.remove(path)
         if a.aim == "close":
-            # a moment that tracks the run's end: later after a kill, earlier after a run that
-            # ended first, so that the kills gather in the last ms (the final flushes, the close)
-            delay = max(0.0, close_at + rng.uniform(-0.004, 0.004))
+            # a moment that tracks the run's end: the median length of the last runs that ended
+            # before their signal (their own wall time, measured), less up to 30 ms, moved later
+            # after each kill and earlier after each run that ended first, so that the kills
+            # gather in the last ms (the final flushes, the close)
+            if ended:
+                close_at = sorted(ended[-5:])[len(ended[-5:]) // 2] + shift
+            delay = max(0.0, close_at - rng.uniform(0.0, 0.03))
         elif a.aim == "first-flush":
             delay = rng.uniform(max(t_partial, t_named - 0.06), t_named + 0.02)
         else:
             delay = rng.uniform(0.02, 1.0) * wall
+        t_start = time.monotonic()
         p = subprocess.Popen(base + ["-o", path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(delay)
+        if a.aim == "close":  # wait for the moment, noting when the run ends if it ends first
+            while p.poll() is None and time.monotonic() - t_start < delay:
+                time.sleep(0.0005)
+            if p.poll() is not None:
+                ended.append(time.monotonic() - t_start)
+        else:
+            time.sleep(delay)
         p.send_signal(getattr(signal, "SIG" + sig))
         _, err = p.communicate()
         if a.aim == "close":
             if p.returncode == 0:
                 ended_first += 1
-                close_at -= 0.006
+                shift -= 0.004
             else:
-                close_at += 0.002
+                shift += 0.002
         why = check(path, ref, sig, ref_attrs, p.returncode)
         checked += 1
         n = -1
