@@ -453,3 +453,35 @@ TEST_CASE("every subcommand refuses bad files at once under a memory limit", "[b
   }
   fs::remove_all(dir);
 }
+
+TEST_CASE("the headroom check is sized by what is written: a sweep table on 2 MiB free",
+          "[bounded][sweep][full-disk]") {
+  // a real small file system (tmpfs); needs the right to mount (root in a container may not
+  // have it: then the case says so and checks nothing)
+  const std::string dir = freshDir("small_disk");
+  if (sh("mount -t tmpfs -o size=2m tmpfs " + dir).code != 0) {
+    WARN("cannot mount a tmpfs here; the 2 MiB case is not checked");
+    fs::remove_all(dir);
+    return;
+  }
+  write(dir + "/s.yaml",
+        "dctwin_sweep: 1\nfacility: " + kFacilities +
+            "/two_cdu_mixed.yaml\nduration: 2 min\nparameters:\n  - name: fws\n    path: "
+            "facility.facility_water.supply_temperature\n    range: [\"30 degC\", \"36 degC\"]\n"
+            "    steps: 20\n");
+  const Sh r = sh(kCli + " sweep " + dir + "/s.yaml -q -o " + dir + "/o.h5");
+  CHECK(r.code == 0);
+  CHECK(fs::exists(dir + "/o.h5"));
+  CHECK_FALSE(fs::exists(dir + "/o.h5.journal"));
+  // a run that does not fit: refused at a flush, the file as of its last flush, no crash
+  const Sh run =
+      sh(kCli + " run " + kFacilities + "/pod_gb200.yaml -q -d 2h -i 1s -o " + dir + "/run.h5");
+  CHECK(run.code == 2);
+  CHECK_THAT(run.out, Catch::Contains("disk full") || Catch::Contains("No space left"));
+  if (fs::exists(dir + "/run.h5")) {
+    const ResultsData d = readResults(dir + "/run.h5");
+    CHECK(d.text_attributes.at("status") == "running");
+  }
+  sh("umount " + dir);
+  fs::remove_all(dir);
+}
