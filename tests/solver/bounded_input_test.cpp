@@ -485,3 +485,19 @@ TEST_CASE("the headroom check is sized by what is written: a sweep table on 2 Mi
   sh("umount " + dir);
   fs::remove_all(dir);
 }
+
+TEST_CASE("a run stops on SIGHUP as on SIGTERM: its file interrupted, flushed, marked",
+          "[bounded][signals]") {
+  const std::string dir = freshDir("run_hup");
+  const std::string h5 = dir + "/r.h5";
+  const Sh r = sh("timeout --preserve-status -s HUP -k 20 2 " + kCli + " run " + kFacilities +
+                  "/pod_gb200.yaml -q -d 24h -o " + h5);
+  CHECK(r.code == 128 + SIGHUP);
+  CHECK_THAT(r.out, Catch::Contains("interrupted by SIGHUP"));
+  const ResultsData d = readResults(h5);
+  CHECK(d.text_attributes.at("status") == "interrupted");
+  CHECK(d.text_attributes.at("signal") == "SIGHUP");
+  CHECK(d.rows_beyond_durable_end == 0);
+  CHECK(d.rows() > 0);
+  fs::remove_all(dir);
+}
