@@ -1,6 +1,9 @@
 // main_window.cpp: dctwin-gui main window (see main_window.h)
 #include "gui/main_window.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <QAction>
 #include <QApplication>
 #include <QCloseEvent>
@@ -34,6 +37,7 @@
 #include <QToolTip>
 #include <QUrl>
 #include <QVBoxLayout>
+#include <cerrno>
 #include <cmath>
 
 #include "gui/alarms.h"
@@ -45,6 +49,7 @@
 #include "gui/plant_view.h"
 #include "gui/rack_detail.h"
 #include "gui/timeline.h"
+#include "solver/common/bounded_file.h"
 #include "solver/common/paths.h"
 #include "solver/common/provenance.h"
 #include "solver/input/loader.h"
@@ -485,15 +490,26 @@ void MainWindow::updateTitle() {
 bool MainWindow::openFile(const QString& path) {
   if (path.endsWith(".h5", Qt::CaseInsensitive) || path.endsWith(".hdf5", Qt::CaseInsensitive))
     return openResults(path);
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly)) {
-    reportError(this, "Cannot open file", path + ": " + f.errorString());
+  // the bounded opener (solver/common/bounded_file.h): a FIFO or a device never blocks the window
+  // and a huge file is refused by its size; the reason never quotes the file
+  FileRefusal why;
+  const auto bytes = readBoundedFile(path.toStdString(), kMaxInputFileBytes, &why);
+  if (!bytes) {
+    // a results file may be larger than any YAML file: one that starts as HDF5 does is read by
+    // readResults, on its own limits
+    if (why.err == EFBIG) {
+      char head[8] = {};
+      const int fd = ::open(path.toLocal8Bit().constData(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+      const bool hdf5 = fd >= 0 && ::pread(fd, head, 8, 0) == 8 &&
+                        std::string(head, 8) == std::string("\x89HDF\r\n\x1a\n", 8);
+      if (fd >= 0) ::close(fd);
+      if (hdf5) return openResults(path);
+    }
+    reportError(this, "Cannot open file", path + ": " + QString::fromStdString(why.reason));
     return false;
   }
-  const QByteArray head = f.read(8);
-  f.seek(0);
-  if (head.startsWith("\x89HDF")) return openResults(path);
-  const QString text = QString::fromUtf8(f.readAll());
+  if (bytes->rfind("\x89HDF", 0) == 0) return openResults(path);
+  const QString text = QString::fromUtf8(bytes->data(), qsizetype(bytes->size()));
   return looksLikeScenario(text) ? openScenario(path) : openFacility(path);
 }
 
@@ -531,13 +547,15 @@ bool MainWindow::openFacility(const QString& path) {
 }
 
 bool MainWindow::openScenario(const QString& path) {
-  QFile f(path);
-  if (!f.open(QIODevice::ReadOnly | QIODevice::Text)) {
-    reportError(this, "Cannot open scenario", path + ": " + f.errorString());
+  FileRefusal why;
+  const auto bytes = readBoundedFile(path.toStdString(), kMaxInputFileBytes, &why);
+  if (!bytes) {
+    reportError(this, "Cannot open scenario", path + ": " + QString::fromStdString(why.reason));
     return false;
   }
   QString error;
-  if (!what_if_->setScenarioText(QString::fromUtf8(f.readAll()), path, &error)) {
+  if (!what_if_->setScenarioText(QString::fromUtf8(bytes->data(), qsizetype(bytes->size())), path,
+                                 &error)) {
     reportError(this, "Cannot open scenario", path + "\n\n" + error);
     return false;
   }
@@ -637,8 +655,8 @@ bool MainWindow::saveResults(const QString& path) {
     reportError(this, "No results to save", "Run a scenario first (F5).");
     return false;
   }
-  if (QFileInfo(path).absoluteFilePath() == QFileInfo(current_results_).absoluteFilePath())
-    return true;
+  // the same file (through a link, too): removing the target first would lose the results
+  if (sameFile(path.toStdString(), current_results_.toStdString())) return true;
   if (QFile::exists(path)) QFile::remove(path);
   if (!QFile::copy(current_results_, path)) {
     reportError(this, "Cannot save results", path + ": cannot write the file");

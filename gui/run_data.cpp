@@ -124,7 +124,9 @@ RunData RunData::fromResults(const ResultsData& r) {
   d.facility_name = text("facility_name");
   d.facility_text = text("facility_text");
   d.scenario_text = text("scenario_text");
-  d.complete = text("status") != "running";
+  // a file with rows past its durable end (readResults dropped them) is not a complete run,
+  // whatever its status says
+  d.complete = text("status") != "running" && r.rows_beyond_durable_end == 0;
   d.rack_name = strings("/rack/names");
   d.rack_row = strings("/rack/row");
   d.rack_hall = strings("/rack/hall");  // only in campus files

@@ -30,6 +30,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "solver/common/bounded_file.h"
 #include "solver/common/provenance.h"
 #include "solver/common/units.h"
 #include "solver/input/loader.h"
@@ -109,22 +110,22 @@ std::string pathArg(const py::handle& v, const char* what) {
   }
 }
 
+// a facility, scenario or sweep file through the bounded opener (solver/common/bounded_file.h):
+// a regular file of at most 16 MiB; a FIFO or a device is refused without blocking or reading it
 std::string readFile(const std::string& path, const char* what) {
-  if (!std::filesystem::exists(path)) {
-    errno = ENOENT;
-    PyErr_SetFromErrnoWithFilename(PyExc_FileNotFoundError, path.c_str());
+  FileRefusal why;
+  auto text = readBoundedFile(path, kMaxInputFileBytes, &why);
+  if (text) return std::move(*text);
+  if (why.err == ENOENT || why.err == EISDIR || why.err == EACCES) {
+    errno = why.err;
+    PyErr_SetFromErrnoWithFilename(why.err == ENOENT   ? PyExc_FileNotFoundError
+                                   : why.err == EISDIR ? PyExc_IsADirectoryError
+                                                       : PyExc_PermissionError,
+                                   path.c_str());
     throw py::error_already_set();
   }
-  if (std::filesystem::is_directory(path)) {
-    errno = EISDIR;
-    PyErr_SetFromErrnoWithFilename(PyExc_IsADirectoryError, path.c_str());
-    throw py::error_already_set();
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw py::value_error(std::string("cannot read the ") + what + " file " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  throw py::value_error(std::string("cannot read the ") + what + " file " + path + ": " +
+                        why.reason);
 }
 
 std::string folderOf(const std::string& path) {
@@ -545,7 +546,8 @@ int threadsArg(int threads) {
 PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& duration,
                 const py::object& output_interval, int threads, const py::object& progress,
                 const py::object& cancel, const py::object& output,
-                const py::object& power_interval, const py::object& record, bool annual) {
+                const py::object& power_interval, const py::object& record, bool annual,
+                bool allow_large) {
   std::shared_ptr<const Scenario> sc = std::make_shared<Scenario>();
   if (!scenario.is_none()) {
     if (!py::isinstance<PyScenario>(scenario))
@@ -557,6 +559,7 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   settings.output_interval = timeArg(output_interval, "output_interval");
   settings.threads = threadsArg(threads);
   settings.annual = annual;
+  settings.allow_large = allow_large;
   const double pi = power_interval.is_none() ? 0.0 : timeArg(power_interval, "power_interval");
   if (!progress.is_none() && !PyCallable_Check(progress.ptr()))
     throw py::type_error("progress: expected a callable progress(t, duration)");
@@ -569,7 +572,10 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   std::unique_ptr<Hdf5Sink> h5;
   std::vector<RunSink*> sinks{&rec};
   if (!out_path.empty()) {
+    // the results never replace the facility or scenario file they came from (links too)
+    checkOutputPath(out_path, {spec ? spec->file : std::string(), sc->file});
     h5 = std::make_unique<Hdf5Sink>(out_path, 10, pi);
+    h5->allowLarge(allow_large);
     sinks.push_back(h5.get());
   }
 
@@ -677,6 +683,8 @@ PyResults readPy(const py::object& path_arg, const py::object& series) {
   R.events = eventList(d.events);
   for (const auto& [k, v] : d.text_attributes) R.attributes[py::str(k)] = text(v);
   for (const auto& [k, v] : d.number_attributes) R.attributes[py::str(k)] = v;
+  // rows the file held past its durable end (rows_complete), left out (docs/results.md)
+  R.attributes["rows_beyond_durable_end"] = py::int_(d.rows_beyond_durable_end);
   auto textAttr = [&](const char* k) {
     auto it = d.text_attributes.find(k);
     return it == d.text_attributes.end() ? std::string() : it->second;
@@ -1174,15 +1182,15 @@ PYBIND11_MODULE(dctwin, m) {
       [](PyFacility& fac, const py::object& scenario, const py::object& duration,
          const py::object& output_interval, int threads, const py::object& progress,
          const py::object& cancel, const py::object& output, const py::object& power_interval,
-         const py::object& record, bool annual) {
+         const py::object& record, bool annual, bool allow_large) {
         return runPy(fac, scenario, duration, output_interval, threads, progress, cancel, output,
-                     power_interval, record, annual);
+                     power_interval, record, annual, allow_large);
       },
       py::arg("facility"), py::arg("scenario") = py::none(), py::kw_only(),
       py::arg("duration") = py::none(), py::arg("output_interval") = py::none(),
       py::arg("threads") = 1, py::arg("progress") = py::none(), py::arg("cancel") = py::none(),
       py::arg("output") = py::none(), py::arg("power_interval") = py::none(),
-      py::arg("record") = py::none(), py::arg("annual") = false,
+      py::arg("record") = py::none(), py::arg("annual") = false, py::arg("allow_large") = false,
       "Run a facility (optionally with a scenario) through the one run path and return Results.\n"
       "duration, output_interval: seconds or '10 min' (default: the scenario's); threads: worker "
       "threads of the run; progress(t, duration): called once per output interval and at the "
@@ -1191,8 +1199,9 @@ PYBIND11_MODULE(dctwin, m) {
       "file; power_interval: also record the sub-second /power series; record: glob patterns of "
       "the series to keep (default: all); annual: the multi-rate annual mode "
       "(docs/models/annual.md) "
-      "with the scenario's annual: settings, as `dctwin run --annual`. Ctrl-C stops the run "
-      "(KeyboardInterrupt).");
+      "with the scenario's annual: settings, as `dctwin run --annual`; allow_large: run past the "
+      "size limits (10 years, 1e7 rows, a 64 GiB file; ValueError otherwise, before the run). "
+      "Ctrl-C stops the run (KeyboardInterrupt).");
 
   m.def("read_results", &readPy, py::arg("path"), py::arg("series") = py::none(),
         "Read a results file (docs/results.md) into Results; series: glob patterns of the series "

@@ -251,7 +251,9 @@ dctwin_run_fuzzer() {
   shift 4
   [[ -x $bin ]] || dctwin_die "fuzz binary $bin not found"
   [[ $seconds =~ ^[0-9]+$ && $seconds -gt 0 ]] || dctwin_die "fuzz time must be a positive whole number of seconds, not '$seconds'"
-  rm -rf "$work/corpus" "$work/artifacts"
+  # the corpus is kept from run to run (a CI cache of build-fuzz/ keeps what earlier runs found);
+  # the seeds are added to it each time
+  rm -rf "$work/artifacts"
   mkdir -p "$work/corpus" "$work/artifacts"
   cp -R "$seeds/." "$work/corpus/"
   dctwin_log "fuzzing $bin for ${seconds} s on $(find "$work/corpus" -type f | wc -l) seed(s); log: $work/fuzz.log"

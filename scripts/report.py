@@ -1166,6 +1166,13 @@ def main():
                          "(default: 5 K below the run's peak, rounded down)")
     ap.add_argument("--top", type=int, default=10, help="hottest GPUs and racks listed (default 10)")
     a = ap.parse_args()
+    why = check_regular_file(a.results, MAX_RESULTS_BYTES)
+    if why:
+        print(f"dctwin report: {a.results}: {why}", file=sys.stderr)
+        return 2
+    if same_file(a.results, a.output) or os.path.realpath(a.output) == os.path.realpath(a.results):
+        print(f"dctwin report: {a.results}: the output folder is the results file", file=sys.stderr)
+        return 2
     os.makedirs(a.output, exist_ok=True)
     try:
         f = h5py.File(a.results, "r")
@@ -1174,14 +1181,94 @@ def main():
         print(f"dctwin report: {a.results}: cannot read the results file ({reason})",
               file=sys.stderr)
         return 2
+    copy = None
     try:
+        durable = durable_copy(f, a.output)
+        if durable is not None:
+            f.close()
+            f, note = durable
+            copy = f.filename
+            print(f"dctwin report: {a.results}: {note}", file=sys.stderr)
         return report(f, a)
-    except (OSError, KeyError, ValueError) as e:
-        print(f"dctwin report: {a.results}: damaged or not a dctwin results file ({e})",
-              file=sys.stderr)
+    except Exception as e:  # noqa: BLE001 (a crafted or damaged file: a message, no traceback)
+        print(f"dctwin report: {a.results}: damaged or not a dctwin results file "
+              f"({type(e).__name__}: {str(e)[:300]})", file=sys.stderr)
         return 2
     finally:
         f.close()
+        if copy is not None and os.path.exists(copy):
+            os.unlink(copy)
+
+
+# the largest results file read (as the C++ readers: solver/common/bounded_file.h)
+MAX_RESULTS_BYTES = 64 << 30
+
+
+def check_regular_file(path, limit):
+    """'' when path is a regular file of at most `limit` bytes, else why not; the file is opened
+    without blocking (a FIFO, a device) and examined before anything reads it"""
+    import stat
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError as e:
+        return "no such file" if e.errno == 2 else f"cannot open: {e.strerror}"
+    try:
+        st = os.fstat(fd)
+    finally:
+        os.close(fd)
+    if stat.S_ISDIR(st.st_mode):
+        return "is a folder, not a results file"
+    if not stat.S_ISREG(st.st_mode):
+        return "is not a regular file (a FIFO, a device or a socket)"
+    if st.st_size > limit:
+        return f"the file is too large ({st.st_size} bytes; at most {limit})"
+    return ""
+
+
+def same_file(a, b):
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def durable_copy(f, folder):
+    """a run file with rows past its durable end (root attribute rows_complete, written only
+    after the rows it counts are on disk: a run killed while it flushed or closed) is reported
+    up to that end only: a copy in `folder` with its time series cut there, opened, and a note
+    to print; None for a file whose every row is durable"""
+    if "time" not in f or "rows_complete" not in f.attrs:
+        return None
+    total = f["time"].shape[0]
+    keep = int(f.attrs["rows_complete"])
+    if keep < 0 or keep >= total:
+        return None
+    t = f["time"][()]
+    t_end = t[keep - 1] if keep > 0 else -np.inf
+    keep_power = int(np.sum(f["power/time"][()] <= t_end)) if "power/time" in f else 0
+    import tempfile
+    fd, path = tempfile.mkstemp(suffix=".h5", prefix=".durable_", dir=folder)
+    os.close(fd)
+    g = h5py.File(path, "w")
+    for k, v in f.attrs.items():
+        g.attrs[k] = v
+    for name in f:
+        f.copy(f[name], g, name=name)
+
+    def cut(name, obj):
+        if not isinstance(obj, h5py.Dataset) or not obj.shape or obj.maxshape[0] is not None:
+            return
+        n = keep_power if name.startswith("power/") else keep
+        if name.startswith("events/") or obj.shape[0] <= n:
+            return
+        if name.startswith("power/") or obj.shape[0] == total:
+            obj.resize(n, axis=0)
+
+    g.visititems(cut)
+    g.close()
+    note = (f"{total - keep} row(s) past the file's durable end (rows_complete = {keep}: the run "
+            f"was stopped while it wrote them) are left out")
+    return h5py.File(path, "r"), note
 
 
 def report(f, a):

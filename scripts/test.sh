@@ -4,7 +4,8 @@
 #   2. AddressSanitizer + UBSan build into build-asan/ and its ctest suite without GUI tests;
 #   3. clang libFuzzer build into build-fuzz/ and bounded runs of fuzz_loader on tests/fuzz/corpus
 #      and of fuzz_scenario on tests/fuzz/scenario_corpus, fuzz_sweep on tests/fuzz/sweep_corpus,
-#      fuzz_journal on tests/fuzz/journal_corpus and fuzz_results on tests/fuzz/results_corpus.
+#      fuzz_journal on tests/fuzz/journal_corpus, fuzz_results on tests/fuzz/results_corpus and
+#      fuzz_open on tests/fuzz/open_corpus; each run's grown corpus is kept in build-fuzz/.
 # With CI=true or DCTWIN_SLURM_TEST=1, stage 1 ends with scripts/slurm_ci.sh: a private single-node
 # Slurm (munged, slurmctld, slurmd; needs root) runs a small array sweep through sbatch, and its
 # merged table must equal the threaded one. Otherwise that stage is skipped: a developer's run
@@ -12,7 +13,7 @@
 # Stops at the first failing stage and exits non-zero; prints one summary line per stage.
 #
 #   bash scripts/test.sh [--quick]        --quick: stage 1 only
-#   FUZZ_SECONDS=300 bash scripts/test.sh  fuzzing time in seconds (default 60; 0 skips the run)
+#   FUZZ_SECONDS=300 bash scripts/test.sh  fuzzing time in seconds (default 60, 300 in CI; 0 skips)
 #
 # CI runs this through .ci/run.
 set -euo pipefail
@@ -27,7 +28,8 @@ usage: bash scripts/test.sh [--quick]
   --quick   only the strict build and its tests (no sanitizer build, no fuzzing)
 
 Environment:
-  FUZZ_SECONDS   length of the fuzz run in seconds (default 60; 0 builds the fuzzer but skips the run)
+  FUZZ_SECONDS   length of each fuzz run in seconds (default 60, 300 with CI=true; 0 builds the
+                 fuzzers but skips the runs)
   DCTWIN_SLURM_TEST=1   run the Slurm stage (scripts/slurm_ci.sh, as root) also outside CI;
                         DCTWIN_SLURM_TEST=0 skips it in CI too
 EOF
@@ -49,7 +51,10 @@ while [[ $# -gt 0 ]]; do
   shift
 done
 
-fuzz_seconds=${FUZZ_SECONDS:-60}
+# CI fuzzes longer (its build-fuzz/ cache keeps the grown corpora between runs)
+fuzz_default=60
+[[ ${CI:-} == true ]] && fuzz_default=300
+fuzz_seconds=${FUZZ_SECONDS:-$fuzz_default}
 [[ $fuzz_seconds =~ ^[0-9]+$ ]] || dctwin_die "FUZZ_SECONDS must be a whole number of seconds, not '$fuzz_seconds'"
 
 root=$DCTWIN_ROOT
@@ -148,6 +153,13 @@ else
   dctwin_stage_begin fuzz-results "fuzz_results for ${fuzz_seconds} s on a copy of tests/fuzz/results_corpus"
   ASAN_OPTIONS=allocator_may_return_null=1 dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_results" \
     "$root/tests/fuzz/results_corpus" "$fuzz_dir/fuzz-run-results" "$fuzz_seconds" \
+    -detect_leaks=0 -malloc_limit_mb=4096
+  dctwin_stage_end ok
+  # opening by path as the Python loaders and the GUI do: FIFOs, /dev/zero, directories, files
+  # over the limit and any bytes (tests/fuzz/fuzz_open.cpp); HDF5 as for fuzz_results
+  dctwin_stage_begin fuzz-open "fuzz_open for ${fuzz_seconds} s on a copy of tests/fuzz/open_corpus"
+  ASAN_OPTIONS=allocator_may_return_null=1 dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_open" \
+    "$root/tests/fuzz/open_corpus" "$fuzz_dir/fuzz-run-open" "$fuzz_seconds" \
     -detect_leaks=0 -malloc_limit_mb=4096
   dctwin_stage_end ok
 fi

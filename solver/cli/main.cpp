@@ -33,6 +33,7 @@
 #include <vector>
 
 #include "solver/cli/progress.h"
+#include "solver/common/bounded_file.h"
 #include "solver/common/paths.h"
 #include "solver/common/provenance.h"
 #include "solver/common/units.h"
@@ -66,8 +67,10 @@ double parseDuration(const std::string& text) {
   throw CLI::ValidationError("--duration", "expected a duration such as 2h, 90min or 3600s");
 }
 
-// SIGINT and SIGTERM stop a run at its next step; the results file is closed with status
-// `interrupted`. The handler resets itself: a second signal ends the program at once.
+// SIGINT, SIGTERM and SIGHUP (a batch system's stop, Ctrl-C, a closed terminal) stop a run or a
+// sweep at its next step: a run's results file is closed with status `interrupted`, a sweep's
+// journal keeps every finished case. The handler resets itself: a second signal ends the program
+// at once.
 std::atomic<bool> g_cancel{false};
 std::atomic<int> g_signal{0};
 static_assert(std::atomic<bool>::is_always_lock_free && std::atomic<int>::is_always_lock_free);
@@ -84,12 +87,13 @@ void installStopHandlers() {
   sa.sa_flags = SA_RESETHAND;
   sigaction(SIGINT, &sa, nullptr);
   sigaction(SIGTERM, &sa, nullptr);
+  sigaction(SIGHUP, &sa, nullptr);
 }
 
 int runCommand(const std::string& facility, const std::string& scenario_path,
                const std::string& duration, const std::string& output, const std::string& interval,
                const std::string& power_interval, bool quiet, const std::string& vtk_dir,
-               int threads, const std::vector<std::string>& record, bool annual) {
+               int threads, const std::vector<std::string>& record, bool annual, bool allow_large) {
   using namespace dctwin;
   installStopHandlers();  // a signal while loading stops the run before its first step
   FacilitySpec spec = loadFacility(facility);
@@ -106,6 +110,7 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   settings.output_interval = run_interval;
   settings.threads = threads;
   settings.annual = annual;
+  settings.allow_large = allow_large;
   std::vector<RunSink*> sinks;
   std::unique_ptr<Hdf5Sink> h5;
   if (!output.empty()) {
@@ -115,6 +120,7 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
     checkOutputPath(output, {facility, scenario_path});
     h5 = std::make_unique<Hdf5Sink>(output, 10, pi);
     h5->record(record);
+    h5->allowLarge(allow_large);
     sinks.push_back(h5.get());
   }
 #ifdef DCTWIN_WITH_VTK
@@ -177,11 +183,17 @@ void checkSweepOutput(const std::string& output, const std::vector<std::string>&
     throw dctwin::ResultsError("'" + output + "': the folder '" + dir.string() +
                                "' is not writable");
   if (fs::exists(output, ec)) {
-    std::ifstream in(output, std::ios::binary);
+    // the bounded opener: a FIFO or a device there is refused without blocking on it
+    dctwin::FileRefusal why;
+    std::uint64_t size = 0;
     char head[8] = {};
-    in.read(head, 8);
-    if (!fs::is_regular_file(output, ec) ||
-        (fs::file_size(output, ec) > 0 && std::string(head, 8) != "\x89HDF\r\n\x1a\n"))
+    bool hdf5 = dctwin::checkRegularFile(output, ~std::uint64_t{0}, &why, &size);
+    if (hdf5 && size > 0) {
+      const int fd = ::open(output.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+      hdf5 = fd >= 0 && ::pread(fd, head, 8, 0) == 8 && std::string(head, 8) == "\x89HDF\r\n\x1a\n";
+      if (fd >= 0) ::close(fd);
+    }
+    if (!hdf5)
       throw dctwin::ResultsError("'" + output +
                                  "' exists and is not an HDF5 file; not overwritten (choose "
                                  "another --output)");
@@ -240,10 +252,15 @@ std::pair<int, int> parseShard(const std::string& text) {
 }
 
 int sweepCommand(const std::string& file, int threads, const std::string& output, int max_cases,
-                 bool quiet, const Ranks& rk, const std::string& shard_text) {
+                 bool quiet, const Ranks& rk, const std::string& shard_text, bool allow_large) {
   const auto [shard_k, shard_n] = parseShard(shard_text);
   using namespace dctwin;
-  const SweepSpec s = loadSweep(file);
+  SweepSpec s = loadSweep(file);
+  s.allow_large = allow_large;
+  // every case runs this long: refused before the first one (a typo such as `duration: 1e9 d`)
+  if (!allow_large && s.duration > 0)
+    checkRunSize(s.duration,
+                 s.output_interval > 0 ? std::min(s.output_interval, s.duration) : s.duration);
   // before the first case: the output (directory, not an input, not another kind of file), the
   // parameter names (validateSweep) and the number of cases (expandCases)
   checkSweepOutput(output, {file, s.facility_path, s.scenario_path});
@@ -296,6 +313,7 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
               << threads << " case(s) at once (-j)"
               << (done.empty() ? "" : ", resuming: " + std::to_string(done.size()) + " done")
               << "\n";
+  installStopHandlers();  // a signal stops the cases in flight; the finished ones stay journaled
   startJournal(journal, s, cases.size());
   // one sweep at a time per journal (and so per output): a second one stops here
   const int journal_fd = ::open(journal.c_str(), O_RDWR | O_CLOEXEC);
@@ -311,8 +329,21 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
   const std::string who = rk.size > 1 ? "rank " + std::to_string(rk.rank) + " " : "";
   cli::ProgressReporter bar(stderr, cli::isTerminal(stderr), quiet, "dctwin sweep: " + who);
   int n_failed = 0;
+  std::string journal_error;  // the first journal write that failed (a full disk)
+  int journaled = 0;
   auto progress = [&](const CaseResult& r, int k, int n) {
-    appendJournal(journal, r);
+    if (!journal_error.empty()) return;  // stopping: the cases in flight are not kept
+    try {
+      appendJournal(journal, r);
+      ++journaled;
+    } catch (const JournalWriteError& e) {
+      // reported at once; the sweep stops (the cases in flight end at their next step) and
+      // every case journaled before stays resumable
+      journal_error = e.what();
+      bar.note("dctwin sweep: " + who + journal_error + "; stopping");
+      g_cancel.store(true);
+      return;
+    }
     if (!r.ok) {
       ++n_failed;
       bar.note("dctwin sweep: " + who + "case " + std::to_string(r.index) +
@@ -321,9 +352,24 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
     bar.update(n > 0 ? double(k) / n : 1.0,
                [&](bool b) { return cli::sweepProgressLine(k, n, n_failed, bar.elapsed(), b); });
   };
-  std::vector<CaseResult> all =
-      runSweep(s, cases, done, threads, max_cases, progress, only, output);
+  std::vector<CaseResult> all = runSweep(s, readSweepBase(s), cases, done, threads, max_cases,
+                                         progress, only, output, &g_cancel);
   bar.finish();
+  if (g_cancel.load() && rk.size == 1) {
+    // stopped: by a signal or a journal that could not be written. The journal is on disk line
+    // by line; its finished cases resume with the same command (under MPI every rank goes on
+    // to the gather below, so that none waits for another: the sweep is then reported
+    // unfinished)
+    const int sig = g_signal.load();
+    const int kept = int(done.size()) + journaled;
+    std::cerr << "dctwin sweep: " << who << "stopped by "
+              << (journal_error.empty() ? signalName(sig)
+                                        : "a failed journal write (" + journal_error + ")")
+              << ": " << kept << " of " << cases.size() << " cases done and kept in " << journal
+              << "; " << (journal_error.empty() ? "" : "free space, then ")
+              << "run the same command again to resume\n";
+    return journal_error.empty() ? 128 + sig : 7;
+  }
   // gather the ranks' new results on rank 0
   std::string mine;
   for (const auto& r : all)
@@ -360,7 +406,15 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
               << " cases done; run the same command again to resume (" << journal0 << ")\n";
     return 0;
   }
-  writeSweepResults(output, s, cases, all);
+  try {
+    writeSweepResults(output, s, cases, all);
+  } catch (const ResultsError& e) {
+    // the journal stays: every case is in it, and the same command writes the table again
+    std::cerr << "dctwin sweep: results file: " << e.what() << "\ndctwin sweep: all "
+              << cases.size() << " cases are kept in " << journal0
+              << "; free space, then run the same command again to write the table\n";
+    return 7;
+  }
   for (int r = 0; r < 1024; ++r)
     std::filesystem::remove(r == 0 ? journal0 : journal0 + "." + std::to_string(r));
   if (!quiet) {
@@ -376,7 +430,9 @@ int mergeCommand(const std::string& file, const std::vector<std::string>& journa
                  const std::string& output, bool quiet) {
   using namespace dctwin;
   const SweepSpec s = loadSweep(file);
-  checkSweepOutput(output, {file, s.facility_path, s.scenario_path});
+  std::vector<std::string> inputs{file, s.facility_path, s.scenario_path};
+  inputs.insert(inputs.end(), journals.begin(), journals.end());
+  checkSweepOutput(output, inputs);
   const std::vector<SweepCase> cases = expandCases(s);
   std::vector<CaseResult> all;
   std::vector<std::string> warnings;
@@ -420,12 +476,11 @@ int schemaCommand(const std::string& format, const std::string& kind_name,
                         : kind_name == "sweep"  ? FileKind::Sweep
                                                 : FileKind::Facility;
   if (!update.empty()) {
-    std::ifstream in(update, std::ios::binary);
-    if (!in) throw std::runtime_error("cannot read " + update);
-    std::stringstream ss;
-    ss << in.rdbuf();
+    dctwin::FileRefusal why;
+    const auto text = dctwin::readBoundedFile(update, dctwin::kMaxInputFileBytes, &why);
+    if (!text) throw std::runtime_error("cannot read " + update + ": " + why.reason);
     std::vector<std::string> unknown;
-    const std::string doc = dctwin::keys::updateMarkedTables(ss.str(), kind, &unknown);
+    const std::string doc = dctwin::keys::updateMarkedTables(*text, kind, &unknown);
     for (const auto& id : unknown)
       std::cerr << "dctwin schema: " << update << ": no table '" << id << "' in the " << kind_name
                 << " keys\n";
@@ -493,6 +548,10 @@ int main(int argc, char** argv) {
                   "'/facility/*' (/time always; 'dctwin outputs' lists the paths)")
       ->expected(1, -1);
   run->add_flag("--quiet,-q", quiet, "Print nothing but errors");
+  bool allow_large = false;
+  run->add_flag("--allow-large", allow_large,
+                "Run past the size limits (10 years of simulated time, 1e7 rows, 1e8 /power "
+                "rows, a 64 GiB results file; docs/results.md)");
   bool run_annual = false;
   run->add_flag("--annual", run_annual,
                 "Multi-rate annual mode: short full-resolution windows drive the coolant and the "
@@ -547,6 +606,8 @@ int main(int argc, char** argv) {
                     "with --shard $SLURM_ARRAY_TASK_ID/$SLURM_ARRAY_TASK_COUNT; its journal "
                     "OUTPUT.journal is its result, combined by 'dctwin merge'");
   sweep->add_flag("--quiet,-q", quiet, "Print nothing but errors");
+  sweep->add_flag("--allow-large", allow_large,
+                  "Run cases past the size limits (as run --allow-large)");
 
   std::string merge_file, merge_out = "sweep.h5";
   std::vector<std::string> merge_journals;
@@ -660,7 +721,7 @@ int main(int argc, char** argv) {
         run_threads = run_threads_old;
       }
       return runCommand(facility, scenario, duration, output, interval, power_interval, quiet,
-                        vtk_dir, run_threads, record, run_annual);
+                        vtk_dir, run_threads, record, run_annual, allow_large);
     }
     if (*outputs) {
       std::cout << (outputs_format == "csv" ? dctwin::observablesCsv()
@@ -672,6 +733,8 @@ int main(int argc, char** argv) {
       ro.want = [&](const std::string& p) {
         return p == "/time" || p == "/power/time" || dctwin::anyGlobMatch(export_series, p);
       };
+      // the CSV never replaces the results file it is read from (through a link, too)
+      dctwin::checkOutputPath(export_out, {export_file});
       const dctwin::ResultsData d = dctwin::readResults(export_file, ro);
       const auto paths = dctwin::selectSeries(d, export_series);
       std::ofstream file;
@@ -709,8 +772,8 @@ int main(int argc, char** argv) {
     }
     if (*sweep) {
       const Ranks rk = startMpi(&argc, &argv);
-      const int rc =
-          sweepCommand(sweep_file, sweep_threads, sweep_out, sweep_max, quiet, rk, sweep_shard);
+      const int rc = sweepCommand(sweep_file, sweep_threads, sweep_out, sweep_max, quiet, rk,
+                                  sweep_shard, allow_large);
 #ifdef DCTWIN_WITH_MPI
       if (rk.size > 1) MPI_Finalize();
 #endif

@@ -1203,8 +1203,30 @@ std::string joinErrors(const std::vector<LoadError>& errors) {
 }
 }  // namespace
 
+namespace {
+// an error as reported: its value clipped (reader::clip), its message and key path cut at a length
+// no message of the readers' own reaches, so that no input (a megabyte-long value, a file that is
+// not YAML) is echoed whole
+std::vector<LoadError> bounded(std::vector<LoadError> errors) {
+  constexpr std::size_t kMaxMessage = 1000, kMaxPath = 200;
+  auto cut = [](std::string& s, std::size_t n) {
+    if (s.size() <= n) return;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80) --n;  // UTF-8 boundary
+    s.resize(n);
+    s += "...";
+  };
+  for (LoadError& e : errors) {
+    if (e.value.size() > 63) e.value = reader::clip(e.value);
+    cut(e.message, kMaxMessage);
+    cut(e.loc.path, kMaxPath);
+    cut(e.loc.file, kMaxMessage);
+  }
+  return errors;
+}
+}  // namespace
+
 LoadFailure::LoadFailure(std::vector<LoadError> errors)
-    : std::runtime_error(joinErrors(errors)), errors_(std::move(errors)) {}
+    : std::runtime_error(joinErrors(bounded(errors))), errors_(bounded(std::move(errors))) {}
 
 // $DCTWIN_DATA, the installed data folder, the build tree's (solver/common/paths.h)
 std::vector<std::string> defaultDataDirs() {

@@ -44,6 +44,9 @@ struct SweepSpec {
   double metrics_from = -1;  // metrics over [metrics_from, end] (s); -1: from the first
                              // training job's first steady iteration (docs/sweep-format.md)
   bool series = false;       // keep every case's run file (time series, compressed)
+  // not from the file: the cases may pass the run limits (`dctwin sweep --allow-large`,
+  // solver/common/run_limits.h)
+  bool allow_large = false;
   std::vector<SweepParam> params;
 };
 

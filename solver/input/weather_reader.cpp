@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "models/psychro.h"
+#include "solver/common/bounded_file.h"
 
 namespace dctwin {
 
@@ -228,16 +229,16 @@ WeatherSeries parseEpw(const std::string& text, const std::string& name) {
 }
 
 WeatherSeries readEpw(const std::string& path) {
-  std::ifstream f(path, std::ios::binary);
-  if (!f) {
+  // the bounded opener (a year of hourly rows is ~1.6 MB; regular files only)
+  FileRefusal why;
+  const auto text = readBoundedFile(path, kMaxInputFileBytes, &why);
+  if (!text) {
     LoadError e;
     e.loc.file = path;
-    e.message = "cannot open the weather file";
+    e.message = "cannot read the weather file: " + why.reason;
     throw LoadFailure({e});
   }
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return parseEpw(ss.str(), path);
+  return parseEpw(*text, path);
 }
 
 }  // namespace dctwin

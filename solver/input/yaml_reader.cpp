@@ -18,6 +18,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "solver/common/bounded_file.h"
+
 namespace dctwin {
 
 int editDistance(const std::string& a, const std::string& b) {
@@ -402,39 +404,12 @@ bool parseDocument(Session& s, const std::string& file, const std::string& text,
   return true;
 }
 
-// read a whole file of at most kMaxFileBytes; nullopt with *why on failure
+// read a whole file of at most kMaxFileBytes; nullopt with *why on failure (the bounded opener:
+// regular files only, never a blocking open, solver/common/bounded_file.h)
 std::optional<std::string> readTextFile(const std::string& path, std::string* why) {
-  std::error_code ec;
-  const fs::file_status st = fs::status(path, ec);
-  if (ec || !fs::exists(st)) {
-    *why = "no such file";
-    return std::nullopt;
-  }
-  if (!fs::is_regular_file(st)) {
-    *why = "not a regular file";
-    return std::nullopt;
-  }
-  const auto size = fs::file_size(path, ec);
-  if (!ec && size > kMaxFileBytes) {
-    *why = "the file is too large (" + std::to_string(size) + " bytes; at most 16 MiB)";
-    return std::nullopt;
-  }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    *why = "cannot open the file";
-    return std::nullopt;
-  }
-  // in chunks: the size seen above may have changed, and special files may report none
-  std::string text;
-  if (!ec) text.reserve(static_cast<std::size_t>(size));
-  char buf[1 << 16];
-  while (in.read(buf, sizeof buf) || in.gcount() > 0) {
-    text.append(buf, static_cast<std::size_t>(in.gcount()));
-    if (text.size() > kMaxFileBytes) {
-      *why = "the file is too large (at most 16 MiB)";
-      return std::nullopt;
-    }
-  }
+  FileRefusal r;
+  auto text = readBoundedFile(path, kMaxFileBytes, &r);
+  if (!text) *why = r.reason;
   return text;
 }
 
@@ -628,15 +603,17 @@ std::optional<std::vector<double>> readNumbers(File& f, const YAML::Node& n,
 //---------------------------------------------------------------------------------------------
 // file kinds
 
-std::optional<keys::FileKind> detectFileKind(const std::string& text, std::string* why) {
+std::optional<keys::FileKind> detectFileKind(const std::string& text, std::string* why,
+                                             SourceLoc* loc) {
   using keys::FileKind;
   Session s;
   YAML::Node root;
   try {
     if (!parseDocument(s, "", text, root)) {
-      // the reader's own reason (too large, not UTF-8, too many values, a YAML error)
+      // the reader's own reason (too large, not UTF-8, too many values, a YAML error) and where
       const std::vector<LoadError> e = s.finish("");
       *why = e.empty() ? "not a YAML document" : e.front().message;
+      if (loc != nullptr && !e.empty()) *loc = e.front().loc;
       return std::nullopt;
     }
     if (!root.IsMap()) {
@@ -713,8 +690,15 @@ MapIn::MapIn(File& f, const YAML::Node& node, std::string path, const keys::Sect
       rel_(std::move(rel)) {
   f_.visit(node_, path_);
   if (!node_.IsMap()) {
-    f_.error(node_, path_, node_.IsScalar() ? node_.Scalar() : "",
-             std::string("expected a map (key: value lines), got ") + kindOf(node_));
+    // at the top level the file is not one of ours (a text file, /etc/passwd): nothing of it is
+    // quoted back
+    if (path_.empty())
+      f_.error(node_, path_, "",
+               std::string("the file is not a map of keys (key: value lines) but ") +
+                   kindOf(node_) + "; is it a dctwin YAML file?");
+    else
+      f_.error(node_, path_, node_.IsScalar() ? node_.Scalar() : "",
+               std::string("expected a map (key: value lines), got ") + kindOf(node_));
     return;
   }
   valid_ = true;

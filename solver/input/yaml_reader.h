@@ -261,6 +261,9 @@ const keys::Section& openSection();
 // which kind of file a text is, by its top-level keys: the version key (dctwin, dctwin_scenario,
 // dctwin_sweep) if any, else the kind with the most keys of its own; nullopt (with *why) when
 // it cannot be told
-std::optional<keys::FileKind> detectFileKind(const std::string& text, std::string* why);
+// loc (may be null): where the reason lies (line and column of a YAML syntax error; 0 when the
+// file as a whole is at fault)
+std::optional<keys::FileKind> detectFileKind(const std::string& text, std::string* why,
+                                             SourceLoc* loc = nullptr);
 
 }  // namespace dctwin::reader

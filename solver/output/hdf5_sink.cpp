@@ -4,11 +4,13 @@
 // crash safety: every series is chunked by flush_every rows and the file is flushed exactly when
 // a block of that many rows is complete, so no chunk is ever rewritten (solver/output/results.h);
 // provenance is flushed before the first row, and the event log, the solver statistics and
-// `rows_complete` are brought up to date at every flush
+// `rows_complete` are brought up to date at every flush, `rows_complete` (and at the end `status`)
+// in a flush after the one that wrote the rows it counts
 #include <algorithm>
 #include <cmath>
 #include <optional>
 
+#include "solver/common/run_limits.h"
 #include "solver/output/monthly.h"
 #include "solver/output/results.h"
 #include "solver/output/results_reader.h"
@@ -21,6 +23,8 @@ namespace {
 // a flush costs a few ms; runs that write many rows per second of wall time flush at most this
 // often, so that the file spends little of its time half-flushed
 constexpr double kMinFlushSeconds = 0.25;
+// the most chunks a series of a long run holds (see begin)
+constexpr std::size_t kMaxChunksPerSeries = 512;
 }  // namespace
 
 struct Hdf5Sink::Impl {
@@ -102,6 +106,23 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   if (L.duration > 0 && power_interval_ > 0)  // the /power series' own rows
     rows = std::max(rows, std::size_t(std::ceil(L.duration / power_interval_)) + 2);
   for (int w : F.width) widest = std::max(widest, std::size_t(std::max(w, 0)));
+  // a long run gets chunks (and flushes) of more rows, so that a series holds at most
+  // kMaxChunksPerSeries chunks: HDF5 keeps every chunk-index node of the file in memory (the
+  // metadata cache never evicts, results.cpp) at ~300 bytes per chunk in memory, which for 10-row
+  // chunks grew with the run (a 30-day pod: 4,320 chunks in each of 174 series, ~380 MB)
+  if (rows > kMaxChunksPerSeries * std::size_t(flush_every_))
+    flush_every_ = int((rows + kMaxChunksPerSeries - 1) / kMaxChunksPerSeries);
+  // the size the file would reach, refused past the limit before the file is created
+  if (!allow_large_ && L.duration > 0 && L.solver.output_interval > 0) {
+    double row_bytes = 0, power_row_bytes = 0;
+    for (const ObservableInfo& o : observableTable()) {
+      if (!F.has(o.id) || (o.rate == Rate::Fast && power_interval_ <= 0)) continue;
+      if (o.id != Obs::Time && o.id != Obs::PowerTime && !anyGlobMatch(I.record, o.path)) continue;
+      const double b = 8.0 * double(std::max<std::size_t>(L.width(o.shape), 1));
+      (o.rate == Rate::Fast ? power_row_bytes : row_bytes) += b;
+    }
+    checkRunSize(L.duration, L.solver.output_interval, power_interval_, row_bytes, power_row_bytes);
+  }
   I.file.emplace(path_, std::size_t(flush_every_), rows, widest);
   I.file->setThreads(L.threads);
   I.monthly.begin(L);
@@ -207,6 +228,19 @@ void Hdf5Sink::end(const RunResult& r) {
   if (!impl_->file) return;
   Impl& I = *impl_;
   ResultsFile& f = *I.file;
+  // 1. everything the outcome covers goes to disk first, the file still saying `running` with
+  // the rows of its last flush: the last rows (partial blocks, /power's too), the event log, the
+  // solver statistics and the monthly totals
+  I.stats(r.stats, r.t_end, r.wall_seconds);
+  I.events(r.events);
+  if (I.monthly.active() && !I.monthly.months().empty())  // totals per calendar month
+    for (const MonthlyColumn& c : monthlyColumns())
+      f.writeVector(std::string("/monthly/") + c.name, monthlyColumn(I.monthly.months(), c.name),
+                    c.unit, c.description);
+  f.flush(true);
+  // 2. only then the outcome and the row count, in a flush of their own (the close's): a kill
+  // before it returns leaves `running` and the last rows_complete, never a status or a count
+  // that claims rows not yet on disk
   f.setAttribute("/", "status",
                  std::string(!r.ok                    ? "failed"
                              : !r.interrupted.empty() ? "interrupted"
@@ -214,13 +248,7 @@ void Hdf5Sink::end(const RunResult& r) {
                                                       : "completed"));
   f.setAttribute("/", "error", r.error);
   f.setAttribute("/", "signal", r.interrupted);
-  I.stats(r.stats, r.t_end, r.wall_seconds);
   f.setAttribute("/", "rows_complete", static_cast<long long>(I.count));
-  I.events(r.events);
-  if (I.monthly.active() && !I.monthly.months().empty())  // totals per calendar month
-    for (const MonthlyColumn& c : monthlyColumns())
-      f.writeVector(std::string("/monthly/") + c.name, monthlyColumn(I.monthly.months(), c.name),
-                    c.unit, c.description);
   f.close();
   impl_->file.reset();
 }

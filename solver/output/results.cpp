@@ -53,10 +53,12 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <new>
 #include <optional>
 #include <string_view>
 #include <utility>
 
+#include "solver/common/bounded_file.h"
 #include "solver/common/parallel.h"
 
 namespace dctwin {
@@ -198,39 +200,81 @@ struct ResultsFile::Impl {
       ::dup2(junk, hdf5_fd);
       ::close(junk);
     }
+    // a file-size limit (ulimit -f) applies to the in-memory file too: the soft limit is raised
+    // to the hard one until the close (restoreLimit), so that the close succeeds; HDF5 cannot
+    // close a file whose close failed, not even at the process's exit
+    struct rlimit rl {};
+    if (::getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != rl.rlim_max) {
+      saved_fsize = rl.rlim_cur;
+      rl.rlim_cur = rl.rlim_max;
+      raised_fsize = ::setrlimit(RLIMIT_FSIZE, &rl) == 0;
+    }
     H5Eclear2(H5E_DEFAULT);
   }
+  void restoreLimit() {
+    if (!raised_fsize) return;
+    struct rlimit rl {};
+    if (::getrlimit(RLIMIT_FSIZE, &rl) == 0) {
+      rl.rlim_cur = saved_fsize;
+      (void)::setrlimit(RLIMIT_FSIZE, &rl);
+    }
+    raised_fsize = false;
+  }
+  rlim_t saved_fsize = 0;
+  bool raised_fsize = false;
 
-  // before a flush: room for it (the free space of the file system, the file-size limit), with
-  // a margin for the new blocks it may open; a flush that could not complete is not started
-  void checkRoom() {
+  // the bytes a flush will write, at most: the buffered rows not yet on disk (as deflate's worst
+  // case, a little over their raw size), the event log's new strings, and the metadata cache
+  // (every object the file's metadata holds: the cache never evicts, so this bounds what a flush
+  // can write), plus a margin for the small static datasets HDF5 buffers itself
+  double pendingBytes(bool partial) const {
+    double bytes = 256.0 * 1024;
+    for (const Series& s : series)
+      if (s.buffered > s.on_disk && (partial || s.buffered == s.rows))
+        bytes += double(s.rows) * double(s.cols) * sizeof(double) * 1.01 + 4096;
+    for (const StrSeries& s : strings)
+      for (std::size_t i = s.on_disk; i < s.values.size(); ++i)
+        bytes += double(s.values[i].size()) + 64;
+    std::size_t max_size = 0, min_clean = 0, cur_size = 0;
+    int entries = 0;
+    if (H5Fget_mdc_size(file->getId(), &max_size, &min_clean, &cur_size, &entries) >= 0)
+      bytes += double(cur_size);
+    return bytes;
+  }
+
+  // before a flush (and before a static dataset of `extra` bytes): room for what it writes
+  // (pendingBytes) on the file system, and for the file's end of allocation (with a new block of
+  // each kind it may open) under the file-size limit; a write that could not complete is not
+  // started, so HDF5 never sees a failed write it cannot close after
+  void checkRoom(bool partial, double extra = 0) {
+    if (broken) fail("an earlier write failed; the file is kept as of its last flush", "");
     haddr_t eoa = 0;
     if (H5Fget_eoa(file->getId(), &eoa) < 0) return;
-    const double need = double(eoa) + double(kMetaBlockBytes + kSmallDataBlockBytes);
+    const double writes = pendingBytes(partial) + extra;
+    const double size = double(eoa) + writes + double(kMetaBlockBytes + kSmallDataBlockBytes);
     struct rlimit rl {};
     if (::getrlimit(RLIMIT_FSIZE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
-        need > double(rl.rlim_cur)) {
+        size > double(rl.rlim_cur)) {
       freeze();
       fail("the file would outgrow the file-size limit (" + std::to_string(rl.rlim_cur) +
                " bytes); kept as of its last flush",
            "");
     }
     struct statvfs vs {};
-    struct stat sb {};
     const std::string on = published ? path : partial_path;
-    if (::statvfs(on.c_str(), &vs) == 0 && ::stat(on.c_str(), &sb) == 0) {
+    if (::statvfs(on.c_str(), &vs) == 0) {
       const double free_bytes = double(vs.f_bavail) * double(vs.f_frsize);
-      const double held = double(sb.st_blocks) * 512.0;
-      if (need - held > free_bytes) {
+      if (writes > free_bytes) {
         freeze();
-        fail("disk full (" + std::to_string(long(free_bytes / 1048576)) +
-                 " MiB free); kept as of its last flush",
+        fail("disk full (" + std::to_string(long(free_bytes / 1024)) +
+                 " KiB free, the flush needs " + std::to_string(long(writes / 1024)) +
+                 " KiB); kept as of its last flush",
              "");
       }
     }
   }
 
-  // the first flush puts the file under its name (atomically replacing an older one)
+  // the first flush with rows puts the file under its name (atomically replacing an older one)
   void publish() {
     if (published) return;
     if (::rename(partial_path.c_str(), path.c_str()) != 0)
@@ -259,6 +303,16 @@ struct ResultsFile::Impl {
   [[noreturn]] void fail(const std::string& what, const std::string& obj,
                          const H5::Exception* e = nullptr) const {
     throw ResultsError(message(what, obj, e));
+  }
+
+  // a write HDF5 could not do (a full disk): the file is frozen as of its last flush (freeze), so
+  // that closing it later neither writes half of what failed nor fails again (an H5File whose
+  // close failed would close a second time in its destructor)
+  [[noreturn]] void failWrite(const std::string& what, const std::string& obj,
+                              const H5::Exception* e) {
+    const std::string msg = message(what, obj, e);
+    freeze();
+    throw ResultsError(msg);
   }
 
   void requireOpen(const std::string& obj) const {
@@ -489,7 +543,7 @@ struct ResultsFile::Impl {
 
   void flushAll(bool partial = true) {
     if (broken) fail("an earlier write failed; the file is kept as of its last flush", "");
-    checkRoom();
+    checkRoom(partial);
     for (auto& s : series) {
       try {
         writeBuffered(s, partial);
@@ -516,20 +570,21 @@ struct ResultsFile::Impl {
       freeze();
       throw ResultsError(msg);
     }
-    publish();
+    // the file takes its name once a flush with rows has completed: the first flush that writes
+    // rows also creates every chunk index, and a kill during it could leave a file that does not
+    // read under the final name (before, a run killed leaves PATH.partial and any older PATH)
+    if (std::any_of(series.begin(), series.end(),
+                    [](const Series& s) { return s.block_start > 0 || s.on_disk > 0; }))
+      publish();
   }
 };
 
 void checkOutputPath(const std::string& output, const std::vector<std::string>& inputs) {
-  namespace fs = std::filesystem;
-  std::error_code ec;
   for (const std::string& in : inputs) {
     if (in.empty() || output.empty()) continue;
-    const bool same = fs::exists(output, ec)
-                          ? fs::equivalent(output, in, ec)
-                          : fs::weakly_canonical(output, ec) == fs::weakly_canonical(in, ec);
-    if (same)
-      throw ResultsError("results file '" + output + "' is the input file '" + in +
+    // the same device and inode through any link or spelling (solver/common/bounded_file.h)
+    if (sameFile(output, in))
+      throw ResultsError("output file '" + output + "' is the input file '" + in +
                          "'; refusing to overwrite it (choose another --output)");
   }
 }
@@ -592,8 +647,8 @@ ResultsFile::ResultsFile(const std::string& path, std::size_t chunk_rows, std::s
     }
     impl_->target_fd = fd;
   }
-  // 2. the file is written as PATH.partial (locked) and renamed to PATH at its first flush, so a
-  // run killed before that leaves PATH as it was
+  // 2. the file is written as PATH.partial (locked) and renamed to PATH at its first flush with
+  // rows (or its close), so a run killed before that leaves PATH as it was
   impl_->partial_path = path + ".partial";
   impl_->lock_fd = lockFd(impl_->partial_path, O_CREAT);
   auto unlock = [&] {
@@ -656,7 +711,7 @@ void ResultsFile::setAttribute(const std::string& path, const std::string& name,
   try {
     impl_->withObject(path, [&](H5::H5Object& o) { Impl::putString(o, name, value); });
   } catch (const H5::Exception& e) {
-    impl_->fail("cannot set attribute '" + name + "'", path, &e);
+    impl_->failWrite("cannot set attribute '" + name + "'", path, &e);
   }
 }
 
@@ -667,7 +722,7 @@ void ResultsFile::setAttribute(const std::string& path, const std::string& name,
       Impl::putScalar(o, name, H5::PredType::IEEE_F64LE, H5::PredType::NATIVE_DOUBLE, &value);
     });
   } catch (const H5::Exception& e) {
-    impl_->fail("cannot set attribute '" + name + "'", path, &e);
+    impl_->failWrite("cannot set attribute '" + name + "'", path, &e);
   }
 }
 
@@ -678,13 +733,18 @@ void ResultsFile::setAttribute(const std::string& path, const std::string& name,
       Impl::putScalar(o, name, H5::PredType::STD_I64LE, H5::PredType::NATIVE_LLONG, &value);
     });
   } catch (const H5::Exception& e) {
-    impl_->fail("cannot set attribute '" + name + "'", path, &e);
+    impl_->failWrite("cannot set attribute '" + name + "'", path, &e);
   }
 }
 
 void ResultsFile::writeStrings(const std::string& path, const std::vector<std::string>& values,
                                const std::string& description) {
   impl_->requireOpen(path);
+  impl_->checkRoom(false, [&] {
+    double b = 0;
+    for (const auto& v : values) b += double(v.size()) + 16;
+    return b;
+  }());
   try {
     std::string full = impl_->prepareDataset(path);
     std::vector<const char*> ptrs;
@@ -697,13 +757,14 @@ void ResultsFile::writeStrings(const std::string& path, const std::vector<std::s
     // labels are not quantities: the units attribute is present but empty
     Impl::labelDataset(ds, "", description);
   } catch (const H5::Exception& e) {
-    impl_->fail("cannot write strings", path, &e);
+    impl_->failWrite("cannot write strings", path, &e);
   }
 }
 
 void ResultsFile::writeVector(const std::string& path, std::span<const double> values,
                               const std::string& units, const std::string& description) {
   impl_->requireOpen(path);
+  impl_->checkRoom(false, double(values.size()) * 8);
   try {
     std::string full = impl_->prepareDataset(path);
     hsize_t dims[1] = {values.size()};
@@ -712,13 +773,14 @@ void ResultsFile::writeVector(const std::string& path, std::span<const double> v
     if (!values.empty()) ds.write(values.data(), H5::PredType::NATIVE_DOUBLE);
     Impl::labelDataset(ds, units, description);
   } catch (const H5::Exception& e) {
-    impl_->fail("cannot write vector", path, &e);
+    impl_->failWrite("cannot write vector", path, &e);
   }
 }
 
 void ResultsFile::writeIntVector(const std::string& path, std::span<const long long> values,
                                  const std::string& description) {
   impl_->requireOpen(path);
+  impl_->checkRoom(false, double(values.size()) * 8);
   try {
     std::string full = impl_->prepareDataset(path);
     hsize_t dims[1] = {values.size()};
@@ -727,7 +789,7 @@ void ResultsFile::writeIntVector(const std::string& path, std::span<const long l
     if (!values.empty()) ds.write(values.data(), H5::PredType::NATIVE_LLONG);
     Impl::labelDataset(ds, "1", description);
   } catch (const H5::Exception& e) {
-    impl_->fail("cannot write integer vector", path, &e);
+    impl_->failWrite("cannot write integer vector", path, &e);
   }
 }
 
@@ -767,7 +829,7 @@ int ResultsFile::addSeries(const std::string& path, std::size_t width, const std
     }
     Impl::labelDataset(s.ds, units, description);
   } catch (const H5::Exception& e) {
-    impl_->fail("cannot create series", path, &e);
+    impl_->failWrite("cannot create series", path, &e);
   }
   impl_->series.push_back(std::move(s));
   return static_cast<int>(impl_->series.size() - 1);
@@ -823,7 +885,7 @@ int ResultsFile::addStringSeries(const std::string& path, const std::string& des
     s.ds = impl_->file->createDataSet(s.path, utf8Type(), H5::DataSpace(1, dims, maxdims), dcpl);
     Impl::labelDataset(s.ds, "", description);
   } catch (const H5::Exception& e) {
-    impl_->fail("cannot create string series", path, &e);
+    impl_->failWrite("cannot create string series", path, &e);
   }
   impl_->strings.push_back(std::move(s));
   return static_cast<int>(impl_->strings.size() - 1);
@@ -866,8 +928,13 @@ void ResultsFile::close() {
     impl_->file->close();
   } catch (const H5::Exception& e) {
     if (error.empty()) error = impl_->message("close failed", "", &e);
+    // HDF5 cannot close a file twice once a close failed (it crashes): the handle is forgotten
+    // (left to the process's end), not closed again by ~H5File
+    H5Eclear2(H5E_DEFAULT);
+    new (&*impl_->file) H5::H5File();
   }
   impl_->open = false;
+  impl_->restoreLimit();
   if (!impl_->broken) impl_->trimToEnd();
   if (error.empty() && !impl_->broken && !impl_->published) {
     try {

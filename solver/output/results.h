@@ -10,7 +10,10 @@
 // on disk is not touched except by chunks written to space never used before (no freed space is
 // reused, the metadata cache never evicts), so a process killed between flushes leaves exactly
 // the file of the last flush. A writer that flushes only when every series' block is full
-// (flush(false) at multiples of chunkRows()) never rewrites a chunk. The file is locked
+// (flush(false) at multiples of chunkRows()) never rewrites a chunk. The file is written as
+// PATH.partial and takes its name at the end of its first flush with rows (or at its close).
+// Before a flush or a static dataset the writer checks there is room for what it writes; a
+// write that fails (a full disk) freezes the file as of its last flush. The file is locked
 // (flock, exclusive) for as long as it is open: a second writer or a reader holding it makes the
 // constructor throw before anything is truncated.
 #pragma once
@@ -31,7 +34,8 @@ class ResultsError : public std::runtime_error {
 };
 
 // throws ResultsError when `output` names the same file as one of `inputs` (empty ones are
-// skipped): a results file never replaces the facility, scenario or sweep file it came from
+// skipped), through links and whatever the spelling (the same device and inode): an output
+// never replaces the facility, scenario, sweep, journal or results file it came from
 void checkOutputPath(const std::string& output, const std::vector<std::string>& inputs);
 
 class ResultsFile {

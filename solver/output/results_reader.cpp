@@ -5,14 +5,17 @@
 // vectors. HDF5's automatic error printing is switched off while reading and restored after;
 // every failure becomes a ResultsError naming the file and the innermost HDF5 message.
 #include "solver/output/results_reader.h"
+#include "solver/common/bounded_file.h"
 #include "solver/common/provenance.h"
 
 #include <hdf5.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <limits>
 #include <numeric>
 
 namespace dctwin {
@@ -221,9 +224,10 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
   ResultsData data;
   data.path = path;
   rd.out = &data;
-  std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) rd.fail("no such file");
-  if (std::filesystem::is_directory(path, ec)) rd.fail("is a folder, not a results file");
+  // the bounded opener's check first: HDF5 would block on a FIFO and read a device forever
+  FileRefusal why;
+  if (!checkRegularFile(path, kMaxResultsFileBytes, &why))
+    rd.fail(why.err == EISDIR ? "is a folder, not a results file" : why.reason);
   if (H5Fis_hdf5(path.c_str()) <= 0) {
     H5Eclear2(H5E_DEFAULT);
     rd.fail("not an HDF5 file (a results file written by dctwin run or dctwin-gui expected)");
@@ -258,15 +262,29 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
   if (!t || t->width != 0) rd.fail("not a dctwin run results file (no /time series)");
   if (!data.strings.count("/rack/names") || !data.strings.count("/cdu/names"))
     rd.fail("not a dctwin run results file (no /rack/names or /cdu/names)");
-  // a run that was killed (status still `running`): trust the rows of its last completed flush
-  // (docs/results.md, "Flushing and interrupted runs"); a flush cut short may have left more
-  const auto st = data.text_attributes.find("status");
+  // the durable end (docs/results.md, "Flushing and interrupted runs"): rows_complete is written
+  // only after every row it counts is on disk, so rows past it (a flush cut short, a kill during
+  // the close) are not trusted whatever the status says; they are dropped and counted in
+  // rows_beyond_durable_end. The /power series keep their rows up to the last durable time.
   const auto rc = data.number_attributes.find("rows_complete");
-  if (st != data.text_attributes.end() && st->second == "running" &&
-      rc != data.number_attributes.end() && rc->second >= 0 && rc->second < double(t->rows)) {
+  if (rc != data.number_attributes.end() && rc->second >= 0 && rc->second < double(t->rows)) {
     const std::size_t keep = std::size_t(rc->second), T0 = t->rows;
+    const double t_end = keep > 0 ? t->at(keep - 1) : -std::numeric_limits<double>::infinity();
+    data.rows_beyond_durable_end = T0 - keep;
+    // (without /power/time among the series read, /power is left as it is)
+    const ResultsSeries* pt = data.find("/power/time");
+    std::size_t keep_power = 0;
+    while (pt != nullptr && keep_power < pt->rows && pt->at(keep_power) <= t_end) ++keep_power;
     for (auto& [p, s] : data.series) {
-      if (p.rfind("/power/", 0) == 0 || p.rfind("/events/", 0) == 0 || s.rows < keep) continue;
+      if (p.rfind("/events/", 0) == 0) continue;
+      if (p.rfind("/power/", 0) == 0) {
+        if (pt != nullptr && s.rows > keep_power) {
+          s.rows = keep_power;
+          s.data.resize(keep_power * s.columns());
+        }
+        continue;
+      }
+      if (s.rows < keep) continue;
       if (s.rows != T0 && s.width == 0 && p != "/time") continue;
       s.rows = keep;
       s.data.resize(keep * s.columns());

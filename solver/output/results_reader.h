@@ -36,6 +36,9 @@ struct ResultsData {
   std::map<std::string, std::vector<long long>> integers;   // int64 datasets
   std::map<std::string, std::vector<std::string>> strings;  // string datasets
   std::vector<EventRecord> events;                          // /events, in time order
+  // rows the file holds past its durable end (root attribute rows_complete), dropped on reading:
+  // a run killed while it flushed or closed; 0 for a file whose every row is durable
+  std::size_t rows_beyond_durable_end = 0;
 
   const ResultsSeries* find(const std::string& p) const {
     auto it = series.find(p);
@@ -57,6 +60,8 @@ struct ResultsReadOptions {
   std::function<bool(const std::string&)> want;
 };
 
+// The file is checked with the bounded opener first (solver/common/bounded_file.h): a FIFO, a
+// device or a file over kMaxResultsFileBytes is refused without blocking or reading it.
 // throws ResultsError: "FILE: not an HDF5 file", "FILE: truncated or damaged (...)",
 // "FILE: not a dctwin results file (no /time)", "FILE: results schema version 2 (written by
 // dctwin 0.3.0) is newer than this dctwin 0.1.0 reads (1) ...", ...

@@ -45,10 +45,14 @@ class Hdf5Sink : public RunSink {
   // the name and index datasets always); begin() throws ResultsError naming a pattern that
   // matches no series of the output table. Empty: every series.
   void record(std::vector<std::string> patterns);
+  // write a file past kMaxOutputBytes (solver/common/run_limits.h); without it begin() throws
+  // RunSizeError, before the file is created, naming the size the run would write
+  void allowLarge(bool allow) { allow_large_ = allow; }
 
  private:
   struct Impl;
   std::unique_ptr<Impl> impl_;
+  bool allow_large_ = false;
   std::string path_;
   int flush_every_;
   double power_interval_;

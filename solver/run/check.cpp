@@ -26,8 +26,13 @@ std::string checkFile(const std::string& path, const std::string& facility) {
   std::string why;
   const auto text = reader::readTextFile(path, &why);
   if (!text) throw LoadFailure({LoadError{SourceLoc{path, 0, 0, ""}, "", "cannot read: " + why}});
-  const auto kind = reader::detectFileKind(*text, &why);
-  if (!kind) throw std::runtime_error(path + ": " + why);
+  SourceLoc where;
+  const auto kind = reader::detectFileKind(*text, &why, &where);
+  if (!kind) {
+    // with the line and column of a YAML syntax error, as the loaders report it
+    where.file = path;
+    throw LoadFailure({LoadError{where, "", why}});
+  }
   switch (*kind) {
     case keys::FileKind::Facility:
       return path + ": ok: " + compiled(loadFacility(path));

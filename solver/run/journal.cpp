@@ -1,14 +1,21 @@
 // journal.cpp: the sweep's metrics table and its journal of finished cases (see sweep.h). No
 // solver here: the journal's readers are fuzzed on their own (tests/fuzz/fuzz_journal.cpp).
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <map>
 #include <sstream>
 
+#include "solver/common/bounded_file.h"
 #include "solver/run/sweep.h"
 
 namespace dctwin {
@@ -143,30 +150,58 @@ std::string checksum(const std::string& text) {
   std::snprintf(b, sizeof b, "#%08x", h);
   return b;
 }
-// every file the sweep reads as a whole: the sweep file, the base facility and scenario, the
-// facility files a parameter names (catalog entries and CSV profiles are not covered)
-std::string fingerprint(const SweepSpec& s) {
-  // FNV-1a, 64 bit: the same on every platform, so shards merge across machines
-  std::uint64_t h = fnv64(1469598103934665603ULL, s.text);
-  auto file = [&](const std::string& path) {
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    if (in) ss << in.rdbuf();
-    h = fnv64(h, "\n--" + path + "\n" + ss.str());
-  };
-  file(s.facility_path);
-  if (!s.scenario_path.empty()) file(s.scenario_path);
+// the contents of a file the sweep reads, through the bounded opener; an unreadable file
+// (missing, not a regular file) hashes as its reason, so that it matches only itself
+std::string contents(const std::string& path) {
+  FileRefusal why;
+  const auto text = readBoundedFile(path, kMaxInputFileBytes, &why);
+  return text ? *text : "\n<unreadable: " + why.reason + ">";
+}
+// every file a file-valued parameter names, as the sweep resolves it (relative to the sweep file)
+template <class F>
+void paramFiles(const SweepSpec& s, F&& file) {
   auto files = [&](const SweepParam& p) {
     if (p.target == "facility_file" || p.file_valued)
-      for (const auto& v : p.values)
-        file(std::filesystem::path(v).is_absolute()
+      for (std::size_t k = 0; k < p.values.size(); ++k) {
+        const std::string& v = p.values[k];
+        file(p.name + "[" + std::to_string(k) + "]",
+             std::filesystem::path(v).is_absolute()
                  ? v
                  : (std::filesystem::path(s.base_dir) / v).lexically_normal().string());
+      }
   };
   for (const auto& p : s.params) {
     files(p);
     for (const auto& l : p.linked) files(l);
   }
+}
+// what the sweep computes, by content: the sweep file's text and the contents of the base
+// facility and scenario and of the files a parameter names, each labelled by its role (not by its
+// path, so that a sweep resumed or merged from another directory, through a link or with the
+// path spelled otherwise matches its journal). Catalog entries and CSV profiles are not covered.
+std::string fingerprint(const SweepSpec& s) {
+  // FNV-1a, 64 bit: the same on every platform, so shards merge across machines
+  std::uint64_t h = fnv64(1469598103934665603ULL, s.text);
+  auto file = [&](const std::string& role, const std::string& path) {
+    h = fnv64(h, "\n--" + role + "\n" + contents(path));
+  };
+  file("facility", s.facility_path);
+  if (!s.scenario_path.empty()) file("scenario", s.scenario_path);
+  paramFiles(s, file);
+  return "dctwin-sweep-journal 4 " + std::to_string(h);
+}
+// the fingerprint journals of version 3 carried: the paths as the sweep spelled them, hashed
+// with the contents; such a journal is still resumed where both match
+std::string fingerprintV3(const SweepSpec& s) {
+  std::uint64_t h = fnv64(1469598103934665603ULL, s.text);
+  auto file = [&](const std::string&, const std::string& path) {
+    FileRefusal why;
+    const auto text = readBoundedFile(path, kMaxInputFileBytes, &why);
+    h = fnv64(h, "\n--" + path + "\n" + (text ? *text : std::string()));
+  };
+  file("", s.facility_path);
+  if (!s.scenario_path.empty()) file("", s.scenario_path);
+  paramFiles(s, file);
   return "dctwin-sweep-journal 3 " + std::to_string(h);
 }
 std::string escape(const std::string& e) {
@@ -175,6 +210,55 @@ std::string escape(const std::string& e) {
     o += ch == '\n' ? std::string("\\n") : ch == '\t' ? std::string(" ") : std::string(1, ch);
   return o;
 }
+}  // namespace
+
+namespace {
+// a journal's lines, read a block at a time: memory stays one line of at most kMaxLine bytes
+// whatever the file holds (a longer line is returned cut to that, and fails its checksum)
+class JournalLines {
+ public:
+  explicit JournalLines(const std::string& path)
+      : fd_(::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC)) {}
+  ~JournalLines() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  JournalLines(const JournalLines&) = delete;
+  JournalLines& operator=(const JournalLines&) = delete;
+  // the next line without its newline; false at the end
+  bool next(std::string& line) {
+    line.clear();
+    cut_ = false;
+    bool any = false;
+    for (;;) {
+      if (pos_ == len_) {
+        if (fd_ < 0) return any;
+        const ssize_t n = ::read(fd_, buf_, sizeof buf_);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) {
+          cut_ = any;  // the file ends inside a line
+          return any;
+        }
+        pos_ = 0;
+        len_ = std::size_t(n);
+      }
+      any = true;
+      const char* nl = static_cast<const char*>(std::memchr(buf_ + pos_, '\n', len_ - pos_));
+      const std::size_t end = nl ? std::size_t(nl - buf_) : len_;
+      if (line.size() < kMaxLine)
+        line.append(buf_ + pos_, std::min(end - pos_, kMaxLine - line.size()));
+      pos_ = nl ? end + 1 : end;
+      if (nl) return true;
+    }
+  }
+  bool cut() const { return cut_; }
+
+ private:
+  static constexpr std::size_t kMaxLine = std::size_t{1} << 16;
+  int fd_;
+  char buf_[1 << 16];
+  std::size_t pos_ = 0, len_ = 0;
+  bool cut_ = false;
+};
 }  // namespace
 
 std::string journalLine(const CaseResult& r) {
@@ -244,31 +328,50 @@ bool parseJournalLine(const std::string& line, CaseResult& r) {
 std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s, std::size_t ncases,
                                     std::vector<std::string>* warnings) {
   std::vector<CaseResult> out;
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return out;
+  FileRefusal why;
+  if (!checkRegularFile(path, kMaxJournalBytes, &why)) {
+    if (why.err == ENOENT) return out;  // no journal: nothing done yet
+    throw failure(SourceLoc{path, 0, 0, ""}, "",
+                  "cannot read the sweep journal: " + why.reason +
+                      "; it is left as it is (choose another --output to start a new sweep)");
+  }
+  JournalLines in(path);
   std::string line;
-  if (!std::getline(in, line) || line.empty()) return out;  // empty: nothing done yet
-  const std::string head = fingerprint(s) + " cases=" + std::to_string(ncases);
-  if (line != head) {
-    // 1 and 2: older metrics tables (2 had no plant metrics)
-    const bool v1 = line.rfind("dctwin-sweep-journal 1 ", 0) == 0 ||
-                    line.rfind("dctwin-sweep-journal 2 ", 0) == 0;
-    throw failure(SourceLoc{path, 1, 1, ""}, line.substr(0, 80),
-                  v1 ? "a journal of an older dctwin: delete it (its cases run again)"
-                  : line.rfind("dctwin-sweep-journal 3 ", 0) == 0
-                      ? "this journal belongs to another sweep, or the sweep file, its facility "
-                        "or scenario changed since it was written: delete it to start over, or "
-                        "restore the files"
-                      : "not a dctwin sweep journal: delete it or choose another --output");
+  if (!in.next(line) || line.empty()) return out;  // empty: nothing done yet
+  const std::string tail = " cases=" + std::to_string(ncases);
+  const std::string head = fingerprint(s) + tail;
+  if (line != head && line != fingerprintV3(s) + tail) {
+    // no advice here deletes the journal: the cases it holds are the only copy of their results
+    const bool older = line.rfind("dctwin-sweep-journal 1 ", 0) == 0 ||
+                       line.rfind("dctwin-sweep-journal 2 ", 0) == 0;
+    const bool ours = line.rfind("dctwin-sweep-journal 3 ", 0) == 0 ||
+                      line.rfind("dctwin-sweep-journal 4 ", 0) == 0;
+    const bool other_count = ours && line.size() > tail.size() &&
+                             line.rfind(" cases=") != std::string::npos &&
+                             line.substr(0, line.rfind(" cases=")) == fingerprint(s);
+    throw failure(
+        SourceLoc{path, 1, 1, ""}, older || ours ? line.substr(0, 80) : "",
+        older ? "a journal of an older dctwin (its metrics table differs), kept as it is; finish "
+                "that sweep with the dctwin that started it, or choose another --output to run "
+                "this one"
+        : other_count
+            ? "this journal's sweep has another number of cases than this one (" + tail.substr(1) +
+                  "); it is kept as it is: choose another --output to run this sweep"
+        : ours ? "this journal was written by a sweep that computes something else: the sweep "
+                 "file, its facility, its scenario or a file a parameter names holds other "
+                 "contents than when the journal was written. The journal and its finished "
+                 "cases are kept as they are: restore those files to resume, or choose another "
+                 "--output to run this sweep"
+               : "not a dctwin sweep journal; it is left as it is (choose another --output)");
   }
   std::vector<char> seen(ncases, 0);
   int lineno = 1;
   bool cut = false;
-  while (std::getline(in, line)) {
+  while (in.next(line)) {
     ++lineno;
     CaseResult r;
     std::string why;
-    if (in.eof() && !line.empty()) cut = true;  // no newline: the last write was cut
+    if (in.cut()) cut = true;  // no newline: the last write was cut
     if (!parseJournalLine(line, r, &why)) {
       if (warnings)
         warnings->push_back(path + ":" + std::to_string(lineno) + ": " + why +
@@ -290,18 +393,56 @@ std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s,
   return out;
 }
 
+namespace {
+// appends `text` to the file in one write (O_APPEND), every byte of it or an error: a full disk
+// or a file-size limit is reported at once, not found later as a shorter journal. A write cut
+// short leaves a line without its newline, which the checksum refuses on reading
+void appendChecked(const std::string& path, const std::string& text) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw JournalWriteError("cannot open the sweep journal '" + path +
+                            "': " + std::strerror(errno));
+  std::size_t done = 0;
+  while (done < text.size()) {
+    const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int err = n < 0 ? errno : ENOSPC;
+      ::close(fd);
+      throw JournalWriteError("cannot write the sweep journal '" + path +
+                              "': " + std::strerror(err));
+    }
+    done += std::size_t(n);
+  }
+  if (::close(fd) != 0)
+    throw JournalWriteError("cannot write the sweep journal '" + path +
+                            "': " + std::strerror(errno));
+}
+}  // namespace
+
 void appendJournal(const std::string& path, const CaseResult& r) {
-  std::ofstream out(path, std::ios::app | std::ios::binary);
-  out << journalLine(r) << '\n';
+  appendChecked(path, journalLine(r) + '\n');
 }
 
 void startJournal(const std::string& path, const SweepSpec& s, std::size_t ncases) {
-  std::error_code ec;
-  if (std::filesystem::exists(path, ec) && std::filesystem::file_size(path, ec) > 0) return;
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << fingerprint(s) << " cases=" << ncases << '\n';
-  if (!out)
-    throw failure(SourceLoc{path, 0, 0, ""}, path, "cannot write the journal (" + path + ")");
+  struct stat sb {};
+  if (::stat(path.c_str(), &sb) == 0 && sb.st_size > 0) {
+    // resumed: a last line cut short (a kill, a full disk) gets its newline, so that the next
+    // case's line starts a line of its own
+    const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    char last = '\n';
+    if (fd >= 0) {
+      if (S_ISREG(sb.st_mode)) (void)!::pread(fd, &last, 1, sb.st_size - 1);
+      ::close(fd);
+    }
+    if (last != '\n') appendChecked(path, "\n");
+    return;
+  }
+  try {
+    appendChecked(path, fingerprint(s) + " cases=" + std::to_string(ncases) + '\n');
+  } catch (const JournalWriteError& e) {
+    throw failure(SourceLoc{path, 0, 0, ""}, "", e.what());
+  }
 }
 
 }  // namespace dctwin

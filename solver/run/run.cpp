@@ -57,6 +57,11 @@ RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
   FacilitySpec s = spec;
   applyScenario(scenario, s);
   const double duration = settings.duration > 0 ? settings.duration : scenario.duration;
+  if (!settings.allow_large) {
+    const double interval =
+        settings.output_interval > 0 ? settings.output_interval : scenario.output_interval;
+    checkRunSize(duration, std::min(interval, duration));
+  }
   // an event after the end would be dropped without a word: after the scenario's own duration
   // it is an error (one per event); after a shorter duration the caller asked for, a warning
   std::vector<std::string> warnings;

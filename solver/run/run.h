@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/common/run_limits.h"
 #include "solver/input/scenario.h"
 #include "solver/input/spec.h"
 #include "solver/output/sinks.h"
@@ -29,7 +30,12 @@ struct RunSettings {
   // the GPU layer's windows in blocks of steps where they may (SolverOptions::gpu_blocks); false:
   // step by step (the benchmark's A/B, the tests' reference)
   bool gpu_blocks = true;
+  // past the limits of checkRunSize (a very long run, very many rows, a very large results file):
+  // run anyway (`--allow-large`)
+  bool allow_large = false;
 };
+
+// the bounds a run keeps unless allow_large: solver/common/run_limits.h (checkRunSize)
 
 struct RunControl {
   // set from another thread (or a signal handler) to stop the run at the next coupling window;

@@ -23,6 +23,7 @@
 #include <sstream>
 #include <thread>
 
+#include "solver/common/bounded_file.h"
 #include "solver/common/units.h"
 #include "solver/output/results.h"
 #include "solver/run/run.h"
@@ -124,12 +125,13 @@ std::string emit(const YAML::Node& n) {
   return std::string(out.c_str()) + "\n";
 }
 
+// a file the sweep names (its facility, its scenario), through the bounded opener: a regular file
+// of at most 16 MiB (solver/common/bounded_file.h)
 std::string readText(const std::string& path, const SourceLoc& loc) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw failure(loc, path, "cannot open the file");
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  FileRefusal why;
+  auto text = readBoundedFile(path, kMaxInputFileBytes, &why);
+  if (!text) throw failure(loc, path, "cannot read the file: " + why.reason);
+  return std::move(*text);
 }
 
 // the case metrics over a window of the run: from SweepSpec::metrics_from, or from the first
@@ -495,7 +497,8 @@ std::string caseSeriesPath(const std::string& output, int index) {
 }
 
 CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& facility_text,
-                   const std::string& scenario_text, const std::string& series_path) {
+                   const std::string& scenario_text, const std::string& series_path,
+                   const std::atomic<bool>* cancel) {
   CaseResult r;
   r.index = c.index;
   for (const auto& [name, unit] : sweepMetrics()) r.metrics[name] = kNaN;
@@ -511,16 +514,21 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     RunSettings settings;
     settings.duration = s.duration;
     settings.output_interval = s.output_interval;
+    settings.allow_large = s.allow_large;
     MetricsSink sink(s.metrics_from);
     std::unique_ptr<Hdf5Sink> h5;
     std::vector<RunSink*> sinks{&sink};
     if (!series_path.empty()) {
       std::filesystem::create_directories(std::filesystem::path(series_path).parent_path());
       h5 = std::make_unique<Hdf5Sink>(series_path);
+      h5->allowLarge(s.allow_large);
       sinks.push_back(h5.get());
     }
-    const RunReport report = runFacility(spec, sc, settings, sinks);
+    RunControl control;
+    control.cancel = cancel;
+    const RunReport report = runFacility(spec, sc, settings, sinks, control);
     const RunResult& res = report.result;
+    r.cancelled = res.cancelled;
     const RunLayout& model = report.layout;
     const RunSummary& m = report.summary;
     auto& x = r.metrics;
@@ -639,7 +647,13 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const SweepBase& base,
       fresh[k] =
           runCase(s, cases[pending[k]], fac, sc,
                   s.series && !series_output.empty() ? caseSeriesPath(series_output, pending[k])
-                                                     : std::string());
+                                                     : std::string(),
+                  cancel);
+      // a case stopped part-way is no result: left out, it runs again on resume
+      if (fresh[k].cancelled) {
+        fresh[k].index = -1;
+        continue;
+      }
       std::lock_guard<std::mutex> lock(mu);
       ++count;
       if (finished) finished(fresh[k], count, static_cast<int>(pending.size()));
@@ -648,7 +662,7 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const SweepBase& base,
   std::vector<std::thread> pool;
   for (int t = 0; t < std::max(1, threads); ++t) pool.emplace_back(worker);
   for (auto& t : pool) t.join();
-  if (cancel && cancel->load())  // cases never started are left out
+  if (cancel && cancel->load())  // cases never started or stopped part-way are left out
     fresh.erase(
         std::remove_if(fresh.begin(), fresh.end(), [](const CaseResult& r) { return r.index < 0; }),
         fresh.end());

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,9 @@ struct CaseResult {
   std::string error;
   double wall_seconds = 0;
   std::map<std::string, double> metrics;  // SI; NaN where not applicable
+  // stopped part-way by the sweep's cancel (a signal, a journal that cannot be written): not a
+  // result, never journaled; the case runs again when the sweep resumes
+  bool cancelled = false;
 };
 
 // metric name -> unit, in column order (docs/sweep-format.md)
@@ -66,9 +70,11 @@ CaseInputs caseInputs(const SweepSpec& s, const SweepCase& c, const std::string&
 void validateSweep(const SweepSpec& s);
 
 // runs one case (loads, compiles, simulates); never throws: a failure is in the result.
-// series_path: also write the case's run file there (docs/results.md); "" for none
+// series_path: also write the case's run file there (docs/results.md); "" for none. cancel (may
+// be null): stops the run at its next coupling window (CaseResult::cancelled)
 CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& facility_text,
-                   const std::string& scenario_text, const std::string& series_path = "");
+                   const std::string& scenario_text, const std::string& series_path = "",
+                   const std::atomic<bool>* cancel = nullptr);
 
 // where a case's run file goes when the sweep keeps its series: OUTPUT.cases/case_NNNNNN.h5
 std::string caseSeriesPath(const std::string& output, int index);
@@ -101,16 +107,25 @@ std::vector<CaseResult> runSweep(const SweepSpec& s, const SweepBase& base,
 
 // journal of finished cases (one checksummed line each) for resuming an interrupted sweep
 // (docs/sweep-format.md "Journal"). readJournal throws LoadFailure for a journal of another
-// sweep (its fingerprint covers the sweep file, the base facility and scenario and the facility
-// files a parameter names) or of another case count, saying what to do; a line that is cut short,
-// changed, or names a case outside 0 .. ncases-1 is skipped with a warning (the case runs
-// again). An empty journal is one with nothing done.
+// sweep (its fingerprint covers the contents of the sweep file, the base facility and scenario
+// and the facility files a parameter names, not their paths) or of another case count, saying
+// what to do and never to delete it; a line that is cut short, changed, or names a case outside
+// 0 .. ncases-1 is skipped with a warning (the case runs again). An empty or missing journal is
+// one with nothing done. Journals are read through the bounded opener (regular files of at most
+// kMaxJournalBytes).
 std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s, std::size_t ncases,
                                     std::vector<std::string>* warnings);
 std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s);  // no warnings
 // the header, if the file is missing or empty; throws LoadFailure when it cannot be written
 void startJournal(const std::string& path, const SweepSpec& s, std::size_t ncases);
 void startJournal(const std::string& path, const SweepSpec& s);
+// a journal write that failed (a full disk, a file-size limit, a removed folder): the line is not
+// in the journal, and the sweep should stop (its finished cases stay resumable)
+class JournalWriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+// appends the case's line in one write; throws JournalWriteError when any of it fails
 void appendJournal(const std::string& path, const CaseResult& r);
 // one result as a journal line (no newline) and back; used to gather results over MPI. why (may
 // be null): why a line was refused

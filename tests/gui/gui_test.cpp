@@ -3,7 +3,10 @@
 // keeps serving a timer, the alarms and the floor-plan colours that follow, cancel, bad files,
 // chart CSV, scenario files, settings, the timeline and compare colouring. A screenshot of the
 // main window is saved in the build folder (DCTWIN_GUI_ARTIFACT_DIR) as a test artifact.
+#include <sys/stat.h>
+
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QProgressBar>
 #include <QSettings>
@@ -120,6 +123,43 @@ class GuiTest : public QObject {
     QVERIFY(w.openFile(tmp.filePath("pod_copy.yaml")));
     QCOMPARE(w.currentRun()->nrack(), 8);
     QVERIFY(errors.messages.isEmpty());
+  }
+
+  // File > Open on what is not a dctwin file: a FIFO (the window must not freeze), /dev/zero (no
+  // memory blow-up), a folder, a 60 MB file, a text file (its content is not shown)
+  void openBadFilesAtOnce() {
+    ErrorCapture errors;
+    MainWindow w(offscreenOptions());
+    QTemporaryDir tmp;
+    const QString fifo = tmp.filePath("fifo.yaml");
+    QVERIFY(::mkfifo(fifo.toLocal8Bit().constData(), 0600) == 0);
+    const QString large = tmp.filePath("large.yaml");
+    {
+      QFile f(large);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      QVERIFY(f.resize(60 << 20));
+    }
+    const QString passwd = tmp.filePath("passwd");
+    {
+      QFile f(passwd);
+      QVERIFY(f.open(QIODevice::WriteOnly));
+      f.write("root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/bin/sh\n");
+    }
+    QElapsedTimer clock;
+    clock.start();
+    for (const QString& p :
+         {fifo, QString("/dev/zero"), tmp.path(), large, passwd, tmp.filePath("fifo.h5")}) {
+      if (p.endsWith("fifo.h5")) QVERIFY(::mkfifo(p.toLocal8Bit().constData(), 0600) == 0);
+      QVERIFY2(!w.openFile(p), qPrintable(p));
+    }
+    QVERIFY(clock.elapsed() < 10000);
+    QCOMPARE(errors.messages.size(), 6);
+    for (const QString& m : errors.messages) {
+      QVERIFY2(!m.contains("root:x") && !m.contains("daemon"), qPrintable(m));
+    }
+    QVERIFY(errors.messages[0].contains("FIFO"));
+    QVERIFY(errors.messages[1].contains("character device"));
+    QVERIFY(errors.messages[3].contains("too large"));
   }
 
   void leakRunStreamsDetectsIsolates() {

@@ -61,12 +61,56 @@ def bottleneck(page, man, wall):
           f"{tot.group(1) if tot else None}")
 
 
+def refused(cmd, what):
+    """the command ends with exit status 6 and a one-line reason, never a traceback or a hang"""
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
+    check(p.returncode == 6 and "Traceback" not in p.stderr and "dctwin report:" in p.stderr,
+          f"{what}: refused ({p.returncode}: {p.stderr.strip()[-160:]})")
+
+
+def bad_inputs(dctwin, fac, work):
+    """crafted and special files; a file with rows past its durable end"""
+    import h5py
+    fifo = os.path.join(work, "fifo.h5")
+    if os.path.exists(fifo):
+        os.remove(fifo)
+    os.mkfifo(fifo)
+    refused([dctwin, "report", fifo, "-o", os.path.join(work, "bad_fifo")], "a FIFO")
+    crafted = os.path.join(work, "crafted.h5")
+    with h5py.File(crafted, "w") as f:  # HDF5, but with the layout's names of the wrong kinds
+        f.attrs["status"] = "completed"
+        f["time"] = [[1.0, 2.0], [3.0, 4.0]]
+        f["rack/names"] = [1, 2, 3]
+        f.create_group("gpu/T_junction")
+    refused([dctwin, "report", crafted, "-o", os.path.join(work, "bad_crafted")], "a crafted file")
+    text = os.path.join(work, "text.h5")
+    with open(text, "w") as f:
+        f.write("root:x:0:0:root:/root:/bin/bash\n")
+    refused([dctwin, "report", text, "-o", os.path.join(work, "bad_text")], "a text file")
+    # a run whose last rows are not durable (rows_complete below the rows /time holds): reported
+    # up to its durable end, with a note
+    h5 = os.path.join(work, "durable.h5")
+    run([dctwin, "run", os.path.join(fac, "pod_gb200.yaml"), "-d", "5min", "-i", "30s", "-o", h5,
+         "-q"])
+    with h5py.File(h5, "r+") as f:
+        f.attrs["rows_complete"] = 6
+    p = subprocess.run([dctwin, "report", h5, "-o", os.path.join(work, "durable_report")],
+                       capture_output=True, text=True, timeout=300)
+    check(p.returncode == 0 and "past the file's durable end" in p.stderr,
+          f"rows past the durable end left out ({p.stderr.strip()[-200:]})")
+    check(not any(n.startswith(".durable_") for n in os.listdir(os.path.join(work, "durable_report"))),
+          "the trimmed copy removed")
+
+
 def main():
     dctwin, src, work, which = sys.argv[1:5]
     os.makedirs(work, exist_ok=True)
     fac = os.path.join(src, "data", "facilities")
     h5 = os.path.join(work, f"{which}.h5")
     out = os.path.join(work, f"{which}_report")
+    if which == "bad":
+        bad_inputs(dctwin, fac, work)
+        return
     if which == "pod":
         run([dctwin, "run", os.path.join(fac, "pod_gb200.yaml"), "-d", "8min", "-i", "30s",
              "-o", h5, "-q"])

@@ -5,6 +5,7 @@ flush exactly as an uninterrupted run wrote it, and say why they ended (docs/res
 
 usage: kill_test.py DCTWIN FACILITY [--kills N] [--signals KILL,TERM,INT] [--seed S]
                     [--duration 20min] [--interval 1s] [--workdir DIR] [--budget SECONDS]
+                    [--aim spread|close|first-flush]
                     [-- extra dctwin run arguments]
 
 Runs `dctwin run FACILITY` once to the end (the reference), then N times more, each sent one of
@@ -15,7 +16,10 @@ bit (NaN == NaN). `status` must be `interrupted` for SIGTERM/SIGINT (with `signa
 the solver statistics present), and `running` or a finished state for SIGKILL (a kill before the
 first flush may leave no file or an empty layout, which counts as "no rows", not as corrupt; a
 kill after the end leaves `completed`). Prints one line per kill and the totals:
-"files checked N, corrupt 0, ...". Exits 1 when any file is corrupt or a status is wrong.
+"files checked N, corrupt 0 (lying 0, unreadable 0), ...": a lying file reads but holds other
+rows than it claims (a status `completed` or a `rows_complete` over rows that differ from the
+reference's), an unreadable one does not read. Exits 1 when any file is corrupt or a status is
+wrong.
 """
 import argparse
 import os
@@ -119,6 +123,10 @@ def main(argv):
     ap.add_argument("--interval", default="1s")
     ap.add_argument("--workdir", default=".")
     ap.add_argument("--budget", type=float, default=1e9, help="stop starting kills after this (s)")
+    ap.add_argument("--aim", choices=["spread", "close", "first-flush"], default="spread",
+                    help="when the signals come: spread over the run, in its last 40 ms (the "
+                         "final flushes and the close), or around its first flush with rows (from "
+                         "60 ms before PATH appears in the reference run to 20 ms after)")
     ap.add_argument("--full-disk", type=int, default=0,
                     help="also N runs whose file size is limited (RLIMIT_FSIZE, as a full disk)")
     ap.add_argument("extra", nargs="*")
@@ -129,16 +137,35 @@ def main(argv):
     ref_path = os.path.join(a.workdir, "kill_ref.h5")
     if os.path.exists(ref_path):
         os.remove(ref_path)
+    # the reference, watched every ms: when PATH.partial and PATH appear (the first flush with
+    # rows renames the one to the other) and when the run ends
     t0 = time.monotonic()
-    subprocess.run(base + ["-o", ref_path], check=True)
+    proc = subprocess.Popen(base + ["-o", ref_path])
+    t_partial = t_named = None
+    while proc.poll() is None:
+        now = time.monotonic() - t0
+        if t_partial is None and os.path.exists(ref_path + ".partial"):
+            t_partial = now
+        if t_named is None and os.path.exists(ref_path):
+            t_named = now
+        time.sleep(0.001)
     wall = time.monotonic() - t0
+    if proc.returncode != 0:
+        print(f"reference run: exit status {proc.returncode}")
+        return 1
+    t_partial = t_partial if t_partial is not None else 0.0
+    t_named = t_named if t_named is not None else wall
     ref_attrs, ref = read_all(ref_path)
     if ref_attrs.get("status") != "completed":
         print(f"reference run: status {ref_attrs.get('status')}")
         return 1
     rng = random.Random(a.seed)
     sigs = a.signals.split(",")
-    checked = corrupt = wrong = 0
+    checked = corrupt = wrong = lying = unreadable = 0
+    close_at = wall - 0.02
+    ended_first = 0  # close: runs that ended before their signal
+    ended = []  # close: the wall times of those runs (s)
+    shift = 0.0
     rows_kept = []
     start = time.monotonic()
     for k in range(a.kills):
@@ -148,11 +175,35 @@ def main(argv):
         path = os.path.join(a.workdir, f"kill_{k}.h5")
         if os.path.exists(path):
             os.remove(path)
-        delay = rng.uniform(0.02, 1.0) * wall
+        if a.aim == "close":
+            # a moment that tracks the run's end: the median length of the last runs that ended
+            # before their signal (their own wall time, measured), less up to 30 ms, moved later
+            # after each kill and earlier after each run that ended first, so that the kills
+            # gather in the last ms (the final flushes, the close)
+            if ended:
+                close_at = sorted(ended[-5:])[len(ended[-5:]) // 2] + shift
+            delay = max(0.0, close_at - rng.uniform(0.0, 0.03))
+        elif a.aim == "first-flush":
+            delay = rng.uniform(max(t_partial, t_named - 0.06), t_named + 0.02)
+        else:
+            delay = rng.uniform(0.02, 1.0) * wall
+        t_start = time.monotonic()
         p = subprocess.Popen(base + ["-o", path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        time.sleep(delay)
+        if a.aim == "close":  # wait for the moment, noting when the run ends if it ends first
+            while p.poll() is None and time.monotonic() - t_start < delay:
+                time.sleep(0.0005)
+            if p.poll() is not None:
+                ended.append(time.monotonic() - t_start)
+        else:
+            time.sleep(delay)
         p.send_signal(getattr(signal, "SIG" + sig))
         _, err = p.communicate()
+        if a.aim == "close":
+            if p.returncode == 0:
+                ended_first += 1
+                shift -= 0.004
+            else:
+                shift += 0.002
         why = check(path, ref, sig, ref_attrs, p.returncode)
         checked += 1
         n = -1
@@ -171,6 +222,11 @@ def main(argv):
                 wrong += 1
             else:
                 corrupt += 1
+                # a file that does not read, or one that reads and claims rows it does not hold
+                if why.startswith("does not open"):
+                    unreadable += 1
+                else:
+                    lying += 1
         rows_kept.append(n)
         print(f"kill {k:3d} SIG{sig:<4s} at {delay:6.2f} s rc {p.returncode:4d}: "
               f"{n:5d} of {ref['/time'].shape[0]} rows, status {status or '-'}: {why or 'ok'}")
@@ -201,8 +257,10 @@ def main(argv):
         err = p.stderr.decode(errors="replace").strip().splitlines()
         print(f"full disk {k} at {limit} bytes: rc {p.returncode}: {why or 'ok'}; "
               f"{err[-1][:160] if err else ''}")
-    print(f"files checked {checked}, corrupt {corrupt}, wrong status {wrong}; reference "
-          f"{ref['/time'].shape[0]} rows in {wall:.2f} s")
+    print(f"files checked {checked}, corrupt {corrupt} (lying {lying}, unreadable {unreadable}), "
+          f"wrong status {wrong}; reference {ref['/time'].shape[0]} rows in {wall:.2f} s "
+          f"(PATH.partial at {t_partial:.3f} s, PATH at {t_named:.3f} s)"
+          + (f"; {ended_first} run(s) ended before their signal" if a.aim == "close" else ""))
     return 1 if corrupt or wrong else 0
 
 

@@ -899,10 +899,12 @@ TEST_CASE("hostile: malformed YAML, empty files, several documents", "[loader]")
   e = mustFail("a: 1\n---\nb: 2\n");
   REQUIRE(e.size() == 1);
   CHECK_THAT(e[0].message, Catch::Contains("more than one YAML document"));
+  // a file that is not a map of keys at all: said so, and nothing of it quoted
   e = mustFail("- a\n- b\n");
-  CHECK_THAT(e[0].message, Catch::Contains("expected a map"));
+  CHECK_THAT(e[0].message, Catch::Contains("not a map of keys") && Catch::Contains("a list"));
   e = mustFail("just a scalar");
-  CHECK_THAT(e[0].message, Catch::Contains("expected a map"));
+  CHECK_THAT(e[0].message, Catch::Contains("not a map of keys") && Catch::Contains("single value"));
+  CHECK(e[0].value.empty());
   // input that makes yaml-cpp's LoadAll loop forever
   mustFail(",b7%* *b, *b\n");
   mustFail("? [a, b]\n: 1\n");  // a non-scalar key

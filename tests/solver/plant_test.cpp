@@ -208,7 +208,7 @@ TEST_CASE("plant section: loads, and its errors name file, line and key", "[plan
   std::string p = dryPod("20 degC", "15 degC");
   p.replace(p.find("{constant: {dry_bulb: 20 degC, wet_bulb: 15 degC}}"), 50,
             "{epw: /nonexistent/x.epw}");
-  CHECK(loadErrors(p).find("cannot open the weather file") != std::string::npos);
+  CHECK(loadErrors(p).find("cannot read the weather file: no such file") != std::string::npos);
   // an unknown key gets the table's did-you-mean
   std::string typo = dryPod("20 degC", "15 degC");
   typo.replace(typo.find("grid_co2"), 8, "grid_c02");

@@ -698,7 +698,7 @@ TEST_CASE("results: an existing file that is not HDF5 is never overwritten", "[r
   CHECK_NOTHROW(dctwin::checkOutputPath(tmp.str() + ".h5", {tmp.str()}));
 }
 
-TEST_CASE("results: until its first flush the file is PATH.partial, an older PATH stays",
+TEST_CASE("results: until a flush with rows the file is PATH.partial, an older PATH stays",
           "[results]") {
   TempFile tmp("partial");
   std::vector<double> one{1.0};
@@ -711,6 +711,12 @@ TEST_CASE("results: until its first flush the file is PATH.partial, an older PAT
   CHECK(fs::exists(tmp.str() + ".partial"));
   // the old file is still there (locked by the new writer until the rename replaces it)
   CHECK(fs::file_size(tmp.str()) > 0);
+  // a flush of the layout alone: the chunk indexes come with the first rows, and a kill during
+  // that flush must not leave a file under the final name that does not read
+  const int t = f.addSeries("/time", 0, "s", "time");
+  f.flush();
+  CHECK(fs::exists(tmp.str() + ".partial"));
+  f.appendRow(t, one);
   f.flush();
   CHECK(!fs::exists(tmp.str() + ".partial"));
   f.close();

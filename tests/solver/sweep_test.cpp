@@ -461,7 +461,7 @@ TEST_CASE("the journal cannot lie: checksums, case numbers, cut lines, fingerpri
   // a journal written for another case count, or whose facility changed, is refused with what
   // to do
   CHECK_THROWS_WITH(readJournal(journal, s, cases.size() + 1, nullptr),
-                    Catch::Contains("delete it to start over"));
+                    Catch::Contains("another number of cases") && !Catch::Contains("delete"));
   const std::string fac_copy = dir + "/facility.yaml";
   std::filesystem::copy_file(s.facility_path, fac_copy,
                              std::filesystem::copy_options::overwrite_existing);
@@ -476,7 +476,8 @@ TEST_CASE("the journal cannot lie: checksums, case numbers, cut lines, fingerpri
     o << "# edited while the sweep ran\n";
   }
   CHECK_THROWS_WITH(readJournal(journal, moved, cases.size(), nullptr),
-                    Catch::Contains("changed since it was written"));
+                    Catch::Contains("computes something else") &&
+                        Catch::Contains("kept as they are") && !Catch::Contains("delete"));
   std::filesystem::remove_all(dir);
 }
 
