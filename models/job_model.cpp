@@ -125,16 +125,25 @@ void checkInputs(const ModelWorkloadSpec& w, const GpuCapability& g, int n_gpu, 
 // a GEMM's time: the dense peak of its precision at the GPU type's large-GEMM efficiency, its
 // output tiles in waves over the SMs (tile and wave quantization [F62]), and at least the time
 // to stream its operands through HBM (roofline)
+// compute beside an overlapped collective runs this much slower (average over A100 / H100
+// workloads [WL23])                                                                       (1)
+constexpr double kOverlapSlowdown = 0.189;
+
 struct GemmTimer {
   double peak = 0, eff = 0, bw = 0, elem = 2;
   int sms = 0;
+  // `count` GEMMs of one shape run as one batched (grouped) kernel: their output tiles share the
+  // waves. The tile: 128 rows by 256 columns, narrower (128, 64) for a narrow output, as the
+  // CUTLASS / cuBLAS heuristics pick (a) [F94]
   double time(const GemmShape& x) const {
     if (x.M <= 0 || x.N <= 0 || x.K <= 0 || x.count <= 0) return 0;
     double q = 1;
-    if (sms > 0) {  // 128 x 256 output tiles, as cuBLAS / CUTLASS pick for large BF16/FP8 GEMMs
-      const double tiles = std::ceil(x.M / 128.0) * std::ceil(x.N / 256.0);
+    if (sms > 0) {
+      const double tm = x.M >= 128 ? 128.0 : 64.0;
+      const double tn = x.N >= 256 ? 256.0 : x.N >= 128 ? 128.0 : 64.0;
+      const double tiles = x.count * std::ceil(x.M / tm) * std::ceil(x.N / tn);
       const double waves = std::ceil(tiles / sms);
-      q = (x.M * x.N / (128.0 * 256.0)) / (waves * sms);
+      q = x.count * x.M * x.N / (tm * tn * waves * sms);
     }
     const double t_c = 2.0 * x.M * x.N * x.K / (peak * eff * std::min(1.0, q));
     const double t_m = elem * (x.M * x.K + x.K * x.N + x.M * x.N) / bw;
@@ -476,6 +485,13 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   lf.cp_exposed = cpExposed(lf.cp_total, t_attn_f);
   lb.cp_exposed = cpExposed(lb.cp_total, t_attn_b);
   lf.ep_exposed = lf.ep_total, lb.ep_exposed = lb.ep_total;
+  // compute that runs beside a collective is slower: the collective's kernels take SMs and memory
+  // bandwidth (18.9 % on average on A100 / H100 [WL23]); the hidden part of each collective
+  // stretches the compute it hides behind by that share
+  lf.gemm += kOverlapSlowdown * std::min(t_gemm_f, lf.tp_total - lf.tp_exposed);
+  lb.gemm += kOverlapSlowdown * std::min(t_gemm_b, lb.tp_total - lb.tp_exposed);
+  lf.attention += kOverlapSlowdown * std::min(t_attn_f, lf.cp_total - lf.cp_exposed);
+  lb.attention += kOverlapSlowdown * std::min(t_attn_b, lb.cp_total - lb.cp_exposed);
   // recompute in the backward pass: the attention forward (selective), the layer's forward
   // (full, with its TP collectives) [F28]
   if (rc == R::Selective) lb.recompute = t_attn_f;
@@ -541,6 +557,8 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
     };
     t_dp_exposed = exposed(rs.total(), w.overlap_grad_reduce, W_b) +
                    exposed(ag.total(), w.overlap_param_gather, W_f);
+    // (the hidden part slows the compute it hides behind [WL23])
+    t_dp_exposed += kOverlapSlowdown * std::min(W_b + W_f, rs.total() + ag.total() - t_dp_exposed);
   }
   d.t_dp_exposed = t_dp_exposed;
   // 8. the optimizer step: 28 B per local parameter of its shard (fp32 master, m, v read and

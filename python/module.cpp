@@ -39,6 +39,7 @@
 #include "solver/output/results.h"
 #include "solver/output/results_reader.h"
 #include "solver/output/sinks.h"
+#include "solver/run/estimate.h"
 #include "solver/run/run.h"
 #include "solver/run/sweep.h"
 
@@ -1320,6 +1321,53 @@ PYBIND11_MODULE(dctwin, m) {
         return d;
       },
       "metric -> unit, in column order (docs/sweep-format.md)");
+  m.def(
+      "estimate",
+      [](const std::string& path) {
+        const auto cases = loadEstimateFile(path);
+        py::list out;
+        for (const auto& c : cases) {
+          const EstimateResult r = estimate(c);
+          py::dict d;
+          d["id"] = r.c.id;
+          d["gpu"] = r.c.gpu_name;
+          d["gpus"] = r.c.gpus;
+          d["precision"] = std::string(precisionName(r.c.job.workload.precision));
+          d["error"] = r.error;
+          d["measured_step_time"] = r.c.measured_step_time > 0
+                                        ? py::object(py::float_(r.c.measured_step_time))
+                                        : py::object(py::none());
+          if (r.error.empty()) {
+            const DescribedJob& j = r.d;
+            d["step_time"] = j.step_time;
+            d["tokens_per_second"] = j.tokens_per_second;
+            d["mfu"] = j.mfu;
+            d["memory_per_gpu"] = j.memory_per_gpu;
+            d["recompute"] = std::string(recomputeName(j.recompute));
+            d["parameters"] = j.parameters;
+            d["dp"] = j.dp;
+            d["micro_batches"] = j.micro_batches;
+            d["delta"] = r.c.measured_step_time > 0 ? py::object(py::float_(r.delta()))
+                                                    : py::object(py::none());
+            py::dict mem;
+            mem["weights"] = j.mem_weights;
+            mem["gradients"] = j.mem_gradients;
+            mem["optimizer"] = j.mem_optimizer;
+            mem["activations"] = j.mem_activations;
+            d["memory"] = mem;
+            py::dict ph;
+            for (const auto& p : j.job.phases) ph[py::str(p.name)] = p.duration;
+            d["phases"] = ph;
+          }
+          out.append(d);
+        }
+        return out;
+      },
+      py::arg("path"),
+      "Training jobs of an estimate file on their GPU types, without a facility (`dctwin "
+      "estimate`, docs/models/job.md): per case a dict of step_time (s), tokens_per_second, mfu, "
+      "memory_per_gpu (B), recompute, phases (s), and measured_step_time / delta where given; a "
+      "case that cannot be has its reason in 'error'. Raises LoadError for a bad file.");
   m.def("data_dirs", &defaultDataDirs,
         "Folders searched for catalog/ (and holding facilities/, scenarios/): $DCTWIN_DATA, then "
         "the build's data folder.");

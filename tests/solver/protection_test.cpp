@@ -380,8 +380,9 @@ TEST_CASE("make-up: a small leak is ridden through on the fill tank until it run
   // every litre of the fill tank went in
   CHECK(fillDelivered(o.m, o.st, 0, 2400) == Approx(0.025).epsilon(1e-9));
   CHECK(fillFlow(o.m, o.st, 0, 2400) == 0.0);
-  // while it was ridden through the racks kept full power
-  CHECK(at(o, o.P_racks, 1500) > 0.5 * at(o, o.P_racks, 590));
+  // while it was ridden through the racks kept running: powered racks, not off (an instant of the
+  // job may fall in a communication phase at ~0.46 of the compute phase's power, not below 0.3)
+  CHECK(at(o, o.P_racks, 1500) > 0.3 * at(o, o.P_racks, 590));
 
   // the same leak without auto-fill: the level switch trips within a few minutes
   const Outcome n =
