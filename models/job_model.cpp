@@ -122,13 +122,13 @@ void checkInputs(const ModelWorkloadSpec& w, const GpuCapability& g, int n_gpu, 
   if (per_domain < 1) fail("parallelism", "the NVLink domain has no GPUs");
 }
 
-// a GEMM's time: the dense peak of its precision at the GPU type's large-GEMM efficiency, its
-// output tiles in waves over the SMs (tile and wave quantization [F62]), and at least the time
-// to stream its operands through HBM (roofline)
 // compute beside an overlapped collective runs this much slower (average over A100 / H100
 // workloads [WL23])                                                                       (1)
 constexpr double kOverlapSlowdown = 0.189;
 
+// a GEMM's time: the dense peak of its precision at the GPU type's large-GEMM efficiency, its
+// output tiles in waves over the SMs (tile and wave quantization [F94]), and at least the time
+// to stream its operands through HBM (roofline)
 struct GemmTimer {
   double peak = 0, eff = 0, bw = 0, elem = 2;
   int sms = 0;
@@ -429,8 +429,8 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   for (int p = 0; p < pp; ++p) P_local = std::max(P_local, stageParams(p));
   const double shards = w.distributed_optimizer ? double(d.dp) * cp : 1.0;
   d.mem_weights = 2.0 * P_local;              // bf16 parameters
-  d.mem_gradients = 4.0 * P_local;            // fp32 main gradients [F64]
-  d.mem_optimizer = 12.0 * P_local / shards;  // fp32 master, m, v [F39][F64]
+  d.mem_gradients = 4.0 * P_local;            // fp32 main gradients [F92]
+  d.mem_optimizer = 12.0 * P_local / shards;  // fp32 master, m, v [F39][F92]
   const double fixed =
       d.mem_weights + d.mem_gradients + (w.offload_optimizer ? 0.0 : d.mem_optimizer);
   const double act_keep = w.offload_activations ? 1.0 / std::max(1.0, inflight) : 1.0;
@@ -534,7 +534,7 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   }
   // 7. data parallel: fp32 gradients reduce-scattered (all-reduced without the distributed
   // optimizer) over dp x cp ranks, bf16 parameters all-gathered; in buckets behind the last
-  // micro-batch's backward and the first one's forward [F64]
+  // micro-batch's backward and the first one's forward [F92]
   const int dpc = d.dp * cp;
   double t_dp_exposed = 0;
   if (dpc > 1) {
@@ -602,14 +602,10 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   d.cp = scaled(cp_layer_f, 3.0 * M * d.stage_layers_max);
   d.ep = scaled(ep_layer_f, 2.0 * M * d.stage_layers_max);
 
-  // 9. FLOPs: model FLOPs by the PaLM convention, 6 N_active + 12 L h s per token (non-causal
-  // attention, no recompute) [F65]; executed FLOPs with recompute
+  // 9. model FLOPs by PaLM's convention, 6 N_active + 12 L h s per token (non-causal attention,
+  // no recompute) [F95]
   const double tokens = seqs * x.s;
-  d.flops_6nt = 6.0 * pc.active * tokens;
-  d.flops = d.flops_6nt + 12.0 * w.layers * x.h * x.s * tokens;
-  d.hardware_flops = d.flops + (rc == R::Full        ? d.flops / 3.0
-                                : rc == R::Selective ? 2.0 * w.layers * x.h * x.s * tokens / 2.0
-                                                     : 0.0);
+  d.flops = (6.0 * pc.active + 12.0 * w.layers * x.h * x.s) * tokens;
 
   // 10. the iteration (utilizations (a) as defaultTrainingJob(), docs/models/job.md)
   d.job = base;

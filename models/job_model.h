@@ -145,10 +145,8 @@ struct DescribedJob {
   ModelWorkloadSpec::Recompute recompute = ModelWorkloadSpec::Recompute::Selective;  // chosen
   bool full_recompute = false;
   double parameters = 0, active_parameters = 0;  // from the architecture                 (1)
-  double flops = 0;           // model FLOPs per iteration, all GPUs (no recompute)          (FLOP)
-  double flops_6nt = 0;       // 6 N_active T                                                (FLOP)
-  double hardware_flops = 0;  // executed, recompute included                           (FLOP)
-  double step_time = 0;       // one iteration at the reference clocks, no checkpoint      (s)
+  double flops = 0;  // model FLOPs per iteration, all GPUs: (6 N_active + 12 L h s) T [F95] (FLOP)
+  double step_time = 0;          // one iteration at the reference clocks, no checkpoint      (s)
   double tokens_per_second = 0;  // whole job                                            (1/s)
   double mfu = 0;  // flops / (step_time n peak_bf16): model FLOPs utilisation on BF16 peak (1)
   double mem_weights = 0, mem_gradients = 0, mem_optimizer = 0, mem_activations = 0;  // (B)

@@ -693,26 +693,17 @@ int main(int argc, char** argv) {
       std::vector<dctwin::EstimateResult> rs;
       for (const auto& c : cases) rs.push_back(dctwin::estimate(c));
       std::cout << dctwin::estimateTable(rs, estimate_detail);
-      if (estimate_tolerance.size() == 2) {
-        double sum = 0, mx = 0;
-        int n = 0, bad = 0;
-        for (const auto& r : rs) {
-          if (!r.error.empty()) ++bad;
-          if (r.c.measured_step_time > 0 && r.error.empty()) {
-            sum += std::abs(r.delta()), mx = std::max(mx, std::abs(r.delta())), ++n;
-          }
-        }
-        const double mean = n ? 100 * sum / n : 0;
-        if (bad > 0 || mean > estimate_tolerance[0] || 100 * mx > estimate_tolerance[1]) {
-          std::cerr << "dctwin: outside the tolerance: mean |delta| " << mean << " % (limit "
-                    << estimate_tolerance[0] << " %), max " << 100 * mx << " % (limit "
-                    << estimate_tolerance[1] << " %), " << bad << " case(s) not estimated\n";
-          return 3;
-        }
-      } else {
-        for (const auto& r : rs)
-          if (!r.error.empty()) return 2;
+      const dctwin::EstimateStats st = dctwin::estimateStats(rs);
+      if (estimate_tolerance.size() == 2 &&
+          (st.failed > 0 || 100 * st.mean_abs > estimate_tolerance[0] ||
+           100 * st.max_abs > estimate_tolerance[1])) {
+        std::cerr << "dctwin: outside the tolerance: mean |delta| " << 100 * st.mean_abs
+                  << " % (limit " << estimate_tolerance[0] << " %), max " << 100 * st.max_abs
+                  << " % (limit " << estimate_tolerance[1] << " %), " << st.failed
+                  << " case(s) not estimated\n";
+        return 3;
       }
+      if (st.failed > 0) return 2;
       return 0;
     }
     if (*run) {

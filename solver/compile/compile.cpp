@@ -340,9 +340,9 @@ void describeJob(const FacilitySpec& spec, const JobSpec& js, FacilityModel& m, 
   const GpuParams& gp = m.gpu_types[m.gpu_type[g0]];
   const int per_domain = m.rack_gpunum[m.gpu_rack[g0]];
   try {
-    DescribedJob d = describeTrainingJob(
-        js.workload, gpuCapability(gp, gp.name), spec.fabric,
-        int(m.job_gpus[j].size()), per_domain, js.training, spec.host_memory);
+    DescribedJob d =
+        describeTrainingJob(js.workload, gpuCapability(gp, gp.name), spec.fabric,
+                            int(m.job_gpus[j].size()), per_domain, js.training, spec.host_memory);
     m.job_spec[j] = d.job;
     m.job_described.back() = std::move(d);
   } catch (const std::invalid_argument& e) {

@@ -1163,10 +1163,7 @@ FacilitySpec load(const std::string& text, const std::string& name, const std::s
   } catch (const Abort&) {
     // the budget error is recorded
   } catch (const YAML::Exception& e) {
-    SourceLoc l{name, 0, 0, ""};
-    if (!e.mark.is_null() && e.mark.line >= 0)
-      l.line = e.mark.line + 1, l.column = e.mark.column + 1;
-    s.add(l, "", "YAML error: " + e.msg);
+    addYamlError(s, name, e);
   } catch (const std::exception& e) {
     s.add(SourceLoc{name, 0, 0, ""}, "", std::string("could not read the file: ") + e.what());
   }

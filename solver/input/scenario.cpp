@@ -411,17 +411,7 @@ Scenario loadScenarioText(const std::string& text, const std::string& name, Sess
   sc.file = name;
   sc.text = text;
   File f{s, name, "."};
-  try {
-    YAML::Node root;
-    if (parseDocument(s, name, text, root)) ScenarioReader(f, sc).read(root);
-  } catch (const Abort&) {
-    // the budget error is recorded
-  } catch (const YAML::Exception& e) {
-    SourceLoc l{name, 0, 0, ""};
-    if (!e.mark.is_null() && e.mark.line >= 0)
-      l.line = e.mark.line + 1, l.column = e.mark.column + 1;
-    s.add(l, "", "YAML error: " + e.msg);
-  }
+  readDocument(s, name, text, [&](const YAML::Node& root) { ScenarioReader(f, sc).read(root); });
   if (s.count() > 0) throw LoadFailure(s.finish(name));
   std::stable_sort(sc.events.begin(), sc.events.end(),
                    [](const auto& a, const auto& b) { return a.time < b.time; });

@@ -225,17 +225,7 @@ SweepSpec loadSweepFromString(const std::string& text, const std::string& name,
   s.base_dir = base_dir;
   Session session;
   File f{session, name, base_dir};
-  try {
-    YAML::Node root;
-    if (parseDocument(session, name, text, root)) SweepReader(f, s).read(root);
-  } catch (const Abort&) {
-    // the budget error is recorded
-  } catch (const YAML::Exception& e) {
-    SourceLoc l{name, 0, 0, ""};
-    if (!e.mark.is_null() && e.mark.line >= 0)
-      l.line = e.mark.line + 1, l.column = e.mark.column + 1;
-    session.add(l, "", "YAML error: " + e.msg);
-  }
+  readDocument(session, name, text, [&](const YAML::Node& root) { SweepReader(f, s).read(root); });
   if (session.count() > 0) throw LoadFailure(session.finish(name));
   return s;
 }

@@ -318,6 +318,12 @@ std::size_t badTextByte(std::string_view s) {
 }
 
 // parse one YAML document; false (with errors added) when there is none to read
+void addYamlError(Session& s, const std::string& file, const YAML::Exception& e) {
+  SourceLoc l{file, 0, 0, ""};
+  if (!e.mark.is_null() && e.mark.line >= 0) l.line = e.mark.line + 1, l.column = e.mark.column + 1;
+  s.add(l, "", "YAML error: " + e.msg);
+}
+
 bool parseDocument(Session& s, const std::string& file, const std::string& text, YAML::Node& out) {
   if (text.size() > kMaxFileBytes) {
     s.add(SourceLoc{file, 0, 0, ""}, "",

@@ -125,6 +125,21 @@ struct File {
 
 // parse one YAML document; false (with errors added) when there is none to read
 bool parseDocument(Session& s, const std::string& file, const std::string& text, YAML::Node& out);
+// a YAML error met while a document is walked, as an error of the session at its line:column
+void addYamlError(Session& s, const std::string& file, const YAML::Exception& e);
+// parse `text` and hand its root to `read`: the visit budget spent (Abort, already recorded) and
+// a YAML error while reading end the walk as errors of the session, as every loader needs
+template <class Fn>
+void readDocument(Session& s, const std::string& file, const std::string& text, Fn&& read) {
+  try {
+    YAML::Node root;
+    if (parseDocument(s, file, text, root)) read(root);
+  } catch (const Abort&) {
+    // the budget error is recorded
+  } catch (const YAML::Exception& e) {
+    addYamlError(s, file, e);
+  }
+}
 // read a whole file of at most kMaxFileBytes; nullopt with *why on failure
 std::optional<std::string> readTextFile(const std::string& path, std::string* why);
 

@@ -27,58 +27,43 @@ std::vector<EstimateCase> loadEstimateFromString(const std::string& text, const 
   std::vector<EstimateCase> out;
   Session session(options);
   File f{session, name, std::filesystem::path(name).parent_path().string()};
-  try {
-    YAML::Node root;
-    if (parseDocument(session, name, text, root)) {
-      MapIn top(f, root, "", keys::estimateFile());
-      if (top.valid()) {
-        int version = 1;
-        top.read("dctwin_estimate", version);
-        std::set<std::string> ids;
-        top.list("cases", [&](const YAML::Node& n, const std::string& path, std::size_t) {
-          MapIn m(f, n, path, *keys::estimateFile().keys[2].section);
-          if (!m.valid()) return;
-          EstimateCase c;
-          c.loc = m.loc();
-          m.read("id", c.id);
-          if (!c.id.empty() && !ids.insert(c.id).second)
-            f.s.add(m.locOf("id"), c.id, "a case of that id is already in the file");
-          m.read("source", c.source);
-          m.read("measured_as", c.measured_as);
-          m.read("confidence", c.confidence);
-          m.read("gpu", c.gpu_name);
-          m.read("gpus", c.gpus);
-          m.read("nvlink_domain", c.nvlink_domain);
-          m.read("measured_step_time", c.measured_step_time);
-          std::string s;
-          m.read("url", s);
-          m.read("notes", s);
-          m.list("tags", [&](const YAML::Node& t, const std::string&, std::size_t) {
-            if (t.IsScalar()) c.tags.push_back(t.as<std::string>());
-          });
-          if (auto w = m.map("workload")) readWorkload(*w, c.job);
-          if (auto fb = m.map("fabric")) {
-            c.fabric_given = true;
-            c.job.workload_loc["fabric"] = fb->loc();
-            // the facility defaults first; the NVLink bandwidth follows the GPU type at estimate
-            // unless the file gives it
-            if (auto nv = fb->map("nvlink"); nv && nv->get("link_bandwidth"))
-              c.job.workload_loc["nvlink_given"] = nv->loc();
-            readFabric(*fb, c.fabric);
-          }
-          c.job.name = c.id;
-          c.job.loc = c.loc;
-          out.push_back(std::move(c));
-        });
+  readDocument(session, name, text, [&](const YAML::Node& root) {
+    MapIn top(f, root, "", keys::estimateFile());
+    if (!top.valid()) return;
+    int version = 1;
+    top.read("dctwin_estimate", version);
+    std::set<std::string> ids;
+    top.list("cases", [&](const YAML::Node& n, const std::string& path, std::size_t) {
+      MapIn m(f, n, path, *top.def("cases").section);
+      if (!m.valid()) return;
+      EstimateCase c;
+      c.loc = m.loc();
+      m.read("id", c.id);
+      if (!c.id.empty() && !ids.insert(c.id).second)
+        f.s.add(m.locOf("id"), c.id, "a case of that id is already in the file");
+      m.read("source", c.source);
+      m.read("measured_as", c.measured_as);
+      m.read("confidence", c.confidence);
+      m.read("gpu", c.gpu_name);
+      m.read("gpus", c.gpus);
+      m.read("nvlink_domain", c.nvlink_domain);
+      m.read("measured_step_time", c.measured_step_time);
+      m.list("tags", [&](const YAML::Node& t, const std::string&, std::size_t) {
+        if (t.IsScalar()) c.tags.push_back(t.as<std::string>());
+      });
+      if (auto w = m.map("workload")) readWorkload(*w, c.job);
+      if (auto fb = m.map("fabric")) {
+        // the facility defaults first; the NVLink bandwidth follows the GPU type at estimate
+        // unless the file gives it
+        if (auto nv = fb->map("nvlink"); nv && nv->get("link_bandwidth"))
+          c.nvlink_bandwidth_given = true;
+        readFabric(*fb, c.fabric);
       }
-    }
-  } catch (const Abort&) {
-  } catch (const YAML::Exception& e) {
-    SourceLoc l{name, 0, 0, ""};
-    if (!e.mark.is_null() && e.mark.line >= 0)
-      l.line = e.mark.line + 1, l.column = e.mark.column + 1;
-    session.add(l, "", "YAML error: " + e.msg);
-  }
+      c.job.name = c.id;
+      c.job.loc = c.loc;
+      out.push_back(std::move(c));
+    });
+  });
   if (session.count() > 0) throw LoadFailure(session.finish(name));
   return out;
 }
@@ -100,7 +85,7 @@ EstimateResult estimate(const EstimateCase& c, const LoadOptions& options) {
     return r;
   }
   FabricSpec fab = c.fabric;
-  if (!c.job.workload_loc.count("nvlink_given") && r.gpu.nvlink_bandwidth > 0)
+  if (!c.nvlink_bandwidth_given && r.gpu.nvlink_bandwidth > 0)
     fab.nvlink_link_bandwidth = r.gpu.nvlink_bandwidth / 2.0 / fab.nvlink_links_per_gpu;
   const int domain = c.nvlink_domain > 0 ? c.nvlink_domain : std::max(1, r.gpu.nvlink_domain);
   try {
@@ -115,6 +100,23 @@ EstimateResult estimate(const EstimateCase& c, const LoadOptions& options) {
   return r;
 }
 
+EstimateStats estimateStats(const std::vector<EstimateResult>& rs) {
+  EstimateStats st;
+  double sum = 0;
+  for (const auto& r : rs) {
+    if (!r.error.empty()) {
+      ++st.failed;
+      continue;
+    }
+    if (r.c.measured_step_time > 0) {
+      sum += std::abs(r.delta()), st.max_abs = std::max(st.max_abs, std::abs(r.delta()));
+      ++st.measured;
+    }
+  }
+  st.mean_abs = st.measured > 0 ? sum / st.measured : 0.0;
+  return st;
+}
+
 std::string estimateTable(const std::vector<EstimateResult>& rs, bool detail) {
   std::string o;
   char line[512];
@@ -122,11 +124,8 @@ std::string estimateTable(const std::vector<EstimateResult>& rs, bool detail) {
                 "gpu", "gpus", "prec", "step (s)", "measured", "delta", "MFU", "GB/GPU",
                 "recompute", "tokens/s");
   o += line;
-  double sum = 0, mx = 0;
-  int nm = 0, nerr = 0;
   for (const auto& r : rs) {
     if (!r.error.empty()) {
-      ++nerr;
       o += r.c.id + ": " + r.error + "\n";
       continue;
     }
@@ -140,9 +139,6 @@ std::string estimateTable(const std::vector<EstimateResult>& rs, bool detail) {
                   delta.c_str(), 100 * r.d.mfu, r.d.memory_per_gpu / 1e9,
                   recomputeName(r.d.recompute), r.d.tokens_per_second);
     o += line;
-    if (r.c.measured_step_time > 0) {
-      sum += std::abs(dl), mx = std::max(mx, std::abs(dl)), ++nm;
-    }
     if (detail) {
       const DescribedJob& d = r.d;
       std::snprintf(line, sizeof line,
@@ -162,13 +158,14 @@ std::string estimateTable(const std::vector<EstimateResult>& rs, bool detail) {
            fmt(", activations %.1f GB)\n", d.mem_activations / 1e9);
     }
   }
-  if (nm > 0) {
+  const EstimateStats st = estimateStats(rs);
+  if (st.measured > 0) {
     std::snprintf(line, sizeof line,
                   "%d cases with a measured step time: mean |delta| %.2f %%, max |delta| %.2f %%\n",
-                  nm, 100 * sum / nm, 100 * mx);
+                  st.measured, 100 * st.mean_abs, 100 * st.max_abs);
     o += line;
   }
-  if (nerr > 0) o += std::to_string(nerr) + " case(s) could not be estimated\n";
+  if (st.failed > 0) o += std::to_string(st.failed) + " case(s) could not be estimated\n";
   return o;
 }
 

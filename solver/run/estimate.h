@@ -15,9 +15,9 @@ struct EstimateCase {
   std::string id, source, gpu_name, measured_as, confidence;
   std::vector<std::string> tags;
   int gpus = 0;
-  int nvlink_domain = 0;  // 0: the GPU type's
-  bool fabric_given = false;
-  JobSpec job;                    // its workload (and where each key was set)
+  int nvlink_domain = 0;                // 0: the GPU type's
+  bool nvlink_bandwidth_given = false;  // else the GPU type's nvlink_bandwidth
+  JobSpec job;                          // its workload (and where each key was set)
   FabricSpec fabric;              // as given, or the defaults with the GPU type's NVLink bandwidth
   double measured_step_time = 0;  // 0: none                                          (s)
   SourceLoc loc;
@@ -44,6 +44,13 @@ std::vector<EstimateCase> loadEstimateFromString(const std::string& text, const 
 
 // one case on its GPU type (catalog) at the default power limit; an error is kept in `error`
 EstimateResult estimate(const EstimateCase& c, const LoadOptions& options = {});
+
+// the errors of the cases with a measured step time
+struct EstimateStats {
+  int measured = 0, failed = 0;      // cases compared; cases that could not be estimated
+  double mean_abs = 0, max_abs = 0;  // of |delta|                                      (1)
+};
+EstimateStats estimateStats(const std::vector<EstimateResult>& r);
 
 // the printed table of cases (and, where measured, the errors and their mean and max)
 std::string estimateTable(const std::vector<EstimateResult>& r, bool detail);

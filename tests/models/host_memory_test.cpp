@@ -7,45 +7,15 @@
 
 #include "models/host_memory.h"
 #include "models/job_model.h"
+#include "tests/models/job_fixtures.h"
 
 using namespace dctwin;
+using namespace dctwin::test;
 
 namespace {
 
-// the default pod's Llama-3-70B-class job: 576 GB200 GPUs, TP 8 x PP 4 x DP 18, m = 32
-ModelWorkloadSpec llama70b() {
-  ModelWorkloadSpec w;
-  w.layers = 80;
-  w.hidden = 8192;
-  w.ffn_hidden = 28672;
-  w.gated_mlp = true;
-  w.heads = 64;
-  w.kv_heads = 8;
-  w.vocab = 128256;
-  w.sequence_length = 8192;
-  w.distributed_optimizer = true;
-  w.tokens_per_iteration = 18.0 * 32 * 8192;
-  w.tp = 8;
-  w.pp = 4;
-  return w;
-}
-const GpuCapability kGb200{"gb200_blackwell",
-                           2.5e15,
-                           5e15,
-                           1e16,
-                           8e12,
-                           186e9,
-                           148,
-                           {0.729, 0.723, 0.763, 0.75, 0.51, 0.89}};
-
 DescribedJob describe(const ModelWorkloadSpec& w, const HostMemorySpec& h = HostMemorySpec{}) {
   return describeTrainingJob(w, kGb200, FabricSpec{}, 576, 72, TrainingJobSpec{}, h);
-}
-
-const PhaseSpec* phaseNamed(const TrainingJobSpec& j, const std::string& name) {
-  for (const PhaseSpec& p : j.phases)
-    if (p.name == name) return &p;
-  return nullptr;
 }
 
 std::string errorOf(const ModelWorkloadSpec& w, const HostMemorySpec& h) {

@@ -88,7 +88,8 @@ TEST_CASE("pipe pressure drop: the analytic slope against a central difference, 
     double s;
     darcyFrictionSlope(Re, 1e-3, &s);
     const double e = 1e-6;
-    const double fd = (darcyFriction(Re * std::exp(e), 1e-3) - darcyFriction(Re * std::exp(-e), 1e-3)) / (2 * e);
+    const double fd =
+        (darcyFriction(Re * std::exp(e), 1e-3) - darcyFriction(Re * std::exp(-e), 1e-3)) / (2 * e);
     CHECK(s == Approx(fd).epsilon(1e-5));
   }
 }

@@ -7,42 +7,12 @@
 #include <string>
 
 #include "models/job_model.h"
+#include "tests/models/job_fixtures.h"
 
 using namespace dctwin;
+using namespace dctwin::test;
 
 namespace {
-
-// Llama 3 70B on the default pod: 576 GB200 GPUs, 72 per NVLink domain, TP 8 x PP 4 x DP 18
-ModelWorkloadSpec llama70b() {
-  ModelWorkloadSpec w;
-  w.layers = 80;
-  w.hidden = 8192;
-  w.ffn_hidden = 28672;
-  w.gated_mlp = true;
-  w.heads = 64;
-  w.kv_heads = 8;
-  w.vocab = 128256;
-  w.sequence_length = 8192;
-  w.global_batch = 576;  // dp 18 x 32 micro-batches x 1 sequence
-  w.tp = 8;
-  w.pp = 4;
-  w.distributed_optimizer = true;
-  return w;
-}
-const GpuCapability kGb200{"gb200_blackwell",
-                           2.5e15,
-                           5e15,
-                           1e16,
-                           8e12,
-                           186e9,
-                           148,
-                           {0.729, 0.723, 0.763, 0.75, 0.51, 0.89}};
-
-const PhaseSpec* phaseNamed(const TrainingJobSpec& j, const std::string& name) {
-  for (const PhaseSpec& p : j.phases)
-    if (p.name == name) return &p;
-  return nullptr;
-}
 
 DescribedJob describe(const ModelWorkloadSpec& w, const GpuCapability& g = kGb200, int n = 576,
                       int dom = 72) {
