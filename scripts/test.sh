@@ -5,7 +5,8 @@
 #   3. clang libFuzzer build into build-fuzz/ and bounded runs of fuzz_loader on tests/fuzz/corpus
 #      and of fuzz_scenario on tests/fuzz/scenario_corpus, fuzz_sweep on tests/fuzz/sweep_corpus,
 #      fuzz_journal on tests/fuzz/journal_corpus, fuzz_results on tests/fuzz/results_corpus and
-#      fuzz_open on tests/fuzz/open_corpus; each run's grown corpus is kept in build-fuzz/.
+#      fuzz_open on tests/fuzz/open_corpus, as many at a time as there are cores (FUZZ_JOBS); each
+#      run's grown corpus is kept in build-fuzz/.
 # With CI=true or DCTWIN_SLURM_TEST=1, stage 1 ends with scripts/slurm_ci.sh: a private single-node
 # Slurm (munged, slurmctld, slurmd; needs root) runs a small array sweep through sbatch, and its
 # merged table must equal the threaded one. Otherwise that stage is skipped: a developer's run
@@ -30,6 +31,7 @@ usage: bash scripts/test.sh [--quick]
 Environment:
   FUZZ_SECONDS   length of each fuzz run in seconds (default 60, 300 with CI=true; 0 builds the
                  fuzzers but skips the runs)
+  FUZZ_JOBS      fuzzers run at a time (default: the number of cores)
   DCTWIN_SLURM_TEST=1   run the Slurm stage (scripts/slurm_ci.sh, as root) also outside CI;
                         DCTWIN_SLURM_TEST=0 skips it in CI too
 EOF
@@ -133,34 +135,54 @@ elif ((fuzz_seconds == 0)); then
   dctwin_stage_begin fuzz "fuzz_loader"
   dctwin_stage_end skipped "FUZZ_SECONDS=0"
 else
-  dctwin_stage_begin fuzz "fuzz_loader for ${fuzz_seconds} s on a copy of tests/fuzz/corpus"
-  dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_loader" "$seeds" "$fuzz_dir/fuzz-run" "$fuzz_seconds"
-  dctwin_stage_end ok
-  dctwin_stage_begin fuzz-scenario "fuzz_scenario for ${fuzz_seconds} s on a copy of tests/fuzz/scenario_corpus"
-  dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_scenario" "$root/tests/fuzz/scenario_corpus" \
-    "$fuzz_dir/fuzz-run-scenario" "$fuzz_seconds"
-  dctwin_stage_end ok
-  dctwin_stage_begin fuzz-sweep "fuzz_sweep for ${fuzz_seconds} s on a copy of tests/fuzz/sweep_corpus"
-  dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_sweep" "$root/tests/fuzz/sweep_corpus" \
-    "$fuzz_dir/fuzz-run-sweep" "$fuzz_seconds"
-  dctwin_stage_end ok
-  dctwin_stage_begin fuzz-journal "fuzz_journal for ${fuzz_seconds} s on a copy of tests/fuzz/journal_corpus"
-  dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_journal" "$root/tests/fuzz/journal_corpus" \
-    "$fuzz_dir/fuzz-run-journal" "$fuzz_seconds"
-  dctwin_stage_end ok
-  # the results reader: HDF5 (not instrumented) leaks on its error paths and asks for absurd
-  # allocations on damaged headers; both are HDF5's (tests/fuzz/fuzz_results.cpp)
-  dctwin_stage_begin fuzz-results "fuzz_results for ${fuzz_seconds} s on a copy of tests/fuzz/results_corpus"
-  ASAN_OPTIONS=allocator_may_return_null=1 dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_results" \
-    "$root/tests/fuzz/results_corpus" "$fuzz_dir/fuzz-run-results" "$fuzz_seconds" \
-    -detect_leaks=0 -malloc_limit_mb=4096
-  dctwin_stage_end ok
-  # opening by path as the Python loaders and the GUI do: FIFOs, /dev/zero, directories, files
-  # over the limit and any bytes (tests/fuzz/fuzz_open.cpp); HDF5 as for fuzz_results
-  dctwin_stage_begin fuzz-open "fuzz_open for ${fuzz_seconds} s on a copy of tests/fuzz/open_corpus"
-  ASAN_OPTIONS=allocator_may_return_null=1 dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/fuzz_open" \
-    "$root/tests/fuzz/open_corpus" "$fuzz_dir/fuzz-run-open" "$fuzz_seconds" \
-    -detect_leaks=0 -malloc_limit_mb=4096
+  # The six fuzzers run two at a time (one per core): each still fuzzes for the full time, and the
+  # stage takes half as long as running them one after another.
+  fuzz_par=${FUZZ_JOBS:-$(dctwin_nproc)}
+  ((fuzz_par >= 1)) || fuzz_par=1
+  # name | binary | seeds | extra environment | extra fuzzer arguments
+  # the results reader and fuzz_open: HDF5 (not instrumented) leaks on its error paths and asks for
+  # absurd allocations on damaged headers; both are HDF5's (tests/fuzz/fuzz_results.cpp); fuzz_open
+  # opens by path as the Python loaders and the GUI do: FIFOs, /dev/zero, directories, files over the
+  # limit and any bytes (tests/fuzz/fuzz_open.cpp)
+  fuzz_table=(
+    "fuzz|fuzz_loader|corpus||"
+    "fuzz-scenario|fuzz_scenario|scenario_corpus||"
+    "fuzz-sweep|fuzz_sweep|sweep_corpus||"
+    "fuzz-journal|fuzz_journal|journal_corpus||"
+    "fuzz-results|fuzz_results|results_corpus|allocator_may_return_null=1|-detect_leaks=0 -malloc_limit_mb=4096"
+    "fuzz-open|fuzz_open|open_corpus|allocator_may_return_null=1|-detect_leaks=0 -malloc_limit_mb=4096"
+  )
+  dctwin_stage_begin fuzz "${#fuzz_table[@]} fuzzers for ${fuzz_seconds} s each, ${fuzz_par} at a time, on copies of tests/fuzz/*corpus"
+  declare -A fuzz_pid=()
+  fuzz_failed=()
+  fuzz_collect() { # waits for one named fuzzer and prints its output
+    local name=$1 rc=0
+    wait "${fuzz_pid[$name]}" || rc=$?
+    printf -- '--- %s (exit %d)\n' "$name" "$rc"
+    cat "$fuzz_dir/$name.out"
+    ((rc == 0)) || fuzz_failed+=("$name")
+    unset "fuzz_pid[$name]"
+  }
+  fuzz_order=()
+  for row in "${fuzz_table[@]}"; do
+    IFS='|' read -r name bin corpus env_extra args <<<"$row"
+    if ((${#fuzz_order[@]} >= fuzz_par)); then
+      fuzz_collect "${fuzz_order[0]}"
+      fuzz_order=("${fuzz_order[@]:1}")
+    fi
+    work=$fuzz_dir/fuzz-run${name#fuzz}
+    # shellcheck disable=SC2086 # args are whole-word fuzzer flags
+    (ASAN_OPTIONS="${env_extra}${ASAN_OPTIONS:+${env_extra:+:}$ASAN_OPTIONS}" \
+      dctwin_run_fuzzer "$fuzz_dir/tests/fuzz/$bin" "$root/tests/fuzz/$corpus" "$work" "$fuzz_seconds" $args) \
+      >"$fuzz_dir/$name.out" 2>&1 &
+    fuzz_pid[$name]=$!
+    fuzz_order+=("$name")
+  done
+  for name in "${fuzz_order[@]}"; do fuzz_collect "$name"; done
+  if ((${#fuzz_failed[@]})); then
+    dctwin_stage_end failed "${fuzz_failed[*]}"
+    dctwin_die "fuzzing found a failure in: ${fuzz_failed[*]}"
+  fi
   dctwin_stage_end ok
 fi
 
