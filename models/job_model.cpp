@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 namespace dctwin {
 
@@ -26,6 +27,21 @@ std::string gb(double bytes) {
 
 std::string str(int v) {
   return std::to_string(v);
+}
+
+// members of a group of `size` ranks `stride` apart inside one NVLink domain of `per_domain`
+int membersPerDomain(int size, int stride, int per_domain) {
+  return stride >= per_domain ? 1 : std::max(1, std::min(size, per_domain / stride));
+}
+
+// the network level as a ring collective over a group with k members in each NVLink domain sees
+// it: NCCL runs a ring channel through each member's NIC, so each network hop carries 1/k of the
+// data while every NVLink hop carries all of it; the bus bandwidth is the smaller of k NICs and
+// NVLink [F96]
+FabricLevel spreadOver(const FabricLevel& net, const FabricLevel& nvl, int k) {
+  if (k <= 1) return net;
+  return {std::min(k * net.bandwidth * net.efficiency, nvl.bandwidth * nvl.efficiency), 1.0,
+          net.latency};
 }
 
 // 1 if every group of `size` ranks with `stride` lies inside one NVLink domain, else 2
@@ -97,8 +113,8 @@ void checkInputs(const ModelWorkloadSpec& w, const GpuCapability& g, int n_gpu, 
   if (w.experts > 0 && (w.moe_top_k < 1 || w.moe_top_k > w.experts))
     fail("moe_top_k", "must be between 1 and experts = " + str(w.experts));
   if (w.micro_batch_size < 1) fail("micro_batch_size", "must be >= 1");
-  if (w.tp < 1 || w.pp < 1 || w.vp < 1 || w.cp < 1 || w.ep < 1 || w.dp < 0)
-    fail("parallelism", "tp, pp, vp, cp, ep >= 1, dp >= 0");
+  if (w.tp < 1 || w.pp < 1 || w.vp < 0 || w.cp < 1 || w.ep < 1 || w.dp < 0)
+    fail("parallelism", "tp, pp, cp, ep >= 1, vp >= 1 (0: auto), dp >= 0");
   if (!(g.peak_bf16 > 0))
     fail("parameters", "GPU type '" + g.name + "' has no dense_bf16_flops (data/catalog/gpus)");
   if (!(g.peak(w.precision) > 0))
@@ -129,6 +145,12 @@ constexpr double kOverlapSlowdown = 0.189;
 // a GEMM's time: the dense peak of its precision at the GPU type's large-GEMM efficiency, its
 // output tiles in waves over the SMs (tile and wave quantization [F94]), and at least the time
 // to stream its operands through HBM (roofline)
+// Every output tile also pays a fixed time beside its K loop (filling the operand pipeline, the
+// epilogue writing the tile): 1.24 us, so that a 4096 x 4096 x 1024 BF16 GEMM on H100 reaches
+// 69.3 % of peak against 78.9 % at K = 4096 [F66]; the same time gives B200 BF16 at K = 256 and
+// 1024 within 4 points of [F66] and H800 FP8 at K = 1024 within 5 points of [F68] (d)
+constexpr double kTileFixedTime = 1.24e-6;
+
 struct GemmTimer {
   double peak = 0, eff = 0, bw = 0, elem = 2;
   int sms = 0;
@@ -137,15 +159,16 @@ struct GemmTimer {
   // CUTLASS / cuBLAS heuristics pick (a) [F94]
   double time(const GemmShape& x) const {
     if (x.M <= 0 || x.N <= 0 || x.K <= 0 || x.count <= 0) return 0;
-    double q = 1;
+    double q = 1, t_fixed = 0;
     if (sms > 0) {
       const double tm = x.M >= 128 ? 128.0 : 64.0;
       const double tn = x.N >= 256 ? 256.0 : x.N >= 128 ? 128.0 : 64.0;
       const double tiles = x.count * std::ceil(x.M / tm) * std::ceil(x.N / tn);
       const double waves = std::ceil(tiles / sms);
       q = x.count * x.M * x.N / (tm * tn * waves * sms);
+      t_fixed = waves * kTileFixedTime / x.count;  // (the batch shares the waves)
     }
-    const double t_c = 2.0 * x.M * x.N * x.K / (peak * eff * std::min(1.0, q));
+    const double t_c = 2.0 * x.M * x.N * x.K / (peak * eff * std::min(1.0, q)) + t_fixed;
     const double t_m = elem * (x.M * x.K + x.K * x.N + x.M * x.N) / bw;
     return x.count * std::max(t_c, t_m);
   }
@@ -200,9 +223,11 @@ ParameterCount countParameters(const ModelWorkloadSpec& w) {
   return c;
 }
 
-DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability& gpu,
-                                 const FabricSpec& fabric, int n, int per_domain,
-                                 const TrainingJobSpec& base, const HostMemorySpec& host) {
+namespace {
+
+DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
+                          const FabricSpec& fabric, int n, int per_domain,
+                          const TrainingJobSpec& base, const HostMemorySpec& host) {
   using B = PhaseSpec::Bound;
   checkInputs(w, gpu, n, per_domain);
   validateFabric(fabric);
@@ -216,6 +241,7 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
     fail("offload", "activation_overlap must be in [0, 1)");
   const Arch x = archOf(w);
   DescribedJob d;
+  d.vp = w.vp;
 
   // 1. the parallel layout: TP innermost, then CP, PP, DP
   const int tp = w.tp, cp = w.cp, pp = w.pp, vp = w.vp, ep = w.ep, mp = tp * cp * pp;
@@ -319,6 +345,10 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
                       : w.precision == Precision::FP8 ? 1.0
                                                       : 0.5;
   const GemmTimer gemm{peak, eff_gemm, B_hbm, elem, gpu.sm_count};
+  // BF16 whatever the precision: the output layer (Megatron's ColumnParallelLinear outside
+  // Transformer Engine's FP8 / FP4 autocast [F92]) and unfused attention's score GEMMs
+  const GemmTimer bf16{gpu.peak_bf16, gpu.eff.gemm_bf16 > 0 ? gpu.eff.gemm_bf16 : eff_gemm, B_hbm,
+                       2.0, gpu.sm_count};
   std::vector<GemmShape> layer_gemms = {{T, x.qkv / tp, x.h}, {T, x.h, x.h / tp}};
   if (x.moe) {  // k of E experts per token, E / ep per rank, each of T k ep / E tokens
     const double tok = T * w.moe_top_k * ep / w.experts;
@@ -328,9 +358,13 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
     layer_gemms.push_back({T, mats * x.f / tp, x.h});
     layer_gemms.push_back({T, x.h, x.f / tp});
   }
-  double t_gemm_f = 0;
-  for (const GemmShape& s : layer_gemms) t_gemm_f += gemm.time(s);
-  const double t_gemm_b = 2.0 * t_gemm_f;  // data and weight gradients, same shapes
+  // backward: the data gradient (T x K, contracting N) and the weight gradient (K x N,
+  // contracting the tokens) of each forward GEMM (T x N, contracting K)
+  double t_gemm_f = 0, t_gemm_b = 0;
+  for (const GemmShape& s : layer_gemms) {
+    t_gemm_f += gemm.time(s);
+    t_gemm_b += gemm.time({s.M, s.K, s.N, s.count}) + gemm.time({s.K, s.N, s.M, s.count});
+  }
   // attention core. Flash (causal: half of the s x s scores): 4 b s_q s_kv h / tp FLOPs forward,
   // 2.5 x that backward (five matrix products against two) [F69][F90]. Unfused (Megatron-LM
   // before flash attention): the scores as batched GEMMs over every head (QK^T: s x s x dh, PV:
@@ -341,8 +375,6 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   const double attn_flops_f = 4.0 * b * (x.s / cp) * (x.s / 2.0) * x.h / tp;
   double t_attn_f, t_attn_b;
   if (unfused) {
-    const GemmTimer bf16{gpu.peak_bf16, gpu.eff.gemm_bf16 > 0 ? gpu.eff.gemm_bf16 : eff_gemm, B_hbm,
-                         2.0, gpu.sm_count};
     const double nb = b * heads_local;
     const double t_mm = bf16.time({x.s / cp, x.s, x.dh, nb}) + bf16.time({x.s / cp, x.dh, x.s, nb});
     const double scores = nb * (x.s / cp) * x.s;
@@ -362,8 +394,9 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   const double t_mem_f = bytes_f / B_hbm, t_mem_b = 2.0 * t_mem_f;
   // the last stage's logits and loss (vocabulary-parallel cross-entropy, ~12 B per logit)
   const GemmShape logits{T, x.V / tp, x.h};
-  const double t_logits_f = gemm.time(logits) + 12.0 * T * x.V / tp / B_hbm;
-  const double t_logits_b = 2.0 * gemm.time(logits) + 12.0 * T * x.V / tp / B_hbm;
+  const double t_logits_f = bf16.time(logits) + 12.0 * T * x.V / tp / B_hbm;
+  const double t_logits_b =
+      bf16.time({T, x.h, x.V / tp}) + bf16.time({x.h, x.V / tp, T}) + 12.0 * T * x.V / tp / B_hbm;
 
   // 4. collectives of a micro-batch and layer (whole collectives, alpha-beta, models/fabric.h)
   const FabricLevel nvl = fabric.nvlinkLevel(), net = fabric.networkLevel();
@@ -428,8 +461,9 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   double P_local = 0;
   for (int p = 0; p < pp; ++p) P_local = std::max(P_local, stageParams(p));
   const double shards = w.distributed_optimizer ? double(d.dp) * cp : 1.0;
-  d.mem_weights = 2.0 * P_local;              // bf16 parameters
-  d.mem_gradients = 4.0 * P_local;            // fp32 main gradients [F92]
+  d.mem_weights = 2.0 * P_local;  // bf16 parameters
+  const double grad_bytes = w.grad_reduce_bf16 ? 2.0 : 4.0;
+  d.mem_gradients = grad_bytes * P_local;     // fp32 (or bf16) main gradients [F92]
   d.mem_optimizer = 12.0 * P_local / shards;  // fp32 master, m, v [F39][F92]
   const double fixed =
       d.mem_weights + d.mem_gradients + (w.offload_optimizer ? 0.0 : d.mem_optimizer);
@@ -532,21 +566,26 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
     d.pp = scaled(one, 2.0 * M * vp);
     d.t_pp_exposed = (vp > 1 ? 2.0 * (pp - 1.0) : 2.0 * (M + pp - 1.0)) * one.total();
   }
-  // 7. data parallel: fp32 gradients reduce-scattered (all-reduced without the distributed
-  // optimizer) over dp x cp ranks, bf16 parameters all-gathered; in buckets behind the last
-  // micro-batch's backward and the first one's forward [F92]
+  // 7. data parallel: fp32 (or bf16) gradients reduce-scattered (all-reduced without the
+  // distributed optimizer) over dp x cp ranks, bf16 parameters all-gathered; in buckets behind the
+  // last micro-batch's backward and the first one's forward [F92]
   const int dpc = d.dp * cp;
   double t_dp_exposed = 0;
   if (dpc > 1) {
     const double bucket = w.bucket_parameters > 0 ? w.bucket_parameters : std::max(40e6, 1e6 * dpc);
     const double n_buckets = std::max(1.0, std::ceil(P_local / bucket));
     const int dpl = cp > 1 ? std::max(d.dp_level, d.cp_level) : d.dp_level;
+    const int k =
+        std::min(std::max(1, per_domain / tp),
+                 membersPerDomain(cp, tp, per_domain) * membersPerDomain(d.dp, mp, per_domain));
+    const FabricLevel dp_lvl = dpl == 1 ? nvl : spreadOver(net, nvl, k);
     CollectiveTime rs, ag;
     if (w.distributed_optimizer) {
-      rs = collectiveTime(Collective::ReduceScatter, w.dp_algorithm, dpc, 4.0 * P_local, lvl(dpl));
-      ag = collectiveTime(Collective::AllGather, w.dp_algorithm, dpc, 2.0 * P_local, lvl(dpl));
+      rs = collectiveTime(Collective::ReduceScatter, w.dp_algorithm, dpc, grad_bytes * P_local,
+                          dp_lvl);
+      ag = collectiveTime(Collective::AllGather, w.dp_algorithm, dpc, 2.0 * P_local, dp_lvl);
     } else {
-      rs = collectiveTime(Collective::AllReduce, w.dp_algorithm, dpc, 4.0 * P_local, lvl(dpl));
+      rs = collectiveTime(Collective::AllReduce, w.dp_algorithm, dpc, grad_bytes * P_local, dp_lvl);
     }
     d.dp_comm = plus(rs, ag);
     const double W_b = d.bwd.total() / d.stage_layers_max * stage[0];  // first stage's backward
@@ -561,9 +600,9 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
     t_dp_exposed += kOverlapSlowdown * std::min(W_b + W_f, rs.total() + ag.total() - t_dp_exposed);
   }
   d.t_dp_exposed = t_dp_exposed;
-  // 8. the optimizer step: 28 B per local parameter of its shard (fp32 master, m, v read and
-  // written, gradient read, bf16 parameter written (d) [F39])
-  d.t_optimizer = 28.0 * P_local / shards / B_hbm;
+  // 8. the optimizer step per local parameter of its shard: fp32 master, m, v read and written
+  // (24 B), the main gradient read (4 B, bf16: 2 B) (d) [F39]
+  d.t_optimizer = (24.0 + grad_bytes) * P_local / shards / B_hbm;
 
   // 8b. host memory (models/host_memory.h): offloaded state and staging placed per host
   const double g_host = host.gpus_per_host;
@@ -602,10 +641,13 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   d.cp = scaled(cp_layer_f, 3.0 * M * d.stage_layers_max);
   d.ep = scaled(ep_layer_f, 2.0 * M * d.stage_layers_max);
 
-  // 9. model FLOPs by PaLM's convention, 6 N_active + 12 L h s per token (non-causal attention,
-  // no recompute) [F95]
+  // 9. model FLOPs by PaLM's convention, 6 N + 12 L h s per token (non-causal attention, no
+  // recompute) [F95], N the active parameters that multiply: an untied input embedding is a
+  // lookup and is left out (PaLM's embeddings are tied: its N counts them once, as the output
+  // layer)
   const double tokens = seqs * x.s;
-  d.flops = (6.0 * pc.active + 12.0 * w.layers * x.h * x.s) * tokens;
+  const double n_matmul = pc.active - (w.tied_embeddings ? 0.0 : x.V * x.h);
+  d.flops = (6.0 * n_matmul + 12.0 * w.layers * x.h * x.s) * tokens;
 
   // 10. the iteration (utilizations (a) as defaultTrainingJob(), docs/models/job.md)
   d.job = base;
@@ -671,6 +713,33 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
   }
   validateTrainingJob(d.job);
   return d;
+}
+
+}  // namespace
+
+DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability& gpu,
+                                 const FabricSpec& fabric, int n, int per_domain,
+                                 const TrainingJobSpec& base, const HostMemorySpec& host) {
+  if (w.vp != 0) return describeOnce(w, gpu, fabric, n, per_domain, base, host);
+  // vp: auto, as a user tunes the interleaved schedule: of the virtual stages the schedule
+  // allows (dividing every stage's layers, micro-batches a multiple of pp), the fastest that fits
+  // the memory; ties go to fewer virtual stages. vp = 1's error when none fits.
+  ModelWorkloadSpec t = w;
+  t.vp = 1;
+  std::optional<DescribedJob> best;
+  std::optional<JobModelError> first_error;
+  const int most = w.pp > 1 ? std::max(1, w.layers / w.pp) : 1;
+  for (int v = 1; v <= most; ++v) {
+    t.vp = v;
+    try {
+      DescribedJob d = describeOnce(t, gpu, fabric, n, per_domain, base, host);
+      if (!best || d.step_time < best->step_time * (1 - 1e-9)) best = std::move(d);
+    } catch (const JobModelError& e) {
+      if (v == 1) first_error = e;
+    }
+  }
+  if (best) return *best;
+  throw *first_error;
 }
 
 }  // namespace dctwin

@@ -55,11 +55,12 @@ struct ModelWorkloadSpec {
   double tokens_per_iteration = 0;  // or tokens (global_batch s); one of the two         (1)
   int micro_batch_size = 1;         // b [--micro-batch-size] (sequences)                 (1)
   // --- parallelism
-  int tp = 1, pp = 1, vp = 1, cp = 1, ep = 1, dp = 0;  // dp 0: n / (tp pp cp)
+  int tp = 1, pp = 1, vp = 1, cp = 1, ep = 1, dp = 0;  // dp 0: n / (tp pp cp); vp 0: auto
   bool sequence_parallel = true;                       // with tp > 1 [--sequence-parallel]
   int first_stage_layers = 0, last_stage_layers = 0;   // uneven stages; 0 = even      (1)
   bool distributed_optimizer = false;                  // [--use-distributed-optimizer]
-  bool tp_comm_overlap = false;  // TP collectives pipelined with their GEMMs [--tp-comm-overlap]
+  bool grad_reduce_bf16 = false;  // main gradients in bf16, not fp32 [--grad-reduce-in-bf16]
+  bool tp_comm_overlap = false;   // TP collectives pipelined with their GEMMs [--tp-comm-overlap]
   bool overlap_grad_reduce = false;   // DP reduce-scatter behind backward [--overlap-grad-reduce]
   bool overlap_param_gather = false;  // DP all-gather behind forward [--overlap-param-gather]
   double bucket_parameters = 0;       // DP bucket; 0 = max(40e6, 1e6 dp) [--ddp-bucket-size] (1)
@@ -142,11 +143,12 @@ struct StageTime {
 struct DescribedJob {
   TrainingJobSpec job;  // the phases, and checkpoint_duration when storage_bandwidth is given
   int dp = 0, micro_batches = 0;
+  int vp = 1;  // virtual stages per stage: as given, or the fastest that fits (vp: auto)
   ModelWorkloadSpec::Recompute recompute = ModelWorkloadSpec::Recompute::Selective;  // chosen
   bool full_recompute = false;
   double parameters = 0, active_parameters = 0;  // from the architecture                 (1)
-  double flops = 0;  // model FLOPs per iteration, all GPUs: (6 N_active + 12 L h s) T [F95] (FLOP)
-  double step_time = 0;          // one iteration at the reference clocks, no checkpoint      (s)
+  double flops = 0;      // model FLOPs per iteration, all GPUs: (6 N_mm + 12 L h s) T [F95] (FLOP)
+  double step_time = 0;  // one iteration at the reference clocks, no checkpoint      (s)
   double tokens_per_second = 0;  // whole job                                            (1/s)
   double mfu = 0;  // flops / (step_time n peak_bf16): model FLOPs utilisation on BF16 peak (1)
   double mem_weights = 0, mem_gradients = 0, mem_optimizer = 0, mem_activations = 0;  // (B)

@@ -1347,6 +1347,7 @@ PYBIND11_MODULE(dctwin, m) {
             d["parameters"] = j.parameters;
             d["dp"] = j.dp;
             d["micro_batches"] = j.micro_batches;
+            d["vp"] = j.vp;
             d["delta"] = r.c.measured_step_time > 0 ? py::object(py::float_(r.delta()))
                                                     : py::object(py::none());
             py::dict mem;

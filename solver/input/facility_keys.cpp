@@ -386,6 +386,15 @@ const Section kCdu{
 //---------------------------------------------------------------------------------------------
 // rack types (facility entries and catalog/racks)
 
+// the GPUs' HBM as fitted in this rack type (or estimate case), instead of the GPU type's: "HBM3
+// against HBM3E" without a catalog file of its own (docs/models/job.md)
+const Section kGpuMemory{
+    "rack.gpu_memory",
+    "the GPUs' HBM, overriding the GPU type's (data/catalog/gpus hbm_capacity, hbm_bandwidth)",
+    {quantity("capacity", Dim::DataSize, kBytes).docs("HBM per GPU; absent: the GPU type's"),
+     quantity("bandwidth", Dim::Bandwidth, kBytes)
+         .docs("HBM bandwidth per GPU; absent: the GPU type's")}};
+
 const Section kManifold{
     "rack.manifold",
     "the whole rack's pressure drop law, dp = dp_nominal (V / flow_nominal)^exponent",
@@ -451,6 +460,9 @@ std::vector<Key> rackBody() {
           quantity("supply_temperature_max", Dim::Temperature, kTemperature).req(),
           name("gpu").docs("the GPU model (data/catalog/gpus); racks of this type without "
                            "heat_load resolve their trays x gpus_per_tray GPUs"),
+          map("gpu_memory", kGpuMemory)
+              .dflt("the GPU type's")
+              .docs("the GPUs' HBM capacity and bandwidth in this rack type"),
           quantity("other_idle_power", Dim::Power, kHeatLoad)
               .dflt("30 % of other_max_power")
               .docs("CPUs, switch trays, NICs, fans at idle"),
@@ -718,8 +730,10 @@ const Section kWorkloadParallelism{
     {integer("tp", 1, 1024).dflt("1").docs("tensor parallel: inside the NVLink domain"),
      integer("pp", 1, 1024).dflt("1").docs("pipeline stages (1F1B)"),
      integer("vp", 1, 1024)
+         .orWords({"auto"})
          .dflt("1")
-         .docs("virtual stages per pipeline stage (interleaved 1F1B); divides each stage's layers"),
+         .docs("virtual stages per pipeline stage (interleaved 1F1B); divides each stage's "
+               "layers; auto: the fastest that fits"),
      integer("cp", 1, 1024).dflt("1").docs("context parallel: the sequence split over cp ranks"),
      integer("dp", 0, 1000000).dflt("0").docs("data parallel; 0 = GPUs / (tp cp pp)"),
      integer("ep", 1, 1024).dflt("1").docs("expert parallel, carved from dp x cp"),
@@ -825,6 +839,10 @@ const Section kWorkload{
      boolean("distributed_optimizer")
          .dflt("false")
          .docs("optimizer state sharded over dp x cp (Megatron Core's default: off [F92])"),
+     choice("grad_reduce", {"fp32", "bf16"})
+         .dflt("fp32")
+         .docs("main gradients kept and reduced in fp32 (Megatron-LM's default for bf16 [F92]) "
+               "or bf16 [--grad-reduce-in-bf16] (NeMo's performance recipes [F97])"),
      choice("recompute", {"auto", "none", "selective", "full"})
          .dflt("auto")
          .docs("auto: none if the activations fit, else selective, else full"),
@@ -1330,6 +1348,9 @@ const Section kEstimateCase{
          .dflt("the GPU type's nvlink_domain")
          .docs("GPUs of one NVLink domain"),
      map("workload", kWorkload).req().docs("as a facility job's workload"),
+     map("gpu_memory", kGpuMemory)
+         .dflt("the GPU type's")
+         .docs("the GPUs' HBM capacity and bandwidth"),
      map("fabric", kFabric).dflt("the facility defaults, NVLink bandwidth from the GPU type"),
      quantity("measured_step_time", Dim::Time, {0, 1e6, true, false, "> 0 s"})
          .docs("published measured (or derived) step time: compared with the estimate"),

@@ -339,8 +339,11 @@ std::string typeWords(const Key& k) {
       return "number, 1/K (`0.1` or `0.1 1/K`)";
     case Type::Flow:
       return "flow (volume or mass)";
-    case Type::Integer:
-      return "integer";
+    case Type::Integer: {
+      std::string r = "integer";
+      for (const char* w : k.values) r += std::string(" or `") + w + "`";
+      return r;
+    }
     case Type::Bool:
       return "`true` or `false`";
     case Type::Name:
@@ -488,6 +491,11 @@ Json keySchema(const Key& k) {
       j.set("type", Json::str("integer"));
       j.set("minimum", Json::num(static_cast<double>(k.ilo)));
       if (k.ihi < (1LL << 40)) j.set("maximum", Json::num(static_cast<double>(k.ihi)));
+      if (!k.values.empty()) {  // or one of its words
+        Json e = Json::arr();
+        for (const char* w : k.values) e.push(Json::str(w));
+        j = Json::obj().set("anyOf", Json::arr().push(Json::obj().set("enum", e)).push(j));
+      }
       break;
     case Type::Bool:
       j.set("type", Json::str("boolean"));

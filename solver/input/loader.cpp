@@ -1030,6 +1030,16 @@ class FacilityReader {
     if (!r.has_heat_load && !type->gpu.empty()) {
       gpu(type->gpu,
           type_info_.count(r.type) ? type_info_[r.type].gpu_loc : catalog_types_[r.type].gpu_loc);
+      // HBM fitted differently in this rack type: a GPU type of its own
+      if ((type->gpu_hbm_capacity > 0 || type->gpu_hbm_bandwidth > 0) &&
+          type->gpu.find('@') == std::string::npos && spec_.gpus.count(type->gpu)) {
+        GpuParams g = spec_.gpus.at(type->gpu);
+        g.name = type->gpu + "@" + type->name;
+        if (type->gpu_hbm_capacity > 0) g.hbm_capacity = type->gpu_hbm_capacity;
+        if (type->gpu_hbm_bandwidth > 0) g.hbm_bandwidth = type->gpu_hbm_bandwidth;
+        spec_.gpus.emplace(g.name, g);
+        spec_.rack_types[type->name].gpu = g.name;
+      }
       checkCap(r.gpu_power_cap, type->gpu, info.gpu_cap_loc);
       for (const auto& [pname, count] : type->parts) part(pname, type->loc);
       const int n = type->trays * type->gpus_per_tray;

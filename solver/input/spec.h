@@ -77,7 +77,10 @@ struct RackTypeSpec {
   double max_working_pressure = 0;    // gauge                                          (Pa)
   double supply_temperature_max = 0;  // (K)
   // resolved accelerators (racks without a heat_load profile)
-  std::string gpu;              // GpuParams name (catalog/gpus); "" = none
+  std::string gpu;  // GpuParams name (catalog/gpus); "" = none
+  // the GPUs' HBM in this rack type (gpu_memory); 0: the GPU type's. The loader gives such a type
+  // a GPU type of its own, "<gpu>@<rack type>"                                      (B, B/s)
+  double gpu_hbm_capacity = 0, gpu_hbm_bandwidth = 0;
   double other_idle_power = 0;  // CPUs, switches, NICs, fans at idle               (W)
   double other_max_power = 0;   // the same under full load                          (W)
   std::vector<std::pair<std::string, int>> parts;  // non-GPU parts (catalog/parts) and counts

@@ -97,6 +97,8 @@ void readWorkload(reader::MapIn& wm, JobSpec& j) {
   if (w->read("tp_algorithm", a)) s.tp_algorithm = algorithmOf(a);
   if (w->read("dp_algorithm", a)) s.dp_algorithm = algorithmOf(a);
   w->read("distributed_optimizer", s.distributed_optimizer);
+  std::string gr;
+  if (w->read("grad_reduce", gr)) s.grad_reduce_bf16 = gr == "bf16";
   std::string rc;
   if (w->read("recompute", rc))
     s.recompute = rc == "full"        ? ModelWorkloadSpec::Recompute::Full

@@ -815,6 +815,14 @@ bool MapIn::read(std::string_view key, int& out) {
   if (k.type != keys::Type::Integer) wrongType(*section_, k);
   const YAML::Node* v = value(k);
   if (!v) return false;
+  // an integer key's words (`auto`) read as 0
+  if (v->IsScalar())
+    for (const char* word : k.values)
+      if (v->Scalar() == word) {
+        note(key, true);
+        out = 0;
+        return true;
+      }
   const auto q = readInteger(f_, *v, sub(key), k.ilo, k.ihi);
   note(key, q.has_value());
   if (q) out = static_cast<int>(*q);

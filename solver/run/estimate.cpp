@@ -47,6 +47,10 @@ std::vector<EstimateCase> loadEstimateFromString(const std::string& text, const 
       m.read("gpu", c.gpu_name);
       m.read("gpus", c.gpus);
       m.read("nvlink_domain", c.nvlink_domain);
+      if (auto gm = m.map("gpu_memory")) {
+        gm->read("capacity", c.hbm_capacity);
+        gm->read("bandwidth", c.hbm_bandwidth);
+      }
       m.read("measured_step_time", c.measured_step_time);
       m.list("tags", [&](const YAML::Node& t, const std::string&, std::size_t) {
         if (t.IsScalar()) c.tags.push_back(t.as<std::string>());
@@ -84,6 +88,8 @@ EstimateResult estimate(const EstimateCase& c, const LoadOptions& options) {
     r.error = e.what();
     return r;
   }
+  if (c.hbm_capacity > 0) r.gpu.hbm_capacity = c.hbm_capacity;
+  if (c.hbm_bandwidth > 0) r.gpu.hbm_bandwidth = c.hbm_bandwidth;
   FabricSpec fab = c.fabric;
   if (!c.nvlink_bandwidth_given && r.gpu.nvlink_bandwidth > 0)
     fab.nvlink_link_bandwidth = r.gpu.nvlink_bandwidth / 2.0 / fab.nvlink_links_per_gpu;
@@ -142,13 +148,14 @@ std::string estimateTable(const std::vector<EstimateResult>& rs, bool detail) {
     if (detail) {
       const DescribedJob& d = r.d;
       std::snprintf(line, sizeof line,
-                    "    dp %d, micro-batches %d, stage of %d layers: micro-batch %.4f s "
+                    "    dp %d, vp %d, micro-batches %d, stage of %d layers: micro-batch %.4f s "
                     "(gemm %.4f, attention %.4f, memory %.4f, tp %.4f, cp %.4f, ep %.4f, "
                     "recompute %.4f)\n",
-                    d.dp, d.micro_batches, d.stage_layers_max, d.t_stage, d.fwd.gemm + d.bwd.gemm,
-                    d.fwd.attention + d.bwd.attention, d.fwd.memory + d.bwd.memory,
-                    d.fwd.tp_exposed + d.bwd.tp_exposed, d.fwd.cp_exposed + d.bwd.cp_exposed,
-                    d.fwd.ep_exposed + d.bwd.ep_exposed, d.bwd.recompute);
+                    d.dp, d.vp, d.micro_batches, d.stage_layers_max, d.t_stage,
+                    d.fwd.gemm + d.bwd.gemm, d.fwd.attention + d.bwd.attention,
+                    d.fwd.memory + d.bwd.memory, d.fwd.tp_exposed + d.bwd.tp_exposed,
+                    d.fwd.cp_exposed + d.bwd.cp_exposed, d.fwd.ep_exposed + d.bwd.ep_exposed,
+                    d.bwd.recompute);
       o += line;
       o += "    phases:";
       for (const auto& p : d.job.phases) o += " " + p.name + fmt(" %.4f", p.duration);

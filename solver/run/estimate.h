@@ -15,9 +15,10 @@ struct EstimateCase {
   std::string id, source, gpu_name, measured_as, confidence;
   std::vector<std::string> tags;
   int gpus = 0;
-  int nvlink_domain = 0;                // 0: the GPU type's
-  bool nvlink_bandwidth_given = false;  // else the GPU type's nvlink_bandwidth
-  JobSpec job;                          // its workload (and where each key was set)
+  int nvlink_domain = 0;                       // 0: the GPU type's
+  double hbm_capacity = 0, hbm_bandwidth = 0;  // gpu_memory; 0: the GPU type's    (B, B/s)
+  bool nvlink_bandwidth_given = false;         // else the GPU type's nvlink_bandwidth
+  JobSpec job;                                 // its workload (and where each key was set)
   FabricSpec fabric;              // as given, or the defaults with the GPU type's NVLink bandwidth
   double measured_step_time = 0;  // 0: none                                          (s)
   SourceLoc loc;

@@ -57,8 +57,8 @@ TEST_CASE("step model: the iteration is its phases, tokens/s and MFU follow from
   for (const auto& p : d.job.phases) sum += p.duration;
   CHECK(d.step_time == Approx(sum).epsilon(1e-12));
   CHECK(d.tokens_per_second == Approx(576 * 8192 / d.step_time).epsilon(1e-12));
-  // PaLM convention: (6 N_active + 12 L h s) per token
-  const double N = countParameters(llama70b()).active;
+  // PaLM convention: (6 N + 12 L h s) per token, N without the untied input embedding (a lookup)
+  const double N = countParameters(llama70b()).active - 128256.0 * 8192;
   CHECK(d.flops == Approx((6 * N + 12 * 80 * 8192 * 8192.0) * 576 * 8192).epsilon(1e-12));
   CHECK(d.mfu == Approx(d.flops / (d.step_time * 576 * 2.5e15)).epsilon(1e-12));
   CHECK(d.mfu > 0.3);
@@ -185,4 +185,85 @@ TEST_CASE("step model: checkpoint size from the model, written at the storage ba
   w.checkpoint_async = true;  // staged to host memory at 50 GB/s per GPU
   d = describe(w);
   CHECK(d.job.checkpoint_duration == Approx(100e-9 + 14 * d.parameters / (576 * 50e9)));
+}
+
+TEST_CASE("step model: vp auto takes the fastest interleaving that fits", "[job_model]") {
+  ModelWorkloadSpec w = llama70b();  // 20 layers per stage, 32 micro-batches
+  double best = 1e300;
+  int best_v = 0;
+  for (int v : {1, 2, 4, 5, 10, 20}) {
+    w.vp = v;
+    const DescribedJob d = describe(w);
+    if (d.step_time < best * (1 - 1e-9)) best = d.step_time, best_v = v;
+  }
+  w.vp = 0;  // auto
+  const DescribedJob a = describe(w);
+  CHECK(a.vp == best_v);
+  CHECK(a.step_time == Approx(best).epsilon(1e-12));
+  CHECK(a.vp > 1);  // the bubble shrinks more than the sends grow
+  // one stage: nothing to interleave
+  w.pp = 1, w.tp = 8, w.global_batch = 576;
+  w.recompute = ModelWorkloadSpec::Recompute::Full;
+  CHECK(describe(w, kGb200, 576, 72).vp == 1);
+  // nothing fits: vp = 1's error, naming the key
+  ModelWorkloadSpec big = llama70b();
+  big.vp = 0, big.tp = 1, big.pp = 1, big.global_batch = 576;
+  CHECK(errorKey(big).find("parameters | parameters: the model does not fit") == 0);
+}
+
+TEST_CASE("step model: a DP ring across NVLink domains runs through each member's NIC",
+          "[job_model]") {
+  // Llama 3 70B, TP 8 PP 1 on 4 domains of 8 (H100-like): DP 4, one member per domain; on
+  // domains of 32: 4 members per domain share the ring's network hops
+  ModelWorkloadSpec w = llama70b();
+  w.pp = 1, w.global_batch = 32, w.recompute = ModelWorkloadSpec::Recompute::Full;
+  FabricSpec f;
+  const DescribedJob k1 = describeTrainingJob(w, kGb200, f, 32, 8, TrainingJobSpec{});
+  const DescribedJob k4 = describeTrainingJob(w, kGb200, f, 64, 32, TrainingJobSpec{});
+  REQUIRE(k1.dp == 4);
+  REQUIRE(k4.dp == 8);
+  CHECK(k1.dp_level == 2);
+  CHECK(k4.dp_level == 2);
+  // bandwidth parts per byte: (n-1)/n S / B; k1 at one NIC, k4 at 4 NICs (below NVLink's 846 GB/s)
+  const double B_net = f.nic_bandwidth * f.network_efficiency;
+  const double S = 4.0 * (k1.mem_gradients / 4.0);  // fp32 gradients of the local parameters
+  const double rs1 = 3.0 / 4 * S / B_net, rs4 = 7.0 / 8 * S / (4 * B_net);
+  const double ag1 = 3.0 / 4 * S / 2 / B_net, ag4 = 7.0 / 8 * S / 2 / (4 * B_net);
+  CHECK(k1.dp_comm.beta == Approx(rs1 + ag1).epsilon(1e-9));
+  CHECK(k4.dp_comm.beta == Approx(rs4 + ag4).epsilon(1e-9));
+}
+
+TEST_CASE("step model: BF16 gradients halve the gradient memory and the DP reduce-scatter",
+          "[job_model]") {
+  ModelWorkloadSpec w = llama70b();
+  const DescribedJob a = describe(w);
+  w.grad_reduce_bf16 = true;
+  const DescribedJob b = describe(w);
+  CHECK(b.mem_gradients == Approx(a.mem_gradients / 2).epsilon(1e-12));
+  CHECK(b.memory_per_gpu == Approx(a.memory_per_gpu - a.mem_gradients / 2).epsilon(1e-12));
+  // reduce-scatter of 4 B or 2 B per parameter, all-gather of 2 B: beta 6 -> 4 units
+  CHECK(b.dp_comm.beta == Approx(a.dp_comm.beta * 4.0 / 6.0).epsilon(1e-9));
+  CHECK(b.step_time <= a.step_time);
+}
+
+TEST_CASE("step model: the output layer stays BF16 under FP8, short-K GEMMs pay the tile time",
+          "[job_model]") {
+  // one stage and layer-free arithmetic: the last stage's logits are the same GEMMs in BF16 and
+  // FP8, so FP8 shortens only the layers' GEMMs
+  ModelWorkloadSpec w = llama70b();
+  w.pp = 1, w.layers = 80, w.recompute = ModelWorkloadSpec::Recompute::Full;
+  const DescribedJob bf = describe(w);
+  w.precision = Precision::FP8;
+  const DescribedJob f8 = describe(w);
+  w.vocab = 256;  // nearly no logits
+  const DescribedJob f8s = describe(w);
+  w.precision = Precision::BF16;
+  const DescribedJob bfs = describe(w);
+  const double logits_bf = (bf.fwd.gemm + bf.bwd.gemm) - (bfs.fwd.gemm + bfs.bwd.gemm);
+  const double logits_f8 = (f8.fwd.gemm + f8.bwd.gemm) - (f8s.fwd.gemm + f8s.bwd.gemm);
+  CHECK(logits_f8 == Approx(logits_bf).epsilon(1e-6));
+  CHECK(f8s.fwd.gemm < 0.8 * bfs.fwd.gemm);
+  // the FP8 layers are less than the peak ratio faster: short-K GEMMs (the projection's h/t =
+  // 1024) pay a fixed time per output tile that FP8 does not halve
+  CHECK(f8s.fwd.gemm > bfs.fwd.gemm * (0.729 / 0.723) / 2);
 }

@@ -37,3 +37,45 @@ def test_estimate_bad_case(tmp_path):
     f.write_text("dctwin_estimate: 1\ncases:\n  - {id: x, gpu: h100_sxn, gpus: 8, workload: {}}\n")
     with pytest.raises(dctwin.LoadError):
         dctwin.estimate(str(f))
+
+
+def test_estimate_vp_auto(tmp_path):
+    # `vp: auto` (an integer key's word) takes the fastest interleaving that fits; a word that
+    # is not `auto` is a file:line error naming the key
+    case = ("dctwin_estimate: 1\ncases:\n  - {id: x, gpu: h100_sxm, gpus: 64, workload: "
+            "{layers: 80, hidden: 8192, ffn_hidden: 28672, gated_mlp: true, heads: 64, kv_heads: 8, "
+            "vocab: 128256, sequence_length: 4096, global_batch: 64, recompute: full, "
+            "parallelism: {tp: 8, pp: 8, vp: %s}}}\n")
+    f = tmp_path / "vp.yaml"
+    times = {}
+    for vp in ("1", "2", "5", "10"):
+        f.write_text(case % vp)
+        (r,) = dctwin.estimate(str(f))
+        assert r["error"] == "" and r["vp"] == int(vp)
+        times[int(vp)] = r["step_time"]
+    f.write_text(case % "auto")
+    (r,) = dctwin.estimate(str(f))
+    assert r["error"] == ""
+    assert r["vp"] == min(times, key=times.get)
+    assert r["step_time"] == pytest.approx(min(times.values()), rel=1e-12)
+    f.write_text(case % "fast")
+    with pytest.raises(dctwin.LoadError, match=r"vp\.yaml:.*vp"):
+        dctwin.estimate(str(f))
+
+
+def test_estimate_gpu_memory(tmp_path):
+    # gpu_memory overrides the GPU type's HBM: half the bandwidth doubles the memory-bound phase
+    case = ("dctwin_estimate: 1\ncases:\n  - {id: x, gpu: h100_sxm, gpus: 64, %sworkload: "
+            "{layers: 80, hidden: 8192, ffn_hidden: 28672, gated_mlp: true, heads: 64, kv_heads: 8, "
+            "vocab: 128256, sequence_length: 4096, global_batch: 64, recompute: full, "
+            "parallelism: {tp: 8, pp: 8}}}\n")
+    f = tmp_path / "hbm.yaml"
+    f.write_text(case % "")
+    (a,) = dctwin.estimate(str(f))
+    f.write_text(case % "gpu_memory: {bandwidth: 1.675 TB/s}, ")
+    (b,) = dctwin.estimate(str(f))
+    assert a["error"] == "" and b["error"] == ""
+    assert b["phases"]["elementwise"] == pytest.approx(2 * a["phases"]["elementwise"], rel=1e-9)
+    f.write_text(case % "gpu_memory: {capacity: 8 GB}, ")
+    (c,) = dctwin.estimate(str(f))
+    assert "does not fit" in c["error"]

@@ -121,14 +121,13 @@ TEST_CASE(
   CHECK(link.part(kTimeFabricDegraded) > 0);
   CHECK(link.part(kTimeBarrierWait) > w32.part(kTimeBarrierWait));
   // the component: A01 GPU 0 is the straggler of the iteration end (its DP collectives stretch
-  // by beta_dp (1/f - 1)), and with the step model's exposed DP time it causes more waiting than
-  // the GPU most held down by the power cap, the healthy run's top straggler
+  // by beta_dp (1/f - 1)): the waiting it causes grows by about the stretch over the healthy
+  // run's. (Whether it also outdoes the GPU most held down by the power cap depends on how much
+  // DP time is exposed: the DP ring spread over the 9 NICs of each NVL72 domain [F96] leaves
+  // little, so it need not be the top straggler.)
   CHECK(jl.caused[k0] / 576.0 > 0.5 * double(n_after) * x_link);
   CHECK(jl.caused[k0] / 576.0 == Approx(link.wait[kTimeFabricDegraded - kLossFirst]).epsilon(0.15));
-  const int top_healthy = jobTopStraggler(w32.st.gl.job[0], nullptr);
-  REQUIRE(top_healthy >= 0);
-  CHECK(top_healthy != m.rack_gpuadr[0]);
-  CHECK(jobTopStraggler(jl, nullptr) == m.rack_gpuadr[0]);
+  CHECK(jl.caused[k0] > w32.st.gl.job[0].caused[k0] + 0.5 * 576.0 * double(n_after) * x_link);
 
   // a lost NVLink tray (A02, 8 of 9 left): A02's TP collectives stretch by beta_tp / 8 per
   // iteration, and the other racks' wait for it is booked to fabric_degraded

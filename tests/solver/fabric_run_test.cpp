@@ -83,7 +83,7 @@ TEST_CASE(
     "[fabric][jobs][solver]") {
   Out h, d, t;
   run(h, "  []\n", 600);
-  run(d, "  - {time: 0 s, rack: A01, fabric: {fault: link_degraded, gpu: 0, fraction: 0.25}}\n",
+  run(d, "  - {time: 0 s, rack: A01, fabric: {fault: link_degraded, gpu: 0, fraction: 0.1}}\n",
       600);
   run(t, "  - {time: 0 s, rack: A02, fabric: {fault: nvlink_tray_lost, tray: 3}}\n", 600);
   const FacilityModel& m = h.m;
@@ -93,11 +93,11 @@ TEST_CASE(
   // the parts add up to wall time (the job starts at 5 min), within 0.1 %
   double map[kTimeCats];
   for (const Out* o : {&h, &d, &t}) CHECK(mapSum(*o, map) == Approx(300.0).epsilon(1e-3));
-  // a degraded NIC: its GPU's collectives take (beta_dp + beta_pp) (1/0.25 - 1) longer in every
+  // a degraded NIC: its GPU's collectives take (beta_dp + beta_pp) (1/0.1 - 1) longer in every
   // iteration, exactly; the job's iteration by about that (the others wait at the barrier, and
   // run slightly cooler, hence a little faster: a 5 % margin)
   const double beta_net = phase(m, "dp_allreduce").comm_beta + phase(m, "pp_p2p").comm_beta;
-  const double x_link = 3 * beta_net;
+  const double x_link = 9 * beta_net;
   const JobState& jd = d.st.gl.job[0];
   int k0 = 0;
   while (d.m.job_groups[0][k0] != d.m.gpu_group[d.m.rack_gpuadr[0]]) ++k0;
@@ -189,4 +189,36 @@ TEST_CASE("described jobs and fabric faults: bad input is a file:line error", "[
                     "dctwin_scenario: 1\nevents:\n  - {time: 1 s, rack: A01, fabric: {fault: "
                     "link_down, gpu: 72}}\n");
   CHECK(e.find("rack A01 has no GPU slot 72") != std::string::npos);
+}
+
+TEST_CASE(
+    "default pod: HBM fitted differently in a rack type (gpu_memory) gives its GPUs a type of "
+    "their own, and the described job its bandwidth and capacity",
+    "[fabric][jobs][solver]") {
+  // every rack of the pod as a rack type with HBM at half the bandwidth and 144 GB
+  std::string t = podText();
+  for (std::size_t p; (p = t.find("type: gb200_nvl72,")) != std::string::npos;)
+    t.replace(p, 18, "type: gb200_half,");
+  t += "rack_types:\n  - name: gb200_half\n    base: gb200_nvl72\n"
+       "    gpu_memory: {bandwidth: 4 TB/s, capacity: 144 GB}\n";
+  const FacilityModel base = compileFacility(loadFacilityFromString(podText(), "pod.yaml"));
+  const FacilityModel half = compileFacility(loadFacilityFromString(t, "pod.yaml"));
+  const GpuParams& g0 = base.gpu_types[base.gpu_type[0]];
+  const GpuParams& g1 = half.gpu_types[half.gpu_type[0]];
+  CHECK(g1.name == "gb200_blackwell@gb200_half");
+  CHECK(g1.hbm_bandwidth == Approx(4e12));
+  CHECK(g1.hbm_capacity == Approx(144e9));
+  CHECK(g1.P_tdp == g0.P_tdp);
+  // the memory-bound work at half the bandwidth takes twice as long; the GEMMs are unchanged
+  const DescribedJob& a = base.job_described[0];
+  const DescribedJob& b = half.job_described[0];
+  CHECK(b.fwd.memory == Approx(2 * a.fwd.memory).epsilon(1e-12));
+  CHECK(b.fwd.gemm == Approx(a.fwd.gemm).epsilon(0.01));
+  CHECK(b.step_time > a.step_time);
+  // a capacity the job does not fit in: the loader's file:line error for the job
+  std::string small = t;
+  small = replaced(small, "capacity: 144 GB", "capacity: 10 GB");
+  CHECK(compileErrors(small).find("does not fit the GPU memory") != std::string::npos);
+  CHECK(compileErrors(replaced(t, "bandwidth: 4 TB/s", "bandwidth: -4 TB/s"))
+            .find("gpu_memory.bandwidth") != std::string::npos);
 }
