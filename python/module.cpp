@@ -728,18 +728,23 @@ PySweepResult sweepResult(const PySweep& S, std::vector<CaseResult> results) {
   std::vector<long long> index;
   std::vector<double> wall;
   py::array_t<bool> ok(py::ssize_t(results.size()));
-  std::vector<std::string> status, error;
+  py::array_t<bool> comparable(py::ssize_t(results.size()));
+  std::vector<std::string> status, error, outcome;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
     index.push_back(r.index);
     wall.push_back(r.wall_seconds);
     ok.mutable_data()[i] = r.ok;
-    status.push_back(r.ok ? "ok" : "failed");
+    comparable.mutable_data()[i] = caseComparable(r);
+    status.push_back(!r.status.empty() ? r.status : r.ok ? "completed" : "solver_failed");
+    outcome.push_back(caseOutcome(r));
     error.push_back(r.error);
   }
   R.table["index"] = integers(index);
-  R.table["ok"] = ok;
+  R.table["ok"] = ok;  // the run finished (it may still have shed load: see "comparable")
+  R.table["comparable"] = comparable;  // status completed: ran with its whole load
   R.table["status"] = status;
+  R.table["outcome"] = outcome;
   R.table["error"] = error;
   R.table["wall_seconds"] = doubles(wall);
   R.units["wall_seconds"] = "s";
@@ -1272,8 +1277,10 @@ PYBIND11_MODULE(dctwin, m) {
 
   py::class_<PySweepResult>(m, "SweepResult",
                             "The metrics table of a sweep: one entry per case in `table` (numpy "
-                            "arrays: index, ok, wall_seconds, each parameter in SI, each metric of "
-                            "docs/sweep-format.md; lists: status, error).")
+                            "arrays: index, ok, comparable, wall_seconds, each parameter in SI, "
+                            "each metric of docs/sweep-format.md; lists: status, outcome, error). "
+                            "Only cases with comparable True (status 'completed') ran with their "
+                            "whole load.")
       .def("__getitem__",
            [](const PySweepResult& R, const std::string& k) {
              if (!R.table.contains(k)) throw py::key_error(k);
@@ -1321,6 +1328,21 @@ PYBIND11_MODULE(dctwin, m) {
         return d;
       },
       "metric -> unit, in column order (docs/sweep-format.md)");
+  m.def(
+      "sweep_metric_info",
+      [] {
+        py::list l;
+        for (const auto& [name, unit] : sweepMetrics()) {
+          py::dict d;
+          d["name"] = name;
+          d["unit"] = unit;
+          d["basis"] = sweepMetricBasis(name);
+          d["description"] = sweepMetricDescription(name);
+          l.append(d);
+        }
+        return l;
+      },
+      "each metric's name, unit, basis and description, in column order (the /cases attributes)");
   m.def(
       "estimate",
       [](const std::string& path) {

@@ -807,7 +807,13 @@ def sweep_report(f, out):
     c = f["cases"]
     n = c["index"].shape[0]
     status = text(c["status"])
-    ok = np.array([s == "ok" for s in status])
+    # only cases that ran with their whole load are plotted, fronted and ranked: a case whose
+    # racks protection powered off looks cool and frugal (status completed; "ok" in files of
+    # dctwin before issue 41, which could not tell)
+    ok = np.array([s in ("completed", "ok") for s in status])
+    failed = np.array([s in ("failed", "solver_failed", "input_failed") for s in status])
+    outcome = text(c["outcome"]) if "outcome" in c else [
+        "failed" if failed[i] else status[i] for i in range(n)]
     params = list(c["parameters"].keys()) if "parameters" in c else []
     plant = "E_facility" in c and np.any(np.isfinite(c["E_facility"][()][ok]))
     currency = sweep_currency(f)
@@ -834,6 +840,11 @@ def sweep_report(f, out):
                    ("cooling energy", "E_cooling", "kWh", None),
                    ("IT energy", "E_it", "kWh", None),
                    ("lowest flow margin", "flow_margin_min", "", 0.0)]
+        if "P_it_mean" in c:  # one basis: mean powers over the (common) window, not energies
+            metrics = [("CDU pump power, window mean", "P_pump_mean", "kW", None)
+                       if m[1] == "E_cooling" else
+                       ("IT power, window mean", "P_it_mean", "kW", None)
+                       if m[1] == "E_it" else m for m in metrics]
     metrics = [m for m in metrics if m[1] in c and np.any(np.isfinite(c[m[1]][()][ok]))]
     dirs = sweep_dirs(f)
     pv = {p: sweep_param(c, p, n, dirs) for p in params}
@@ -860,9 +871,6 @@ def sweep_report(f, out):
                             color=cm(j / max(1, len(vals) - 1)), label=f"{qlabel} = {name}")
             else:
                 ax.scatter(xs[ok], y[ok], s=14)
-            if np.any(~ok):
-                ax.scatter(xs[~ok], np.full((~ok).sum(), np.nanmin(y[ok]) if np.any(ok) else 0),
-                           marker="x", color="red", label="failed")
             ax.set_xlabel(xlabel, fontsize=8)
             ax.set_ylabel(f"{label}" + (f" ({unit})" if unit else ""), fontsize=8)
             ax.grid(alpha=0.3)
@@ -873,8 +881,8 @@ def sweep_report(f, out):
         if other and metrics:  # one legend for the figure, in the first plot
             legend(axes[0][0], ncol=1 if len(set(pv[other[0]][0])) <= 5 else 2)
         safe = "".join(ch if ch.isalnum() else "_" for ch in p)
-        figs.add(f"Metrics against {p}" + (f", coloured by {other[0]}" if other else ""), fig,
-                 f"metrics_{safe}.png")
+        figs.add(f"Metrics against {p}" + (f", coloured by {other[0]}" if other else "")
+                 + excluded_note(c, ok, outcome), fig, f"metrics_{safe}.png")
     # Pareto front: energy overhead against training throughput lost (both to be minimized);
     # PUE where the facility has a power chain, else cooling energy per IT energy
     if "PUE" in c and np.any(np.isfinite(c["PUE"][()][ok])):
@@ -912,13 +920,15 @@ def sweep_report(f, out):
     ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
     legend(ax)
-    figs.add("Energy overhead against throughput lost: the Pareto front", fig, "pareto.png")
+    figs.add("Energy overhead against throughput lost: the Pareto front"
+             + excluded_note(c, ok, outcome), fig, "pareto.png")
     if plant and "throughput_lost" in c:
-        plant_fronts(figs, c, ok, params, pv, currency)
+        plant_fronts(figs, c, ok, params, pv, currency, excluded_note(c, ok, outcome))
     table = []
     shown = metrics[:6]
     for i in range(n):
-        row = [str(int(c["index"][i])), status[i]]
+        row = [str(int(c["index"][i])),
+               status[i] if ok[i] else f"{status[i]}: EXCLUDED ({outcome[i]})"]
         row += [pv[p][2][int(pv[p][0][i])] if pv[p][2] else text(c["parameters"][p])[i]
                 for p in params]
         for label, key, unit, off in shown:
@@ -941,14 +951,32 @@ def sweep_report(f, out):
             if g.size:
                 i = g[np.argmin(v[g])]
                 best.append((label, f"case {int(c['index'][i])}: {fmt(v[i], 4)} {unit}"))
-    best.insert(0, ("Cases", f"{n} ({int(ok.sum())} ok, {int((~ok).sum())} failed)"))
+    shed = ~ok & ~failed
+    best.insert(0, ("Cases", f"{n} ({int(ok.sum())} completed, {int(shed.sum())} not comparable "
+                             f"(protection acted or the job failed), {int(failed.sum())} failed)"))
+    if np.any(~ok):
+        best.insert(1, ("Excluded from plots, fronts and rankings",
+                        "; ".join(f"case {int(c['index'][i])}: {outcome[i]}"
+                                  for i in np.where(~ok)[0][:12])
+                        + (f"; ... ({int((~ok).sum()) - 12} more)" if (~ok).sum() > 12 else "")))
     return figs, head, table, best
+
+
+def excluded_note(c, ok, outcome):
+    """the caption's note on the cases a plot leaves out, and why"""
+    out = np.where(~ok)[0]
+    if not out.size:
+        return ""
+    why = sorted(set(o.split(":")[0] for o in (outcome[i] for i in out)))
+    cases = ", ".join(str(int(c["index"][i])) for i in out[:10]) + (" ..." if out.size > 10 else "")
+    return (f" (not plotted: case{'s' if out.size > 1 else ''} {cases}, {'; '.join(why)}: "
+            f"their load was shed or they failed, so they are not comparable)")
 
 
 def scaled(c, key, unit, off):
     """a /cases column in the unit people read: J -> kWh or MWh, s -> h, kg -> m3"""
     y = c[key][()].astype(float)
-    div = {"kWh": 3.6e6, "MWh": 3.6e9, "h": 3600.0, "m3": 1000.0}.get(unit)
+    div = {"kWh": 3.6e6, "MWh": 3.6e9, "h": 3600.0, "m3": 1000.0, "kW": 1e3, "MW": 1e6}.get(unit)
     return y / div if div else y + (off or 0.0)
 
 
@@ -972,7 +1000,7 @@ def sweep_currency(f):
     return m.group(1) if m else "EUR"
 
 
-def plant_fronts(figs, c, ok, params, pv, currency):
+def plant_fronts(figs, c, ok, params, pv, currency, note=""):
     """facility energy, site water and cost of each case against its training throughput lost,
     coloured by the second parameter and marked by the first, with each panel's Pareto front"""
     span = (c["time_free"][()] + c["time_partial"][()] + c["time_mechanical"][()]) / 86400.0
@@ -1037,7 +1065,7 @@ def plant_fronts(figs, c, ok, params, pv, currency):
     legend(ax, loc="best")
     figs.add(f"Facility energy, water and cost {over} against training throughput lost"
              + (f", coloured by {colour_by}" if colour_by else "")
-             + (f", marked by {mark_by}" if mark_by else ""), fig, "plant_front.png")
+             + (f", marked by {mark_by}" if mark_by else "") + note, fig, "plant_front.png")
 
 
 # ---------------------------------------------------------------------------------------------

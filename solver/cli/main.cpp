@@ -348,6 +348,9 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
       ++n_failed;
       bar.note("dctwin sweep: " + who + "case " + std::to_string(r.index) +
                " FAILED: " + r.error.substr(0, 200));
+    } else if (!caseComparable(
+                   r)) {  // ran, but its load was shed: said at once, not only in /cases
+      bar.note("dctwin sweep: " + who + "case " + std::to_string(r.index) + ": " + caseOutcome(r));
     }
     bar.update(n > 0 ? double(k) / n : 1.0,
                [&](bool b) { return cli::sweepProgressLine(k, n, n_failed, bar.elapsed(), b); });
@@ -418,10 +421,13 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
   for (int r = 0; r < 1024; ++r)
     std::filesystem::remove(r == 0 ? journal0 : journal0 + "." + std::to_string(r));
   if (!quiet) {
+    int shed = 0;
+    for (const auto& r : all) shed += r.ok && !caseComparable(r) ? 1 : 0;
     std::printf(
-        "dctwin sweep: %zu cases (%d failed) in %.1f s wall, %.1f cases per minute; /cases in %s\n",
-        cases.size(), failed, wall, wall > 0 ? 60.0 * (all.size() - done.size()) / wall : 0.0,
-        output.c_str());
+        "dctwin sweep: %zu cases (%d completed, %d not comparable: protection acted or the job "
+        "failed, %d failed) in %.1f s wall, %.1f cases per minute; /cases in %s\n",
+        cases.size(), int(cases.size()) - shed - failed, shed, failed, wall,
+        wall > 0 ? 60.0 * (all.size() - done.size()) / wall : 0.0, output.c_str());
   }
   return failed > 0 ? 4 : 0;
 }
@@ -460,11 +466,17 @@ int mergeCommand(const std::string& file, const std::vector<std::string>& journa
     return 5;
   }
   writeSweepResults(output, s, cases, all);
-  int failed = 0;
-  for (const auto& r : all) failed += r.ok ? 0 : 1;
+  int failed = 0, shed = 0;
+  for (const auto& r : all) {
+    failed += r.ok ? 0 : 1;
+    shed += r.ok && !caseComparable(r) ? 1 : 0;
+  }
   if (!quiet)
-    std::printf("dctwin merge: %zu cases (%d failed) from %zu journal(s); /cases in %s\n",
-                cases.size(), failed, journals.size(), output.c_str());
+    std::printf(
+        "dctwin merge: %zu cases (%d completed, %d not comparable, %d failed) from %zu "
+        "journal(s); /cases in %s\n",
+        cases.size(), int(cases.size()) - shed - failed, shed, failed, journals.size(),
+        output.c_str());
   return 0;
 }
 

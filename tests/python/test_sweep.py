@@ -17,7 +17,7 @@ def test_grid_sweep_equals_the_cli(pod, cli, tmp_path):
     seen = []
     res = sweep.run(threads=2, progress=lambda done, total: seen.append((done, total)))
     assert seen == [(1, 2), (2, 2)]
-    assert len(res) == 2 and res["ok"].all() and res["status"] == ["ok", "ok"]
+    assert len(res) == 2 and res["ok"].all() and res["status"] == ["completed", "completed"] and res["comparable"].all()
     assert res["index"].tolist() == [0, 1]
     np.testing.assert_allclose(res["facility_water.supply_temperature"], [303.15, 313.15])
     assert res.values["facility_water.supply_temperature"] == ["30 degC", "40 degC"]

@@ -190,6 +190,40 @@ parameters:
         leg = by["metrics_racks_per_cdu.png"]["legend"]
         check(leg == ["fws_temperature (°C) = 30", "fws_temperature (°C) = 40"], f"{leg}")
         check("Pareto" in page, "the Pareto front")
+    elif which == "sweep_shed":
+        # issue 41 (E2): the 45 degC case of data/sweeps/pod_fws_racks.yaml, shortened: protection
+        # powers all 8 racks off at 335 s; the report must flag it, never draw it as the coolest
+        sweep = os.path.join(work, "sweep_shed.yaml")
+        with open(sweep, "w") as s:
+            s.write(f"""dctwin_sweep: 1
+name: report_test_shed_sweep
+facility: {fac}/pod_gb200_r8.yaml
+duration: 7 min
+output_interval: 60 s
+sampling: list
+parameters:
+  - name: fws_temperature
+    path: facility.facility_water.supply_temperature
+    values: ["30 degC", "35 degC", "45 degC"]
+""")
+        run([dctwin, "sweep", sweep, "-j", "2", "-o", h5])
+        import h5py
+        with h5py.File(h5, "r") as f:
+            st = [x.decode() for x in f["/cases/status"][()]]
+            off = f["/cases/racks_powered_off"][()]
+            check(st == ["completed", "completed", "protection_acted"], f"/cases/status {st}")
+            check(off.tolist() == [0, 0, 8], f"/cases/racks_powered_off {off}")
+            check(f["/cases/critical_events"][2] >= 8, "critical events counted")
+            check(f.attrs["not_comparable_cases"] == 1, "one case not comparable")
+        page, man = report(dctwin, h5, out)
+        check("1 not comparable" in page, "the summary counts the shed case")
+        check("protection_acted: EXCLUDED (protection acted: 8 rack(s) powered off" in page,
+              "the cases table marks the shed case and says why")
+        by = {f["file"]: f for f in man["figures"]}
+        check("not plotted: case 2, protection acted" in by["pareto.png"]["caption"],
+              "the Pareto front says which case it leaves out and why")
+        check(all("not plotted: case 2" in f["caption"] for f in man["figures"]),
+              "every plot says it leaves the shed case out")
     elif which == "sweep_plant":
         # the climate x water example (data/sweeps/pod_plant_climate_water.yaml), 2 x 2 cases of
         # 8 minutes: the plant fronts, weather files shown by their site
