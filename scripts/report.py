@@ -66,6 +66,7 @@ class Figures:
         self.out = out
         self.items = []  # (caption, file name, base64 PNG, legend entries, size px)
         self.figs = []
+        self.data = {}  # file name -> the plotted lines, where a test checks them (figures.json)
 
     def add(self, caption, fig, name):
         fig.tight_layout()
@@ -84,8 +85,10 @@ class Figures:
         self.figs.append((caption, fig))
 
     def manifest(self):
-        return [{"caption": c, "file": n, "legend": leg, "legend_entries": len(leg),
-                 "width_px": s[0], "height_px": s[1]} for c, n, _, leg, s in self.items]
+        return [dict({"caption": c, "file": n, "legend": leg, "legend_entries": len(leg),
+                      "width_px": s[0], "height_px": s[1]},
+                     **({"data": self.data[n]} if n in self.data else {}))
+                for c, n, _, leg, s in self.items]
 
 
 def legend(ax, **kw):
@@ -407,6 +410,21 @@ def job_section(figs, f, t, summary, tables):
     tables.append((f"Bottleneck map at {fmt(t[-1])} min", rows))
 
 
+def power_means(f):
+    """the power lines of the run's power plot: (label, cumulative energies added, subtracted),
+    each drawn as its mean over each output interval"""
+    out = []
+    if "energy/it" in f:
+        out.append(("IT (DC at the racks)", ["energy/it"], []))
+    else:  # without a power section: the coolant's heat less the pumps' (as the sweep's E_it)
+        plus = ["energy/heat_in"] + (["energy/air_racks"] if "energy/air_racks" in f else [])
+        out.append(("IT (heat into the coolant less the pumps)", plus, ["energy/pump_electric"]))
+    if "energy/utility" in f:
+        out.append(("total (utility + CDU pumps)", ["energy/utility", "energy/pump_electric"], []))
+    out.append(("CDU pumps", ["energy/pump_electric"], []))
+    return [(lab, plus, minus) for lab, plus, minus in out if all(p in f for p in plus + minus)]
+
+
 def units_of(ds):
     u = ds.attrs.get("units", "")
     return u.decode() if isinstance(u, bytes) else str(u)
@@ -601,18 +619,24 @@ def run_report(f, out, a):
     ax.grid(alpha=0.3)
     legend(ax)
     figs.add("Flows", fig, "flows.png")
-    # --- power and PUE
+    # --- power and PUE: one basis, the mean over each output interval, from the cumulative
+    # energies (an instant or a coupling window's mean beside an interval mean would swing where
+    # the energies do not: /facility/P_IT is the last coupling window's mean)
     fig, ax = plt.subplots(figsize=(9, 4))
     scale, unit = (1e6, "MW") if "rack/P" in f and np.nanmax(f["rack/P"][()].sum(axis=1)) > 5e6 \
         else (1e3, "kW")
-    if "facility/P_IT" in f:
-        ax.plot(t, f["facility/P_IT"][()].ravel() / scale, label="IT")
-    elif "rack/P" in f:
-        ax.plot(t, f["rack/P"][()].sum(axis=1) / scale, label="IT (racks)")
-    if "facility/P_total" in f:
-        ax.plot(t, f["facility/P_total"][()].ravel() / scale, label="total (utility + pumps)")
-    if "cdu/P_pump" in f:
-        ax.plot(t, f["cdu/P_pump"][()].sum(axis=1) / scale, label="CDU pumps")
+    plotted = []
+    for label, plus, minus in power_means(f):
+        if len(t_s) < 2:
+            break
+        E = sum(f[p][()].ravel().astype(float) for p in plus) - \
+            sum((f[p][()].ravel().astype(float) for p in minus), np.zeros(len(t_s)))
+        dt = np.diff(t_s)
+        P = np.divide(np.diff(E), dt, out=np.full(dt.shape, np.nan), where=dt > 0)
+        ax.step(t[1:], P / scale, where="pre", label=label)
+        plotted.append({"label": label, "basis": "interval mean", "energy": plus,
+                        "energy_minus": minus, "t_s": t_s.tolist(), "W": P.tolist()})
+    figs.data["power.png"] = plotted
     mark_events(ax, events)
     ax.set_xlabel("time (min)")
     ax.set_ylabel(f"power ({unit})")
@@ -627,7 +651,8 @@ def run_report(f, out, a):
         if ok.size:
             a2.set_ylim(1.0, max(1.2, float(ok.max()) * 1.02))
         legend(a2, loc="upper right")
-    figs.add("Power and PUE", fig, "power.png")
+    figs.add("Power (means over each output interval, from the cumulative energies) and PUE", fig,
+             "power.png")
     # --- per-row spread of the racks' hottest junction over time (a band per row when few rows,
     # the spread of the rows' maxima when many)
     fig, ax = plt.subplots(figsize=(9, 4))

@@ -49,6 +49,31 @@ def report(dctwin, h5, out, *extra):
     return page, man
 
 
+def power_basis(man, h5):
+    """issue 41 (5): the power plot has one basis, the mean over each output interval, and its
+    lines integrate to the energy datasets they come from"""
+    import h5py
+    import numpy as np
+    fig = [f for f in man["figures"] if f["file"] == "power.png"][0]
+    check(len(fig.get("data", [])) >= 2, "the power plot's lines are in figures.json")
+    with h5py.File(h5, "r") as f:
+        for line in fig["data"]:
+            check(line["basis"] == "interval mean", f"{line['label']}: an interval mean")
+            t, P = np.array(line["t_s"]), np.array(line["W"])
+            E = sum(f[p][()].ravel() for p in line["energy"]) - \
+                sum((f[p][()].ravel() for p in line["energy_minus"]), np.zeros(len(t)))
+            got, want = float(np.sum(P * np.diff(t))), float(E[-1] - E[0])
+            check(abs(got - want) <= 1e-9 * abs(want) + 1e-6,
+                  f"{line['label']}: the plotted means integrate to the energy "
+                  f"({got:.6g} J against {want:.6g} J)")
+            check(np.allclose(np.array(f["time"][()]), t), f"{line['label']}: on /time")
+        # /facility/P_total is an interval mean too: the plotted total equals it
+        tot = [x for x in fig["data"] if x["label"].startswith("total")]
+        if tot and "facility/P_total" in f:
+            check(np.allclose(np.array(tot[0]["W"]), f["facility/P_total"][()].ravel()[1:],
+                              rtol=1e-6), "the plotted total is /facility/P_total")
+
+
 def bottleneck(page, man, wall):
     """the stacked bottleneck map: a figure, the summary's largest parts, a table whose total is
     the job's wall time since its start"""
@@ -122,6 +147,7 @@ def main():
         check(sum(f["file"].startswith("gpu_hist") for f in man["figures"]) == 2,
               "GPU histograms at both chosen times")
         bottleneck(page, man, 3.0 * 60)  # the job starts at 5 min: 3 min of it at 8 min
+        power_basis(man, h5)
     elif which == "leak":
         run([dctwin, "run", os.path.join(fac, "pod_gb200.yaml"), "-s",
              os.path.join(src, "data", "scenarios", "pod_rack_leak.yaml"), "-d", "12min",
