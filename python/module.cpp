@@ -38,6 +38,7 @@
 #include "solver/output/observables.h"
 #include "solver/output/results.h"
 #include "solver/output/results_reader.h"
+#include "solver/output/series_filter.h"
 #include "solver/output/sinks.h"
 #include "solver/run/estimate.h"
 #include "solver/run/run.h"
@@ -569,7 +570,15 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   if (!output.is_none()) out_path = pathArg(output, "output");
   const auto spec = fac.spec;
 
-  RecordSink rec(pi, patternsArg(record, "record"));
+  std::vector<std::string> patterns = patternsArg(record, "record");
+  if (!patterns
+           .empty()) {  // as `dctwin run --record`: a pattern that matches no series is an error
+    std::vector<std::string> paths;
+    for (const ObservableInfo& o : observableTable()) paths.push_back(o.path);
+    const std::string bad = unmatchedPatternError(patterns, paths, "record");
+    if (!bad.empty()) throw py::value_error(bad);
+  }
+  RecordSink rec(pi, std::move(patterns));
   std::unique_ptr<Hdf5Sink> h5;
   std::vector<RunSink*> sinks{&rec};
   if (!out_path.empty()) {
@@ -917,6 +926,7 @@ PYBIND11_MODULE(dctwin, m) {
       "    res = dctwin.run(fac, duration='10 min')\n"
       "    res['/gpu/T_junction']   # [rows, GPUs], K\n";
   m.attr("__version__") = DCTWIN_VERSION;
+  m.attr("__license__") = "Apache-2.0";  // LICENSE at the repository root
   // provenance: the results files of this process record the Python command line
   try {
     std::string line = "python3";

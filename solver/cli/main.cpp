@@ -511,6 +511,31 @@ int schemaCommand(const std::string& format, const std::string& kind_name,
   return 0;
 }
 
+// "'--duratoin' is not an option of dctwin run; did you mean '--duration'?" for the first
+// --option on the command line that the chosen command does not know, or ""
+std::string optionHint(CLI::App& app, int argc, char** argv) {
+  CLI::App* cmd = &app;
+  for (CLI::App* sub : app.get_subcommands()) cmd = sub;  // the command that was chosen
+  std::vector<std::string> names;
+  for (const CLI::App* a : {static_cast<const CLI::App*>(&app), static_cast<const CLI::App*>(cmd)})
+    for (const CLI::Option* o : a->get_options())
+      for (const std::string& l : o->get_lnames()) names.push_back("--" + l);
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") break;
+    if (a.rfind("--", 0) != 0) continue;
+    a = a.substr(0, a.find('='));
+    if (std::find(names.begin(), names.end(), a) != names.end()) continue;
+    const std::string hint = dctwin::didYouMean(a, names);
+    return "'" + a + "' is not an option of " +
+           (cmd == &app ? std::string("dctwin") : "dctwin " + cmd->get_name()) +
+           (hint.empty() ? "; 'dctwin " + (cmd == &app ? std::string() : cmd->get_name() + " ") +
+                               "--help' lists them"
+                         : hint);
+  }
+  return {};
+}
+
 int main(int argc, char** argv) {
   CLI::App app{
       "dctwin: digital twin of liquid-cooled AI data centers (coolant loops, CDUs, "
@@ -666,7 +691,7 @@ int main(int argc, char** argv) {
 
   std::string export_file, export_out;
   std::vector<std::string> export_series;
-  bool export_long = false;
+  bool export_long = false, export_full = false;
   CLI::App* exporter = app.add_subcommand(
       "export", "Write series of a run's results file as CSV for spreadsheets (docs/results.md)");
   exporter->add_option("results", export_file, "Results file (dctwin run -o)")
@@ -680,6 +705,9 @@ int main(int argc, char** argv) {
   exporter->add_option("--output,-o", export_out, "CSV file to write (default: standard output)");
   exporter->add_flag("--long", export_long,
                      "Tidy long format: one row per value, time,path,column,value,unit");
+  exporter->add_flag("--full-width", export_full,
+                     "Every selected column in the wide table, past the 16384 columns a "
+                     "spreadsheet opens (default: the series that fit, with a warning)");
 
   std::string estimate_file;
   bool estimate_detail = false;
@@ -698,7 +726,15 @@ int main(int argc, char** argv) {
                    "exceeds them (percent), or a case cannot be estimated")
       ->expected(2);
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // an option that no command knows: the nearest of the command's options (did you mean?)
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
+      if (const std::string hint = optionHint(app, argc, argv); !hint.empty())
+        std::cerr << "dctwin: " << hint << "\n";
+    return app.exit(e);
+  }
   try {
     if (*estimator) {
       const auto cases = dctwin::loadEstimateFile(estimate_file);
@@ -739,7 +775,20 @@ int main(int argc, char** argv) {
       // the CSV never replaces the results file it is read from (through a link, too)
       dctwin::checkOutputPath(export_out, {export_file});
       const dctwin::ResultsData d = dctwin::readResults(export_file, ro);
-      const auto paths = dctwin::selectSeries(d, export_series);
+      auto paths = dctwin::selectSeries(d, export_series);
+      if (!export_long && !export_full) {  // a table a spreadsheet opens
+        std::vector<std::string> left;
+        paths = dctwin::fitWidth(d, paths, dctwin::kSpreadsheetColumns, &left);
+        if (!left.empty()) {
+          std::size_t cols = 0;
+          for (const auto& p : left) cols += d.series.at(p).columns();
+          std::cerr << "dctwin export: warning: " << left.size() << " series (" << cols
+                    << " columns, from " << left.front()
+                    << ") left out: a spreadsheet opens at most " << dctwin::kSpreadsheetColumns
+                    << " columns; choose series with --series, or write them all with "
+                       "--full-width or --long\n";
+        }
+      }
       std::ofstream file;
       if (!export_out.empty()) {
         file.open(export_out, std::ios::binary);

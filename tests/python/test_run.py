@@ -84,6 +84,11 @@ def test_record_patterns(pod):
     res = dctwin.run(pod, duration=60, record=["/cdu/*", "/facility/P_IT"])
     assert set(res.keys()) == {"/time", "/facility/P_IT"} | {
         o["path"] for o in dctwin.observables() if o["path"].startswith("/cdu/")}
+    # a typo is an error naming the pattern and the nearest series, as `dctwin run --record`
+    # (it used to keep only /time without a word)
+    with pytest.raises(ValueError, match=r"record '/facility/P_TI': matches no series; near: "
+                                         r".*/facility/P_IT"):
+        dctwin.run(pod, duration=60, record=["/facility/P_TI"])
 
 
 def test_cancel_from_the_callback(pod, tmp_path):
