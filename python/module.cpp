@@ -653,9 +653,61 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
 }
 
 // ---------------------------------------------------------------------------------------------
+// pandas, where it is installed (python3-pandas): a table's columns as a DataFrame, with each
+// column's unit and basis in DataFrame.attrs
+py::object pandasFrame(const py::dict& table, const py::dict& units, const py::dict& basis) {
+  py::object pd;
+  try {
+    pd = py::module_::import("pandas");
+  } catch (const py::error_already_set&) {
+    throw py::import_error("to_pandas() needs pandas (apt-get install python3-pandas)");
+  }
+  py::object df = pd.attr("DataFrame")(table);
+  df.attr("attrs")["units"] = units;
+  df.attr("attrs")["basis"] = basis;
+  return df;
+}
+
+// a sweep's /cases table read from a file (dctwin sweep -o, dctwin merge, SweepResult.write)
+struct PySweepTable {
+  py::dict table, units, basis, attributes;
+  std::string source;
+  std::size_t rows = 0;
+};
+
+PySweepTable sweepTable(const ResultsData& d) {
+  PySweepTable T;
+  T.source = d.path;
+  for (const SweepColumn& c : sweepColumns(d)) {
+    const py::str k(c.name);
+    if (c.is_text) {
+      T.table[k] = c.text;
+      T.rows = c.text.size();
+    } else {
+      if (c.name == "index")
+        T.table[k] = integers(std::vector<long long>(c.numbers.begin(), c.numbers.end()));
+      else
+        T.table[k] = doubles(c.numbers);
+      T.rows = c.numbers.size();
+    }
+    T.units[k] = c.unit;
+    T.basis[k] = c.basis;
+  }
+  if (T.table.contains("status")) {  // as SweepResult: the cases that ran with their whole load
+    py::array_t<bool> comparable(py::ssize_t(T.rows));
+    const auto st = T.table["status"].cast<std::vector<std::string>>();
+    for (std::size_t i = 0; i < st.size() && i < T.rows; ++i)
+      comparable.mutable_data()[i] = st[i] == "completed";
+    T.table["comparable"] = comparable;
+  }
+  for (const auto& [k, v] : d.text_attributes) T.attributes[py::str(k)] = v;
+  for (const auto& [k, v] : d.number_attributes) T.attributes[py::str(k)] = v;
+  return T;
+}
+
 // results files
 
-PyResults readPy(const py::object& path_arg, const py::object& series) {
+py::object readPy(const py::object& path_arg, const py::object& series) {
   const std::string path = pathArg(path_arg, "path");
   if (!std::filesystem::exists(path)) {
     errno = ENOENT;
@@ -665,10 +717,18 @@ PyResults readPy(const py::object& path_arg, const py::object& series) {
   const auto patterns = patternsArg(series, "series");
   ResultsReadOptions opt;
   if (!patterns.empty()) opt.want = [&](const std::string& p) { return wanted(patterns, p); };
+  opt.sweep = true;
   ResultsData d;
   {
     py::gil_scoped_release nogil;
     d = readResults(path, opt);
+  }
+  if (d.sweep) {  // a sweep's /cases file: its table
+    if (!patterns.empty())
+      throw py::value_error(path +
+                            " is a sweep's /cases file: its table is read whole (series= "
+                            "selects a run's series)");
+    return py::cast(sweepTable(d));
   }
   PyResults R;
   R.source = path;
@@ -709,7 +769,7 @@ PyResults readPy(const py::object& path_arg, const py::object& series) {
   R.wall_seconds = numberAttr("wall_seconds");
   for (const auto& [k, v] : d.number_attributes)
     if (k.rfind("solver_", 0) == 0) R.stats[py::str(k.substr(7))] = v;
-  return R;
+  return py::cast(std::move(R));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1181,6 +1241,21 @@ PYBIND11_MODULE(dctwin, m) {
       .def_property_readonly("cancelled",
                              [](const PyResults& R) { return R.status == "cancelled"; })
       .def_property_readonly("time", [](const PyResults& R) { return R.get("/time"); })
+      .def(
+          "events_frame",
+          [](const PyResults& R) {
+            py::dict cols;
+            for (const char* k : {"time", "component", "kind", "severity", "message"}) {
+              py::list l;
+              for (auto e : R.events) l.append(e[py::str(k)]);
+              cols[py::str(k)] = l;
+            }
+            py::dict units, basis;
+            units["time"] = "s";
+            basis["time"] = "instant";
+            return pandasFrame(cols, units, basis);
+          },
+          "The event log as a pandas DataFrame: time (s), component, kind, severity, message.")
       .def_property_readonly("cdu_names", [](const PyResults& R) { return R.names("/cdu/names"); })
       .def_property_readonly("rack_names",
                              [](const PyResults& R) { return R.names("/rack/names"); })
@@ -1220,8 +1295,33 @@ PYBIND11_MODULE(dctwin, m) {
       "Ctrl-C stops the run (KeyboardInterrupt).");
 
   m.def("read_results", &readPy, py::arg("path"), py::arg("series") = py::none(),
-        "Read a results file (docs/results.md) into Results; series: glob patterns of the series "
-        "to read (default: all). Raises FileNotFoundError or ResultsError.");
+        "Read a results file (docs/results.md) into Results, or a sweep's /cases file "
+        "(dctwin sweep -o) into a SweepTable; series: glob patterns of a run's series to read "
+        "(default: all). Raises FileNotFoundError or ResultsError.");
+
+  py::class_<PySweepTable>(m, "SweepTable",
+                           "A sweep's /cases table read from its file (read_results): one entry "
+                           "per case in each column (numpy arrays; lists of str for status, "
+                           "outcome, error and the parameters as written), with units and basis.")
+      .def("__getitem__",
+           [](const PySweepTable& T, const std::string& k) {
+             if (!T.table.contains(k)) throw py::key_error(k);
+             return T.table[py::str(k)];
+           })
+      .def("__len__", [](const PySweepTable& T) { return T.rows; })
+      .def("keys", [](const PySweepTable& T) { return T.table.attr("keys")(); })
+      .def_readonly("table", &PySweepTable::table)
+      .def_readonly("units", &PySweepTable::units)
+      .def_readonly("basis", &PySweepTable::basis)
+      .def_readonly("attributes", &PySweepTable::attributes, "the file's root attributes")
+      .def_readonly("source", &PySweepTable::source)
+      .def(
+          "to_pandas", [](const PySweepTable& T) { return pandasFrame(T.table, T.units, T.basis); },
+          "The table as a pandas DataFrame, one row per case (units and basis in .attrs).")
+      .def("__repr__", [](const PySweepTable& T) {
+        return "<dctwin.SweepTable " + T.source + ": " + std::to_string(T.rows) + " case(s), " +
+               std::to_string(T.table.size()) + " columns>";
+      });
 
   // sweeps
   py::class_<PySweep>(m, "Sweep",
@@ -1301,6 +1401,15 @@ PYBIND11_MODULE(dctwin, m) {
       .def_readonly("table", &PySweepResult::table)
       .def_readonly("values", &PySweepResult::values, "parameter -> values as written")
       .def_readonly("units", &PySweepResult::units)
+      .def(
+          "to_pandas",
+          [](const PySweepResult& R) {
+            py::dict basis;
+            for (const auto& [name, unit] : sweepMetrics())
+              basis[py::str(name)] = sweepMetricBasis(name);
+            return pandasFrame(R.table, R.units, basis);
+          },
+          "The metrics table as a pandas DataFrame, one row per case (units and basis in .attrs).")
       .def(
           "write",
           [](const PySweepResult& R, const py::object& p) {

@@ -693,8 +693,12 @@ int main(int argc, char** argv) {
   std::vector<std::string> export_series;
   bool export_long = false, export_full = false;
   CLI::App* exporter = app.add_subcommand(
-      "export", "Write series of a run's results file as CSV for spreadsheets (docs/results.md)");
-  exporter->add_option("results", export_file, "Results file (dctwin run -o)")
+      "export",
+      "Write series of a run's results file, or a sweep's /cases table, as CSV for spreadsheets "
+      "(docs/results.md)");
+  exporter
+      ->add_option("results", export_file,
+                   "Results file (dctwin run -o) or sweep file (dctwin sweep -o)")
       ->required()
       ->check(CLI::ExistingFile);
   exporter
@@ -772,9 +776,25 @@ int main(int argc, char** argv) {
       ro.want = [&](const std::string& p) {
         return p == "/time" || p == "/power/time" || dctwin::anyGlobMatch(export_series, p);
       };
+      ro.sweep = true;  // a sweep's /cases table too
       // the CSV never replaces the results file it is read from (through a link, too)
       dctwin::checkOutputPath(export_out, {export_file});
       const dctwin::ResultsData d = dctwin::readResults(export_file, ro);
+      if (d.sweep) {  // one row per case: the whole table (docs/sweep-format.md)
+        if (!export_series.empty() || export_long)
+          throw CLI::ValidationError("--series/--long",
+                                     export_file +
+                                         " is a sweep's /cases file: its table is written whole, "
+                                         "one row per case (--series and --long are for runs)");
+        std::ofstream file;
+        if (!export_out.empty()) {
+          file.open(export_out, std::ios::binary);
+          if (!file) throw std::runtime_error("cannot write " + export_out);
+        }
+        dctwin::writeSweepCsv(d, export_out.empty() ? std::cout : file);
+        if (!export_out.empty() && !file) throw std::runtime_error("cannot write " + export_out);
+        return 0;
+      }
       auto paths = dctwin::selectSeries(d, export_series);
       if (!export_long && !export_full) {  // a table a spreadsheet opens
         std::vector<std::string> left;

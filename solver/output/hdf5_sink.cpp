@@ -191,6 +191,34 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     I.handle[int(o.id)] = f.addSeries(o.path, L.width(o.shape), o.unit, o.description);
     f.setAttribute(o.path, "basis", std::string(basisName(o.basis)));
   }
+  // 3b. the axes as dimension scales (H5DS), so that netCDF-4 readers (xarray) open the series
+  // with their time, rack, CDU, job, busway coordinates, not phony dimensions
+  auto names = [&](Shape s) -> const char* {
+    switch (s) {
+      case Shape::Rack:
+        return "/rack/names";
+      case Shape::Cdu:
+        return "/cdu/names";
+      case Shape::Job:
+        return L.njob > 0 ? "/job/names" : nullptr;
+      case Shape::Busway:
+        return L.has_power ? "/busway/names" : nullptr;
+      case Shape::AirRack:
+        return L.nair > 0 ? "/air_rack/names" : nullptr;
+      case Shape::SwitchRack:
+        return L.nsw > 0 ? "/switch_rack/names" : nullptr;
+      default:  // the facility (one column), the GPUs (their rack and slot: /gpu/rack, /gpu/slot)
+        return nullptr;
+    }
+  };
+  for (const ObservableInfo& o : observableTable()) {
+    if (I.handle[int(o.id)] < 0 || o.id == Obs::Time || o.id == Obs::PowerTime) continue;
+    const bool fast = o.rate == Rate::Fast;
+    if (fast && I.handle[int(Obs::PowerTime)] < 0) continue;
+    f.attachScale(o.path, 0, fast ? "/power/time" : "/time", fast ? "power_time" : "time");
+    if (const char* n = names(o.shape); n != nullptr && L.width(o.shape) > 0)
+      f.attachScale(o.path, 1, n, std::string(n).substr(1, std::string(n).find('/', 1) - 1));
+  }
   // 4. the event log, appended at every flush
   I.ev_time = f.addSeries("/events/time", 0, "s", "time of each event");
   I.ev_component = f.addStringSeries("/events/component", "component the event is about");

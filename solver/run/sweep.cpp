@@ -20,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -738,6 +739,86 @@ std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s)
 }
 void startJournal(const std::string& path, const SweepSpec& s) {
   startJournal(path, s, expandCases(s).size());
+}
+
+//---------------------------------------------------------------------------------------------
+std::vector<SweepColumn> sweepColumns(const ResultsData& d) {
+  std::vector<SweepColumn> cols;
+  std::set<std::string> done;
+  auto add = [&](const std::string& name) {
+    const std::string p = "/cases/" + name;
+    if (done.count(p)) return;
+    SweepColumn c;
+    c.name = name;
+    if (auto s = d.series.find(p); s != d.series.end() && s->second.width == 0) {
+      c.unit = s->second.units;
+      c.basis = s->second.basis;
+      c.numbers = s->second.data;
+    } else if (auto i = d.integers.find(p); i != d.integers.end()) {
+      for (long long v : i->second) c.numbers.push_back(double(v));
+    } else if (auto t = d.strings.find(p); t != d.strings.end()) {
+      c.text = t->second;
+      c.is_text = true;
+    } else {
+      return;
+    }
+    done.insert(p);
+    cols.push_back(std::move(c));
+  };
+  for (const char* n : {"index", "status", "outcome", "error", "wall_seconds"}) add(n);
+  for (const std::string group : {"/cases/parameters/", "/cases/parameters_si/"}) {
+    for (const auto& [p, v] : d.strings)
+      if (p.rfind(group, 0) == 0) add(p.substr(7));
+    for (const auto& [p, v] : d.series)
+      if (p.rfind(group, 0) == 0) add(p.substr(7));
+  }
+  for (const auto& [name, unit] : sweepMetrics()) add(name);
+  for (const auto& [p, s] : d.series)
+    if (p.rfind("/cases/", 0) == 0) add(p.substr(7));
+  for (const auto& [p, s] : d.integers)
+    if (p.rfind("/cases/", 0) == 0) add(p.substr(7));
+  for (const auto& [p, s] : d.strings)
+    if (p.rfind("/cases/", 0) == 0) add(p.substr(7));
+  const std::size_t n = cols.empty() ? 0 : std::max(cols[0].numbers.size(), cols[0].text.size());
+  for (const auto& c : cols)
+    if ((c.is_text ? c.text.size() : c.numbers.size()) != n)
+      throw ResultsError(d.path + ": /cases/" + c.name + " has " +
+                         std::to_string(c.is_text ? c.text.size() : c.numbers.size()) +
+                         " values, /cases/index " + std::to_string(n) + " (a ragged table)");
+  return cols;
+}
+
+void writeSweepCsv(const ResultsData& d, std::ostream& out) {
+  const auto cols = sweepColumns(d);
+  auto quote = [](const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+  };
+  for (std::size_t j = 0; j < cols.size(); ++j) {
+    const auto& c = cols[j];
+    out << (j ? "," : "")
+        << quote(c.name + (c.unit.empty() || c.unit == "1" ? "" : " (" + c.unit + ")"));
+  }
+  out << '\n';
+  const std::size_t n = cols.empty() ? 0 : std::max(cols[0].numbers.size(), cols[0].text.size());
+  char b[40];
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < cols.size(); ++j) {
+      const auto& c = cols[j];
+      if (j) out << ',';
+      if (c.is_text) {
+        out << quote(c.text[i]);
+      } else if (std::isnan(c.numbers[i])) {
+        out << "nan";  // as dctwin export writes a run's (an empty cell would read as 0)
+      } else {
+        std::snprintf(b, sizeof b, "%.17g", c.numbers[i]);
+        out << b;
+      }
+    }
+    out << '\n';
+  }
 }
 
 //---------------------------------------------------------------------------------------------

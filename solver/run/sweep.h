@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "solver/input/loader.h"
 #include "solver/input/sweep_file.h"
+#include "solver/output/results_reader.h"
 
 namespace dctwin {
 
@@ -150,6 +152,23 @@ void appendJournal(const std::string& path, const CaseResult& r);
 std::string journalLine(const CaseResult& r);
 bool parseJournalLine(const std::string& line, CaseResult& r, std::string* why);
 bool parseJournalLine(const std::string& line, CaseResult& r);
+
+// a column of a sweep's /cases table read back (readResults with ResultsReadOptions::sweep): the
+// dataset's name under /cases ("parameters/fws", "T_junction_max"), its unit and basis, and
+// its values (numbers, or text for status, outcome, error and the parameters as written)
+struct SweepColumn {
+  std::string name, unit, basis;
+  std::vector<double> numbers;
+  std::vector<std::string> text;
+  bool is_text = false;
+};
+// the columns in table order: index, status, outcome, error, wall_seconds, the parameters as
+// written and in SI, the metrics of sweepMetrics(), then any other /cases dataset (a newer
+// dctwin's columns), each of one value per case; throws ResultsError for a ragged table
+std::vector<SweepColumn> sweepColumns(const ResultsData& d);
+// the table as CSV, one row per case: a header of "name (unit)" labels, then the values
+// (numbers at full precision, text quoted where it must be)
+void writeSweepCsv(const ResultsData& d, std::ostream& out);
 
 // the /cases table and the sweep's provenance into an HDF5 file
 void writeSweepResults(const std::string& path, const SweepSpec& s,
