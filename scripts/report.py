@@ -506,6 +506,76 @@ def plant_section(figs, f, t, events, summary):
 
 
 
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def calendar_section(figs, f, t_s, summary, tables):
+    """calendar time (a plant's weather sets it): the start date in the summary, the /monthly
+    table, and for a run of days or more the days as bands (daily min, mean, max of the facility
+    power from its energy, and of the outdoor dry bulb) and the months as bars, on a date axis"""
+    y0 = f.attrs.get("calendar_year_start")
+    start = f.attrs.get("calendar_start", b"")
+    start = start.decode() if isinstance(start, bytes) else str(start)
+    if y0 is None or len(t_s) < 2:
+        return
+    y0 = float(y0)
+    span = float(t_s[-1] - t_s[0])
+    summary.append(("Calendar", f"from {start} of the weather year (local standard time), "
+                                f"{fmt(span / 86400.0, 2)} days"))
+    if "monthly" in f and "month" in f["monthly"]:
+        m = f["monthly"]
+        col = lambda k: m[k][()] if k in m else np.full(len(m["month"]), np.nan)  # noqa: E731
+        rows = [["month", "run days", "facility energy (MWh)", "IT energy (MWh)", "PUE",
+                 "site water (m³)", "cost", "throughput lost (%)", "GPU-hours throttled"]]
+        for i, mo in enumerate(col("month")):
+            rows.append([MONTHS[int(mo) - 1] if 1 <= mo <= 12 else str(mo),
+                         fmt((col("t_end")[i] - col("t_start")[i]) / 86400.0, 2),
+                         fmt(col("E_facility")[i] / 3.6e9, 3), fmt(col("E_it")[i] / 3.6e9, 3),
+                         f"{col('PUE')[i]:.3f}", fmt(col("water_site")[i] / 1e3, 2),
+                         fmt(col("cost")[i], 2), fmt(100 * col("throughput_lost")[i], 2),
+                         fmt(col("gpu_hours_throttled")[i], 2)])
+        tables.append(("Monthly totals (/monthly)", rows))
+    if span < 2 * 86400.0:
+        return
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11.5, 4), gridspec_kw={"width_ratios": [2, 1]})
+    day = np.floor((y0 + t_s) / 86400.0).astype(np.int64)
+    days = np.unique(day[1:])
+    d0 = np.datetime64("2001-01-01") + days.astype("timedelta64[D]")
+    if "energy/facility" in f:
+        E = f["energy/facility"][()].ravel()
+        dt = np.diff(t_s)
+        P = np.divide(np.diff(E), dt, out=np.full(dt.shape, np.nan), where=dt > 0) / 1e6
+        by = [P[day[1:] == d] for d in days]
+        ax.fill_between(d0, [np.nanmin(b) for b in by], [np.nanmax(b) for b in by],
+                        color="tab:blue", alpha=0.3, step="post", label="facility power, daily min–max")
+        ax.step(d0, [np.nansum(b * dt[day[1:] == d]) / np.sum(dt[day[1:] == d])
+                     for b, d in zip(by, days)], where="post", color="tab:blue",
+                label="facility power, daily mean (MW)")
+    if "weather/T_dry_bulb" in f:
+        a3 = ax.twinx()
+        db = f["weather/T_dry_bulb"][()].ravel() - C0
+        by = [db[1:][day[1:] == d] for d in days]
+        a3.fill_between(d0, [np.nanmin(b) for b in by], [np.nanmax(b) for b in by],
+                        color="tab:orange", alpha=0.2, step="post")
+        a3.set_ylabel("outdoor dry bulb, daily min–max (°C)", color="tab:orange")
+    ax.set_ylabel("facility power (MW)")
+    ax.set_xlabel("date (the weather file's year, local standard time)")
+    ax.xaxis.set_major_formatter(matplotlib.dates.DateFormatter("%d %b"))
+    ax.grid(alpha=0.3)
+    legend(ax, loc="lower left")
+    fig.autofmt_xdate()
+    if "monthly" in f and "E_facility" in f["monthly"]:
+        m = f["monthly"]
+        ax2.bar([MONTHS[int(x) - 1] for x in m["month"][()]], m["E_facility"][()] / 3.6e9,
+                color="tab:blue")
+        ax2.set_ylabel("facility energy per month (MWh)")
+        ax2.grid(alpha=0.3, axis="y")
+    else:
+        ax2.axis("off")
+    figs.add("The run by day and by month: daily bands of facility power and outdoor air, "
+             "monthly facility energy", fig, "calendar.png")
+
+
 def choose_times(f, t, peak_row, at_min):
     """rows to show distributions and maps at: the asked minutes, else the peak, the widest
     GPU-to-GPU junction spread (/facility/gpu_T_junction_spread) and the end"""
@@ -744,6 +814,7 @@ def run_report(f, out, a):
         rack_spread(figs, f, row, when, n)
     job_section(figs, f, t, summary, tables)
     plant_section(figs, f, t, events, summary)
+    calendar_section(figs, f, t_s, summary, tables)
     # time above the threshold: what a whole-run maximum hides (an isolated rack is cold here)
     dt = np.diff(t_s, prepend=t_s[0])
     thr = a.threshold

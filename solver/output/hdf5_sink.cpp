@@ -8,6 +8,7 @@
 // in a flush after the one that wrote the rows it counts
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 
 #include "solver/common/run_limits.h"
@@ -142,6 +143,20 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
       std::string("CVODE BDF, Newton, KLU sparse direct, colored difference-quotient jacobian"));
   I.stats(SolverStats{}, 0.0, 0.0);
   f.setAttribute("/", "rows_complete", 0LL);
+  // calendar time (a plant's weather sets it): t = 0 in the weather's non-leap year, as seconds
+  // from 1 January 00:00 and as "MM-DD hh:mm", local standard time of the weather file
+  if (L.has_plant) {
+    const long long s = std::llround(L.year_start);
+    static const int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    long long day = (s / 86400) % 365;
+    int month = 0;
+    while (month < 11 && day >= kDays[month]) day -= kDays[month++];
+    char b[32];
+    std::snprintf(b, sizeof b, "%02d-%02lld %02lld:%02lld", month + 1, day + 1, (s / 3600) % 24,
+                  (s / 60) % 60);
+    f.setAttribute("/", "calendar_year_start", L.year_start);
+    f.setAttribute("/", "calendar_start", std::string(b));
+  }
   // 2. static layout: names and indices
   auto ints = [](const std::vector<int>& v) { return std::vector<long long>(v.begin(), v.end()); };
   f.writeStrings("/rack/names", L.rack_name, "rack names, column labels of /rack/*");

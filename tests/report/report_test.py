@@ -175,8 +175,9 @@ def main():
         check({"plant/Q_rejected", "plant/P_chillers", "plant/P_fans"} <= set(power["legend"]),
               f"heat rejection and chiller, dry-cooler power: {power['legend']}")
         for row in ("Plant PUE", "Site WUE", "Time in free / partial / full mechanical",
-                    "Heat rejected", "Outdoor dry / wet bulb"):
+                    "Heat rejected", "Outdoor dry / wet bulb", "Calendar"):
             check(row in page, f"summary row: {row}")
+        check("Monthly totals (/monthly)" in page, "the monthly table")
         bottleneck(page, man, 15.0 * 60)
     elif which == "hall":
         # 6 min: the hall's job starts at 5 min, so the report has its bottleneck map
@@ -216,6 +217,24 @@ parameters:
         leg = by["metrics_racks_per_cdu.png"]["legend"]
         check(leg == ["fws_temperature (°C) = 30", "fws_temperature (°C) = 40"], f"{leg}")
         check("Pareto" in page, "the Pareto front")
+    elif which == "annual":
+        # issue 41 (calendar time): a pod year in the annual mode has its start date in the file,
+        # and the report shows dates, daily bands, monthly bars and the monthly table
+        run([dctwin, "run", os.path.join(fac, "pod_gb200_plant_w32.yaml"), "-s",
+             os.path.join(src, "data", "scenarios", "annual", "annual_year_weekly.yaml"),
+             "-o", h5, "-q"])
+        import h5py
+        with h5py.File(h5, "r") as f:
+            start = f.attrs["calendar_start"]
+            start = start.decode() if isinstance(start, bytes) else start
+            check(start == "07-15 00:00" and f.attrs["calendar_year_start"] == 195 * 86400,
+                  f"the start date in the file: {start}")
+        page, man = report(dctwin, h5, out)
+        check("from 07-15 00:00 of the weather year" in page, "the start date in the summary")
+        table = page[page.index("Monthly totals (/monthly)"):]
+        check(all(m in table[:4000] for m in ("Jul", "Dec", "Jan", "Jun")), "12 months in the table")
+        check(any(f["file"] == "calendar.png" for f in man["figures"]),
+              "daily bands and monthly bars")
     elif which == "sweep_shed":
         # issue 41 (E2): the 45 degC case of data/sweeps/pod_fws_racks.yaml, shortened: protection
         # powers all 8 racks off at 335 s; the report must flag it, never draw it as the coolest
