@@ -72,7 +72,7 @@ install(FILES ${PROJECT_SOURCE_DIR}/scripts/report.py DESTINATION ${DCTWIN_INSTA
 # Slurm job scripts (docs/sweep-format.md): sbatch PREFIX/share/dctwin/scripts/sweep_slurm.sbatch
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/scripts/sweep_slurm.sbatch ${PROJECT_SOURCE_DIR}/scripts/merge_slurm.sbatch
         DESTINATION ${DCTWIN_INSTALL_SHARE_DIR}/scripts)
-install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md
+install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/CHANGELOG.md ${PROJECT_SOURCE_DIR}/LICENSE
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
@@ -96,6 +96,7 @@ install(FILES ${PROJECT_BINARY_DIR}/dctwinConfig.cmake ${PROJECT_BINARY_DIR}/dct
 # time; Recommends: what `dctwin report` runs; Suggests: what building against the library needs.
 set(CPACK_PACKAGE_NAME dctwin)
 set(CPACK_PACKAGE_VENDOR "dctwin")
+set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)  # Apache-2.0
 set(CPACK_PACKAGE_CONTACT "dctwin maintainers <dctwin@localhost>")
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "digital twin of liquid-cooled AI data centers")
 set(CPACK_PACKAGE_DESCRIPTION

@@ -38,6 +38,7 @@
 #include "solver/output/observables.h"
 #include "solver/output/results.h"
 #include "solver/output/results_reader.h"
+#include "solver/output/series_filter.h"
 #include "solver/output/sinks.h"
 #include "solver/run/estimate.h"
 #include "solver/run/run.h"
@@ -569,7 +570,15 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   if (!output.is_none()) out_path = pathArg(output, "output");
   const auto spec = fac.spec;
 
-  RecordSink rec(pi, patternsArg(record, "record"));
+  std::vector<std::string> patterns = patternsArg(record, "record");
+  if (!patterns
+           .empty()) {  // as `dctwin run --record`: a pattern that matches no series is an error
+    std::vector<std::string> paths;
+    for (const ObservableInfo& o : observableTable()) paths.push_back(o.path);
+    const std::string bad = unmatchedPatternError(patterns, paths, "record");
+    if (!bad.empty()) throw py::value_error(bad);
+  }
+  RecordSink rec(pi, std::move(patterns));
   std::unique_ptr<Hdf5Sink> h5;
   std::vector<RunSink*> sinks{&rec};
   if (!out_path.empty()) {
@@ -644,9 +653,61 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
 }
 
 // ---------------------------------------------------------------------------------------------
+// pandas, where it is installed (python3-pandas): a table's columns as a DataFrame, with each
+// column's unit and basis in DataFrame.attrs
+py::object pandasFrame(const py::dict& table, const py::dict& units, const py::dict& basis) {
+  py::object pd;
+  try {
+    pd = py::module_::import("pandas");
+  } catch (const py::error_already_set&) {
+    throw py::import_error("to_pandas() needs pandas (apt-get install python3-pandas)");
+  }
+  py::object df = pd.attr("DataFrame")(table);
+  df.attr("attrs")["units"] = units;
+  df.attr("attrs")["basis"] = basis;
+  return df;
+}
+
+// a sweep's /cases table read from a file (dctwin sweep -o, dctwin merge, SweepResult.write)
+struct PySweepTable {
+  py::dict table, units, basis, attributes;
+  std::string source;
+  std::size_t rows = 0;
+};
+
+PySweepTable sweepTable(const ResultsData& d) {
+  PySweepTable T;
+  T.source = d.path;
+  for (const SweepColumn& c : sweepColumns(d)) {
+    const py::str k(c.name);
+    if (c.is_text) {
+      T.table[k] = c.text;
+      T.rows = c.text.size();
+    } else {
+      if (c.name == "index")
+        T.table[k] = integers(std::vector<long long>(c.numbers.begin(), c.numbers.end()));
+      else
+        T.table[k] = doubles(c.numbers);
+      T.rows = c.numbers.size();
+    }
+    T.units[k] = c.unit;
+    T.basis[k] = c.basis;
+  }
+  if (T.table.contains("status")) {  // as SweepResult: the cases that ran with their whole load
+    py::array_t<bool> comparable(py::ssize_t(T.rows));
+    const auto st = T.table["status"].cast<std::vector<std::string>>();
+    for (std::size_t i = 0; i < st.size() && i < T.rows; ++i)
+      comparable.mutable_data()[i] = st[i] == "completed";
+    T.table["comparable"] = comparable;
+  }
+  for (const auto& [k, v] : d.text_attributes) T.attributes[py::str(k)] = v;
+  for (const auto& [k, v] : d.number_attributes) T.attributes[py::str(k)] = v;
+  return T;
+}
+
 // results files
 
-PyResults readPy(const py::object& path_arg, const py::object& series) {
+py::object readPy(const py::object& path_arg, const py::object& series) {
   const std::string path = pathArg(path_arg, "path");
   if (!std::filesystem::exists(path)) {
     errno = ENOENT;
@@ -656,10 +717,18 @@ PyResults readPy(const py::object& path_arg, const py::object& series) {
   const auto patterns = patternsArg(series, "series");
   ResultsReadOptions opt;
   if (!patterns.empty()) opt.want = [&](const std::string& p) { return wanted(patterns, p); };
+  opt.sweep = true;
   ResultsData d;
   {
     py::gil_scoped_release nogil;
     d = readResults(path, opt);
+  }
+  if (d.sweep) {  // a sweep's /cases file: its table
+    if (!patterns.empty())
+      throw py::value_error(path +
+                            " is a sweep's /cases file: its table is read whole (series= "
+                            "selects a run's series)");
+    return py::cast(sweepTable(d));
   }
   PyResults R;
   R.source = path;
@@ -700,7 +769,7 @@ PyResults readPy(const py::object& path_arg, const py::object& series) {
   R.wall_seconds = numberAttr("wall_seconds");
   for (const auto& [k, v] : d.number_attributes)
     if (k.rfind("solver_", 0) == 0) R.stats[py::str(k.substr(7))] = v;
-  return R;
+  return py::cast(std::move(R));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -728,18 +797,23 @@ PySweepResult sweepResult(const PySweep& S, std::vector<CaseResult> results) {
   std::vector<long long> index;
   std::vector<double> wall;
   py::array_t<bool> ok(py::ssize_t(results.size()));
-  std::vector<std::string> status, error;
+  py::array_t<bool> comparable(py::ssize_t(results.size()));
+  std::vector<std::string> status, error, outcome;
   for (std::size_t i = 0; i < results.size(); ++i) {
     const auto& r = results[i];
     index.push_back(r.index);
     wall.push_back(r.wall_seconds);
     ok.mutable_data()[i] = r.ok;
-    status.push_back(r.ok ? "ok" : "failed");
+    comparable.mutable_data()[i] = caseComparable(r);
+    status.push_back(!r.status.empty() ? r.status : r.ok ? "completed" : "solver_failed");
+    outcome.push_back(caseOutcome(r));
     error.push_back(r.error);
   }
   R.table["index"] = integers(index);
-  R.table["ok"] = ok;
+  R.table["ok"] = ok;  // the run finished (it may still have shed load: see "comparable")
+  R.table["comparable"] = comparable;  // status completed: ran with its whole load
   R.table["status"] = status;
+  R.table["outcome"] = outcome;
   R.table["error"] = error;
   R.table["wall_seconds"] = doubles(wall);
   R.units["wall_seconds"] = "s";
@@ -912,6 +986,7 @@ PYBIND11_MODULE(dctwin, m) {
       "    res = dctwin.run(fac, duration='10 min')\n"
       "    res['/gpu/T_junction']   # [rows, GPUs], K\n";
   m.attr("__version__") = DCTWIN_VERSION;
+  m.attr("__license__") = "Apache-2.0";  // LICENSE at the repository root
   // provenance: the results files of this process record the Python command line
   try {
     std::string line = "python3";
@@ -1166,6 +1241,21 @@ PYBIND11_MODULE(dctwin, m) {
       .def_property_readonly("cancelled",
                              [](const PyResults& R) { return R.status == "cancelled"; })
       .def_property_readonly("time", [](const PyResults& R) { return R.get("/time"); })
+      .def(
+          "events_frame",
+          [](const PyResults& R) {
+            py::dict cols;
+            for (const char* k : {"time", "component", "kind", "severity", "message"}) {
+              py::list l;
+              for (auto e : R.events) l.append(e[py::str(k)]);
+              cols[py::str(k)] = l;
+            }
+            py::dict units, basis;
+            units["time"] = "s";
+            basis["time"] = "instant";
+            return pandasFrame(cols, units, basis);
+          },
+          "The event log as a pandas DataFrame: time (s), component, kind, severity, message.")
       .def_property_readonly("cdu_names", [](const PyResults& R) { return R.names("/cdu/names"); })
       .def_property_readonly("rack_names",
                              [](const PyResults& R) { return R.names("/rack/names"); })
@@ -1205,8 +1295,33 @@ PYBIND11_MODULE(dctwin, m) {
       "Ctrl-C stops the run (KeyboardInterrupt).");
 
   m.def("read_results", &readPy, py::arg("path"), py::arg("series") = py::none(),
-        "Read a results file (docs/results.md) into Results; series: glob patterns of the series "
-        "to read (default: all). Raises FileNotFoundError or ResultsError.");
+        "Read a results file (docs/results.md) into Results, or a sweep's /cases file "
+        "(dctwin sweep -o) into a SweepTable; series: glob patterns of a run's series to read "
+        "(default: all). Raises FileNotFoundError or ResultsError.");
+
+  py::class_<PySweepTable>(m, "SweepTable",
+                           "A sweep's /cases table read from its file (read_results): one entry "
+                           "per case in each column (numpy arrays; lists of str for status, "
+                           "outcome, error and the parameters as written), with units and basis.")
+      .def("__getitem__",
+           [](const PySweepTable& T, const std::string& k) {
+             if (!T.table.contains(k)) throw py::key_error(k);
+             return T.table[py::str(k)];
+           })
+      .def("__len__", [](const PySweepTable& T) { return T.rows; })
+      .def("keys", [](const PySweepTable& T) { return T.table.attr("keys")(); })
+      .def_readonly("table", &PySweepTable::table)
+      .def_readonly("units", &PySweepTable::units)
+      .def_readonly("basis", &PySweepTable::basis)
+      .def_readonly("attributes", &PySweepTable::attributes, "the file's root attributes")
+      .def_readonly("source", &PySweepTable::source)
+      .def(
+          "to_pandas", [](const PySweepTable& T) { return pandasFrame(T.table, T.units, T.basis); },
+          "The table as a pandas DataFrame, one row per case (units and basis in .attrs).")
+      .def("__repr__", [](const PySweepTable& T) {
+        return "<dctwin.SweepTable " + T.source + ": " + std::to_string(T.rows) + " case(s), " +
+               std::to_string(T.table.size()) + " columns>";
+      });
 
   // sweeps
   py::class_<PySweep>(m, "Sweep",
@@ -1272,8 +1387,10 @@ PYBIND11_MODULE(dctwin, m) {
 
   py::class_<PySweepResult>(m, "SweepResult",
                             "The metrics table of a sweep: one entry per case in `table` (numpy "
-                            "arrays: index, ok, wall_seconds, each parameter in SI, each metric of "
-                            "docs/sweep-format.md; lists: status, error).")
+                            "arrays: index, ok, comparable, wall_seconds, each parameter in SI, "
+                            "each metric of docs/sweep-format.md; lists: status, outcome, error). "
+                            "Only cases with comparable True (status 'completed') ran with their "
+                            "whole load.")
       .def("__getitem__",
            [](const PySweepResult& R, const std::string& k) {
              if (!R.table.contains(k)) throw py::key_error(k);
@@ -1284,6 +1401,15 @@ PYBIND11_MODULE(dctwin, m) {
       .def_readonly("table", &PySweepResult::table)
       .def_readonly("values", &PySweepResult::values, "parameter -> values as written")
       .def_readonly("units", &PySweepResult::units)
+      .def(
+          "to_pandas",
+          [](const PySweepResult& R) {
+            py::dict basis;
+            for (const auto& [name, unit] : sweepMetrics())
+              basis[py::str(name)] = sweepMetricBasis(name);
+            return pandasFrame(R.table, R.units, basis);
+          },
+          "The metrics table as a pandas DataFrame, one row per case (units and basis in .attrs).")
       .def(
           "write",
           [](const PySweepResult& R, const py::object& p) {
@@ -1321,6 +1447,21 @@ PYBIND11_MODULE(dctwin, m) {
         return d;
       },
       "metric -> unit, in column order (docs/sweep-format.md)");
+  m.def(
+      "sweep_metric_info",
+      [] {
+        py::list l;
+        for (const auto& [name, unit] : sweepMetrics()) {
+          py::dict d;
+          d["name"] = name;
+          d["unit"] = unit;
+          d["basis"] = sweepMetricBasis(name);
+          d["description"] = sweepMetricDescription(name);
+          l.append(d);
+        }
+        return l;
+      },
+      "each metric's name, unit, basis and description, in column order (the /cases attributes)");
   m.def(
       "estimate",
       [](const std::string& path) {

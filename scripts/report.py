@@ -66,6 +66,7 @@ class Figures:
         self.out = out
         self.items = []  # (caption, file name, base64 PNG, legend entries, size px)
         self.figs = []
+        self.data = {}  # file name -> the plotted lines, where a test checks them (figures.json)
 
     def add(self, caption, fig, name):
         fig.tight_layout()
@@ -84,8 +85,10 @@ class Figures:
         self.figs.append((caption, fig))
 
     def manifest(self):
-        return [{"caption": c, "file": n, "legend": leg, "legend_entries": len(leg),
-                 "width_px": s[0], "height_px": s[1]} for c, n, _, leg, s in self.items]
+        return [dict({"caption": c, "file": n, "legend": leg, "legend_entries": len(leg),
+                      "width_px": s[0], "height_px": s[1]},
+                     **({"data": self.data[n]} if n in self.data else {}))
+                for c, n, _, leg, s in self.items]
 
 
 def legend(ax, **kw):
@@ -407,6 +410,21 @@ def job_section(figs, f, t, summary, tables):
     tables.append((f"Bottleneck map at {fmt(t[-1])} min", rows))
 
 
+def power_means(f):
+    """the power lines of the run's power plot: (label, cumulative energies added, subtracted),
+    each drawn as its mean over each output interval"""
+    out = []
+    if "energy/it" in f:
+        out.append(("IT (DC at the racks)", ["energy/it"], []))
+    else:  # without a power section: the coolant's heat less the pumps' (as the sweep's E_it)
+        plus = ["energy/heat_in"] + (["energy/air_racks"] if "energy/air_racks" in f else [])
+        out.append(("IT (heat into the coolant less the pumps)", plus, ["energy/pump_electric"]))
+    if "energy/utility" in f:
+        out.append(("total (utility + CDU pumps)", ["energy/utility", "energy/pump_electric"], []))
+    out.append(("CDU pumps", ["energy/pump_electric"], []))
+    return [(lab, plus, minus) for lab, plus, minus in out if all(p in f for p in plus + minus)]
+
+
 def units_of(ds):
     u = ds.attrs.get("units", "")
     return u.decode() if isinstance(u, bytes) else str(u)
@@ -486,6 +504,76 @@ def plant_section(figs, f, t, events, summary):
         summary.append(("Outdoor dry / wet bulb", f"{fmt(np.nanmin(db))} … {fmt(np.nanmax(db))} °C"
                         f" / {fmt(np.nanmin(wb))} … {fmt(np.nanmax(wb))} °C"))
 
+
+
+MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+
+
+def calendar_section(figs, f, t_s, summary, tables):
+    """calendar time (a plant's weather sets it): the start date in the summary, the /monthly
+    table, and for a run of days or more the days as bands (daily min, mean, max of the facility
+    power from its energy, and of the outdoor dry bulb) and the months as bars, on a date axis"""
+    y0 = f.attrs.get("calendar_year_start")
+    start = f.attrs.get("calendar_start", b"")
+    start = start.decode() if isinstance(start, bytes) else str(start)
+    if y0 is None or len(t_s) < 2:
+        return
+    y0 = float(y0)
+    span = float(t_s[-1] - t_s[0])
+    summary.append(("Calendar", f"from {start} of the weather year (local standard time), "
+                                f"{fmt(span / 86400.0, 2)} days"))
+    if "monthly" in f and "month" in f["monthly"]:
+        m = f["monthly"]
+        col = lambda k: m[k][()] if k in m else np.full(len(m["month"]), np.nan)  # noqa: E731
+        rows = [["month", "run days", "facility energy (MWh)", "IT energy (MWh)", "PUE",
+                 "site water (m³)", "cost", "throughput lost (%)", "GPU-hours throttled"]]
+        for i, mo in enumerate(col("month")):
+            rows.append([MONTHS[int(mo) - 1] if 1 <= mo <= 12 else str(mo),
+                         fmt((col("t_end")[i] - col("t_start")[i]) / 86400.0, 2),
+                         fmt(col("E_facility")[i] / 3.6e9, 3), fmt(col("E_it")[i] / 3.6e9, 3),
+                         f"{col('PUE')[i]:.3f}", fmt(col("water_site")[i] / 1e3, 2),
+                         fmt(col("cost")[i], 2), fmt(100 * col("throughput_lost")[i], 2),
+                         fmt(col("gpu_hours_throttled")[i], 2)])
+        tables.append(("Monthly totals (/monthly)", rows))
+    if span < 2 * 86400.0:
+        return
+    fig, (ax, ax2) = plt.subplots(1, 2, figsize=(11.5, 4), gridspec_kw={"width_ratios": [2, 1]})
+    day = np.floor((y0 + t_s) / 86400.0).astype(np.int64)
+    days = np.unique(day[1:])
+    d0 = np.datetime64("2001-01-01") + days.astype("timedelta64[D]")
+    if "energy/facility" in f:
+        E = f["energy/facility"][()].ravel()
+        dt = np.diff(t_s)
+        P = np.divide(np.diff(E), dt, out=np.full(dt.shape, np.nan), where=dt > 0) / 1e6
+        by = [P[day[1:] == d] for d in days]
+        ax.fill_between(d0, [np.nanmin(b) for b in by], [np.nanmax(b) for b in by],
+                        color="tab:blue", alpha=0.3, step="post", label="facility power, daily min–max")
+        ax.step(d0, [np.nansum(b * dt[day[1:] == d]) / np.sum(dt[day[1:] == d])
+                     for b, d in zip(by, days)], where="post", color="tab:blue",
+                label="facility power, daily mean (MW)")
+    if "weather/T_dry_bulb" in f:
+        a3 = ax.twinx()
+        db = f["weather/T_dry_bulb"][()].ravel() - C0
+        by = [db[1:][day[1:] == d] for d in days]
+        a3.fill_between(d0, [np.nanmin(b) for b in by], [np.nanmax(b) for b in by],
+                        color="tab:orange", alpha=0.2, step="post")
+        a3.set_ylabel("outdoor dry bulb, daily min–max (°C)", color="tab:orange")
+    ax.set_ylabel("facility power (MW)")
+    ax.set_xlabel("date (the weather file's year, local standard time)")
+    ax.xaxis.set_major_formatter(matplotlib.dates.DateFormatter("%d %b"))
+    ax.grid(alpha=0.3)
+    legend(ax, loc="lower left")
+    fig.autofmt_xdate()
+    if "monthly" in f and "E_facility" in f["monthly"]:
+        m = f["monthly"]
+        ax2.bar([MONTHS[int(x) - 1] for x in m["month"][()]], m["E_facility"][()] / 3.6e9,
+                color="tab:blue")
+        ax2.set_ylabel("facility energy per month (MWh)")
+        ax2.grid(alpha=0.3, axis="y")
+    else:
+        ax2.axis("off")
+    figs.add("The run by day and by month: daily bands of facility power and outdoor air, "
+             "monthly facility energy", fig, "calendar.png")
 
 
 def choose_times(f, t, peak_row, at_min):
@@ -601,18 +689,24 @@ def run_report(f, out, a):
     ax.grid(alpha=0.3)
     legend(ax)
     figs.add("Flows", fig, "flows.png")
-    # --- power and PUE
+    # --- power and PUE: one basis, the mean over each output interval, from the cumulative
+    # energies (an instant or a coupling window's mean beside an interval mean would swing where
+    # the energies do not: /facility/P_IT is the last coupling window's mean)
     fig, ax = plt.subplots(figsize=(9, 4))
     scale, unit = (1e6, "MW") if "rack/P" in f and np.nanmax(f["rack/P"][()].sum(axis=1)) > 5e6 \
         else (1e3, "kW")
-    if "facility/P_IT" in f:
-        ax.plot(t, f["facility/P_IT"][()].ravel() / scale, label="IT")
-    elif "rack/P" in f:
-        ax.plot(t, f["rack/P"][()].sum(axis=1) / scale, label="IT (racks)")
-    if "facility/P_total" in f:
-        ax.plot(t, f["facility/P_total"][()].ravel() / scale, label="total (utility + pumps)")
-    if "cdu/P_pump" in f:
-        ax.plot(t, f["cdu/P_pump"][()].sum(axis=1) / scale, label="CDU pumps")
+    plotted = []
+    for label, plus, minus in power_means(f):
+        if len(t_s) < 2:
+            break
+        E = sum(f[p][()].ravel().astype(float) for p in plus) - \
+            sum((f[p][()].ravel().astype(float) for p in minus), np.zeros(len(t_s)))
+        dt = np.diff(t_s)
+        P = np.divide(np.diff(E), dt, out=np.full(dt.shape, np.nan), where=dt > 0)
+        ax.step(t[1:], P / scale, where="pre", label=label)
+        plotted.append({"label": label, "basis": "interval mean", "energy": plus,
+                        "energy_minus": minus, "t_s": t_s.tolist(), "W": P.tolist()})
+    figs.data["power.png"] = plotted
     mark_events(ax, events)
     ax.set_xlabel("time (min)")
     ax.set_ylabel(f"power ({unit})")
@@ -627,7 +721,8 @@ def run_report(f, out, a):
         if ok.size:
             a2.set_ylim(1.0, max(1.2, float(ok.max()) * 1.02))
         legend(a2, loc="upper right")
-    figs.add("Power and PUE", fig, "power.png")
+    figs.add("Power (means over each output interval, from the cumulative energies) and PUE", fig,
+             "power.png")
     # --- per-row spread of the racks' hottest junction over time (a band per row when few rows,
     # the spread of the rows' maxima when many)
     fig, ax = plt.subplots(figsize=(9, 4))
@@ -719,6 +814,7 @@ def run_report(f, out, a):
         rack_spread(figs, f, row, when, n)
     job_section(figs, f, t, summary, tables)
     plant_section(figs, f, t, events, summary)
+    calendar_section(figs, f, t_s, summary, tables)
     # time above the threshold: what a whole-run maximum hides (an isolated rack is cold here)
     dt = np.diff(t_s, prepend=t_s[0])
     thr = a.threshold
@@ -807,7 +903,13 @@ def sweep_report(f, out):
     c = f["cases"]
     n = c["index"].shape[0]
     status = text(c["status"])
-    ok = np.array([s == "ok" for s in status])
+    # only cases that ran with their whole load are plotted, fronted and ranked: a case whose
+    # racks protection powered off looks cool and frugal (status completed; "ok" in files of
+    # dctwin before issue 41, which could not tell)
+    ok = np.array([s in ("completed", "ok") for s in status])
+    failed = np.array([s in ("failed", "solver_failed", "input_failed") for s in status])
+    outcome = text(c["outcome"]) if "outcome" in c else [
+        "failed" if failed[i] else status[i] for i in range(n)]
     params = list(c["parameters"].keys()) if "parameters" in c else []
     plant = "E_facility" in c and np.any(np.isfinite(c["E_facility"][()][ok]))
     currency = sweep_currency(f)
@@ -834,6 +936,11 @@ def sweep_report(f, out):
                    ("cooling energy", "E_cooling", "kWh", None),
                    ("IT energy", "E_it", "kWh", None),
                    ("lowest flow margin", "flow_margin_min", "", 0.0)]
+        if "P_it_mean" in c:  # one basis: mean powers over the (common) window, not energies
+            metrics = [("CDU pump power, window mean", "P_pump_mean", "kW", None)
+                       if m[1] == "E_cooling" else
+                       ("IT power, window mean", "P_it_mean", "kW", None)
+                       if m[1] == "E_it" else m for m in metrics]
     metrics = [m for m in metrics if m[1] in c and np.any(np.isfinite(c[m[1]][()][ok]))]
     dirs = sweep_dirs(f)
     pv = {p: sweep_param(c, p, n, dirs) for p in params}
@@ -860,9 +967,6 @@ def sweep_report(f, out):
                             color=cm(j / max(1, len(vals) - 1)), label=f"{qlabel} = {name}")
             else:
                 ax.scatter(xs[ok], y[ok], s=14)
-            if np.any(~ok):
-                ax.scatter(xs[~ok], np.full((~ok).sum(), np.nanmin(y[ok]) if np.any(ok) else 0),
-                           marker="x", color="red", label="failed")
             ax.set_xlabel(xlabel, fontsize=8)
             ax.set_ylabel(f"{label}" + (f" ({unit})" if unit else ""), fontsize=8)
             ax.grid(alpha=0.3)
@@ -873,8 +977,8 @@ def sweep_report(f, out):
         if other and metrics:  # one legend for the figure, in the first plot
             legend(axes[0][0], ncol=1 if len(set(pv[other[0]][0])) <= 5 else 2)
         safe = "".join(ch if ch.isalnum() else "_" for ch in p)
-        figs.add(f"Metrics against {p}" + (f", coloured by {other[0]}" if other else ""), fig,
-                 f"metrics_{safe}.png")
+        figs.add(f"Metrics against {p}" + (f", coloured by {other[0]}" if other else "")
+                 + excluded_note(c, ok, outcome), fig, f"metrics_{safe}.png")
     # Pareto front: energy overhead against training throughput lost (both to be minimized);
     # PUE where the facility has a power chain, else cooling energy per IT energy
     if "PUE" in c and np.any(np.isfinite(c["PUE"][()][ok])):
@@ -912,13 +1016,15 @@ def sweep_report(f, out):
     ax.set_ylabel(ylabel)
     ax.grid(alpha=0.3)
     legend(ax)
-    figs.add("Energy overhead against throughput lost: the Pareto front", fig, "pareto.png")
+    figs.add("Energy overhead against throughput lost: the Pareto front"
+             + excluded_note(c, ok, outcome), fig, "pareto.png")
     if plant and "throughput_lost" in c:
-        plant_fronts(figs, c, ok, params, pv, currency)
+        plant_fronts(figs, c, ok, params, pv, currency, excluded_note(c, ok, outcome))
     table = []
     shown = metrics[:6]
     for i in range(n):
-        row = [str(int(c["index"][i])), status[i]]
+        row = [str(int(c["index"][i])),
+               status[i] if ok[i] else f"{status[i]}: EXCLUDED ({outcome[i]})"]
         row += [pv[p][2][int(pv[p][0][i])] if pv[p][2] else text(c["parameters"][p])[i]
                 for p in params]
         for label, key, unit, off in shown:
@@ -941,14 +1047,32 @@ def sweep_report(f, out):
             if g.size:
                 i = g[np.argmin(v[g])]
                 best.append((label, f"case {int(c['index'][i])}: {fmt(v[i], 4)} {unit}"))
-    best.insert(0, ("Cases", f"{n} ({int(ok.sum())} ok, {int((~ok).sum())} failed)"))
+    shed = ~ok & ~failed
+    best.insert(0, ("Cases", f"{n} ({int(ok.sum())} completed, {int(shed.sum())} not comparable "
+                             f"(protection acted or the job failed), {int(failed.sum())} failed)"))
+    if np.any(~ok):
+        best.insert(1, ("Excluded from plots, fronts and rankings",
+                        "; ".join(f"case {int(c['index'][i])}: {outcome[i]}"
+                                  for i in np.where(~ok)[0][:12])
+                        + (f"; ... ({int((~ok).sum()) - 12} more)" if (~ok).sum() > 12 else "")))
     return figs, head, table, best
+
+
+def excluded_note(c, ok, outcome):
+    """the caption's note on the cases a plot leaves out, and why"""
+    out = np.where(~ok)[0]
+    if not out.size:
+        return ""
+    why = sorted(set(o.split(":")[0] for o in (outcome[i] for i in out)))
+    cases = ", ".join(str(int(c["index"][i])) for i in out[:10]) + (" ..." if out.size > 10 else "")
+    return (f" (not plotted: case{'s' if out.size > 1 else ''} {cases}, {'; '.join(why)}: "
+            f"their load was shed or they failed, so they are not comparable)")
 
 
 def scaled(c, key, unit, off):
     """a /cases column in the unit people read: J -> kWh or MWh, s -> h, kg -> m3"""
     y = c[key][()].astype(float)
-    div = {"kWh": 3.6e6, "MWh": 3.6e9, "h": 3600.0, "m3": 1000.0}.get(unit)
+    div = {"kWh": 3.6e6, "MWh": 3.6e9, "h": 3600.0, "m3": 1000.0, "kW": 1e3, "MW": 1e6}.get(unit)
     return y / div if div else y + (off or 0.0)
 
 
@@ -972,7 +1096,7 @@ def sweep_currency(f):
     return m.group(1) if m else "EUR"
 
 
-def plant_fronts(figs, c, ok, params, pv, currency):
+def plant_fronts(figs, c, ok, params, pv, currency, note=""):
     """facility energy, site water and cost of each case against its training throughput lost,
     coloured by the second parameter and marked by the first, with each panel's Pareto front"""
     span = (c["time_free"][()] + c["time_partial"][()] + c["time_mechanical"][()]) / 86400.0
@@ -1037,7 +1161,7 @@ def plant_fronts(figs, c, ok, params, pv, currency):
     legend(ax, loc="best")
     figs.add(f"Facility energy, water and cost {over} against training throughput lost"
              + (f", coloured by {colour_by}" if colour_by else "")
-             + (f", marked by {mark_by}" if mark_by else ""), fig, "plant_front.png")
+             + (f", marked by {mark_by}" if mark_by else "") + note, fig, "plant_front.png")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -28,7 +28,7 @@ _dctwin() {
     merge) opts="--output -o --quiet -q --help" ;;
     report) opts="--output -o --help" ;;
     outputs) opts="--format -f --help" ;;
-    export) opts="--series --output -o --long --help" ;;
+    export) opts="--series --output -o --long --full-width --help" ;;
   esac
   case $prev in
     --scenario | -s | --facility | -f)

@@ -348,6 +348,9 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
       ++n_failed;
       bar.note("dctwin sweep: " + who + "case " + std::to_string(r.index) +
                " FAILED: " + r.error.substr(0, 200));
+    } else if (!caseComparable(
+                   r)) {  // ran, but its load was shed: said at once, not only in /cases
+      bar.note("dctwin sweep: " + who + "case " + std::to_string(r.index) + ": " + caseOutcome(r));
     }
     bar.update(n > 0 ? double(k) / n : 1.0,
                [&](bool b) { return cli::sweepProgressLine(k, n, n_failed, bar.elapsed(), b); });
@@ -418,10 +421,13 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
   for (int r = 0; r < 1024; ++r)
     std::filesystem::remove(r == 0 ? journal0 : journal0 + "." + std::to_string(r));
   if (!quiet) {
+    int shed = 0;
+    for (const auto& r : all) shed += r.ok && !caseComparable(r) ? 1 : 0;
     std::printf(
-        "dctwin sweep: %zu cases (%d failed) in %.1f s wall, %.1f cases per minute; /cases in %s\n",
-        cases.size(), failed, wall, wall > 0 ? 60.0 * (all.size() - done.size()) / wall : 0.0,
-        output.c_str());
+        "dctwin sweep: %zu cases (%d completed, %d not comparable: protection acted or the job "
+        "failed, %d failed) in %.1f s wall, %.1f cases per minute; /cases in %s\n",
+        cases.size(), int(cases.size()) - shed - failed, shed, failed, wall,
+        wall > 0 ? 60.0 * (all.size() - done.size()) / wall : 0.0, output.c_str());
   }
   return failed > 0 ? 4 : 0;
 }
@@ -460,11 +466,17 @@ int mergeCommand(const std::string& file, const std::vector<std::string>& journa
     return 5;
   }
   writeSweepResults(output, s, cases, all);
-  int failed = 0;
-  for (const auto& r : all) failed += r.ok ? 0 : 1;
+  int failed = 0, shed = 0;
+  for (const auto& r : all) {
+    failed += r.ok ? 0 : 1;
+    shed += r.ok && !caseComparable(r) ? 1 : 0;
+  }
   if (!quiet)
-    std::printf("dctwin merge: %zu cases (%d failed) from %zu journal(s); /cases in %s\n",
-                cases.size(), failed, journals.size(), output.c_str());
+    std::printf(
+        "dctwin merge: %zu cases (%d completed, %d not comparable, %d failed) from %zu "
+        "journal(s); /cases in %s\n",
+        cases.size(), int(cases.size()) - shed - failed, shed, failed, journals.size(),
+        output.c_str());
   return 0;
 }
 
@@ -497,6 +509,31 @@ int schemaCommand(const std::string& format, const std::string& kind_name,
     if (!out) throw std::runtime_error("cannot write " + out_path);
   }
   return 0;
+}
+
+// "'--duratoin' is not an option of dctwin run; did you mean '--duration'?" for the first
+// --option on the command line that the chosen command does not know, or ""
+std::string optionHint(CLI::App& app, int argc, char** argv) {
+  CLI::App* cmd = &app;
+  for (CLI::App* sub : app.get_subcommands()) cmd = sub;  // the command that was chosen
+  std::vector<std::string> names;
+  for (const CLI::App* a : {static_cast<const CLI::App*>(&app), static_cast<const CLI::App*>(cmd)})
+    for (const CLI::Option* o : a->get_options())
+      for (const std::string& l : o->get_lnames()) names.push_back("--" + l);
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--") break;
+    if (a.rfind("--", 0) != 0) continue;
+    a = a.substr(0, a.find('='));
+    if (std::find(names.begin(), names.end(), a) != names.end()) continue;
+    const std::string hint = dctwin::didYouMean(a, names);
+    return "'" + a + "' is not an option of " +
+           (cmd == &app ? std::string("dctwin") : "dctwin " + cmd->get_name()) +
+           (hint.empty() ? "; 'dctwin " + (cmd == &app ? std::string() : cmd->get_name() + " ") +
+                               "--help' lists them"
+                         : hint);
+  }
+  return {};
 }
 
 int main(int argc, char** argv) {
@@ -654,10 +691,14 @@ int main(int argc, char** argv) {
 
   std::string export_file, export_out;
   std::vector<std::string> export_series;
-  bool export_long = false;
+  bool export_long = false, export_full = false;
   CLI::App* exporter = app.add_subcommand(
-      "export", "Write series of a run's results file as CSV for spreadsheets (docs/results.md)");
-  exporter->add_option("results", export_file, "Results file (dctwin run -o)")
+      "export",
+      "Write series of a run's results file, or a sweep's /cases table, as CSV for spreadsheets "
+      "(docs/results.md)");
+  exporter
+      ->add_option("results", export_file,
+                   "Results file (dctwin run -o) or sweep file (dctwin sweep -o)")
       ->required()
       ->check(CLI::ExistingFile);
   exporter
@@ -668,6 +709,9 @@ int main(int argc, char** argv) {
   exporter->add_option("--output,-o", export_out, "CSV file to write (default: standard output)");
   exporter->add_flag("--long", export_long,
                      "Tidy long format: one row per value, time,path,column,value,unit");
+  exporter->add_flag("--full-width", export_full,
+                     "Every selected column in the wide table, past the 16384 columns a "
+                     "spreadsheet opens (default: the series that fit, with a warning)");
 
   std::string estimate_file;
   bool estimate_detail = false;
@@ -686,7 +730,15 @@ int main(int argc, char** argv) {
                    "exceeds them (percent), or a case cannot be estimated")
       ->expected(2);
 
-  CLI11_PARSE(app, argc, argv);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    // an option that no command knows: the nearest of the command's options (did you mean?)
+    if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr)
+      if (const std::string hint = optionHint(app, argc, argv); !hint.empty())
+        std::cerr << "dctwin: " << hint << "\n";
+    return app.exit(e);
+  }
   try {
     if (*estimator) {
       const auto cases = dctwin::loadEstimateFile(estimate_file);
@@ -724,10 +776,39 @@ int main(int argc, char** argv) {
       ro.want = [&](const std::string& p) {
         return p == "/time" || p == "/power/time" || dctwin::anyGlobMatch(export_series, p);
       };
+      ro.sweep = true;  // a sweep's /cases table too
       // the CSV never replaces the results file it is read from (through a link, too)
       dctwin::checkOutputPath(export_out, {export_file});
       const dctwin::ResultsData d = dctwin::readResults(export_file, ro);
-      const auto paths = dctwin::selectSeries(d, export_series);
+      if (d.sweep) {  // one row per case: the whole table (docs/sweep-format.md)
+        if (!export_series.empty() || export_long)
+          throw CLI::ValidationError("--series/--long",
+                                     export_file +
+                                         " is a sweep's /cases file: its table is written whole, "
+                                         "one row per case (--series and --long are for runs)");
+        std::ofstream file;
+        if (!export_out.empty()) {
+          file.open(export_out, std::ios::binary);
+          if (!file) throw std::runtime_error("cannot write " + export_out);
+        }
+        dctwin::writeSweepCsv(d, export_out.empty() ? std::cout : file);
+        if (!export_out.empty() && !file) throw std::runtime_error("cannot write " + export_out);
+        return 0;
+      }
+      auto paths = dctwin::selectSeries(d, export_series);
+      if (!export_long && !export_full) {  // a table a spreadsheet opens
+        std::vector<std::string> left;
+        paths = dctwin::fitWidth(d, paths, dctwin::kSpreadsheetColumns, &left);
+        if (!left.empty()) {
+          std::size_t cols = 0;
+          for (const auto& p : left) cols += d.series.at(p).columns();
+          std::cerr << "dctwin export: warning: " << left.size() << " series (" << cols
+                    << " columns, from " << left.front()
+                    << ") left out: a spreadsheet opens at most " << dctwin::kSpreadsheetColumns
+                    << " columns; choose series with --series, or write them all with "
+                       "--full-width or --long\n";
+        }
+      }
       std::ofstream file;
       if (!export_out.empty()) {
         file.open(export_out, std::ios::binary);

@@ -166,6 +166,27 @@ std::vector<std::string> dataDirs() {
   return dirs;
 }
 
+std::string catalogNotFoundNote() {
+  for (const auto& d : dataDirs())
+    if (hasCatalog(d)) return {};
+  // every place looked in, in order, whether or not it exists
+  std::vector<std::string> searched;
+  auto add = [&](const std::string& d, const char* what) {
+    if (!d.empty()) searched.push_back(d + " (" + what + ")");
+  };
+  add(env("DCTWIN_DATA"), "DCTWIN_DATA");
+  const std::string image = imagePath();
+  if (const std::string rel = join(DCTWIN_SHARE_FROM_BIN, "data"); !rel.empty() && !image.empty())
+    add(normal(fs::path(image).parent_path() / rel) + " and up to 3 folders higher",
+        "next to the program");
+  if (inBuildTree()) add(DCTWIN_DATA_DIR, "the build's source tree");
+  add(join(DCTWIN_PREFIX_SHARE_DIR, "data"), "the install prefix");
+  std::string list;
+  for (const auto& d : searched) list += (list.empty() ? "" : ", ") + d;
+  return "no catalog/ folder in the data folders searched: " + list +
+         "; set DCTWIN_DATA to the data folder, e.g. <prefix>/share/dctwin/data";
+}
+
 std::string scriptsDir() {
   if (auto e = env("DCTWIN_SCRIPTS"); !e.empty()) return e;
   static const std::string from_bin = join(DCTWIN_SHARE_FROM_BIN, "scripts");

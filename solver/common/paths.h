@@ -26,6 +26,11 @@ std::string dataDir();
 // dataDir()'s fallbacks, each once (the loader's default, solver/input/loader.h)
 std::vector<std::string> dataDirs();
 
+// "" when some folder of dataDirs() holds a catalog/; otherwise a sentence naming every folder
+// searched for one (DCTWIN_DATA, next to the program, the build's source tree, the install
+// prefix) and what to do, for the error of a name the catalog should have defined
+std::string catalogNotFoundNote();
+
 // the folder holding report.py: $DCTWIN_SCRIPTS if set, else installed, build tree, prefix
 std::string scriptsDir();
 

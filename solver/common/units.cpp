@@ -105,6 +105,14 @@ std::string_view trim(std::string_view s) {
 }  // namespace
 
 //---------------------------------------------------------------------------------------------
+std::vector<std::string> unitNames(Dim dim) {
+  std::vector<std::string> names;
+  if (dim == Dim::None) return names;
+  for (const auto& u : kUnits)
+    if (accepts(dim, u.dim)) names.emplace_back(u.name);
+  return names;
+}
+
 std::string describe(Dim dim) {
   switch (dim) {
     case Dim::None:

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace dctwin {
 
@@ -42,6 +43,8 @@ struct Quantity {
 
 // parse "value unit"; on failure returns nullopt and fills *why with what was expected
 std::optional<Quantity> parseQuantity(std::string_view text, Dim dim, std::string* why);
+// the unit names parseQuantity accepts for a dimension, in table order (none for Dim::None)
+std::vector<std::string> unitNames(Dim dim);
 // human description of a dimension and its accepted units, e.g. "a pressure (Pa, kPa, bar, psi)"
 std::string describe(Dim dim);
 

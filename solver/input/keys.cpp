@@ -452,6 +452,25 @@ std::string describeKey(const Key& k) {
 const char* kQuantityPattern = "^\\s*[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?\\s*\\S.*$";
 const char* kNamePattern = "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$";
 
+}  // namespace
+
+// a quantity of one dimension: a number and one of the units parseQuantity accepts for it, so
+// that a validator refuses "40 kW" for a temperature as the loader does (issue 41)
+std::string quantityPattern(Dim dim) {
+  std::string alt;
+  for (const std::string& u : unitNames(dim)) {
+    alt += alt.empty() ? "" : "|";
+    for (char ch : u) {
+      if (std::string_view("\\^$.|?*+()[]{}/").find(ch) != std::string_view::npos) alt += '\\';
+      alt += ch;
+    }
+  }
+  if (alt.empty()) return kQuantityPattern;
+  return "^\\s*[-+]?(\\d+\\.?\\d*|\\.\\d+)([eE][-+]?\\d+)?\\s*(" + alt + ")\\s*$";
+}
+
+namespace {
+
 std::string defName(const Section& s) {
   return s.id;
 }
@@ -476,7 +495,7 @@ Json keySchema(const Key& k) {
         bounds(j, k.range);
       } else {
         j.set("type", Json::str("string"));
-        j.set("pattern", Json::str(kQuantityPattern));
+        j.set("pattern", Json::str(quantityPattern(k.dim)));
       }
       break;
     case Type::PerKelvin:
@@ -485,7 +504,7 @@ Json keySchema(const Key& k) {
       break;
     case Type::Flow:
       j.set("type", Json::str("string"));
-      j.set("pattern", Json::str(kQuantityPattern));
+      j.set("pattern", Json::str(quantityPattern(Dim::Flow)));
       break;
     case Type::Integer:
       j.set("type", Json::str("integer"));
@@ -531,7 +550,7 @@ Json keySchema(const Key& k) {
         bounds(value, k.range);
       } else {
         value.set("type", Json::str("string"));
-        value.set("pattern", Json::str(kQuantityPattern));
+        value.set("pattern", Json::str(quantityPattern(k.dim)));
       }
       j.set("anyOf", Json::arr().push(value).push(ref(seriesSection())));
       break;

@@ -134,6 +134,9 @@ const Section& catalogSection(std::string_view kind);
 
 // a JSON Schema (draft-07) of a file kind, for editors (yaml-language-server)
 std::string jsonSchema(FileKind k);
+// the schema's pattern of a quantity of one dimension: a number and one of the units the loader
+// accepts for it ("32 degC" for a temperature, never "40 kW")
+std::string quantityPattern(Dim dim);
 // the key table of one section as markdown, as between the docs markers
 std::string markdownTable(const Section& s);
 // every section's table of a file kind, each between its markers

@@ -48,9 +48,10 @@ const Section kSweep{
      quantity("output_interval", Dim::Time, {0, 1e300, true, false, "a positive time"})
          .docs("overrides the scenario's output interval"),
      quantity("metrics_from", Dim::Time, {0, 1e300, false, false, "a time of 0 s or more"})
-         .dflt("the first training job's first steady iteration")
+         .dflt("min(20 min, half the run)")
          .docs("the case metrics of temperatures, flows, energies and throughput cover the run "
-               "from this time on (0 s: the whole run), skipping the start-up"),
+               "from this time on, the same window for every case (0 s: the whole run), skipping "
+               "the start-up"),
      list("parameters", &kParam, "parameters", 1).req(),
      boolean("series").dflt("false").docs(
          "keep every case's run file: OUTPUT.cases/case_NNNNNN.h5")}};

@@ -19,6 +19,7 @@
 #include <stdexcept>
 
 #include "solver/common/bounded_file.h"
+#include "solver/common/paths.h"
 
 namespace dctwin {
 
@@ -194,7 +195,11 @@ const char* const kNameRule =
 
 // " (known: a, b, c)" for a short list of names
 std::string knownList(const std::vector<std::string>& names) {
-  if (names.empty()) return " (none are defined)";
+  if (names.empty()) {
+    // nothing defined at all: most often no catalog was found (a program outside its tree)
+    const std::string note = catalogNotFoundNote();
+    return note.empty() ? " (none are defined)" : " (none are defined: " + note + ")";
+  }
   std::string r = " (known: ";
   for (std::size_t i = 0; i < names.size() && i < 12; ++i) r += (i ? ", " : "") + names[i];
   if (names.size() > 12) r += ", ...";

@@ -75,6 +75,22 @@ std::vector<std::string> selectSeries(const ResultsData& d,
   return chosen;
 }
 
+std::vector<std::string> fitWidth(const ResultsData& d, const std::vector<std::string>& paths,
+                                  std::size_t max_columns, std::vector<std::string>* left_out) {
+  std::vector<std::string> kept;
+  std::size_t used = 1;  // the time column
+  for (const auto& p : paths) {
+    const std::size_t w = d.series.at(p).columns();
+    if (used + w <= max_columns) {
+      kept.push_back(p);
+      used += w;
+    } else if (left_out) {
+      left_out->push_back(p);
+    }
+  }
+  return kept;
+}
+
 void writeCsv(const ResultsData& d, const std::vector<std::string>& paths, bool long_format,
               std::ostream& out) {
   if (long_format) {

@@ -23,6 +23,15 @@ namespace dctwin {
 std::vector<std::string> selectSeries(const ResultsData& d,
                                       const std::vector<std::string>& patterns);
 
+// the widest table a spreadsheet opens: 16,384 columns (Excel's worksheet limit [P25]; LibreOffice
+// Calc since 7.4)
+constexpr std::size_t kSpreadsheetColumns = 16384;
+// the series of `paths`, in order, whose columns fit a wide table of at most max_columns columns
+// with its time column (a series that would pass the limit is left out whole, into *left_out,
+// and the next ones are tried); every series when they all fit
+std::vector<std::string> fitWidth(const ResultsData& d, const std::vector<std::string>& paths,
+                                  std::size_t max_columns, std::vector<std::string>* left_out);
+
 // writes the selected series; throws ResultsError for a wide table mixing /time and /power/time
 void writeCsv(const ResultsData& d, const std::vector<std::string>& paths, bool long_format,
               std::ostream& out);

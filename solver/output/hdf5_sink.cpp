@@ -8,6 +8,7 @@
 // in a flush after the one that wrote the rows it counts
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <optional>
 
 #include "solver/common/run_limits.h"
@@ -142,6 +143,20 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
       std::string("CVODE BDF, Newton, KLU sparse direct, colored difference-quotient jacobian"));
   I.stats(SolverStats{}, 0.0, 0.0);
   f.setAttribute("/", "rows_complete", 0LL);
+  // calendar time (a plant's weather sets it): t = 0 in the weather's non-leap year, as seconds
+  // from 1 January 00:00 and as "MM-DD hh:mm", local standard time of the weather file
+  if (L.has_plant) {
+    const long long s = std::llround(L.year_start);
+    static const int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+    long long day = (s / 86400) % 365;
+    int month = 0;
+    while (month < 11 && day >= kDays[month]) day -= kDays[month++];
+    char b[32];
+    std::snprintf(b, sizeof b, "%02d-%02lld %02lld:%02lld", month + 1, day + 1, (s / 3600) % 24,
+                  (s / 60) % 60);
+    f.setAttribute("/", "calendar_year_start", L.year_start);
+    f.setAttribute("/", "calendar_start", std::string(b));
+  }
   // 2. static layout: names and indices
   auto ints = [](const std::vector<int>& v) { return std::vector<long long>(v.begin(), v.end()); };
   f.writeStrings("/rack/names", L.rack_name, "rack names, column labels of /rack/*");
@@ -190,6 +205,34 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     if (!axis && !anyGlobMatch(I.record, o.path)) continue;
     I.handle[int(o.id)] = f.addSeries(o.path, L.width(o.shape), o.unit, o.description);
     f.setAttribute(o.path, "basis", std::string(basisName(o.basis)));
+  }
+  // 3b. the axes as dimension scales (H5DS), so that netCDF-4 readers (xarray) open the series
+  // with their time, rack, CDU, job, busway coordinates, not phony dimensions
+  auto names = [&](Shape s) -> const char* {
+    switch (s) {
+      case Shape::Rack:
+        return "/rack/names";
+      case Shape::Cdu:
+        return "/cdu/names";
+      case Shape::Job:
+        return L.njob > 0 ? "/job/names" : nullptr;
+      case Shape::Busway:
+        return L.has_power ? "/busway/names" : nullptr;
+      case Shape::AirRack:
+        return L.nair > 0 ? "/air_rack/names" : nullptr;
+      case Shape::SwitchRack:
+        return L.nsw > 0 ? "/switch_rack/names" : nullptr;
+      default:  // the facility (one column), the GPUs (their rack and slot: /gpu/rack, /gpu/slot)
+        return nullptr;
+    }
+  };
+  for (const ObservableInfo& o : observableTable()) {
+    if (I.handle[int(o.id)] < 0 || o.id == Obs::Time || o.id == Obs::PowerTime) continue;
+    const bool fast = o.rate == Rate::Fast;
+    if (fast && I.handle[int(Obs::PowerTime)] < 0) continue;
+    f.attachScale(o.path, 0, fast ? "/power/time" : "/time", fast ? "power_time" : "time");
+    if (const char* n = names(o.shape); n != nullptr && L.width(o.shape) > 0)
+      f.attachScale(o.path, 1, n, std::string(n).substr(1, std::string(n).find('/', 1) - 1));
   }
   // 4. the event log, appended at every flush
   I.ev_time = f.addSeries("/events/time", 0, "s", "time of each event");

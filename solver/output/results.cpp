@@ -35,6 +35,7 @@
 #include "solver/output/results.h"
 
 #include <H5Cpp.h>
+#include <H5DSpublic.h>
 #include <fcntl.h>
 #include <sys/file.h>
 #include <sys/mman.h>
@@ -734,6 +735,21 @@ void ResultsFile::setAttribute(const std::string& path, const std::string& name,
     });
   } catch (const H5::Exception& e) {
     impl_->failWrite("cannot set attribute '" + name + "'", path, &e);
+  }
+}
+
+void ResultsFile::attachScale(const std::string& path, unsigned dim, const std::string& scale,
+                              const std::string& name) {
+  impl_->requireOpen(path);
+  try {
+    H5::DataSet ds = impl_->file->openDataSet(path);
+    H5::DataSet sc = impl_->file->openDataSet(scale);
+    if (H5DSis_scale(sc.getId()) <= 0 && H5DSset_scale(sc.getId(), name.c_str()) < 0)
+      throw H5::DataSetIException("H5DSset_scale", scale + " cannot be a dimension scale");
+    if (H5DSattach_scale(ds.getId(), sc.getId(), dim) < 0)
+      throw H5::DataSetIException("H5DSattach_scale", "cannot attach " + scale);
+  } catch (const H5::Exception& e) {
+    impl_->failWrite("cannot attach the dimension scale " + scale, path, &e);
   }
 }
 

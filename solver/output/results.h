@@ -66,6 +66,12 @@ class ResultsFile {
   void writeIntVector(const std::string& path, std::span<const long long> values,
                       const std::string& description);
 
+  // makes the dataset `scale` a dimension scale named `name` (HDF5's H5DS, as netCDF-4 and xarray
+  // read coordinates) and attaches it to dimension `dim` of the dataset `path`: /time to a series'
+  // rows, /rack/names to a rack series' columns
+  void attachScale(const std::string& path, unsigned dim, const std::string& scale,
+                   const std::string& name);
+
   // growing time series; returns a handle for appendRow
   int addSeries(const std::string& path, std::size_t width, const std::string& units,
                 const std::string& description);

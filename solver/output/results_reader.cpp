@@ -123,7 +123,7 @@ struct Reader {
   static bool alwaysRead(const std::string& p) {
     static const char* const kNames[] = {"/names", "/row",  "/type", "/index", "/cdu",
                                          "/rack",  "/tray", "/slot", "/job",   "/busway"};
-    if (p == "/time" || p.rfind("/events/", 0) == 0) return true;
+    if (p == "/time" || p.rfind("/events/", 0) == 0 || p.rfind("/cases/", 0) == 0) return true;
     for (const char* n : kNames) {
       const std::size_t k = std::strlen(n);
       if (p.size() > k && p.compare(p.size() - k, k, n) == 0 && p.find('/', 1) == p.rfind('/'))
@@ -256,6 +256,19 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
   if (H5Ovisit2(file.id, H5_INDEX_NAME, H5_ITER_INC, Reader::visit, &rd, H5O_INFO_BASIC) < 0) {
     if (!rd.error.empty()) throw ResultsError(rd.error);
     rd.fail("truncated or damaged HDF5 file (" + hdf5Reason() + ")");
+  }
+  // a sweep's /cases file: a table, one row per case, not a run
+  if (auto sc = data.text_attributes.find("schema");
+      sc != data.text_attributes.end() && sc->second.rfind("dctwin-sweep", 0) == 0) {
+    if (!options.sweep)
+      rd.fail(
+          "a sweep's /cases file (dctwin sweep -o), not a run's results file: read its table "
+          "with dctwin export or the Python dctwin.read_results; a case's run file is "
+          "OUTPUT.cases/case_NNNNNN.h5 with series: true");
+    if (!data.integers.count("/cases/index"))
+      rd.fail("a sweep file without /cases/index (truncated or not written by dctwin sweep)");
+    data.sweep = true;
+    return data;
   }
   // the run layout
   const ResultsSeries* t = data.find("/time");

@@ -39,6 +39,9 @@ struct ResultsData {
   // rows the file holds past its durable end (root attribute rows_complete), dropped on reading:
   // a run killed while it flushed or closed; 0 for a file whose every row is durable
   std::size_t rows_beyond_durable_end = 0;
+  // a sweep's /cases file (root attribute schema "dctwin-sweep ..."), read with
+  // ResultsReadOptions::sweep: its columns are the /cases datasets (run/sweep.h, sweepColumns)
+  bool sweep = false;
 
   const ResultsSeries* find(const std::string& p) const {
     auto it = series.find(p);
@@ -58,6 +61,9 @@ struct ResultsReadOptions {
   // datasets to read (by path); empty reads all. Static name/index datasets and /events are
   // always read.
   std::function<bool(const std::string&)> want;
+  // also read a sweep's /cases file (ResultsData::sweep); without it such a file is refused with
+  // what reads it (a run's results were expected)
+  bool sweep = false;
 };
 
 // The file is checked with the bounded opener first (solver/common/bounded_file.h): a FIFO, a

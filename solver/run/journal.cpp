@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -66,7 +67,28 @@ const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
                                                                   {"time_to_isolation", "s"},
                                                                   {"coolant_lost", "m3"},
                                                                   {"energy_balance_error", "1"},
-                                                                  {"metrics_from", "s"}};
+                                                                  {"metrics_from", "s"},
+                                                                  // issue 41: the window, its
+                                                                  // mean powers and energy per
+                                                                  // unit of work; the outcome
+                                                                  {"metrics_window", "s"},
+                                                                  {"settled_at", "s"},
+                                                                  {"P_utility_mean", "W"},
+                                                                  {"P_it_mean", "W"},
+                                                                  {"P_power_losses_mean", "W"},
+                                                                  {"P_facility_mean", "W"},
+                                                                  {"P_plant_mean", "W"},
+                                                                  {"iterations", "1"},
+                                                                  {"E_utility_per_iteration", "J"},
+                                                                  {"E_it_per_iteration", "J"},
+                                                                  {"E_facility_per_iteration", "J"},
+                                                                  {"E_utility_per_token", "J"},
+                                                                  {"E_it_per_token", "J"},
+                                                                  {"E_facility_per_token", "J"},
+                                                                  {"racks_powered_off", "1"},
+                                                                  {"critical_events", "1"},
+                                                                  {"epo_events", "1"},
+                                                                  {"job_failures", "1"}};
   return m;
 }
 
@@ -124,11 +146,112 @@ const std::string& sweepMetricDescription(const std::string& name) {
       {"coolant_lost", "coolant lost through leaks at the end of the run"},
       {"energy_balance_error", "coolant energy balance residual / heat in, whole run"},
       {"metrics_from",
-       "start of the metrics window: sweep metrics_from, else the first training job's first "
-       "steady iteration (the whole run, 0, without one or when it never settles)"}};
+       "start of the metrics window, the same for every case of the sweep: the sweep's "
+       "metrics_from, else the settle time min(20 min, half the run)"},
+      {"metrics_window", "length of the metrics window: the run's end - metrics_from"},
+      {"settled_at",
+       "the first training job's first steady iteration (a diagnostic: the window should start "
+       "after it; NaN without a training job or when it never settles)"},
+      {"P_utility_mean", "mean utility power over the window: E_utility / metrics_window"},
+      {"P_it_mean", "mean IT power over the window: E_it / metrics_window"},
+      {"P_power_losses_mean", "mean power-chain losses over the window: E_power_losses / window"},
+      {"P_facility_mean", "mean facility power over the window: E_facility / metrics_window"},
+      {"P_plant_mean", "mean plant power over the window: E_plant / metrics_window"},
+      {"iterations", "first training job: iterations completed in the window"},
+      {"E_utility_per_iteration", "E_utility / the first training job's iterations in the window"},
+      {"E_it_per_iteration", "E_it / the first training job's iterations in the window"},
+      {"E_facility_per_iteration",
+       "E_facility / the first training job's iterations in the window"},
+      {"E_utility_per_token",
+       "E_utility / the tokens the first training job processed in the window (described jobs: "
+       "iterations x tokens per iteration)"},
+      {"E_it_per_token", "E_it / the tokens the first training job processed in the window"},
+      {"E_facility_per_token",
+       "E_facility / the tokens the first training job processed in the window"},
+      {"racks_powered_off",
+       "racks without power at the end of the run (protection, EPO or a lost feed)"},
+      {"critical_events", "events of severity critical over the whole run (/events)"},
+      {"epo_events", "emergency power-offs of a CDU's racks over the whole run"},
+      {"job_failures", "training-job failures (restarts from a checkpoint) over the whole run"}};
   static const std::string none = "metric of each case (docs/sweep-format.md)";
   const auto it = d.find(name);
   return it == d.end() ? none : it->second;
+}
+
+const std::string& sweepMetricBasis(const std::string& name) {
+  // by the name's pattern, so that a column added later gets a basis without an entry here
+  static const std::map<std::string, std::string> d{{"T_junction_p99", "window max, p99 over GPUs"},
+                                                    {"flow_margin_min", "window min"},
+                                                    {"gpu_seconds_throttled", "window total"},
+                                                    {"iterations", "window total"},
+                                                    {"throughput_ratio", "window ratio"},
+                                                    {"progress_ratio", "window ratio"},
+                                                    {"throughput_lost", "window ratio"},
+                                                    {"PUE", "window ratio"},
+                                                    {"pPUE_cooling", "window ratio"},
+                                                    {"WUE", "window ratio"},
+                                                    {"water_site", "window total"},
+                                                    {"cost", "window total"},
+                                                    {"CO2", "window total"},
+                                                    {"gpus_shut_down", "end of run"},
+                                                    {"racks_powered_off", "end of run"},
+                                                    {"coolant_lost", "end of run"},
+                                                    {"critical_events", "whole run"},
+                                                    {"epo_events", "whole run"},
+                                                    {"job_failures", "whole run"},
+                                                    {"time_to_detection", "whole run"},
+                                                    {"time_to_isolation", "whole run"},
+                                                    {"energy_balance_error", "whole run"},
+                                                    {"metrics_from", "window"},
+                                                    {"metrics_window", "window"},
+                                                    {"settled_at", "whole run"}};
+  static const std::string per_it = "window total per iteration",
+                           per_tok = "window total per token", mean = "window mean",
+                           total = "window total", max = "window max", other = "window";
+  if (const auto it = d.find(name); it != d.end()) return it->second;
+  auto ends = [&](const std::string& tail) {
+    return name.size() >= tail.size() &&
+           name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  if (ends("_per_iteration")) return per_it;
+  if (ends("_per_token")) return per_tok;
+  if (ends("_mean")) return mean;
+  if (ends("_max")) return max;
+  if (name.rfind("E_", 0) == 0 || name.rfind("time_", 0) == 0) return total;
+  return other;
+}
+
+const std::vector<std::string>& caseStatuses() {
+  static const std::vector<std::string> s{"completed", "protection_acted", "job_failed",
+                                          "solver_failed", "input_failed"};
+  return s;
+}
+
+bool caseComparable(const CaseResult& r) {
+  return r.ok && r.status == "completed";
+}
+
+std::string caseOutcome(const CaseResult& r) {
+  if (r.status == "input_failed" || r.status == "solver_failed" || !r.ok)
+    return (r.status == "input_failed" ? "not run: " : "the solver failed: ") +
+           r.error.substr(0, 300);
+  auto count = [&](const char* name) {
+    const auto it = r.metrics.find(name);
+    return it == r.metrics.end() || std::isnan(it->second) ? 0LL : std::llround(it->second);
+  };
+  std::string why;
+  auto add = [&](long long n, const std::string& what) {
+    if (n > 0) why += (why.empty() ? "" : ", ") + std::to_string(n) + " " + what;
+  };
+  add(count("racks_powered_off"), "rack(s) powered off");
+  add(count("epo_events"), "emergency power-off(s)");
+  add(count("gpus_shut_down"), "GPU(s) shut down");
+  add(count("job_failures"), "job failure(s)");
+  if (r.status == "completed") return "completed";
+  const std::string head =
+      r.status == "protection_acted" ? "protection acted" : "the training job failed";
+  return head + (why.empty() ? "" : ": " + why) +
+         "; its load was shed, so its metrics are not comparable with completed cases";
 }
 
 //---------------------------------------------------------------------------------------------
@@ -188,21 +311,7 @@ std::string fingerprint(const SweepSpec& s) {
   file("facility", s.facility_path);
   if (!s.scenario_path.empty()) file("scenario", s.scenario_path);
   paramFiles(s, file);
-  return "dctwin-sweep-journal 4 " + std::to_string(h);
-}
-// the fingerprint journals of version 3 carried: the paths as the sweep spelled them, hashed
-// with the contents; such a journal is still resumed where both match
-std::string fingerprintV3(const SweepSpec& s) {
-  std::uint64_t h = fnv64(1469598103934665603ULL, s.text);
-  auto file = [&](const std::string&, const std::string& path) {
-    FileRefusal why;
-    const auto text = readBoundedFile(path, kMaxInputFileBytes, &why);
-    h = fnv64(h, "\n--" + path + "\n" + (text ? *text : std::string()));
-  };
-  file("", s.facility_path);
-  if (!s.scenario_path.empty()) file("", s.scenario_path);
-  paramFiles(s, file);
-  return "dctwin-sweep-journal 3 " + std::to_string(h);
+  return "dctwin-sweep-journal 5 " + std::to_string(h);
 }
 std::string escape(const std::string& e) {
   std::string o;
@@ -262,7 +371,10 @@ class JournalLines {
 }  // namespace
 
 std::string journalLine(const CaseResult& r) {
-  std::string out = std::to_string(r.index) + '\t' + (r.ok ? "ok" : "failed") + '\t';
+  // the status word: completed, protection_acted, job_failed (the run finished); solver_failed,
+  // input_failed (it did not)
+  const std::string status = !r.status.empty() ? r.status : r.ok ? "completed" : "solver_failed";
+  std::string out = std::to_string(r.index) + '\t' + status + '\t';
   char b[64];
   std::snprintf(b, sizeof b, "%.6g", r.wall_seconds);
   out += b;
@@ -302,8 +414,10 @@ bool parseJournalLine(const std::string& line, CaseResult& r, std::string* why) 
     std::size_t used = 0;
     r.index = std::stoi(f[0], &used);
     if (used != f[0].size()) return no("the case number is not a number");
-    if (f[1] != "ok" && f[1] != "failed") return no("status neither ok nor failed");
-    r.ok = f[1] == "ok";
+    const auto& st = caseStatuses();
+    if (std::find(st.begin(), st.end(), f[1]) == st.end()) return no("an unknown case status");
+    r.status = f[1];
+    r.ok = f[1] != "solver_failed" && f[1] != "input_failed";
     r.wall_seconds = std::stod(f[2]);
     std::stringstream vs(f[3]);
     for (const auto& [name, unit] : sweepMetrics()) {
@@ -340,12 +454,14 @@ std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s,
   if (!in.next(line) || line.empty()) return out;  // empty: nothing done yet
   const std::string tail = " cases=" + std::to_string(ncases);
   const std::string head = fingerprint(s) + tail;
-  if (line != head && line != fingerprintV3(s) + tail) {
+  if (line != head) {
     // no advice here deletes the journal: the cases it holds are the only copy of their results
+    // versions 1 to 4: another metrics table (5: the common window and the case status)
     const bool older = line.rfind("dctwin-sweep-journal 1 ", 0) == 0 ||
-                       line.rfind("dctwin-sweep-journal 2 ", 0) == 0;
-    const bool ours = line.rfind("dctwin-sweep-journal 3 ", 0) == 0 ||
-                      line.rfind("dctwin-sweep-journal 4 ", 0) == 0;
+                       line.rfind("dctwin-sweep-journal 2 ", 0) == 0 ||
+                       line.rfind("dctwin-sweep-journal 3 ", 0) == 0 ||
+                       line.rfind("dctwin-sweep-journal 4 ", 0) == 0;
+    const bool ours = line.rfind("dctwin-sweep-journal 5 ", 0) == 0;
     const bool other_count = ours && line.size() > tail.size() &&
                              line.rfind(" cases=") != std::string::npos &&
                              line.substr(0, line.rfind(" cases=")) == fingerprint(s);

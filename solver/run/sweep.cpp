@@ -20,6 +20,7 @@
 #include <memory>
 #include <mutex>
 #include <random>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -134,15 +135,18 @@ std::string readText(const std::string& path, const SourceLoc& loc) {
   return std::move(*text);
 }
 
-// the case metrics over a window of the run: from SweepSpec::metrics_from, or from the first
-// training job's first steady iteration (the output row at which its last iteration time is
-// within 0.5 % of the previous row's, at least two iterations in), so that the start-up (cold
-// coolant, the job's first iterations) does not count. Without a training job, or when the job
-// never settles, the window is the whole run. Maxima and minima over the window's rows;
-// energies, throttled time and iterations as differences of their cumulative series.
+// the case metrics over a window of the run, the same for every case (issue 41): from
+// SweepSpec::metrics_from, else from defaultMetricsFrom(duration), so that the start-up (cold
+// coolant, the job's first iterations) does not count and every case's energies cover a window
+// of the same length. Maxima and minima over the window's rows; energies, throttled time and
+// iterations as differences of their cumulative series. The first training job's first steady
+// iteration (the output row at which its last iteration time is within 0.5 % of the previous
+// row's, at least two iterations in) is kept as a diagnostic (settled_at): a window that starts
+// before it holds some of the start-up.
 class MetricsSink : public RunSink {
  public:
   explicit MetricsSink(double from) : from_(from) {}
+  double settled_at = kNaN;  // the first training job's first steady iteration (s)
   struct Cum {             // cumulative values at one row
     double E_storage = 0;  // net energy drawn from the stores (PUE credits it)
     double t = 0, E_utility = 0, E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0;
@@ -169,7 +173,8 @@ class MetricsSink : public RunSink {
     end = cumulative(f);
     if (first_) all.base = end, first_ = false;
     add(all, f);
-    if (!started_ && startsHere(f)) {
+    if (std::isnan(settled_at) && steady(f)) settled_at = f.t;
+    if (!started_ && f.t >= from_ - 1e-9) {
       started_ = true;
       win.base = end;
     }
@@ -181,9 +186,8 @@ class MetricsSink : public RunSink {
   Cum end;
 
  private:
-  bool startsHere(const OutputFrame& f) {
-    if (from_ >= 0) return f.t >= from_ - 1e-9;
-    if (job_ < 0) return true;
+  bool steady(const OutputFrame& f) {
+    if (job_ < 0) return false;
     const double last = f.get(Obs::JobLastIterationTime)[job_];
     const double ref = f.get(Obs::JobReferenceIterationTime)[job_];
     const double n = f.get(Obs::JobIterations)[job_];
@@ -247,7 +251,12 @@ class MetricsSink : public RunSink {
     }
   }
   const RunLayout* L_ = nullptr;
-  double from_ = -1, prev_last_ = 0;
+  double from_ = 0, prev_last_ = 0;
+
+ public:
+  int job() const { return job_; }  // the first training job (-1: none)
+
+ private:
   int job_ = -1;
   bool first_ = true, started_ = false;
 };
@@ -284,6 +293,14 @@ void plantMetrics(const RunLayout& L, const MetricsSink::Cum& a, const MetricsSi
 
 double sweepValueSI(const std::string& text) {
   return toSI(text);
+}
+
+double defaultMetricsFrom(double duration) {
+  // an assumption, not a measured number: it covers the settling of the bundled sweeps' cases
+  // (the job's first steady iteration 7-10 min into the 20 min runs of pod_fws_racks, 20 min into
+  // pod_plant_climate_water's days); /cases/settled_at shows each case's own
+  constexpr double kSettle = 20 * 60.0;
+  return std::min(kSettle, 0.5 * std::max(0.0, duration));
 }
 
 std::string setYamlPath(const std::string& yaml_text, const std::string& path,
@@ -515,7 +532,8 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     settings.duration = s.duration;
     settings.output_interval = s.output_interval;
     settings.allow_large = s.allow_large;
-    MetricsSink sink(s.metrics_from);
+    const double duration = s.duration > 0 ? s.duration : sc.duration;
+    MetricsSink sink(s.metrics_from >= 0 ? s.metrics_from : defaultMetricsFrom(duration));
     std::unique_ptr<Hdf5Sink> h5;
     std::vector<RunSink*> sinks{&sink};
     if (!series_path.empty()) {
@@ -580,6 +598,46 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     x["flow_margin_min"] = w.margin;
     x["busway_load_max"] = model.has_power ? w.bus_load_max : kNaN;
     x["metrics_from"] = e0.t;
+    x["metrics_window"] = span;
+    x["settled_at"] = sink.settled_at;
+    // mean powers over the window and energy per unit of work: comparable whatever the window
+    auto mean = [&](const char* E) { return span > 0 ? x[E] / span : kNaN; };
+    x["P_utility_mean"] = mean("E_utility");
+    x["P_it_mean"] = mean("E_it");
+    x["P_power_losses_mean"] = mean("E_power_losses");
+    x["P_facility_mean"] = model.has_plant ? mean("E_facility") : kNaN;
+    x["P_plant_mean"] = model.has_plant ? mean("E_plant") : kNaN;
+    const double iters = e1.iterations - e0.iterations;
+    double tokens_per_iteration = 0;  // a described job's global batch in tokens
+    for (const auto& J : spec.jobs)
+      if (sink.job() >= 0 && J.name == model.job_name[sink.job()] && J.described)
+        tokens_per_iteration = J.workload.tokens_per_iteration > 0
+                                   ? J.workload.tokens_per_iteration
+                                   : J.workload.global_batch * J.workload.sequence_length;
+    if (sink.job() >= 0) x["iterations"] = iters;
+    for (const char* E : {"E_utility", "E_it", "E_facility"}) {
+      const std::string name(E);
+      x[name + "_per_iteration"] = iters > 0 ? x[name] / iters : kNaN;
+      x[name + "_per_token"] =
+          iters > 0 && tokens_per_iteration > 0 ? x[name] / (iters * tokens_per_iteration) : kNaN;
+    }
+    // the outcome (whole run): what protection did, what failed
+    x["racks_powered_off"] = m.racks_unpowered;
+    double critical = 0, epo = 0, job_failures = 0;
+    for (const auto& e : res.events) {
+      critical += e.severity == "critical" ? 1 : 0;
+      epo += e.kind == "emergency_power_off" ? 1 : 0;
+      job_failures += e.kind == "job_failed" ? 1 : 0;
+    }
+    x["critical_events"] = critical;
+    x["epo_events"] = epo;
+    x["job_failures"] = job_failures;
+    const bool stalled = std::any_of(res.events.begin(), res.events.end(),
+                                     [](const EventRecord& e) { return e.kind == "job_stalled"; });
+    r.status = !res.ok                                                    ? "solver_failed"
+               : m.racks_unpowered > 0 || epo > 0 || m.gpus_shut_down > 0 ? "protection_acted"
+               : job_failures > 0 || stalled                              ? "job_failed"
+                                                                          : "completed";
     double t_leak = -1;
     for (const auto& e : res.events) {
       if (e.kind == "leak_start" && t_leak < 0) t_leak = e.time;
@@ -595,8 +653,10 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     r.error = res.error;
   } catch (const LoadFailure& e) {
     r.error = e.what();
+    r.status = "input_failed";
   } catch (const std::exception& e) {
     r.error = e.what();
+    r.status = "solver_failed";
   }
   r.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
   return r;
@@ -682,6 +742,86 @@ void startJournal(const std::string& path, const SweepSpec& s) {
 }
 
 //---------------------------------------------------------------------------------------------
+std::vector<SweepColumn> sweepColumns(const ResultsData& d) {
+  std::vector<SweepColumn> cols;
+  std::set<std::string> done;
+  auto add = [&](const std::string& name) {
+    const std::string p = "/cases/" + name;
+    if (done.count(p)) return;
+    SweepColumn c;
+    c.name = name;
+    if (auto s = d.series.find(p); s != d.series.end() && s->second.width == 0) {
+      c.unit = s->second.units;
+      c.basis = s->second.basis;
+      c.numbers = s->second.data;
+    } else if (auto i = d.integers.find(p); i != d.integers.end()) {
+      for (long long v : i->second) c.numbers.push_back(double(v));
+    } else if (auto t = d.strings.find(p); t != d.strings.end()) {
+      c.text = t->second;
+      c.is_text = true;
+    } else {
+      return;
+    }
+    done.insert(p);
+    cols.push_back(std::move(c));
+  };
+  for (const char* n : {"index", "status", "outcome", "error", "wall_seconds"}) add(n);
+  for (const std::string group : {"/cases/parameters/", "/cases/parameters_si/"}) {
+    for (const auto& [p, v] : d.strings)
+      if (p.rfind(group, 0) == 0) add(p.substr(7));
+    for (const auto& [p, v] : d.series)
+      if (p.rfind(group, 0) == 0) add(p.substr(7));
+  }
+  for (const auto& [name, unit] : sweepMetrics()) add(name);
+  for (const auto& [p, s] : d.series)
+    if (p.rfind("/cases/", 0) == 0) add(p.substr(7));
+  for (const auto& [p, s] : d.integers)
+    if (p.rfind("/cases/", 0) == 0) add(p.substr(7));
+  for (const auto& [p, s] : d.strings)
+    if (p.rfind("/cases/", 0) == 0) add(p.substr(7));
+  const std::size_t n = cols.empty() ? 0 : std::max(cols[0].numbers.size(), cols[0].text.size());
+  for (const auto& c : cols)
+    if ((c.is_text ? c.text.size() : c.numbers.size()) != n)
+      throw ResultsError(d.path + ": /cases/" + c.name + " has " +
+                         std::to_string(c.is_text ? c.text.size() : c.numbers.size()) +
+                         " values, /cases/index " + std::to_string(n) + " (a ragged table)");
+  return cols;
+}
+
+void writeSweepCsv(const ResultsData& d, std::ostream& out) {
+  const auto cols = sweepColumns(d);
+  auto quote = [](const std::string& s) {
+    if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+    std::string q = "\"";
+    for (char ch : s) q += ch == '"' ? std::string("\"\"") : std::string(1, ch);
+    return q + "\"";
+  };
+  for (std::size_t j = 0; j < cols.size(); ++j) {
+    const auto& c = cols[j];
+    out << (j ? "," : "")
+        << quote(c.name + (c.unit.empty() || c.unit == "1" ? "" : " (" + c.unit + ")"));
+  }
+  out << '\n';
+  const std::size_t n = cols.empty() ? 0 : std::max(cols[0].numbers.size(), cols[0].text.size());
+  char b[40];
+  for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t j = 0; j < cols.size(); ++j) {
+      const auto& c = cols[j];
+      if (j) out << ',';
+      if (c.is_text) {
+        out << quote(c.text[i]);
+      } else if (std::isnan(c.numbers[i])) {
+        out << "nan";  // as dctwin export writes a run's (an empty cell would read as 0)
+      } else {
+        std::snprintf(b, sizeof b, "%.17g", c.numbers[i]);
+        out << b;
+      }
+    }
+    out << '\n';
+  }
+}
+
+//---------------------------------------------------------------------------------------------
 void writeSweepResults(const std::string& path, const SweepSpec& s,
                        const std::vector<SweepCase>& cases,
                        const std::vector<CaseResult>& results) {
@@ -720,21 +860,39 @@ void writeSweepResults(const std::string& path, const SweepSpec& s,
   f.setAttribute("/", "facility_text", facility_text);
   f.setAttribute("/", "scenario_text", scenario_text);
   f.setAttribute("/", "cases", static_cast<long long>(cases.size()));
-  long long failed = 0;
-  for (const auto& r : results) failed += r.ok ? 0 : 1;
+  long long failed = 0, comparable = 0;
+  for (const auto& r : results) {
+    failed += r.ok ? 0 : 1;
+    comparable += caseComparable(r) ? 1 : 0;
+  }
   f.setAttribute("/", "failed_cases", failed);
+  // cases that ran with their whole load (status completed): the others are flagged, never
+  // ranked alongside them
+  f.setAttribute("/", "completed_cases", comparable);
+  f.setAttribute("/", "not_comparable_cases", static_cast<long long>(results.size()) - comparable);
   std::vector<long long> index;
-  std::vector<std::string> status, error;
+  std::vector<std::string> status, error, outcome;
   std::vector<double> wall;
   for (const auto& r : results) {
     index.push_back(r.index);
-    status.push_back(r.ok ? "ok" : "failed");
+    status.push_back(!r.status.empty() ? r.status : r.ok ? "completed" : "solver_failed");
     error.push_back(r.error);
+    outcome.push_back(caseOutcome(r));
     wall.push_back(r.wall_seconds);
   }
   f.writeIntVector("/cases/index", index, "case number (grid: the last parameter varies fastest)");
-  f.writeStrings("/cases/status", status, "ok or failed");
-  f.writeStrings("/cases/error", error, "why a case failed (empty when ok)");
+  std::string words;
+  for (const auto& w : caseStatuses()) words += (words.empty() ? "" : ", ") + w;
+  f.writeStrings(
+      "/cases/status", status,
+      "what happened: " + words +
+          "; only completed cases ran with their whole load and compare with each other");
+  f.setAttribute("/cases/status", "basis", std::string("whole run"));
+  f.writeStrings("/cases/outcome", outcome,
+                 "the status in words: what protection did (racks powered off, EPO, GPUs shut "
+                 "down) and why such a case is not comparable, or why it failed");
+  f.setAttribute("/cases/outcome", "basis", std::string("whole run"));
+  f.writeStrings("/cases/error", error, "why a case failed (empty when it ran)");
   f.writeVector("/cases/wall_seconds", wall, "s", "wall time of the case");
   for (std::size_t j = 0; j < s.params.size(); ++j) {
     std::vector<std::string> text;
@@ -753,6 +911,7 @@ void writeSweepResults(const std::string& path, const SweepSpec& s,
     std::vector<double> v;
     for (const auto& r : results) v.push_back(r.metrics.at(name));
     f.writeVector("/cases/" + name, v, unit, sweepMetricDescription(name));
+    f.setAttribute("/cases/" + name, "basis", sweepMetricBasis(name));
   }
   f.close();
 }

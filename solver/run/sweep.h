@@ -7,12 +7,14 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <ostream>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "solver/input/loader.h"
 #include "solver/input/sweep_file.h"
+#include "solver/output/results_reader.h"
 
 namespace dctwin {
 
@@ -24,7 +26,11 @@ struct SweepCase {
 
 struct CaseResult {
   int index = 0;
-  bool ok = false;
+  bool ok = false;  // the run finished (status completed, protection_acted or job_failed)
+  // what happened (caseStatuses): completed; protection_acted (racks powered off, an EPO, GPUs
+  // shut down); job_failed (the first training job failed or stalled); solver_failed;
+  // input_failed (the case did not load). "" until run
+  std::string status;
   std::string error;
   double wall_seconds = 0;
   std::map<std::string, double> metrics;  // SI; NaN where not applicable
@@ -37,6 +43,20 @@ struct CaseResult {
 const std::vector<std::pair<std::string, std::string>>& sweepMetrics();
 // one line on what a metric is and over which part of the run (the /cases/<name> description)
 const std::string& sweepMetricDescription(const std::string& name);
+// over which part of a case's run a metric is taken ("window total", "window mean", "window max",
+// "window total per iteration", "end of run", "whole run", ...; the /cases/<name> basis)
+const std::string& sweepMetricBasis(const std::string& name);
+// the status words of a case, in order (docs/sweep-format.md "Outcomes")
+const std::vector<std::string>& caseStatuses();
+// a case that ran to its end with its whole load: only these are ranked, fronted and plotted
+// alongside each other (a case whose load was shed would look cool and frugal)
+bool caseComparable(const CaseResult& r);
+// one sentence on a case's outcome: "completed", or what protection did and why its metrics are
+// not comparable, or why it failed (the /cases/outcome column)
+std::string caseOutcome(const CaseResult& r);
+// the metrics window's default start when the sweep file sets no metrics_from: the same settle
+// time for every case of the same duration, min(20 min, half the run) (docs/sweep-format.md)
+double defaultMetricsFrom(double duration);
 
 // at most this many cases per sweep file (expandCases throws LoadFailure beyond it)
 constexpr std::size_t kMaxSweepCases = 1000000;
@@ -132,6 +152,23 @@ void appendJournal(const std::string& path, const CaseResult& r);
 std::string journalLine(const CaseResult& r);
 bool parseJournalLine(const std::string& line, CaseResult& r, std::string* why);
 bool parseJournalLine(const std::string& line, CaseResult& r);
+
+// a column of a sweep's /cases table read back (readResults with ResultsReadOptions::sweep): the
+// dataset's name under /cases ("parameters/fws", "T_junction_max"), its unit and basis, and
+// its values (numbers, or text for status, outcome, error and the parameters as written)
+struct SweepColumn {
+  std::string name, unit, basis;
+  std::vector<double> numbers;
+  std::vector<std::string> text;
+  bool is_text = false;
+};
+// the columns in table order: index, status, outcome, error, wall_seconds, the parameters as
+// written and in SI, the metrics of sweepMetrics(), then any other /cases dataset (a newer
+// dctwin's columns), each of one value per case; throws ResultsError for a ragged table
+std::vector<SweepColumn> sweepColumns(const ResultsData& d);
+// the table as CSV, one row per case: a header of "name (unit)" labels, then the values
+// (numbers at full precision, text quoted where it must be)
+void writeSweepCsv(const ResultsData& d, std::ostream& out);
 
 // the /cases table and the sweep's provenance into an HDF5 file
 void writeSweepResults(const std::string& path, const SweepSpec& s,

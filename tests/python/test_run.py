@@ -84,6 +84,11 @@ def test_record_patterns(pod):
     res = dctwin.run(pod, duration=60, record=["/cdu/*", "/facility/P_IT"])
     assert set(res.keys()) == {"/time", "/facility/P_IT"} | {
         o["path"] for o in dctwin.observables() if o["path"].startswith("/cdu/")}
+    # a typo is an error naming the pattern and the nearest series, as `dctwin run --record`
+    # (it used to keep only /time without a word)
+    with pytest.raises(ValueError, match=r"record '/facility/P_TI': matches no series; near: "
+                                         r".*/facility/P_IT"):
+        dctwin.run(pod, duration=60, record=["/facility/P_TI"])
 
 
 def test_cancel_from_the_callback(pod, tmp_path):
@@ -212,3 +217,25 @@ def test_annual_mode_as_the_cli(pod, cli, tmp_path):
         assert f.attrs["mode"] in ("annual", b"annual")
         assert f.attrs["annual_window"] == 300 and f.attrs["annual_period"] == 3600
         np.testing.assert_array_equal(f["/facility/P_IT"][()], res["/facility/P_IT"])
+
+
+def test_series_carry_dimension_scales(pod, tmp_path):
+    """issue 41: the axes are HDF5 dimension scales (H5DS), as netCDF-4 and xarray read
+    coordinates: /time on every series' rows, the names on a rack, CDU or job series' columns"""
+    h5 = tmp_path / "scales.h5"
+    dctwin.run(pod, duration=60, output=str(h5), power_interval=0.5)
+    with h5py.File(h5, "r") as f:
+        for axis in ("/time", "/rack/names", "/cdu/names", "/power/time"):
+            assert h5py.h5ds.is_scale(f[axis].id), axis
+        T = f["/rack/T_supply"]
+        assert T.dims[0][0].name == "/time" and T.dims[1][0].name == "/rack/names"
+        assert len(f["/rack/names"]) == T.shape[1]
+        assert f["/cdu/T_sec_supply"].dims[1][0].name == "/cdu/names"
+        assert f["/facility/P_IT"].dims[0][0].name == "/time"
+        assert f["/job/iterations"].dims[1][0].name == "/job/names"
+        assert f["/power/rack_P"].dims[0][0].name == "/power/time"
+        # GPU series: rows on /time; their columns are labelled by /gpu/rack and /gpu/slot
+        assert f["/gpu/T_junction"].dims[0][0].name == "/time"
+    # and the file still reads back as before
+    back = dctwin.read_results(h5)
+    assert back["/rack/T_supply"].shape[1] == len(back.rack_names)

@@ -17,7 +17,8 @@ def test_grid_sweep_equals_the_cli(pod, cli, tmp_path):
     seen = []
     res = sweep.run(threads=2, progress=lambda done, total: seen.append((done, total)))
     assert seen == [(1, 2), (2, 2)]
-    assert len(res) == 2 and res["ok"].all() and res["status"] == ["ok", "ok"]
+    assert len(res) == 2 and res["ok"].all() and res["comparable"].all()
+    assert res["status"] == ["completed", "completed"]
     assert res["index"].tolist() == [0, 1]
     np.testing.assert_allclose(res["facility_water.supply_temperature"], [303.15, 313.15])
     assert res.values["facility_water.supply_temperature"] == ["30 degC", "40 degC"]
@@ -70,3 +71,44 @@ def test_sweep_callback_exception_stops_new_cases(pod):
     token = dctwin.Cancel()
     res = sweep.run(threads=1, progress=lambda d, t: token.cancel(), cancel=token)
     assert len(res) == 1
+
+
+def test_sweep_files_load_where_users_work(pod, cli, tmp_path):
+    """issue 41: a sweep's /cases file reads back in Python (and pandas) and exports as CSV"""
+    pd = pytest.importorskip("pandas")
+    yaml = tmp_path / "fws.yaml"
+    yaml.write_text(f"facility: {POD}\nduration: 6 min\nparameters:\n"
+                    f"  - {{name: fws, path: {FWS}, values: [30 degC, 40 degC]}}\n")
+    out = tmp_path / "sweep.h5"
+    subprocess.run([cli, "sweep", str(yaml), "-j", "2", "-o", str(out)], check=True,
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    t = dctwin.read_results(out)
+    assert isinstance(t, dctwin.SweepTable) and len(t) == 2
+    assert t["status"] == ["completed", "completed"] and t["comparable"].all()
+    assert t["parameters/fws"] == ["30 degC", "40 degC"]
+    assert t.units["E_utility"] == "J" and t.basis["E_utility"] == "window total"
+    assert t.basis["P_utility_mean"] == "window mean"
+    with h5py.File(out, "r") as f:
+        np.testing.assert_array_equal(t["T_junction_max"], f["/cases/T_junction_max"][()])
+    df = t.to_pandas()
+    assert isinstance(df, pd.DataFrame) and len(df) == 2
+    assert list(df.columns[:5]) == ["index", "status", "outcome", "error", "wall_seconds"]
+    assert df.attrs["units"]["T_junction_max"] == "K"
+    assert (df["metrics_window"] == df["metrics_window"][0]).all()
+    # a run's events as a DataFrame
+    res = dctwin.run(pod, duration=30)
+    ev = res.events_frame()
+    assert list(ev.columns) == ["time", "component", "kind", "severity", "message"]
+    # dctwin export writes the table, one row per case
+    csv = tmp_path / "cases.csv"
+    subprocess.run([cli, "export", str(out), "-o", str(csv)], check=True)
+    back = pd.read_csv(csv)
+    assert len(back) == 2 and back["status"].tolist() == ["completed", "completed"]
+    assert "T_junction_max (K)" in back.columns
+    np.testing.assert_allclose(back["T_junction_max (K)"], t["T_junction_max"], rtol=1e-15)
+    # a run file where a sweep file is expected and the other way round: clear errors
+    p = subprocess.run([cli, "export", str(out), "--series", "/rack/*"], capture_output=True,
+                       text=True)
+    assert p.returncode != 0 and "is a sweep's /cases file" in p.stderr
+    with pytest.raises(ValueError, match="is a sweep's /cases file"):
+        dctwin.read_results(out, series=["/rack/*"])

@@ -49,6 +49,31 @@ def report(dctwin, h5, out, *extra):
     return page, man
 
 
+def power_basis(man, h5):
+    """issue 41 (5): the power plot has one basis, the mean over each output interval, and its
+    lines integrate to the energy datasets they come from"""
+    import h5py
+    import numpy as np
+    fig = [f for f in man["figures"] if f["file"] == "power.png"][0]
+    check(len(fig.get("data", [])) >= 2, "the power plot's lines are in figures.json")
+    with h5py.File(h5, "r") as f:
+        for line in fig["data"]:
+            check(line["basis"] == "interval mean", f"{line['label']}: an interval mean")
+            t, P = np.array(line["t_s"]), np.array(line["W"])
+            E = sum(f[p][()].ravel() for p in line["energy"]) - \
+                sum((f[p][()].ravel() for p in line["energy_minus"]), np.zeros(len(t)))
+            got, want = float(np.sum(P * np.diff(t))), float(E[-1] - E[0])
+            check(abs(got - want) <= 1e-9 * abs(want) + 1e-6,
+                  f"{line['label']}: the plotted means integrate to the energy "
+                  f"({got:.6g} J against {want:.6g} J)")
+            check(np.allclose(np.array(f["time"][()]), t), f"{line['label']}: on /time")
+        # /facility/P_total is an interval mean too: the plotted total equals it
+        tot = [x for x in fig["data"] if x["label"].startswith("total")]
+        if tot and "facility/P_total" in f:
+            check(np.allclose(np.array(tot[0]["W"]), f["facility/P_total"][()].ravel()[1:],
+                              rtol=1e-6), "the plotted total is /facility/P_total")
+
+
 def bottleneck(page, man, wall):
     """the stacked bottleneck map: a figure, the summary's largest parts, a table whose total is
     the job's wall time since its start"""
@@ -122,6 +147,7 @@ def main():
         check(sum(f["file"].startswith("gpu_hist") for f in man["figures"]) == 2,
               "GPU histograms at both chosen times")
         bottleneck(page, man, 3.0 * 60)  # the job starts at 5 min: 3 min of it at 8 min
+        power_basis(man, h5)
     elif which == "leak":
         run([dctwin, "run", os.path.join(fac, "pod_gb200.yaml"), "-s",
              os.path.join(src, "data", "scenarios", "pod_rack_leak.yaml"), "-d", "12min",
@@ -149,8 +175,9 @@ def main():
         check({"plant/Q_rejected", "plant/P_chillers", "plant/P_fans"} <= set(power["legend"]),
               f"heat rejection and chiller, dry-cooler power: {power['legend']}")
         for row in ("Plant PUE", "Site WUE", "Time in free / partial / full mechanical",
-                    "Heat rejected", "Outdoor dry / wet bulb"):
+                    "Heat rejected", "Outdoor dry / wet bulb", "Calendar"):
             check(row in page, f"summary row: {row}")
+        check("Monthly totals (/monthly)" in page, "the monthly table")
         bottleneck(page, man, 15.0 * 60)
     elif which == "hall":
         # 6 min: the hall's job starts at 5 min, so the report has its bottleneck map
@@ -190,6 +217,58 @@ parameters:
         leg = by["metrics_racks_per_cdu.png"]["legend"]
         check(leg == ["fws_temperature (°C) = 30", "fws_temperature (°C) = 40"], f"{leg}")
         check("Pareto" in page, "the Pareto front")
+    elif which == "annual":
+        # issue 41 (calendar time): a pod year in the annual mode has its start date in the file,
+        # and the report shows dates, daily bands, monthly bars and the monthly table
+        run([dctwin, "run", os.path.join(fac, "pod_gb200_plant_w32.yaml"), "-s",
+             os.path.join(src, "data", "scenarios", "annual", "annual_year_weekly.yaml"),
+             "-o", h5, "-q"])
+        import h5py
+        with h5py.File(h5, "r") as f:
+            start = f.attrs["calendar_start"]
+            start = start.decode() if isinstance(start, bytes) else start
+            check(start == "07-15 00:00" and f.attrs["calendar_year_start"] == 195 * 86400,
+                  f"the start date in the file: {start}")
+        page, man = report(dctwin, h5, out)
+        check("from 07-15 00:00 of the weather year" in page, "the start date in the summary")
+        table = page[page.index("Monthly totals (/monthly)"):]
+        check(all(m in table[:4000] for m in ("Jul", "Dec", "Jan", "Jun")), "12 months in the table")
+        check(any(f["file"] == "calendar.png" for f in man["figures"]),
+              "daily bands and monthly bars")
+    elif which == "sweep_shed":
+        # issue 41 (E2): the 45 degC case of data/sweeps/pod_fws_racks.yaml, shortened: protection
+        # powers all 8 racks off at 335 s; the report must flag it, never draw it as the coolest
+        sweep = os.path.join(work, "sweep_shed.yaml")
+        with open(sweep, "w") as s:
+            s.write(f"""dctwin_sweep: 1
+name: report_test_shed_sweep
+facility: {fac}/pod_gb200_r8.yaml
+duration: 7 min
+output_interval: 60 s
+sampling: list
+parameters:
+  - name: fws_temperature
+    path: facility.facility_water.supply_temperature
+    values: ["30 degC", "35 degC", "45 degC"]
+""")
+        run([dctwin, "sweep", sweep, "-j", "2", "-o", h5])
+        import h5py
+        with h5py.File(h5, "r") as f:
+            st = [x.decode() for x in f["/cases/status"][()]]
+            off = f["/cases/racks_powered_off"][()]
+            check(st == ["completed", "completed", "protection_acted"], f"/cases/status {st}")
+            check(off.tolist() == [0, 0, 8], f"/cases/racks_powered_off {off}")
+            check(f["/cases/critical_events"][2] >= 8, "critical events counted")
+            check(f.attrs["not_comparable_cases"] == 1, "one case not comparable")
+        page, man = report(dctwin, h5, out)
+        check("1 not comparable" in page, "the summary counts the shed case")
+        check("protection_acted: EXCLUDED (protection acted: 8 rack(s) powered off" in page,
+              "the cases table marks the shed case and says why")
+        by = {f["file"]: f for f in man["figures"]}
+        check("not plotted: case 2, protection acted" in by["pareto.png"]["caption"],
+              "the Pareto front says which case it leaves out and why")
+        check(all("not plotted: case 2" in f["caption"] for f in man["figures"]),
+              "every plot says it leaves the shed case out")
     elif which == "sweep_plant":
         # the climate x water example (data/sweeps/pod_plant_climate_water.yaml), 2 x 2 cases of
         # 8 minutes: the plant fronts, weather files shown by their site

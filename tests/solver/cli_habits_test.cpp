@@ -128,3 +128,28 @@ TEST_CASE("run: --threads/-t, -j still works with a deprecation note", "[cli]") 
   Result sweep = sh(kCli + " sweep --help");
   CHECK_THAT(sweep.out, Catch::Contains("-j,--jobs"));
 }
+
+// issue 41: a default wide export is a table a spreadsheet opens (the hall's was 744,787 columns)
+TEST_CASE("export: the default wide table fits a spreadsheet", "[cli][export]") {
+  ResultsData d;
+  d.path = "x.h5";
+  auto add = [&](const std::string& p, std::size_t w) {
+    ResultsSeries s;
+    s.rows = 1, s.width = w, s.data.assign(std::max<std::size_t>(w, 1), 0.0);
+    d.series[p] = s;
+  };
+  add("/facility/P_IT", 0);
+  add("/gpu/T_junction", 20000);
+  add("/rack/T_return", 768);
+  std::vector<std::string> left;
+  const auto kept = fitWidth(d, {"/facility/P_IT", "/gpu/T_junction", "/rack/T_return"},
+                             kSpreadsheetColumns, &left);
+  CHECK(kept == std::vector<std::string>{"/facility/P_IT", "/rack/T_return"});
+  CHECK(left == std::vector<std::string>{"/gpu/T_junction"});
+  std::size_t cols = 1;
+  for (const auto& p : kept) cols += d.series.at(p).columns();
+  CHECK(cols <= 16384);
+  left.clear();
+  CHECK(fitWidth(d, {"/facility/P_IT"}, kSpreadsheetColumns, &left).size() == 1);
+  CHECK(left.empty());
+}

@@ -237,3 +237,37 @@ TEST_CASE(
   CHECK_THAT(r.out, Catch::Contains("cannot read the results file") &&
                         !Catch::Contains("Traceback") && !Catch::Contains("root:x"));
 }
+
+// issue 41: a program copied out of its build tree finds no catalog; the error names the data
+// folders it searched and DCTWIN_DATA, not only "unknown fluid (none are defined)"
+TEST_CASE("dctwin outside its tree: the error names the data folders searched", "[cli][paths]") {
+  const std::string dir = tmpPath("lonely");
+  std::filesystem::create_directories(dir);
+  const std::string copy = dir + "/dctwin";
+  std::filesystem::copy_file(kCli, copy, std::filesystem::copy_options::overwrite_existing);
+  const Result r =
+      sh("env -u DCTWIN_DATA " + copy + " check " + kSrc + "/data/facilities/pod_gb200.yaml");
+  INFO(r.out);
+  if (r.out.find("the install prefix") == std::string::npos && r.code == 0) {
+    SUCCEED("an installed dctwin's catalog was found under the install prefix");
+  } else {
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Catch::Contains("none are defined: no catalog/ folder in the data folders "
+                                      "searched: ") &&
+                          Catch::Contains(dir) && Catch::Contains("(next to the program)") &&
+                          Catch::Contains("(the install prefix)") &&
+                          Catch::Contains("set DCTWIN_DATA"));
+  }
+  std::filesystem::remove_all(dir);
+}
+
+// issue 41: an option typo gets the nearest option of its command
+TEST_CASE("dctwin: an unknown option gets a did-you-mean", "[cli]") {
+  const Result r = sh(kCli + " run " + kSrc + "/data/facilities/pod_gb200.yaml --duratoin 1min");
+  INFO(r.out);
+  CHECK(r.code != 0);
+  CHECK_THAT(r.out, Catch::Contains("'--duratoin' is not an option of dctwin run; did you mean "
+                                    "'--duration'?"));
+  const Result s = sh(kCli + " sweep " + kSrc + "/data/sweeps/pod_fws_racks.yaml --outptu o.h5");
+  CHECK_THAT(s.out, Catch::Contains("did you mean '--output'?"));
+}

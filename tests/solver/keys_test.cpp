@@ -8,6 +8,7 @@
 #include <array>
 #include <cstdio>
 #include <fstream>
+#include <regex>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -126,6 +127,35 @@ TEST_CASE("the schema carries types, units, ranges, defaults and closed maps", "
   CHECK(j.find("degC") != std::string::npos);
   CHECK(j.find("\"required\": [\"dctwin\", \"name\", \"site\", \"facility_water\", \"cdus\", "
                "\"racks\"]") != std::string::npos);
+}
+
+// issue 41: the schema types a quantity by its units, as the loader does
+TEST_CASE("the schema refuses a quantity of another dimension", "[keys]") {
+  const std::regex T(keys::quantityPattern(Dim::Temperature), std::regex::ECMAScript);
+  CHECK(std::regex_match("32 degC", T));
+  CHECK(std::regex_match("305.15 K", T));
+  CHECK(std::regex_match(" 1e1 degC ", T));
+  CHECK_FALSE(std::regex_match("40 kW", T));
+  CHECK_FALSE(std::regex_match("32", T));
+  CHECK_FALSE(std::regex_match("32 degCx", T));
+  const std::regex F(keys::quantityPattern(Dim::Flow), std::regex::ECMAScript);
+  CHECK(std::regex_match("1200 L/min", F));
+  CHECK(std::regex_match("3 kg/s", F));
+  CHECK_FALSE(std::regex_match("3 kPa", F));
+  // every unit the loader takes for a dimension matches, and the schema carries the pattern
+  for (Dim d : {Dim::Temperature, Dim::Power, Dim::Pressure, Dim::Time, Dim::Energy}) {
+    const std::regex P(keys::quantityPattern(d), std::regex::ECMAScript);
+    for (const std::string& u : unitNames(d)) {
+      INFO(u);
+      CHECK(std::regex_match("2.5 " + u, P));
+      CHECK(parseQuantity("2.5 " + u, d, nullptr).has_value());
+    }
+  }
+  const std::string j = keys::jsonSchema(FileKind::Facility);
+  std::string esc;  // as a JSON string
+  for (char ch : keys::quantityPattern(Dim::Temperature))
+    esc += ch == '\\' ? "\\\\" : std::string(1, ch);
+  CHECK(j.find(esc) != std::string::npos);
 }
 
 //---------------------------------------------------------------------------------------------

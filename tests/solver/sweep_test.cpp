@@ -223,7 +223,7 @@ TEST_CASE("an interrupted sweep resumes from its journal without redoing cases",
     return out;
   }();
   CHECK_THAT(dump, Catch::Contains("dctwin-sweep 1") && Catch::Contains("\"36 degC\"") &&
-                       Catch::Contains("\"ok\""));
+                       Catch::Contains("\"completed\""));
   std::filesystem::remove_all(dir);
 }
 
@@ -236,7 +236,8 @@ TEST_CASE("dctwin sweep: stops after --max-cases, resumes, and writes /cases", "
   CHECK_FALSE(std::filesystem::exists(dir + "/o.h5"));
   auto [rc2, out2] = sh(cli + " -j 2");
   CHECK(rc2 == 0);
-  CHECK_THAT(out2, Catch::Contains("resuming: 4 done") && Catch::Contains("6 cases (0 failed)"));
+  CHECK_THAT(out2, Catch::Contains("resuming: 4 done") &&
+                       Catch::Contains("6 cases (6 completed, 0 not comparable"));
   // not a terminal: a progress line every 10 % of the cases still to run
   CHECK_THAT(out2, Catch::Contains("dctwin sweep:  50%  1/2 cases") &&
                        Catch::Contains("dctwin sweep: 100%  2/2 cases") &&
@@ -385,15 +386,20 @@ parameters:
     values: ["25 degC", "40 degC"]
 )";
   SweepSpec s = loadSweepFromString(body, "s.yaml", kFacilities);
-  REQUIRE(s.metrics_from < 0);  // default: the first steady iteration
+  REQUIRE(s.metrics_from < 0);  // default: min(20 min, half the run), the same for every case
+  CHECK(defaultMetricsFrom(1200) == 600);
+  CHECK(defaultMetricsFrom(86400) == 1200);
   const auto cases = expandCases(s);
   const auto r = runSweep(s, cases, {}, 2, 0, nullptr);
   REQUIRE(r.size() == 2);
   for (const auto& c : r) {
     REQUIRE(c.ok);
-    // the job starts at 5 min; its first steady iteration a little later
-    CHECK(c.metrics.at("metrics_from") > 300);
-    CHECK(c.metrics.at("metrics_from") < 600);
+    CHECK(c.status == "completed");
+    CHECK(c.metrics.at("metrics_from") == 600);
+    CHECK(c.metrics.at("metrics_window") == 600);
+    // the job starts at 5 min; its first steady iteration a little later, before the window
+    CHECK(c.metrics.at("settled_at") > 300);
+    CHECK(c.metrics.at("settled_at") <= 600);
   }
   // in steady operation colder facility water gives cooler GPUs
   CHECK(r[0].metrics.at("T_junction_max") < r[1].metrics.at("T_junction_max"));
@@ -403,14 +409,115 @@ parameters:
   const auto w = runSweep(all, cases, {}, 2, 0, nullptr);
   CHECK(w[0].metrics.at("metrics_from") == 0);
   CHECK(w[0].metrics.at("E_it") > r[0].metrics.at("E_it"));
-  // every metric has a description of its own
+  // every metric has a description and a basis of its own
   std::set<std::string> seen;
   for (const auto& [name, unit] : sweepMetrics()) {
     INFO(name);
     const std::string& d = sweepMetricDescription(name);
     CHECK(d.find("docs/sweep-format.md") == std::string::npos);
     CHECK(seen.insert(d).second);
+    CHECK(!sweepMetricBasis(name).empty());
   }
+  CHECK(sweepMetricBasis("E_utility") == "window total");
+  CHECK(sweepMetricBasis("P_utility_mean") == "window mean");
+  CHECK(sweepMetricBasis("E_it_per_iteration") == "window total per iteration");
+  CHECK(sweepMetricBasis("racks_powered_off") == "end of run");
+}
+
+// issue 41 (E1): the five-case facility-water sweep whose windows started at 480 or 420 s (its
+// own first steady iteration each) had E_utility spread 7.9 % while the cases' mean utility power
+// differs by 0.06 %: the window's length, not physics. One window for all cases
+TEST_CASE("sweep cases share one metrics window: energies spread as their rates do",
+          "[sweep][window]") {
+  const std::string body = R"(facility: pod_gb200.yaml
+duration: 20 min
+output_interval: 60 s
+sampling: list
+parameters:
+  - name: fws_temperature
+    path: facility.facility_water.supply_temperature
+    values: ["25 degC", "27.5 degC", "30 degC", "32.5 degC", "35 degC"]
+)";
+  SweepSpec s = loadSweepFromString(body, "s.yaml", kFacilities);
+  const auto r = runSweep(s, expandCases(s), {}, 2, 0, nullptr);
+  REQUIRE(r.size() == 5);
+  auto spread = [&](const char* name) {
+    double lo = 1e300, hi = -1e300, sum = 0;
+    for (const auto& c : r) {
+      const double v = c.metrics.at(name);
+      lo = std::min(lo, v), hi = std::max(hi, v), sum += v;
+    }
+    return (hi - lo) / (sum / double(r.size()));
+  };
+  std::set<double> settled;
+  for (const auto& c : r) {
+    INFO("case " << c.index);
+    REQUIRE(c.status == "completed");
+    CHECK(c.metrics.at("metrics_from") == r[0].metrics.at("metrics_from"));
+    CHECK(c.metrics.at("metrics_window") == r[0].metrics.at("metrics_window"));
+    CHECK(c.metrics.at("metrics_window") == 600);
+    CHECK(c.metrics.at("settled_at") <= c.metrics.at("metrics_from"));
+    settled.insert(c.metrics.at("settled_at"));
+    // a mean power is its energy over the window; per iteration, its energy over the iterations
+    CHECK(c.metrics.at("P_utility_mean") == Approx(c.metrics.at("E_utility") / 600).epsilon(1e-12));
+    CHECK(c.metrics.at("iterations") > 0);
+    CHECK(c.metrics.at("E_it_per_iteration") ==
+          Approx(c.metrics.at("E_it") / c.metrics.at("iterations")).epsilon(1e-12));
+  }
+  // the cases settle at different times (which the old per-case windows followed)...
+  CHECK(settled.size() > 1);
+  // ...yet the energies now spread exactly as the mean powers, which differ by well under 1 %
+  CHECK(spread("E_utility") == Approx(spread("P_utility_mean")).epsilon(1e-9));
+  CHECK(spread("E_utility") < 0.005);
+  CHECK(spread("E_it") < 0.005);
+}
+
+// issue 41 (E2): the 45 degC case of data/sweeps/pod_fws_racks.yaml (8 racks on one CDU): every
+// rack's inlet over its limit, protection powers all 8 off at 335 s. It was reported `ok`, 0 GPUs
+// shut down, the coolest case; now its status says protection acted and it is not comparable
+TEST_CASE("a sweep case whose load protection shed is flagged, never taken for a result",
+          "[sweep][outcome]") {
+  const std::string body = R"(facility: pod_gb200_r8.yaml
+duration: 7 min
+output_interval: 60 s
+sampling: list
+parameters:
+  - name: fws_temperature
+    path: facility.facility_water.supply_temperature
+    values: ["35 degC", "45 degC"]
+)";
+  SweepSpec s = loadSweepFromString(body, "s.yaml", kFacilities);
+  const auto cases = expandCases(s);
+  const auto r = runSweep(s, cases, {}, 2, 0, nullptr);
+  REQUIRE(r.size() == 2);
+  CHECK(r[0].status == "completed");
+  CHECK(caseComparable(r[0]));
+  CHECK(r[0].metrics.at("racks_powered_off") == 0);
+  CHECK(caseOutcome(r[0]) == "completed");
+  CHECK(r[1].ok);  // the run itself finished
+  CHECK(r[1].status == "protection_acted");
+  CHECK_FALSE(caseComparable(r[1]));
+  CHECK(r[1].metrics.at("racks_powered_off") == 8);
+  CHECK(r[1].metrics.at("critical_events") >= 8);
+  CHECK_THAT(caseOutcome(r[1]), Catch::Contains("protection acted: 8 rack(s) powered off") &&
+                                    Catch::Contains("not comparable"));
+  // the journal keeps the status
+  CaseResult back;
+  REQUIRE(parseJournalLine(journalLine(r[1]), back));
+  CHECK(back.status == "protection_acted");
+  CHECK(back.ok);
+  // and so does /cases
+  const std::string out =
+      (std::filesystem::temp_directory_path() / "dctwin_sweep_shed.h5").string();
+  writeSweepResults(out, s, cases, r);
+  auto [rc, dump] = sh("h5dump -d /cases/status -d /cases/outcome -a /not_comparable_cases " + out);
+  CHECK(rc == 0);
+  CHECK_THAT(dump, Catch::Contains("\"completed\"") && Catch::Contains("\"protection_acted\"") &&
+                       Catch::Contains("8 rack(s) powered off"));
+  auto [rc2, basis] =
+      sh("h5dump -a /cases/E_utility/basis -a /cases/racks_powered_off/basis " + out);
+  CHECK_THAT(basis, Catch::Contains("window total") && Catch::Contains("end of run"));
+  std::filesystem::remove(out);
 }
 
 TEST_CASE("the journal cannot lie: checksums, case numbers, cut lines, fingerprints",
