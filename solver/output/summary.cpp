@@ -186,6 +186,7 @@ void SummarySink::row(const OutputFrame& f) {
     J.stalled_time = col(Obs::JobStalledTime)[j];
     J.progress_ratio = col(Obs::JobProgressRatio)[j];
     J.time_map.clear();
+    J.tokens_per_second = J.mfu = std::nan("");  // training jobs only (described: the rows')
     if (J.kind == 0) {
       J.goodput = col(Obs::JobGoodput)[j];
       J.failures = long(col(Obs::JobFailures)[j]);

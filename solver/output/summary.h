@@ -47,7 +47,7 @@ struct RunSummary {
     double goodput = 0;  // (1)
     long failures = 0;
     // achieved by the step model's count (/job/tokens_per_second, /job/mfu); NaN where the job
-    // is not described or no iteration completed                                 (1/s), (1)
+    // is not a described training job or no iteration completed                (1/s), (1)
     double tokens_per_second = 0, mfu = 0;
   };
   std::vector<Job> jobs;
