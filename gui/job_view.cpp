@@ -194,10 +194,23 @@ JobView::JobView(QWidget* parent) : QWidget(parent) {
   gpu_table_->setToolTip(
       "What the outputs have per GPU: the GPUs that throttled longest (/gpu/throttled_time) and "
       "how long each waited at barriers (/gpu/wait_time); then the racks by their GPUs' mean");
+  model_table_ = new QTableWidget(0, int(modelColumns().size()), split);
+  model_table_->setObjectName("stepModelTable");
+  model_table_->setHorizontalHeaderLabels(modelColumns());
+  model_table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  model_table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+  model_table_->horizontalHeader()->setStretchLastSection(true);
+  model_table_->setToolTip(
+      "The step model of each described training job (docs/models/job.md): nominal at the "
+      "reference clocks (/job/model/*) and achieved in the run by the timeline's time "
+      "(/job/iteration_time, /job/tokens_per_second, /job/mfu); MFU counts 6 N T plus causal "
+      "attention on the dense BF16 peak");
+  model_table_->hide();
   auto* tables = new QSplitter(Qt::Horizontal, split);
   tables->addWidget(table_);
   tables->addWidget(gpu_table_);
   split->addWidget(plot_);
+  split->addWidget(model_table_);
   split->addWidget(tables);
   split->setStretchFactor(0, 3);
   split->setStretchFactor(1, 2);
@@ -288,6 +301,7 @@ void JobView::recompute() {
     table_->setItem(n + 2, j, new QTableWidgetItem(formatNumber(100 * progress_[j], 1) + " %"));
   }
   fillSlowest(row);
+  fillModel(row);
   if (nj == 0)
     note_->setText("This run has no jobs.");
   else if (parts_.empty())
@@ -299,6 +313,51 @@ void JobView::recompute() {
                        .arg(nj)
                        .arg(formatTime(t_)));
   plot_->update();
+}
+
+QStringList JobView::modelColumns() {
+  return {"step nominal (s)", "step achieved (s)", "Mtokens/s nominal", "Mtokens/s achieved",
+          "MFU nominal (%)",  "MFU achieved (%)",  "memory/GPU (GB)",   "of HBM (GB)",
+          "weights (GB)",     "gradients (GB)",    "optimizer (GB)",    "activations (GB)",
+          "micro-batches",    "recompute"};
+}
+
+// the step model's values of each described job and what the run achieved by `row`
+void JobView::fillModel(int row) {
+  model_table_->setRowCount(0);
+  const RunData* d = run_;
+  const int nj = d ? int(d->job_name.size()) : 0;
+  std::vector<int> jobs;
+  for (int j = 0; j < nj; ++j)
+    if (d->jobModel(j, JobCol::StepTime) > 0) jobs.push_back(j);
+  model_table_->setVisible(!jobs.empty());
+  if (jobs.empty()) return;
+  model_table_->setRowCount(int(jobs.size()));
+  QStringList names;
+  for (int k = 0; k < int(jobs.size()); ++k) {
+    const int j = jobs[k];
+    names << QString::fromStdString(d->job_name[j]);
+    auto v = [&](JobCol c) { return d->jobModel(j, c); };
+    auto put = [&](int c, const QString& text) {
+      model_table_->setItem(k, c, new QTableWidgetItem(text));
+    };
+    const double T = d->value(obsPath(Obs::JobIterationTime), row, j);
+    put(0, formatNumber(v(JobCol::StepTime), 3));
+    put(1, formatNumber(T > 0 ? T : std::nan(""), 3));
+    put(2, formatNumber(v(JobCol::TokensPerSecond) / 1e6, 3));
+    put(3, formatNumber(d->value(obsPath(Obs::JobTokensPerSecond), row, j) / 1e6, 3));
+    put(4, formatNumber(100 * v(JobCol::Mfu), 1));
+    put(5, formatNumber(100 * d->value(obsPath(Obs::JobMfu), row, j), 1));
+    put(6, formatNumber(v(JobCol::MemoryPerGpu) / 1e9, 1));
+    put(7, formatNumber(v(JobCol::HbmCapacity) / 1e9, 1));
+    put(8, formatNumber(v(JobCol::MemoryWeights) / 1e9, 1));
+    put(9, formatNumber(v(JobCol::MemoryGradients) / 1e9, 1));
+    put(10, formatNumber(v(JobCol::MemoryOptimizer) / 1e9, 1));
+    put(11, formatNumber(v(JobCol::MemoryActivations) / 1e9, 1));
+    put(12, formatNumber(v(JobCol::MicroBatches), 0));
+    put(13, QString::fromUtf8(jobRecomputeName(v(JobCol::Recompute))));
+  }
+  model_table_->setVerticalHeaderLabels(names);
 }
 
 // per GPU where the outputs have it: the 10 GPUs that throttled longest, the 5 racks whose GPUs

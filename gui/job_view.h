@@ -10,6 +10,12 @@
 // what the outputs have per GPU is shown beside the map: the GPUs that throttled longest
 // (/gpu/throttled_time) and the time each waited at barriers (/gpu/wait_time), and the racks
 // whose GPUs throttled longest on average.
+//
+// Described training jobs (docs/models/job.md) also get a row each in the step-model table: the
+// step model's nominal step time, tokens/s and MFU beside what the run achieved by the
+// timeline's time (/job/iteration_time, /job/tokens_per_second, /job/mfu), memory per GPU
+// (weights, gradients, optimizer, activations) against the GPU's HBM, micro-batches and the
+// recompute mode, read from the run's layout or the results file's /job/model/* (RunData).
 #pragma once
 
 #include <QWidget>
@@ -61,10 +67,14 @@ class JobView : public QWidget {
   const std::vector<int>& slowGpus() const { return slow_gpu_; }
   const std::vector<int>& slowRacks() const { return slow_rack_; }
   QTableWidget* gpuTable() const { return gpu_table_; }
+  // the step-model table: a row per described job (hidden when none is); its columns
+  QTableWidget* modelTable() const { return model_table_; }
+  static QStringList modelColumns();
 
  private:
   void recompute();
   void fillSlowest(int row);
+  void fillModel(int row);
 
   const RunData* run_ = nullptr;
   double t_ = 0;
@@ -74,6 +84,7 @@ class JobView : public QWidget {
   BottleneckPlot* plot_ = nullptr;
   QTableWidget* table_ = nullptr;
   QTableWidget* gpu_table_ = nullptr;
+  QTableWidget* model_table_ = nullptr;
   std::vector<int> slow_gpu_, slow_rack_;
   QLabel* note_ = nullptr;
 };

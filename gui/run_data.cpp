@@ -101,6 +101,7 @@ RunData RunData::fromLayout(const RunLayout& L) {
   d.air_name = L.air_name;
   d.air_row = L.air_row;
   d.air_index = L.air_index;
+  d.job_model = L.job_model;
   d.finishLayout();
   return d;
 }
@@ -143,13 +144,14 @@ RunData RunData::fromResults(const ResultsData& r) {
   d.air_name = strings("/air_rack/names");
   d.air_row = strings("/air_rack/row");
   d.air_index = ints("/air_rack/index");
+  d.job_model = jobModelTable(r);
   if (d.gpu_tray.size() != d.gpu_rack.size()) d.gpu_tray.assign(d.gpu_rack.size(), 0);
   if (d.gpu_slot.size() != d.gpu_rack.size()) d.gpu_slot.assign(d.gpu_rack.size(), 0);
   const std::size_t T = r.rows();
   const ResultsSeries* t = r.find("/time");
   d.time.assign(t->data.begin(), t->data.begin() + T);
   for (const auto& [path, s] : r.series) {
-    if (s.rows != T || path == "/time") continue;
+    if (s.rows != T || path == "/time" || path.rfind("/job/model/", 0) == 0) continue;
     Series x;
     x.units = s.units;
     x.width = int(s.columns());

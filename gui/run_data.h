@@ -43,6 +43,13 @@ struct RunData {
   // air-cooled racks (issue 19, docs/models/air_rack.md): names, hall rows, positions in them
   std::vector<std::string> air_name, air_row;
   std::vector<int> air_index;
+  // the step model of each described job (DCTWIN_JOB_MODEL, solver/output/observables.h):
+  // jobs x kJobModelCount, NaN for a job that is not described
+  std::vector<double> job_model;
+  double jobModel(int job, JobCol c) const {
+    const std::size_t k = std::size_t(job) * kJobModelCount + std::size_t(c);
+    return job >= 0 && k < job_model.size() ? job_model[k] : std::nan("");
+  }
 
   // series
   std::vector<double> time;  // (s)

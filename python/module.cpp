@@ -358,7 +358,30 @@ py::dict metaOf(const std::string& path, const std::string& unit, const std::str
   m["basis"] = basis.empty() && o ? std::string(basisName(o->basis)) : basis;
   m["shape"] = o ? std::string(shapeName(o->shape)) : std::string();
   m["description"] = o ? std::string(o->description) : std::string();
+  for (const JobModelInfo& c : jobModelTable())  // the step model's values per job (/job/model/*)
+    if (path == jobModelPath(c.id)) {
+      m["shape"] = "job";
+      m["description"] = c.description;
+    }
   return m;
+}
+
+// the step model of the described jobs (/job/model/*, DCTWIN_JOB_MODEL), as a results file has it
+void jobModelInto(PyResults& R, const RunLayout& L) {
+  bool described = false;
+  for (int j = 0; j < L.njob; ++j) described = described || L.jobDescribed(j);
+  if (!described) return;
+  std::vector<std::string> recompute(L.njob);
+  for (int j = 0; j < L.njob; ++j)
+    recompute[j] = jobRecomputeName(L.jobModel(j, JobCol::Recompute));
+  for (const JobModelInfo& c : jobModelTable()) {
+    py::array_t<double> a(py::ssize_t(L.njob));
+    for (int j = 0; j < L.njob; ++j) a.mutable_data()[j] = L.jobModel(j, c.id);
+    const std::string path = jobModelPath(c.id);
+    R.series[py::str(path)] = a;
+    R.meta[py::str(path)] = metaOf(path, c.unit, "nominal");
+  }
+  R.layout["/job/model/recompute_name"] = recompute;
 }
 
 py::list eventList(const std::vector<EventRecord>& evs) {
@@ -460,6 +483,8 @@ py::dict summaryDict(const RunSummary& s) {
     J["progress_ratio"] = j.progress_ratio;
     J["throttled_gpu_seconds"] = j.throttled_gpu_seconds;
     J["stalled_time"] = j.stalled_time;
+    J["tokens_per_second"] = j.tokens_per_second;  // achieved (/job/tokens_per_second)
+    J["mfu"] = j.mfu;                              // achieved (/job/mfu)
     jobs.append(J);
   }
   d["jobs"] = jobs;
@@ -570,15 +595,15 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   if (!output.is_none()) out_path = pathArg(output, "output");
   const auto spec = fac.spec;
 
-  std::vector<std::string> patterns = patternsArg(record, "record");
-  if (!patterns
+  const std::vector<std::string> record_patterns = patternsArg(record, "record");
+  if (!record_patterns
            .empty()) {  // as `dctwin run --record`: a pattern that matches no series is an error
     std::vector<std::string> paths;
     for (const ObservableInfo& o : observableTable()) paths.push_back(o.path);
-    const std::string bad = unmatchedPatternError(patterns, paths, "record");
+    const std::string bad = unmatchedPatternError(record_patterns, paths, "record");
     if (!bad.empty()) throw py::value_error(bad);
   }
-  RecordSink rec(pi, std::move(patterns));
+  RecordSink rec(pi, record_patterns);
   std::unique_ptr<Hdf5Sink> h5;
   std::vector<RunSink*> sinks{&rec};
   if (!out_path.empty()) {
@@ -633,6 +658,7 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   R.source = "run";
   rec.fill(R);
   R.layout = layoutDict(report.layout);
+  if (record_patterns.empty()) jobModelInto(R, report.layout);  // with the series of a full run
   const RunResult& r = report.result;
   R.events = eventList(r.events);
   R.status = !r.ok ? "failed" : r.cancelled ? "cancelled" : "completed";

@@ -425,6 +425,50 @@ def power_means(f):
     return [(lab, plus, minus) for lab, plus, minus in out if all(p in f for p in plus + minus)]
 
 
+def jobs_table(f, summary, tables):
+    """the described training jobs' step model (/job/model/*, docs/results.md): nominal at the
+    reference clocks beside what the run achieved by its end (/job/iteration_time,
+    /job/tokens_per_second, /job/mfu, run means), memory per GPU, micro-batches, recompute"""
+    if "job/model" not in f or "job/names" not in f:
+        return
+    jn = text(f["job/names"])
+    g = f["job/model"]
+
+    def col(name):
+        return np.asarray(g[name][()], dtype=float) if name in g else np.full(len(jn), np.nan)
+
+    def last(path):
+        return np.asarray(f[path][()][-1], dtype=float).reshape(-1) if path in f \
+            else np.full(len(jn), np.nan)
+
+    step, tps, mfu = col("step_time"), col("tokens_per_second"), col("mfu")
+    step_run, tps_run, mfu_run = last("job/iteration_time"), last("job/tokens_per_second"), \
+        last("job/mfu")
+    mem, hbm = col("memory_per_gpu"), col("hbm_capacity")
+    parts = [col("memory_weights"), col("memory_gradients"), col("memory_optimizer"),
+             col("memory_activations")]
+    mb = col("micro_batches")
+    rc = text(g["recompute_name"]) if "recompute_name" in g else [""] * len(jn)
+    jobs = [j for j in range(len(jn)) if np.isfinite(step[j]) and step[j] > 0]
+    if not jobs:
+        return
+    rows = [["job", "step nominal (s)", "step achieved (s)", "Mtokens/s nominal",
+             "Mtokens/s achieved", "MFU nominal (%)", "MFU achieved (%)", "memory/GPU (GB)",
+             "weights / gradients / optimizer / activations (GB)", "micro-batches", "recompute"]]
+    for j in jobs:
+        achieved = step_run[j] if step_run[j] > 0 else np.nan
+        rows.append([jn[j], fmt(step[j], 3), fmt(achieved, 3), fmt(tps[j] / 1e6, 3),
+                     fmt(tps_run[j] / 1e6, 3), fmt(100 * mfu[j]), fmt(100 * mfu_run[j]),
+                     f"{fmt(mem[j] / 1e9)} of {fmt(hbm[j] / 1e9)}",
+                     " / ".join(fmt(p[j] / 1e9) for p in parts), fmt(mb[j], 0), rc[j] or "–"])
+        summary.append((f"{jn[j]}: step model",
+                        f"step {fmt(step[j], 3)} s nominal, {fmt(achieved, 3)} s achieved; "
+                        f"MFU {fmt(100 * mfu[j])} % nominal, {fmt(100 * mfu_run[j])} % achieved; "
+                        f"{fmt(mem[j] / 1e9)} GB per GPU, recompute {rc[j] or '–'}"))
+    tables.append(("Jobs: the step model (nominal) and the run (achieved); MFU counts (6 N + 12 L h "
+                   "s) T, PaLM's model FLOPs, on the dense BF16 peak (docs/models/job.md)", rows))
+
+
 def units_of(ds):
     u = ds.attrs.get("units", "")
     return u.decode() if isinstance(u, bytes) else str(u)
@@ -813,6 +857,7 @@ def run_report(f, out, a):
                     f"floor_{n}.png")
         rack_spread(figs, f, row, when, n)
     job_section(figs, f, t, summary, tables)
+    jobs_table(f, summary, tables)
     plant_section(figs, f, t, events, summary)
     calendar_section(figs, f, t_s, summary, tables)
     # time above the threshold: what a whole-run maximum hides (an isolated rack is cold here)

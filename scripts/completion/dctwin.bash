@@ -27,13 +27,15 @@ _dctwin() {
     sweep) opts="--jobs -j --output -o --max-cases --shard --quiet -q --help" ;;
     merge) opts="--output -o --quiet -q --help" ;;
     report) opts="--output -o --help" ;;
-    outputs) opts="--format -f --help" ;;
+    outputs) opts="--format -f --table --help" ;;
     export) opts="--series --output -o --long --full-width --help" ;;
   esac
   case $prev in
     --scenario | -s | --facility | -f)
       [[ $sub == outputs ]] && { COMPREPLY=($(compgen -W "markdown csv" -- "$cur")); return; }
       COMPREPLY=($(compgen -f -X '!*.y?(a)ml' -- "$cur") $(compgen -d -- "$cur")); return ;;
+    --table)
+      COMPREPLY=($(compgen -W "series jobs" -- "$cur")); return ;;
     --format)
       if [[ $sub == schema ]]; then COMPREPLY=($(compgen -W "json markdown" -- "$cur"))
       else COMPREPLY=($(compgen -W "markdown csv" -- "$cur")); fi

@@ -6,7 +6,7 @@
 //   dctwin sweep SWEEP.yaml [-j N] [-o sweep.h5] [--max-cases K] [--shard K/N]
 //   dctwin merge SWEEP.yaml JOURNAL... -o sweep.h5
 //   dctwin report RESULTS.h5 -o DIR
-//   dctwin outputs [--format markdown|csv]
+//   dctwin outputs [--format markdown|csv] [--table series|jobs]
 //   dctwin export RESULTS.h5 --series PATTERN... -o out.csv [--long]
 #include <fcntl.h>
 #include <sys/file.h>
@@ -688,6 +688,12 @@ int main(int argc, char** argv) {
       "description, how computed); docs/results.md is generated from it");
   outputs->add_option("--format,-f", outputs_format, "markdown or csv")
       ->check(CLI::IsMember({"markdown", "csv"}));
+  std::string outputs_table = "series";
+  outputs
+      ->add_option("--table", outputs_table,
+                   "series (the output table) or jobs (the step model's values per described "
+                   "job, /job/model/*; markdown)")
+      ->check(CLI::IsMember({"series", "jobs"}));
 
   std::string export_file, export_out;
   std::vector<std::string> export_series;
@@ -767,6 +773,10 @@ int main(int argc, char** argv) {
                         vtk_dir, run_threads, record, run_annual, allow_large);
     }
     if (*outputs) {
+      if (outputs_table == "jobs") {
+        std::cout << dctwin::jobModelMarkdown();
+        return 0;
+      }
       std::cout << (outputs_format == "csv" ? dctwin::observablesCsv()
                                             : dctwin::observablesMarkdown());
       return 0;

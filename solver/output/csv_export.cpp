@@ -16,7 +16,9 @@ bool isPower(const std::string& p) {
 // the time series of a file: datasets with as many rows as their time axis (not the axes, the
 // event log or the static layout)
 bool isTimeSeries(const ResultsData& d, const std::string& p, const ResultsSeries& s) {
-  if (p == "/time" || p == "/power/time" || p.rfind("/events/", 0) == 0) return false;
+  if (p == "/time" || p == "/power/time" || p.rfind("/events/", 0) == 0 ||
+      p.rfind("/job/model/", 0) == 0)  // one value per job, not a series
+    return false;
   const ResultsSeries* axis = d.find(isPower(p) ? "/power/time" : "/time");
   return axis && s.rows == axis->rows;
 }

@@ -179,6 +179,24 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     f.writeStrings("/gpu/type", L.gpu_type, "GPU model of each GPU (data/catalog/gpus)");
   }
   if (L.njob > 0) f.writeStrings("/job/names", L.job_name, "job names, column labels of /job/*");
+  // the step model of the described training jobs (DCTWIN_JOB_MODEL): one value per job, nominal
+  bool described = false;
+  for (int j = 0; j < L.njob; ++j) described = described || L.jobDescribed(j);
+  if (described) {
+    std::vector<std::string> recompute(L.njob);
+    for (int j = 0; j < L.njob; ++j)
+      recompute[j] = jobRecomputeName(L.jobModel(j, JobCol::Recompute));
+    for (const JobModelInfo& c : jobModelTable()) {
+      std::vector<double> v(L.njob);
+      for (int j = 0; j < L.njob; ++j) v[j] = L.jobModel(j, c.id);
+      const std::string path = jobModelPath(c.id);
+      f.writeVector(path, v, c.unit, c.description);
+      f.setAttribute(path, "basis", std::string("nominal"));
+    }
+    f.writeStrings(
+        "/job/model/recompute_name", recompute,
+        "activation recompute of each job: none, selective or full (\"\": not described)");
+  }
   if (L.nair > 0) {
     f.writeStrings("/air_rack/names", L.air_name,
                    "air-cooled rack names, column labels of /air_rack/*");

@@ -135,6 +135,54 @@ std::string observablesCsv() {
   return os.str();
 }
 
+namespace {
+constexpr JobModelInfo kJobTable[] = {
+#define DCTWIN_JOB_COL_ROW(id, name, unit, desc) {JobCol::id, name, unit, desc},
+    DCTWIN_JOB_MODEL(DCTWIN_JOB_COL_ROW)
+#undef DCTWIN_JOB_COL_ROW
+};
+static_assert(std::size(kJobTable) == std::size_t(kJobModelCount));
+}  // namespace
+
+std::span<const JobModelInfo> jobModelTable() {
+  return std::span<const JobModelInfo>(kJobTable, std::size(kJobTable));
+}
+
+const JobModelInfo& jobModelColumn(JobCol c) {
+  return kJobTable[int(c)];
+}
+
+std::string jobModelPath(JobCol c) {
+  return std::string("/job/model/") + kJobTable[int(c)].name;
+}
+
+const char* jobRecomputeName(double code) {
+  if (std::isnan(code)) return "";
+  static const char* const names[] = {"none", "selective", "full"};
+  return names[std::clamp(int(code), 0, 2)];
+}
+
+std::string jobModelMarkdown() {
+  std::ostringstream os;
+  os << "| Path | Shape | Units | Content |\n"
+     << "|------|-------|-------|---------|\n";
+  for (const JobModelInfo& c : kJobTable)
+    os << "| `/job/model/" << c.name << "` | `[J]` | " << c.unit << " | " << c.description
+       << " |\n";
+  os << "| `/job/model/recompute_name` | `[J]` string | — | the recompute mode in words: `none`, "
+        "`selective`, `full`; empty for a job that is not described |\n";
+  return os.str();
+}
+
+double RunLayout::jobModel(int job, JobCol c) const {
+  const std::size_t k = std::size_t(job) * kJobModelCount + std::size_t(c);
+  return job >= 0 && k < job_model.size() ? job_model[k] : kNaN;
+}
+
+bool RunLayout::jobDescribed(int job) const {
+  return jobModel(job, JobCol::StepTime) > 0;
+}
+
 std::size_t RunLayout::width(Shape s) const {
   switch (s) {
     case Shape::Facility:
@@ -264,6 +312,31 @@ RunLayout describeModel(const FacilityModel& m) {
   L.job_kind = m.job_kind;
   L.job_gpus.resize(m.njob);
   for (int j = 0; j < m.njob; ++j) L.job_gpus[j] = int(m.job_gpus[j].size());
+  // the step model of each described job (models/job_model.h), as it computed it
+  L.job_model.assign(std::size_t(m.njob) * kJobModelCount, kNaN);
+  for (int j = 0; j < m.njob && j < int(m.job_described.size()); ++j) {
+    const DescribedJob& d = m.job_described[j];
+    if (!(d.step_time > 0)) continue;
+    double* row = L.job_model.data() + std::size_t(j) * kJobModelCount;
+    auto set = [&](JobCol c, double v) { row[int(c)] = v; };
+    set(JobCol::StepTime, d.step_time);
+    set(JobCol::TokensPerSecond, d.tokens_per_second);
+    set(JobCol::Mfu, d.mfu);
+    set(JobCol::Flops, d.flops);
+    set(JobCol::Parameters, d.parameters);
+    set(JobCol::ActiveParameters, d.active_parameters);
+    set(JobCol::MemoryPerGpu, d.memory_per_gpu);
+    set(JobCol::MemoryWeights, d.mem_weights);
+    set(JobCol::MemoryGradients, d.mem_gradients);
+    set(JobCol::MemoryOptimizer, d.mem_optimizer);
+    set(JobCol::MemoryActivations, d.mem_activations);
+    if (!m.job_gpus[j].empty())
+      set(JobCol::HbmCapacity, m.gpu_types[m.gpu_type[m.job_gpus[j].front()]].hbm_capacity);
+    set(JobCol::MicroBatches, d.micro_batches);
+    set(JobCol::DataParallel, d.dp);
+    using R = ModelWorkloadSpec::Recompute;
+    set(JobCol::Recompute, d.recompute == R::Full ? 2.0 : d.recompute == R::Selective ? 1.0 : 0.0);
+  }
   return L;
 }
 
@@ -589,6 +662,16 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(nj, [&](int j) { return gl.job_capped[j]; });
     case Obs::JobIterations:
       return each(nj, [&](int j) { return double(gl.job[j].iterations); });
+    // achieved: the step model's nominal value x its step time / the mean iteration time so far
+    case Obs::JobTokensPerSecond:
+    case Obs::JobMfu:
+      return each(nj, [&](int j) {
+        if (!training(j) || j >= int(m.job_described.size())) return kNaN;
+        const DescribedJob& d = m.job_described[j];
+        const double T = meanIterationTime(gl.job[j]);
+        if (!(d.step_time > 0) || !(T > 0)) return kNaN;
+        return (id == Obs::JobMfu ? d.mfu : d.tokens_per_second) * d.step_time / T;
+      });
     case Obs::RoomTAir:
       return one(y[m.room_state]);
     case Obs::EnergyAirIn:

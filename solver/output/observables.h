@@ -605,6 +605,15 @@ enum class Rate { Output, Fast };
     "training jobs; 0 before the start")                                                           \
   X(JobFailures, "/job/failures", "1", Cumulative, Job, Jobs, Output,                              \
     "failures that restarted the job from its last checkpoint", "count (on_failure: restart)")     \
+  /* the step model's throughput achieved in the run (issue 38; nominal in /job/model) */          \
+  X(JobTokensPerSecond, "/job/tokens_per_second", "1/s", RunMean, Job, Jobs, Output,               \
+    "tokens per second achieved so far, whole job: the step model's tokens per iteration / "       \
+    "/job/iteration_time",                                                                         \
+    "described training jobs (docs/models/job.md); NaN otherwise and before the first iteration")  \
+  X(JobMfu, "/job/mfu", "1", RunMean, Job, Jobs, Output,                                           \
+    "model FLOPs utilisation achieved so far: the step model's FLOPs per iteration ((6 N + 12 L " \
+    "h s) T, PaLM's) / (/job/iteration_time x the job's GPUs x dense BF16 peak)",                  \
+    "described training jobs (docs/models/job.md); NaN otherwise and before the first iteration")  \
   X(PowerTime, "/power/time", "s", Instant, Facility, Gpus, Fast, "time of each fast power row",   \
     "the GPU step")                                                                                \
   X(PowerPIT, "/power/P_IT", "W", Instant, Facility, Gpus, Fast,                                   \
@@ -650,6 +659,64 @@ std::string observablesMarkdown();
 // the table as CSV (path,unit,basis,shape,exists_with,rate,description,computed)
 std::string observablesCsv();
 
+// The described training jobs' step model (models/job_model.h, docs/models/job.md): what it gives
+// for each job, once, at the reference clocks (nominal). One value per job, NaN for a job that is
+// not described. The results file's /job/model/<name> datasets (basis "nominal"), RunLayout's
+// job_model, the CLI summary, the report, the GUI's Jobs view and the sweep's /cases read this
+// table; what the run achieves is in /job/iteration_time, /job/tokens_per_second and /job/mfu.
+// X(id, name, unit, description)
+#define DCTWIN_JOB_MODEL(X)                                                                        \
+  X(StepTime, "step_time", "s",                                                                    \
+    "nominal step time: one iteration at the reference clocks, no checkpoint")                     \
+  X(TokensPerSecond, "tokens_per_second", "1/s",                                                   \
+    "nominal tokens per second, whole job: tokens per iteration / step_time")                      \
+  X(Mfu, "mfu", "1",                                                                               \
+    "nominal model FLOPs utilisation: flops / (step_time x the job's GPUs x dense BF16 peak)")     \
+  X(Flops, "flops", "FLOP",                                                                        \
+    "model FLOPs per iteration, all GPUs: (6 N + 12 L h s) T, N the active parameters that "       \
+    "multiply, 12 L h s non-causal attention (PaLM's convention, docs/models/job.md)")             \
+  X(Parameters, "parameters", "1", "parameters of the architecture")                               \
+  X(ActiveParameters, "active_parameters", "1",                                                    \
+    "parameters active per token (MoE: top-k experts)")                                            \
+  X(MemoryPerGpu, "memory_per_gpu", "B",                                                           \
+    "memory per GPU of the most loaded pipeline stage: weights + gradients + optimizer state + "   \
+    "activations")                                                                                 \
+  X(MemoryWeights, "memory_weights", "B", "of it, the weights")                                    \
+  X(MemoryGradients, "memory_gradients", "B", "of it, the gradients")                              \
+  X(MemoryOptimizer, "memory_optimizer", "B",                                                      \
+    "of it, the optimizer state (offloaded to host memory: not in memory_per_gpu)")                \
+  X(MemoryActivations, "memory_activations", "B",                                                  \
+    "of it, the activations kept under the recompute mode")                                        \
+  X(HbmCapacity, "hbm_capacity", "B", "HBM capacity of the job's GPU type")                        \
+  X(MicroBatches, "micro_batches", "1", "micro-batches per iteration in each pipeline")            \
+  X(DataParallel, "dp", "1", "data-parallel replicas")                                             \
+  X(Recompute, "recompute", "1",                                                                   \
+    "activation recompute, given or chosen where not given: 0 none, 1 selective, 2 full "          \
+    "(/job/model/recompute_name)")
+
+enum class JobCol : int {
+#define DCTWIN_JOB_COL_ENUM(id, ...) id,
+  DCTWIN_JOB_MODEL(DCTWIN_JOB_COL_ENUM)
+#undef DCTWIN_JOB_COL_ENUM
+      Count
+};
+constexpr int kJobModelCount = int(JobCol::Count);
+
+struct JobModelInfo {
+  JobCol id;
+  const char* name;  // "step_time": the dataset /job/model/step_time
+  const char* unit;
+  const char* description;
+};
+std::span<const JobModelInfo> jobModelTable();
+const JobModelInfo& jobModelColumn(JobCol c);
+// "/job/model/step_time"
+std::string jobModelPath(JobCol c);
+// the recompute code of the table: "none", "selective", "full"; "" for NaN (not described)
+const char* jobRecomputeName(double code);
+// the table as markdown (docs/results.md, between its "outputs --table jobs" markers)
+std::string jobModelMarkdown();
+
 // the static description of a run that fronts need (names, indices, limits) without seeing the
 // compiled model; filled by describeRun (solver/run/run.h) or from a results file
 struct RunLayout {
@@ -682,6 +749,11 @@ struct RunLayout {
   std::vector<double> gpu_T_hbm_max, gpu_T_slowdown;  // limits of each GPU's type (K)
   std::vector<int> job_kind;                          // 0 training, 1 inference, 2 trace replay
   std::vector<int> job_gpus;                          // GPUs in each job
+  // the step model of each job (DCTWIN_JOB_MODEL): njob x kJobModelCount, row-major; NaN for a
+  // job that is not described
+  std::vector<double> job_model;
+  double jobModel(int job, JobCol c) const;  // NaN when absent
+  bool jobDescribed(int job) const;          // a described training job (its step time is known)
   // number of columns of each shape (0 for a facility scalar, as in the results file)
   std::size_t width(Shape s) const;
   bool has(Needs n) const;

@@ -289,7 +289,7 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
     std::size_t keep_power = 0;
     while (pt != nullptr && keep_power < pt->rows && pt->at(keep_power) <= t_end) ++keep_power;
     for (auto& [p, s] : data.series) {
-      if (p.rfind("/events/", 0) == 0) continue;
+      if (p.rfind("/events/", 0) == 0 || p.rfind("/job/model/", 0) == 0) continue;
       if (p.rfind("/power/", 0) == 0) {
         if (pt != nullptr && s.rows > keep_power) {
           s.rows = keep_power;
@@ -305,7 +305,8 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
   }
   const std::size_t T = t->rows;
   for (auto& [p, s] : data.series) {
-    if (p.rfind("/power/", 0) == 0 || p.rfind("/cases/", 0) == 0) continue;
+    if (p.rfind("/power/", 0) == 0 || p.rfind("/cases/", 0) == 0 || p.rfind("/job/model/", 0) == 0)
+      continue;
     if (s.rows != T &&
         (s.width > 0 || p.rfind("/energy/", 0) == 0 || p.rfind("/facility/", 0) == 0))
       rd.fail("inconsistent: " + p + " has " + std::to_string(s.rows) + " rows, /time has " +
@@ -332,6 +333,18 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
     }
   }
   return data;
+}
+
+std::vector<double> jobModelTable(const ResultsData& d) {
+  auto names = d.strings.find("/job/names");
+  const std::size_t nj = names == d.strings.end() ? 0 : names->second.size();
+  std::vector<double> out(nj * kJobModelCount, std::numeric_limits<double>::quiet_NaN());
+  for (const JobModelInfo& c : jobModelTable()) {
+    const ResultsSeries* s = d.find(jobModelPath(c.id));
+    if (!s || s->width != 0 || s->rows != nj) continue;
+    for (std::size_t j = 0; j < nj; ++j) out[j * kJobModelCount + std::size_t(c.id)] = s->at(j);
+  }
+  return out;
 }
 
 }  // namespace dctwin

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/output/observables.h"
 #include "solver/output/report.h"
 #include "solver/output/results.h"
 
@@ -72,5 +73,10 @@ struct ResultsReadOptions {
 // "FILE: not a dctwin results file (no /time)", "FILE: results schema version 2 (written by
 // dctwin 0.3.0) is newer than this dctwin 0.1.0 reads (1) ...", ...
 ResultsData readResults(const std::string& path, const ResultsReadOptions& options = {});
+
+// the step model's table of a results file (/job/model/*, DCTWIN_JOB_MODEL) as RunLayout::job_model
+// holds it: jobs x kJobModelCount, NaN where the file has no value (a job not described, a file
+// written before the table existed or read without it)
+std::vector<double> jobModelTable(const ResultsData& d);
 
 }  // namespace dctwin

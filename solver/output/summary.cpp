@@ -186,6 +186,7 @@ void SummarySink::row(const OutputFrame& f) {
     J.stalled_time = col(Obs::JobStalledTime)[j];
     J.progress_ratio = col(Obs::JobProgressRatio)[j];
     J.time_map.clear();
+    J.tokens_per_second = J.mfu = std::nan("");  // training jobs only (described: the rows')
     if (J.kind == 0) {
       J.goodput = col(Obs::JobGoodput)[j];
       J.failures = long(col(Obs::JobFailures)[j]);
@@ -201,6 +202,8 @@ void SummarySink::row(const OutputFrame& f) {
       const double sg = col(Obs::JobStragglerGpu)[j];
       J.straggler = sg >= 0 && int(sg) < int(L.gpu_rack.size()) ? gpuName(L, int(sg)) : "";
       J.straggler_wait = col(Obs::JobStragglerWait)[j];
+      J.tokens_per_second = col(Obs::JobTokensPerSecond)[j];
+      J.mfu = col(Obs::JobMfu)[j];
     }
   }
 }
@@ -331,6 +334,35 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
             "throughput ratio %.4f, %.0f GPU-s throttled, %.0f GPU-s under the power cap",
             J.name.c_str(), J.gpus, J.iterations, J.iteration_time, J.reference_time,
             J.throughput_ratio, J.throttled_gpu_seconds, J.capped_gpu_seconds);
+    // the step model of each described job (DCTWIN_JOB_MODEL): nominal and achieved
+    for (int j = 0; j < int(s.jobs.size()); ++j) {
+      if (!m.jobDescribed(j)) continue;
+      const auto& J = s.jobs[j];
+      auto v = [&](JobCol c) { return m.jobModel(j, c); };
+      auto achieved = [](double x, double scale, const char* fmt) {
+        char b[32];
+        if (std::isfinite(x))
+          std::snprintf(b, sizeof b, fmt, x * scale);
+        else
+          std::snprintf(b, sizeof b, "-");
+        return std::string(b);
+      };
+      line(
+          "  job %-15s step model: step %.3f s nominal, %s s achieved; %.3f M tokens/s nominal, "
+          "%s M achieved; MFU %.1f %% nominal, %s %% achieved (%.3f EFLOP per iteration: "
+          "6 N T + attention, on the dense BF16 peak)",
+          J.name.c_str(), v(JobCol::StepTime),
+          achieved(J.iteration_time > 0 ? J.iteration_time : std::nan(""), 1, "%.3f").c_str(),
+          v(JobCol::TokensPerSecond) / 1e6, achieved(J.tokens_per_second, 1e-6, "%.3f").c_str(),
+          100 * v(JobCol::Mfu), achieved(J.mfu, 100, "%.1f").c_str(), v(JobCol::Flops) / 1e18);
+      line(
+          "  job %-15s memory per GPU %.1f GB of %.1f GB (weights %.1f, gradients %.1f, "
+          "optimizer %.1f, activations %.1f GB); %.0f micro-batches, dp %.0f, recompute %s",
+          J.name.c_str(), v(JobCol::MemoryPerGpu) / 1e9, v(JobCol::HbmCapacity) / 1e9,
+          v(JobCol::MemoryWeights) / 1e9, v(JobCol::MemoryGradients) / 1e9,
+          v(JobCol::MemoryOptimizer) / 1e9, v(JobCol::MemoryActivations) / 1e9,
+          v(JobCol::MicroBatches), v(JobCol::DataParallel), jobRecomputeName(v(JobCol::Recompute)));
+    }
     // the bottleneck map of each training job: where its wall time went (docs/models/job.md)
     for (const auto& J : s.jobs) {
       double wall = 0;

@@ -46,6 +46,9 @@ struct RunSummary {
     double straggler_wait = 0;
     double goodput = 0;  // (1)
     long failures = 0;
+    // achieved by the step model's count (/job/tokens_per_second, /job/mfu); NaN where the job
+    // is not a described training job or no iteration completed                (1/s), (1)
+    double tokens_per_second = 0, mfu = 0;
   };
   std::vector<Job> jobs;
   double gpu_seconds_throttled = 0;  // all GPUs (s)

@@ -39,6 +39,11 @@ const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
                                                                   {"gpus_shut_down", "1"},
                                                                   {"throughput_ratio", "1"},
                                                                   {"progress_ratio", "1"},
+                                                                  {"step_time_model", "s"},
+                                                                  {"step_time", "s"},
+                                                                  {"tokens_per_second", "1/s"},
+                                                                  {"mfu", "1"},
+                                                                  {"memory_per_gpu", "B"},
                                                                   {"E_utility", "J"},
                                                                   {"E_it", "J"},
                                                                   {"E_cooling", "J"},
@@ -108,6 +113,21 @@ const std::string& sweepMetricDescription(const std::string& name) {
       {"progress_ratio",
        "first training job: iterations completed in the window x reference iteration time / the "
        "window's length (stalls count)"},
+      {"step_time_model",
+       "first training job, described (docs/models/job.md): the step model's nominal step time "
+       "(/job/model/step_time); NaN for a job that is not described"},
+      {"step_time",
+       "first training job, described: mean iteration time achieved in the window (iterations' "
+       "time / their number)"},
+      {"tokens_per_second",
+       "first training job, described: tokens per second achieved in the window (the step "
+       "model's tokens per iteration / step_time)"},
+      {"mfu",
+       "first training job, described: model FLOPs utilisation achieved in the window (the step "
+       "model's FLOPs per iteration, 6 N T + attention, / (step_time x GPUs x dense BF16 peak))"},
+      {"memory_per_gpu",
+       "first training job, described: the step model's memory per GPU on its most loaded stage "
+       "(/job/model/memory_per_gpu)"},
       {"E_utility", "utility energy over the window (power section)"},
       {"E_it",
        "IT energy over the window: DC to the racks (power section), else heat into the "

@@ -568,11 +568,21 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     x["T_supply_max"] = finite(w.T_supply_max);
     x["gpu_seconds_throttled"] = model.ngpu > 0 ? e1.throttled - e0.throttled : 0.0;
     x["gpus_shut_down"] = m.gpus_shut_down;
-    for (const auto& J : m.jobs)
-      if (J.kind == 0) {
+    for (int j = 0; j < int(m.jobs.size()); ++j)
+      if (const auto& J = m.jobs[j]; J.kind == 0) {
         const double n = e1.iterations - e0.iterations, T = e1.iteration_sum - e0.iteration_sum;
         x["throughput_ratio"] = n > 0 && T > 0 ? J.reference_time * n / T : kNaN;
         x["progress_ratio"] = e1.t > e0.t ? n * J.reference_time / (e1.t - e0.t) : kNaN;
+        // the step model's (DCTWIN_JOB_MODEL): nominal, and achieved over the window
+        if (model.jobDescribed(j)) {
+          const double step = model.jobModel(j, JobCol::StepTime);
+          const double achieved = n > 0 && T > 0 ? T / n : kNaN;
+          x["step_time_model"] = step;
+          x["step_time"] = achieved;
+          x["tokens_per_second"] = model.jobModel(j, JobCol::TokensPerSecond) * step / achieved;
+          x["mfu"] = model.jobModel(j, JobCol::Mfu) * step / achieved;
+          x["memory_per_gpu"] = model.jobModel(j, JobCol::MemoryPerGpu);
+        }
         break;
       }
     const double span = e1.t - e0.t;

@@ -145,6 +145,45 @@ class GuiViewsTest : public QObject {
               d.value(obsPath(Obs::GpuThrottledTime), d.rows() - 1, slow[0]));
     QCOMPARE(jv->gpuTable()->rowCount(),
              slow.empty() ? 1 : int(slow.size() + jv->slowRacks().size()));
+    // the step model of the described job (/job/model/*, issue 38): a row with the nominal values
+    // from the run's layout beside what the run achieved at the timeline's time
+    QTableWidget* mt = jv->modelTable();
+    QVERIFY(d.jobModel(0, JobCol::StepTime) > 0);
+    QVERIFY(!mt->isHidden());
+    QCOMPARE(mt->rowCount(), 1);
+    QCOMPARE(mt->columnCount(), int(JobView::modelColumns().size()));
+    auto cell = [&](int c) { return mt->item(0, c) ? mt->item(0, c)->text() : QString(); };
+    const int last = d.rows() - 1;
+    const double achieved = d.value(obsPath(Obs::JobIterationTime), last, 0);
+    QCOMPARE(cell(0), formatNumber(d.jobModel(0, JobCol::StepTime), 3));
+    QCOMPARE(cell(1), formatNumber(achieved, 3));
+    QCOMPARE(cell(4), formatNumber(100 * d.jobModel(0, JobCol::Mfu), 1));
+    QCOMPARE(cell(5), formatNumber(100 * d.value(obsPath(Obs::JobMfu), last, 0), 1));
+    QVERIFY(std::abs(d.value(obsPath(Obs::JobMfu), last, 0) -
+                     d.jobModel(0, JobCol::Mfu) * d.jobModel(0, JobCol::StepTime) / achieved) <
+            1e-12);
+    QCOMPARE(cell(6), formatNumber(d.jobModel(0, JobCol::MemoryPerGpu) / 1e9, 1));
+    QCOMPARE(cell(12), formatNumber(d.jobModel(0, JobCol::MicroBatches), 0));
+    QCOMPARE(cell(13), QString(jobRecomputeName(d.jobModel(0, JobCol::Recompute))));
+    QVERIFY(!cell(13).isEmpty());
+    // the same table from a results file (RunData::fromResults reads /job/model/* through the
+    // library's reader)
+    {
+      QTemporaryDir tmp;
+      const std::string h5 = (tmp.path() + "/job.h5").toStdString();
+      Scenario sc;
+      sc.duration = 420;
+      sc.output_interval = 60;
+      Hdf5Sink sink(h5);
+      std::vector<RunSink*> sinks{&sink};
+      QVERIFY(runFacility(loadFacility(kPod.toStdString()), sc, RunSettings{}, sinks).result.ok);
+      const RunData f = RunData::fromResults(readResults(h5));
+      QCOMPARE(f.job_model.size(), d.job_model.size());
+      for (std::size_t k = 0; k < d.job_model.size(); ++k)
+        QVERIFY(f.job_model[k] == d.job_model[k] ||
+                (std::isnan(f.job_model[k]) && std::isnan(d.job_model[k])));
+      QVERIFY(f.find("/job/model/step_time") == nullptr);  // not a series of the views
+    }
     QVERIFY(jv->grab().save(kArtifacts + "/pod_jobs_1280x800.png"));
     // the hottest GPU's cause is the library's (/gpu/hot_cause), not the estimate
     w.views()->setCurrentWidget(w.distributions());

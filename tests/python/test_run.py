@@ -239,3 +239,35 @@ def test_series_carry_dimension_scales(pod, tmp_path):
     # and the file still reads back as before
     back = dctwin.read_results(h5)
     assert back["/rack/T_supply"].shape[1] == len(back.rack_names)
+
+
+def test_the_step_model_per_job_from_a_run_and_its_file(pod, tmp_path):
+    """the described job's step model (/job/model/*, nominal) and what the run achieved
+    (/job/tokens_per_second, /job/mfu), the same from the run and from its results file"""
+    h5 = tmp_path / "job.h5"
+    res = dctwin.run(pod, duration="7 min", output_interval="60 s", output=h5)
+    step = res["/job/model/step_time"]
+    assert step.shape == (1,) and step[0] > 0
+    assert res.info("/job/model/step_time") == {
+        "unit": "s", "basis": "nominal", "shape": "job",
+        "description": res.info("/job/model/step_time")["description"]}
+    assert "nominal step time" in res.info("/job/model/step_time")["description"]
+    assert res.info("/job/model/memory_per_gpu")["unit"] == "B"
+    assert 0 < res["/job/model/mfu"][0] < 1
+    assert res.layout["/job/model/recompute_name"][0] in ("none", "selective", "full")
+    # achieved: the nominal value x the model's step / the run's mean iteration time
+    T = res["/job/iteration_time"][-1, 0]
+    assert T > 0
+    assert res["/job/mfu"][-1, 0] == pytest.approx(res["/job/model/mfu"][0] * step[0] / T,
+                                                   rel=1e-12)
+    assert res["/job/tokens_per_second"][-1, 0] * T == pytest.approx(4718592, rel=1e-12)
+    assert np.isnan(res["/job/mfu"][0, 0])  # before the job's first iteration
+    back = dctwin.read_results(h5)
+    for path in [p for p in res if p.startswith("/job/model/")]:
+        np.testing.assert_array_equal(back[path], res[path], err_msg=path)
+        assert back.info(path) == res.info(path), path
+    assert back.layout["/job/model/recompute_name"] == res.layout["/job/model/recompute_name"]
+    with h5py.File(h5, "r") as f:
+        assert f["/job/model/step_time"].attrs["basis"] == "nominal"
+        assert f["/job/model/step_time"].attrs["units"] == "s"
+        assert f["/job/model/step_time"].attrs["description"]

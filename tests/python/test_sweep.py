@@ -112,3 +112,15 @@ def test_sweep_files_load_where_users_work(pod, cli, tmp_path):
     assert p.returncode != 0 and "is a sweep's /cases file" in p.stderr
     with pytest.raises(ValueError, match="is a sweep's /cases file"):
         dctwin.read_results(out, series=["/rack/*"])
+
+
+def test_sweep_metrics_have_the_step_model(pod):
+    """the first training job's step time, tokens/s, MFU and memory per GPU in /cases"""
+    res = dctwin.Sweep.grid(pod, {FWS: ["30 degC"]}, duration="8 min").run(threads=1)
+    assert res["ok"].all()
+    for name, unit in (("step_time_model", "s"), ("step_time", "s"),
+                       ("tokens_per_second", "1/s"), ("mfu", "1"), ("memory_per_gpu", "B")):
+        assert res.units[name] == unit, name
+        assert np.isfinite(res[name][0]) and res[name][0] > 0, name
+    assert res["tokens_per_second"][0] * res["step_time"][0] == pytest.approx(4718592, rel=1e-12)
+    assert 0 < res["mfu"][0] < 1

@@ -86,6 +86,34 @@ def bottleneck(page, man, wall):
           f"{tot.group(1) if tot else None}")
 
 
+def jobs_table(page, h5):
+    """the described job's step model: nominal from /job/model/*, achieved from the run's last
+    row, in the report's jobs table and summary, equal to the file's values"""
+    import h5py
+    with h5py.File(h5, "r") as f:
+        step = float(f["job/model/step_time"][0])
+        mfu = float(f["job/model/mfu"][0])
+        mem = float(f["job/model/memory_per_gpu"][0])
+        run_step = float(f["job/iteration_time"][-1][0])
+        run_mfu = float(f["job/mfu"][-1][0])
+        rc = f["job/model/recompute_name"][0]
+        rc = rc.decode() if isinstance(rc, bytes) else str(rc)
+    check(step > 0 and 0 < mfu < 1 and mem > 0 and rc in ("none", "selective", "full"),
+          f"the pod's job is described: step {step} s, MFU {mfu}, {mem / 1e9} GB, {rc}")
+    check(run_step > 0 and abs(run_mfu - mfu * step / run_step) < 1e-9,
+          f"achieved: step {run_step} s, MFU {run_mfu} = nominal x step / achieved step")
+    row = re.search(r"<tr><td>llm_training</td>((?:<td>[^<]*</td>){10})</tr>", page)
+    check(row is not None, "the jobs table has a row for the described job")
+    cells = re.findall(r"<td>([^<]*)</td>", row.group(1))
+    check(cells[0] == f"{step:.3f}" and cells[1] == f"{run_step:.3f}",
+          f"step nominal {cells[0]} and achieved {cells[1]} as in the file")
+    check(cells[4] == f"{100 * mfu:.1f}" and cells[5] == f"{100 * run_mfu:.1f}",
+          f"MFU nominal {cells[4]} % and achieved {cells[5]} % as in the file")
+    check(cells[6].startswith(f"{mem / 1e9:.1f} of ") and cells[9] == rc,
+          f"memory per GPU {cells[6]} GB and recompute {cells[9]}")
+    check("llm_training: step model" in page, "the step model in the summary")
+
+
 def refused(cmd, what):
     """the command ends with exit status 6 and a one-line reason, never a traceback or a hang"""
     p = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
@@ -148,6 +176,7 @@ def main():
               "GPU histograms at both chosen times")
         bottleneck(page, man, 3.0 * 60)  # the job starts at 5 min: 3 min of it at 8 min
         power_basis(man, h5)
+        jobs_table(page, h5)
     elif which == "leak":
         run([dctwin, "run", os.path.join(fac, "pod_gb200.yaml"), "-s",
              os.path.join(src, "data", "scenarios", "pod_rack_leak.yaml"), "-d", "12min",

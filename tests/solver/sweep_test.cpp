@@ -14,6 +14,7 @@
 
 #include <sys/wait.h>
 
+#include "solver/compile/compile.h"
 #include "solver/run/sweep.h"
 
 using namespace dctwin;
@@ -165,6 +166,9 @@ TEST_CASE("sweep runs: identical results on 1 and 3 threads, a failed case does 
   CHECK(r1[0].metrics.at("flow_margin_min") > 0.5);
   CHECK(r1[0].metrics.at("flow_margin_min") < 2.0);
   CHECK(std::isnan(r1[0].metrics.at("PUE")));  // no power chain
+  for (const char* name :
+       {"step_time_model", "step_time", "tokens_per_second", "mfu", "memory_per_gpu"})
+    CHECK(std::isnan(r1[0].metrics.at(name)));  // no training job: no step model
   CHECK(std::abs(r1[0].metrics.at("energy_balance_error")) < 1e-4);
   // a case that fails at run time (the coolant boils) is marked, the others run
   SweepSpec f = load(R"(parameters:
@@ -403,6 +407,22 @@ parameters:
   }
   // in steady operation colder facility water gives cooler GPUs
   CHECK(r[0].metrics.at("T_junction_max") < r[1].metrics.at("T_junction_max"));
+  // the described job's step model (issue 38): nominal step and memory as the model gives them,
+  // achieved over the window: tokens/s x step = the tokens of an iteration, MFU x step the same
+  // for both cases (the model's FLOPs), and the achieved step at least the nominal's
+  const FacilityModel pm = compileFacility(loadFacility(kFacilities + "/pod_gb200.yaml"));
+  const DescribedJob& dj = pm.job_described.at(0);
+  for (const auto& c : r) {
+    const auto& x = c.metrics;
+    CHECK(x.at("step_time_model") == dj.step_time);
+    CHECK(x.at("memory_per_gpu") == dj.memory_per_gpu);
+    CHECK(x.at("step_time") > dj.step_time);
+    CHECK(x.at("step_time") < 1.2 * dj.step_time);
+    CHECK(x.at("tokens_per_second") * x.at("step_time") == Approx(4718592.0).epsilon(1e-12));
+    CHECK(x.at("mfu") * x.at("step_time") == Approx(dj.mfu * dj.step_time).epsilon(1e-12));
+    // throughput_ratio's window: the same iterations
+    CHECK(x.at("throughput_ratio") > 0);
+  }
   // metrics_from: 0 s is the whole run (the PUE then includes the idle start)
   SweepSpec all = loadSweepFromString(body + "metrics_from: 0 s\n", "s.yaml", kFacilities);
   CHECK(all.metrics_from == 0);
