@@ -34,8 +34,10 @@ struct GpuSpread {
   double vf = 0.025;           // dynamic power at a clock (V-f curve quality)              (1)
   double tim = 0.10;           // die-to-plate resistance R_jc                               (1)
   double hbm = 0.10;           // HBM-to-plate resistance R_hbm                              (1)
-  double bad_mount_fraction = 0.001;  // share of GPUs with a poorly seated plate            (1)
-  double bad_mount_factor = 2.5;      // their R_jc multiplier                               (1)
+  // the bad-mount class is a what-if with no public population data: off unless a file turns it
+  // on (docs/models/gpu_variation.md, "What-ifs")
+  double bad_mount_fraction = 0;  // share of GPUs with a poorly seated plate              (1)
+  double bad_mount_factor = 2.5;  // their R_jc multiplier, when the fraction is > 0       (1)
 };
 
 // the factors of one GPU (all 1: the catalog's typical part)

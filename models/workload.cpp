@@ -150,12 +150,14 @@ JobState makeJobState(const TrainingJobSpec& job, int n_gpu, bool per_gpu_map) {
   st.phase_now.assign(static_cast<std::size_t>(n_gpu), 0);
   if (per_gpu_map) {  // each GPU's map and the barrier-wait attribution that reads it
     st.time_map.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
-    st.time_ckpt.assign(static_cast<std::size_t>(n_gpu) * kTimeCats, 0.0);
     st.wait_map.assign(static_cast<std::size_t>(n_gpu) * kWaitCats, 0.0);
-    st.wait_ckpt = st.wait_map;
     st.caused.assign(static_cast<std::size_t>(n_gpu), 0.0);
-    st.caused_ckpt = st.caused;
     st.loss_mark.assign(static_cast<std::size_t>(n_gpu) * (kLossCats + 1), 0.0);
+    if (job.restart_on_failure) {  // what a failure rolls back to: only a job that restarts
+      st.time_ckpt.assign(st.time_map.size(), 0.0);
+      st.wait_ckpt = st.wait_map;
+      st.caused_ckpt = st.caused;
+    }
   }
   st.t_last_iteration_end = job.start;
   st.t_last_checkpoint_end = job.start;
@@ -323,9 +325,11 @@ double commRate(const PhaseSpec& p, const GpuInputs& in) {
 
 // the map at the end of a checkpoint (or a restart): what a failure rolls back to
 void snapshotMap(JobState& st) {
-  std::copy(st.time_map.begin(), st.time_map.end(), st.time_ckpt.begin());
-  std::copy(st.wait_map.begin(), st.wait_map.end(), st.wait_ckpt.begin());
-  std::copy(st.caused.begin(), st.caused.end(), st.caused_ckpt.begin());
+  if (st.time_ckpt.size() == st.time_map.size()) {  // (kept only for a job that restarts)
+    std::copy(st.time_map.begin(), st.time_map.end(), st.time_ckpt.begin());
+    std::copy(st.wait_map.begin(), st.wait_map.end(), st.wait_ckpt.begin());
+    std::copy(st.caused.begin(), st.caused.end(), st.caused_ckpt.begin());
+  }
   std::copy(st.map_sum, st.map_sum + kTimeCats, st.map_sum_ckpt);
 }
 

@@ -138,8 +138,10 @@ struct JobState {
   // last checkpoint (or restart)                                                     (s)
   double map_sum[kTimeCats] = {}, map_sum_ckpt[kTimeCats] = {};
   // the bottleneck map of each GPU (TimeCat), and the same at the end of the last checkpoint (or
-  // restart): kTimeCats x n_gpu, category-major (GPU g's entry of category c at c n_gpu + g, read
-  // through time(g)), only if per_gpu_map (makeJobState); a large job keeps only the sum above.
+  // restart; time_ckpt, wait_ckpt and caused_ckpt only for a job with restart_on_failure, empty
+  // otherwise): kTimeCats x n_gpu, category-major (GPU g's entry of category c at c n_gpu + g,
+  // read through time(g)), only if per_gpu_map (makeJobState; the GPU layer keeps them for every
+  // job up to 2^20 GPU groups, docs/models/job.md "attribution at scale").
   // Category-major, so that a step's additions of a vector of GPUs in one phase are one vector's
   // load, add and store per category instead of a read-modify-write per GPU, each in its own
   // 152-byte row (the default pod: the map cost 6-8 % of its time GPU-major)              (s)

@@ -156,6 +156,12 @@ facility_water:
   supply_temperature: 32 degC        # ASHRAE W32 [K47]
   differential_pressure: 200 kPa
 
+# GPU-to-GPU variation with the catalog's sourced spreads (docs/models/gpu_variation.md); the
+# what-if populations without public data are off; a sweep turns one on at a path such as
+# facility.variation.bad_mount_fraction (data/sweeps/hall_bad_mount_whatif.yaml)
+variation:
+  seed: 1
+
 power:
   line_voltage_V: 480
   power_factor: 0.95

@@ -18,8 +18,11 @@
 namespace dctwin {
 
 namespace {
-constexpr int kPerGpuMapMaxGroups = 4096;
-}
+// each GPU's bottleneck map, and the barrier-wait attribution that reads it, for every job of up
+// to 2^20 GPU groups (the campus's 55,296-GPU jobs: 288 bytes a group, 16 MB a job; 512 with
+// restart_on_failure); docs/models/job.md "attribution at scale"
+constexpr int kPerGpuMapMaxGroups = 1 << 20;
+}  // namespace
 
 namespace {
 
@@ -205,8 +208,8 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
   g.job_cause.clear();
   for (int j = 0; j < m.njob; ++j) {
     const int n = int(m.job_groups[j].size());
-    // each GPU's own bottleneck map only for a job small enough that it stays in the cache (up to
-    // 4,096 groups: 0.6 MB); the outputs read the job's weighted sum, which every job keeps
+    // each GPU's own bottleneck map (kPerGpuMapMaxGroups); the job-level outputs read the job's
+    // weighted sum, which every job keeps
     g.job.push_back(makeJobState(m.job_spec[j], n, n <= kPerGpuMapMaxGroups));
     g.job_bw_nvl.emplace_back(n, 1.0);
     g.job_bw_net.emplace_back(n, 1.0);

@@ -1077,11 +1077,12 @@ std::vector<Key> spreadKeys(bool facility) {
               .dflt(d("0.10"))
               .docs("sigma of ln(factor) on R_hbm_plate"),
           quantity("bad_mount_fraction", Dim::None, {0, 0.1, false, false, "between 0 and 0.1"})
-              .dflt(d("0.001"))
-              .docs("share of GPUs with a poorly seated plate"),
+              .dflt(d("0"))
+              .docs("share of GPUs with a poorly seated plate: a what-if with no public data, off "
+                    "by default (0.001 turns it on)"),
           quantity("bad_mount_factor", Dim::None, {1, 10, false, false, "between 1 and 10"})
               .dflt(d("2.5"))
-              .docs("their R_junction_plate multiplier")};
+              .docs("their R_junction_plate multiplier (a what-if, with bad_mount_fraction)")};
 }
 
 const Section kGpuVariation{
@@ -1100,7 +1101,9 @@ const Section kVariation{
                    "tray and slot"),
          quantity("tim_ageing", Dim::None, {0, 1, false, false, "between 0 and 1 per year"})
              .dflt("0")
-             .docs("R_junction_plate growth per year of TIM age (fraction per year)"),
+             .docs(
+                 "R_junction_plate growth per year of TIM age (fraction per year): a what-if with "
+                 "no public data, off by default"),
          quantity("age", Dim::None, {0, 30, false, false, "between 0 and 30 years"})
              .dflt("0")
              .docs("TIM age at the start of the run, in years")},

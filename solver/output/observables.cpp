@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <numeric>
 #include <sstream>
@@ -426,6 +427,43 @@ int hotCause(const FacilityModel& m, const GpuLayerState& gl, int i, double T_in
   const double terms[4] = {gl.gpu_T_in[i] - T_in_mean, P * (R_cp - R_cp_mean),
                            (P - P_mean) * (R_cp_mean + type.R_jc), P_die * (p.R_jc - type.R_jc)};
   return int(std::max_element(terms, terms + 4) - terms);
+}
+
+// the GPUs of each job (its groups' sizes)
+std::vector<double> jobGpuCounts(const FacilityModel& m) {
+  std::vector<double> n(m.job_groups.size(), 0.0);
+  for (std::size_t j = 0; j < n.size(); ++j)
+    for (int q : m.job_groups[j]) n[j] += m.group_gpunum[std::size_t(q)];
+  return n;
+}
+
+// GPU i's barrier wait (its job's progress record); 0 without a training job
+double gpuWaitTime(const FacilityModel& m, const GpuLayerState& gl, int i) {
+  const int j = m.gpu_job[i];
+  if (j < 0 || m.job_kind[j] != 0 || j >= int(gl.job.size())) return 0.0;
+  return gl.job[j].gpu[std::size_t(m.group_jobslot[m.gpu_group[i]])].wait_time;
+}
+
+// GPU i's entry of its training job's per-GPU map (docs/models/job.md, "maps per GPU and rack"):
+// caused false: its own lost time (the loss categories); true: the barrier wait it caused as the
+// straggler, GPU-seconds of the others per GPU of the job, its group's share split evenly over the
+// group's GPUs. 0 without a training job, NaN where the job keeps no per-GPU map
+double gpuMapEntry(const FacilityModel& m, const GpuLayerState& gl, int i, bool caused,
+                   const std::vector<double>& job_gpus) {
+  const int j = m.gpu_job[i];
+  if (j < 0 || m.job_kind[j] != 0 || j >= int(gl.job.size())) return 0.0;
+  const JobState& js = gl.job[std::size_t(j)];
+  if (!js.per_gpu_map) return kNaN;
+  const int q = m.gpu_group[i];
+  const std::size_t k = std::size_t(m.group_jobslot[q]);
+  if (caused) {
+    const double n_job = job_gpus[std::size_t(j)];
+    return n_job > 0 ? js.caused[k] / n_job / double(m.group_gpunum[q]) : 0.0;
+  }
+  const GpuMap<const double> tm = js.time(k);
+  double lost = 0;
+  for (int c = kLossFirst; c <= kLossLast; ++c) lost += tm[c];
+  return lost;
 }
 
 void evalOne(Obs id, const Ctx& c, double* out) {
@@ -876,11 +914,29 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return one(spreadOf(v));
     }
     case Obs::GpuWaitTime:
-      return each(ng, [&](int i) {
-        const int j = m.gpu_job[i];
-        if (j < 0 || m.job_kind[j] != 0 || j >= int(gl.job.size())) return 0.0;
-        return gl.job[j].gpu[std::size_t(m.group_jobslot[m.gpu_group[i]])].wait_time;
+      return each(ng, [&](int i) { return gpuWaitTime(m, gl, i); });
+    case Obs::GpuLostTime:
+    case Obs::GpuCausedWait: {
+      const std::vector<double> n_job = jobGpuCounts(m);
+      const bool caused = id == Obs::GpuCausedWait;
+      return each(ng, [&](int i) { return gpuMapEntry(m, gl, i, caused, n_job); });
+    }
+    case Obs::RackGpuWaitMean:
+      return each(nr, [&](int r) {
+        const double s = overRack(
+            m, r, [&](int i) { return gpuWaitTime(m, gl, i); }, std::plus<>(), 0.0);
+        return s / double(std::max(1, m.rack_gpunum[r]));
       });
+    case Obs::RackGpuLostMean:
+    case Obs::RackCausedWait: {
+      const std::vector<double> n_job = jobGpuCounts(m);
+      const bool caused = id == Obs::RackCausedWait;
+      return each(nr, [&](int r) {
+        const double s = overRack(
+            m, r, [&](int i) { return gpuMapEntry(m, gl, i, caused, n_job); }, std::plus<>(), 0.0);
+        return caused ? s : s / double(std::max(1, m.rack_gpunum[r]));
+      });
+    }
     case Obs::GpuThrottledTime:
       return each(ng, [&](int i) { return gl.throttled_time[i]; });
     case Obs::GpuHotCause: {

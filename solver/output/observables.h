@@ -403,6 +403,27 @@ enum class Rate { Output, Fast };
   X(GpuWaitTime, "/gpu/wait_time", "s", Cumulative, Gpu, Gpus, Output,                             \
     "time the GPU spent waiting at its training job's barriers for slower GPUs",                   \
     "sum over the fast steps; 0 without a training job")                                           \
+  X(GpuLostTime, "/gpu/lost_time", "s", Cumulative, Gpu, Gpus, Output,                             \
+    "time the GPU's own phases ran slower than the reference (its bottleneck map's thermal, "      \
+    "power cap, power brake, smoothing, clock_other, hbm_throttle and fabric_degraded)",           \
+    "sum of those categories of its training job's per-GPU map (docs/models/job.md); 0 without "   \
+    "a training job")                                                                              \
+  X(GpuCausedWait, "/gpu/caused_wait", "s", Cumulative, Gpu, Gpus, Output,                         \
+    "barrier wait the GPU caused as its job's straggler: GPU-seconds of the job's others at the "  \
+    "barriers it released, per GPU of the job (summed over the job's GPUs: its mean barrier "      \
+    "wait)",                                                                                       \
+    "the job's per-GPU attribution (docs/models/job.md), a group's share split evenly over its "   \
+    "GPUs; 0 without a training job")                                                              \
+  X(RackGpuWaitMean, "/rack/gpu_wait_mean", "s", Cumulative, Rack, Gpus, Output,                   \
+    "mean over the rack's GPUs of /gpu/wait_time (waiting at barriers for slower GPUs)",           \
+    "NaN for a rack without resolved GPUs")                                                        \
+  X(RackGpuLostMean, "/rack/gpu_lost_mean", "s", Cumulative, Rack, Gpus, Output,                   \
+    "mean over the rack's GPUs of /gpu/lost_time (their own phases slowed: thermal, power cap, "   \
+    "...)",                                                                                        \
+    "NaN for a rack without resolved GPUs")                                                        \
+  X(RackCausedWait, "/rack/caused_wait", "s", Cumulative, Rack, Gpus, Output,                      \
+    "barrier wait the rack's GPUs caused as stragglers: sum over them of /gpu/caused_wait",        \
+    "NaN for a rack without resolved GPUs")                                                        \
   X(GpuThrottledTime, "/gpu/throttled_time", "s", Cumulative, Gpu, Gpus, Output,                   \
     "time the GPU spent thermally or power-brake throttled (0x20 | 0x40 | 0x80)",                  \
     "sum over the fast steps")                                                                     \
@@ -552,51 +573,51 @@ enum class Rate { Output, Fast };
   X(JobWaitThermal, "/job/wait/thermal", "s", Cumulative, Job, Jobs, Output,                       \
     "barrier wait attributed to the straggler's thermal throttling",                               \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "the previous one (any job size; a job of more than 2^20 GPU groups: NaN) "                    \
     "(docs/models/job.md)")                                                                        \
   X(JobWaitPowerCap, "/job/wait/power_cap", "s", Cumulative, Job, Jobs, Output,                    \
     "barrier wait attributed to the straggler's the power cap",                                    \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "the previous one (any job size; a job of more than 2^20 GPU groups: NaN) "                    \
     "(docs/models/job.md)")                                                                        \
   X(JobWaitPowerBrake, "/job/wait/power_brake", "s", Cumulative, Job, Jobs, Output,                \
     "barrier wait attributed to the straggler's the power brake",                                  \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "the previous one (any job size; a job of more than 2^20 GPU groups: NaN) "                    \
     "(docs/models/job.md)")                                                                        \
   X(JobWaitSmoothing, "/job/wait/smoothing", "s", Cumulative, Job, Jobs, Output,                   \
     "barrier wait attributed to the straggler's power-smoothing ramps",                            \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "the previous one (any job size; a job of more than 2^20 GPU groups: NaN) "                    \
     "(docs/models/job.md)")                                                                        \
   X(JobWaitClockOther, "/job/wait/clock_other", "s", Cumulative, Job, Jobs, Output,                \
     "barrier wait attributed to the straggler's a lower clock with no throttle reason",            \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "the previous one (any job size; a job of more than 2^20 GPU groups: NaN) "                    \
     "(docs/models/job.md)")                                                                        \
   X(JobWaitHbmThrottle, "/job/wait/hbm_throttle", "s", Cumulative, Job, Jobs, Output,              \
     "barrier wait attributed to the straggler's HBM throttling",                                   \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "the previous one (any job size; a job of more than 2^20 GPU groups: NaN) "                    \
     "(docs/models/job.md)")                                                                        \
   X(JobWaitFabricDegraded, "/job/wait/fabric_degraded", "s", Cumulative, Job, Jobs, Output,        \
     "barrier wait attributed to the straggler's a degraded link or lost switch tray",              \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "the previous one (any job size; a job of more than 2^20 GPU groups: NaN) "                    \
     "(docs/models/job.md)")                                                                        \
   X(JobWaitImbalance, "/job/wait/imbalance", "s", Cumulative, Job, Jobs, Output,                   \
     "barrier wait behind a straggler with no loss of its own (imbalance: more work, faster "       \
     "others)",                                                                                     \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \
-    "the previous one; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "             \
+    "the previous one (any job size; a job of more than 2^20 GPU groups: NaN) "                    \
     "(docs/models/job.md)")                                                                        \
   X(JobStragglerGpu, "/job/straggler/gpu", "1", Instant, Job, Jobs, Output,                        \
     "the GPU whose slowness made the others wait longest (facility GPU index; first GPU of its "   \
     "group)",                                                                                      \
-    "largest caused wait; -1: none, or not kept (a job of more than 4,096 GPU groups)")            \
+    "largest caused wait; -1: none, or not kept (a job of more than 2^20 GPU groups)")             \
   X(JobStragglerWait, "/job/straggler/wait", "s", Cumulative, Job, Jobs, Output,                   \
     "the wait that GPU caused: GPU-seconds of the others at barriers it released, per job GPU",    \
-    "mean per GPU; kept for jobs of up to 4,096 GPU groups, NaN for a larger job "                 \
+    "mean per GPU; NaN for a job of more than 2^20 GPU groups "                                    \
     "(docs/models/job.md)")                                                                        \
   X(JobGoodput, "/job/goodput", "1", RunMean, Job, Jobs, Output,                                   \
     "useful work / possible work: iterations kept (lost ones excluded) x the reference work of "   \

@@ -373,7 +373,7 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
       for (const auto& [n, v] : J.time_map)
         if (v > 0) line("      %-16s %10.1f s %6.2f %%", n.c_str(), v, 100 * v / wall);
       // the barrier wait by the cause of the straggler it waited for (docs/models/job.md); NaN
-      // (not kept: a job of more than 4,096 GPU groups) fails the test and the lines are left out
+      // (not kept: a job of more than 2^20 GPU groups) fails the test and the lines are left out
       double bw = 0;
       for (const auto& [n, v] : J.wait_map) bw += v;
       if (bw > 0) {

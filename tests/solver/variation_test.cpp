@@ -12,6 +12,8 @@
 #include "solver/engine/engine.h"
 #include "solver/engine/integrator.h"
 #include "solver/input/loader.h"
+#include "solver/input/sweep_file.h"
+#include "solver/run/sweep.h"
 
 using namespace dctwin;
 
@@ -202,7 +204,9 @@ TEST_CASE("variation: none makes the GPUs identical and groups them again", "[va
 }
 
 TEST_CASE("variation: the draws have the documented distributions and limits", "[variation]") {
-  GpuSpread s;  // the defaults
+  GpuSpread s;  // the defaults, with the bad-mount what-if turned on at its documented value
+  REQUIRE(s.bad_mount_fraction == 0.0);  // a what-if without public data: off by default
+  s.bad_mount_fraction = 0.001;
   const int n = 20000;
   double sum[3] = {0, 0, 0}, sum2[3] = {0, 0, 0};
   int bad = 0;
@@ -228,6 +232,14 @@ TEST_CASE("variation: the draws have the documented distributions and limits", "
   CHECK(max_dev <= 3.0);                                             // truncated at 3 sigma
   CHECK(bad > 5);
   CHECK(bad < 45);  // 0.1 % of 20000 = 20
+  // off (the default): no GPU of the 20,000 is a bad mount
+  int bad_off = 0;
+  for (int k = 0; k < n; ++k) {
+    std::string rack = "R";
+    rack += std::to_string(k / 18);
+    bad_off += drawGpuFactors(GpuSpread{}, 7, rack, k % 18, 0).bad_mount;
+  }
+  CHECK(bad_off == 0);
   // TIM ageing multiplies R_jc only
   const GpuFactors f0 = drawGpuFactors(s, 7, "A01", 3, 2);
   const GpuFactors f1 = drawGpuFactors(s, 7, "A01", 3, 2, 1.1);
@@ -239,6 +251,35 @@ TEST_CASE("variation: the draws have the documented distributions and limits", "
     CHECK(old.gpu_Rjc_factor[i] == Approx(1.1 * young.gpu_Rjc_factor[i]));
     CHECK(old.gpu_dyn_factor[i] == young.gpu_dyn_factor[i]);
   }
+}
+
+TEST_CASE("variation: the bad-mount what-if is off by default and a sweep path turns it on",
+          "[variation][whatif]") {
+  // off: 10 racks (720 GPUs) of the default spreads have no bad mount
+  std::vector<std::string> racks;
+  for (int k = 1; k <= 10; ++k) {
+    std::string r = "A";
+    r += std::to_string(10 + k);
+    racks.push_back(r);
+  }
+  const std::string text = facility(racks, "{seed: 1}");
+  const FacilityModel off = compileText(text);
+  CHECK(std::count(off.gpu_bad_mount.begin(), off.gpu_bad_mount.end(), 1) == 0);
+  // on through the path a sweep writes: about 1 % of them, each at 2.5x its R_jc draw
+  const FacilityModel on = compileText(setYamlPath(text, "variation.bad_mount_fraction", "0.01"));
+  const auto n_on = std::count(on.gpu_bad_mount.begin(), on.gpu_bad_mount.end(), 1);
+  CHECK(n_on >= 2);
+  CHECK(n_on <= 20);
+  for (int i = 0; i < on.ngpu; ++i) {
+    CHECK(on.gpu_leak_factor[i] == off.gpu_leak_factor[i]);  // nothing else moves
+    CHECK(on.gpu_Rjc_factor[i] ==
+          Approx(off.gpu_Rjc_factor[i] * (on.gpu_bad_mount[i] ? 2.5 : 1.0)).epsilon(1e-12));
+  }
+  // the bundled what-if sweep on the hall: its path resolves in every case
+  const SweepSpec sw =
+      loadSweep(std::string(DCTWIN_SOURCE_DIR) + "/data/sweeps/hall_bad_mount_whatif.yaml");
+  REQUIRE(expandCases(sw).size() == 2);
+  CHECK_NOTHROW(validateSweep(sw));
 }
 
 TEST_CASE("variation: bad input is a file:line error naming the key and the value",
