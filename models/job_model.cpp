@@ -460,10 +460,18 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
   };
   double P_local = 0;
   for (int p = 0; p < pp; ++p) P_local = std::max(P_local, stageParams(p));
-  const double shards = w.distributed_optimizer ? double(d.dp) * cp : 1.0;
-  d.mem_weights = 2.0 * P_local;  // bf16 parameters
+  using S = ModelWorkloadSpec::Sharding;
+  const S sharding = w.distributed_optimizer && w.sharding == S::None ? S::Optim : w.sharding;
+  const double shards = sharding != S::None ? double(d.dp) * cp : 1.0;
+  const bool shard_grads = sharding == S::OptimGrads || sharding == S::OptimGradsParams;
+  const bool shard_params = sharding == S::OptimGradsParams;
+  // one layer's parameters on this rank (the FSDP working set: the layer computing and the one
+  // being gathered, in bf16)
+  const double layer_local = dense_layer / tp + expert_layer / (tp * double(ep));
+  d.mem_weights = shard_params ? 2.0 * P_local / shards + 2.0 * 2.0 * layer_local
+                               : 2.0 * P_local;  // bf16 parameters
   const double grad_bytes = w.grad_reduce_bf16 ? 2.0 : 4.0;
-  d.mem_gradients = grad_bytes * P_local;     // fp32 (or bf16) main gradients [F92]
+  d.mem_gradients = grad_bytes * P_local / (shard_grads ? shards : 1.0);  // main gradients [F92]
   d.mem_optimizer = 12.0 * P_local / shards;  // fp32 master, m, v [F39][F92]
   const double fixed =
       d.mem_weights + d.mem_gradients + (w.offload_optimizer ? 0.0 : d.mem_optimizer);
@@ -580,24 +588,56 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
                  membersPerDomain(cp, tp, per_domain) * membersPerDomain(d.dp, mp, per_domain));
     const FabricLevel dp_lvl = dpl == 1 ? nvl : spreadOver(net, nvl, k);
     CollectiveTime rs, ag;
-    if (w.distributed_optimizer) {
+    if (shard_grads) {
+      // sharded gradients are reduce-scattered after every micro-batch's backward; sharded
+      // parameters are all-gathered layer by layer for its forward and again for its backward.
+      // Prefetched one layer ahead, they hide behind the micro-batch's compute but for the first
+      // layer's gather and the last one's reduce-scatter (Megatron-FSDP, PyTorch FSDP2 [F98])
+      const CollectiveTime rs1 = collectiveTime(Collective::ReduceScatter, w.dp_algorithm, dpc,
+                                                grad_bytes * P_local, dp_lvl);
+      const CollectiveTime ag1 = shard_params
+                                     ? scaled(collectiveTime(Collective::AllGather, w.dp_algorithm,
+                                                             dpc, 2.0 * P_local, dp_lvl),
+                                              2.0)
+                                     : CollectiveTime{};
+      const double Mb = d.micro_batches, Ls = std::max(1, d.stage_layers_max);
+      const double comm = rs1.total() + ag1.total();
+      const double window = d.fwd.total() + d.bwd.total();  // one micro-batch on the stage
+      const double exposed_mb = std::max(0.0, comm - window) + comm / Ls;
+      rs = scaled(rs1, Mb);
+      ag = scaled(ag1, Mb);
+      if (!shard_params)  // the updated parameters gathered once, as the distributed optimizer
+        ag = plus(
+            ag, collectiveTime(Collective::AllGather, w.dp_algorithm, dpc, 2.0 * P_local, dp_lvl));
+      d.dp_comm = plus(rs, ag);
+      t_dp_exposed = Mb * exposed_mb;
+      if (!shard_params) {
+        const double t_ag = ag.total() - scaled(ag1, Mb).total();
+        const double W_f = d.fwd.total() / d.stage_layers_max * stage[0];
+        t_dp_exposed += w.overlap_param_gather ? std::max(t_ag / n_buckets, t_ag - W_f) : t_ag;
+      }
+      t_dp_exposed += kOverlapSlowdown * std::min(Mb * window, d.dp_comm.total() - t_dp_exposed);
+    } else if (sharding != S::None) {
       rs = collectiveTime(Collective::ReduceScatter, w.dp_algorithm, dpc, grad_bytes * P_local,
                           dp_lvl);
       ag = collectiveTime(Collective::AllGather, w.dp_algorithm, dpc, 2.0 * P_local, dp_lvl);
     } else {
       rs = collectiveTime(Collective::AllReduce, w.dp_algorithm, dpc, grad_bytes * P_local, dp_lvl);
     }
-    d.dp_comm = plus(rs, ag);
-    const double W_b = d.bwd.total() / d.stage_layers_max * stage[0];  // first stage's backward
-    const double W_f = d.fwd.total() / d.stage_layers_max * stage[0];
-    auto exposed = [&](double t, bool overlap, double window) {
-      if (t <= 0) return 0.0;
-      return overlap ? std::max(t / n_buckets, t - window) : t;
-    };
-    t_dp_exposed = exposed(rs.total(), w.overlap_grad_reduce, W_b) +
-                   exposed(ag.total(), w.overlap_param_gather, W_f);
-    // (the hidden part slows the compute it hides behind [WL23])
-    t_dp_exposed += kOverlapSlowdown * std::min(W_b + W_f, rs.total() + ag.total() - t_dp_exposed);
+    if (!shard_grads) {
+      d.dp_comm = plus(rs, ag);
+      const double W_b = d.bwd.total() / d.stage_layers_max * stage[0];  // first stage's backward
+      const double W_f = d.fwd.total() / d.stage_layers_max * stage[0];
+      auto exposed = [&](double t, bool overlap, double window) {
+        if (t <= 0) return 0.0;
+        return overlap ? std::max(t / n_buckets, t - window) : t;
+      };
+      t_dp_exposed = exposed(rs.total(), w.overlap_grad_reduce, W_b) +
+                     exposed(ag.total(), w.overlap_param_gather, W_f);
+      // (the hidden part slows the compute it hides behind [WL23])
+      t_dp_exposed +=
+          kOverlapSlowdown * std::min(W_b + W_f, rs.total() + ag.total() - t_dp_exposed);
+    }
   }
   d.t_dp_exposed = t_dp_exposed;
   // 8. the optimizer step per local parameter of its shard: fp32 master, m, v read and written

@@ -60,7 +60,11 @@ struct ModelWorkloadSpec {
   int first_stage_layers = 0, last_stage_layers = 0;   // uneven stages; 0 = even      (1)
   bool distributed_optimizer = false;                  // [--use-distributed-optimizer]
   bool grad_reduce_bf16 = false;  // main gradients in bf16, not fp32 [--grad-reduce-in-bf16]
-  bool tp_comm_overlap = false;   // TP collectives pipelined with their GEMMs [--tp-comm-overlap]
+  // what the DP ranks shard (Megatron-FSDP's data_parallel_sharding_strategy): nothing, the
+  // optimizer state (= the distributed optimizer), also the gradients, also the parameters (FSDP,
+  // ZeRO-3: gathered layer by layer for the forward and again for the backward)
+  enum class Sharding { None, Optim, OptimGrads, OptimGradsParams } sharding = Sharding::None;
+  bool tp_comm_overlap = false;  // TP collectives pipelined with their GEMMs [--tp-comm-overlap]
   bool overlap_grad_reduce = false;   // DP reduce-scatter behind backward [--overlap-grad-reduce]
   bool overlap_param_gather = false;  // DP all-gather behind forward [--overlap-param-gather]
   double bucket_parameters = 0;       // DP bucket; 0 = max(40e6, 1e6 dp) [--ddp-bucket-size] (1)

@@ -839,6 +839,11 @@ const Section kWorkload{
      boolean("distributed_optimizer")
          .dflt("false")
          .docs("optimizer state sharded over dp x cp (Megatron Core's default: off [F92])"),
+     choice("sharding", {"none", "optim", "optim_grads", "optim_grads_params"})
+         .dflt("none (optim with distributed_optimizer)")
+         .docs("what the dp x cp ranks shard (Megatron-FSDP's names): the optimizer state, also "
+               "the gradients (reduce-scattered every micro-batch), also the parameters (FSDP / "
+               "ZeRO-3: all-gathered layer by layer for the forward and the backward)"),
      choice("grad_reduce", {"fp32", "bf16"})
          .dflt("fp32")
          .docs("main gradients kept and reduced in fp32 (Megatron-LM's default for bf16 [F92]) "

@@ -99,6 +99,13 @@ void readWorkload(reader::MapIn& wm, JobSpec& j) {
   w->read("distributed_optimizer", s.distributed_optimizer);
   std::string gr;
   if (w->read("grad_reduce", gr)) s.grad_reduce_bf16 = gr == "bf16";
+  if (w->read("sharding", gr)) {
+    j.workload_loc["sharding"] = w->locOf("sharding");
+    s.sharding = gr == "optim"                ? ModelWorkloadSpec::Sharding::Optim
+                 : gr == "optim_grads"        ? ModelWorkloadSpec::Sharding::OptimGrads
+                 : gr == "optim_grads_params" ? ModelWorkloadSpec::Sharding::OptimGradsParams
+                                              : ModelWorkloadSpec::Sharding::None;
+  }
   std::string rc;
   if (w->read("recompute", rc))
     s.recompute = rc == "full"        ? ModelWorkloadSpec::Recompute::Full

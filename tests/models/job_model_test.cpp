@@ -267,3 +267,33 @@ TEST_CASE("step model: the output layer stays BF16 under FP8, short-K GEMMs pay 
   // 1024) pay a fixed time per output tile that FP8 does not halve
   CHECK(f8s.fwd.gemm > bfs.fwd.gemm * (0.729 / 0.723) / 2);
 }
+
+TEST_CASE("step model: sharding the gradients and the parameters over the DP ranks (FSDP)",
+          "[job_model]") {
+  // Llama 3 70B, TP 8 x PP 4 x DP 18 on the pod: the distributed optimizer is sharding: optim
+  ModelWorkloadSpec w = llama70b();
+  const DescribedJob zero1 = describe(w);
+  w.distributed_optimizer = false;
+  w.sharding = ModelWorkloadSpec::Sharding::Optim;
+  const DescribedJob optim = describe(w);
+  CHECK(optim.step_time == zero1.step_time);
+  CHECK(optim.memory_per_gpu == zero1.memory_per_gpu);
+  // gradients sharded too: their memory over the 18 ranks, a reduce-scatter every micro-batch
+  w.sharding = ModelWorkloadSpec::Sharding::OptimGrads;
+  const DescribedJob grads = describe(w);
+  CHECK(grads.mem_gradients == Approx(zero1.mem_gradients / 18).epsilon(1e-12));
+  CHECK(grads.mem_weights == zero1.mem_weights);
+  CHECK(grads.dp_comm.beta > 16 * zero1.dp_comm.beta * 4.0 / 6.0);  // 32 RS + 1 AG vs 1 + 1
+  // parameters sharded too: 2 B / 18 per parameter plus two layers gathered, and the gathers
+  // (forward and backward) every micro-batch; the model fits with less memory
+  w.sharding = ModelWorkloadSpec::Sharding::OptimGradsParams;
+  const DescribedJob full = describe(w);
+  const double P_layer = countParameters(llama70b()).per_layer / 8;
+  CHECK(full.mem_weights ==
+        Approx(zero1.mem_weights / 18 + 4 * P_layer).epsilon(1e-3));  // (+ embeddings / 18)
+  CHECK(full.memory_per_gpu < grads.memory_per_gpu);
+  CHECK(full.dp_comm.total() > grads.dp_comm.total());
+  // what a micro-batch's compute cannot hide is exposed: slower than the optimizer-only sharding
+  CHECK(full.t_dp_exposed > 0);
+  CHECK(full.step_time >= grads.step_time);
+}

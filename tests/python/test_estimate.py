@@ -25,6 +25,7 @@ def test_estimate_validation_suite():
     assert all(r["measured_step_time"] > 0 for r in rs)
     mean = sum(abs(r["delta"]) for r in rs) / len(rs)
     assert mean < 0.15
+    assert any(r["id"].endswith("_fsdp") for r in rs)  # sharding: optim_grads_params
 
 
 def test_estimate_bad_case(tmp_path):
