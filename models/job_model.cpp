@@ -616,7 +616,8 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
         const double W_f = d.fwd.total() / d.stage_layers_max * stage[0];
         t_dp_exposed += w.overlap_param_gather ? std::max(t_ag / n_buckets, t_ag - W_f) : t_ag;
       }
-      t_dp_exposed += kOverlapSlowdown * std::min(Mb * window, d.dp_comm.total() - t_dp_exposed);
+      t_dp_exposed +=
+          kOverlapSlowdown * std::clamp(d.dp_comm.total() - t_dp_exposed, 0.0, Mb * window);
     } else if (sharding != S::None) {
       rs = collectiveTime(Collective::ReduceScatter, w.dp_algorithm, dpc, grad_bytes * P_local,
                           dp_lvl);
