@@ -14,6 +14,7 @@
 #include "solver/common/units.h"
 #include "solver/input/datasheet_reader.h"
 #include "solver/input/fluid_reader.h"
+#include "solver/input/workload_reader.h"
 
 namespace dctwin::entities {
 
@@ -291,10 +292,7 @@ void readRackType(MapIn& m, RackTypeSpec& r) {
   m.read("max_working_pressure", r.max_working_pressure);
   m.read("supply_temperature_max", r.supply_temperature_max);
   m.read("gpu", r.gpu);
-  if (auto gm = m.map("gpu_memory")) {
-    gm->read("capacity", r.gpu_hbm_capacity);
-    gm->read("bandwidth", r.gpu_hbm_bandwidth);
-  }
+  readGpuMemory(m, r.gpu_hbm_capacity, r.gpu_hbm_bandwidth);
   m.read("other_idle_power", r.other_idle_power);
   m.read("other_max_power", r.other_max_power);
   if (auto es = m.map("energy_storage")) {

@@ -130,6 +130,13 @@ void readWorkload(reader::MapIn& wm, JobSpec& j) {
   }
 }
 
+void readGpuMemory(MapIn& parent, double& capacity, double& bandwidth) {
+  if (auto gm = parent.map("gpu_memory")) {
+    gm->read("capacity", capacity);
+    gm->read("bandwidth", bandwidth);
+  }
+}
+
 void readHostMemory(MapIn& m, HostMemorySpec& h) {
   m.read("gpus_per_host", h.gpus_per_host);
   m.read("link_bandwidth", h.link_bandwidth);

@@ -17,4 +17,8 @@ void readFabric(reader::MapIn& fabric, FabricSpec& f);
 // the top-level 'host_memory' map (models/host_memory.h)
 void readHostMemory(reader::MapIn& host, HostMemorySpec& h);
 
+// `gpu_memory: {capacity, bandwidth}` under `parent` (a rack type, an estimate case): the GPUs'
+// HBM as fitted; each left as it was when absent                                   (B, B/s)
+void readGpuMemory(reader::MapIn& parent, double& capacity, double& bandwidth);
+
 }  // namespace dctwin

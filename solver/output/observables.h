@@ -632,7 +632,7 @@ enum class Rate { Output, Fast };
     "/job/iteration_time",                                                                         \
     "described training jobs (docs/models/job.md); NaN otherwise and before the first iteration")  \
   X(JobMfu, "/job/mfu", "1", RunMean, Job, Jobs, Output,                                           \
-    "model FLOPs utilisation achieved so far: the step model's FLOPs per iteration ((6 N + 12 L " \
+    "model FLOPs utilisation achieved so far: the step model's FLOPs per iteration ((6 N + 12 L "  \
     "h s) T, PaLM's) / (/job/iteration_time x the job's GPUs x dense BF16 peak)",                  \
     "described training jobs (docs/models/job.md); NaN otherwise and before the first iteration")  \
   X(PowerTime, "/power/time", "s", Instant, Facility, Gpus, Fast, "time of each fast power row",   \
@@ -686,33 +686,33 @@ std::string observablesCsv();
 // job_model, the CLI summary, the report, the GUI's Jobs view and the sweep's /cases read this
 // table; what the run achieves is in /job/iteration_time, /job/tokens_per_second and /job/mfu.
 // X(id, name, unit, description)
-#define DCTWIN_JOB_MODEL(X)                                                                        \
-  X(StepTime, "step_time", "s",                                                                    \
-    "nominal step time: one iteration at the reference clocks, no checkpoint")                     \
-  X(TokensPerSecond, "tokens_per_second", "1/s",                                                   \
-    "nominal tokens per second, whole job: tokens per iteration / step_time")                      \
-  X(Mfu, "mfu", "1",                                                                               \
-    "nominal model FLOPs utilisation: flops / (step_time x the job's GPUs x dense BF16 peak)")     \
-  X(Flops, "flops", "FLOP",                                                                        \
-    "model FLOPs per iteration, all GPUs: (6 N + 12 L h s) T, N the active parameters that "       \
-    "multiply, 12 L h s non-causal attention (PaLM's convention, docs/models/job.md)")             \
-  X(Parameters, "parameters", "1", "parameters of the architecture")                               \
-  X(ActiveParameters, "active_parameters", "1",                                                    \
-    "parameters active per token (MoE: top-k experts)")                                            \
-  X(MemoryPerGpu, "memory_per_gpu", "B",                                                           \
-    "memory per GPU of the most loaded pipeline stage: weights + gradients + optimizer state + "   \
-    "activations")                                                                                 \
-  X(MemoryWeights, "memory_weights", "B", "of it, the weights")                                    \
-  X(MemoryGradients, "memory_gradients", "B", "of it, the gradients")                              \
-  X(MemoryOptimizer, "memory_optimizer", "B",                                                      \
-    "of it, the optimizer state (offloaded to host memory: not in memory_per_gpu)")                \
-  X(MemoryActivations, "memory_activations", "B",                                                  \
-    "of it, the activations kept under the recompute mode")                                        \
-  X(HbmCapacity, "hbm_capacity", "B", "HBM capacity of the job's GPU type")                        \
-  X(MicroBatches, "micro_batches", "1", "micro-batches per iteration in each pipeline")            \
-  X(DataParallel, "dp", "1", "data-parallel replicas")                                             \
-  X(Recompute, "recompute", "1",                                                                   \
-    "activation recompute, given or chosen where not given: 0 none, 1 selective, 2 full "          \
+#define DCTWIN_JOB_MODEL(X)                                                                      \
+  X(StepTime, "step_time", "s",                                                                  \
+    "nominal step time: one iteration at the reference clocks, no checkpoint")                   \
+  X(TokensPerSecond, "tokens_per_second", "1/s",                                                 \
+    "nominal tokens per second, whole job: tokens per iteration / step_time")                    \
+  X(Mfu, "mfu", "1",                                                                             \
+    "nominal model FLOPs utilisation: flops / (step_time x the job's GPUs x dense BF16 peak)")   \
+  X(Flops, "flops", "FLOP",                                                                      \
+    "model FLOPs per iteration, all GPUs: (6 N + 12 L h s) T, N the active parameters that "     \
+    "multiply, 12 L h s non-causal attention (PaLM's convention, docs/models/job.md)")           \
+  X(Parameters, "parameters", "1", "parameters of the architecture")                             \
+  X(ActiveParameters, "active_parameters", "1",                                                  \
+    "parameters active per token (MoE: top-k experts)")                                          \
+  X(MemoryPerGpu, "memory_per_gpu", "B",                                                         \
+    "memory per GPU of the most loaded pipeline stage: weights + gradients + optimizer state + " \
+    "activations")                                                                               \
+  X(MemoryWeights, "memory_weights", "B", "of it, the weights")                                  \
+  X(MemoryGradients, "memory_gradients", "B", "of it, the gradients")                            \
+  X(MemoryOptimizer, "memory_optimizer", "B",                                                    \
+    "of it, the optimizer state (offloaded to host memory: not in memory_per_gpu)")              \
+  X(MemoryActivations, "memory_activations", "B",                                                \
+    "of it, the activations kept under the recompute mode")                                      \
+  X(HbmCapacity, "hbm_capacity", "B", "HBM capacity of the job's GPU type")                      \
+  X(MicroBatches, "micro_batches", "1", "micro-batches per iteration in each pipeline")          \
+  X(DataParallel, "dp", "1", "data-parallel replicas")                                           \
+  X(Recompute, "recompute", "1",                                                                 \
+    "activation recompute, given or chosen where not given: 0 none, 1 selective, 2 full "        \
     "(/job/model/recompute_name)")
 
 enum class JobCol : int {

@@ -47,10 +47,7 @@ std::vector<EstimateCase> loadEstimateFromString(const std::string& text, const 
       m.read("gpu", c.gpu_name);
       m.read("gpus", c.gpus);
       m.read("nvlink_domain", c.nvlink_domain);
-      if (auto gm = m.map("gpu_memory")) {
-        gm->read("capacity", c.hbm_capacity);
-        gm->read("bandwidth", c.hbm_bandwidth);
-      }
+      readGpuMemory(m, c.hbm_capacity, c.hbm_bandwidth);
       m.read("measured_step_time", c.measured_step_time);
       m.list("tags", [&](const YAML::Node& t, const std::string&, std::size_t) {
         if (t.IsScalar()) c.tags.push_back(t.as<std::string>());

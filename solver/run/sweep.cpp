@@ -147,8 +147,8 @@ class MetricsSink : public RunSink {
  public:
   explicit MetricsSink(double from) : from_(from) {}
   double settled_at = kNaN;  // the first training job's first steady iteration (s)
-  struct Cum {             // cumulative values at one row
-    double E_storage = 0;  // net energy drawn from the stores (PUE credits it)
+  struct Cum {               // cumulative values at one row
+    double E_storage = 0;    // net energy drawn from the stores (PUE credits it)
     double t = 0, E_utility = 0, E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0;
     double E_pump = 0, heat_in = 0, throttled = 0, iterations = 0, iteration_sum = 0;
     double E_air_racks = 0;  // air-cooled racks' IT + fan energy (issue 19)
