@@ -67,7 +67,9 @@ void annualInit(const FacilityModel& m, State& st) {
     for (GpuProgress& p : j.gpu) reg.add(p.wait_time);
     reg.count(j.iterations);
     reg.count(j.checkpoints);
-    reg.count(j.iterations_at_checkpoint);
+    // a level, set to the iterations at each checkpoint, not a rate: summed as a counter it
+    // would grow by every iteration since the last checkpoint, window after window
+    a.follow.emplace_back(&j.iterations_at_checkpoint, &j.iterations);
     a.shift.push_back(&j.t_last_iteration_end);
     a.shift.push_back(&j.t_last_checkpoint_end);
   }
@@ -90,6 +92,7 @@ void annualInit(const FacilityModel& m, State& st) {
   a.count_before.assign(a.count.size(), 0.0);
   a.count_sum.assign(a.count.size(), 0.0);
   a.count_carry.assign(a.count.size(), 0.0);
+  a.follow_before.assign(a.follow.size(), 0);
   for (auto* v : {&a.E_Q_liquid, &a.E_P, &a.E_Q_air, &a.T_in_ref}) v->assign(m.nrack, 0.0);
   a.Tj_max.assign(m.ngroup, 0.0);
   a.Thbm_max.assign(m.ngroup, 0.0);
@@ -204,6 +207,7 @@ void annualSlowAdvance(const FacilityModel& m, State& st, double t0, double t1) 
   if (!(dt > 0) || !(a.window_time > 0)) return;
   const double f = dt / a.window_time;
   for (std::size_t k = 0; k < a.acc.size(); ++k) *a.acc[k] += a.acc_sum[k] * f;
+  for (std::size_t k = 0; k < a.follow.size(); ++k) a.follow_before[k] = *a.follow[k].second;
   // counters: whole counts, the fractions carried (deterministic: no rounding of a sum)
   for (std::size_t k = 0; k < a.count.size(); ++k) {
     a.count_carry[k] += a.count_sum[k] * f;
@@ -211,6 +215,8 @@ void annualSlowAdvance(const FacilityModel& m, State& st, double t0, double t1) 
     *a.count[k] += long(whole);
     a.count_carry[k] -= whole;
   }
+  for (std::size_t k = 0; k < a.follow.size(); ++k)
+    *a.follow[k].first += *a.follow[k].second - a.follow_before[k];
   for (double* v : a.shift) *v += dt;
   (void)m;
   a.slow_seconds += dt;

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "models/gpu_batch.h"
@@ -264,6 +265,10 @@ struct AnnualState {
   std::vector<long*> count;  // integer counters (iterations, checkpoints): with a carry
   std::vector<double> count_before, count_sum, count_carry;
   std::vector<double*> shift;  // absolute times that move on with the jobs (last iteration end)
+  // levels that keep their distance to a counter (the iterations at the last checkpoint follow
+  // the iterations, so the work a failure would lose stays what it was at the window's end)
+  std::vector<std::pair<long*, long*>> follow;  // (level, the counter it follows)
+  std::vector<long> follow_before;
   // offsets into acc of the power layer's interval energies whose means replace its instants
   int off_rack_P_in = -1, off_rack_psu_loss = -1, off_bus_loss = -1, off_utility = -1;
   int off_ups_in = -1, off_ups_out = -1, off_ups_loss = -1, off_air_it = -1, off_iv_time = -1;

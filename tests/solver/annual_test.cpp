@@ -6,6 +6,8 @@
 #include <string>
 
 #include "models/weather.h"
+#include "solver/compile/compile.h"
+#include "solver/engine/integrator.h"
 #include "solver/input/loader.h"
 #include "solver/input/scenario.h"
 #include "solver/run/run.h"
@@ -143,4 +145,35 @@ TEST_CASE("annual mode: the monthly table across a month's end", "[annual][summa
   const double E = r.summary.months[0].E_facility + r.summary.months[1].E_facility;
   CHECK(E == Approx(r.summary.plant.E_facility).epsilon(1e-9));
   CHECK_THAT(r.text(), Catch::Contains("annual mode") && Catch::Contains("month  6"));
+}
+
+// the iterations at the last checkpoint are a level that follows the iterations, not a rate: a
+// checkpoint inside a window once made the slow segments add every iteration since the last one,
+// window after window, until the counter overflowed (UBSan, report.annual, 365 d). Over 8 weeks
+// of weekly windows, the work a failure would lose stays within one checkpoint interval
+TEST_CASE("annual mode: the iterations at the last checkpoint follow the iterations",
+          "[annual][checkpoint]") {
+  FacilitySpec spec = loadFacility(kFacilities + "pod_gb200_plant_w32.yaml");
+  const Scenario sc = loadScenarioFromString(
+      "duration: 56 d\noutput_interval: 1 h\nmode: annual\n"
+      "annual: {window: 5 min, settle: 30 min, period: 7 d, slow_step: 15 min, "
+      "supply_change: 0.5 K, wet_bulb_change: 100 K}\n",
+      "weekly.yaml");
+  applyScenario(sc, spec);
+  FacilityModel m = compileFacility(spec);
+  m.options.output_interval = sc.output_interval;
+  m.options.annual = sc.annual;
+  State st = makeState(m, m.fws_T.eval(0.0));
+  RunOptions ro;
+  ro.duration = sc.duration;
+  REQUIRE(simulate(m, st, ro, nullptr).ok);
+  CHECK(st.annual.windows >= 8);
+  const JobState& j = st.gl.job[0];
+  REQUIRE(j.iterations > 0);
+  REQUIRE(j.checkpoints > 0);
+  const double per_interval = m.job_spec[0].checkpoint_interval / meanIterationTime(j);
+  INFO("iterations " << j.iterations << ", at the last checkpoint " << j.iterations_at_checkpoint
+                     << ", per checkpoint interval " << per_interval);
+  CHECK(j.iterations_at_checkpoint <= j.iterations);
+  CHECK(double(j.iterations - j.iterations_at_checkpoint) <= per_interval + 1);
 }
