@@ -401,6 +401,7 @@ void markAll(JobState& st) {
 // from phase 0 once the restart is done; failed GPUs move to hot spares while there are any
 void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> alive) {
   st.failures += 1;
+  st.interrupt = false;
   // the iterations since the checkpoint are lost (they stay counted as completed: the throughput
   // ratio measures the pace of the iterations that ran)
   st.lost_iterations += double(st.iterations - st.iterations_at_checkpoint);
@@ -424,7 +425,10 @@ void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> ali
     s.phase = 0;
     s.work = 0;
     s.waiting = false;
-    if (spare && !alive[g]) s.on_spare = true;
+    if (spare && !alive[g] && !s.on_spare) {
+      s.on_spare = true;
+      ++st.on_spares;
+    }
   }
   rollBackMap(&st.map_sum[0], &st.map_sum_ckpt[0]);
   markAll(st);
@@ -453,7 +457,7 @@ double handleFailures(const TrainingJobSpec& job, JobState& st, std::span<const 
   const std::size_t ng = st.gpu.size();
   bool all_ok = true;
   for (std::size_t g = 0; g < ng; ++g) all_ok = all_ok && jobGpuOk(st, alive, g);
-  if (st.mode == 0 && !all_ok) failJob(job, st, alive);
+  if (st.mode == 0 && (!all_ok || st.interrupt)) failJob(job, st, alive);
   if (st.mode == 1) {
     all_ok = true;
     for (std::size_t g = 0; g < ng; ++g) all_ok = all_ok && jobGpuOk(st, alive, g);
@@ -586,10 +590,18 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
   c.tb = std::min(t1, job.stop);
   const bool window = c.tb > c.ta;
   c.outside = window ? (c.ta - t) + (t1 - c.tb) : dt;  // before the start, after the stop
+  // a rank on a hot spare whose own GPU is back (repaired: docs/models/failures.md) returns to it
+  // and the spare goes back to the pool
+  if (st.on_spares > 0)
+    for (std::size_t g = 0; g < ng; ++g)
+      if (st.gpu[g].on_spare && io.alive[g]) {
+        st.gpu[g].on_spare = false;
+        --st.on_spares;
+      }
   // failures and restarts (rare): handled before the per-GPU passes, which then start at t_run
   c.all_ok = allGpusOk(st, io.alive);
   c.t_run = c.ta;
-  if (window && job.restart_on_failure && (st.mode != 0 || !c.all_ok)) {
+  if (window && job.restart_on_failure && (st.mode != 0 || !c.all_ok || st.interrupt)) {
     for (std::size_t g = 0; g < ng; ++g) {
       Utilization u{};
       if (io.alive[g]) addScaled(u, c.idle, c.outside);

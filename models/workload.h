@@ -177,6 +177,10 @@ struct JobState {
   double restart_left = 0;            // of the restart in progress                       (s)
   long iterations_at_checkpoint = 0;  // iterations completed at the last checkpoint (or failure)
   long failures = 0;                  // failures (restarts begun)
+  // an interruption without a lost GPU (the job's software, docs/models/failures.md): the job
+  // fails at its next step and restarts from its last checkpoint (restart_on_failure only)
+  bool interrupt = false;
+  int on_spares = 0;           // ranks running on hot spares now
   double lost_iterations = 0;  // completed iterations lost at failures (kept = iterations - lost)
   // GPUs that ran on past the last step's end (each chunk's first and last, in chunk order, up
   // to kRunHints): the next step tests whether one of them runs on past its end too

@@ -35,6 +35,7 @@
 #include "models/power_smoothing.h"
 #include "models/pump.h"
 #include "models/rack_parts.h"
+#include "models/reliability.h"
 #include "models/switch_rack.h"
 #include "models/weather.h"
 #include "models/workload.h"
@@ -308,6 +309,8 @@ struct FacilityModel {
   };
   std::vector<FaultEvent> fault_events;
   DetectionParams detection;
+  // failures as a seeded process (docs/models/failures.md); off unless a scenario has `failures:`
+  FailureProcessParams failures;
   std::vector<double> cdu_design_flow;  // sum of its racks' design flows            (m3/s)
   // coolant inventory and loop pressure (docs/models/leak.md)
   std::vector<double> cdu_V_loop;  // liquid volume outside the tank                  (m3)

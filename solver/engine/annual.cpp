@@ -1,6 +1,8 @@
 // annual.cpp: the multi-rate annual mode (see annual.h, docs/models/annual.md)
 #include "solver/engine/annual.h"
 
+#include "solver/engine/engine.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -53,14 +55,24 @@ void annualInit(const FacilityModel& m, State& st) {
   reg.add(g.E_electric);
   reg.add(g.E_to_coolant);
   // the jobs: iterations and their time, waits, stalls, the bottleneck maps; their clocks
-  for (JobState& j : g.job) {
+  for (std::size_t jx = 0; jx < g.job.size(); ++jx) {
+    JobState& j = g.job[jx];
     reg.add(j.time_map);
-    reg.add(j.time_ckpt);
+    // the maps at the last checkpoint are levels (a failure moves the map's growth since them to
+    // lost work), set where the slow segment's checkpoints fall
+    if (j.time_ckpt.size() == j.time_map.size())
+      for (std::size_t k = 0; k < j.time_map.size(); ++k) {
+        a.follow_acc.emplace_back(&j.time_ckpt[k], &j.time_map[k]);
+        a.follow_acc_job.push_back(int(jx));
+      }
     // the job-level map the outputs read (its per-GPU form above is kept only for small jobs);
     // the barrier-wait attribution is booked at each release from the map's growth since the
     // last one, so the slow segments' waits are attributed at the first release after them
     for (double& x : j.map_sum) reg.add(x);
-    for (double& x : j.map_sum_ckpt) reg.add(x);
+    for (int k = 0; k < kTimeCats; ++k) {
+      a.follow_acc.emplace_back(&j.map_sum_ckpt[k], &j.map_sum[k]);
+      a.follow_acc_job.push_back(int(jx));
+    }
     reg.add(j.sum_iteration_time);
     reg.add(j.stalled_time);
     reg.add(j.lost_iterations);
@@ -70,6 +82,7 @@ void annualInit(const FacilityModel& m, State& st) {
     // a level, set to the iterations at each checkpoint, not a rate: summed as a counter it
     // would grow by every iteration since the last checkpoint, window after window
     a.follow.emplace_back(&j.iterations_at_checkpoint, &j.iterations);
+    a.follow_job.push_back(int(jx));
     a.shift.push_back(&j.t_last_iteration_end);
     a.shift.push_back(&j.t_last_checkpoint_end);
   }
@@ -93,6 +106,9 @@ void annualInit(const FacilityModel& m, State& st) {
   a.count_sum.assign(a.count.size(), 0.0);
   a.count_carry.assign(a.count.size(), 0.0);
   a.follow_before.assign(a.follow.size(), 0);
+  a.follow_acc_before.assign(a.follow_acc.size(), 0.0);
+  a.job_phi.assign(g.job.size(), -1.0);
+  a.job_ckpt_own.assign(g.job.size(), 0.0);
   for (auto* v : {&a.E_Q_liquid, &a.E_P, &a.E_Q_air, &a.T_in_ref}) v->assign(m.nrack, 0.0);
   a.Tj_max.assign(m.ngroup, 0.0);
   a.Thbm_max.assign(m.ngroup, 0.0);
@@ -122,7 +138,12 @@ void annualBeginWindow(const FacilityModel& m, State& st, double t) {
   // window's means are taken
   const bool at_job_time = std::any_of(a.job_times.begin(), a.job_times.end(),
                                        [t](double tj) { return std::abs(tj - t) < 1e-6; });
-  const bool settle = a.windows == 0 || at_job_time;
+  // a failure or repair of the failure process (docs/models/failures.md) due now: the restart
+  // and the jobs' recovery run at full resolution, and the window's means are taken after them;
+  // a window never straddles the next one
+  const double t_fail = nextFailureEvent(m, st);
+  const bool at_failure = std::abs(t_fail - t) < 1e-6;
+  const bool settle = a.windows == 0 || at_job_time || at_failure;
   a.measure_from = t + (settle ? m.options.annual.settle : 0.0);
   a.window_end = std::min(a.measure_from + m.options.annual.window, nextJobTime(a, t));
   a.window_time = 0;
@@ -197,6 +218,9 @@ void annualBeginSlow(const FacilityModel& m, State& st, double t, const double* 
     p.P_ups_loss = s[a.off_ups_loss] / w;
     p.P_air_it = s[a.off_air_it] / w;
   }
+  // the jobs' checkpoint cycles in their own time start from the window's last checkpoints
+  for (std::size_t j = 0; j < a.job_ckpt_own.size(); ++j)
+    a.job_ckpt_own[j] = g.job[j].t_last_checkpoint_end;
   a.T_supply_ref = fwsSupplyTemperature(m, st, t);
   a.T_wb_ref = m.has_plant ? m.weather.at(m.plant_start + t).T_wb : 0.0;
 }
@@ -206,7 +230,34 @@ void annualSlowAdvance(const FacilityModel& m, State& st, double t0, double t1) 
   const double dt = t1 - t0;
   if (!(dt > 0) || !(a.window_time > 0)) return;
   const double f = dt / a.window_time;
+  // the jobs' checkpoint cycles in their own time, for the work a failure loses: a job that
+  // reaches its checkpoint interval inside the segment took its last checkpoint phi before t1
+  // (phi: the time past the last whole cycle), else it is further from its last one. The clock
+  // that schedules the next checkpoint moves with the segment instead (a.shift), so that
+  // successive windows sample the cycle; without this one every failure after a segment would
+  // lose the share of the cycle the last window ended at.
+  for (std::size_t j = 0; j < a.job_phi.size(); ++j) {
+    a.job_phi[j] = -1.0;
+    const TrainingJobSpec& js = m.job_spec[j];
+    JobState& J = st.gl.job[j];
+    const double C = js.checkpoint_interval + js.checkpoint_duration;
+    if (m.job_kind[int(j)] != 0 || !(js.checkpoint_interval > 0) || J.mode != 0) continue;
+    if (t1 <= js.start || t0 >= js.stop) continue;
+    const double phi1 = t1 - a.job_ckpt_own[j];
+    if (phi1 < C) continue;
+    a.job_phi[j] = std::fmod(phi1, C);
+    a.job_ckpt_own[j] = t1 - a.job_phi[j];
+  }
+  for (std::size_t k = 0; k < a.follow_acc.size(); ++k)
+    a.follow_acc_before[k] = *a.follow_acc[k].second;
   for (std::size_t k = 0; k < a.acc.size(); ++k) *a.acc[k] += a.acc_sum[k] * f;
+  // the levels at the last checkpoint: the counter's value phi earlier at the segment's rate
+  for (std::size_t k = 0; k < a.follow_acc.size(); ++k) {
+    const double phi = a.job_phi[std::size_t(a.follow_acc_job[k])];
+    if (phi < 0) continue;
+    const double now = *a.follow_acc[k].second;
+    *a.follow_acc[k].first = now - (now - a.follow_acc_before[k]) / dt * phi;
+  }
   for (std::size_t k = 0; k < a.follow.size(); ++k) a.follow_before[k] = *a.follow[k].second;
   // counters: whole counts, the fractions carried (deterministic: no rounding of a sum)
   for (std::size_t k = 0; k < a.count.size(); ++k) {
@@ -215,10 +266,14 @@ void annualSlowAdvance(const FacilityModel& m, State& st, double t0, double t1) 
     *a.count[k] += long(whole);
     a.count_carry[k] -= whole;
   }
-  for (std::size_t k = 0; k < a.follow.size(); ++k)
-    *a.follow[k].first += *a.follow[k].second - a.follow_before[k];
+  for (std::size_t k = 0; k < a.follow.size(); ++k) {
+    const double phi = a.job_phi[std::size_t(a.follow_job[k])];
+    if (phi < 0) continue;
+    const long now = *a.follow[k].second;
+    const double rate = double(now - a.follow_before[k]) / dt;
+    *a.follow[k].first = std::max(*a.follow[k].first, now - std::lround(rate * phi));
+  }
   for (double* v : a.shift) *v += dt;
-  (void)m;
   a.slow_seconds += dt;
 }
 
@@ -227,6 +282,7 @@ bool annualRefreshDue(const FacilityModel& m, const State& st, double t, bool at
   const AnnualParams& p = m.options.annual;
   if (at_break || t >= a.window_start + p.period - 1e-9) return true;
   if (!a.job_times.empty() && nextJobTime(a, a.window_start) <= t + 1e-9) return true;
+  if (nextFailureEvent(m, st) <= t + 1e-9) return true;
   if (std::abs(fwsSupplyTemperature(m, st, t) - a.T_supply_ref) > p.dT_supply) return true;
   if (m.has_plant && std::abs(m.weather.at(m.plant_start + t).T_wb - a.T_wb_ref) > p.dT_wet_bulb)
     return true;
@@ -235,9 +291,12 @@ bool annualRefreshDue(const FacilityModel& m, const State& st, double t, bool at
 
 double annualNextStop(const FacilityModel& m, const State& st, double t) {
   const AnnualState& a = st.annual;
-  if (!a.slow) return t < a.measure_from - 1e-9 ? a.measure_from : a.window_end;
+  if (!a.slow)
+    return std::min(t < a.measure_from - 1e-9 ? a.measure_from : a.window_end,
+                    nextFailureEvent(m, st));
   (void)t;
-  return std::min(a.window_start + m.options.annual.period, nextJobTime(a, a.window_start));
+  return std::min({a.window_start + m.options.annual.period, nextJobTime(a, a.window_start),
+                   nextFailureEvent(m, st)});
 }
 
 void annualHoldMaxima(const FacilityModel& m, State& st, const double* y) {

@@ -26,6 +26,14 @@ double tankLiquidFraction(const FacilityModel& m, int c, double V_lost);
 double rackIsolation(const FacilityModel& m, const State& st, int r, double t);
 double orificeFlow(double CdA, double dp, double rho);
 void pollDetectors(const FacilityModel& m, State& st, double t, const double* y);
+// failures as a seeded process (solver/engine/failure_process.cpp, docs/models/failures.md): the
+// first failure of each class drawn from t0; the failures and repairs due by t applied (between
+// the GPU layer's windows); the time of the next one (inf: none); a training job's expected mean
+// time between failures from the rates (s; NaN without the process)
+void initFailureProcess(const FacilityModel& m, State& st, double t0);
+void stepFailureProcess(const FacilityModel& m, State& st, double t);
+double nextFailureEvent(const FacilityModel& m, const State& st);
+double jobMeanTimeBetweenFailures(const FacilityModel& m, int j);
 // the strainers' dp switches (solver/engine/filter_switch.cpp, issue 19): polled by pollDetectors
 void pollFilterSwitch(const FacilityModel& m, State& st, double t);
 

@@ -621,7 +621,8 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
     if (st.gl.job[j].failures > f.job_failures_logged[j]) {
       f.job_failures_logged[j] = st.gl.job[j].failures;
       log(st, t, "job " + m.job_name[j], "job_failed", "critical",
-          "a GPU of the job failed: restart from the last checkpoint after " +
+          "a GPU of the job was lost, or the job was interrupted: restart from the last "
+          "checkpoint after " +
               fmt(m.job_spec[j].restart_time) + " s (" + fmt(st.gl.job[j].lost_iterations) +
               " iterations lost so far)");
     }

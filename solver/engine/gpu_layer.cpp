@@ -784,6 +784,11 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
           if (fs.gpu_net_dead[i] || nvl_dead) alive[k] = 0;
         }
       }
+      // GPUs a failure of the failure process took (docs/models/failures.md), until repaired
+      if (!fs.rack_down.empty() && fs.rack_down[r] > 0)
+        for (int q = qa; q < qb; ++q)
+          for (int i = m.group_gpuadr[q]; i < m.group_gpuadr[q] + m.group_gpunum[q]; ++i)
+            if (fs.gpu_down_until[i] > 0) alive[slot[q]] = 0;
     }
     qa = qb;
   }
@@ -1064,7 +1069,7 @@ bool blockEligible(const FacilityModel& m, State& st, double t0, double t1) {
     if (!fs.job_cap.empty() && fs.job_cap[std::size_t(j)] > 0) return false;
     if ((t0 < spec.start && spec.start < t1) || (t0 < spec.stop && spec.stop < t1)) return false;
     const JobState& js = g.job[std::size_t(j)];
-    if (js.mode != 0) return false;
+    if (js.mode != 0 || js.interrupt) return false;
     const auto& alive = g.job_alive[std::size_t(j)];
     if (std::find(alive.begin(), alive.end(), char(0)) != alive.end()) return false;
   }

@@ -365,6 +365,12 @@ struct Run {
   bool annualSwitch(bool at_break) {
     AnnualState& a = st.annual;
     const AnnualParams& p = m.options.annual;
+    // a failure or repair inside a window (docs/models/failures.md): a new window from it, which
+    // lets the restart settle before its means are taken
+    if (!a.slow && t > a.window_start + 1e-6 && nextFailureEvent(m, st) <= t + 1e-9) {
+      annualBeginWindow(m, st, t);
+      return true;
+    }
     if (!a.slow && t >= a.window_end - 1e-9) {
       if (a.window_end < a.measure_from + p.window - 1e-9) {
         annualBeginWindow(m, st, t);  // cut at a job's start or stop: a new window from there
@@ -409,6 +415,7 @@ struct Run {
     }
     // the multi-rate annual mode: a full-resolution window first (docs/models/annual.md)
     annual = m.options.annual.enabled && (m.ngpu > 0 || m.has_power);
+    initFailureProcess(m, st, t);  // (docs/models/failures.md; nothing without `failures:`)
     if (annual) {
       annualInit(m, st);
       annualBeginWindow(m, st, t);
@@ -421,6 +428,9 @@ struct Run {
         res.cancelled = true;
         break;
       }
+      // the failure process's failures and repairs due now (docs/models/failures.md); its next
+      // one is a stop of the GPU layer's window (in the annual mode, of the slow segment too)
+      if (m.failures.enabled && !(annual && st.annual.slow)) stepFailureProcess(m, st, t);
       double t_out = std::min(st.time + k_out * dt_out, t_end);
       double t_stop = std::min(t_out, t_break);
       if (polling) t_stop = std::min(t_stop, t_poll);
@@ -428,6 +438,7 @@ struct Run {
       if (annual) t_stop = std::min(t_stop, annualNextStop(m, st, t));
       const bool slow = annual && st.annual.slow;
       if (!slow && (m.ngpu > 0 || m.has_power)) {
+        if (m.failures.enabled) t_stop = std::min(t_stop, nextFailureEvent(m, st));
         t_stop = std::min(t_stop, t + m.coupling_dt);
         if (annual) annualBeforeGpu(st);
         gpuLayerWindow(t_stop, pool);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "models/gpu_batch.h"
+#include "models/reliability.h"
 #include "solver/compile/model.h"
 #include "solver/output/report.h"
 
@@ -265,10 +266,17 @@ struct AnnualState {
   std::vector<long*> count;  // integer counters (iterations, checkpoints): with a carry
   std::vector<double> count_before, count_sum, count_carry;
   std::vector<double*> shift;  // absolute times that move on with the jobs (last iteration end)
-  // levels that keep their distance to a counter (the iterations at the last checkpoint follow
-  // the iterations, so the work a failure would lose stays what it was at the window's end)
-  std::vector<std::pair<long*, long*>> follow;  // (level, the counter it follows)
+  // levels set at each checkpoint (the iterations and the maps at the last checkpoint), with
+  // the counter each belongs to and its job: in the slow segments the jobs' checkpoint cycles run
+  // on in their own time (annualSlowAdvance), so a level moves only where a checkpoint falls
+  std::vector<std::pair<long*, long*>> follow;  // (level, its counter)
   std::vector<long> follow_before;
+  std::vector<std::pair<double*, double*>> follow_acc;  // (level, its accumulator)
+  std::vector<double> follow_acc_before;
+  std::vector<int> follow_job, follow_acc_job;
+  std::vector<double>
+      job_phi;  // per job: time since its last checkpoint at the segment's end, or -1
+  std::vector<double> job_ckpt_own;  // per job: its last checkpoint's end in its own time (s)
   // offsets into acc of the power layer's interval energies whose means replace its instants
   int off_rack_P_in = -1, off_rack_psu_loss = -1, off_bus_loss = -1, off_utility = -1;
   int off_ups_in = -1, off_ups_out = -1, off_ups_loss = -1, off_air_it = -1, off_iv_time = -1;
@@ -365,6 +373,17 @@ struct FaultState {
   std::vector<double> gpu_spine;
   // set points changed by events per CDU (NaN: the facility's): supply T (K), dp (Pa), flow (m3/s)
   std::vector<double> set_T, set_dp, set_flow;
+  // failures as a seeded process (solver/engine/failure_process.cpp, docs/models/failures.md):
+  // the generator, each class's next failure, per GPU the time it is back (0: not taken), the
+  // GPUs taken now (capacity reserved for every GPU), per rack how many, the next repair, and
+  // the failures drawn per class
+  FailureRng fp_rng;
+  double fp_next[kFailClasses] = {};
+  std::vector<double> gpu_down_until;
+  std::vector<int> gpu_down;
+  std::vector<int> rack_down;
+  double fp_next_repair = 0;
+  long fp_count[kFailClasses] = {};
   ProtectionState prot;  // protection layers (solver/engine/protection.cpp)
 };
 

@@ -46,6 +46,7 @@ class ScenarioReader {
     if (auto d = top.map("detection")) readDetection(*d);
     if (auto d = top.map("protection")) readProtection(*d);
     readAnnual(top);
+    if (auto fl = top.map("failures")) readFailures(*fl);
     top.list("events", [&](const YAML::Node& e, const std::string& path, std::size_t) {
       readEvent(e, path);
     });
@@ -82,6 +83,19 @@ class ScenarioReader {
         f_.s.add(top.locOf("annual"), fmt(p.period) + " s",
                  "expected annual.period >= annual.window (" + fmt(p.window) + " s)");
     }
+  }
+
+  // failures as a seeded process (docs/models/failures.md)
+  void readFailures(MapIn& fl) {
+    FailureProcessParams& p = sc_.failures;
+    p.enabled = true;
+    fl.read("repair_time", p.repair_time);
+    long long seed = 1;
+    if (fl.read("seed", seed)) p.seed = static_cast<unsigned long long>(seed);
+    fl.read("scale", p.scale);
+    fl.read("gpus_per_host", p.gpus_per_host);
+    if (auto mt = fl.map("mtbf"))
+      for (int c = 0; c < kFailClasses; ++c) mt->read(failureClassInfo(c).key, p.mtbf[c]);
   }
 
   void readDetection(MapIn& d) {
@@ -486,6 +500,7 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                              {"heat_rejection_failure", K::HeatRejectionFailure},
                                              {"makeup_water_loss", K::MakeupWaterLoss},
                                              {"plant_pump_failure", K::PlantPumpFailure}};
+  spec.failures = sc.failures;
   if (sc.hot_spares >= 0)  // the scenario's spare GPUs replace each training job's own
     for (auto& j : spec.jobs) j.training.hot_spares = sc.hot_spares;
   const auto& suggest = reader::didYouMean;

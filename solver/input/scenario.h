@@ -41,6 +41,7 @@ struct Scenario {
   DetectionSpec detection;
   std::vector<std::string> protection_keys;  // the `protection` keys the file sets
   AnnualParams annual;  // `mode: annual` and its `annual:` section (docs/models/annual.md)
+  FailureProcessParams failures;  // the `failures:` section (docs/models/failures.md)
 };
 
 // throws LoadFailure

@@ -317,6 +317,50 @@ const Section kAnnual{
          .dflt("5 K")
          .docs("a new window when the outdoor wet bulb moved this much since the last one")}};
 
+// failures as a seeded process (docs/models/failures.md): the classes' mean times between failures
+// per GPU, from the Llama 3 fleet's interruption table [F5]
+const Section kFailureMtbf{
+    "scenario.failures.mtbf",
+    "mean time between failures per GPU, by class (docs/models/failures.md)",
+    {quantity("gpu", Dim::Time, {3600, 1e13, false, false, "1 h ... 3e5 yr"})
+         .dflt("4,514 d [F5]")
+         .docs("the GPU itself (faulty GPU, SRAM, system processor, silent data corruption, "
+               "thermal interface and sensor): 196 of Llama 3's 419 interruptions"),
+     quantity("hbm", Dim::Time, {3600, 1e13, false, false, "1 h ... 3e5 yr"})
+         .dflt("12,288 d [F5]")
+         .docs("the GPU's HBM: 72 of 419"),
+     quantity("network", Dim::Time, {3600, 1e13, false, false, "1 h ... 3e5 yr"})
+         .dflt("21,065 d [F5]")
+         .docs("the GPU's scale-out path (switch, cable, NIC): 42 of 419; the GPU is lost to its "
+               "job until repaired"),
+     quantity("host", Dim::Time, {3600, 1e13, false, false, "1 h ... 3e5 yr"})
+         .dflt("20,575 d [F5]")
+         .docs("the host (maintenance, SSD, chassis, IO board, CPU, memory): 43 of 419, per GPU; "
+               "a failure takes the host's gpus_per_host GPUs"),
+     quantity("software", Dim::Time, {3600, 1e13, false, false, "1 h ... 3e5 yr"})
+         .dflt("14,044 d [F5]")
+         .docs("the job's software (bugs, NCCL watchdog, dependencies): 63 of 419, per GPU of "
+               "the job; interrupts the job without taking a GPU")}};
+
+const Section kFailures{
+    "scenario.failures",
+    "failures as a seeded process: components fail at published rates, are repaired, and "
+    "training jobs restart from their last checkpoint (docs/models/failures.md)",
+    {quantity("repair_time", Dim::Time, {60, 366 * 86400.0, false, false, "1 min ... 366 d"})
+         .req()
+         .docs("a taken GPU or host is back after this (required: no published figure; the "
+               "site's own)"),
+     integer("seed", 0, 9007199254740992LL)
+         .dflt("1")
+         .docs("same seed, same failures (times, classes, GPUs), whatever the thread count"),
+     quantity("scale", Dim::None, {0, 1000, false, false, "0 ... 1000"})
+         .dflt("1")
+         .docs("every class's rate times this (a what-if: 1 = the published fleet's)"),
+     integer("gpus_per_host", 1, 72)
+         .dflt("4")
+         .docs("GPUs one host failure takes (GB200/GB300 NVL72 compute tray: 4 [K26])"),
+     map("mtbf", kFailureMtbf)}};
+
 const Section kScenario{
     "scenario",
     "a dctwin scenario file (docs/scenario-format.md)",
@@ -343,7 +387,7 @@ const Section kScenario{
          .dflt("full")
          .docs("full: every GPU step resolved; annual: the multi-rate annual mode "
                "(docs/models/annual.md); --annual sets it"),
-     map("annual", kAnnual)}};
+     map("annual", kAnnual), map("failures", kFailures)}};
 
 }  // namespace
 

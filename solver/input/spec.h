@@ -19,6 +19,7 @@
 #include "models/plant_control.h"
 #include "models/power_smoothing.h"
 #include "models/rack_parts.h"
+#include "models/reliability.h"
 #include "models/switch_rack.h"
 #include "models/weather.h"
 #include "models/workload.h"
@@ -360,6 +361,8 @@ struct FacilitySpec {
   bool gpu_group_identical = true;
   VariationSpec variation;
   std::vector<FaultSpec> faults;  // from a scenario, in time order
+  // failures as a seeded process, from a scenario's `failures:` (docs/models/failures.md)
+  FailureProcessParams failures;
   DetectionSpec detection;
 };
 

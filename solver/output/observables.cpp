@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "solver/common/parallel.h"
+#include "solver/engine/engine.h"
 #include "solver/output/observe.h"
 
 namespace dctwin {
@@ -1030,6 +1031,14 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       });
     case Obs::JobFailures:
       return each(nj, [&](int j) { return double(gl.job[j].failures); });
+    case Obs::JobMtbf:
+      return each(nj, [&](int j) { return jobMeanTimeBetweenFailures(m, j); });
+    case Obs::JobCheckpointIntervalOptimal:
+      return each(nj, [&](int j) {
+        const double M = jobMeanTimeBetweenFailures(m, j);
+        const double d = training(j) ? m.job_spec[j].checkpoint_duration : 0.0;
+        return std::isfinite(M) && d > 0 ? dalyInterval(d, M) : kNaN;
+      });
     case Obs::PowerTime:
       return one(c.t);
     case Obs::PowerRackP:

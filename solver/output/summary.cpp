@@ -190,6 +190,8 @@ void SummarySink::row(const OutputFrame& f) {
     if (J.kind == 0) {
       J.goodput = col(Obs::JobGoodput)[j];
       J.failures = long(col(Obs::JobFailures)[j]);
+      J.mtbf = col(Obs::JobMtbf)[j];
+      J.checkpoint_interval_optimal = col(Obs::JobCheckpointIntervalOptimal)[j];
       for (int c = 0; c <= int(Obs::JobTimeLostWork) - int(Obs::JobTimeCompute); ++c) {
         const Obs o = Obs(int(Obs::JobTimeCompute) + c);
         J.time_map.emplace_back(std::string(obsPath(o)).substr(10), col(o)[j]);
@@ -370,6 +372,14 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
       if (J.kind != 0 || !(wall > 0)) continue;
       line("  job %-15s where the time went (mean per GPU, %.0f s): goodput %.4f, %ld failures",
            J.name.c_str(), wall, J.goodput, J.failures);
+      // the failure process: failures per 1,000 GPU-days against the rate it was drawn at
+      if (std::isfinite(J.mtbf) && J.gpus > 0)
+        line(
+            "      failures as a process: %.3f job failures per 1,000 GPU-days (expected at "
+            "most %.3f: one every %.1f h); optimum checkpoint interval %.1f min (Daly)",
+            double(J.failures) / (double(J.gpus) * wall / 86400) * 1000,
+            1000 * 86400 / (J.mtbf * double(J.gpus)), J.mtbf / 3600,
+            J.checkpoint_interval_optimal / 60);
       for (const auto& [n, v] : J.time_map)
         if (v > 0) line("      %-16s %10.1f s %6.2f %%", n.c_str(), v, 100 * v / wall);
       // the barrier wait by the cause of the straggler it waited for (docs/models/job.md); NaN

@@ -46,6 +46,9 @@ struct RunSummary {
     double straggler_wait = 0;
     double goodput = 0;  // (1)
     long failures = 0;
+    // the failure process (docs/models/failures.md): the job's expected mean time between
+    // failures and Daly's optimum checkpoint interval; NaN without a failures: section  (s)
+    double mtbf = 0, checkpoint_interval_optimal = 0;
     // achieved by the step model's count (/job/tokens_per_second, /job/mfu); NaN where the job
     // is not a described training job or no iteration completed                (1/s), (1)
     double tokens_per_second = 0, mfu = 0;
