@@ -428,6 +428,7 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
         "failed, %d failed) in %.1f s wall, %.1f cases per minute; /cases in %s\n",
         cases.size(), int(cases.size()) - shed - failed, shed, failed, wall,
         wall > 0 ? 60.0 * (all.size() - done.size()) / wall : 0.0, output.c_str());
+    if (s.replicates > 0) std::printf("%s", ensembleText(ensembleTable(s, cases, all)).c_str());
   }
   return failed > 0 ? 4 : 0;
 }
