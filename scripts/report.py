@@ -564,7 +564,10 @@ def calendar_section(figs, f, t_s, summary, tables):
         return
     y0 = float(y0)
     span = float(t_s[-1] - t_s[0])
-    summary.append(("Calendar", f"from {start} of the weather year (local standard time), "
+    tz = f.attrs.get("calendar_time_zone", b"")
+    tz = tz.decode() if isinstance(tz, bytes) else str(tz)
+    zone = f"local standard time, {tz}" if tz and tz != "unknown" else "local standard time"
+    summary.append(("Calendar", f"from {start} of the weather year ({zone}), "
                                 f"{fmt(span / 86400.0, 2)} days"))
     if "monthly" in f and "month" in f["monthly"]:
         m = f["monthly"]

@@ -258,8 +258,13 @@ parameters:
             start = start.decode() if isinstance(start, bytes) else start
             check(start == "07-15 00:00" and f.attrs["calendar_year_start"] == 195 * 86400,
                   f"the start date in the file: {start}")
+            tz = f.attrs["calendar_time_zone"]
+            tz = tz.decode() if isinstance(tz, bytes) else tz
+            check(tz == "UTC-07:00" and f.attrs["calendar_utc_offset"] == -7 * 3600,
+                  f"the time zone in the file (Phoenix's EPW LOCATION): {tz}")
         page, man = report(dctwin, h5, out)
         check("from 07-15 00:00 of the weather year" in page, "the start date in the summary")
+        check("local standard time, UTC-07:00" in page, "the time zone in the summary")
         table = page[page.index("Monthly totals (/monthly)"):]
         check(all(m in table[:4000] for m in ("Jul", "Dec", "Jan", "Jun")), "12 months in the table")
         check(any(f["file"] == "calendar.png" for f in man["figures"]),
