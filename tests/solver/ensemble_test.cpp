@@ -223,9 +223,20 @@ TEST_CASE(
       " -d /ensemble/mean/T_junction_max -d /ensemble/p5/T_junction_max -d "
       "/ensemble/p95/T_junction_max -d /ensemble/std/E_it -d /ensemble/outcome -d "
       "/cases/parameters/variation_seed ";
+  // and as two shards (Slurm array tasks; MPI ranks share the same gather) merged
+  const std::string dctwin = std::string(DCTWIN_CLI);
+  for (int k = 1; k <= 2; ++k)
+    REQUIRE(sh(dctwin + " sweep " + dir + "/e.yaml -q --shard " + std::to_string(k) + "/2 -o " +
+               dir + "/s" + std::to_string(k) + ".h5")
+                .first == 0);
+  REQUIRE(sh(dctwin + " merge " + dir + "/e.yaml " + dir + "/s1.h5.journal " + dir +
+             "/s2.h5.journal -q -o " + dir + "/m.h5")
+              .first == 0);
   const auto a = sh("h5dump" + cols + dir + "/j1.h5 | tail -n +2").second;
   const auto b = sh("h5dump" + cols + dir + "/j3.h5 | tail -n +2").second;
+  const auto m = sh("h5dump" + cols + dir + "/m.h5 | tail -n +2").second;
   CHECK(a == b);
+  CHECK(a == m);
   CHECK_THAT(a, Catch::Contains("3 of 3 completed"));
   // every /ensemble dataset says what it is
   auto [rca, attrs] = sh("h5dump -A -d /ensemble/p95/T_junction_max " + dir + "/j1.h5");
