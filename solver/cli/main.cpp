@@ -717,7 +717,7 @@ int main(int argc, char** argv) {
 
   std::string export_file, export_out;
   std::vector<std::string> export_series;
-  bool export_long = false, export_full = false;
+  bool export_long = false, export_full = false, export_ensemble = false;
   CLI::App* exporter = app.add_subcommand(
       "export",
       "Write series of a run's results file, or a sweep's /cases table, as CSV for spreadsheets "
@@ -738,6 +738,9 @@ int main(int argc, char** argv) {
       ->type_name("FILE");
   exporter->add_flag("--long", export_long,
                      "Tidy long format: one row per value, time,path,column,value,unit");
+  exporter->add_flag("--ensemble", export_ensemble,
+                     "A sweep file's /ensemble table (replicates: mean, std, p5, p95 of every "
+                     "metric per design point) instead of its /cases table");
   exporter->add_flag("--full-width", export_full,
                      "Every selected column in the wide table, past the 16384 columns a "
                      "spreadsheet opens (default: the series that fit, with a warning)");
@@ -845,15 +848,29 @@ int main(int argc, char** argv) {
                                      export_file +
                                          " is a sweep's /cases file: its table is written whole, "
                                          "one row per case (--series and --long are for runs)");
+        const auto ensemble =
+            export_ensemble ? dctwin::ensembleColumns(d) : std::vector<dctwin::SweepColumn>{};
+        if (export_ensemble && ensemble.empty())
+          throw CLI::ValidationError("--ensemble", export_file +
+                                                       " has no /ensemble table: its sweep has no "
+                                                       "replicates (docs/sweep-format.md)");
         std::ofstream file;
         if (!export_out.empty()) {
           file.open(export_out, std::ios::binary);
           if (!file) throw std::runtime_error("cannot write " + export_out);
         }
-        dctwin::writeSweepCsv(d, export_out.empty() ? std::cout : file);
+        if (export_ensemble) {
+          dctwin::writeColumnsCsv(ensemble, export_out.empty() ? std::cout : file);
+        } else {
+          dctwin::writeSweepCsv(d, export_out.empty() ? std::cout : file);
+        }
         if (!export_out.empty() && !file) throw std::runtime_error("cannot write " + export_out);
         return 0;
       }
+      if (export_ensemble)
+        throw CLI::ValidationError("--ensemble", export_file +
+                                                     " is a run's results file: --ensemble is for "
+                                                     "a sweep file with replicates");
       auto paths = dctwin::selectSeries(d, export_series);
       if (!export_long && !export_full) {  // a table a spreadsheet opens
         std::vector<std::string> left;

@@ -915,7 +915,10 @@ std::vector<SweepColumn> sweepColumns(const ResultsData& d) {
 }
 
 void writeSweepCsv(const ResultsData& d, std::ostream& out) {
-  const auto cols = sweepColumns(d);
+  writeColumnsCsv(sweepColumns(d), out);
+}
+
+void writeColumnsCsv(const std::vector<SweepColumn>& cols, std::ostream& out) {
   auto quote = [](const std::string& s) {
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
     std::string q = "\"";

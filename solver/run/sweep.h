@@ -169,6 +169,8 @@ std::vector<SweepColumn> sweepColumns(const ResultsData& d);
 // the table as CSV, one row per case: a header of "name (unit)" labels, then the values
 // (numbers at full precision, text quoted where it must be)
 void writeSweepCsv(const ResultsData& d, std::ostream& out);
+// the same for any columns (an ensemble's: ensembleColumns)
+void writeColumnsCsv(const std::vector<SweepColumn>& cols, std::ostream& out);
 
 // runs per design point: the sweep's replicates, 1 without an ensemble. Case k is replicate
 // k % R of design point k / R

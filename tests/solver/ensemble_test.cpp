@@ -237,6 +237,15 @@ TEST_CASE(
   const auto m = sh("h5dump" + cols + dir + "/m.h5 | tail -n +2").second;
   CHECK(a == b);
   CHECK(a == m);
+  // dctwin export --ensemble: the table as CSV, one row per design point; a run file or a sweep
+  // without replicates is refused, naming why
+  auto [rce, csv] = sh(dctwin + " export " + dir + "/j1.h5 --ensemble");
+  REQUIRE(rce == 0);
+  CHECK_THAT(csv, Catch::StartsWith("point,replicates,completed,outcome,parameters/fws,") &&
+                      Catch::Contains("p95/T_junction_max (K)") &&
+                      Catch::Contains("\n1,3,3,3 of 3 completed,40 degC,"));
+  auto [rcn, none] = sh(dctwin + " export " + dir + "/j1.h5 --ensemble --long");
+  CHECK(rcn != 0);
   CHECK_THAT(a, Catch::Contains("3 of 3 completed"));
   // every /ensemble dataset says what it is
   auto [rca, attrs] = sh("h5dump -A -d /ensemble/p95/T_junction_max " + dir + "/j1.h5");
