@@ -20,23 +20,20 @@ if(TARGET dctwin-gui)
   install(TARGETS dctwin-gui RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
 
-# the man page (help2man, from --help: cmake/dctwin_man.cmake) and bash completion
+# the man page and the bash completion, generated at build time by the program from its own
+# option definitions (`dctwin man`, `dctwin completion bash`; solver/cli/cli_docs.h)
 #   <prefix>/share/man/man1/dctwin.1, <prefix>/share/bash-completion/completions/dctwin
-find_program(DCTWIN_HELP2MAN help2man)
-if(DCTWIN_HELP2MAN)
-  add_custom_command(
-    OUTPUT ${PROJECT_BINARY_DIR}/dctwin.1
-    COMMAND ${CMAKE_COMMAND} -DDCTWIN=$<TARGET_FILE:dctwin> -DOUTPUT=${PROJECT_BINARY_DIR}/dctwin.1
-            -DHELP2MAN=${DCTWIN_HELP2MAN} -P ${PROJECT_SOURCE_DIR}/cmake/dctwin_man.cmake
-    DEPENDS dctwin ${PROJECT_SOURCE_DIR}/cmake/dctwin_man.cmake
-    COMMENT "man page dctwin.1 (help2man)"
-    VERBATIM)
-  add_custom_target(dctwin_man ALL DEPENDS ${PROJECT_BINARY_DIR}/dctwin.1)
-else()
-  message(STATUS "help2man not found: no man page (apt-get install help2man)")
-endif()
-install(FILES ${PROJECT_BINARY_DIR}/dctwin.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1 OPTIONAL)
-install(FILES ${PROJECT_SOURCE_DIR}/scripts/completion/dctwin.bash
+add_custom_command(
+  OUTPUT ${PROJECT_BINARY_DIR}/dctwin.1 ${PROJECT_BINARY_DIR}/dctwin.bash
+  COMMAND dctwin man -o ${PROJECT_BINARY_DIR}/dctwin.1
+  COMMAND dctwin completion bash -o ${PROJECT_BINARY_DIR}/dctwin.bash
+  DEPENDS dctwin
+  COMMENT "man page dctwin.1 and bash completion dctwin.bash (from the CLI's definitions)"
+  VERBATIM)
+add_custom_target(dctwin_cli_docs ALL DEPENDS ${PROJECT_BINARY_DIR}/dctwin.1
+                                              ${PROJECT_BINARY_DIR}/dctwin.bash)
+install(FILES ${PROJECT_BINARY_DIR}/dctwin.1 DESTINATION ${CMAKE_INSTALL_MANDIR}/man1)
+install(FILES ${PROJECT_BINARY_DIR}/dctwin.bash
         DESTINATION ${CMAKE_INSTALL_DATADIR}/bash-completion/completions RENAME dctwin)
 
 # 2. the library (static) and its public headers. Public: what a front includes (the spec and its

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include "models/psychro.h"
 
@@ -15,6 +16,14 @@ double secondsOfYear(int month, int day, int hour) {
   int d = 0;
   for (int k = 0; k < month - 1; ++k) d += kDaysInMonth[k];
   return ((d + day - 1) * 24.0 + hour) * 3600.0;
+}
+
+std::string utcOffsetText(double seconds) {
+  if (std::isnan(seconds)) return "unknown";
+  const int m = static_cast<int>(std::lround(std::min(std::abs(seconds), 86400.0) / 60.0));
+  char b[32];
+  std::snprintf(b, sizeof b, "UTC%c%02d:%02d", seconds < 0 ? '-' : '+', m / 60, m % 60);
+  return b;
 }
 
 int monthOfYear(double t_year) {

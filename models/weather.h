@@ -6,6 +6,7 @@
 // pressure by the ASHRAE psychrometric relations (models/psychro.h).
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,10 @@ struct WeatherSeries {
   std::string location;                               // EPW LOCATION city, region, country
   double latitude = 0, longitude = 0, elevation = 0;  // (deg, deg, m)
   int start_weekday = 0;                              // 0 Sunday ... 6 Saturday (EPW DATA PERIODS)
+  // the offset of the file's local standard time from UTC (EPW LOCATION, hours east; Phoenix
+  // -7), in s; NaN where not known (constant and design-day weather without plant.weather's
+  // time_zone)
+  double utc_offset = std::numeric_limits<double>::quiet_NaN();
   bool synthetic = false;  // the header says SYNTHETIC (generated from monthly means)
   // hourly values, hour h covering [h, h+1) h of the year (EPW hour 1 = 00:00-01:00); one entry for
   // a constant condition, 24 for a design day (repeated)
@@ -39,5 +44,8 @@ WeatherSeries designDayWeather(double T_db_max, double range, double T_wb, doubl
 double secondsOfYear(int month, int day, int hour);
 // the calendar month (1-12) of a time in seconds from 1 January 00:00, the year wrapping
 int monthOfYear(double t_year);
+// a UTC offset (s east) as people write it: "UTC-07:00", "UTC+05:30", "UTC+00:00"; "unknown" for
+// NaN
+std::string utcOffsetText(double seconds);
 
 }  // namespace dctwin

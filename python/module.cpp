@@ -699,7 +699,34 @@ struct PySweepTable {
   py::dict table, units, basis, attributes;
   std::string source;
   std::size_t rows = 0;
+  py::object ensemble = py::none();  // a PyEnsemble for a sweep with replicates
 };
+
+// an ensemble's /ensemble table (docs/sweep-format.md "Ensembles"): one row per design point
+struct PyEnsemble {
+  py::dict table, units, basis;
+  std::size_t rows = 0;
+};
+
+PyEnsemble ensembleOf(const std::vector<SweepColumn>& cols) {
+  PyEnsemble E;
+  for (const SweepColumn& c : cols) {
+    const py::str k(c.name);
+    if (c.is_text) {
+      E.table[k] = c.text;
+      E.rows = c.text.size();
+    } else {
+      if (c.name == "point" || c.name == "replicates" || c.name == "completed")
+        E.table[k] = integers(std::vector<long long>(c.numbers.begin(), c.numbers.end()));
+      else
+        E.table[k] = doubles(c.numbers);
+      E.rows = c.numbers.size();
+    }
+    E.units[k] = c.unit;
+    E.basis[k] = c.basis;
+  }
+  return E;
+}
 
 PySweepTable sweepTable(const ResultsData& d) {
   PySweepTable T;
@@ -728,6 +755,7 @@ PySweepTable sweepTable(const ResultsData& d) {
   }
   for (const auto& [k, v] : d.text_attributes) T.attributes[py::str(k)] = v;
   for (const auto& [k, v] : d.number_attributes) T.attributes[py::str(k)] = v;
+  if (auto cols = ensembleColumns(d); !cols.empty()) T.ensemble = py::cast(ensembleOf(cols));
   return T;
 }
 
@@ -920,7 +948,7 @@ PySweepResult runSweepPy(const PySweep& S, int threads, int max_cases, const py:
 // a grid sweep over an in-memory facility: {"facility.<path>" | "scenario.<path>": [values]}
 PySweep gridSweep(const PyFacility& fac, const py::dict& parameters, const py::object& scenario,
                   const py::object& duration, const py::object& output_interval,
-                  const std::string& name) {
+                  const std::string& name, int replicates, long long seed) {
   PySweep S;
   SweepSpec& s = S.spec;
   s.name = name;
@@ -963,13 +991,26 @@ PySweep gridSweep(const PyFacility& fac, const py::dict& parameters, const py::o
     yaml << "]}\n";
     s.params.push_back(std::move(p));
   }
+  if (replicates != 0) {  // an ensemble: every case `replicates` times, variation seeds drawn
+    if (replicates < 2 || replicates > 10000)
+      throw py::value_error("replicates: " + std::to_string(replicates) +
+                            ": an ensemble needs 2 to 10000 replicates (0: none)");
+    if (seed < 0) throw py::value_error("seed: expected 0 or more");
+    s.replicates = replicates;
+    s.seed = static_cast<std::uint64_t>(seed);
+    s.replicates_loc = SourceLoc{s.file, 0, 0, "replicates"};
+    yaml << "replicates: " << replicates << "\nseed: " << seed << "\n";
+    addReplicateSeeds(s);
+  }
   s.text = yaml.str();
   S.cases = expandCases(s);
   // every value of every parameter once, before anything runs (errors name the parameter)
   std::vector<std::set<std::string>> seen(s.params.size());
   for (const SweepCase& c : S.cases) {
     bool fresh = false;
-    for (std::size_t j = 0; j < s.params.size(); ++j) fresh |= seen[j].insert(c.values[j]).second;
+    for (std::size_t j = 0; j < s.params.size(); ++j)
+      if (!s.params[j].replicate_seed || c.index == 0)  // one seed stands for the others
+        fresh |= seen[j].insert(c.values[j]).second;
     if (!fresh) continue;
     const CaseInputs in = caseInputs(s, c, base.facility_text, base.scenario_text);
     (void)loadFacilityFromString(in.facility_text, s.facility_path, folderOf(s.facility_path));
@@ -1325,6 +1366,30 @@ PYBIND11_MODULE(dctwin, m) {
         "(dctwin sweep -o) into a SweepTable; series: glob patterns of a run's series to read "
         "(default: all). Raises FileNotFoundError or ResultsError.");
 
+  py::class_<PyEnsemble>(m, "EnsembleTable",
+                         "An ensemble sweep's intervals (docs/sweep-format.md \"Ensembles\"): "
+                         "one row per design point; columns point, replicates, completed, "
+                         "outcome, parameters/<name>, and mean/<metric>, std/<metric>, "
+                         "p5/<metric>, p95/<metric> over the point's completed replicates.")
+      .def("__getitem__",
+           [](const PyEnsemble& E, const std::string& k) {
+             if (!E.table.contains(k)) throw py::key_error(k);
+             return E.table[py::str(k)];
+           })
+      .def("__len__", [](const PyEnsemble& E) { return E.rows; })
+      .def("keys", [](const PyEnsemble& E) { return E.table.attr("keys")(); })
+      .def_readonly("table", &PyEnsemble::table)
+      .def_readonly("units", &PyEnsemble::units)
+      .def_readonly("basis", &PyEnsemble::basis)
+      .def(
+          "to_pandas", [](const PyEnsemble& E) { return pandasFrame(E.table, E.units, E.basis); },
+          "The table as a pandas DataFrame, one row per design point (units and basis in "
+          ".attrs).")
+      .def("__repr__", [](const PyEnsemble& E) {
+        return "<dctwin.EnsembleTable: " + std::to_string(E.rows) + " design point(s), " +
+               std::to_string(E.table.size()) + " columns>";
+      });
+
   py::class_<PySweepTable>(m, "SweepTable",
                            "A sweep's /cases table read from its file (read_results): one entry "
                            "per case in each column (numpy arrays; lists of str for status, "
@@ -1341,6 +1406,8 @@ PYBIND11_MODULE(dctwin, m) {
       .def_readonly("basis", &PySweepTable::basis)
       .def_readonly("attributes", &PySweepTable::attributes, "the file's root attributes")
       .def_readonly("source", &PySweepTable::source)
+      .def_readonly("ensemble", &PySweepTable::ensemble,
+                    "an ensemble sweep's /ensemble table (EnsembleTable), None without replicates")
       .def(
           "to_pandas", [](const PySweepTable& T) { return pandasFrame(T.table, T.units, T.basis); },
           "The table as a pandas DataFrame, one row per case (units and basis in .attrs).")
@@ -1377,9 +1444,11 @@ PYBIND11_MODULE(dctwin, m) {
       .def_static("grid", &gridSweep, py::arg("facility"), py::arg("parameters"),
                   py::arg("scenario") = py::none(), py::kw_only(), py::arg("duration") = py::none(),
                   py::arg("output_interval") = py::none(), py::arg("name") = "python",
+                  py::arg("replicates") = 0, py::arg("seed") = 1,
                   "A grid sweep over an in-memory (possibly edited) Facility: parameters maps "
                   "'facility.<path>' or 'scenario.<path>' to a list of values; every value is "
-                  "checked at once (LoadError).")
+                  "checked at once (LoadError). replicates >= 2: an ensemble, every case run "
+                  "that many times with variation seeds drawn from seed (SweepResult.ensemble()).")
       .def(
           "check",
           [](const PySweep& S) {
@@ -1436,6 +1505,20 @@ PYBIND11_MODULE(dctwin, m) {
             return pandasFrame(R.table, R.units, basis);
           },
           "The metrics table as a pandas DataFrame, one row per case (units and basis in .attrs).")
+      .def(
+          "ensemble",
+          [](const PySweepResult& R) -> py::object {
+            if (R.spec.replicates <= 0) return py::none();
+            if (R.results.size() != R.cases.size())
+              throw py::value_error("the sweep did not run all its cases (" +
+                                    std::to_string(R.results.size()) + " of " +
+                                    std::to_string(R.cases.size()) +
+                                    "): an ensemble's intervals need every replicate");
+            return py::cast(ensembleOf(ensembleColumns(ensembleTable(R.spec, R.cases, R.results))));
+          },
+          "An ensemble sweep's intervals (EnsembleTable: mean, std, p5, p95 of every metric per "
+          "design point over its completed replicates), as /ensemble of the file; None without "
+          "replicates.")
       .def(
           "write",
           [](const PySweepResult& R, const py::object& p) {

@@ -564,7 +564,10 @@ def calendar_section(figs, f, t_s, summary, tables):
         return
     y0 = float(y0)
     span = float(t_s[-1] - t_s[0])
-    summary.append(("Calendar", f"from {start} of the weather year (local standard time), "
+    tz = f.attrs.get("calendar_time_zone", b"")
+    tz = tz.decode() if isinstance(tz, bytes) else str(tz)
+    zone = f"local standard time, {tz}" if tz and tz != "unknown" else "local standard time"
+    summary.append(("Calendar", f"from {start} of the weather year ({zone}), "
                                 f"{fmt(span / 86400.0, 2)} days"))
     if "monthly" in f and "month" in f["monthly"]:
         m = f["monthly"]
@@ -956,6 +959,11 @@ def sweep_report(f, out):
     outcome = text(c["outcome"]) if "outcome" in c else [
         "failed" if failed[i] else status[i] for i in range(n)]
     params = list(c["parameters"].keys()) if "parameters" in c else []
+    ens = f["ensemble"] if "ensemble" in f else None
+    if ens is not None and "parameters" in ens:
+        # an ensemble: the design parameters are the axes; the replicates' seeds and uncertain
+        # draws are noise, shown as intervals (ensemble_section), not as axes
+        params = [p for p in params if p in ens["parameters"]]
     plant = "E_facility" in c and np.any(np.isfinite(c["E_facility"][()][ok]))
     currency = sweep_currency(f)
     if plant:  # the plant's metrics first: what a site's manager asks of a design
@@ -1092,6 +1100,12 @@ def sweep_report(f, out):
             if g.size:
                 i = g[np.argmin(v[g])]
                 best.append((label, f"case {int(c['index'][i])}: {fmt(v[i], 4)} {unit}"))
+    tables = []
+    if ens is not None:
+        ens_rows, ens_best = ensemble_section(figs, c, ens, ok, metrics, pv, params)
+        tables.append(("Ensemble: mean [p5, p95] over each design point's completed replicates",
+                       ens_rows))
+        best += ens_best
     shed = ~ok & ~failed
     best.insert(0, ("Cases", f"{n} ({int(ok.sum())} completed, {int(shed.sum())} not comparable "
                              f"(protection acted or the job failed), {int(failed.sum())} failed)"))
@@ -1100,7 +1114,65 @@ def sweep_report(f, out):
                         "; ".join(f"case {int(c['index'][i])}: {outcome[i]}"
                                   for i in np.where(~ok)[0][:12])
                         + (f"; ... ({int((~ok).sum()) - 12} more)" if (~ok).sum() > 12 else "")))
-    return figs, head, table, best
+    return figs, head, table, best, tables
+
+
+def ensemble_section(figs, c, ens, ok, metrics, pv, params):
+    """an ensemble sweep (replicates): each metric's mean with its p5-p95 interval per design
+    point against the first design parameter, the completed replicates as dots; the table of
+    intervals. A design choice is told from the seed's noise where the intervals do not overlap"""
+    npts = ens["point"].shape[0]
+    reps = ens["replicates"][()]
+    done = ens["completed"][()]
+    outcome = text(ens["outcome"])
+    point_of = c["design_point"][()] if "design_point" in c else c["index"][()] // max(1, reps[0])
+    shown = [m for m in metrics if f"mean/{m[1]}" in ens][:6]
+    if params and shown:
+        p = params[0]
+        xs_case, xlabel, cats = pv[p]
+        xs = np.array([xs_case[np.where(point_of == k)[0][0]] for k in range(npts)])
+        cols = 3
+        rows = max(1, math.ceil(len(shown) / cols))
+        fig, axes = plt.subplots(rows, cols, figsize=(11, min(7.8, 2.8 * rows)), squeeze=False)
+        good = done >= 2
+        for k, (label, key, unit, off) in enumerate(shown):
+            ax = axes[k // cols][k % cols]
+            mean, lo, hi = (scaled(ens[st], key, unit, off) for st in ("mean", "p5", "p95"))
+            ycase = scaled(c, key, unit, off)
+            ax.scatter(xs_case[ok], ycase[ok], s=6, color="0.6", label="replicates")
+            ax.errorbar(xs[good], mean[good], yerr=[mean[good] - lo[good], hi[good] - mean[good]],
+                        fmt="o", ms=4, capsize=3, color="C0", label="mean, p5-p95")
+            ax.set_xlabel(xlabel, fontsize=8)
+            ax.set_ylabel(f"{label}" + (f" ({unit})" if unit else ""), fontsize=8)
+            ax.grid(alpha=0.3)
+            if cats:
+                ax.set_xticks(range(len(cats)), cats, rotation=30, fontsize=7, ha="right")
+        for k in range(len(shown), rows * cols):
+            axes[k // cols][k % cols].axis("off")
+        legend(axes[0][0])
+        figs.add(f"Ensemble: mean and p5-p95 over {int(reps[0])} replicates per design point "
+                 f"against {p} (completed replicates only; grey: each replicate)", fig,
+                 "ensemble.png")
+    head = ["point"] + params + ["completed"] + [
+        m[0] + (f" ({m[2]})" if m[2] else "") for m in shown]
+    rows = [head]
+    for k in range(npts):
+        row = [str(int(ens["point"][k]))]
+        row += [text(ens["parameters"][p])[k] for p in params]
+        row.append(f"{int(done[k])}/{int(reps[k])}" + ("" if done[k] == reps[k] else
+                                                         f" ({outcome[k]})"))
+        for label, key, unit, off in shown:
+            def v(st):
+                return float(scaled(ens[st], key, unit, off)[k])
+            row.append("" if not math.isfinite(v("mean")) else
+                       f"{v('mean'):.4g} [{v('p5'):.4g}, {v('p95'):.4g}]")
+        rows.append(row)
+    best = [("Ensemble", f"{npts} design points x {int(reps[0])} replicates (variation seeds"
+                         " and uncertain inputs); intervals over the completed replicates")]
+    if np.any(done < reps):
+        best.append(("Replicates not completed",
+                     "; ".join(f"point {k}: {outcome[k]}" for k in np.where(done < reps)[0][:12])))
+    return rows, best
 
 
 def excluded_note(c, ok, outcome):
@@ -1446,11 +1518,12 @@ def report(f, a):
     schema = schema.decode() if isinstance(schema, bytes) else str(schema)
     name = os.path.basename(a.results)
     if schema.startswith("dctwin-sweep"):
-        figs, head, table, best = sweep_report(f, a.output)
+        figs, head, table, best, tables = sweep_report(f, a.output)
         title = f"dctwin sweep: {name}"
-        write_html(a.output, title, figs, best, subtitle=f"{len(table)} cases",
+        write_html(a.output, title, figs, best, subtitle=f"{len(table)} cases", tables=tables,
                    cases=(head, table), prov=provenance(f))
-        write_pdf(a.output, title, figs, [("Summary", None, best), ("Cases", head, table)])
+        blocks = [("Summary", None, best)] + [(cap, rows[0], rows[1:]) for cap, rows in tables]
+        write_pdf(a.output, title, figs, blocks + [("Cases", head, table)])
     else:
         figs, events, summary, alarms, tables, sub = run_report(f, a.output, a)
         title = f"dctwin run: {name}"

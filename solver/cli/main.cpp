@@ -32,6 +32,7 @@
 #include <sstream>
 #include <vector>
 
+#include "solver/cli/cli_docs.h"
 #include "solver/cli/progress.h"
 #include "solver/common/bounded_file.h"
 #include "solver/common/paths.h"
@@ -161,7 +162,7 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   if (!res.ok) {
     std::cerr << "dctwin: " << res.error << "\n";
     if (!output.empty()) std::cerr << "dctwin: results up to the failure are in " << output << "\n";
-    return 3;
+    return dctwin::cli::kExitRunFailed;
   }
   return 0;
 }
@@ -371,7 +372,7 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
               << ": " << kept << " of " << cases.size() << " cases done and kept in " << journal
               << "; " << (journal_error.empty() ? "" : "free space, then ")
               << "run the same command again to resume\n";
-    return journal_error.empty() ? 128 + sig : 7;
+    return journal_error.empty() ? 128 + sig : dctwin::cli::kExitWrite;
   }
   // gather the ranks' new results on rank 0
   std::string mine;
@@ -416,7 +417,7 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
     std::cerr << "dctwin sweep: results file: " << e.what() << "\ndctwin sweep: all "
               << cases.size() << " cases are kept in " << journal0
               << "; free space, then run the same command again to write the table\n";
-    return 7;
+    return dctwin::cli::kExitWrite;
   }
   for (int r = 0; r < 1024; ++r)
     std::filesystem::remove(r == 0 ? journal0 : journal0 + "." + std::to_string(r));
@@ -428,8 +429,9 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
         "failed, %d failed) in %.1f s wall, %.1f cases per minute; /cases in %s\n",
         cases.size(), int(cases.size()) - shed - failed, shed, failed, wall,
         wall > 0 ? 60.0 * (all.size() - done.size()) / wall : 0.0, output.c_str());
+    if (s.replicates > 0) std::printf("%s", ensembleText(ensembleTable(s, cases, all)).c_str());
   }
-  return failed > 0 ? 4 : 0;
+  return failed > 0 ? dctwin::cli::kExitCasesFailed : 0;
 }
 
 int mergeCommand(const std::string& file, const std::vector<std::string>& journals,
@@ -463,7 +465,7 @@ int mergeCommand(const std::string& file, const std::vector<std::string>& journa
       if (!have[c.index] && shown++ < 20) missing += " " + std::to_string(c.index);
     std::cerr << "dctwin merge: " << cases.size() - all.size() << " of " << cases.size()
               << " cases missing:" << missing << (shown > 20 ? " ..." : "") << "\n";
-    return 5;
+    return dctwin::cli::kExitCasesMissing;
   }
   writeSweepResults(output, s, cases, all);
   int failed = 0, shed = 0;
@@ -497,7 +499,7 @@ int schemaCommand(const std::string& format, const std::string& kind_name,
       std::cerr << "dctwin schema: " << update << ": no table '" << id << "' in the " << kind_name
                 << " keys\n";
     std::ofstream(update, std::ios::binary) << doc;
-    return unknown.empty() ? 0 : 2;
+    return unknown.empty() ? 0 : dctwin::cli::kExitInput;
   }
   const std::string text =
       format == "markdown" ? dctwin::keys::markdownTables(kind) : dctwin::keys::jsonSchema(kind);
@@ -552,24 +554,28 @@ int main(int argc, char** argv) {
       "Simulate a facility and write HDF5 results; prints a summary (peak temperatures, "
       "flows, heat, energy balance, solver statistics)");
   run->add_option("facility", facility, "Facility file (YAML, docs/facility-format.md)")
+      ->type_name("YAML")
       ->required()
       ->check(CLI::ExistingFile);
   run->add_option("--scenario,-s", scenario,
                   "Scenario file (YAML, docs/scenario-format.md): duration, output interval, "
                   "initial temperature, load and facility-water events")
+      ->type_name("YAML")
       ->check(CLI::ExistingFile);
   run->add_option("--duration,-d", duration,
                   "Simulated time, e.g. 2h, 90min, 3600s (overrides the scenario; default 1 h)");
   run->add_option("--output-interval,-i", interval,
                   "Time between result rows, e.g. 10s (overrides the scenario; default 60 s)");
-  run->add_option("--output,-o", output, "HDF5 results file to write (docs/results.md)");
+  run->add_option("--output,-o", output, "HDF5 results file to write (docs/results.md)")
+      ->type_name("H5");
   run->add_option("--power-interval,-p", power_interval,
                   "Also record rack and IT power every this often (e.g. 0.1s, rounded to the GPU "
                   "step) under /power, to see the sub-second swings of synchronous training");
   std::string vtk_dir;
   run->add_option("--vtk", vtk_dir,
                   "Also write the facility geometry with its fields at every output time for "
-                  "ParaView: DIR/facility.pvd and DIR/facility_NNNNNN.vtu (docs/results.md)");
+                  "ParaView: DIR/facility.pvd and DIR/facility_NNNNNN.vtu (docs/results.md)")
+      ->type_name("DIR");
   int run_threads = 1, run_threads_old = 0;
   run->add_option("--threads,-t", run_threads,
                   "Worker threads for the racks (halls and campuses; the results do not depend "
@@ -583,6 +589,7 @@ int main(int argc, char** argv) {
   run->add_option("--record", record,
                   "Write only the series whose paths match these glob patterns, e.g. '/rack/*' "
                   "'/facility/*' (/time always; 'dctwin outputs' lists the paths)")
+      ->type_name("PATTERN")
       ->expected(1, -1);
   run->add_flag("--quiet,-q", quiet, "Print nothing but errors");
   bool allow_large = false;
@@ -601,11 +608,13 @@ int main(int argc, char** argv) {
       "Check a facility, scenario or sweep file (told apart by its keys) and report every "
       "problem in it, or its size");
   check->add_option("file", check_file, "Facility, scenario or sweep file (YAML)")
+      ->type_name("YAML")
       ->required()
       ->check(CLI::ExistingFile);
   check
       ->add_option("--facility,-f", check_facility,
                    "For a scenario: the facility to apply it to and compile")
+      ->type_name("YAML")
       ->check(CLI::ExistingFile);
 
   std::string schema_format = "json", schema_kind = "facility", schema_out, schema_update;
@@ -617,10 +626,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"json", "markdown"}));
   schema->add_option("--file", schema_kind, "facility (default), scenario or sweep")
       ->check(CLI::IsMember({"facility", "scenario", "sweep"}));
-  schema->add_option("--output,-o", schema_out, "Write to this file instead of stdout");
-  schema->add_option("--update", schema_update,
-                     "Rewrite the key tables between the keys markers of this markdown file "
-                     "(docs/*-format.md) in place");
+  schema->add_option("--output,-o", schema_out, "Write to this file instead of stdout")
+      ->type_name("FILE");
+  schema
+      ->add_option("--update", schema_update,
+                   "Rewrite the key tables between the keys markers of this markdown file "
+                   "(docs/*-format.md) in place")
+      ->type_name("FILE");
 
   std::string sweep_file, sweep_out = "sweep.h5";
   int sweep_threads = 1, sweep_max = 0;
@@ -628,10 +640,14 @@ int main(int argc, char** argv) {
       "sweep",
       "Run a design sweep (docs/sweep-format.md): cases in parallel, one metrics row per case in "
       "/cases; an interrupted sweep resumes from its journal");
-  sweep->add_option("sweep", sweep_file, "Sweep file (YAML)")->required()->check(CLI::ExistingFile);
+  sweep->add_option("sweep", sweep_file, "Sweep file (YAML)")
+      ->type_name("YAML")
+      ->required()
+      ->check(CLI::ExistingFile);
   sweep->add_option("-j,--jobs", sweep_threads, "Cases run at once (threads)")
       ->check(CLI::Range(1, 1024));
-  sweep->add_option("--output,-o", sweep_out, "HDF5 file for the /cases table (default sweep.h5)");
+  sweep->add_option("--output,-o", sweep_out, "HDF5 file for the /cases table (default sweep.h5)")
+      ->type_name("H5");
   sweep
       ->add_option("--max-cases", sweep_max,
                    "Run at most this many new cases, then stop (resume later with the same "
@@ -651,11 +667,13 @@ int main(int argc, char** argv) {
   CLI::App* merge = app.add_subcommand(
       "merge", "Combine the journals of sweep shards into one /cases table (docs/sweep-format.md)");
   merge->add_option("sweep", merge_file, "The sweep file the shards ran")
+      ->type_name("YAML")
       ->required()
       ->check(CLI::ExistingFile);
   merge->add_option("journals", merge_journals, "The shards' journals (OUTPUT.journal)")
+      ->type_name("JOURNAL")
       ->required();
-  merge->add_option("--output,-o", merge_out, "HDF5 file for the /cases table");
+  merge->add_option("--output,-o", merge_out, "HDF5 file for the /cases table")->type_name("H5");
   merge->add_flag("--quiet,-q", quiet, "Print nothing but errors");
 
   std::string report_file, report_dir;
@@ -665,9 +683,11 @@ int main(int argc, char** argv) {
       "(index.html, plots embedded) and report.pdf (runs scripts/report.py with /usr/bin/python3: "
       "python3-h5py, python3-matplotlib)");
   report->add_option("results", report_file, "Results file (dctwin run -o or dctwin sweep -o)")
+      ->type_name("H5")
       ->required()
       ->check(CLI::ExistingFile);
   report->add_option("--output,-o", report_dir, "Folder for index.html, report.pdf and the plots")
+      ->type_name("DIR")
       ->required();
   std::vector<double> report_at;
   double report_threshold = std::nan("");
@@ -697,7 +717,7 @@ int main(int argc, char** argv) {
 
   std::string export_file, export_out;
   std::vector<std::string> export_series;
-  bool export_long = false, export_full = false;
+  bool export_long = false, export_full = false, export_ensemble = false;
   CLI::App* exporter = app.add_subcommand(
       "export",
       "Write series of a run's results file, or a sweep's /cases table, as CSV for spreadsheets "
@@ -705,16 +725,22 @@ int main(int argc, char** argv) {
   exporter
       ->add_option("results", export_file,
                    "Results file (dctwin run -o) or sweep file (dctwin sweep -o)")
+      ->type_name("H5")
       ->required()
       ->check(CLI::ExistingFile);
   exporter
       ->add_option("--series", export_series,
                    "Glob patterns of the series paths, e.g. '/rack/T_return' '/facility/*' "
                    "(default: every series on /time; 'dctwin outputs' lists the paths)")
+      ->type_name("PATTERN")
       ->expected(1, -1);
-  exporter->add_option("--output,-o", export_out, "CSV file to write (default: standard output)");
+  exporter->add_option("--output,-o", export_out, "CSV file to write (default: standard output)")
+      ->type_name("FILE");
   exporter->add_flag("--long", export_long,
                      "Tidy long format: one row per value, time,path,column,value,unit");
+  exporter->add_flag("--ensemble", export_ensemble,
+                     "A sweep file's /ensemble table (replicates: mean, std, p5, p95 of every "
+                     "metric per design point) instead of its /cases table");
   exporter->add_flag("--full-width", export_full,
                      "Every selected column in the wide table, past the 16384 columns a "
                      "spreadsheet opens (default: the series that fit, with a warning)");
@@ -728,6 +754,7 @@ int main(int argc, char** argv) {
       "memory per GPU, recompute and where the step goes; with measured step times, the errors "
       "(docs/models/job.md; the published runs in tests/validation/training_runs.yaml)");
   estimator->add_option("file", estimate_file, "Estimate file (dctwin_estimate: 1, cases: [...])")
+      ->type_name("YAML")
       ->required();
   estimator->add_flag("--detail,-d", estimate_detail, "Print each case's breakdown and phases");
   estimator
@@ -735,6 +762,19 @@ int main(int argc, char** argv) {
                    "MEAN MAX: exit 3 when the mean or the largest |delta| of the measured cases "
                    "exceeds them (percent), or a case cannot be estimated")
       ->expected(2);
+
+  // the completion and the man page, from these definitions (solver/cli/cli_docs.h): hidden
+  // commands the build runs (cmake/install.cmake)
+  std::string docs_shell = "bash", docs_out;
+  CLI::App* completion = app.add_subcommand(
+      "completion", "Print the bash completion script, generated from these option definitions");
+  completion->group("");
+  completion->add_option("shell", docs_shell, "bash")->check(CLI::IsMember({"bash"}));
+  completion->add_option("--output,-o", docs_out, "Write to this file instead of stdout");
+  CLI::App* man = app.add_subcommand(
+      "man", "Print the man page dctwin(1) in roff, generated from these option definitions");
+  man->group("");
+  man->add_option("--output,-o", docs_out, "Write to this file instead of stdout");
 
   try {
     app.parse(argc, argv);
@@ -746,6 +786,18 @@ int main(int argc, char** argv) {
     return app.exit(e);
   }
   try {
+    if (*completion || *man) {
+      const std::string text =
+          *man ? dctwin::cli::manPage(app, dctwin::version()) : dctwin::cli::bashCompletion(app);
+      if (docs_out.empty()) {
+        std::cout << text;
+        return 0;
+      }
+      std::ofstream out(docs_out, std::ios::binary);
+      out << text;
+      if (!out) throw std::runtime_error("cannot write " + docs_out);
+      return 0;
+    }
     if (*estimator) {
       const auto cases = dctwin::loadEstimateFile(estimate_file);
       std::vector<dctwin::EstimateResult> rs;
@@ -759,9 +811,9 @@ int main(int argc, char** argv) {
                   << " % (limit " << estimate_tolerance[0] << " %), max " << 100 * st.max_abs
                   << " % (limit " << estimate_tolerance[1] << " %), " << st.failed
                   << " case(s) not estimated\n";
-        return 3;
+        return dctwin::cli::kExitRunFailed;
       }
-      if (st.failed > 0) return 2;
+      if (st.failed > 0) return dctwin::cli::kExitInput;
       return 0;
     }
     if (*run) {
@@ -796,15 +848,29 @@ int main(int argc, char** argv) {
                                      export_file +
                                          " is a sweep's /cases file: its table is written whole, "
                                          "one row per case (--series and --long are for runs)");
+        const auto ensemble =
+            export_ensemble ? dctwin::ensembleColumns(d) : std::vector<dctwin::SweepColumn>{};
+        if (export_ensemble && ensemble.empty())
+          throw CLI::ValidationError("--ensemble", export_file +
+                                                       " has no /ensemble table: its sweep has no "
+                                                       "replicates (docs/sweep-format.md)");
         std::ofstream file;
         if (!export_out.empty()) {
           file.open(export_out, std::ios::binary);
           if (!file) throw std::runtime_error("cannot write " + export_out);
         }
-        dctwin::writeSweepCsv(d, export_out.empty() ? std::cout : file);
+        if (export_ensemble) {
+          dctwin::writeColumnsCsv(ensemble, export_out.empty() ? std::cout : file);
+        } else {
+          dctwin::writeSweepCsv(d, export_out.empty() ? std::cout : file);
+        }
         if (!export_out.empty() && !file) throw std::runtime_error("cannot write " + export_out);
         return 0;
       }
+      if (export_ensemble)
+        throw CLI::ValidationError("--ensemble", export_file +
+                                                     " is a run's results file: --ensemble is for "
+                                                     "a sweep file with replicates");
       auto paths = dctwin::selectSeries(d, export_series);
       if (!export_long && !export_full) {  // a table a spreadsheet opens
         std::vector<std::string> left;
@@ -839,7 +905,7 @@ int main(int argc, char** argv) {
       if (scripts.empty()) {
         std::cerr << "dctwin: report.py not found (installed share/dctwin/scripts, or set "
                      "DCTWIN_SCRIPTS)\n";
-        return 6;
+        return dctwin::cli::kExitReport;
       }
       std::string cmd = "/usr/bin/python3 " + quote(scripts + "/report.py") + " " +
                         quote(report_file) + " -o " + quote(report_dir);
@@ -850,7 +916,7 @@ int main(int argc, char** argv) {
       if (!std::isnan(report_threshold)) cmd += " --threshold " + std::to_string(report_threshold);
       cmd += " --top " + std::to_string(report_top);
       const int rc = std::system(cmd.c_str());
-      return rc == 0 ? 0 : 6;
+      return rc == 0 ? 0 : dctwin::cli::kExitReport;
     }
     if (*sweep) {
       const Ranks rk = startMpi(&argc, &argv);
@@ -874,15 +940,15 @@ int main(int argc, char** argv) {
       std::cerr << "dctwin: no data folder (catalog/) found next to this program ("
                 << dctwin::imagePath()
                 << "): set DCTWIN_DATA to one, e.g. <prefix>/share/dctwin/data\n";
-    return 2;
+    return dctwin::cli::kExitInput;
   } catch (const dctwin::ResultsError& e) {
     std::cerr << "dctwin: results file: " << e.what() << "\n";
-    return 2;
+    return dctwin::cli::kExitInput;
   } catch (const CLI::Error& e) {
     return app.exit(e);
   } catch (const std::exception& e) {
     std::cerr << "dctwin: " << e.what() << "\n";
-    return 1;
+    return dctwin::cli::kExitError;
   }
   return 0;
 }

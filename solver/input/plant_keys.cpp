@@ -39,7 +39,12 @@ const Section kWeather{
     {text("epw").docs("an EnergyPlus weather file, relative to the facility file"),
      map("constant", kWeatherConstant), map("design_day", kWeatherDesignDay),
      integer("start_month", 1, 12).dflt("1").docs("the run's t = 0 in the weather year"),
-     integer("start_day", 1, 31).dflt("1"), integer("start_hour", 0, 23).dflt("0")}};
+     integer("start_day", 1, 31).dflt("1"), integer("start_hour", 0, 23).dflt("0"),
+     quantity("time_zone", Dim::Time, {-12 * 3600.0, 14 * 3600.0, false, false, "-12 h ... 14 h"})
+         .dflt("the EPW file's")
+         .docs("the weather's local standard time as an offset from UTC, e.g. \"-7 h\" "
+               "(Phoenix); an EPW file gives its own (LOCATION), which this must equal; "
+               "constant and design-day weather have none unless given")}};
 
 const Section kPlantPumps{
     "facility.plant.pumps",

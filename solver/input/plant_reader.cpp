@@ -1,5 +1,6 @@
 #include "solver/input/plant_reader.h"
 
+#include <cmath>
 #include <filesystem>
 
 #include "models/psychro.h"
@@ -55,6 +56,20 @@ void readWeather(MapIn& w, PlantSpec& ps) {
       return;
     }
     ps.weather = designDayWeather(Tmax, range, Twb, p);
+  }
+  if (const YAML::Node* tz = w.get("time_zone")) {
+    double offset = 0;
+    if (w.read("time_zone", offset)) {
+      if (epw && !std::isnan(ps.weather.utc_offset) &&
+          std::abs(offset - ps.weather.utc_offset) > 1e-6)
+        w.f().error(*tz, w.sub("time_zone"), tz->IsScalar() ? tz->Scalar() : "",
+                    "the weather file says UTC" +
+                        std::string(ps.weather.utc_offset < 0 ? "" : "+") +
+                        std::to_string(ps.weather.utc_offset / 3600.0).substr(0, 5) +
+                        " h (its LOCATION); leave time_zone out or give the same");
+      else
+        ps.weather.utc_offset = offset;
+    }
   }
   int month = 1, day = 1, hour = 0;
   w.read("start_month", month);

@@ -52,6 +52,15 @@ class SweepReader {
     top.read("duration", s_.duration);
     top.read("output_interval", s_.output_interval);
     top.read("metrics_from", s_.metrics_from);
+    if (const YAML::Node* r = top.get("replicates")) {
+      s_.replicates_loc = f_.loc(*r, "replicates");
+      if (r->IsScalar() && (r->Scalar() == "1" || r->Scalar() == "0"))
+        f_.error(*r, "replicates", r->Scalar(),
+                 "an ensemble needs 2 or more replicates to give an interval (mean, p5-p95); "
+                 "without replicates, leave the key out");
+      else
+        top.read("replicates", s_.replicates);
+    }
     top.list("parameters", [&](const YAML::Node& p, const std::string& path, std::size_t) {
       readParam(p, path);
     });
@@ -61,12 +70,33 @@ class SweepReader {
           f_.s.add(sp.loc, sp.name,
                    "sampling: list needs the same number of values for every parameter (" +
                        std::to_string(s_.params[0].values.size()) + " for the first)");
+    checkEnsemble(root);
   }
 
  private:
   std::string resolve(const std::string& p) const {
     if (p.empty() || std::filesystem::path(p).is_absolute()) return p;
     return (std::filesystem::path(s_.base_dir) / p).lexically_normal().string();
+  }
+
+  // replicates and uncertain parameters (docs/sweep-format.md "Ensembles"): an uncertain
+  // parameter needs replicates and a range alone; at least one design parameter; the sweep
+  // appends the variation seeds' column itself
+  void checkEnsemble(const YAML::Node& root) {
+    int design = 0;
+    for (const auto& sp : s_.params) design += sp.uncertain ? 0 : 1;
+    if (s_.replicates == 0) {
+      for (const auto& sp : s_.params)
+        if (sp.uncertain)
+          f_.s.add(sp.loc, "uncertain: true",
+                   "an uncertain parameter is drawn per replicate: the sweep needs 'replicates' "
+                   "(2 or more)");
+      return;
+    }
+    if (design == 0 && !s_.params.empty())
+      f_.error(root, "parameters", "",
+               "an ensemble needs at least one design parameter (not uncertain) to compare");
+    addReplicateSeeds(s_);
   }
 
   // facility.<path> or scenario.<path> (or facility alone: whole files) into sp; false with an
@@ -98,6 +128,17 @@ class SweepReader {
     if (!readPath(p, sp, true)) return;
     sp.name = sp.path;
     p.read("name", sp.name);
+    p.read("uncertain", sp.uncertain);
+    if (sp.uncertain) {  // drawn from its range per replicate: a range alone
+      if (!p.get("range") || p.get("values") || p.get("steps") || p.get("linked") ||
+          sp.target == "facility_file" || sp.file_valued)
+        f_.error(n, p.sub("uncertain"), "true",
+                 "an uncertain parameter takes a 'range' alone ([low, high], drawn per "
+                 "replicate), no values, steps, links or files");
+      readRange(p, sp);
+      s_.params.push_back(sp);
+      return;
+    }
     readValues(p, sp);
     readRange(p, sp);
     if (s_.mode == SweepSpec::Mode::Lhs && !p.get("range"))
@@ -210,6 +251,30 @@ class SweepReader {
 };
 
 }  // namespace
+
+std::uint64_t replicateSeed(std::uint64_t seed, int r) {
+  // SplitMix64 (Steele, Lea, Flood 2014) of the seed and the replicate: every replicate's seed
+  // differs, and the seeds do not follow each other as seed + r would
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ULL + std::uint64_t(r + 1) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
+  z ^= z >> 31;
+  return z >> 11;  // below 2^53: facility.variation.seed's range, exact in a double
+}
+
+void addReplicateSeeds(SweepSpec& s) {
+  SweepParam seed;
+  seed.name = "variation_seed";
+  seed.target = "facility";
+  seed.path = "variation.seed";
+  seed.loc = s.replicates_loc;
+  seed.replicate_seed = true;
+  for (int r = 0; r < s.replicates; ++r) {
+    seed.values.push_back(std::to_string(replicateSeed(s.seed, r)));
+    seed.value_locs.push_back(s.replicates_loc);
+  }
+  s.params.push_back(seed);
+}
 
 bool sweepPathNamesFile(const std::string& path) {
   const auto dot = path.rfind('.');

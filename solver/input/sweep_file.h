@@ -26,6 +26,11 @@ struct SweepParam {
   // sweep of the water temperature moves the plant set point, the facility water and the CDU
   // set point at once); each has a path and as many values; none have links of their own
   std::vector<SweepParam> linked;
+  // ensembles (SweepSpec::replicates): an uncertain input is not a design axis but drawn per
+  // replicate from its range (stratified, as latin_hypercube); the replicate seed is the
+  // column of the variation seeds the sweep appends itself (facility.variation.seed)
+  bool uncertain = false;
+  bool replicate_seed = false;
 };
 
 // true when the path (after facility. or scenario.) ends in a key whose value is a file name
@@ -48,7 +53,20 @@ struct SweepSpec {
   // solver/common/run_limits.h)
   bool allow_large = false;
   std::vector<SweepParam> params;
+  // an ensemble (docs/sweep-format.md "Ensembles"): every design point (a case of the grid, list
+  // or Latin hypercube over the parameters that are not uncertain) runs `replicates` times, each
+  // replicate with its own GPU-to-GPU variation seed and its own draw of the uncertain
+  // parameters, the same for every design point; 0: no ensemble
+  int replicates = 0;
+  SourceLoc replicates_loc;
 };
+
+// the variation seed of replicate r (0-based) of an ensemble with sweep seed `seed`: a SplitMix64
+// hash of both, below 2^53 (facility.variation.seed's range); the same on every platform
+std::uint64_t replicateSeed(std::uint64_t seed, int r);
+// appends the column of the replicates' variation seeds (`variation_seed`, written at
+// facility.variation.seed) to s.params; the sweep reader calls it when the file sets replicates
+void addReplicateSeeds(SweepSpec& s);
 
 SweepSpec loadSweep(const std::string& path);  // throws LoadFailure
 SweepSpec loadSweepFromString(const std::string& text, const std::string& name,

@@ -31,7 +31,11 @@ const Section kParam{
      any("range").typeShown("[low, high]").docs("[low, high] in one unit, low < high"),
      integer("steps", 2, 10000).docs("with range: evenly spaced values, low to high inclusive"),
      list("linked", &kLinked, "linked parameters")
-         .docs("other paths set with this one, value k with value k (grid and list)")}};
+         .docs("other paths set with this one, value k with value k (grid and list)"),
+     boolean("uncertain")
+         .dflt("false")
+         .docs("with replicates: not a design axis but an uncertain input, drawn per replicate "
+               "from its range (stratified), the same draws for every design point")}};
 
 const Section kSweep{
     "sweep",
@@ -42,7 +46,14 @@ const Section kSweep{
      text("scenario").docs("the base scenario file"),
      choice("sampling", {"grid", "list", "latin_hypercube"}).dflt("grid"),
      integer("samples", 1, 100000).docs("latin_hypercube: number of cases"),
-     integer("seed", 0, (1LL << 62)).dflt("1").docs("latin_hypercube: random seed"),
+     integer("seed", 0, (1LL << 62))
+         .dflt("1")
+         .docs("random seed of latin_hypercube's samples and of the replicates' variation seeds "
+               "and uncertain draws"),
+     integer("replicates", 2, 10000)
+         .docs("an ensemble: every design point runs this many times, each replicate with its "
+               "own GPU-to-GPU variation seed (facility.variation.seed) and draw of the "
+               "uncertain parameters; /ensemble gets each metric's mean, std, p5 and p95"),
      quantity("duration", Dim::Time, {0, 1e300, true, false, "a positive time"})
          .docs("overrides the scenario's duration"),
      quantity("output_interval", Dim::Time, {0, 1e300, true, false, "a positive time"})

@@ -151,6 +151,13 @@ WeatherSeries parseEpw(const std::string& text, const std::string& name) {
       if (rd.number(f[6], v)) w.latitude = v;
       if (rd.number(f[7], v)) w.longitude = v;
       if (rd.number(f[9], v)) w.elevation = v;
+      if (rd.number(f[8], v)) {  // TimeZone: hours from UTC of the data's local standard time
+        if (v < -12 || v > 14)
+          rd.error(ln, 9, "LOCATION", f[8],
+                   "expected the time zone in hours from UTC, -12 ... +14 (Phoenix: -7)");
+        else
+          w.utc_offset = v * 3600.0;
+      }
     }
     if (h == 5 || h == 6)
       if (line.find("SYNTHETIC") != std::string::npos) w.synthetic = true;

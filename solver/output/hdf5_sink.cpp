@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <optional>
 
+#include "models/weather.h"
 #include "solver/common/run_limits.h"
 #include "solver/output/monthly.h"
 #include "solver/output/results.h"
@@ -156,6 +157,10 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
                   (s / 60) % 60);
     f.setAttribute("/", "calendar_year_start", L.year_start);
     f.setAttribute("/", "calendar_start", std::string(b));
+    // its time zone (the weather's local standard time): "UTC-07:00", or "unknown" (constant or
+    // design-day weather without plant.weather.time_zone); the offset in s, NaN when unknown
+    f.setAttribute("/", "calendar_utc_offset", L.utc_offset);
+    f.setAttribute("/", "calendar_time_zone", utcOffsetText(L.utc_offset));
   }
   // 2. static layout: names and indices
   auto ints = [](const std::vector<int>& v) { return std::vector<long long>(v.begin(), v.end()); };

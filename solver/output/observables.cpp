@@ -272,6 +272,7 @@ RunLayout describeModel(const FacilityModel& m) {
   L.plant_towers = m.has_plant && m.plant.rejection == PlantParams::Rejection::Tower;
   L.currency = m.currency;
   L.year_start = m.has_plant ? m.plant_start : 0.0;
+  if (m.has_plant) L.utc_offset = m.weather.utc_offset;
   L.annual = m.options.annual.enabled;
   L.cdu_name = m.cdu_name;
   L.rack_name = m.rack_name;

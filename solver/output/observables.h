@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstddef>
+#include <limits>
 #include <span>
 #include <string>
 #include <vector>
@@ -766,8 +767,11 @@ struct RunLayout {
   bool plant_towers = false;  // its heat rejection: cooling towers (else dry coolers)
   std::string currency;       // the plant tariff's
   double year_start = 0;      // t = 0 in the calendar year: the plant's weather start, else 0 (s)
-  bool annual = false;        // the multi-rate annual mode (docs/models/annual.md)
-  double duration = 0;        // the simulated time the run asks for; 0: not known (s)
+  // the calendar's time zone: the weather's local standard time, seconds east of UTC; NaN where
+  // not known (no plant, or weather without one)
+  double utc_offset = std::numeric_limits<double>::quiet_NaN();
+  bool annual = false;  // the multi-rate annual mode (docs/models/annual.md)
+  double duration = 0;  // the simulated time the run asks for; 0: not known (s)
   std::vector<std::string> cdu_name, rack_name, rack_row, rack_type, job_name, busway_name;
   std::vector<std::string> rack_hall;  // the hall of each rack on a campus; "" = the one hall
   std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 without a power section

@@ -123,7 +123,9 @@ struct Reader {
   static bool alwaysRead(const std::string& p) {
     static const char* const kNames[] = {"/names", "/row",  "/type", "/index", "/cdu",
                                          "/rack",  "/tray", "/slot", "/job",   "/busway"};
-    if (p == "/time" || p.rfind("/events/", 0) == 0 || p.rfind("/cases/", 0) == 0) return true;
+    if (p == "/time" || p.rfind("/events/", 0) == 0 || p.rfind("/cases/", 0) == 0 ||
+        p.rfind("/ensemble/", 0) == 0)
+      return true;
     for (const char* n : kNames) {
       const std::size_t k = std::strlen(n);
       if (p.size() > k && p.compare(p.size() - k, k, n) == 0 && p.find('/', 1) == p.rfind('/'))

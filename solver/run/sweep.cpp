@@ -322,44 +322,54 @@ std::string getYamlPath(const std::string& yaml_text, const std::string& path) {
 }
 
 //---------------------------------------------------------------------------------------------
-std::size_t caseCount(const SweepSpec& s) {
-  if (s.params.empty()) return 0;
-  if (s.mode == SweepSpec::Mode::List) return s.params[0].values.size();
-  if (s.mode == SweepSpec::Mode::Lhs) return std::size_t(std::max(0, s.samples));
+namespace {
+
+// the design parameters: every parameter but an ensemble's uncertain inputs and seeds
+bool isDesign(const SweepParam& p) {
+  return !p.uncertain && !p.replicate_seed;
+}
+
+// the design points: one value per design parameter (in parameter order) each
+std::size_t designCount(const SweepSpec& s) {
   std::size_t n = 1;
+  bool any = false;
   for (const auto& p : s.params) {
+    if (!isDesign(p)) continue;
+    if (!any && s.mode == SweepSpec::Mode::List) return p.values.size();
+    any = true;
+    if (s.mode != SweepSpec::Mode::Grid) break;
     const std::size_t k = p.values.size();
     if (k != 0 && n > kMaxSweepCases / k) return kMaxSweepCases + 1;  // no overflow
     n *= k;
   }
-  return n;
+  if (!any) return 0;
+  return s.mode == SweepSpec::Mode::Lhs ? std::size_t(std::max(0, s.samples)) : n;
 }
 
-std::vector<SweepCase> expandCases(const SweepSpec& s) {
-  std::vector<SweepCase> cases;
-  const std::size_t np = s.params.size();
-  if (const std::size_t n = caseCount(s); n > kMaxSweepCases)
-    throw failure(s.params.empty() ? SourceLoc{s.file, 0, 0, ""} : s.params[0].loc, "parameters",
-                  "more than " + std::to_string(kMaxSweepCases) +
-                      " cases: split the sweep into several files, use fewer values, or "
-                      "latin_hypercube with fewer samples");
+std::vector<std::vector<std::string>> designPoints(const SweepSpec& s) {
+  std::vector<const SweepParam*> d;
+  for (const auto& p : s.params)
+    if (isDesign(p)) d.push_back(&p);
+  const std::size_t np = d.size();
+  std::vector<std::vector<std::string>> pts;
+  if (d.empty()) return pts;
   if (s.mode == SweepSpec::Mode::List) {
-    for (std::size_t k = 0; k < s.params[0].values.size(); ++k) {
-      SweepCase c{static_cast<int>(k), {}};
-      for (const auto& p : s.params) c.values.push_back(p.values[k]);
-      cases.push_back(c);
+    for (std::size_t k = 0; k < d[0]->values.size(); ++k) {
+      std::vector<std::string> v;
+      for (const SweepParam* p : d) v.push_back(p->values[k]);
+      pts.push_back(v);
     }
   } else if (s.mode == SweepSpec::Mode::Grid) {
     std::size_t n = 1;
-    for (const auto& p : s.params) n *= p.values.size();
+    for (const SweepParam* p : d) n *= p->values.size();
     for (std::size_t k = 0; k < n; ++k) {
-      SweepCase c{static_cast<int>(k), std::vector<std::string>(np)};
+      std::vector<std::string> v(np);
       std::size_t r = k;
       for (std::size_t j = np; j-- > 0;) {  // the last parameter varies fastest
-        c.values[j] = s.params[j].values[r % s.params[j].values.size()];
-        r /= s.params[j].values.size();
+        v[j] = d[j]->values[r % d[j]->values.size()];
+        r /= d[j]->values.size();
       }
-      cases.push_back(c);
+      pts.push_back(v);
     }
   } else {  // Latin hypercube: one stratum per sample and parameter, strata shuffled per parameter
     std::mt19937_64 rng(s.seed);
@@ -369,18 +379,78 @@ std::vector<SweepCase> expandCases(const SweepSpec& s) {
       std::vector<int> perm(n);
       for (int k = 0; k < n; ++k) perm[k] = k;
       for (int k = n - 1; k > 0; --k) std::swap(perm[k], perm[rng() % (k + 1)]);
-      const auto& p = s.params[j];
+      const SweepParam& p = *d[j];
       for (int k = 0; k < n; ++k) {
         const double u = (perm[k] + uniform(rng)) / n;
         cols[j].push_back(fmtNum(p.lo + (p.hi - p.lo) * u) + (p.unit.empty() ? "" : " " + p.unit));
       }
     }
     for (int k = 0; k < n; ++k) {
-      SweepCase c{k, {}};
-      for (std::size_t j = 0; j < np; ++j) c.values.push_back(cols[j][k]);
-      cases.push_back(c);
+      std::vector<std::string> v;
+      for (std::size_t j = 0; j < np; ++j) v.push_back(cols[j][k]);
+      pts.push_back(v);
     }
   }
+  return pts;
+}
+
+// an ensemble's uncertain draws: per uncertain parameter, one value per replicate, stratified
+// (replicate r in one of `replicates` strata of the range, the strata shuffled per parameter)
+// from a 64-bit Mersenne Twister of its own stream of the sweep's seed, so that adding
+// replicates to a Latin hypercube does not move its design points
+std::vector<std::string> uncertainDraws(const SweepSpec& s, std::size_t param) {
+  std::mt19937_64 rng(replicateSeed(s.seed, -1) ^ (0x5851F42D4C957F2DULL * (param + 1)));
+  const int n = s.replicates;
+  const SweepParam& p = s.params[param];
+  std::vector<int> perm(n);
+  for (int k = 0; k < n; ++k) perm[k] = k;
+  for (int k = n - 1; k > 0; --k) std::swap(perm[k], perm[rng() % (k + 1)]);
+  std::vector<std::string> v;
+  for (int k = 0; k < n; ++k) {
+    const double u = (perm[k] + uniform(rng)) / n;
+    v.push_back(fmtNum(p.lo + (p.hi - p.lo) * u) + (p.unit.empty() ? "" : " " + p.unit));
+  }
+  return v;
+}
+
+}  // namespace
+
+std::size_t caseCount(const SweepSpec& s) {
+  const std::size_t n = designCount(s);
+  const std::size_t r = std::size_t(std::max(1, s.replicates));
+  if (n > kMaxSweepCases || (n != 0 && r > kMaxSweepCases / n)) return kMaxSweepCases + 1;
+  return n * r;
+}
+
+int sweepReplicates(const SweepSpec& s) {
+  return std::max(1, s.replicates);
+}
+
+std::vector<SweepCase> expandCases(const SweepSpec& s) {
+  if (const std::size_t n = caseCount(s); n > kMaxSweepCases)
+    throw failure(s.params.empty() ? SourceLoc{s.file, 0, 0, ""} : s.params[0].loc, "parameters",
+                  "more than " + std::to_string(kMaxSweepCases) +
+                      " cases: split the sweep into several files, use fewer values, fewer "
+                      "replicates, or latin_hypercube with fewer samples");
+  const auto pts = designPoints(s);
+  const int R = sweepReplicates(s);
+  std::vector<std::vector<std::string>> draws(s.params.size());
+  for (std::size_t j = 0; j < s.params.size(); ++j)
+    if (s.params[j].uncertain) draws[j] = uncertainDraws(s, j);
+  std::vector<SweepCase> cases;
+  cases.reserve(pts.size() * R);
+  for (std::size_t k = 0; k < pts.size(); ++k)
+    for (int r = 0; r < R; ++r) {  // the replicates of a design point follow each other
+      SweepCase c{static_cast<int>(k * R + r), {}};
+      std::size_t d = 0;
+      for (std::size_t j = 0; j < s.params.size(); ++j) {
+        const SweepParam& p = s.params[j];
+        c.values.push_back(p.replicate_seed ? p.values[r]
+                           : p.uncertain    ? draws[j][r]
+                                            : pts[k][d++]);
+      }
+      cases.push_back(std::move(c));
+    }
   return cases;
 }
 
@@ -409,14 +479,30 @@ CaseInputs caseInputs(const SweepSpec& s, const SweepCase& c, const std::string&
     return owner.empty() ? file.string() : file.lexically_relative(dir).string();
   };
   auto set = [&](const SweepParam& p, const std::string& v) {
+    if (p.replicate_seed) {  // facility.variation.seed, with variation: absent (its defaults)
+      const YAML::Node& cfac = fac;
+      if (cfac["variation"] && !cfac["variation"].IsMap())
+        throw failure(p.loc, "replicates",
+                      "replicates draw the GPU-to-GPU variation seed (facility.variation.seed), "
+                      "but the facility sets 'variation: " +
+                          (cfac["variation"].IsScalar() ? cfac["variation"].Scalar() : "...") +
+                          "'; turn variation on, or leave replicates out");
+      fac["variation"]["seed"] = v;
+      return;
+    }
     try {
       setPath(p.target == "facility" ? fac : sc, p.path, written(p, v));
     } catch (const std::exception& e) {
       throw failure(p.loc, p.target + "." + p.path, e.what());
     }
   };
+  // the replicate's variation seed first: it creates the variation section that uncertain
+  // parameters under it (facility.variation.tim) are then written into
+  for (std::size_t j = 0; j < s.params.size(); ++j)
+    if (s.params[j].replicate_seed) set(s.params[j], c.values[j]);
   for (std::size_t j = 0; j < s.params.size(); ++j) {
     const SweepParam& p = s.params[j];
+    if (p.replicate_seed) continue;
     if (p.target != "facility_file") set(p, c.values[j]);
     if (p.linked.empty()) continue;
     // the linked values go with this value's position (the reader checked they are distinct)
@@ -452,33 +538,63 @@ void validateSweep(const SweepSpec& s) {
   // every value of every parameter, once (the first case that uses it); a Latin hypercube's
   // values all differ, so there the two ends of every range stand for them (a range is checked
   // whole; loading a facility per sample took minutes for 100,000 samples)
+  // an ensemble's uncertain parameters the same way (their draws all differ: the two ends of
+  // their ranges, on the first design point), and the first replicate's seed
   std::vector<SweepCase> cases;
+  std::size_t forced = 0;  // the first `forced` cases are loaded whatever they repeat
+  auto atEnd = [&](const SweepParam& p, int end) {
+    return fmtNum(end == 0 ? p.lo : p.hi) + (p.unit.empty() ? "" : " " + p.unit);
+  };
+  bool any_uncertain = false;
+  for (const auto& p : s.params) any_uncertain = any_uncertain || p.uncertain;
   if (s.mode == SweepSpec::Mode::Lhs) {
     for (int end = 0; end < 2; ++end) {
       SweepCase c{-1, {}};
       for (const auto& p : s.params)
-        c.values.push_back(fmtNum(end == 0 ? p.lo : p.hi) + (p.unit.empty() ? "" : " " + p.unit));
+        c.values.push_back(p.replicate_seed ? p.values.at(0) : atEnd(p, end));
       cases.push_back(c);
     }
+    forced = cases.size();
   } else {
     cases = expandCases(s);
+    if (any_uncertain && !cases.empty()) {
+      std::vector<SweepCase> ends;
+      for (int end = 0; end < 2; ++end) {
+        SweepCase c = cases[0];
+        c.index = -1;
+        for (std::size_t j = 0; j < s.params.size(); ++j)
+          if (s.params[j].uncertain) c.values[j] = atEnd(s.params[j], end);
+        ends.push_back(c);
+      }
+      cases.insert(cases.begin(), ends.begin(), ends.end());
+      forced = ends.size();
+    }
   }
   std::vector<std::map<std::string, bool>> seen(s.params.size());
-  for (const SweepCase& c : cases) {
+  for (std::size_t ci = 0; ci < cases.size(); ++ci) {
+    const SweepCase& c = cases[ci];
     // the first parameter with a value not loaded before: its value's line is the error's
     SourceLoc at = s.params.empty() ? SourceLoc{s.file, 0, 0, ""} : s.params[0].loc;
-    bool fresh = false;
-    for (std::size_t j = 0; j < s.params.size(); ++j)
+    bool fresh = ci < forced;
+    if (fresh && s.mode != SweepSpec::Mode::Lhs)  // an uncertain range's end
+      for (const auto& p : s.params)
+        if (p.uncertain) {
+          at = p.loc;
+          break;
+        }
+    for (std::size_t j = 0; j < s.params.size(); ++j) {
+      const SweepParam& p = s.params[j];
+      if (p.uncertain || p.replicate_seed) continue;  // the forced cases and the first check them
       if (!seen[j][c.values[j]]) {
         seen[j][c.values[j]] = true;
         if (!fresh) {
-          const SweepParam& p = s.params[j];
           const auto k = std::size_t(std::find(p.values.begin(), p.values.end(), c.values[j]) -
                                      p.values.begin());
           at = k < p.value_locs.size() ? p.value_locs[k] : p.loc;
         }
         fresh = true;
       }
+    }
     if (!fresh) continue;
     try {
       const CaseInputs in = caseInputs(s, c, fac, sc);
@@ -799,7 +915,10 @@ std::vector<SweepColumn> sweepColumns(const ResultsData& d) {
 }
 
 void writeSweepCsv(const ResultsData& d, std::ostream& out) {
-  const auto cols = sweepColumns(d);
+  writeColumnsCsv(sweepColumns(d), out);
+}
+
+void writeColumnsCsv(const std::vector<SweepColumn>& cols, std::ostream& out) {
   auto quote = [](const std::string& s) {
     if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
     std::string q = "\"";
@@ -832,6 +951,56 @@ void writeSweepCsv(const ResultsData& d, std::ostream& out) {
 }
 
 //---------------------------------------------------------------------------------------------
+namespace {
+
+// an ensemble's columns of /cases (design point, replicate) and its /ensemble table, one row
+// per design point (docs/sweep-format.md "Ensembles")
+void writeEnsemble(ResultsFile& f, const SweepSpec& s, const std::vector<SweepCase>& cases,
+                   const std::vector<CaseResult>& results) {
+  const EnsembleTable T = ensembleTable(s, cases, results);
+  const long long R = sweepReplicates(s);
+  f.setAttribute("/", "replicates", R);
+  f.setAttribute("/", "design_points", static_cast<long long>(T.point.size()));
+  std::vector<long long> point, rep;
+  for (const auto& r : results) {
+    point.push_back(r.index / R);
+    rep.push_back(r.index % R);
+  }
+  f.writeIntVector("/cases/design_point", point,
+                   "the case's design point (the row of /ensemble): case / replicates");
+  f.writeIntVector("/cases/replicate", rep,
+                   "the case's replicate of its design point: case % replicates (its variation "
+                   "seed in /cases/parameters/variation_seed)");
+  f.writeIntVector("/ensemble/point", T.point,
+                   "design point: the cases point * replicates ... (point + 1) * replicates - 1");
+  f.writeIntVector("/ensemble/replicates", T.replicates, "replicates run per design point");
+  f.writeIntVector("/ensemble/completed", T.completed,
+                   "the replicates that ran with their whole load (status completed): the ones "
+                   "the statistics cover");
+  f.writeStrings("/ensemble/outcome", T.outcome,
+                 "the replicates by status: a design point whose replicates shed load is not "
+                 "safe under the noise, whatever its mean says");
+  for (std::size_t d = 0; d < T.param_names.size(); ++d) {
+    std::vector<double> si;
+    for (const auto& v : T.values[d]) si.push_back(toSI(v));
+    const SweepParam* p = nullptr;
+    for (const auto& sp : s.params)
+      if (sp.name == T.param_names[d]) p = &sp;
+    const std::string what = p ? p->target + "." + p->path : T.param_names[d];
+    f.writeStrings("/ensemble/parameters/" + T.param_names[d], T.values[d], what + " as written");
+    f.writeVector("/ensemble/parameters_si/" + T.param_names[d], si, "SI",
+                  what + " in SI units (NaN: not a number)");
+  }
+  for (const auto& st : ensembleStatistics())
+    for (const auto& [name, unit] : sweepMetrics()) {
+      const std::string path = "/ensemble/" + st + "/" + name;
+      f.writeVector(path, T.stats.at(st).at(name), unit, ensembleDescription(st, name));
+      f.setAttribute(path, "basis", ensembleBasis(st, name));
+    }
+}
+
+}  // namespace
+
 void writeSweepResults(const std::string& path, const SweepSpec& s,
                        const std::vector<SweepCase>& cases,
                        const std::vector<CaseResult>& results) {
@@ -923,6 +1092,7 @@ void writeSweepResults(const std::string& path, const SweepSpec& s,
     f.writeVector("/cases/" + name, v, unit, sweepMetricDescription(name));
     f.setAttribute("/cases/" + name, "basis", sweepMetricBasis(name));
   }
+  if (s.replicates > 0) writeEnsemble(f, s, cases, results);
   f.close();
 }
 

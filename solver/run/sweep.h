@@ -169,6 +169,48 @@ std::vector<SweepColumn> sweepColumns(const ResultsData& d);
 // the table as CSV, one row per case: a header of "name (unit)" labels, then the values
 // (numbers at full precision, text quoted where it must be)
 void writeSweepCsv(const ResultsData& d, std::ostream& out);
+// the same for any columns (an ensemble's: ensembleColumns)
+void writeColumnsCsv(const std::vector<SweepColumn>& cols, std::ostream& out);
+
+// runs per design point: the sweep's replicates, 1 without an ensemble. Case k is replicate
+// k % R of design point k / R
+int sweepReplicates(const SweepSpec& s);
+
+// an ensemble's intervals (docs/sweep-format.md "Ensembles"): per design point, each metric's
+// mean, standard deviation, 5th and 95th percentile over the point's completed replicates (the
+// cases that ran with their whole load: a replicate whose load was shed is counted, not
+// averaged). Percentiles interpolate linearly between the order statistics (numpy's default);
+// NaN where fewer than 2 completed replicates have a finite value. Computed from the results
+// in case order, so the same whatever the threads or ranks that ran them.
+struct EnsembleTable {
+  std::vector<std::string> param_names;          // the design parameters
+  std::vector<std::vector<std::string>> values;  // [design parameter][point] as written
+  std::vector<long long> point, replicates, completed;
+  std::vector<std::string> outcome;  // "8 of 8 completed", "6 of 8 completed, 2 protection_acted"
+  // statistic (ensembleStatistics) -> metric (sweepMetrics) -> one value per point
+  std::map<std::string, std::map<std::string, std::vector<double>>> stats;
+};
+// a table for people (dctwin sweep prints it): per design point its parameters, completed
+// replicates and mean [p5, p95] of the hottest junction (degC), throughput lost (%), utility
+// power (kW) and IT energy per iteration (kJ)
+std::string ensembleText(const EnsembleTable& T);
+// mean, std, p5, p95, in that order
+const std::vector<std::string>& ensembleStatistics();
+// the basis and description of /ensemble/<statistic>/<metric>
+std::string ensembleBasis(const std::string& statistic, const std::string& metric);
+std::string ensembleDescription(const std::string& statistic, const std::string& metric);
+// throws std::invalid_argument when the results are not the sweep's cases in order
+EnsembleTable ensembleTable(const SweepSpec& s, const std::vector<SweepCase>& cases,
+                            const std::vector<CaseResult>& results);
+// the q-quantile (0..1) of values sorted ascending, linearly interpolated (numpy's default);
+// NaN for none
+double sortedQuantile(const std::vector<double>& sorted, double q);
+// an ensemble table read back from a sweep file (readResults with ResultsReadOptions::sweep):
+// the /ensemble columns, point, replicates, completed, outcome, parameters/<name>, then
+// <statistic>/<metric>; empty for a sweep without replicates
+std::vector<SweepColumn> ensembleColumns(const ResultsData& d);
+// the same columns from a table in memory (the Python module's SweepResult.ensemble())
+std::vector<SweepColumn> ensembleColumns(const EnsembleTable& T);
 
 // the /cases table and the sweep's provenance into an HDF5 file
 void writeSweepResults(const std::string& path, const SweepSpec& s,

@@ -30,10 +30,16 @@ for f in bin/dctwin lib/libdctwin_solver.a lib/libdctwin_models.a lib/cmake/dctw
   lib/cmake/dctwin/dctwinConfigVersion.cmake include/dctwin/solver/run/run.h include/dctwin/models/pump.h \
   share/dctwin/data/catalog share/dctwin/data/facilities/pod_gb200.yaml share/dctwin/data/sweeps \
   share/dctwin/data/scenarios share/dctwin/scripts/report.py share/dctwin/scripts/sweep_slurm.sbatch \
-  share/dctwin/scripts/merge_slurm.sbatch share/doc/dctwin/CHANGELOG.md; do
+  share/dctwin/scripts/merge_slurm.sbatch share/doc/dctwin/CHANGELOG.md share/man/man1/dctwin.1 \
+  share/bash-completion/completions/dctwin; do
   [[ -e $prefix/$f ]] || fail "not installed: $f"
 done
 [[ ! -e $prefix/include/dctwin/solver/engine/state.h ]] || fail "a private header was installed"
+# the man page and the completion are the ones the installed program generates (no drift)
+cmp -s "$prefix/share/man/man1/dctwin.1" <("$prefix/bin/dctwin" man) ||
+  fail "the installed man page differs from 'dctwin man'"
+cmp -s "$prefix/share/bash-completion/completions/dctwin" <("$prefix/bin/dctwin" completion bash) ||
+  fail "the installed completion differs from 'dctwin completion bash'"
 echo "installed into $prefix (moved from $work/staged): $(find "$prefix" -type f | wc -l) files"
 
 # 2. the consumer, against the moved prefix only

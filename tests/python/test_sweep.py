@@ -124,3 +124,48 @@ def test_sweep_metrics_have_the_step_model(pod):
         assert np.isfinite(res[name][0]) and res[name][0] > 0, name
     assert res["tokens_per_second"][0] * res["step_time"][0] == pytest.approx(4718592, rel=1e-12)
     assert 0 < res["mfu"][0] < 1
+
+
+def test_ensemble_intervals_in_python_equal_the_file(cli, tmp_path):
+    # an ensemble (replicates): Sweep.grid(replicates=) and a sweep file run by the CLI give the
+    # same /ensemble table; pandas reads it with units and basis; the intervals are numpy's
+    pd = pytest.importorskip("pandas")
+    r4 = POD.parent / "pod_gb200_r4.yaml"
+    fac = dctwin.Facility.load(str(r4))
+    with pytest.raises(ValueError, match="2 to 10000 replicates"):
+        dctwin.Sweep.grid(fac, {FWS: ["30 degC"]}, duration="9 min", replicates=1)
+    sweep = dctwin.Sweep.grid(fac, {FWS: ["30 degC", "40 degC"]}, duration="9 min",
+                              replicates=3, seed=5)
+    assert len(sweep) == 6
+    res = sweep.run(threads=2)
+    ens = res.ensemble()
+    assert len(ens) == 2
+    df = ens.to_pandas()
+    assert isinstance(df, pd.DataFrame)
+    assert df["parameters/facility_water.supply_temperature"].tolist() == ["30 degC", "40 degC"]
+    assert df["completed"].tolist() == [3, 3]
+    assert df.attrs["units"]["p95/E_it"] == "J"
+    assert df.attrs["basis"]["mean/T_junction_max"] == "ensemble mean of window max"
+    # the statistics are numpy's over each design point's replicates
+    tj = res["T_junction_max"].reshape(2, 3)
+    np.testing.assert_allclose(df["mean/T_junction_max"], tj.mean(axis=1), rtol=1e-12)
+    np.testing.assert_allclose(df["std/T_junction_max"], tj.std(axis=1, ddof=1), rtol=1e-12)
+    np.testing.assert_allclose(df["p5/T_junction_max"], np.percentile(tj, 5, axis=1), rtol=1e-12)
+    np.testing.assert_allclose(df["p95/T_junction_max"], np.percentile(tj, 95, axis=1),
+                               rtol=1e-12)
+    assert len(set(tj[0].tolist())) == 3  # the seeds differ, so do the replicates
+    # the same sweep as a file, through the CLI: the same table, read back
+    yaml = tmp_path / "ens.yaml"
+    yaml.write_text(f"facility: {r4}\nduration: 9 min\nreplicates: 3\nseed: 5\nparameters:\n"
+                    f"  - {{path: {FWS}, values: [\"30 degC\", \"40 degC\"]}}\n")
+    subprocess.run([cli, "sweep", str(yaml), "-q", "-j", "2", "-o", str(tmp_path / "e.h5")],
+                   check=True)
+    table = dctwin.read_results(str(tmp_path / "e.h5"))
+    assert table.ensemble is not None and len(table.ensemble) == 2
+    fdf = table.ensemble.to_pandas()
+    for col in ("mean/T_junction_max", "p5/throughput_ratio", "p95/E_it", "std/P_utility_mean"):
+        np.testing.assert_array_equal(fdf[col].to_numpy(), df[col].to_numpy())
+    assert table["design_point"].tolist() == [0, 0, 0, 1, 1, 1]
+    assert table["replicate"].tolist() == [0, 1, 2, 0, 1, 2]
+    # a sweep without replicates has no ensemble
+    assert dctwin.Sweep.grid(fac, {FWS: ["30 degC"]}, duration="1 min").run().ensemble() is None

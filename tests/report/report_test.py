@@ -4,7 +4,7 @@
 plot embedded), the PDF, every figure file, legends no longer than the report's cap, figure sizes
 readable at hall scale, the alarms' detection and isolation times, sweep categories by what differs.
 
-    report_test.py DCTWIN SOURCE_DIR WORKDIR {pod|leak|hall|sweep|sweep_plant}
+    report_test.py DCTWIN SOURCE_DIR WORKDIR {pod|leak|hall|sweep|sweep_shed|sweep_ensemble|sweep_plant|...}
 """
 import json
 import os
@@ -258,8 +258,13 @@ parameters:
             start = start.decode() if isinstance(start, bytes) else start
             check(start == "07-15 00:00" and f.attrs["calendar_year_start"] == 195 * 86400,
                   f"the start date in the file: {start}")
+            tz = f.attrs["calendar_time_zone"]
+            tz = tz.decode() if isinstance(tz, bytes) else tz
+            check(tz == "UTC-07:00" and f.attrs["calendar_utc_offset"] == -7 * 3600,
+                  f"the time zone in the file (Phoenix's EPW LOCATION): {tz}")
         page, man = report(dctwin, h5, out)
         check("from 07-15 00:00 of the weather year" in page, "the start date in the summary")
+        check("local standard time, UTC-07:00" in page, "the time zone in the summary")
         table = page[page.index("Monthly totals (/monthly)"):]
         check(all(m in table[:4000] for m in ("Jul", "Dec", "Jan", "Jun")), "12 months in the table")
         check(any(f["file"] == "calendar.png" for f in man["figures"]),
@@ -298,6 +303,33 @@ parameters:
               "the Pareto front says which case it leaves out and why")
         check(all("not plotted: case 2" in f["caption"] for f in man["figures"]),
               "every plot says it leaves the shed case out")
+    elif which == "sweep_ensemble":
+        # an ensemble (replicates): 2 water temperatures x 3 replicates of the 4-rack pod; the
+        # report plots each metric's mean and p5-p95 per design point and tables them, and its
+        # design axis is the water, not the replicates' seeds
+        sweep = os.path.join(work, "sweep_ensemble.yaml")
+        with open(sweep, "w") as s:
+            s.write(f"""dctwin_sweep: 1
+name: report_test_ensemble
+facility: {fac}/pod_gb200_r4.yaml
+duration: 9 min
+output_interval: 60 s
+metrics_from: 6 min
+replicates: 3
+parameters:
+  - name: fws_temperature
+    path: facility.facility_water.supply_temperature
+    values: ["30 degC", "40 degC"]
+""")
+        run([dctwin, "sweep", sweep, "-j", "2", "-o", h5])
+        page, man = report(dctwin, h5, out)
+        by = {f["file"]: f for f in man["figures"]}
+        check("ensemble.png" in by, "the ensemble's intervals are plotted")
+        check("p5-p95 over 3 replicates" in by["ensemble.png"]["caption"], "its caption")
+        check("Ensemble: mean [p5, p95]" in page, "the table of intervals")
+        check("3/3" in page, "completed replicates per design point")
+        check(not any("variation_seed" in f["file"] for f in man["figures"]),
+              "the seeds are not plotted as a design axis")
     elif which == "sweep_plant":
         # the climate x water example (data/sweeps/pod_plant_climate_water.yaml), 2 x 2 cases of
         # 8 minutes: the plant fronts, weather files shown by their site

@@ -215,6 +215,38 @@ TEST_CASE("plant section: loads, and its errors name file, line and key", "[plan
   CHECK(loadErrors(typo).find("grid_c02") != std::string::npos);
 }
 
+TEST_CASE("the weather's time zone: from the EPW LOCATION or plant.weather.time_zone",
+          "[weather][calendar]") {
+  // the EPW header's TimeZone (hours from UTC, field 9): the test header says +1
+  CHECK(parseEpw(year(), "site.epw").utc_offset == 3600.0);
+  CHECK(readEpw(kWeather + "phoenix_hot_dry_synthetic.epw").utc_offset == -7 * 3600.0);
+  CHECK(readEpw(kWeather + "singapore_hot_humid_synthetic.epw").utc_offset == 8 * 3600.0);
+  // an impossible zone: file:line, the column and what is expected
+  std::string bad = year();
+  bad.replace(bad.find(",1.0,100.0"), 10, ",19.0,100.0");
+  const std::string e = errorsOf(bad);
+  CHECK_THAT(e, Catch::Contains("site.epw:1:9") && Catch::Contains("'19.0'") &&
+                    Catch::Contains("-12 ... +14"));
+  // constant weather has none, unless given
+  CHECK(std::isnan(constantWeather(303.15, 293.15, psychro::kPatm).utc_offset));
+  CHECK(utcOffsetText(-7 * 3600.0) == "UTC-07:00");
+  CHECK(utcOffsetText(5.5 * 3600.0) == "UTC+05:30");
+  CHECK(utcOffsetText(0.0) == "UTC+00:00");
+  CHECK(utcOffsetText(std::nan("")) == "unknown");
+  std::string p = dryPod("20 degC", "15 degC");
+  CHECK(std::isnan(loadFacilityFromString(p, "pod.yaml").plant.weather.utc_offset));
+  p.replace(p.find("wet_bulb: 15 degC}}"), 19, "wet_bulb: 15 degC}, time_zone: 5.5 h}");
+  CHECK(loadFacilityFromString(p, "pod.yaml").plant.weather.utc_offset == 5.5 * 3600.0);
+  // an EPW file's own zone: time_zone may repeat it, never contradict it
+  std::string epw = dryPod("20 degC", "15 degC");
+  epw.replace(epw.find("{constant: {dry_bulb: 20 degC, wet_bulb: 15 degC}}"), 50,
+              "{epw: " + kWeather + "phoenix_hot_dry_synthetic.epw, time_zone: -5 h}");
+  CHECK_THAT(loadErrors(epw), Catch::Contains("pod.yaml:") && Catch::Contains("time_zone") &&
+                                  Catch::Contains("the weather file says UTC-7"));
+  epw.replace(epw.find("time_zone: -5 h"), 15, "time_zone: -7 h");
+  CHECK(loadErrors(epw).empty());
+}
+
 TEST_CASE("plant coupled to a run: supply on the set point, energy and water sums",
           "[plant][engine]") {
   // a mild day: free cooling holds the set point; the plant's outputs feed the CDU
