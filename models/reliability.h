@@ -70,6 +70,19 @@ struct FailureProcessParams {
   FailureProcessParams();
 };
 
+// straggler operations (docs/models/failures.md "Stragglers"): a GPU whose mean clock over a
+// detection window is below (1 - threshold) x its job's median is a straggler; `detect` logs it,
+// `drain` also takes it out of the job for good, its rank moving to a hot spare at the restart
+// from the last checkpoint this costs (while a spare is left; else it is only logged)
+enum class StragglerPolicy : std::uint8_t { Detect, Drain };
+
+struct StragglerParams {
+  bool enabled = false;
+  StragglerPolicy policy = StragglerPolicy::Detect;
+  double threshold = 0;  // slower than the job's median by this share of it (1)
+  double window = 0;     // detection window: the clocks' means over it (s)
+};
+
 // interruptions per GPU and second of all classes together (1/(GPU s))
 double failureRatePerGpu(const FailureProcessParams& p);
 

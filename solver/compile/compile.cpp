@@ -524,6 +524,7 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
   using K = FaultSpec::Kind;
   m.detection = spec.detection;
   m.failures = spec.failures;
+  m.stragglers = spec.stragglers;
   auto cduIndex = [&](const FaultSpec& f) {
     for (int c = 0; c < m.ncdu; ++c)
       if (m.cdu_name[c] == f.target) return c;

@@ -34,6 +34,8 @@ void initFailureProcess(const FacilityModel& m, State& st, double t0);
 void stepFailureProcess(const FacilityModel& m, State& st, double t);
 double nextFailureEvent(const FacilityModel& m, const State& st);
 double jobMeanTimeBetweenFailures(const FacilityModel& m, int j);
+// straggler detection and its policy (the same file and page), between the GPU layer's windows
+void stepStragglers(const FacilityModel& m, State& st, double t);
 // the strainers' dp switches (solver/engine/filter_switch.cpp, issue 19): polled by pollDetectors
 void pollFilterSwitch(const FacilityModel& m, State& st, double t);
 

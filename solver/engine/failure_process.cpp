@@ -127,7 +127,15 @@ void repairDue(const FacilityModel& m, State& st, double t) {
 
 void initFailureProcess(const FacilityModel& m, State& st, double t0) {
   FaultState& f = st.faults;
-  if (!m.failures.enabled) return;
+  if (m.stragglers.enabled) {
+    f.sg_acc.assign(std::size_t(m.ngroup), 0.0);
+    f.sg_logged.assign(std::size_t(m.ngroup), 0);
+    std::size_t most = 0;
+    for (const auto& groups : m.job_groups) most = std::max(most, groups.size());
+    f.sg_buf.assign(most, 0.0);
+    f.sg_t0 = f.sg_tprev = t0;
+  }
+  if (!m.failures.enabled && !m.stragglers.enabled) return;
   f.gpu_down_until.assign(std::size_t(m.ngpu), 0.0);
   f.gpu_down.clear();
   f.gpu_down.reserve(std::size_t(m.ngpu));
@@ -136,13 +144,13 @@ void initFailureProcess(const FacilityModel& m, State& st, double t0) {
   f.fp_rng.s = m.failures.seed;
   for (int c = 0; c < kFailClasses; ++c) {
     f.fp_count[c] = 0;
-    const double mean = classMean(m, c);
+    const double mean = m.failures.enabled ? classMean(m, c) : kInf;
     f.fp_next[c] = std::isfinite(mean) ? t0 + f.fp_rng.exponential(mean) : kInf;
   }
 }
 
 double nextFailureEvent(const FacilityModel& m, const State& st) {
-  if (!m.failures.enabled) return kInf;
+  if (!m.failures.enabled && !m.stragglers.enabled) return kInf;
   const FaultState& f = st.faults;
   double t = f.fp_next_repair;
   for (int c = 0; c < kFailClasses; ++c) t = std::min(t, f.fp_next[c]);
@@ -150,7 +158,7 @@ double nextFailureEvent(const FacilityModel& m, const State& st) {
 }
 
 void stepFailureProcess(const FacilityModel& m, State& st, double t) {
-  if (!m.failures.enabled || m.ngpu == 0) return;
+  if ((!m.failures.enabled && !m.stragglers.enabled) || m.ngpu == 0) return;
   FaultState& f = st.faults;
   repairDue(m, st, t);
   for (;;) {  // the failures due by t, in time order
@@ -162,6 +170,64 @@ void stepFailureProcess(const FacilityModel& m, State& st, double t) {
     failOnce(m, st, c_min, tf);
     f.fp_next[c_min] = tf + f.fp_rng.exponential(classMean(m, c_min));
   }
+}
+
+// stragglers: each training job's GPU groups' clock ratios integrated over the window; at its end
+// the groups whose mean is below (1 - threshold) x the job's median are stragglers: logged, and
+// with policy drain taken out of the job for good (their ranks move to hot spares at the restart
+// this causes) while the job has a spare left. Only a running job with every rank on a GPU is
+// judged (a restart or a stall in the window would make every clock look alike).
+void stepStragglers(const FacilityModel& m, State& st, double t) {
+  const StragglerParams& sp = m.stragglers;
+  if (!sp.enabled || m.ngroup == 0) return;
+  FaultState& f = st.faults;
+  const GpuLayerState& g = st.gl;
+  const double dt = t - f.sg_tprev;
+  if (dt > 0)
+    for (int q = 0; q < m.ngroup; ++q) f.sg_acc[std::size_t(q)] += g.grp.clock_ratio[q] * dt;
+  f.sg_tprev = t;
+  if (t < f.sg_t0 + sp.window - 1e-9) return;
+  const double w = t - f.sg_t0;
+  for (int j = 0; j < m.njob; ++j) {
+    const TrainingJobSpec& spec = m.job_spec[j];
+    JobState& js = st.gl.job[std::size_t(j)];
+    if (m.job_kind[j] != 0 || js.mode != 0 || f.sg_t0 < spec.start || t > spec.stop) continue;
+    const auto& groups = m.job_groups[j];
+    const auto& alive = g.job_alive[std::size_t(j)];
+    std::size_t n = 0;
+    for (std::size_t k = 0; k < groups.size(); ++k)
+      if (alive[k]) f.sg_buf[n++] = f.sg_acc[std::size_t(groups[k])] / w;
+    if (n < 2) continue;
+    std::nth_element(f.sg_buf.begin(), f.sg_buf.begin() + long(n / 2), f.sg_buf.begin() + long(n));
+    const double median = f.sg_buf[n / 2];
+    int spares = spec.hot_spares - js.on_spares;
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+      const int q = groups[k];
+      const double mean = f.sg_acc[std::size_t(q)] / w;
+      if (!alive[k] || !(mean < (1 - sp.threshold) * median)) continue;
+      const int i0 = m.group_gpuadr[q], ni = m.group_gpunum[q];
+      const bool drain =
+          sp.policy == StragglerPolicy::Drain && spec.restart_on_failure && spares >= ni;
+      std::ostringstream msg;
+      msg.precision(3);
+      msg << "mean clock " << mean << " of the job's median " << median << " over " << w << " s";
+      if (drain) {
+        for (int i = i0; i < i0 + ni; ++i) takeGpu(m, st, i, kInf);
+        spares -= ni;
+        ++f.sg_drained;
+        msg << ": drained, its rank moves to a hot spare at the restart from the last checkpoint";
+      } else if (sp.policy == StragglerPolicy::Drain) {
+        msg << ": not drained (no hot spare left, or on_failure: stall)";
+      }
+      if (!drain && f.sg_logged[std::size_t(q)]) continue;  // a kept straggler: logged once
+      f.sg_logged[std::size_t(q)] = 1;
+      ++f.sg_detected;
+      logEvent(st, t, gpuName(m, i0), drain ? "straggler_drained" : "straggler_detected", "warning",
+               msg.str());
+    }
+  }
+  std::fill(f.sg_acc.begin(), f.sg_acc.end(), 0.0);
+  f.sg_t0 = t;
 }
 
 double jobMeanTimeBetweenFailures(const FacilityModel& m, int j) {

@@ -430,7 +430,10 @@ struct Run {
       }
       // the failure process's failures and repairs due now (docs/models/failures.md); its next
       // one is a stop of the GPU layer's window (in the annual mode, of the slow segment too)
-      if (m.failures.enabled && !(annual && st.annual.slow)) stepFailureProcess(m, st, t);
+      if (!(annual && st.annual.slow)) {
+        if (m.failures.enabled) stepFailureProcess(m, st, t);
+        if (m.stragglers.enabled) stepStragglers(m, st, t);
+      }
       double t_out = std::min(st.time + k_out * dt_out, t_end);
       double t_stop = std::min(t_out, t_break);
       if (polling) t_stop = std::min(t_stop, t_poll);

@@ -384,6 +384,13 @@ struct FaultState {
   std::vector<int> rack_down;
   double fp_next_repair = 0;
   long fp_count[kFailClasses] = {};
+  // straggler detection (docs/models/failures.md "Stragglers"): per GPU group the clock ratio's
+  // time integral over the current window, from sg_t0, last added at sg_tprev; a buffer for the
+  // job's median; per group logged; stragglers detected and drained so far
+  std::vector<double> sg_acc, sg_buf;
+  std::vector<char> sg_logged;
+  double sg_t0 = 0, sg_tprev = 0;
+  long sg_detected = 0, sg_drained = 0;
   ProtectionState prot;  // protection layers (solver/engine/protection.cpp)
 };
 

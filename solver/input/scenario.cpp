@@ -47,6 +47,7 @@ class ScenarioReader {
     if (auto d = top.map("protection")) readProtection(*d);
     readAnnual(top);
     if (auto fl = top.map("failures")) readFailures(*fl);
+    if (auto sg = top.map("stragglers")) readStragglers(*sg);
     top.list("events", [&](const YAML::Node& e, const std::string& path, std::size_t) {
       readEvent(e, path);
     });
@@ -96,6 +97,17 @@ class ScenarioReader {
     fl.read("gpus_per_host", p.gpus_per_host);
     if (auto mt = fl.map("mtbf"))
       for (int c = 0; c < kFailClasses; ++c) mt->read(failureClassInfo(c).key, p.mtbf[c]);
+  }
+
+  // straggler detection and its policy (docs/models/failures.md "Stragglers")
+  void readStragglers(MapIn& sg) {
+    StragglerParams& p = sc_.stragglers;
+    p.enabled = true;
+    std::string policy;
+    if (sg.read("policy", policy))
+      p.policy = policy == "drain" ? StragglerPolicy::Drain : StragglerPolicy::Detect;
+    sg.read("threshold", p.threshold);
+    sg.read("window", p.window);
   }
 
   void readDetection(MapIn& d) {
@@ -501,6 +513,7 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                              {"makeup_water_loss", K::MakeupWaterLoss},
                                              {"plant_pump_failure", K::PlantPumpFailure}};
   spec.failures = sc.failures;
+  spec.stragglers = sc.stragglers;
   if (sc.hot_spares >= 0)  // the scenario's spare GPUs replace each training job's own
     for (auto& j : spec.jobs) j.training.hot_spares = sc.hot_spares;
   const auto& suggest = reader::didYouMean;

@@ -42,6 +42,7 @@ struct Scenario {
   std::vector<std::string> protection_keys;  // the `protection` keys the file sets
   AnnualParams annual;  // `mode: annual` and its `annual:` section (docs/models/annual.md)
   FailureProcessParams failures;  // the `failures:` section (docs/models/failures.md)
+  StragglerParams stragglers;     // the `stragglers:` section (the same page)
 };
 
 // throws LoadFailure

@@ -361,6 +361,24 @@ const Section kFailures{
          .docs("GPUs one host failure takes (GB200/GB300 NVL72 compute tray: 4 [K26])"),
      map("mtbf", kFailureMtbf)}};
 
+// straggler operations (docs/models/failures.md "Stragglers"): site policies, no defaults
+const Section kStragglers{
+    "scenario.stragglers",
+    "straggler detection and its policy (docs/models/failures.md, \"Stragglers\")",
+    {choice("policy", {"detect", "drain"})
+         .req()
+         .docs("detect: log each straggler; drain: also take it out of its job for good, its "
+               "rank moving to a hot spare at a restart from the last checkpoint (while a spare "
+               "is left)"),
+     quantity("threshold", Dim::None, {0, 1, true, true, "between 0 and 1, exclusive"})
+         .req()
+         .docs("a GPU whose mean clock over the window is below (1 - threshold) x its job's "
+               "median is a straggler (the site's own setting)"),
+     quantity("window", Dim::Time, {10, 86400, false, false, "10 s ... 1 d"})
+         .req()
+         .docs("detection window: the clocks' means over it, compared at its end (the "
+               "detection delay)")}};
+
 const Section kScenario{
     "scenario",
     "a dctwin scenario file (docs/scenario-format.md)",
@@ -387,7 +405,7 @@ const Section kScenario{
          .dflt("full")
          .docs("full: every GPU step resolved; annual: the multi-rate annual mode "
                "(docs/models/annual.md); --annual sets it"),
-     map("annual", kAnnual), map("failures", kFailures)}};
+     map("annual", kAnnual), map("failures", kFailures), map("stragglers", kStragglers)}};
 
 }  // namespace
 

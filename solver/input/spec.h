@@ -363,6 +363,7 @@ struct FacilitySpec {
   std::vector<FaultSpec> faults;  // from a scenario, in time order
   // failures as a seeded process, from a scenario's `failures:` (docs/models/failures.md)
   FailureProcessParams failures;
+  StragglerParams stragglers;  // straggler detection and its policy (the same page)
   DetectionSpec detection;
 };
 
