@@ -133,6 +133,7 @@ void initFailureProcess(const FacilityModel& m, State& st, double t0) {
     std::size_t most = 0;
     for (const auto& groups : m.job_groups) most = std::max(most, groups.size());
     f.sg_buf.assign(most, 0.0);
+    f.sg_clean.assign(std::size_t(m.njob), 1);
     f.sg_t0 = f.sg_tprev = t0;
   }
   if (!m.failures.enabled && !m.stragglers.enabled) return;
@@ -186,12 +187,19 @@ void stepStragglers(const FacilityModel& m, State& st, double t) {
   if (dt > 0)
     for (int q = 0; q < m.ngroup; ++q) f.sg_acc[std::size_t(q)] += g.grp.clock_ratio[q] * dt;
   f.sg_tprev = t;
+  // a job restarting, stalled or not running at any call of the window is not judged at its end
+  for (int j = 0; j < m.njob; ++j) {
+    const TrainingJobSpec& spec = m.job_spec[j];
+    const JobState& js = st.gl.job[std::size_t(j)];
+    if (m.job_kind[j] != 0 || js.mode != 0 || js.interrupt || f.sg_t0 < spec.start || t > spec.stop)
+      f.sg_clean[std::size_t(j)] = 0;
+  }
   if (t < f.sg_t0 + sp.window - 1e-9) return;
   const double w = t - f.sg_t0;
   for (int j = 0; j < m.njob; ++j) {
     const TrainingJobSpec& spec = m.job_spec[j];
     JobState& js = st.gl.job[std::size_t(j)];
-    if (m.job_kind[j] != 0 || js.mode != 0 || f.sg_t0 < spec.start || t > spec.stop) continue;
+    if (!f.sg_clean[std::size_t(j)]) continue;
     const auto& groups = m.job_groups[j];
     const auto& alive = g.job_alive[std::size_t(j)];
     std::size_t n = 0;
@@ -227,6 +235,7 @@ void stepStragglers(const FacilityModel& m, State& st, double t) {
     }
   }
   std::fill(f.sg_acc.begin(), f.sg_acc.end(), 0.0);
+  std::fill(f.sg_clean.begin(), f.sg_clean.end(), char(1));
   f.sg_t0 = t;
 }
 

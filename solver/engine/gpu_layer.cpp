@@ -1057,6 +1057,17 @@ bool breakerSafe(const BreakerParams& b, double I, double theta) {
 // GPU, and none can lose one (no GPU can reach its shutdown temperature, rackSafe; the facility
 // is fed and no breaker can trip at the racks' bounded draw, breakerSafe; the racks have no
 // energy storage). Otherwise the window runs step by step, as it always can.
+// every rank of job j has a GPU: its own, alive, or a hot spare (docs/models/checkpoint.md); the
+// common case, all alive, is one scan of the byte flags
+bool ranksOk(const GpuLayerState& g, int j) {
+  const std::vector<char>& alive = g.job_alive[std::size_t(j)];
+  if (std::find(alive.begin(), alive.end(), char(0)) == alive.end()) return true;
+  const JobState& js = g.job[std::size_t(j)];
+  for (std::size_t k = 0; k < alive.size(); ++k)
+    if (!alive[k] && !js.gpu[k].on_spare) return false;
+  return true;
+}
+
 bool blockEligible(const FacilityModel& m, State& st, double t0, double t1) {
   GpuLayerState& g = st.gl;
   if (!m.options.gpu_blocks || !g.blk_layout || m.ngpu == 0) return false;
@@ -1070,8 +1081,8 @@ bool blockEligible(const FacilityModel& m, State& st, double t0, double t1) {
     if ((t0 < spec.start && spec.start < t1) || (t0 < spec.stop && spec.stop < t1)) return false;
     const JobState& js = g.job[std::size_t(j)];
     if (js.mode != 0 || js.interrupt) return false;
-    const auto& alive = g.job_alive[std::size_t(j)];
-    if (std::find(alive.begin(), alive.end(), char(0)) != alive.end()) return false;
+    // (a rank on a hot spare steps in blocks as it steps one by one: its GPU stays off)
+    if (!ranksOk(g, j)) return false;
   }
   if (m.nair > 0) return false;
   if (!m.has_power) return true;
@@ -1249,10 +1260,7 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
     for (long s0 = 0; s0 < nstep && !died;) {  // (several blocks only where safe)
       const long s1 = std::min(nstep, s0 + long(g.blk_steps_max));
       runBlock(m, st, t0, dt, s0, s1, nstep, pool);
-      for (int j = 0; j < m.njob && !safe && !died; ++j) {
-        const std::vector<char>& alive = g.job_alive[std::size_t(j)];
-        died = std::find(alive.begin(), alive.end(), char(0)) != alive.end();
-      }
+      for (int j = 0; j < m.njob && !safe && !died; ++j) died = !ranksOk(g, j);
       for (long s = s0; s < s1 && fast && !died; ++s) {
         for (int r = 0; r < m.nrack; ++r)
           blockRestore(m, st, r,

@@ -389,6 +389,7 @@ struct FaultState {
   // job's median; per group logged; stragglers detected and drained so far
   std::vector<double> sg_acc, sg_buf;
   std::vector<char> sg_logged;
+  std::vector<char> sg_clean;  // per job: running on all its ranks for the whole window so far
   double sg_t0 = 0, sg_tprev = 0;
   long sg_detected = 0, sg_drained = 0;
   ProtectionState prot;  // protection layers (solver/engine/protection.cpp)

@@ -179,7 +179,7 @@ TEST_CASE("stragglers: detected against the job's median, drained onto hot spare
     ss << f.rdbuf();
     return ss.str() + "variation: {seed: 1, bad_mount_fraction: 0.01, bad_mount_factor: 2.5}\n";
   }();
-  auto runWith = [&](const std::string& policy, Out& o) {
+  auto runWith = [&](const std::string& policy, Out& o, bool blocks = true) {
     FacilitySpec spec = loadFacilityFromString(text, "pod_w45.yaml");
     applyScenario(loadScenarioFromString("duration: 2 h\nhot_spares: 16\nstragglers: {policy: " +
                                              policy + ", threshold: 0.1, window: 10 min}\n",
@@ -187,6 +187,7 @@ TEST_CASE("stragglers: detected against the job's median, drained onto hot spare
                   spec);
     o.m = compileFacility(spec);
     o.m.options.output_interval = 300;
+    o.m.options.gpu_blocks = blocks;
     o.st = makeState(o.m, o.m.fws_T.eval(0.0));
     RunOptions ro;
     ro.duration = 7200;
@@ -222,6 +223,16 @@ TEST_CASE("stragglers: detected against the job's median, drained onto hot spare
   jobTimeMap(j, dr.st.gl.job_weight[0], map);
   CHECK(map[kTimeRestart] >= 600 - 1);
   CHECK(map[kTimeLostWork] > 0);
+  // ranks on spares step in blocks as they step one by one (docs/models/gpu_layer.md "Steps in
+  // blocks"): the same iterations and map but for round-off
+  Out steps;
+  runWith("drain", steps, false);
+  CHECK(steps.st.gl.job[0].iterations == j.iterations);
+  CHECK(steps.st.gl.job[0].on_spares == j.on_spares);
+  double map1[kTimeCats];
+  jobTimeMap(steps.st.gl.job[0], steps.st.gl.job_weight[0], map1);
+  for (int c = 0; c < kTimeCats; ++c) CHECK(map1[c] == Approx(map[c]).margin(1e-6).epsilon(1e-9));
+  CHECK(dr.st.gl.blk_windows > steps.st.gl.blk_windows);
   // bad input: the site's settings are required
   CHECK_THAT(errorOf("stragglers: {policy: drain, window: 10 min}\n"),
              Catch::Contains("threshold"));
