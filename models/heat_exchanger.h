@@ -3,7 +3,7 @@
 //   C_min = min(C1, C2), Z = C_min/C_max, NTU = UA/C_min
 //   eps = (1 - exp(-NTU(1-Z))) / (1 - Z exp(-NTU(1-Z)))       (Z -> 1: eps = NTU/(1+NTU))
 //   Q = eps C_min (T_hot,in - T_cold,in)                        (Q > 0 from hot to cold)
-// UA from the two film conductances, each scaling with its own flow (physics.md 4c, [K45, K62]):
+// UA from the two film conductances, each scaling with its own flow [K45, K62]:
 //   1/UA = 1/hA_hot + 1/hA_cold,   hA_i = hA_i,nominal (m_i/m_i,nominal)^n,  n = 0.8
 // sized once from a rated point (capacity, approach, flows): see sizeCounterflow().
 // beyond the rated point (issue 19, docs/models/heat_exchanger.md): a given UA at the rated flows

@@ -244,7 +244,7 @@ const Section kTank{"cdu.expansion_tank",
 
 const Section kVacuum{
     "cdu.vacuum_tank",
-    "negative-pressure loop (physics.md 7 [K92]): a vacuum pump holds the tank below atmosphere",
+    "negative-pressure loop [K92]: a vacuum pump holds the tank below atmosphere",
     {quantity("pressure", Dim::Pressure, {-0.9e5, -1e3, true, true, "-90 kPa ... -1 kPa (gauge)"})
          .req()
          .docs("gauge; leaks draw air in")}};
