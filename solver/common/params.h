@@ -76,7 +76,7 @@ enum class FaultKind {
   FilterClogging,  // CDU `target`'s strainer: dp at design flow rises to `value` over growth_time
   SensorFault,     // CDU `target`'s `sensor` reads `value` off, or sticks (stuck)
   PowerCap,        // job `target`'s GPUs get the power limit `value`
-  Setpoint,        // CDU `target`'s `setpoint` changes to `value` (issue 19)
+  Setpoint,        // CDU `target`'s `setpoint` changes to `value` (docs/models/controller.md)
   // the heat-rejection plant (docs/models/plant.md); act at the plant's next step
   ChillerTrip,           // `value` chillers trip (unavailable from then on)
   HeatRejectionFailure,  // `value` dry-cooler units or tower cells lose their fans
