@@ -45,10 +45,11 @@ install(TARGETS dctwin_solver dctwin_models EXPORT dctwinTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 set(DCTWIN_PUBLIC_HEADERS
     solver/common/bounded_file.h solver/common/params.h solver/common/paths.h
-    solver/common/provenance.h solver/common/run_limits.h solver/common/units.h
+    solver/common/provenance.h solver/common/report.h solver/common/run_limits.h
+    solver/common/units.h
     solver/input/keys.h solver/input/loader.h solver/input/scenario.h solver/input/spec.h
     solver/input/sweep_file.h
-    solver/output/observables.h solver/output/report.h solver/output/results.h
+    solver/output/observables.h solver/output/results.h
     solver/output/monthly.h solver/output/results_reader.h solver/output/sinks.h
     solver/output/summary.h
     solver/run/check.h solver/run/run.h solver/run/sweep.h)

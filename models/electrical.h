@@ -1,4 +1,5 @@
-// electrical.h: power distribution from the utility to the rack DC busbar (physics.md 6)
+// electrical.h: power distribution from the utility to the rack DC busbar
+// (docs/models/electrical.md)
 //
 // chain, evaluated each GPU step from the racks' DC power outward (all powers are mean rates over
 // the step; AC quantities are 3-phase line currents and line-to-line voltages):
@@ -152,13 +153,13 @@ struct BreakerTauBand {
 };
 BreakerTauBand breakerTauBand(double k_trip, double hold_multiple, double trip_multiple,
                               double t_conv);
-// IEC 60898-1 MCB (physics.md 6 [K72-K74]): 1.13 I_n holds and 1.45 I_n trips within t_conv
+// IEC 60898-1 MCB [K72-K74]: 1.13 I_n holds and 1.45 I_n trips within t_conv
 // (1 h for I_n <= 63 A, 2 h above), narrowed by the 2.55 I_n band (1-60 s for I_n <= 32 A,
 // 1-120 s above); returns the geometric middle of the intersected band (k_trip = 1.3: 2.55 I_n
 // trips at sqrt(60) = 7.7 s or sqrt(120) = 11 s, 1.45 I_n at 42 s or 59 s). Throws
 // std::invalid_argument when the band is empty (k_trip >= 1.45, or far below 1.13)
 double breakerTauIec60898(double k_trip, double I_n);
-// IEC 60947-2 MCCB (physics.md 6 [K72]): 1.05 I_n holds and 1.30 I_n trips within 1 h; returns
+// IEC 60947-2 MCCB [K72]: 1.05 I_n holds and 1.30 I_n trips within 1 h; returns
 // the tau at which 1.30 I_n trips at 30 min, half the conventional time (a).
 // Throws std::invalid_argument when that tau is outside the band (k_trip >= 1.30, or far
 // below 1.05)
@@ -220,8 +221,8 @@ struct PueComponents {
   double P_dist_losses = 0;  // power-chain losses upstream of the racks                  (W)
   double P_other = 0;        // lighting, room-air handling, ...; not modelled yet          (W)
 };
-// ExaDigiT/RAPS (landscape.md 2.5): (Q_it + W_CDUP + W_HTWP + W_CTWP + W_CT)/Q_it, without the
-// power-chain losses and other loads; NaN when Q_it <= 0
+// ExaDigiT/RAPS (its PUE definition; no entry in docs/references.md yet): (Q_it + W_CDUP + W_HTWP +
+// W_CTWP + W_CT)/Q_it, without the power-chain losses and other loads; NaN when Q_it <= 0
 double pueExaDigiT(const PueComponents& c);
 // total facility power over IT power (The Green Grid form): adds P_dist_losses and P_other
 double pueTotal(const PueComponents& c);

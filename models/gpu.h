@@ -1,7 +1,7 @@
 // gpu.h: accelerator power, clocks, throttling and die/HBM/cold-plate thermal nodes
 //
-// power at SM clock ratio x = f/f_max, junction temperature T_j and utilizations a (physics.md 1d,
-// workloads.md 3; coefficients calibrated per GPU in data/catalog/gpus):
+// power at SM clock ratio x = f/f_max, junction temperature T_j and utilizations a ([K4, K16, K23,
+// K24], [WL41–WL44]; coefficients calibrated per GPU in data/catalog/gpus):
 //   P = P_static(T_j) + P_sm_max a_sm x v(x)^2 + P_clk (x v(x)^2 - x_idle v(x_idle)^2)
 //       + P_hbm_max a_hbm + P_nvl_max a_nvl
 //   v(x) = max(v_floor, v0 + (1 - v0) x)       (voltage rises with clock above a V_min floor)

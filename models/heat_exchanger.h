@@ -3,10 +3,10 @@
 //   C_min = min(C1, C2), Z = C_min/C_max, NTU = UA/C_min
 //   eps = (1 - exp(-NTU(1-Z))) / (1 - Z exp(-NTU(1-Z)))       (Z -> 1: eps = NTU/(1+NTU))
 //   Q = eps C_min (T_hot,in - T_cold,in)                        (Q > 0 from hot to cold)
-// UA from the two film conductances, each scaling with its own flow (physics.md 4c, [K45, K62]):
+// UA from the two film conductances, each scaling with its own flow [K45, K62]:
 //   1/UA = 1/hA_hot + 1/hA_cold,   hA_i = hA_i,nominal (m_i/m_i,nominal)^n,  n = 0.8
 // sized once from a rated point (capacity, approach, flows): see sizeCounterflow().
-// beyond the rated point (issue 19, docs/models/heat_exchanger.md): a given UA at the rated flows
+// beyond the rated point (docs/models/heat_exchanger.md): a given UA at the rated flows
 // (splitCounterflowUA), an approach at a load and a pair of flows (sizeCounterflow on that
 // point), or a vendor table of UA over the secondary flow at the rated primary flow (ua_table,
 // PCHIP in log-log; the primary flow's effect by the film law's ratio)
@@ -27,15 +27,17 @@ struct HexParams {
   double m_hot_nominal = 0;    // (kg/s)
   double m_cold_nominal = 0;   // (kg/s)
   double n = 0.8;              // flow exponent of the film conductances        (1)
-  // vendor table (issue 19): ln UA over ln of the regularized secondary flow; empty: the film law
+  // vendor table (a datasheet's UA at part load): ln UA over ln of the regularized secondary flow;
+  // empty: the film law
   Pchip ua_table;
 };
 
-// film conductances that split a given UA at the rated flows by r = hA_cold/hA_hot (issue 19)
+// film conductances that split a given UA at the rated flows by r = hA_cold/hA_hot
+// (docs/models/heat_exchanger.md)
 HexParams splitCounterflowUA(double UA, double r_nominal, double m_hot, double m_cold,
                              double n = 0.8);
 // attach a vendor table of UA (W/K) over the secondary mass flow (kg/s, strictly increasing,
-// > 0) at the rated primary flow; the table points are reproduced exactly (issue 19). Throws
+// > 0) at the rated primary flow; the table points are reproduced exactly. Throws
 // std::invalid_argument on a malformed table.
 void setUaTable(HexParams& p, std::span<const double> m_hot, std::span<const double> UA);
 

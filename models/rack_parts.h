@@ -2,7 +2,7 @@
 // optics, switch optics, fans, other tray and rack loads) and the split of their heat between the
 // coolant and the room air
 //
-// per unit of a part, at the rack's activity a (workloads.md 5, physics.md 2; numbers per part in
+// per unit of a part, at the rack's activity a ([WL59–WL62], [K26–K30]; numbers per part in
 // data/catalog/parts):
 //   P_unit = P_idle + (P_max - P_idle) u + ports P_port(state)
 //   u      = a.cpu      Cpu, Other        (host work follows the GPUs)

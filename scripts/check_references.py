@@ -14,6 +14,12 @@ Checks (exit 1 on any failure, listing file:line and key):
   * every entry has a non-empty Title (its heading) and a "Year:" line with a four-digit year,
     and a "URL:" line (a URL/DOI, or the words "URL not confirmed");
   * no entry is defined twice.
+  * docs/, data/, the catalog scripts and the key tables (solver/input/*_keys.cpp, which give the
+    docs' key tables and the schemas) cite a source by its key alone: they never name the
+    maintainers' notes outside the repository by file (physics.md, workloads.md, plant.md,
+    fabric-memory-variation.md, landscape.md, ".../shared/docs/reference/"), which a reader
+    cannot open. The repository's own page docs/models/plant.md, and links to it, are not such a
+    mention.
 Entries that no file cites are reported as warnings (exit 0), or as failures with --strict.
 
 Files scanned: git-tracked (or, outside git, all) *.md *.yaml *.yml *.cpp *.h *.py *.sh *.txt *.json
@@ -43,6 +49,17 @@ YAML_FLOW_RE = re.compile(r":\s*$")
 # continuation of a group left open at the end of the previous line: optional comment marker
 CONT_RE = re.compile(r"^\s*(?://+|#+|\*|--)?\s*")
 ENTRY_RE = re.compile(r"^###\s+\[(" + KEY + r")\]\s*(.*?)\s*$")
+# a note outside the repository named by file: "physics.md 7", "workloads.md §2", "plant.md";
+# not the repository's own docs/models/plant.md ("models/plant.md", "[plant.md](plant.md)")
+OUTSIDE_RE = re.compile(r"shared/docs/reference/|(?<![A-Za-z0-9_/\[.-])(?<!\]\()"
+                        r"(?:physics|workloads|plant|fabric-memory-variation|landscape)\.md\b")
+
+
+def cites_outside(rel):
+    """Files that must cite by key alone (docs/, data/, catalog scripts, the key tables)."""
+    rel = rel.replace(os.sep, "/")
+    return rel.startswith(("docs/", "data/", "scripts/catalog/")) or \
+        bool(re.match(r"^solver/input/[a-z_]*_keys\.cpp$", rel))
 
 
 def tracked_files(root):
@@ -198,6 +215,7 @@ def main():
 
     cited = {}
     unresolved = []
+    outside = []
     for rel in sorted(tracked_files(root)):
         if not rel.endswith(EXTS) or os.path.normpath(rel) in (os.path.normpath(REFS),
                                                                 os.path.normpath(SELF)):
@@ -210,6 +228,12 @@ def main():
                 text = f.read()
         except (UnicodeDecodeError, OSError):
             continue
+        if cites_outside(rel):
+            for ln, line in enumerate(text.split("\n"), 1):
+                m = OUTSIDE_RE.search(line)
+                if m:
+                    outside.append(f"{rel}:{ln}: names a note outside the repository "
+                                   f"('{m.group(0)}'): cite the source's key alone")
         for ln, key in citations(rel, text):
             cited[key] = cited.get(key, 0) + 1
             if key not in entries:
@@ -220,14 +244,15 @@ def main():
             print(f"{key}\t{cited[key]}")
 
     never = sorted((k for k in entries if k not in cited), key=split_key)
-    for e in errors + unresolved:
+    for e in errors + unresolved + outside:
         print(e)
     for k in never:
         kind = "error" if args.strict else "warning"
         print(f"{REFS}:{entries[k]['line']}: {kind}: [{k}] is never cited")
-    failed = bool(errors or unresolved or (args.strict and never))
+    failed = bool(errors or unresolved or outside or (args.strict and never))
     print(f"check_references: {len(cited)} keys cited ({sum(cited.values())} citations), "
           f"{len(entries)} entries, {len(unresolved)} unresolved, {len(errors)} entry errors, "
+          f"{len(outside)} outside notes named, "
           f"{len(never)} never cited{' (errors)' if args.strict else ' (warnings)'}"
           f" -> {'FAIL' if failed else 'ok'}")
     return 1 if failed else 0

@@ -7,12 +7,12 @@ For every GPU entry:
   * orderings hold: power_limit_min <= tdp <= power_limit_max, hbm_idle_power < idle_power,
     leakage_ref <= idle_power - hbm_idle_power, clock_idle < clock_memory_bound <= clock_max,
     maxop < slowdown < shutdown, and the uncapped GEMM power at f_max exceeds tdp (the cap binds);
-  * it prints the operating points of the dynamic power model (workloads.md §3, physics.md 1d)
+  * it prints the operating points of the dynamic power model (docs/models/gpu.md [K4, K16, K23, K24])
         P = P_static(T) + sm_max a_sm x (v0 + (1-v0) x)^2 + hbm_max a_hbm + nvlink_max a_nvl,  x = f/f_max
         P_static(T) = idle_power - leakage_ref + leakage_ref exp(beta (T - T_LEAK_REF)),  T_LEAK_REF = 35 degC
     (docs/models/gpu.md), for: idle at 25/35 degC; a BF16 GEMM (a_sm 1, a_hbm 0.3) held at tdp at T_j = 60 and 70 degC (clock the
     cap allows); a memory-bound kernel (a_sm 0.15, a_hbm 1) at clock_memory_bound and T_j = 47 degC, which must
-    stay below tdp (memory-bound phases never reach the cap, workloads.md §3).
+    stay below tdp (memory-bound phases never reach the cap).
 For b200 it also checks the model against the measurements it was calibrated on [K4]: idle 187-204 W at
 ~32 degC, GEMM clock at the 1000 W cap within 1072-1222 MHz, memory-bound power within 628-686 W.
 Usage: python3 scripts/catalog/check_gpus.py [files...]   (default: data/catalog/gpus/*.yaml)

@@ -44,7 +44,7 @@ def coldplate():
     Rp = [0.0389, 0.0325, 0.0300, 0.0280, 0.0265, 0.0255, 0.0245, 0.0230, 0.0220, 0.0214,
           0.0209, 0.0204, 0.0200, 0.0197]
     e = rel_err(Vp, Rp, 0.0179, 0.00653, 1.23)
-    print("PG25 physics.md fit R = 0.0179 + 0.00653 V^-1.23: max |rel err| = %.2f %%" % (100 * abs(e).max()))
+    print("PG25 kept fit R = 0.0179 + 0.00653 V^-1.23: max |rel err| = %.2f %%" % (100 * abs(e).max()))
     r, a, b = fit_r_inf_power(Vp, Rp, np.arange(0.5, 3.0, 0.0005))
     e = rel_err(Vp, Rp, r, a, b)
     print("PG25 free LS-on-relative-error fit: R_inf %.5f a %.5f b %.4f max %.2f %% (for comparison)" %

@@ -2,7 +2,7 @@
 
 Coefficients and polynomial form are those of lbl-srg/modelica-buildings
 Buildings/Media/Antifreeze/PropyleneGlycolWater.mo (identical in
-Buildings/Media/Antifreeze/Functions/PropyleneGlycolWater.mo), physics.md key [K50]:
+Buildings/Media/Antifreeze/Functions/PropyleneGlycolWater.mo), key [K50]:
 
     f(x, T) = sum_i sum_j a[n] * dx^i * dy^j,  dx = 100*(x - 0.307031),  dy = T_degC - 32.7083
     nT = {4, 4, 4, 3, 2, 1}  (terms in dy for each power i of dx)

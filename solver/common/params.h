@@ -76,7 +76,7 @@ enum class FaultKind {
   FilterClogging,  // CDU `target`'s strainer: dp at design flow rises to `value` over growth_time
   SensorFault,     // CDU `target`'s `sensor` reads `value` off, or sticks (stuck)
   PowerCap,        // job `target`'s GPUs get the power limit `value`
-  Setpoint,        // CDU `target`'s `setpoint` changes to `value` (issue 19)
+  Setpoint,        // CDU `target`'s `setpoint` changes to `value` (docs/models/controller.md)
   // the heat-rejection plant (docs/models/plant.md); act at the plant's next step
   ChillerTrip,           // `value` chillers trip (unavailable from then on)
   HeatRejectionFailure,  // `value` dry-cooler units or tower cells lose their fans
@@ -167,7 +167,8 @@ struct DetectionParams {
   double low_flow_delay = 100.0;        // ... for this long raises the low-flow alarm [K58](s)
   double continuous_load_ratio = 0.8;   // busway current / rating: the 80 % rule           (1)
   double continuous_load_time = 10800;  // ... held this long is "continuous" (NEC: 3 h)    (s)
-  // leaks (physics.md 7): rope/point sensors under each rack, CDU level and pressure, flow balance
+  // leaks (docs/models/leak.md [K86, K88, K90, K91]): rope/point sensors under each rack, CDU level
+  // and pressure, flow balance
   double leak_sensor_volume = 20e-6;  // coolant on the sensor that trips it (a)          (m3)
   // where the sensor sits relative to the leak: the liquid needs this long to reach it, and only
   // this share of it arrives (drip tray, floor slope); 0 s and 1: a sensor at the leak itself
@@ -175,7 +176,7 @@ struct DetectionParams {
   double leak_sensor_fraction = 1;        // (1)
   bool rack_liquid_isolation = true;      // close the rack's isolation valves on a leak [K88]
   bool rack_electrical_isolation = true;  // power the rack off on a leak [K86, K88]
-  double isolation_valve_stroke = 30;     // valve closing time (seconds to 120 s, physics.md 7) (s)
+  double isolation_valve_stroke = 30;     // valve closing time (a): no published figure     (s)
   double low_level_fraction = 0.1;        // tank liquid below this share of its volume       (1)
   bool low_level_pump_stop = true;        // the level switch blocks the pumps [K58, K61]
   // the level switch makes again when the tank is back above low_level_fraction + 0.05 (a):

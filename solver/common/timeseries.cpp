@@ -2,7 +2,7 @@
 // temperature)
 #include <algorithm>
 
-#include "solver/input/spec.h"
+#include "solver/common/params.h"
 
 namespace dctwin {
 

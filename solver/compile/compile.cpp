@@ -11,7 +11,6 @@
 
 #include "solver/compile/air_racks.h"
 #include "solver/compile/switch_racks.h"
-#include "solver/engine/engine.h"
 #include "solver/input/loader.h"
 
 namespace dctwin {

@@ -10,8 +10,8 @@
 
 #include "models/gpu_batch.h"
 #include "models/reliability.h"
+#include "solver/common/report.h"
 #include "solver/compile/model.h"
-#include "solver/output/report.h"
 
 namespace dctwin {
 

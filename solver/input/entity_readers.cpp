@@ -473,7 +473,7 @@ void readCduBody(MapIn& m, CduSpec& c) {
     t->read("precharge", c.tank_precharge);
     t->read("fill_pressure", c.tank_fill);
   }
-  // negative-pressure loop (physics.md 7 [K92]): a vacuum pump holds the tank below atmosphere
+  // negative-pressure loop [K92]: a vacuum pump holds the tank below atmosphere
   if (auto v = m.map("vacuum_tank")) v->read("pressure", c.vacuum);
   if (auto fl = m.map("filter")) datasheet::readFilter(*fl, c);
   m.read("internal_volume", c.internal_volume);

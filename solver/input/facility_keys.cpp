@@ -107,7 +107,7 @@ const Section kWater{
 //---------------------------------------------------------------------------------------------
 // CDUs (facility entries and catalog/cdus)
 
-// heat exchanger beyond the rated point (issue 19, docs/models/heat_exchanger.md)
+// heat exchanger beyond the rated point (docs/models/heat_exchanger.md)
 const Section kHexApproach{
     "cdu.heat_exchanger.approach_point",
     "a measured or published approach at a load and a pair of flows (sizing approach)",
@@ -128,7 +128,7 @@ const Section kHexTable{
          .req()
          .docs("UA at each flow, not falling with flow; as many as flow_L_min")}};
 
-// strainer/filter in the secondary loop (issue 19, docs/models/filter.md)
+// strainer/filter in the secondary loop (docs/models/filter.md)
 const Section kFilter{
     "cdu.filter",
     "strainer/filter in the secondary loop: dp = k m^2 through its rated point",
@@ -161,7 +161,7 @@ const Section kHex{
      quantity("holdup_primary", Dim::Volume, kVolume).req(),
      quantity("holdup_secondary", Dim::Volume, kVolume).req(),
      quantity("flow_exponent", Dim::None, {0, 2, true, false, "> 0 and <= 2"}).dflt("0.8"),
-     // beyond the rated point (issue 19, docs/models/heat_exchanger.md)
+     // beyond the rated point (docs/models/heat_exchanger.md)
      choice("sizing", {"rated", "ua", "approach", "table"})
          .dflt("rated")
          .docs("how UA is found: the rated point; ua; approach_point; table (the rated flows "
@@ -194,7 +194,7 @@ const Section kPumps{
      quantity("efficiency_motor", Dim::None, kEfficiency).dflt("0.7"),
      quantity("rise_time", Dim::Time, {0, 86400, false, false, ">= 0 s and <= 1 d"}).dflt("30 s"),
      quantity("min_speed", Dim::None, {0, 1, false, true, ">= 0 and < 1"}).dflt("0.15"),
-     // datasheet keys (issue 19, docs/models/actuator.md)
+     // datasheet keys (docs/models/actuator.md)
      choice("actuator", {"lag", "rate"})
          .dflt("lag")
          .docs("drive: lag (tau = rise_time / 5) or rate (0 -> full speed in rise_time)"),
@@ -218,7 +218,7 @@ const Section kValve{
      quantity("dp_nominal", Dim::Pressure, kPressure)
          .docs("fully open at rated primary flow; this or kv is required"),
      quantity("stroke_time", Dim::Time, kDuration).dflt("120 s"),
-     // datasheet keys (issue 19, docs/models/actuator.md)
+     // datasheet keys (docs/models/actuator.md)
      quantity("kv", Dim::None, kKv)
          .docs("fully open flow coefficient, m3/h at 1 bar (IEC 60534); replaces dp_nominal"),
      choice("actuator", {"lag", "rate"})
@@ -244,12 +244,12 @@ const Section kTank{"cdu.expansion_tank",
 
 const Section kVacuum{
     "cdu.vacuum_tank",
-    "negative-pressure loop (physics.md 7 [K92]): a vacuum pump holds the tank below atmosphere",
+    "negative-pressure loop [K92]: a vacuum pump holds the tank below atmosphere",
     {quantity("pressure", Dim::Pressure, {-0.9e5, -1e3, true, true, "-90 kPa ... -1 kPa (gauge)"})
          .req()
          .docs("gauge; leaks draw air in")}};
 
-// PI keys beyond k and Ti (issue 19, docs/models/controller.md)
+// PI keys beyond k and Ti (docs/models/controller.md)
 std::vector<Key> piExtra(const char* action_default, const char* limits) {
   return {quantity("tracking_time", Dim::Time, kDuration)
               .dflt("Ti")
@@ -354,7 +354,7 @@ std::vector<Key> cduBody() {
           map("filter", kFilter).docs("none: no strainer (a filter_clogging event then adds one)")};
 }
 
-// prescribed boundaries (issue 19, docs/models/cdu.md "Prescribed boundaries")
+// prescribed boundaries (docs/models/cdu.md "Prescribed boundaries")
 const Section kPrescribed{
     "facility.cdus.prescribed",
     "boundary conditions that replace a part of the CDU, to test one component: an ideal flow "
@@ -589,7 +589,7 @@ const Section kRack{
                "volumes and heat times it; heat_load is one rack's; heat-load racks only")}};
 
 //---------------------------------------------------------------------------------------------
-// air-cooled racks and devices (issue 19, docs/models/air_rack.md)
+// air-cooled racks and devices (docs/models/air_rack.md)
 
 const Section kFans{
     "facility.air_racks.fans",
@@ -627,7 +627,7 @@ const Section kAirRack{
          "meter")}};
 
 //---------------------------------------------------------------------------------------------
-// scale-out switch racks (issue 18, docs/models/switch_rack.md; reader switch_reader.cpp)
+// scale-out switch racks (docs/models/switch_rack.md; reader switch_reader.cpp)
 
 const Section kSwitchRack{
     "facility.switch_racks",
@@ -676,7 +676,7 @@ const Section kSwitchRack{
          "power section only: the busway that feeds it; without it, at the utility meter")}};
 
 //---------------------------------------------------------------------------------------------
-// coolants defined in the file (issue 19, docs/models/fluid.md)
+// coolants defined in the file (docs/models/fluid.md)
 
 const Section kFluidMixture{
     "facility.fluids.mixture",

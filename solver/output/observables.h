@@ -17,7 +17,7 @@
 #include <vector>
 
 #include "solver/common/provenance.h"
-#include "solver/output/report.h"
+#include "solver/common/report.h"
 
 namespace dctwin {
 

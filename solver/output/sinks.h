@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "solver/common/report.h"
 #include "solver/output/observables.h"
-#include "solver/output/report.h"
 
 namespace dctwin {
 

@@ -82,8 +82,8 @@ double stepUntilTrip(const BreakerParams& b, double I, double dt, double t_end) 
 //---------------------------------------------------------------------------------------------
 TEST_CASE("busway: 800 A Cu Pow-R-Way 100 ft worked example", "[electrical]") {
   BuswayParams b = powrway800();
-  // physics.md 6 (d): 4.4 kW loss and ~3.2 V drop; the example uses the tabulated R as is (20 degC
-  // here) and unity power factor
+  // a worked example (d): 4.4 kW loss and ~3.2 V drop; the example uses the tabulated R as is (20
+  // degC here) and unity power factor
   const double P = buswayLoss(b, 800, degC(20));
   const double dV = buswayVoltageDrop(b, 800, degC(20));
   CHECK(P == Approx(4400).epsilon(0.05));

@@ -48,12 +48,12 @@ TEST_CASE("Darcy friction: laminar 64/Re, Swamee-Jain against Colebrook, smooth 
   }
 }
 
-TEST_CASE("pipe pressure drop: the worked DN150 number of physics.md 5", "[hydraulics]") {
+TEST_CASE("pipe pressure drop: the worked DN150 number (Colebrook)", "[hydraulics]") {
   // PG25 at 35 degC: rho ~1012.5 kg/m3, mu ~1.55 mPa s; 31 L/s in ID 154 mm, eps 0.045 mm
   PipeFriction p{100.0, 0.154, 0.045e-3};
   double rho = 1012.5, mu = 1.55e-3, m = 0.031 * rho;
   double per_m = p.dp(m, rho, mu) / 100.0;
-  CHECK(per_m == Approx(164.0).epsilon(0.05));  // physics.md: 164 Pa/m
+  CHECK(per_m == Approx(164.0).epsilon(0.05));  // 164 Pa/m [K64]
   // laminar limit: Hagen-Poiseuille dp = 128 mu L V / (pi D^4)
   double m_lam = 1e-3;
   double V = m_lam / rho;

@@ -43,7 +43,7 @@ struct EnergyTotals {
   double air_removed = 0;    // removed by the air handlers
   double air_stored = 0;     // change of the energy held in the room air
   double pump_electric = 0;  // CDU pump electrical energy
-  double air_racks = 0;      // air-cooled racks' IT + fan energy (issue 19)
+  double air_racks = 0;      // air-cooled racks' IT + fan energy (docs/models/air_rack.md)
   double balanceError() const { return heat_in - heat_out_fws - heat_loss - stored; }
 };
 
