@@ -311,7 +311,7 @@ struct FacilityModel {
   DetectionParams detection;
   // failures as a seeded process (docs/models/failures.md); off unless a scenario has `failures:`
   FailureProcessParams failures;
-  StragglerParams stragglers;  // straggler detection and its policy (the same page)
+  StragglerParams stragglers;           // straggler detection and its policy (the same page)
   std::vector<double> cdu_design_flow;  // sum of its racks' design flows            (m3/s)
   // coolant inventory and loop pressure (docs/models/leak.md)
   std::vector<double> cdu_V_loop;  // liquid volume outside the tank                  (m3)

@@ -627,13 +627,13 @@ enum class Rate { Output, Fast };
     "training jobs; 0 before the start")                                                           \
   X(JobFailures, "/job/failures", "1", Cumulative, Job, Jobs, Output,                              \
     "failures that restarted the job from its last checkpoint", "count (on_failure: restart)")     \
-  X(JobMtbf, "/job/mtbf", "s", Instant, Job, Jobs, Output,                                        \
-    "the job's expected mean time between failures: 1 / (its GPUs x the failure process's rate "  \
+  X(JobMtbf, "/job/mtbf", "s", Instant, Job, Jobs, Output,                                         \
+    "the job's expected mean time between failures: 1 / (its GPUs x the failure process's rate "   \
     "per GPU, every class)",                                                                       \
     "training jobs with a scenario's failures: section (docs/models/failures.md); NaN otherwise")  \
   X(JobCheckpointIntervalOptimal, "/job/checkpoint_interval_optimal", "s", Instant, Job, Jobs,     \
     Output,                                                                                        \
-    "the checkpoint interval that loses the least time at /job/mtbf and the job's blocking "      \
+    "the checkpoint interval that loses the least time at /job/mtbf and the job's blocking "       \
     "checkpoint time: Daly's higher-order optimum [F40]",                                          \
     "training jobs with checkpoints and a scenario's failures: section; NaN otherwise")            \
   /* the step model's throughput achieved in the run (issue 38; nominal in /job/model) */          \
