@@ -4,6 +4,7 @@
   hall_gb300.yaml    one ~100 MW IT hall: 64 generic 2 MW CDUs, each with 12 GB300 NVL72 racks
                      (768 racks, 55,296 GPUs), 256 busways, the power chain lumped as 64
                      transformers and 128 UPS modules, one synchronous training job on every GPU
+                     (Llama 3.1 405B as a training configuration describes it)
   campus_gb300.yaml  four such halls on one site (3,072 racks, 221,184 GPUs), one job per hall
   hall_gb300_fabric_pluggable.yaml, hall_gb300_fabric_cpo.yaml
                      the hall with its scale-out fabric as switch racks (docs/models/switch_rack.md):
@@ -11,10 +12,13 @@
                      per 4 blocks; 1.6T pluggable optics in air-cooled switches, or co-packaged
                      optics in liquid-cooled switches on the CDU loops
 
-  hall_gb300_plant_w32.yaml, hall_gb300_plant_w45.yaml
+  hall_gb300_plant_w32.yaml, hall_gb300_plant_w40.yaml, hall_gb300_plant_w45.yaml
                      the hall with the pod's heat-rejection plant scaled to it (dry coolers with
                      adiabatic pads and trim chillers, synthetic Phoenix weather; docs/models/plant.md)
-                     at ASHRAE W32 and W45: the annual mode's reference years (docs/models/annual.md)
+                     at ASHRAE W32, W40 (the warmest class whose technology loop, W + 2 K, stays
+                     inside the racks' 45 degC inlet limit) and W45 (a what-if with racks accepting
+                     49 degC, outside their specification): the annual mode's reference years
+                     (docs/models/annual.md)
 
 The pod (1 CDU, 8 GB200 NVL72, 576 GPUs) is the hand-written default, data/facilities/pod_gb200.yaml.
 Every rack resolves its 72 GPUs (gb300_nvl72 names its GPU type). Python standard library only.
@@ -126,6 +130,34 @@ def fabric_parts(ncdu, rpc, prefix, optics):
     return "\n".join(lines)
 
 
+# the hall's job: Llama 3.1 405B as Meta trained it on 16,384 H100 [F75] (TP 8, PP 16 with one
+# layer fewer on the first and last stage, sequence parallelism, 16 micro-batches of one sequence
+# per data-parallel rank, BF16, distributed optimizer, overlapped DP and TP collectives), scaled in
+# data parallelism to the hall's GPUs: DP = GPUs / 128, global batch 16 x DP sequences (a: the
+# batch grows with DP, as the published per-rank batch is kept; 432 x 16 x 8192 = 56.6M tokens
+# for one hall). The interleaving is the one that gives the shortest step (vp: auto).
+def hall_workload(ngpu):
+    if ngpu % 128:
+        raise SystemExit("a hall of %d GPUs does not divide into TP 8 x PP 16 model replicas" % ngpu)
+    return """    workload:                    # Llama 3.1 405B with Meta's 16k-GPU parallelism [F75], DP %d
+      layers: 126
+      hidden: 16384
+      ffn_hidden: 53248
+      gated_mlp: true               # SwiGLU
+      heads: 128
+      kv_heads: 8                   # grouped-query attention
+      vocab: 128256
+      sequence_length: 8192
+      global_batch: %d             # 16 sequences per data-parallel rank, as published
+      micro_batch_size: 1
+      parallelism: {tp: 8, pp: 16, vp: auto, sequence_parallel: true, first_stage_layers: 7,
+                    last_stage_layers: 7, overlap_grad_reduce: true, overlap_param_gather: true,
+                    tp_comm_overlap: true}
+      precision: bf16
+      recompute: auto
+      distributed_optimizer: true""" % (ngpu // 128, 16 * (ngpu // 128))
+
+
 def facility(name, halls, ncdu, rpc, optics=None):
     ngpu = halls * ncdu * rpc * 72
     nrack = halls * ncdu * rpc
@@ -138,7 +170,8 @@ def facility(name, halls, ncdu, rpc, optics=None):
 #
 # %d hall(s) x %d %s CDUs x %d %s racks = %d racks, %d GPUs, ~%.0f MW IT at TDP.
 # Every GPU is resolved; the racks idle 5 min after a cold start, then one synchronous training
-# job per hall runs on all of its GPUs (default iteration, docs/models/job.md). W32 facility water.
+# job per hall runs on all of its GPUs: Llama 3.1 405B described by its training configuration
+# (docs/models/job.md). W32 facility water.
 # Benchmarked in docs/performance.md.
 dctwin: 1
 name: %s
@@ -186,9 +219,9 @@ power:
         out.append("""  - name: training_%s
     racks: [%s]
     start: 5 min
-    phases: default
+%s
     checkpoint_interval: 30 min
-    checkpoint_duration: 20 s""" % ("hall%d" % (h + 1), ", ".join(names)))
+    checkpoint_duration: 20 s""" % ("hall%d" % (h + 1), ", ".join(names), hall_workload(len(names) * 72)))
     out.append("\nracks:")
     for _, racks, _ in parts:
         out.extend(racks)
@@ -246,7 +279,10 @@ plant:
 
 
 def with_plant(text, name, w):
-    """the hall at ASHRAE W<w> with its plant (supply set point w, TCS supply w + 4 K)"""
+    """the hall at ASHRAE W<w> with its plant (supply set point w, TCS supply w + the approach)"""
+    # the CDU approach: 4 K, but 2 K at W40, where 44 degC would leave no room for the CDU's
+    # job-start overshoot (~1.5 K) under the racks' 45 degC inlet limit (docs/models/annual.md)
+    tcs = w + (2 if w == 40 else 4)
     out = text.replace("name: hall_gb300\n", "name: %s\n" % name, 1)
     out = out.replace('W32 facility water"', 'W%d facility water, dry coolers + pads + trim chillers, '
                       'synthetic Phoenix weather"' % w, 1)
@@ -254,23 +290,24 @@ def with_plant(text, name, w):
     out = out.replace("  supply_temperature: 32 degC        # ASHRAE W32 [K47]",
                       "  supply_temperature: %d degC        # ASHRAE W%d [K47]" % (w, w), 1)
     out = out.replace("supply_temperature: 36 degC    # TCS supply: W32 + 4 K",
-                      "supply_temperature: %d degC    # TCS supply: W%d + 4 K" % (w + 4, w))
-    if w + 4 > 45:
-        # the racks accept the warmer technology-loop supply, as pod_gb200_w45.yaml: the catalog's
-        # 45 degC supply_temperature_max would make the protection layers cap and then shut the
-        # racks down (docs/models/protection.md)
+                      "supply_temperature: %d degC    # TCS supply: W%d + %d K" % (tcs, w, tcs - w))
+    if tcs > 45:
+        # a what-if outside the racks' specification: they accept the warmer technology-loop
+        # supply, as pod_gb200_w45.yaml; the catalog's 45 degC supply_temperature_max would make
+        # the protection layers cap and then shut the racks down (docs/models/protection.md)
         out = out.replace("type: %s," % RACK_TYPE, "type: %s_tcs55," % RACK_TYPE)
         out = out.replace("\nracks:\n", """
-# the racks accept the %d degC technology-loop supply, as in pod_gb200_w45.yaml: the catalog's
-# 45 degC supply_temperature_max (an assumption, W45 [K47]) would make the protection layers cap
-# and then shut the racks down within minutes (docs/models/protection.md) (a)
+# A WHAT-IF OUTSIDE THE RACKS' SPECIFICATION: the racks accept the %d degC technology-loop supply,
+# as in pod_gb200_w45.yaml; the catalog's 45 degC supply_temperature_max (Lenovo: inlet up to
+# 45 degC [K33]) would make the protection layers cap and then shut the racks down within minutes
+# (docs/models/protection.md). The in-spec warm-water hall is hall_gb300_plant_w40.yaml. (a)
 rack_types:
   - name: %s_tcs55
     base: %s
     supply_temperature_max: 55 degC
 
 racks:
-""" % (w + 4, RACK_TYPE, RACK_TYPE), 1)
+""" % (tcs, RACK_TYPE, RACK_TYPE), 1)
     return out + PLANT % {"w": w}
 
 
@@ -285,7 +322,7 @@ def main():
     for optics in ("pluggable", "cpo"):  # the hall with its fabric as switch racks (issue 18)
         fn = "hall_gb300_fabric_%s" % optics
         files[fn + ".yaml"] = facility(fn, 1, a.cdus, a.racks_per_cdu, optics)
-    for w in (32, 45):
+    for w in (32, 40, 45):  # W40: the warmest class with the TCS inside the 45 degC limit
         name = "hall_gb300_plant_w%d" % w
         files[name + ".yaml"] = with_plant(files["hall_gb300.yaml"], name, w)
     bad = 0
