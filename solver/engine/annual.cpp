@@ -57,6 +57,7 @@ void annualInit(const FacilityModel& m, State& st) {
   // the jobs: iterations and their time, waits, stalls, the bottleneck maps; their clocks
   for (std::size_t jx = 0; jx < g.job.size(); ++jx) {
     JobState& j = g.job[jx];
+    a.job_tmap_off.push_back(j.time_map.empty() ? -1 : int(a.acc.size()));
     reg.add(j.time_map);
     // the maps at the last checkpoint are levels (a failure moves the map's growth since them to
     // lost work), set where the slow segment's checkpoints fall
@@ -68,16 +69,19 @@ void annualInit(const FacilityModel& m, State& st) {
     // the job-level map the outputs read (its per-GPU form above is kept only for small jobs);
     // the barrier-wait attribution is booked at each release from the map's growth since the
     // last one, so the slow segments' waits are attributed at the first release after them
+    a.job_map_off.push_back(int(a.acc.size()));
     for (double& x : j.map_sum) reg.add(x);
     for (int k = 0; k < kTimeCats; ++k) {
       a.follow_acc.emplace_back(&j.map_sum_ckpt[k], &j.map_sum[k]);
       a.follow_acc_job.push_back(int(jx));
     }
-    reg.add(j.sum_iteration_time);
+    a.job_iter_time_off.push_back(reg.add(j.sum_iteration_time));
     reg.add(j.stalled_time);
     reg.add(j.lost_iterations);
     for (GpuProgress& p : j.gpu) reg.add(p.wait_time);
+    a.job_iter_count.push_back(int(a.count.size()));
     reg.count(j.iterations);
+    a.job_ckpt_count.push_back(int(a.count.size()));
     reg.count(j.checkpoints);
     // a level, set to the iterations at each checkpoint, not a rate: summed as a counter it
     // would grow by every iteration since the last checkpoint, window after window
@@ -105,6 +109,9 @@ void annualInit(const FacilityModel& m, State& st) {
   a.count_before.assign(a.count.size(), 0.0);
   a.count_sum.assign(a.count.size(), 0.0);
   a.count_carry.assign(a.count.size(), 0.0);
+  a.count_scale.assign(a.count.size(), 1.0);
+  a.job_iter_scale.assign(g.job.size(), 1.0);
+  a.job_share.assign(g.job.size(), -1.0);
   a.follow_before.assign(a.follow.size(), 0);
   a.follow_acc_before.assign(a.follow_acc.size(), 0.0);
   a.job_phi.assign(g.job.size(), -1.0);
@@ -225,6 +232,27 @@ void annualBeginSlow(const FacilityModel& m, State& st, double t, const double* 
   a.T_wb_ref = m.has_plant ? m.weather.at(m.plant_start + t).T_wb : 0.0;
 }
 
+namespace {
+
+// the share of a slow segment [t0, t1] that job j spends writing checkpoints: the blocking write
+// d of each cycle of interval + d + half an iteration (a checkpoint waits for the first iteration
+// end past its interval), the window's mean iteration; -1 where nothing is to be moved (no
+// checkpoints, not a running training job over the whole segment, or no iteration measured)
+double checkpointShare(const FacilityModel& m, const State& st, int j, double t0, double t1) {
+  const TrainingJobSpec& js = m.job_spec[j];
+  const JobState& J = st.gl.job[j];
+  const AnnualState& a = st.annual;
+  if (m.job_kind[j] != 0 || !(js.checkpoint_interval > 0) || !(js.checkpoint_duration > 0))
+    return -1;
+  if (J.mode != 0 || t0 < js.start || t1 > js.stop) return -1;
+  const double n = a.count_sum[std::size_t(a.job_iter_count[std::size_t(j)])];
+  const double T = a.acc_sum[std::size_t(a.job_iter_time_off[std::size_t(j)])];
+  if (!(n > 0) || !(T > 0)) return -1;
+  return js.checkpoint_duration / (js.checkpoint_interval + js.checkpoint_duration + 0.5 * T / n);
+}
+
+}  // namespace
+
 void annualSlowAdvance(const FacilityModel& m, State& st, double t0, double t1) {
   AnnualState& a = st.annual;
   const double dt = t1 - t0;
@@ -251,6 +279,31 @@ void annualSlowAdvance(const FacilityModel& m, State& st, double t0, double t1) 
   for (std::size_t k = 0; k < a.follow_acc.size(); ++k)
     a.follow_acc_before[k] = *a.follow_acc[k].second;
   for (std::size_t k = 0; k < a.acc.size(); ++k) *a.acc[k] += a.acc_sum[k] * f;
+  // a window that saw a checkpoint (or none) would give the whole segment its share of
+  // checkpoint time: each job's maps and iterations are moved to the share of its cycle instead
+  std::vector<double>& iter_scale = a.job_iter_scale;
+  for (std::size_t j = 0; j < a.job_map_off.size(); ++j) {
+    iter_scale[j] = 1.0;
+    const double s_c = a.job_share[j] = checkpointShare(m, st, int(j), t0, t1);
+    if (s_c < 0) continue;
+    const auto rescale = [&](int off, std::size_t stride) {
+      double tot = 0;
+      for (int c = 0; c < kTimeCats; ++c) tot += a.acc_sum[std::size_t(off) + c * stride];
+      const double ck = a.acc_sum[std::size_t(off) + kTimeCheckpoint * stride];
+      if (!(tot > 0) || !(tot - ck > 0)) return 1.0;
+      const double k_other = (1 - s_c) * tot / (tot - ck);
+      for (int c = 0; c < kTimeCats; ++c) {
+        const std::size_t i = std::size_t(off) + c * stride;
+        *a.acc[i] += (c == kTimeCheckpoint ? s_c * tot - ck : (k_other - 1) * a.acc_sum[i]) * f;
+      }
+      return k_other;
+    };
+    iter_scale[j] = rescale(a.job_map_off[j], 1);
+    if (a.job_tmap_off[j] >= 0) {
+      const std::size_t n = st.gl.job[j].gpu.size();
+      for (std::size_t g = 0; g < n; ++g) rescale(a.job_tmap_off[j] + int(g), n);
+    }
+  }
   // the levels at the last checkpoint: the counter's value phi earlier at the segment's rate
   for (std::size_t k = 0; k < a.follow_acc.size(); ++k) {
     const double phi = a.job_phi[std::size_t(a.follow_acc_job[k])];
@@ -260,8 +313,17 @@ void annualSlowAdvance(const FacilityModel& m, State& st, double t0, double t1) 
   }
   for (std::size_t k = 0; k < a.follow.size(); ++k) a.follow_before[k] = *a.follow[k].second;
   // counters: whole counts, the fractions carried (deterministic: no rounding of a sum)
+  // iterations in the segment's time outside checkpoints; checkpoints as the cycle gives them
+  std::fill(a.count_scale.begin(), a.count_scale.end(), 1.0);
+  for (std::size_t j = 0; j < a.job_iter_count.size(); ++j) {
+    if (a.job_share[j] < 0) continue;
+    a.count_scale[std::size_t(a.job_iter_count[j])] = iter_scale[j];
+    const std::size_t kc = std::size_t(a.job_ckpt_count[j]);
+    a.count_scale[kc] = 0.0;
+    a.count_carry[kc] += a.job_share[j] * dt / m.job_spec[j].checkpoint_duration;
+  }
   for (std::size_t k = 0; k < a.count.size(); ++k) {
-    a.count_carry[k] += a.count_sum[k] * f;
+    a.count_carry[k] += a.count_sum[k] * f * a.count_scale[k];
     const double whole = std::floor(a.count_carry[k]);
     *a.count[k] += long(whole);
     a.count_carry[k] -= whole;

@@ -277,6 +277,11 @@ struct AnnualState {
   std::vector<double>
       job_phi;  // per job: time since its last checkpoint at the segment's end, or -1
   std::vector<double> job_ckpt_own;  // per job: its last checkpoint's end in its own time (s)
+  // per job: where its map (map_sum; time_map, category-major, -1 if none) and its iteration
+  // time are in acc, and its iteration and checkpoint counters in count: a slow segment gives
+  // the checkpoints their share of the job's cycle, not the share the window happened to see
+  std::vector<int> job_map_off, job_tmap_off, job_iter_time_off, job_iter_count, job_ckpt_count;
+  std::vector<double> job_iter_scale, job_share, count_scale;  // annualSlowAdvance's scratch
   // offsets into acc of the power layer's interval energies whose means replace its instants
   int off_rack_P_in = -1, off_rack_psu_loss = -1, off_bus_loss = -1, off_utility = -1;
   int off_ups_in = -1, off_ups_out = -1, off_ups_loss = -1, off_air_it = -1, off_iv_time = -1;
