@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <set>
 #include <string>
 
@@ -171,7 +173,14 @@ TEST_CASE("a job that is not described has no step-model table and NaN achieved 
   {
     Hdf5Sink h5(out);
     std::vector<RunSink*> sinks{&frames, &h5};
-    rep = runFacility(loadFacility(kData + "facilities/pod_gb200_plant_w32.yaml"), sc,
+    // the default pod with its job given as the fixed default iteration instead of described
+    std::ifstream in(kData + "facilities/pod_gb200.yaml");
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::size_t a = text.find("    workload:"), b = text.find("    checkpoint_interval:");
+    REQUIRE(a != std::string::npos);
+    REQUIRE(b > a);
+    text.replace(a, b - a, "    phases: default\n");
+    rep = runFacility(loadFacilityFromString(text, kData + "facilities/pod_plain.yaml"), sc,
                       RunSettings{}, sinks);
   }
   REQUIRE(rep.result.ok);
