@@ -692,12 +692,32 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
 
   // 10. the iteration (utilizations (a) as defaultTrainingJob(), docs/models/job.md)
   d.job = base;
+  d.job.stages = 1;
+  d.job.stage_skip.clear();
+  d.job.stage_skip_total = 0;
   auto& ph = d.job.phases;
   ph.clear();
   if (t_data_exposed > 0)
     ph.push_back(
         phase("data_load", t_data_exposed, B::Communication, 0.03, 0.05, 0.0, 0.0, false, 3));
+  // the pipeline in time: in 1F1B stage k of p waits k forward chunks for its first input, idles
+  // (p - 1 - k) forward + backward chunks between its warm-up forwards and its first backward,
+  // and k backward chunks after its last one; interleaving divides them by v [F27]. The bubble
+  // is split the same way (x = k / (p - 1)): head x B phi, middle (1 - x) B, tail x B (1 - phi),
+  // phi = F / (F + B_w); each phase is as long as its longest stage's and the others skip the rest
+  const bool staggered =
+      pp > 1 && d.t_bubble > 0 && w.pipeline_timing == ModelWorkloadSpec::PipelineTiming::Staggered;
+  const double phi = F + Bw > 0 ? F / (F + Bw) : 0.5;
+  std::size_t i_head = 0, i_mid = 0, i_tail = 0;
+  if (staggered) {
+    i_head = ph.size();
+    ph.push_back(phase("bubble_head", d.t_bubble * phi, B::Idle, 0.03, 0.05, 0.0, 0.0));
+  }
   ph.push_back(phase("forward", F, B::Compute, 0.90, 0.35, 0.30, 0.10));
+  if (staggered) {
+    i_mid = ph.size();
+    ph.push_back(phase("bubble_mid", d.t_bubble, B::Idle, 0.03, 0.05, 0.0, 0.0));
+  }
   ph.push_back(phase("backward", Bw, B::Compute, 0.90, 0.35, 0.30, 0.10));
   const double tp_exp = M * (d.fwd.tp_exposed + d.bwd.tp_exposed);
   if (tp > 1 && tp_exp > 0)
@@ -723,7 +743,12 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
                        0.05, 0.20, 0.0, 0.0, false, 3));
   ph.push_back(
       phase("elementwise", M * (d.fwd.memory + d.bwd.memory), B::Memory, 0.15, 0.90, 0.0, 0.0));
-  if (pp > 1) ph.push_back(phase("bubble", d.t_bubble, B::Idle, 0.03, 0.05, 0.0, 0.0));
+  if (staggered) {
+    i_tail = ph.size();
+    ph.push_back(phase("bubble_tail", d.t_bubble * (1 - phi), B::Idle, 0.03, 0.05, 0.0, 0.0));
+  } else if (pp > 1) {
+    ph.push_back(phase("bubble", d.t_bubble, B::Idle, 0.03, 0.05, 0.0, 0.0));
+  }
   if (dpc > 1)
     ph.push_back(
         phase("dp_allreduce", d.t_dp_exposed, B::Communication, 0.08, 0.20,
@@ -736,6 +761,20 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
     ph.push_back(phase("optimizer", d.t_optimizer, B::Memory, 0.15, 0.90, 0.0, 0.0));
   d.step_time = 0;
   for (const PhaseSpec& p : ph) d.step_time += p.duration;
+  if (staggered) {  // what each stage skips of the longest stage's phases
+    auto& job = d.job;
+    job.stages = pp;
+    job.stage_skip.assign(std::size_t(pp) * ph.size(), 0.0);
+    for (int k = 0; k < pp; ++k) {
+      const double x = double(k) / double(pp - 1);
+      double* skip = job.stage_skip.data() + std::size_t(k) * ph.size();
+      skip[i_head] = d.t_bubble * phi * (1 - x);
+      skip[i_mid] = d.t_bubble * x;
+      skip[i_tail] = d.t_bubble * (1 - phi) * (1 - x);
+    }
+    job.stage_skip_total = d.t_bubble;
+    d.step_time -= d.t_bubble;
+  }
   d.tokens_per_second = tokens / d.step_time;
   d.mfu = d.flops / (d.step_time * n * gpu.peak_bf16);
 

@@ -76,6 +76,9 @@ struct ModelWorkloadSpec {
   // before flash attention) [--use-flash-attn]
   enum class Attention { Flash, Unfused } attention = Attention::Flash;
   enum class Recompute { Auto, None, Selective, Full } recompute = Recompute::Auto;
+  // the pipeline in time (docs/models/job.md): each stage's bubble where its schedule puts it
+  // (Staggered), or every GPU idle in one bubble at once (Lockstep, the model before 2026-12)
+  enum class PipelineTiming { Staggered, Lockstep } pipeline_timing = PipelineTiming::Staggered;
   // efficiency overrides, what-ifs (0: the GPU type's sourced values)
   double gemm_efficiency = 0;       // large-GEMM achieved / dense peak of the precision  (1)
   double attention_efficiency = 0;  // scales the flash-attention efficiencies          (1)

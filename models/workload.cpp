@@ -33,7 +33,14 @@ void checkUtil(const std::string& where, double a_sm, double a_hbm, double a_nvl
 double sumDurations(const TrainingJobSpec& job) {
   double D = 0;
   for (const PhaseSpec& p : job.phases) D += p.duration;
-  return D;
+  return D - job.stage_skip_total;
+}
+
+// the work a GPU has done on entering phase p: what its pipeline stage skips of it
+inline double entryWork(const TrainingJobSpec& job, const GpuProgress& s, int p) {
+  const std::size_t n = job.phases.size();
+  if (job.stage_skip.empty() || std::size_t(p) >= n) return 0.0;
+  return job.stage_skip[std::size_t(s.stage) * n + std::size_t(p)];
 }
 
 // relative tolerance of the checkpoint due test (the same in the run and in T_ref)
@@ -138,6 +145,27 @@ void validateTrainingJob(const TrainingJobSpec& job) {
   for (const PhaseSpec& p : job.phases)
     if (p.level < 0 || p.level > 3 || !(p.comm_beta >= 0) || !std::isfinite(p.comm_beta))
       fail("training job phase '" + p.name + "': level must be 0..3 and comm_beta >= 0");
+  if (job.stages < 1 || job.stages > 0xffff) fail("training job: stages must be 1..65535");
+  const std::size_t n = job.phases.size();
+  if (!job.stage_skip.empty()) {
+    if (job.stage_skip.size() != std::size_t(job.stages) * n)
+      fail("training job: stage_skip needs stages x phases entries");
+    for (int k = 0; k < job.stages; ++k) {
+      double sum = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const double x = job.stage_skip[std::size_t(k) * n + i];
+        if (!(x >= 0) || x > job.phases[i].duration)
+          fail("training job phase '" + job.phases[i].name + "': stage " + std::to_string(k) +
+               " skips " + std::to_string(x) + " s of it, outside [0, its duration]");
+        sum += x;
+      }
+      if (std::abs(sum - job.stage_skip_total) > 1e-9 * std::max(1.0, sumDurations(job)))
+        fail("training job: stage " + std::to_string(k) + " skips " + std::to_string(sum) +
+             " s in all, not stage_skip_total");
+    }
+  } else if (job.stage_skip_total != 0) {
+    fail("training job: stage_skip_total without stage_skip");
+  }
 }
 
 JobState makeJobState(const TrainingJobSpec& job, int n_gpu, bool per_gpu_map) {
@@ -145,6 +173,11 @@ JobState makeJobState(const TrainingJobSpec& job, int n_gpu, bool per_gpu_map) {
   if (n_gpu < 1) fail("training job: needs at least one GPU, got " + std::to_string(n_gpu));
   JobState st;
   st.gpu.assign(static_cast<std::size_t>(n_gpu), GpuProgress{});
+  // the stages in contiguous blocks of the job's GPUs (entries), each starting its first phase
+  for (std::size_t g = 0; g < st.gpu.size(); ++g) {
+    st.gpu[g].stage = std::uint16_t(g * std::size_t(job.stages) / st.gpu.size());
+    st.gpu[g].work = entryWork(job, st.gpu[g], 0);
+  }
   st.per_gpu_map = per_gpu_map;
   if (job.phases.size() + 2 > 0xffff) fail("training job: more than 65,533 phases");
   st.phase_now.assign(static_cast<std::size_t>(n_gpu), 0);
@@ -319,6 +352,7 @@ double commRate(const PhaseSpec& p, const GpuInputs& in) {
     } else {
       s.phase += 1;
       if (s.phase == n || job.phases[static_cast<std::size_t>(s.phase)].barrier) s.waiting = true;
+      s.work = entryWork(job, s, s.phase);
     }
   }
 }
@@ -423,7 +457,7 @@ void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> ali
       st.caused[g] = st.caused_ckpt[g];
     }
     s.phase = 0;
-    s.work = 0;
+    s.work = entryWork(job, s, 0);
     s.waiting = false;
     if (spare && !alive[g] && !s.on_spare) {
       s.on_spare = true;
@@ -813,7 +847,7 @@ void trainingReleaseAdvance(const TrainingJobSpec& job, JobState& st, const JobS
   for (std::size_t g = g0; g < g1; ++g) {
     GpuProgress& s = st.gpu[g];
     s.phase = r.next;
-    s.work = 0;
+    s.work = entryWork(job, s, r.next);
     s.waiting = false;
     if (jobGpuOk(st, io.alive, g)) {
       Utilization u = loadU(io, g);

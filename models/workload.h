@@ -103,6 +103,14 @@ struct TrainingJobSpec {
   bool restart_on_failure = false;
   double restart_time = 0;  // detect + reschedule + reload                           (s)
   int hot_spares = 0;       // spare GPUs that take a failed GPU's rank               (1)
+  // pipelines in time (docs/models/job.md, "The pipeline in time"): the job's GPUs in `stages`
+  // contiguous blocks (Megatron's rank order, PP outermost), and the reference seconds of each
+  // phase that stage s skips on entering it, stage_skip[s * phases.size() + p] (empty: none, every
+  // GPU runs every phase in full). Every stage skips `stage_skip_total` in all, so each stage's
+  // iteration is sumDurations(job) long and the stages reach the barriers together
+  int stages = 1;
+  std::vector<double> stage_skip;
+  double stage_skip_total = 0;  //                                                   (s)
 };
 
 // a phase is done once its remaining work is below this share of its duration        (1)
@@ -110,12 +118,13 @@ inline constexpr double kWorkTol = 1e-12;
 
 // per-GPU progress
 struct GpuProgress {
-  int phase = 0;          // index into phases; n = iteration end; n + 1 = checkpoint
-  bool waiting = false;   // at the barrier in front of `phase`
-  bool on_spare = false;  // its rank runs on a hot spare since a failure
-  double work = 0;        // reference seconds done in the current phase             (s)
-  double wait_time = 0;   // total time spent at barriers (incl. stalls)              (s)
-  double t_local = 0;     // scratch: time up to which this GPU is accounted in a step (s)
+  int phase = 0;            // index into phases; n = iteration end; n + 1 = checkpoint
+  bool waiting = false;     // at the barrier in front of `phase`
+  bool on_spare = false;    // its rank runs on a hot spare since a failure
+  std::uint16_t stage = 0;  // its pipeline stage (TrainingJobSpec::stages)
+  double work = 0;          // reference seconds done in the current phase             (s)
+  double wait_time = 0;     // total time spent at barriers (incl. stalls)              (s)
+  double t_local = 0;       // scratch: time up to which this GPU is accounted in a step (s)
   // (its bottleneck map lives in JobState::time: the passes over the GPUs, and the GPU layer's
   // read of `phase` per GPU and step, stream 32 bytes per GPU instead of 330; the small fields
   // share the first word)

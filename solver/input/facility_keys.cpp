@@ -851,6 +851,11 @@ const Section kWorkload{
      choice("recompute", {"auto", "none", "selective", "full"})
          .dflt("auto")
          .docs("auto: none if the activations fit, else selective, else full"),
+     choice("pipeline_timing", {"staggered", "lockstep"})
+         .dflt("staggered")
+         .docs("staggered: each pipeline stage idles where the 1F1B schedule puts its bubble "
+               "(head, middle, tail); lockstep: every GPU in one bubble at once (a what-if: the "
+               "fleet's power swings in phase)"),
      quantity("checkpoint_bytes_per_parameter", Dim::None, kBytesPerParam).dflt("14"),
      quantity("storage_bandwidth", Dim::Bandwidth, kStorageBandwidth)
          .dflt("0")

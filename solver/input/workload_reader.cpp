@@ -106,6 +106,10 @@ void readWorkload(reader::MapIn& wm, JobSpec& j) {
                  : gr == "optim_grads_params" ? ModelWorkloadSpec::Sharding::OptimGradsParams
                                               : ModelWorkloadSpec::Sharding::None;
   }
+  std::string pt;
+  if (w->read("pipeline_timing", pt))
+    s.pipeline_timing = pt == "lockstep" ? ModelWorkloadSpec::PipelineTiming::Lockstep
+                                         : ModelWorkloadSpec::PipelineTiming::Staggered;
   std::string rc;
   if (w->read("recompute", rc))
     s.recompute = rc == "full"        ? ModelWorkloadSpec::Recompute::Full

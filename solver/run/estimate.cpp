@@ -156,6 +156,9 @@ std::string estimateTable(const std::vector<EstimateResult>& rs, bool detail) {
       o += line;
       o += "    phases:";
       for (const auto& p : d.job.phases) o += " " + p.name + fmt(" %.4f", p.duration);
+      if (d.job.stages > 1)  // the bubble phases are the longest stage's; each stage skips some
+        o += fmt("  (%.0f pipeline stages in time, each skipping", double(d.job.stages)) +
+             fmt(" %.4f s of the bubble phases)", d.job.stage_skip_total);
       o += fmt("  (parameters %.4g", d.parameters) + fmt(", weights %.1f GB", d.mem_weights / 1e9) +
            fmt(", gradients %.1f GB", d.mem_gradients / 1e9) +
            fmt(", optimizer %.1f GB", d.mem_optimizer / 1e9) +

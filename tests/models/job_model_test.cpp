@@ -55,7 +55,7 @@ TEST_CASE("step model: the iteration is its phases, tokens/s and MFU follow from
   CHECK(d.micro_batches == 32);
   double sum = 0;
   for (const auto& p : d.job.phases) sum += p.duration;
-  CHECK(d.step_time == Approx(sum).epsilon(1e-12));
+  CHECK(d.step_time == Approx(sum - d.job.stage_skip_total).epsilon(1e-12));
   CHECK(d.tokens_per_second == Approx(576 * 8192 / d.step_time).epsilon(1e-12));
   // PaLM convention: (6 N + 12 L h s) per token, N without the untied input embedding (a lookup)
   const double N = countParameters(llama70b()).active - 128256.0 * 8192;
@@ -296,4 +296,54 @@ TEST_CASE("step model: sharding the gradients and the parameters over the DP ran
   // what a micro-batch's compute cannot hide is exposed: slower than the optimizer-only sharding
   CHECK(full.t_dp_exposed > 0);
   CHECK(full.step_time >= grads.step_time);
+}
+
+TEST_CASE("step model: the pipeline in time splits each stage's bubble where 1F1B puts it",
+          "[job_model][pipeline]") {
+  const DescribedJob d = describe(llama70b());  // pp 4
+  ModelWorkloadSpec lw = llama70b();
+  lw.pipeline_timing = ModelWorkloadSpec::PipelineTiming::Lockstep;
+  const DescribedJob l = describe(lw);
+  // the same step, tokens/s and bubble; only where the stages idle differs
+  CHECK(d.step_time == Approx(l.step_time).epsilon(1e-12));
+  CHECK(d.t_bubble == Approx(l.t_bubble).epsilon(1e-12));
+  CHECK(l.job.stages == 1);
+  CHECK(l.job.stage_skip.empty());
+  REQUIRE(d.job.stages == 4);
+  const std::size_t n = d.job.phases.size();
+  REQUIRE(d.job.stage_skip.size() == 4 * n);
+  int head = -1, mid = -1, tail = -1, fwd = -1;
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::string& name = d.job.phases[i].name;
+    if (name == "bubble_head") head = int(i);
+    if (name == "bubble_mid") mid = int(i);
+    if (name == "bubble_tail") tail = int(i);
+    if (name == "forward") fwd = int(i);
+  }
+  REQUIRE(head >= 0);
+  REQUIRE(mid > head);
+  REQUIRE(tail > mid);
+  CHECK(fwd == head + 1);
+  const double B = d.t_bubble;
+  const double phi =
+      d.job.phases[std::size_t(fwd)].duration /
+      (d.job.phases[std::size_t(fwd)].duration + d.job.phases[std::size_t(mid) + 1].duration);
+  for (int k = 0; k < 4; ++k) {
+    const double* s = d.job.stage_skip.data() + std::size_t(k) * n;
+    const double x = k / 3.0;
+    // what stage k idles: x B phi before its forward, (1 - x) B before its backward, x B (1 - phi)
+    // after it
+    CHECK(d.job.phases[std::size_t(head)].duration - s[head] == Approx(x * B * phi).margin(1e-12));
+    CHECK(d.job.phases[std::size_t(mid)].duration - s[mid] == Approx((1 - x) * B).margin(1e-12));
+    CHECK(d.job.phases[std::size_t(tail)].duration - s[tail] ==
+          Approx(x * B * (1 - phi)).margin(1e-12));
+    double sum = 0;
+    for (std::size_t i = 0; i < n; ++i) sum += s[i];
+    CHECK(sum == Approx(B).epsilon(1e-12));
+  }
+  // one stage: nothing to stagger
+  ModelWorkloadSpec one = llama70b();
+  one.pp = 1;
+  one.tp = 8;
+  CHECK(describe(one, kGb200, 576).job.stages == 1);
 }

@@ -1058,3 +1058,61 @@ TEST_CASE(
   // the idle utilization over the step
   CHECK(c.wait_util[0] == Approx(job.idle.a_sm).epsilon(1e-14));
 }
+
+// a four-stage pipeline in time (docs/models/job.md, "The pipeline in time"): each stage skips a
+// share of the three bubble phases, so that every stage's iteration is the same and its idle sits
+// where 1F1B puts it
+TEST_CASE("pipeline in time: the stages idle at different moments and meet at the barrier",
+          "[workload][pipeline]") {
+  using B = PhaseSpec::Bound;
+  TrainingJobSpec job;
+  const double F = 0.3, Bw = 0.6, Bub = 0.3, phi = F / (F + Bw);
+  job.phases = {
+      {"bubble_head", Bub * phi, B::Idle, 0.03, 0.05, 0.0, 0.0, false},
+      {"forward", F, B::Compute, 0.9, 0.35, 0.3, 0.1, false},
+      {"bubble_mid", Bub, B::Idle, 0.03, 0.05, 0.0, 0.0, false},
+      {"backward", Bw, B::Compute, 0.9, 0.35, 0.3, 0.1, false},
+      {"bubble_tail", Bub * (1 - phi), B::Idle, 0.03, 0.05, 0.0, 0.0, false},
+      {"allreduce", 0.1, B::Communication, 0.1, 0.2, 0.0, 0.8, true},
+  };
+  const int p = 4, n = 8;  // two GPUs per stage
+  job.stages = p;
+  job.stage_skip.assign(std::size_t(p) * job.phases.size(), 0.0);
+  for (int k = 0; k < p; ++k) {
+    const double x = double(k) / (p - 1);
+    double* s = job.stage_skip.data() + std::size_t(k) * job.phases.size();
+    s[0] = Bub * phi * (1 - x), s[2] = Bub * x, s[4] = Bub * (1 - phi) * (1 - x);
+  }
+  job.stage_skip_total = Bub;
+  const double T = F + Bw + Bub + 0.1;  // each stage's iteration
+  CHECK(referenceIterationTime(job) == Approx(T).epsilon(1e-12));
+  Runner r(job, n, 0.01);
+  CHECK(r.st.gpu[0].stage == 0);
+  CHECK(r.st.gpu[7].stage == 3);
+  // 50 ms into the iteration: stage 0 computes its forward, the last stage waits in its head
+  std::vector<double> sm_first, sm_last;
+  r.runTo(0.05);
+  CHECK(currentPhaseName(job, r.st, 0) == "forward");
+  CHECK(currentPhaseName(job, r.st, 7) == "bubble_head");
+  // 0.45 s: stage 0 idles between its warm-up and its first backward, the last stage does not
+  r.runTo(0.45);
+  CHECK(currentPhaseName(job, r.st, 0) == "bubble_mid");
+  CHECK(currentPhaseName(job, r.st, 7) == "backward");
+  // whole iterations at the reference speeds: the iteration is T, no GPU waits at the barrier
+  // for another, and the idle time of every GPU is the bubble
+  r.runTo(10 * T + 1e-9);
+  CHECK(r.st.iterations == 10);
+  CHECK(meanIterationTime(r.st) == Approx(T).epsilon(1e-9));
+  CHECK(throughputRatio(r.st) == Approx(1.0).epsilon(1e-9));
+  for (int g = 0; g < n; ++g) {
+    CHECK(r.st.time(g)[kTimeBarrierWait] == Approx(0).margin(1e-9));
+    CHECK(r.st.time(g)[kTimeBubble] == Approx(10 * Bub).epsilon(1e-9));
+  }
+  // a stage skips at most a phase's duration, and every stage the same in all
+  TrainingJobSpec bad = job;
+  bad.stage_skip[0] = 2 * Bub;
+  CHECK_THROWS_WITH(makeJobState(bad, n), Catch::Contains("bubble_head"));
+  bad = job;
+  bad.stage_skip[2] += 0.01;
+  CHECK_THROWS_WITH(makeJobState(bad, n), Catch::Contains("stage_skip_total"));
+}
