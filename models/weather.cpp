@@ -26,6 +26,20 @@ std::string utcOffsetText(double seconds) {
   return b;
 }
 
+std::string calendarText(double t_year) {
+  const double year = 365.0 * 86400.0;
+  double t = std::fmod(t_year, year);
+  if (t < 0) t += year;
+  const long long s = std::llround(t);
+  long long day = (s / 86400) % 365;
+  int month = 0;
+  while (month < 11 && day >= kDaysInMonth[month]) day -= kDaysInMonth[month++];
+  char b[32];
+  std::snprintf(b, sizeof b, "%02d-%02lld %02lld:%02lld", month + 1, day + 1, (s / 3600) % 24,
+                (s / 60) % 60);
+  return b;
+}
+
 int monthOfYear(double t_year) {
   const double year = 365.0 * 86400.0;
   double t = std::fmod(t_year, year);

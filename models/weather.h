@@ -47,5 +47,7 @@ int monthOfYear(double t_year);
 // a UTC offset (s east) as people write it: "UTC-07:00", "UTC+05:30", "UTC+00:00"; "unknown" for
 // NaN
 std::string utcOffsetText(double seconds);
+// a time of the non-leap year (s from 1 January 00:00, wrapping) as "MM-DD hh:mm"
+std::string calendarText(double t_year);
 
 }  // namespace dctwin

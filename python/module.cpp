@@ -30,6 +30,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "models/weather.h"
 #include "solver/common/bounded_file.h"
 #include "solver/common/provenance.h"
 #include "solver/common/units.h"
@@ -675,6 +676,14 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   R.attributes["status"] = R.status;
   R.attributes["t_end"] = r.t_end;
   if (!out_path.empty()) R.attributes["output"] = out_path;
+  // the calendar as the results file has it (solver/output/hdf5_sink.cpp): a plant's weather
+  const RunLayout& L = report.layout;
+  if (L.has_plant) {
+    R.attributes["calendar_year_start"] = L.year_start;
+    R.attributes["calendar_start"] = calendarText(L.year_start);
+    R.attributes["calendar_utc_offset"] = L.utc_offset;
+    R.attributes["calendar_time_zone"] = utcOffsetText(L.utc_offset);
+  }
   return R;
 }
 

@@ -147,16 +147,8 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   // calendar time (a plant's weather sets it): t = 0 in the weather's non-leap year, as seconds
   // from 1 January 00:00 and as "MM-DD hh:mm", local standard time of the weather file
   if (L.has_plant) {
-    const long long s = std::llround(L.year_start);
-    static const int kDays[12] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-    long long day = (s / 86400) % 365;
-    int month = 0;
-    while (month < 11 && day >= kDays[month]) day -= kDays[month++];
-    char b[32];
-    std::snprintf(b, sizeof b, "%02d-%02lld %02lld:%02lld", month + 1, day + 1, (s / 3600) % 24,
-                  (s / 60) % 60);
     f.setAttribute("/", "calendar_year_start", L.year_start);
-    f.setAttribute("/", "calendar_start", std::string(b));
+    f.setAttribute("/", "calendar_start", calendarText(L.year_start));
     // its time zone (the weather's local standard time): "UTC-07:00", or "unknown" (constant or
     // design-day weather without plant.weather.time_zone); the offset in s, NaN when unknown
     f.setAttribute("/", "calendar_utc_offset", L.utc_offset);

@@ -279,6 +279,8 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
         "%.1f degC",
         P.t_free / 3600, P.t_partial / 3600, P.t_mechanical / 3600, toCelsius(P.T_supply_min),
         toCelsius(P.T_supply_max));
+    line("  calendar            t = 0 at %s, the weather's local standard time (%s)",
+         calendarText(m.year_start).c_str(), utcOffsetText(m.utc_offset).c_str());
     if (s.months.size() > 1)  // a long run: the GPU side and the energy per calendar month
       for (const MonthTotals& mo : s.months)
         line(

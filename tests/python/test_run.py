@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 
 import dctwin
-from conftest import POD
+from conftest import POD, ROOT
 
 
 def file_series(path):
@@ -271,3 +271,18 @@ def test_the_step_model_per_job_from_a_run_and_its_file(pod, tmp_path):
         assert f["/job/model/step_time"].attrs["basis"] == "nominal"
         assert f["/job/model/step_time"].attrs["units"] == "s"
         assert f["/job/model/step_time"].attrs["description"]
+
+
+def test_calendar_attributes_in_memory_as_in_the_file(tmp_path):
+    # a plant's weather sets the calendar: the in-memory results carry the file's attributes
+    fac = dctwin.Facility.load(ROOT / "data" / "facilities" / "pod_gb200_plant_w32.yaml")
+    h5 = tmp_path / "plant.h5"
+    res = dctwin.run(fac, duration="2 min", output=str(h5))
+    disk = dctwin.read_results(str(h5))
+    for key in ("calendar_year_start", "calendar_start", "calendar_utc_offset",
+                "calendar_time_zone"):
+        assert res.attributes[key] == disk.attributes[key], key
+    assert res.attributes["calendar_time_zone"] == "UTC-07:00"  # the Phoenix EPW's zone
+    assert res.attributes["calendar_start"] == "07-15 00:00"
+    assert "calendar            t = 0 at 07-15 00:00" in res.summary_text
+    assert "UTC-07:00" in res.summary_text
