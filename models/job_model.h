@@ -72,6 +72,10 @@ struct ModelWorkloadSpec {
   CollectiveAlgorithm dp_algorithm = CollectiveAlgorithm::Ring;
   // --- numerics and memory
   Precision precision = Precision::BF16;  // of the GEMMs; attention and the rest in BF16
+  // how Transformer Engine scales the FP8 tensors [--fp8-recipe]: from the amax history (delayed,
+  // Megatron-LM's default), from each tensor's own amax (tensorwise, "current scaling": a second
+  // read of the tensor), or per 32-element block (mxfp8) [F99]
+  enum class Fp8Recipe { Delayed, Tensorwise, Mxfp8 } fp8_recipe = Fp8Recipe::Delayed;
   // attention kernel: flash / fused (no stored scores) or unfused (scores through HBM, Megatron-LM
   // before flash attention) [--use-flash-attn]
   enum class Attention { Flash, Unfused } attention = Attention::Flash;
