@@ -151,15 +151,6 @@ constexpr double kOverlapSlowdown = 0.189;
 // 1024 within 4 points of [F66] and H800 FP8 at K = 1024 within 5 points of [F68] (d)
 constexpr double kTileFixedTime = 1.24e-6;
 
-// Calibration (c), docs/models/job.md "Calibration": every kernel of the step (GEMMs, attention,
-// memory-bound kernels, logits and loss) takes this many times its time from the kernel
-// benchmarks above. Fitted, and only fitted, on the A100 runs of the Megatron papers [F70][F73]
-// (18 cases: the factor minimising their mean |error|); the Hopper and Blackwell runs of the
-// validation suite are held out. What it stands for is not resolved: kernel launch and host
-// overheads, clocks held below the benchmarks' by the power limit, kernels of the step the
-// model does not list
-constexpr double kKernelCalibration = 1.06;
-
 struct GemmTimer {
   double peak = 0, eff = 0, bw = 0, elem = 2;
   int sms = 0;
@@ -425,7 +416,7 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
   const GemmShape logits{T, x.V / tp, x.h};
   double t_logits_f = bf16.time(logits), t_loss_f = 38.0 * T * x.V / tp / B_hbm;
   double t_logits_b = bf16.time({T, x.h, x.V / tp}) + bf16.time({x.h, x.V / tp, T}),
-         t_loss_b = 14.0 * T * x.V / tp / B_hbm;  // (memory-bound: with the elementwise work)
+         t_loss_b = 14.0 * T * x.V / tp / B_hbm;
   // calibration (c): the kernels of a training step take kKernelCalibration times what their
   // benchmarks give
   for (double* t : {&t_gemm_f, &t_gemm_b, &t_attn_f, &t_attn_b, &t_mem_f, &t_mem_b, &t_logits_f,
@@ -585,8 +576,8 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
     if (p == pp - 1) {
       f.gemm += t_logits_f;
       bw.gemm += t_logits_b;
-      f.memory += t_loss_f;
-      bw.memory += t_loss_b;
+      f.gemm += t_loss_f;
+      bw.gemm += t_loss_b;
     }
     return f.total() + bw.total();
   };
