@@ -386,17 +386,42 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
   }
   // memory-bound kernels (bytes): two norms (read + write h), two residual adds (2 reads, a
   // write), the MLP activation (GeLU: f in, f out; SwiGLU 2 f in, f out), the rotary embedding
-  // of q and k; FP8 casts of the four GEMM inputs (a BF16 read, an FP8 write); backward twice
+  // of q and k; backward twice
   const double fw = x.moe ? w.moe_top_k * x.fe : x.f;
-  double bytes_f = 2.0 * (Tsp * (4.0 * x.h + 6.0 * x.h) + T * (mats + 1.0) * fw / tp +
-                          T * 2.0 * (x.h + x.g * x.dh) / tp);
-  if (w.precision != Precision::BF16) bytes_f += 3.0 * T * (2.0 * x.h + (x.h + fw) / tp);
-  const double t_mem_f = bytes_f / B_hbm, t_mem_b = 2.0 * t_mem_f;
-  // the last stage's logits and loss (vocabulary-parallel cross-entropy, ~12 B per logit)
+  const double bytes_f = 2.0 * (Tsp * (4.0 * x.h + 6.0 * x.h) + T * (mats + 1.0) * fw / tp +
+                                T * 2.0 * (x.h + x.g * x.dh) / tp);
+  // FP8 / FP4 quantization (Transformer Engine [F99]): the forward quantizes the four GEMM inputs,
+  // the backward the gradients of their four outputs, each into a row-wise copy and a
+  // column-wise (transposed) one for the weight gradient. Per element the BF16 tensor is read
+  // once (delayed scaling: the scale from the amax history; mxfp8: the block amax inside the
+  // cast), twice (tensorwise "current" scaling: the amax first, then the cast), or four times
+  // (NVFP4: the tensor's amax and the cast, and both again for the column-wise copy after its
+  // 16 x 16 random Hadamard transform); each copy is written at e bytes an element plus its
+  // scales. (The weights are quantized once per step and cached over the micro-batches.)
+  double q_f = 0, q_b = 0;
+  if (w.precision != Precision::BF16) {
+    using FR = ModelWorkloadSpec::Fp8Recipe;
+    const bool fp4 = w.precision == Precision::FP4;
+    const double reads = fp4 ? 4.0 : w.fp8_recipe == FR::Tensorwise ? 2.0 : 1.0;
+    const double e = fp4 ? 0.5 + 1.0 / 16 : w.fp8_recipe == FR::Mxfp8 ? 1.0 + 1.0 / 32 : 1.0;
+    const double per = 2.0 * reads + 2.0 * e;
+    q_f = per * T * (2.0 * x.h + (x.h + fw) / tp);              // QKV, proj, FC1, FC2 in
+    q_b = per * T * (x.qkv / tp + x.h + mats * fw / tp + x.h);  // their outputs' gradients
+  }
+  double t_mem_f = (bytes_f + q_f) / B_hbm, t_mem_b = (2.0 * bytes_f + q_b) / B_hbm;
+  // the last stage's logits and loss: Megatron's vocabulary-parallel cross-entropy in FP32 [F99]
+  // reads and writes each logit in passes of its own: the cast to FP32 (2 B read, 4 B write), the
+  // max (4), the subtraction of the max (8), exp (8), the sum (4), the division by it (8): 38 B
+  // forward; the backward's product with the loss gradient (8) and the cast back to BF16 (6): 14 B
   const GemmShape logits{T, x.V / tp, x.h};
-  const double t_logits_f = bf16.time(logits) + 12.0 * T * x.V / tp / B_hbm;
-  const double t_logits_b =
-      bf16.time({T, x.h, x.V / tp}) + bf16.time({x.h, x.V / tp, T}) + 12.0 * T * x.V / tp / B_hbm;
+  double t_logits_f = bf16.time(logits), t_loss_f = 38.0 * T * x.V / tp / B_hbm;
+  double t_logits_b = bf16.time({T, x.h, x.V / tp}) + bf16.time({x.h, x.V / tp, T}),
+         t_loss_b = 14.0 * T * x.V / tp / B_hbm;
+  // calibration (c): the kernels of a training step take kKernelCalibration times what their
+  // benchmarks give
+  for (double* t : {&t_gemm_f, &t_gemm_b, &t_attn_f, &t_attn_b, &t_mem_f, &t_mem_b, &t_logits_f,
+                    &t_logits_b, &t_loss_f, &t_loss_b})
+    *t *= kKernelCalibration;
 
   // 4. collectives of a micro-batch and layer (whole collectives, alpha-beta, models/fabric.h)
   const FabricLevel nvl = fabric.nvlinkLevel(), net = fabric.networkLevel();
@@ -551,6 +576,8 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
     if (p == pp - 1) {
       f.gemm += t_logits_f;
       bw.gemm += t_logits_b;
+      f.gemm += t_loss_f;
+      bw.gemm += t_loss_b;
     }
     return f.total() + bw.total();
   };

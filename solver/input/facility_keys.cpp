@@ -829,6 +829,11 @@ const Section kWorkload{
      choice("precision", {"bf16", "fp8", "fp4"})
          .dflt("bf16")
          .docs("of the GEMMs (attention and the rest in BF16); the GPU type needs its peak"),
+     choice("fp8_recipe", {"delayed", "tensorwise", "mxfp8"})
+         .dflt("delayed")
+         .docs("Transformer Engine's FP8 scaling [--fp8-recipe]: delayed (amax history, "
+               "Megatron-LM's default), tensorwise (current scaling: each tensor read twice), "
+               "mxfp8 (32-element blocks) [F99]"),
      map("efficiency", kWorkloadEfficiency).dflt("the GPU type's"),
      choice("attention", {"flash", "unfused"})
          .dflt("flash")

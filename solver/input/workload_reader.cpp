@@ -84,6 +84,11 @@ void readWorkload(reader::MapIn& wm, JobSpec& j) {
   if (w->read("precision", prec)) j.workload_loc["precision"] = w->locOf("precision");
   if (!prec.empty())
     s.precision = prec == "fp8" ? Precision::FP8 : prec == "fp4" ? Precision::FP4 : Precision::BF16;
+  std::string recipe;
+  if (w->read("fp8_recipe", recipe))
+    s.fp8_recipe = recipe == "tensorwise" ? ModelWorkloadSpec::Fp8Recipe::Tensorwise
+                   : recipe == "mxfp8"    ? ModelWorkloadSpec::Fp8Recipe::Mxfp8
+                                          : ModelWorkloadSpec::Fp8Recipe::Delayed;
   if (auto e = w->map("efficiency")) {
     j.workload_loc["efficiency"] = e->loc();
     e->read("gemm", s.gemm_efficiency);

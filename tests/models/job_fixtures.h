@@ -32,7 +32,7 @@ inline const GpuCapability kGb200{"gb200_blackwell",
                                   8e12,
                                   186e9,
                                   148,
-                                  {0.729, 0.723, 0.763, 0.75, 0.51, 0.89}};
+                                  {0.729, 0.581, 0.763, 0.75, 0.51, 0.89}};
 
 // the phase of that name, or nullptr
 inline const PhaseSpec* phaseNamed(const TrainingJobSpec& j, const std::string& name) {

@@ -213,7 +213,11 @@ TEST_CASE(
   const DescribedJob& a = base.job_described[0];
   const DescribedJob& b = half.job_described[0];
   CHECK(b.fwd.memory == Approx(2 * a.fwd.memory).epsilon(1e-12));
-  CHECK(b.fwd.gemm == Approx(a.fwd.gemm).epsilon(0.01));
+  // (but for the last stage's loss: Megatron's FP32 cross-entropy streams 38 B per logit of the
+  // 8192 tokens x 128256 / 8 logits through HBM, counted with the logits' GEMM)
+  const double loss = kKernelCalibration * 38.0 * 8192 * 128256 / 8 / g0.eff_hbm;
+  CHECK(b.fwd.gemm - a.fwd.gemm ==
+        Approx(loss / g1.hbm_bandwidth - loss / g0.hbm_bandwidth).epsilon(1e-6));
   CHECK(b.step_time > a.step_time);
   // a capacity the job does not fit in: the loader's file:line error for the job
   std::string small = t;
