@@ -346,30 +346,31 @@ TEST_CASE("step model: the pipeline in time splits each stage's bubble where 1F1
   one.pp = 1;
   one.tp = 8;
   CHECK(describe(one, kGb200, 576).job.stages == 1);
+}
 
-  TEST_CASE(
-      "step model: FP8 and FP4 quantization passes over HBM as Transformer Engine's recipes "
-      "read and write the tensors",
-      "[job_model]") {
-    // per element of the four GEMM inputs (forward) and of their outputs' gradients (backward):
-    // delayed scaling reads the BF16 tensor once, tensorwise (current) scaling twice, NVFP4 four
-    // times; each writes a row-wise and a column-wise copy (FP8 1 B, NVFP4 0.5 B + a scale per 16)
-    ModelWorkloadSpec w = llama70b();
-    const DescribedJob bf = describe(w);
-    w.precision = Precision::FP8;
-    const DescribedJob delayed = describe(w);
-    w.fp8_recipe = ModelWorkloadSpec::Fp8Recipe::Tensorwise;
-    const DescribedJob tensorwise = describe(w);
-    w.precision = Precision::FP4;
-    const DescribedJob nvfp4 = describe(w);
-    const double q_f = delayed.fwd.memory - bf.fwd.memory, q_b = delayed.bwd.memory - bf.bwd.memory;
-    REQUIRE(q_f > 0);
-    REQUIRE(q_b > 0);
-    CHECK(tensorwise.fwd.memory - delayed.fwd.memory == Approx(0.5 * q_f).epsilon(1e-9));  // 6 / 4
-    CHECK(tensorwise.bwd.memory - delayed.bwd.memory == Approx(0.5 * q_b).epsilon(1e-9));
-    CHECK(nvfp4.fwd.memory - bf.fwd.memory == Approx(q_f * (8.0 + 2 * (0.5 + 1.0 / 16)) / 4.0));
-    // the backward quantizes the outputs' gradients: QKV, projection, FC1 (gated: 2 f) and FC2
-    // outputs against their inputs h, h/t, h and f/t (t = 8, h = 8192, f = 28672, 8 query groups)
-    const double h = 8192, f = 28672, t = 8, qkv = h + 2 * 8 * 128;
-    CHECK(q_b / q_f == Approx((qkv / t + h + 2 * f / t + h) / (2 * h + (h + f) / t)).epsilon(1e-9));
-  }
+TEST_CASE(
+    "step model: FP8 and FP4 quantization passes over HBM as Transformer Engine's recipes "
+    "read and write the tensors",
+    "[job_model]") {
+  // per element of the four GEMM inputs (forward) and of their outputs' gradients (backward):
+  // delayed scaling reads the BF16 tensor once, tensorwise (current) scaling twice, NVFP4 four
+  // times; each writes a row-wise and a column-wise copy (FP8 1 B, NVFP4 0.5 B + a scale per 16)
+  ModelWorkloadSpec w = llama70b();
+  const DescribedJob bf = describe(w);
+  w.precision = Precision::FP8;
+  const DescribedJob delayed = describe(w);
+  w.fp8_recipe = ModelWorkloadSpec::Fp8Recipe::Tensorwise;
+  const DescribedJob tensorwise = describe(w);
+  w.precision = Precision::FP4;
+  const DescribedJob nvfp4 = describe(w);
+  const double q_f = delayed.fwd.memory - bf.fwd.memory, q_b = delayed.bwd.memory - bf.bwd.memory;
+  REQUIRE(q_f > 0);
+  REQUIRE(q_b > 0);
+  CHECK(tensorwise.fwd.memory - delayed.fwd.memory == Approx(0.5 * q_f).epsilon(1e-9));  // 6 / 4
+  CHECK(tensorwise.bwd.memory - delayed.bwd.memory == Approx(0.5 * q_b).epsilon(1e-9));
+  CHECK(nvfp4.fwd.memory - bf.fwd.memory == Approx(q_f * (8.0 + 2 * (0.5 + 1.0 / 16)) / 4.0));
+  // the backward quantizes the outputs' gradients: QKV, projection, FC1 (gated: 2 f) and FC2
+  // outputs against their inputs h, h/t, h and f/t (t = 8, h = 8192, f = 28672, 8 query groups)
+  const double h = 8192, f = 28672, t = 8, qkv = h + 2 * 8 * 128;
+  CHECK(q_b / q_f == Approx((qkv / t + h + 2 * f / t + h) / (2 * h + (h + f) / t)).epsilon(1e-9));
+}
