@@ -175,7 +175,7 @@ JobState makeJobState(const TrainingJobSpec& job, int n_gpu, bool per_gpu_map) {
   st.gpu.assign(static_cast<std::size_t>(n_gpu), GpuProgress{});
   // the stages in contiguous blocks of the job's GPUs (entries), each starting its first phase
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
-    st.gpu[g].stage = std::uint16_t(g * std::size_t(job.stages) / st.gpu.size());
+    st.gpu[g].stage = std::uint16_t(g * std::size_t(job.stages) / st.gpu.size());  // (one GPU each)
     st.gpu[g].work = entryWork(job, st.gpu[g], 0);
   }
   st.per_gpu_map = per_gpu_map;
@@ -196,6 +196,19 @@ JobState makeJobState(const TrainingJobSpec& job, int n_gpu, bool per_gpu_map) {
   st.t_last_checkpoint_end = job.start;
   st.reference_iteration_time = referenceIterationTime(job);
   return st;
+}
+
+void setJobStages(const TrainingJobSpec& job, JobState& st, std::span<const double> weight) {
+  if (weight.size() != st.gpu.size()) fail("setJobStages: one weight per GPU entry");
+  double total = 0;
+  for (double w : weight) total += w;
+  double before = 0;
+  for (std::size_t g = 0; g < st.gpu.size(); ++g) {
+    const double k = std::floor(before * double(job.stages) / total + 1e-9);
+    st.gpu[g].stage = std::uint16_t(std::clamp(k, 0.0, double(job.stages - 1)));
+    st.gpu[g].work = entryWork(job, st.gpu[g], st.gpu[g].phase);
+    before += weight[g];
+  }
 }
 
 double referenceIterationTime(const TrainingJobSpec& job) {

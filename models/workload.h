@@ -217,6 +217,10 @@ JobState makeJobState(const TrainingJobSpec& job, int n_gpu, bool per_gpu_map = 
 
 // T_ref = sum of phase durations + checkpoint amortization d_ck / k               (s)
 double referenceIterationTime(const TrainingJobSpec& job);
+// each entry's pipeline stage from its place among the job's GPUs, when entries are GPU groups of
+// `weight` GPUs each (makeJobState assumes one GPU each): the stage of the entry's first GPU, so
+// that grouped and per-GPU runs agree; before the job's first step
+void setJobStages(const TrainingJobSpec& job, JobState& st, std::span<const double> weight);
 // T_ref / mean measured iteration time; 0 before the first completed iteration     (1)
 double throughputRatio(const JobState& st);
 // mean measured iteration time; 0 before the first completed iteration             (s)

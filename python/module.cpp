@@ -1615,9 +1615,20 @@ PYBIND11_MODULE(dctwin, m) {
             mem["optimizer"] = j.mem_optimizer;
             mem["activations"] = j.mem_activations;
             d["memory"] = mem;
+            // each phase as the stages run it on average (a staggered pipeline's bubble phases
+            // are the longest stage's, and each stage skips a part: docs/models/job.md), so the
+            // phases add up to the step
             py::dict ph;
-            for (const auto& p : j.job.phases) ph[py::str(p.name)] = p.duration;
+            const std::size_t np = j.job.phases.size();
+            for (std::size_t i = 0; i < np; ++i) {
+              double skip = 0;
+              for (int k = 0; k < j.job.stages && !j.job.stage_skip.empty(); ++k)
+                skip += j.job.stage_skip[std::size_t(k) * np + i];
+              ph[py::str(j.job.phases[i].name)] =
+                  j.job.phases[i].duration - skip / double(j.job.stages);
+            }
             d["phases"] = ph;
+            d["pipeline_stages"] = j.job.stages;
           }
           out.append(d);
         }

@@ -217,6 +217,7 @@ void initGpuLayer(const FacilityModel& m, State& st, double T_init) {
     g.job_weight.emplace_back(n, 1.0);
     for (int k = 0; k < n; ++k) g.job_weight[j][k] = m.group_gpunum[m.job_groups[j][k]];
     g.job.back().weight = g.job_weight[j];  // the straggler attribution weighs by group size
+    setJobStages(m.job_spec[j], g.job.back(), g.job_weight[j]);  // by GPU, not by group
     g.job_speed_c.emplace_back(n, 1.0);
     g.job_speed_m.emplace_back(n, 1.0);
     g.job_alive.emplace_back(n, 1);

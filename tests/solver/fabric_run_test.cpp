@@ -123,7 +123,9 @@ TEST_CASE(
   CHECK(map[kTimeBarrierWait] > 0);
   // a lost tray of 9 (adaptive bandwidth): rack A02's TP collectives at 8/9 of the bandwidth,
   // + beta_tp / 8 per iteration on its GPUs, exactly; the iteration by about that (A02 runs
-  // cooler while it communicates longer, and its slack is its least-loaded GPU's: a 25 % margin)
+  // cooler while it communicates longer, and its slack is its least-loaded GPU's: a 35 % margin,
+  // 25 % before the pipeline in time, whose stages shift which GPU of the job is the slowest at
+  // the barrier in a single iteration; measured 31 %)
   const double x_tray = phase(m, "tp_comm").comm_beta * (9.0 / 8 - 1);
   const JobState& jt = t.st.gl.job[0];
   const int q = t.m.gpu_group[t.m.rack_gpuadr[1]];
@@ -136,7 +138,7 @@ TEST_CASE(
   for (std::size_t kk = 0; kk < t.m.job_groups[0].size(); ++kk)
     if (t.m.gpu_rack[t.m.group_gpuadr[t.m.job_groups[0][kk]]] == 1)
       slack_a02 = std::min(slack_a02, slack(int(kk)));
-  CHECK(jt.last_iteration_time - Th == Approx(std::max(x_tray - slack_a02, 0.0)).epsilon(0.25));
+  CHECK(jt.last_iteration_time - Th == Approx(std::max(x_tray - slack_a02, 0.0)).epsilon(0.35));
 }
 
 TEST_CASE(

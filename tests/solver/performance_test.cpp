@@ -101,7 +101,9 @@ TEST_CASE("GPU groups agree with every GPU computed on its own", "[performance]"
   // to ~700 K s at W45) within 2e-3 of their size (measured 3e-5 in the Release build, 4e-4 in the
   // ASan one); 0.05 K on the junction maxima, as on every temperature (0.0005 K with the
   // step model's phases before 2026-12, 0.016 K since: a phase boundary lands one step apart on
-  // the two paths); 5 J of the ~60 kJ per GPU and interval
+  // the two paths); 20 J of the ~60 kJ per GPU and interval (5 J before the pipeline in time of
+  // 2026-12-06: each stage's three bubble phases add boundaries that can land a step apart;
+  // measured 14.4 J)
   const FacilityModel km = compileFacility(loadFacility(dataFile("pod_gb200.yaml")));
   double dT = 0, dctrl = 0, dtj = 0, dp = 0;
   for (std::size_t k = 0; k < fast.rows.y.size(); ++k) {
@@ -128,7 +130,7 @@ TEST_CASE("GPU groups agree with every GPU computed on its own", "[performance]"
   CHECK(dT < 0.05);
   CHECK(dctrl < 2e-3);
   CHECK(dtj < 0.05);
-  CHECK(dp < 5.0);
+  CHECK(dp < 20.0);
   const EnergyTotals &a = fast.r.energy, &b = ref.r.energy;
   INFO("heat_in " << a.heat_in << " / " << b.heat_in << ", stored " << a.stored << " / " << b.stored
                   << ", fws " << a.heat_out_fws << " / " << b.heat_out_fws << ", coolant "
@@ -182,10 +184,11 @@ TEST_CASE("a hall's results do not depend on the number of threads", "[performan
   CHECK(one.st.pl.E_utility == two.st.pl.E_utility);
   CHECK(one.st.gl.job[0].iterations == two.st.gl.job[0].iterations);
   CHECK(one.st.gl.job[0].iterations > 20);
-  // ~100 MW of IT at the end (55,296 GPUs training)
+  // 55,296 GPUs training at the end: the hall's IT power swings ~26-98 MW over its 2.4 s step
+  // (docs/models/job.md, "The pipeline in time"), above the ~12 MW it idles at
   double P_it = 0;
   for (double P : one.st.pl.rack_P_in) P_it += P;
-  CHECK(P_it > 60e6);
+  CHECK(P_it > 20e6);
   CHECK(P_it < 130e6);
 }
 

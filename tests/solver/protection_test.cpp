@@ -510,8 +510,9 @@ TEST_CASE("a Grace cold plate that degrades shuts down its tray (rack) alone",
   REQUIRE(trip);
   CHECK(trip->component == "rack A03");
   CHECK_THAT(trip->message, Catch::Contains("grace_cpu") && Catch::Contains("102 degC"));
-  // at once (the firmware acts on the sensor), polled every second
-  CHECK(trip->time == Approx(300).margin(1.01));
+  // within seconds (the firmware acts on the sensor, polled every second; the die crosses its
+  // limit within its thermal time constant, 2 s after the step when the tray's stage is idle)
+  CHECK(trip->time == Approx(300).margin(3.01));
   CHECK(count(o.res, "part_over_temperature") == 1);
   CHECK(o.st.faults.rack_power_off[2]);
   // the other seven racks run on; no EPO, no inlet trip
