@@ -137,45 +137,6 @@ std::string observablesCsv() {
   return os.str();
 }
 
-namespace {
-constexpr JobModelInfo kJobTable[] = {
-#define DCTWIN_JOB_COL_ROW(id, name, unit, desc) {JobCol::id, name, unit, desc},
-    DCTWIN_JOB_MODEL(DCTWIN_JOB_COL_ROW)
-#undef DCTWIN_JOB_COL_ROW
-};
-static_assert(std::size(kJobTable) == std::size_t(kJobModelCount));
-}  // namespace
-
-std::span<const JobModelInfo> jobModelTable() {
-  return std::span<const JobModelInfo>(kJobTable, std::size(kJobTable));
-}
-
-const JobModelInfo& jobModelColumn(JobCol c) {
-  return kJobTable[int(c)];
-}
-
-std::string jobModelPath(JobCol c) {
-  return std::string("/job/model/") + kJobTable[int(c)].name;
-}
-
-const char* jobRecomputeName(double code) {
-  if (std::isnan(code)) return "";
-  static const char* const names[] = {"none", "selective", "full"};
-  return names[std::clamp(int(code), 0, 2)];
-}
-
-std::string jobModelMarkdown() {
-  std::ostringstream os;
-  os << "| Path | Shape | Units | Content |\n"
-     << "|------|-------|-------|---------|\n";
-  for (const JobModelInfo& c : kJobTable)
-    os << "| `/job/model/" << c.name << "` | `[J]` | " << c.unit << " | " << c.description
-       << " |\n";
-  os << "| `/job/model/recompute_name` | `[J]` string | — | the recompute mode in words: `none`, "
-        "`selective`, `full`; empty for a job that is not described |\n";
-  return os.str();
-}
-
 double RunLayout::jobModel(int job, JobCol c) const {
   const std::size_t k = std::size_t(job) * kJobModelCount + std::size_t(c);
   return job >= 0 && k < job_model.size() ? job_model[k] : kNaN;
