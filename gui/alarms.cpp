@@ -62,7 +62,7 @@ AlarmPanel::AlarmPanel(QWidget* parent) : QWidget(parent) {
   connect(table_, &QTableWidget::currentCellChanged, this, [this](int row, int, int, int) {
     const EventRecord* e = eventAt(row);
     detail_->setText(e ? QString("<b>%1</b> %2 — %3: %4")
-                             .arg(formatTime(e->time), QString::fromStdString(e->component),
+                             .arg(formatMoment(run_, e->time), QString::fromStdString(e->component),
                                   QString::fromStdString(e->kind),
                                   QString::fromStdString(e->message).toHtmlEscaped())
                        : QString());
@@ -140,6 +140,7 @@ void AlarmPanel::refill() {
     table_->insertRow(row);
     QString when = formatTime(e.time);
     if (e.time != std::floor(e.time)) when += QString(" (%1 s)").arg(e.time, 0, 'f', 1);
+    if (const QString date = run_->dateAt(e.time); !date.isEmpty()) when += "  " + date;
     auto* sev = new QTableWidgetItem(QString::fromStdString(e.severity));
     const QColor bg = e.severity == "critical"  ? QColor(255, 205, 210)
                       : e.severity == "warning" ? QColor(255, 236, 179)
@@ -165,7 +166,7 @@ void AlarmPanel::refill() {
   if (table_->rowCount() > 0 && table_->currentRow() < 0) {
     const EventRecord* e = eventAt(table_->rowCount() - 1);
     detail_->setText(QString("latest: <b>%1</b> %2 — %3: %4")
-                         .arg(formatTime(e->time), QString::fromStdString(e->component),
+                         .arg(formatMoment(run_, e->time), QString::fromStdString(e->component),
                               QString::fromStdString(e->kind),
                               QString::fromStdString(e->message).toHtmlEscaped()));
   } else if (table_->rowCount() == 0) {

@@ -887,6 +887,7 @@ void MainWindow::attachViews() {
   for (auto* c : charts_) c->setRuns(d, baseline_.get());
   updateCharts();
   timeline_->setTimes(d ? d->time : std::vector<double>{});
+  timeline_->setCalendar(d);
   dist_->setRun(d);
   if (sel_rack_ >= 0) selectRack(sel_rack_);
   update3d();

@@ -348,7 +348,7 @@ void PlantView::fillTable() {
         "This facility has no plant: section, so there is no plant or weather to show "
         "(docs/models/plant.md).");
   else {
-    QString s = QString("t = %1").arg(formatTime(t_));
+    QString s = QString("t = %1").arg(formatMoment(run_, t_));
     auto add = [&](Obs id, const QString& label, int dec) {
       const double v = displayValue(obsPath(id));
       if (!std::isnan(v)) s += QString("   %1 %2").arg(label, formatNumber(v, dec));

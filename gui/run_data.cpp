@@ -5,6 +5,8 @@
 #include <cmath>
 #include <limits>
 
+#include "models/weather.h"
+
 namespace dctwin::gui {
 
 namespace {
@@ -102,6 +104,9 @@ RunData RunData::fromLayout(const RunLayout& L) {
   d.air_row = L.air_row;
   d.air_index = L.air_index;
   d.job_model = L.job_model;
+  d.has_calendar = L.has_plant;
+  d.year_start = L.year_start;
+  d.utc_offset = L.utc_offset;
   d.finishLayout();
   return d;
 }
@@ -145,6 +150,13 @@ RunData RunData::fromResults(const ResultsData& r) {
   d.air_row = strings("/air_rack/row");
   d.air_index = ints("/air_rack/index");
   d.job_model = jobModelTable(r);
+  // the calendar (solver/output/hdf5_sink.cpp writes it for a run with a plant)
+  if (auto ys = r.number_attributes.find("calendar_year_start"); ys != r.number_attributes.end()) {
+    d.has_calendar = std::isfinite(ys->second);
+    d.year_start = ys->second;
+    auto uo = r.number_attributes.find("calendar_utc_offset");
+    d.utc_offset = uo != r.number_attributes.end() ? uo->second : std::nan("");
+  }
   if (d.gpu_tray.size() != d.gpu_rack.size()) d.gpu_tray.assign(d.gpu_rack.size(), 0);
   if (d.gpu_slot.size() != d.gpu_rack.size()) d.gpu_slot.assign(d.gpu_rack.size(), 0);
   const std::size_t T = r.rows();
@@ -389,6 +401,20 @@ QString formatTime(double s) {
       .arg(t / 3600, 2, 10, QChar('0'))
       .arg((t / 60) % 60, 2, 10, QChar('0'))
       .arg(t % 60, 2, 10, QChar('0'));
+}
+
+QString RunData::dateAt(double t) const {
+  if (!has_calendar || std::isnan(t)) return {};
+  return QString::fromStdString(calendarText(year_start + t));
+}
+
+QString RunData::timeZone() const {
+  return has_calendar ? QString::fromStdString(utcOffsetText(utc_offset)) : QString();
+}
+
+QString formatMoment(const RunData* d, double s) {
+  const QString date = d ? d->dateAt(s) : QString();
+  return date.isEmpty() ? formatTime(s) : QString("%1 (%2)").arg(formatTime(s), date);
 }
 
 }  // namespace dctwin::gui

@@ -33,6 +33,11 @@ struct RunData {
   std::string facility_name, facility_text, scenario_text;
   std::string currency;  // the plant tariff's (from a run's layout; results files do not say)
   bool complete = true;  // false while a run is streaming
+  // calendar time (a plant's weather sets it; the results file's calendar_* attributes): t = 0
+  // is year_start seconds after 1 January 00:00 of the weather's non-leap year, in its local
+  // standard time, utc_offset seconds from UTC (NaN: unknown)
+  bool has_calendar = false;
+  double year_start = 0, utc_offset = std::nan("");
 
   // static layout
   std::vector<std::string> rack_name, rack_row, rack_type, cdu_name, job_name, busway_name;
@@ -68,6 +73,10 @@ struct RunData {
   int rows() const { return int(time.size()); }
   bool empty() const { return rack_name.empty(); }
   double duration() const { return time.empty() ? 0.0 : time.back(); }
+  // the date and local time of run time t ("07-15 14:30"); empty without a calendar
+  QString dateAt(double t) const;
+  // the time zone the dates are in ("UTC-07:00", "unknown"); empty without a calendar
+  QString timeZone() const;
 
   // the value of series `path` at row, column; NaN when absent
   double value(const std::string& path, int row, int col = 0) const;
@@ -151,5 +160,8 @@ QString formatNumber(double v, int decimals);
 
 // "00:10:05" for 605 s
 QString formatTime(double seconds);
+// "00:10:05 (07-15 00:10)" when the run has a calendar, else formatTime: what every view shows
+// for a moment of the run (events, the current time)
+QString formatMoment(const RunData* d, double seconds);
 
 }  // namespace dctwin::gui

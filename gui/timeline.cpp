@@ -13,6 +13,7 @@
 #include <algorithm>
 
 #include "gui/run_data.h"
+#include "models/weather.h"
 
 namespace dctwin::gui {
 
@@ -42,6 +43,7 @@ Timeline::Timeline(QWidget* parent) : QWidget(parent) {
   slider_->setRange(0, 0);
   h->addWidget(slider_, 1);
   label_ = new QLabel("t = 00:00:00 / 00:00:00", this);
+  label_->setObjectName("timeLabel");
   label_->setMinimumWidth(170);
   h->addWidget(label_);
   h->addWidget(new QLabel("Speed:", this));
@@ -103,6 +105,23 @@ int Timeline::speedIndex() const {
   return speed_->currentIndex();
 }
 
+void Timeline::setCalendar(const RunData* d) {
+  has_calendar_ = d && d->has_calendar;
+  year_start_ = d ? d->year_start : 0;
+  utc_offset_ = d ? d->utc_offset : 0;
+  updateLabel();
+}
+
+void Timeline::updateLabel() {
+  if (times_.empty()) return;
+  QString text = QString("t = %1 / %2").arg(formatTime(t_), formatTime(times_.back()));
+  if (has_calendar_)  // the date in the weather's local standard time
+    text += QString("   %1 %2")
+                .arg(QString::fromStdString(calendarText(year_start_ + t_)),
+                     QString::fromStdString(utcOffsetText(utc_offset_)));
+  label_->setText(text);
+}
+
 void Timeline::seek(double t) {
   if (times_.empty()) return;
   const int k = int(std::upper_bound(times_.begin(), times_.end(), t + 1e-9) - times_.begin()) - 1;
@@ -121,7 +140,7 @@ void Timeline::setRow(int k, bool from_slider) {
     QSignalBlocker block(slider_);
     slider_->setValue(k);
   }
-  label_->setText(QString("t = %1 / %2").arg(formatTime(t_), formatTime(times_.back())));
+  updateLabel();
   emit timeChanged(t_);
 }
 

@@ -14,12 +14,17 @@ class QToolButton;
 
 namespace dctwin::gui {
 
+struct RunData;
+
 class Timeline : public QWidget {
   Q_OBJECT
  public:
   explicit Timeline(QWidget* parent = nullptr);
   // the output times (s); keeps the current time where possible, or the end when following
   void setTimes(const std::vector<double>& times);
+  // the run whose calendar the label shows beside the run time (its date and time zone when it
+  // has one: a plant's weather); nullptr: run time only. Only the calendar is kept.
+  void setCalendar(const RunData* d);
   double time() const { return t_; }
   bool playing() const;
   bool following() const;
@@ -43,9 +48,12 @@ class Timeline : public QWidget {
 
  private:
   void setRow(int k, bool from_slider);
+  void updateLabel();
   void tick();
 
   std::vector<double> times_;
+  bool has_calendar_ = false;
+  double year_start_ = 0, utc_offset_ = 0;
   double t_ = 0;
   int row_ = 0;
   QToolButton* play_ = nullptr;

@@ -6,6 +6,7 @@
 // library's /gpu/hot_cause. Every text drawn lies inside its widget and overlaps no other.
 #include <QApplication>
 #include <QFile>
+#include <QLabel>
 #include <QStandardPaths>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -21,6 +22,7 @@
 #include "gui/run_data.h"
 #include "gui/timeline.h"
 #include "gui/what_if.h"
+#include "models/weather.h"
 #include "solver/input/loader.h"
 #include "solver/output/results_reader.h"
 #include "solver/output/sinks.h"
@@ -244,12 +246,33 @@ class GuiViewsTest : public QObject {
       if (p.unit == "kW" || p.unit == "MW") power = true;
     }
     QVERIFY(temps && power);
+    // calendar time (issue 41): the weather's date and time zone beside the run time, in the
+    // timeline, the plant tab and the alarms; the file the run wrote says the same
+    QVERIFY(d.has_calendar);
+    const QString date = QString::fromStdString(calendarText(d.year_start + d.duration()));
+    QCOMPARE(d.dateAt(d.duration()), date);
+    QVERIFY(!std::isnan(d.utc_offset));
+    const QString tz = QString::fromStdString(utcOffsetText(d.utc_offset));
+    const QString label = w.timeline()->findChild<QLabel*>("timeLabel")->text();
+    QVERIFY2(label.contains(date) && label.contains(tz), qPrintable(label));
+    const QString note = pv->findChild<QLabel*>("plantNote")->text();
+    QVERIFY2(note.contains(date), qPrintable(note));
+    QVERIFY(!d.source_path.isEmpty());
+    {  // the run's results file: the same calendar
+      const RunData f = RunData::fromResults(readResults(d.source_path.toStdString()));
+      QVERIFY(f.has_calendar);
+      QCOMPARE(f.year_start, d.year_start);
+      QCOMPARE(f.utc_offset, d.utc_offset);
+      QCOMPARE(f.dateAt(600.0), d.dateAt(600.0));
+    }
     pv->plot()->repaint();
     checkLabels(pv->drawnLabels(), pv->plot()->rect(), "plant at 1280 x 800");
     QVERIFY(pv->grab().save(kArtifacts + "/pod_plant_1280x800.png"));
     // a facility without a plant: the tab says so, no panels
     QVERIFY(w.openFacility(kPod));
     QVERIFY(pv->panels().empty());
+    QVERIFY(!w.currentRun() || !w.currentRun()->has_calendar);
+    QVERIFY(!w.timeline()->findChild<QLabel*>("timeLabel")->text().contains("UTC"));
   }
 
   // the campus level: racks[].hall reaches the run layout; a block per hall, rows per hall
