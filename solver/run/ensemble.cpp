@@ -116,47 +116,10 @@ EnsembleTable ensembleTable(const SweepSpec& s, const std::vector<SweepCase>& ca
 }
 
 std::vector<SweepColumn> ensembleColumns(const ResultsData& d) {
-  std::vector<SweepColumn> cols;
-  std::set<std::string> done;
-  auto add = [&](const std::string& name) {
-    const std::string p = "/ensemble/" + name;
-    if (done.count(p)) return;
-    SweepColumn c;
-    c.name = name;
-    if (auto s = d.series.find(p); s != d.series.end() && s->second.width == 0) {
-      c.unit = s->second.units;
-      c.basis = s->second.basis;
-      c.numbers = s->second.data;
-    } else if (auto i = d.integers.find(p); i != d.integers.end()) {
-      for (long long v : i->second) c.numbers.push_back(double(v));
-    } else if (auto t = d.strings.find(p); t != d.strings.end()) {
-      c.text = t->second;
-      c.is_text = true;
-    } else {
-      return;
-    }
-    done.insert(p);
-    cols.push_back(std::move(c));
-  };
-  for (const char* n : {"point", "replicates", "completed", "outcome"}) add(n);
-  if (cols.empty()) return cols;
-  for (const std::string group : {"/ensemble/parameters/", "/ensemble/parameters_si/"}) {
-    for (const auto& [p, v] : d.strings)
-      if (p.rfind(group, 0) == 0) add(p.substr(10));
-    for (const auto& [p, v] : d.series)
-      if (p.rfind(group, 0) == 0) add(p.substr(10));
-  }
+  std::vector<std::string> stats;
   for (const auto& st : ensembleStatistics())
-    for (const auto& [m, unit] : sweepMetrics()) add(st + "/" + m);
-  for (const auto& [p, s] : d.series)
-    if (p.rfind("/ensemble/", 0) == 0) add(p.substr(10));
-  const std::size_t n = std::max(cols[0].numbers.size(), cols[0].text.size());
-  for (const auto& c : cols)
-    if ((c.is_text ? c.text.size() : c.numbers.size()) != n)
-      throw ResultsError(d.path + ": /ensemble/" + c.name + " has " +
-                         std::to_string(c.is_text ? c.text.size() : c.numbers.size()) +
-                         " values, /ensemble/point " + std::to_string(n) + " (a ragged table)");
-  return cols;
+    for (const auto& [m, unit] : sweepMetrics()) stats.push_back(st + "/" + m);
+  return tableColumns(d, "/ensemble/", {"point", "replicates", "completed", "outcome"}, stats);
 }
 
 std::string ensembleText(const EnsembleTable& T) {

@@ -868,11 +868,13 @@ void startJournal(const std::string& path, const SweepSpec& s) {
 }
 
 //---------------------------------------------------------------------------------------------
-std::vector<SweepColumn> sweepColumns(const ResultsData& d) {
+std::vector<SweepColumn> tableColumns(const ResultsData& d, const std::string& group,
+                                      const std::vector<std::string>& first,
+                                      const std::vector<std::string>& middle) {
   std::vector<SweepColumn> cols;
   std::set<std::string> done;
   auto add = [&](const std::string& name) {
-    const std::string p = "/cases/" + name;
+    const std::string p = group + name;
     if (done.count(p)) return;
     SweepColumn c;
     c.name = name;
@@ -891,27 +893,37 @@ std::vector<SweepColumn> sweepColumns(const ResultsData& d) {
     done.insert(p);
     cols.push_back(std::move(c));
   };
-  for (const char* n : {"index", "status", "outcome", "error", "wall_seconds"}) add(n);
-  for (const std::string group : {"/cases/parameters/", "/cases/parameters_si/"}) {
+  for (const std::string& n : first) add(n);
+  if (cols.empty()) return cols;  // not this kind of table
+  const std::size_t prefix = group.size();
+  for (const std::string sub : {"parameters/", "parameters_si/"}) {
     for (const auto& [p, v] : d.strings)
-      if (p.rfind(group, 0) == 0) add(p.substr(7));
+      if (p.rfind(group + sub, 0) == 0) add(p.substr(prefix));
     for (const auto& [p, v] : d.series)
-      if (p.rfind(group, 0) == 0) add(p.substr(7));
+      if (p.rfind(group + sub, 0) == 0) add(p.substr(prefix));
   }
-  for (const auto& [name, unit] : sweepMetrics()) add(name);
+  for (const std::string& n : middle) add(n);
   for (const auto& [p, s] : d.series)
-    if (p.rfind("/cases/", 0) == 0) add(p.substr(7));
+    if (p.rfind(group, 0) == 0) add(p.substr(prefix));
   for (const auto& [p, s] : d.integers)
-    if (p.rfind("/cases/", 0) == 0) add(p.substr(7));
+    if (p.rfind(group, 0) == 0) add(p.substr(prefix));
   for (const auto& [p, s] : d.strings)
-    if (p.rfind("/cases/", 0) == 0) add(p.substr(7));
-  const std::size_t n = cols.empty() ? 0 : std::max(cols[0].numbers.size(), cols[0].text.size());
+    if (p.rfind(group, 0) == 0) add(p.substr(prefix));
+  const std::size_t n = std::max(cols[0].numbers.size(), cols[0].text.size());
   for (const auto& c : cols)
     if ((c.is_text ? c.text.size() : c.numbers.size()) != n)
-      throw ResultsError(d.path + ": /cases/" + c.name + " has " +
+      throw ResultsError(d.path + ": " + group + c.name + " has " +
                          std::to_string(c.is_text ? c.text.size() : c.numbers.size()) +
-                         " values, /cases/index " + std::to_string(n) + " (a ragged table)");
+                         " values, " + group + cols[0].name + " " + std::to_string(n) +
+                         " (a ragged table)");
   return cols;
+}
+
+std::vector<SweepColumn> sweepColumns(const ResultsData& d) {
+  std::vector<std::string> metrics;
+  for (const auto& [name, unit] : sweepMetrics()) metrics.push_back(name);
+  return tableColumns(d, "/cases/", {"index", "status", "outcome", "error", "wall_seconds"},
+                      metrics);
 }
 
 void writeSweepCsv(const ResultsData& d, std::ostream& out) {

@@ -166,6 +166,13 @@ struct SweepColumn {
 // written and in SI, the metrics of sweepMetrics(), then any other /cases dataset (a newer
 // dctwin's columns), each of one value per case; throws ResultsError for a ragged table
 std::vector<SweepColumn> sweepColumns(const ResultsData& d);
+// the columns of one table group of a sweep file (`group` "/cases/" or "/ensemble/"): the `first`
+// columns in order (none found: not such a table, empty), the parameters as written and in SI,
+// the `middle` columns, then every other dataset of the group; throws ResultsError for a ragged
+// table. sweepColumns and ensembleColumns are this with their own columns.
+std::vector<SweepColumn> tableColumns(const ResultsData& d, const std::string& group,
+                                      const std::vector<std::string>& first,
+                                      const std::vector<std::string>& middle);
 // the table as CSV, one row per case: a header of "name (unit)" labels, then the values
 // (numbers at full precision, text quoted where it must be)
 void writeSweepCsv(const ResultsData& d, std::ostream& out);
