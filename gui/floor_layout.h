@@ -24,7 +24,7 @@ constexpr double kRowPitch = 3.6;
 
 struct FloorLayout {
   std::vector<QRectF> rack, cdu;  // footprints (m)
-  // air-cooled racks (issue 19): in their rows of the first hall like racks, by row and index
+  // air-cooled racks: in their rows of the first hall like racks, by row and index
   std::vector<QRectF> air;
   std::vector<QString> row_label;  // one per row, with its y
   std::vector<double> row_y;

@@ -334,7 +334,7 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
     if (!label(g, lb, Qt::AlignCenter, name + (trays_drawn ? "  " : "\n") + val, pa, placed))
       label(g, lb, Qt::AlignCenter, name, pa, placed);
   }
-  // air-cooled racks (issue 19): a box with a fan mark (no pipes), its name where it fits
+  // air-cooled racks: a box with a fan mark (no pipes), its name where it fits
   for (int k = 0; k < int(L.air.size()); ++k) {
     const QRectF box = t.mapRect(L.air[k]);
     if (!box.intersects(pa)) continue;

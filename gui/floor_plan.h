@@ -97,7 +97,7 @@ class FloorPlan : public QWidget {
   const FloorLayout& layout() const { return layout_; }
   QString tooltipForRack(int r) const;
   QString tooltipForCdu(int c) const;
-  // air-cooled racks (issue 19): drawn in their rows with a fan mark, coloured where the metric
+  // air-cooled racks: drawn in their rows with a fan mark, coloured where the metric
   // applies to them (power, air in/out, running or off), grey otherwise
   QColor airRackColor(int k) const;
   QString tooltipForAirRack(int k) const;

@@ -45,7 +45,7 @@ struct RunData {
   std::vector<int> rack_index, rack_cdu, rack_busway;  // rack_busway: -1 none
   std::vector<int> gpu_rack, gpu_tray, gpu_slot;
   std::vector<int> rack_gpuadr, rack_gpunum, rack_trays;  // derived from gpu_rack/gpu_tray
-  // air-cooled racks (issue 19, docs/models/air_rack.md): names, hall rows, positions in them
+  // air-cooled racks (docs/models/air_rack.md): names, hall rows, positions in them
   std::vector<std::string> air_name, air_row;
   std::vector<int> air_index;
   // the step model of each described job (DCTWIN_JOB_MODEL, solver/output/observables.h):

@@ -3,7 +3,7 @@
 // R = (T_case - T_inlet) / Q, the OCP definition [K39], referenced to the plate inlet; either the
 // law
 //   R(V) = R_inf + a V^-b,   V in L/min per flow path, a in K/W
-// fitted to published tables (data/catalog/coldplates), or the published table itself (issue 19):
+// fitted to published tables (data/catalog/coldplates), or the published table itself:
 //   ln R = p(ln V)   p: monotone piecewise cubic (Fritsch-Carlson, models/interp.h) through the
 //                    points (ln V_i, ln R_i), so that R passes through every point and stays
 //                    monotone between them; outside the table p continues linearly with its end

@@ -1,4 +1,4 @@
-// fluid_mix.h: coolants defined in a facility file (issue 19, docs/models/fluid.md)
+// fluid_mix.h: coolants defined in a facility file (docs/models/fluid.md)
 //
 // glycol-water mixtures from the Melinder (2010) polynomials that the catalog's pg25 table is
 // computed from (coefficients as implemented in lbl-srg/modelica-buildings

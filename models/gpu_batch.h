@@ -62,7 +62,7 @@ struct GpuBatchParams {
                           // every entry stands for one GPU                           (1)
 };
 
-// the type's parameters with one GPU's variation factors applied (contract of issue 14: leakage,
+// the type's parameters with one GPU's variation factors applied (the contract: leakage,
 // non-leakage static power, dynamic power, R_jc, R_hbm); the scalar reference of one batch entry
 GpuParams gpuWithFactors(const GpuParams& p, double f_leak, double f_idle, double f_dyn,
                          double f_Rjc, double f_Rhbm);

@@ -1276,7 +1276,7 @@ double jobGoodput(const TrainingJobSpec& job, const JobState& st, double t) {
 TrainingJobSpec defaultTrainingJob() {
   using B = PhaseSpec::Bound;
   TrainingJobSpec job;
-  // proposed dctwin defaults (a), workloads.md 2: F/B near TDP with B = 2 F, exposed DP all-reduce
+  // proposed dctwin defaults (a) [WL5][WL21]: F/B near TDP with B = 2 F, exposed DP all-reduce
   // 0.25-0.4 TDP with NVLink/NIC busy, HBM-bound optimizer 0.4-0.6 TDP, bubble idle + eps (1F1B
   // (p-1)/(m+p-1) = 3/35 of the pipelined time, p = 4, m = 32: ~0.2 s); period 3.0 s (production
   // 1-10 s). a_sm is the activity factor of the GPU power model: with the GB200 catalog entry these

@@ -1,7 +1,8 @@
 // workload.h: GPU utilizations of synchronous training jobs, inference serving and trace replay
 //
-// training (bulk-synchronous, workloads.md 2-3): one iteration is a sequence of phases i with
-// reference durations d_i (at the reference clocks); GPU g does the work of phase i at the rate
+// training (bulk-synchronous, docs/models/workload.md [WL2][WL21]): one iteration is a sequence of
+// phases i with reference durations d_i (at the reference clocks); GPU g does the work of phase i
+// at the rate
 //   r_g = speed_compute_g (Compute-bound) | speed_memory_g (Memory-bound) | 1 (Communication, Idle)
 // so that it spends d_i / r_g in the phase. A barrier phase (collective) starts only when every GPU
 // has finished all earlier phases; the end of an iteration is always a barrier:
@@ -413,19 +414,19 @@ PhaseSpec::Bound currentPhaseBound(const TrainingJobSpec& job, const JobState& s
 
 Utilization utilizationOf(const PhaseSpec& p);
 
-// default GB200-class LLM training iteration (workloads.md 2 proposed defaults (a)), 3.0 s period:
+// default GB200-class LLM training iteration (docs/models/workload.md "Default job", (a)), 3.0 s:
 //   forward 0.80 s Compute | backward 1.60 s Compute | bubble 0.20 s Idle |
 //   allreduce 0.25 s Communication, barrier | optimizer 0.15 s Memory
 TrainingJobSpec defaultTrainingJob();
 
 //---------------------------------------------------------------------------------------------
-// inference serving: utilization follows a load profile (memory-bound decode, physics.md 1c)
+// inference serving: utilization follows a load profile (memory-bound decode [WL36])
 struct InferenceSpec {
   std::vector<double> t;     // profile times, strictly increasing                    (s)
   std::vector<double> load;  // offered load at t, 0..1; held constant outside         (1)
   // (a) memory-bound decode, calibrated with the B200 catalog entry of the GPU power model at the
   // 1597 MHz memory-bound clock: full load 436 W (B200 LLM serving at util >= 90 %: 387-458 W),
-  // zero load 251 W (util < 10 %: ~250 W) (physics.md 1c [K4]); about half the activity of a
+  // zero load 251 W (util < 10 %: ~250 W) [K4]; about half the activity of a
   // bandwidth-saturating kernel (a_sm 0.15, a_hbm 1 -> 650 W)
   double a_sm_at_full = 0.08;       // (1)
   double a_hbm_at_full = 0.50;      // (1)

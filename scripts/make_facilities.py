@@ -93,7 +93,7 @@ BLOCKS_PER_POD = 4  # CDU blocks under one spine rack: 48 racks, 3,456 GPUs (a 2
 
 
 def fabric_parts(ncdu, rpc, prefix, optics):
-    """fabric section and switch-rack lines of one hall (issue 18, docs/models/switch_rack.md)
+    """fabric section and switch-rack lines of one hall (docs/models/switch_rack.md)
 
     dctwin counts leaves and spines from the served racks and the fabric; the core tier (spine
     role, no racks: power only) carries the pods' uplinks with as many switches as spines (a)"""
@@ -225,7 +225,7 @@ power:
     out.append("\nracks:")
     for _, racks, _ in parts:
         out.extend(racks)
-    if optics:  # the hall with its scale-out fabric (issue 18)
+    if optics:  # the hall with its scale-out fabric
         out.append(fabric_parts(ncdu, rpc, prefixes[0], optics))
     return "\n".join(out) + "\n"
 
@@ -319,7 +319,7 @@ def main():
     a = ap.parse_args()
     files = {"hall_gb300.yaml": facility("hall_gb300", 1, a.cdus, a.racks_per_cdu),
              "campus_gb300.yaml": facility("campus_gb300", 4, a.cdus, a.racks_per_cdu)}
-    for optics in ("pluggable", "cpo"):  # the hall with its fabric as switch racks (issue 18)
+    for optics in ("pluggable", "cpo"):  # the hall with its fabric as switch racks
         fn = "hall_gb300_fabric_%s" % optics
         files[fn + ".yaml"] = facility(fn, 1, a.cdus, a.racks_per_cdu, optics)
     for w in (32, 40, 45):  # W40: the warmest class with the TCS inside the 45 degC limit

@@ -953,7 +953,7 @@ def sweep_report(f, out):
     status = text(c["status"])
     # only cases that ran with their whole load are plotted, fronted and ranked: a case whose
     # racks protection powered off looks cool and frugal (status completed; "ok" in files of
-    # dctwin before issue 41, which could not tell)
+    # dctwin before journal format 5, which could not tell)
     ok = np.array([s in ("completed", "ok") for s in status])
     failed = np.array([s in ("failed", "solver_failed", "input_failed") for s in status])
     outcome = text(c["outcome"]) if "outcome" in c else [

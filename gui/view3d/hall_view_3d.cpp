@@ -225,7 +225,7 @@ class GLView : public QOpenGLWidget {
     switch (id) {
       case vtkCommand::WindowMakeCurrentEvent:
         // the context's own makeCurrent: QOpenGLWidget::makeCurrent() would rebind Qt's FBO
-        // behind vtkOpenGLState's back (toolchain.md 7, pitfall 1)
+        // behind vtkOpenGLState's back (docs/gui-3d-view.md)
         if (context()) context()->makeCurrent(context()->surface());
         break;
       case vtkCommand::WindowIsCurrentEvent: {
@@ -460,7 +460,7 @@ HallView3D::~HallView3D() {
 }
 
 bool HallView3D::isAvailable() {
-  // QOpenGLWidget crashes on the offscreen platform (Qt 6.4, toolchain.md 7) and the minimal
+  // QOpenGLWidget crashes on the offscreen platform (Qt 6.4, docs/gui-3d-view.md) and the minimal
   // one has no GL at all
   const QString p = QGuiApplication::platformName();
   return !(p == QLatin1String("offscreen") || p == QLatin1String("minimal"));

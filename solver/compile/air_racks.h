@@ -1,4 +1,4 @@
-// air_racks.h: compiling the air-cooled racks and devices of a facility (issue 19,
+// air_racks.h: compiling the air-cooled racks and devices of a facility (
 // docs/models/air_rack.md); called by compileFacility
 #pragma once
 

@@ -216,7 +216,7 @@ void compileRackGpus(const FacilitySpec& spec, const RackSpec& rs, const RackTyp
   m.rack_gpu_power_cap.push_back(rs.gpu_power_cap);
   m.rack_has_storage.push_back(rt.has_storage ? 1 : 0);
   m.rack_storage.push_back(rt.storage);
-  // a lumped block of N racks (issue 19): N stores, each one rack's; the store's law is
+  // a lumped block of N racks: N stores, each one rack's; the store's law is
   // homogeneous in power and energy, so one store N times the size is the N of them exactly
   StorageParams& sp = m.rack_storage.back();
   sp.capacity_J *= rs.multiplier;
@@ -773,7 +773,7 @@ std::vector<std::vector<int>> racksByCdu(const FacilitySpec& spec, Errors& err) 
   return racks_of;
 }
 
-// 3a'. heat exchanger beyond the rated point (issue 19, docs/models/heat_exchanger.md): a given
+// 3a'. heat exchanger beyond the rated point (docs/models/heat_exchanger.md): a given
 // UA at the rated flows, split by the rated point's film ratio; the rating of an approach at a
 // load and a pair of flows (its own film ratio); a vendor table of UA over the secondary flow
 HexParams sizeHexBeyondRated(const CduSpec& cs, const Fluid& fs, const Fluid& fp,
@@ -932,7 +932,7 @@ void compileCduControls(const CduSpec& cs, FacilityModel& m) {
   m.cdu_pi_pump.push_back(PIParams{cs.pump_k, cs.pump_Ti, 0.0, cs.pump_min_speed, 1.0});
 }
 
-// 3e'. datasheet keys (issue 19): actuator kinds, initial positions, PI tracking time, output
+// 3e'. datasheet keys: actuator kinds, initial positions, PI tracking time, output
 // limits, action and initial outputs (docs/models/actuator.md, docs/models/controller.md)
 void compileCduDatasheet(const CduSpec& cs, FacilityModel& m) {
   m.cdu_valve_act.push_back(
@@ -994,7 +994,7 @@ bool compileRack(const FacilitySpec& spec, const CduSpec& cs, int c, const RackS
   } else {
     m.rack_coldplate.push_back(coldPlateFit(law->second.R_inf, law->second.a, law->second.b));
   }
-  // a lumped block of N identical racks in parallel (multiplier, issue 19): N times the paths,
+  // a lumped block of N identical racks in parallel (multiplier): N times the paths,
   // flows, volumes and heat; the same dp at N times the flow (docs/models/rack.md)
   // With a power section each of the N racks has its own shelves and shelf breakers: the block
   // draws N times one rack's AC input on its busway (docs/models/rack.md "Lumped blocks")
@@ -1043,7 +1043,7 @@ void compileCduInventory(const FacilitySpec& spec, const CduSpec& cs, int c, dou
       if (rt != spec.rack_types.end()) design += rt->second.design_flow * rs.multiplier;
     }
   m.cdu_design_flow.push_back(design);
-  // the strainer/filter through its rated point, clean or partly clogged (issue 19)
+  // the strainer/filter through its rated point, clean or partly clogged
   m.cdu_filter_V_rated.push_back(cs.filter_rated_flow > 0 ? cs.filter_rated_flow : design);
   m.cdu_filter_dp0.push_back(cs.filter_dp_clean +
                              cs.filter_clogging * (cs.filter_dp_clogged - cs.filter_dp_clean));
@@ -1135,7 +1135,7 @@ void compileCdu(const FacilitySpec& spec, int c, const std::vector<int>& racks,
   m.cdu_stateadr.push_back(state);
   int n_states = kCduFixedStates + cs.supply_pipe.segments + 2 * m.cdu_racknum.back() +
                  cs.return_pipe.segments;
-  // measurement lags after the return header (issue 19; none: the layout of before)
+  // measurement lags after the return header (none: the layout of before)
   m.cdu_sensT_tau.push_back(cs.temp_pi.sensor_tau);
   m.cdu_sensP_tau.push_back(cs.pump_pi.sensor_tau);
   m.cdu_sensT_adr.push_back(cs.temp_pi.sensor_tau > 0 ? state + n_states++ : -1);
@@ -1225,7 +1225,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
   m.fabric = spec.fabric;
   m.coupling_dt = spec.coupling_step;
   compileJobs(spec, m, err);
-  compileSwitchRacks(spec, m, err.list);  // scale-out switch racks (issue 18)
+  compileSwitchRacks(spec, m, err.list);  // scale-out switch racks
   if (!err.list.empty()) throw LoadFailure(std::move(err.list));
   m.variation_on = spec.variation.on;
   m.variation_seed = spec.variation.seed;

@@ -144,7 +144,7 @@ struct FacilityModel {
   std::vector<int> cdu_pump_mode;                      // 0 flow, 1 dp
   std::vector<double> cdu_flow_set, cdu_dp_set;        // (m3/s), (Pa)
   std::vector<PIParams> cdu_pi_temp, cdu_pi_pump;
-  // --- datasheet keys (issue 19): actuators (docs/models/actuator.md), initial positions, PI
+  // --- datasheet keys: actuators (docs/models/actuator.md), initial positions, PI
   // initial outputs and actions (docs/models/controller.md)
   std::vector<ActuatorParams> cdu_valve_act, cdu_pump_act;
   std::vector<double> cdu_valve_y0, cdu_pump_N0;     // positions at t = 0                   (1)
@@ -156,7 +156,7 @@ struct FacilityModel {
   std::vector<int> cdu_sensT_adr, cdu_sensP_adr;
   std::vector<double> cdu_sensT_tau, cdu_sensP_tau;  // (s)
   // --- end datasheet keys
-  // --- datasheet keys, round 2 (issue 19): the strainer/filter (docs/models/filter.md): dp =
+  // --- datasheet keys, round 2: the strainer/filter (docs/models/filter.md): dp =
   // k m^2 with k = dp / (rho V_rated)^2; dp at the rated flow at t = 0 (0: no filter), which a
   // filter_clogging event moves towards its dp. Pump position (docs/models/cdu.md).
   std::vector<double> cdu_filter_V_rated;   // rated flow; the racks' design flow by default (m3/s)
@@ -174,7 +174,7 @@ struct FacilityModel {
   std::vector<int> rack_index, rack_cdu;
   std::vector<ColdPlateLaw> rack_coldplate;
   std::vector<double> rack_paths;  // parallel cold-plate paths               (1)
-  std::vector<double> rack_mult;   // racks lumped in this entry (multiplier, issue 19) (1)
+  std::vector<double> rack_mult;   // racks lumped in this entry (multiplier) (1)
   std::vector<double> rack_liquid_frac, rack_gpu_frac;
   std::vector<double> rack_design_flow;  // (m3/s)
   std::vector<PowerLaw> rack_manifold;   // vs rack mass flow
@@ -262,7 +262,7 @@ struct FacilityModel {
   std::vector<StorageParams> rack_storage;  // rack energy storage (GB300-style)
   std::vector<std::string> busway_name;
 
-  // air-cooled racks and devices (issue 19, docs/models/air_rack.md): algebraic, their heat and
+  // air-cooled racks and devices (docs/models/air_rack.md): algebraic, their heat and
   // fan power into the room air node (or, without one, drawing the site ambient air)
   int nair = 0;
   std::vector<std::string> air_name, air_row;
@@ -271,7 +271,7 @@ struct FacilityModel {
   std::vector<FanParams> air_fans;
   std::vector<int> air_busway;  // power chain: the feeding busway; -1: at the utility meter
 
-  // scale-out switch racks (issue 18, docs/models/switch_rack.md): algebraic; their power is IT
+  // scale-out switch racks (docs/models/switch_rack.md): algebraic; their power is IT
   // load on their busway, their heat to the room air and (liquid) their CDU loop's return
   int nsw = 0;
   std::vector<std::string> sw_name, sw_row;

@@ -1,5 +1,5 @@
 // switch_racks.h: compiling the scale-out switch racks of a facility and the reach of a switch
-// failure (issue 18, docs/models/switch_rack.md); called by compileFacility
+// failure (docs/models/switch_rack.md); called by compileFacility
 #pragma once
 
 #include <string>

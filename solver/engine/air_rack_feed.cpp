@@ -1,4 +1,4 @@
-// air_rack_feed.cpp: an air-cooled rack's operating point and its power feed (issue 19,
+// air_rack_feed.cpp: an air-cooled rack's operating point and its power feed (
 // docs/models/air_rack.md "Power feed")
 //
 // An air-cooled rack runs while its feed does: the busway it is on (its feeder breaker, the UPS

@@ -36,7 +36,7 @@ double nextFailureEvent(const FacilityModel& m, const State& st);
 double jobMeanTimeBetweenFailures(const FacilityModel& m, int j);
 // straggler detection and its policy (the same file and page), between the GPU layer's windows
 void stepStragglers(const FacilityModel& m, State& st, double t);
-// the strainers' dp switches (solver/engine/filter_switch.cpp, issue 19): polled by pollDetectors
+// the strainers' dp switches (solver/engine/filter_switch.cpp): polled by pollDetectors
 void pollFilterSwitch(const FacilityModel& m, State& st, double t);
 
 // protection layers (solver/engine/protection.cpp, docs/models/protection.md): CDU temperature
@@ -73,7 +73,7 @@ void initPowerLayer(const FacilityModel& m, State& st);
 void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt);
 // busways, UPS, transformer and the sums over the racks (after every powerRackStep)
 void powerFeedStep(const FacilityModel& m, State& st, double t, double dt);
-// air-cooled racks and their feed (solver/engine/air_rack_feed.cpp, issue 19): whether air rack
+// air-cooled racks and their feed (solver/engine/air_rack_feed.cpp): whether air rack
 // k is powered; its IT power (*P_it) and fans' operating point at t (zero when not powered); its
 // IT + fan draw; the feed's latches before the busway sums and after a UPS drop; a cut's reason
 bool airRackPowered(const FacilityModel& m, const State& st, int k);

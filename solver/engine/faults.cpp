@@ -51,7 +51,7 @@ void initFaultState(const FacilityModel& m, State& st) {
        {&f.rack_lost_logged, &f.rack_throttle_logged, &f.rack_shutdown_logged, &f.rack_hbm_logged,
         &f.rack_brake_logged, &f.rack_isolated_logged, &f.rack_power_off})
     v->assign(m.nrack, 0);
-  f.air_lost_logged.assign(m.nair, 0);  // issue 19
+  f.air_lost_logged.assign(m.nair, 0);
   f.filter_alarm.assign(m.ncdu, 0);
   f.leak_on_sensor.assign(m.leaks.size(), 0.0);
   f.leak_detected.assign(m.leaks.size(), -1.0);
@@ -81,7 +81,7 @@ void initFaultState(const FacilityModel& m, State& st) {
   f.rack_bw_nvl.assign(m.nrack, 1.0);
   f.rack_nvl_dead.assign(m.nrack, 0);
   f.fabric_faulted = false;
-  // scale-out switches (issue 18): all running
+  // scale-out switches: all running
   f.sw_failed.assign(m.nsw, {});
   f.sw_up.assign(m.nsw, 0);
   for (int k = 0; k < m.nsw; ++k) {
@@ -539,7 +539,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
   const double dt = f.last_poll < 0 ? 0.0 : t - f.last_poll;
   f.last_poll = t;
   pollLeaks(m, st, t, dt, y);
-  pollFilterSwitch(m, st, t);  // the strainers' dp switches (issue 19)
+  pollFilterSwitch(m, st, t);  // the strainers' dp switches
   // CDU low flow: secondary flow below a share of its set point (its racks' design flow under
   // dp control), held for a delay [K58]
   for (int c = 0; c < m.ncdu; ++c) {
@@ -563,7 +563,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
     }
   }
   // CDU over-pressure: pump discharge above 90 % of the secondary's maximum working pressure (the
-  // relief valve's set point less 10 %, physics.md 7 [K58])
+  // relief valve's set point less 10 % [K58])
   for (int c = 0; c < m.ncdu; ++c) {
     if (m.cdu_p_max[c] <= 0 || f.over_pressure[c]) continue;
     const double p_dis = st.sig.p_tank[c] + st.sig.dp_pump[c];
@@ -640,7 +640,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
           "working PSUs cannot carry the load: power brake asserted");
     }
   }
-  // air-cooled racks (issue 19, air_rack_feed.cpp): the same event as a liquid-cooled rack's
+  // air-cooled racks (air_rack_feed.cpp): the same event as a liquid-cooled rack's
   for (int k = 0; k < m.nair && k < int(p.air_powered.size()); ++k)
     if (!p.air_powered[k] && !f.air_lost_logged[k]) {
       f.air_lost_logged[k] = 1;

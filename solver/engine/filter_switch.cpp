@@ -1,4 +1,4 @@
-// filter_switch.cpp: the strainer's differential-pressure switch (issue 19,
+// filter_switch.cpp: the strainer's differential-pressure switch (
 // docs/models/filter.md "Differential-pressure switch")
 //
 // A site watches a CDU strainer with a dp switch (or a dp transmitter and a BMS limit) across it:

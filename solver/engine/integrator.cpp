@@ -42,7 +42,7 @@ void energyRates(const State& st, double* qd) {
   qd[4] = st.sig.air_removed;
   qd[5] = 0;
   for (double P : st.sig.P_pump) qd[5] += P;
-  // air-cooled racks' IT + fan power (issue 19): their IT energy with or without a power chain
+  // air-cooled racks' IT + fan power: their IT energy with or without a power chain
   qd[6] = 0;
   for (std::size_t k = 0; k < st.sig.air_P.size(); ++k)
     qd[6] += st.sig.air_P[k] + st.sig.air_P_fan[k];

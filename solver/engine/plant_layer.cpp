@@ -43,14 +43,14 @@ void facilityPowers(const FacilityModel& m, State& st) {
   double P_it = 0;
   if (m.has_power) {
     for (double P : st.pl.rack_P_in) P_it += P;
-    P_it += st.pl.P_air_it;  // air-cooled racks (issue 19), fed at the utility meter
-    P_it += st.pl.P_sw_it;   // switch racks (issue 18)
+    P_it += st.pl.P_air_it;  // air-cooled racks, fed at the utility meter
+    P_it += st.pl.P_sw_it;   // switch racks
     pl.P_chain_loss = std::max(st.pl.P_utility - P_it, 0.0);
   } else {
     for (double P : st.sig.P_rack) P_it += P;
-    // air-cooled racks (issue 19): IT + their own fans (IT load, The Green Grid [P22])
+    // air-cooled racks: IT + their own fans (IT load, The Green Grid [P22])
     for (int k = 0; k < m.nair; ++k) P_it += st.sig.air_P[k] + st.sig.air_P_fan[k];
-    for (int k = 0; k < m.nsw; ++k) P_it += st.sig.sw_P[k];  // switch racks (issue 18)
+    for (int k = 0; k < m.nsw; ++k) P_it += st.sig.sw_P[k];  // switch racks
     pl.P_chain_loss = 0;
   }
   pl.P_it = P_it;

@@ -38,10 +38,10 @@ void initPowerLayer(const FacilityModel& m, State& st) {
   p.iv_rack_psu_loss.assign(m.nrack, 0.0);
   p.iv_bus_loss.assign(nb, 0.0);
   p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = 0;
-  p.P_air_it = p.iv_air_it = 0;  // air-cooled racks (issue 19): fed at the start
+  p.P_air_it = p.iv_air_it = 0;  // air-cooled racks: fed at the start
   p.air_powered.assign(m.nair, 1);
   p.air_cut.assign(m.nair, static_cast<char>(AirRackCut::None));
-  p.P_sw_it = p.iv_sw_it = 0;  // switch racks (issue 18)
+  p.P_sw_it = p.iv_sw_it = 0;  // switch racks
   p.E_stored_last = m.power.ups_count * p.ups.soc_J + p.E_storage0;
   p.E_storage_drawn = p.iv_storage = 0;
 }
@@ -70,7 +70,7 @@ void powerRackStep(const FacilityModel& m, State& st, int r, double t, double dt
     // failed PSUs (scenario faults) first consume the redundancy, then assert the power brake
     bool overload = false, lost = false;
     const int failed = st.faults.rack_psu_failed.empty() ? 0 : st.faults.rack_psu_failed[r];
-    // a lumped block of N racks (multiplier, issue 19): each rack's shelves carry 1/N of the
+    // a lumped block of N racks (multiplier): each rack's shelves carry 1/N of the
     // block's DC power at their own efficiency and breakers; the busway sees N times the input
     const double N = m.rack_mult[r];
     const double P_in_rack =
@@ -127,7 +127,7 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
     p.iv_rack_P_in[r] += p.rack_P_in[r] * dt;
     p.iv_rack_psu_loss[r] += p.rack_psu_loss[r] * dt;
   }
-  // air-cooled racks (issue 19): IT + their own fans (IT load, The Green Grid [P22]), on their
+  // air-cooled racks: IT + their own fans (IT load, The Green Grid [P22]), on their
   // busway (no power shelf of their own), or directly at the utility meter; a lost feed cuts
   // them (latched, as the liquid-cooled racks: air_rack_feed.cpp)
   airRackFeedStep(m, st);
@@ -141,7 +141,7 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
     else
       P_air_direct += P;
   }
-  // switch racks (issue 18, docs/models/switch_rack.md): IT load on their busway, or directly at
+  // switch racks (docs/models/switch_rack.md): IT load on their busway, or directly at
   // the utility meter
   p.P_sw_it = 0;
   for (int k = 0; k < m.nsw; ++k) {
@@ -180,7 +180,7 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
     p.E_ups += p.P_ups_loss * dt;
     p.E_battery += n * (soc0 - p.ups.soc_J);
     if (dropped) std::fill(p.rack_powered.begin(), p.rack_powered.end(), 0);
-    if (dropped) airRackUpsDropped(m, st);  // air-cooled racks on the busways (issue 19)
+    if (dropped) airRackUpsDropped(m, st);  // air-cooled racks on the busways
   }
   if (!ps.has_ups && !facilityFed(st)) {  // no UPS: a utility loss drops every rack
     std::fill(p.rack_powered.begin(), p.rack_powered.end(), 0);
@@ -192,11 +192,11 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
   p.P_tx_loss =
       ps.has_transformer ? n_tx * transformerLoss(ps.transformer, P_in / n_tx, ps.pf) : 0.0;
   p.P_utility = P_in + p.P_tx_loss;
-  // air-cooled racks without a busway (issue 19): fed directly at the utility meter
+  // air-cooled racks without a busway: fed directly at the utility meter
   p.P_utility += P_air_direct;
   E_it += p.P_air_it * dt;
   p.iv_air_it += p.P_air_it * dt;
-  E_it += p.P_sw_it * dt;  // switch racks (issue 18)
+  E_it += p.P_sw_it * dt;  // switch racks
   p.iv_sw_it += p.P_sw_it * dt;
   p.E_tx += p.P_tx_loss * dt;
   p.iv_time += dt;

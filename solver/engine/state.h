@@ -33,14 +33,14 @@ struct Signals {
   std::vector<double> R_cp;         // whole-rack plate resistance            (K/W)
   std::vector<double> p_tank;       // tank (pump suction) gauge pressure    (Pa)
   std::vector<double> head_factor;  // pump head left with air in the loop   (1)
-  std::vector<double> filter_dp;    // strainer/filter pressure drop (issue 19) (Pa)
+  std::vector<double> filter_dp;    // strainer/filter pressure drop (Pa)
   std::vector<double> leak_flow;    // per leak: liquid out                  (m3/s)
   std::vector<double> leak_air;     // per leak: air in                      (m3/s)
   std::vector<double> leak_p;       // per leak: local gauge pressure        (Pa)
-  // per air-cooled rack (issue 19): IT power, fan power (W), airflow (m3/s), fan speed (1),
+  // per air-cooled rack: IT power, fan power (W), airflow (m3/s), fan speed (1),
   // air inlet and outlet (K)
   std::vector<double> air_P, air_P_fan, air_V, air_N, air_T_in, air_T_out;
-  // per switch rack (issue 18, docs/models/switch_rack.md): power, of it optics, heat to the
+  // per switch rack (docs/models/switch_rack.md): power, of it optics, heat to the
   // coolant and to the room air (W); per CDU: the liquid-cooled switch racks' heat (W)
   std::vector<double> sw_P, sw_P_optics, sw_Q_liquid, sw_Q_air, cdu_Q_switch;
   // totals
@@ -191,7 +191,7 @@ struct GpuLayerState {
   double E_electric = 0, E_to_coolant = 0, E_stored0 = 0;
 };
 
-// why an air-cooled rack lost its feed (issue 19, solver/engine/air_rack_feed.cpp)
+// why an air-cooled rack lost its feed (solver/engine/air_rack_feed.cpp)
 enum class AirRackCut : char { None, Breaker, Ups, Utility, Meter };
 
 // mutable state of the power chain
@@ -219,12 +219,12 @@ struct PowerLayerState {
   // energy stores (UPS batteries, rack storage): what they held at the last fast step, and the net
   // energy drawn from them since the start and over the output interval; PUE credits it (J)
   double E_stored_last = 0, E_storage_drawn = 0, iv_storage = 0;
-  // air-cooled racks (issue 19, docs/models/air_rack.md): IT + fan power, fed directly at the
+  // air-cooled racks (docs/models/air_rack.md): IT + fan power, fed directly at the
   // utility meter (not on a busway); last fast step (W) and over the output interval (J)
   double P_air_it = 0, iv_air_it = 0;
   // per air-cooled rack: 0 once its feed is lost (latched, as rack_powered), and why (AirRackCut)
   std::vector<char> air_powered, air_cut;
-  // switch racks (issue 18, docs/models/switch_rack.md): their power, on their busways or at the
+  // switch racks (docs/models/switch_rack.md): their power, on their busways or at the
   // utility meter; last fast step (W) and over the output interval (J)
   double P_sw_it = 0, iv_sw_it = 0;
 };
@@ -336,8 +336,8 @@ struct FaultState {
   std::vector<char> bus_alarm, bus_trip_logged;
   std::vector<char> rack_lost_logged, rack_throttle_logged, rack_shutdown_logged, rack_brake_logged;
   std::vector<char> rack_hbm_logged;  // per rack: HBM over-temperature logged
-  std::vector<char> air_lost_logged;  // per air-cooled rack: its power loss logged (issue 19)
-  std::vector<char> filter_alarm;     // per CDU: the filter's dp switch has made (issue 19)
+  std::vector<char> air_lost_logged;  // per air-cooled rack: its power loss logged
+  std::vector<char> filter_alarm;     // per CDU: the filter's dp switch has made
   bool ups_battery_logged = false;
   // leaks and the response to them
   bool changed = false;                // a policy acted: the integrator restarts
@@ -370,7 +370,7 @@ struct FaultState {
   std::vector<double> gpu_bw_net, rack_bw_nvl;
   std::vector<char> gpu_net_dead, rack_nvl_dead;
   bool fabric_faulted = false;  // a fabric event has happened (until then the GPU layer skips it)
-  // scale-out switches (issue 18, docs/models/switch_rack.md): per switch rack x switch failed;
+  // scale-out switches (docs/models/switch_rack.md): per switch rack x switch failed;
   // per GPU x NIC how many failed leaves cut the link; per GPU the spine's bandwidth fraction
   std::vector<std::vector<char>> sw_failed;
   std::vector<int> sw_up;  // switches running per switch rack

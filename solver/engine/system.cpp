@@ -86,7 +86,7 @@ double rackIsolation(const FacilityModel& m, const State& st, int r, double t) {
 
 // tank (pump suction) gauge pressure after losing V_lost of liquid: isothermal gas cushion
 // p_abs V_gas = const from the fill state. Once the tank is drained the loop is a stiff closed
-// volume: the pressure collapses with the loop's effective bulk modulus (physics.md 7) down to the
+// volume: the pressure collapses with the loop's effective bulk modulus (K_eff below) down to the
 // coolant's vapour pressure, and the lost liquid leaves a void (docs/models/leak.md)
 double tankPressure(const FacilityModel& m, int c, double V_lost, bool* drained) {
   constexpr double K_eff = 1e9;  // liquid + pipe compliance (a)                       (Pa)
@@ -534,7 +534,7 @@ struct CduLoopRhs {
     sig.Q_hex[c] = Q_hex;
     const double h_res = f.h(T_res);
     // the pumps' heat where they sit: upstream of the HX it enters the reservoir (pump suction)
-    // and passes the HX; downstream it enters the HX's secondary outlet, the supply (issue 19)
+    // and passes the HX; downstream it enters the HX's secondary outlet, the supply
     const double Q_up = m.cdu_pump_downstream[c] ? 0.0 : sig.Q_pump_fluid[c];
     const double Q_down = sig.Q_pump_fluid[c] - Q_up;
     ydot[o + kTRes] =

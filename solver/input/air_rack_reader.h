@@ -1,4 +1,4 @@
-// air_rack_reader.h: the facility file's air_racks list (issue 19; keys in
+// air_rack_reader.h: the facility file's air_racks list (keys in
 // solver/input/facility_keys.cpp, model in docs/models/air_rack.md)
 #pragma once
 

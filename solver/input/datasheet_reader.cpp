@@ -123,7 +123,7 @@ void readFilter(MapIn& fl, CduSpec& c) {
   fl.read("dp_clogged", c.filter_dp_clogged);
   fl.read("rated_flow", c.filter_rated_flow);
   fl.read("initial_clogging", c.filter_clogging);
-  fl.read("alarm_dp", c.filter_alarm_dp);  // the dp switch (issue 19)
+  fl.read("alarm_dp", c.filter_alarm_dp);  // the dp switch
 }
 
 void readPi(MapIn& pi, CduSpec::PiExtra& x) {

@@ -1,4 +1,4 @@
-// datasheet_reader.h: the CDU keys a datasheet gives beyond the rated point (issue 19):
+// datasheet_reader.h: the CDU keys a datasheet gives beyond the rated point:
 // actuator kinds and filters, initial positions and speeds, a valve's Kv, the PI controllers'
 // tracking time, output limits, action and initial output (docs/facility-format.md,
 // docs/models/actuator.md, docs/models/controller.md). Called by the CDU body reader in loader.cpp

@@ -1,4 +1,4 @@
-// fluid_reader.h: the facility file's fluids list (issue 19): glycol-water mixtures by mass or
+// fluid_reader.h: the facility file's fluids list: glycol-water mixtures by mass or
 // volume fraction and constant-property fluids (keys in solver/input/facility_keys.cpp, model in
 // docs/models/fluid.md). Each entry becomes a fluid table in spec.fluids under its name, found
 // before the catalog when a CDU or the facility water names it.

@@ -455,7 +455,7 @@ const char* kNamePattern = "^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$";
 }  // namespace
 
 // a quantity of one dimension: a number and one of the units parseQuantity accepts for it, so
-// that a validator refuses "40 kW" for a temperature as the loader does (issue 41)
+// that a validator refuses "40 kW" for a temperature as the loader does
 std::string quantityPattern(Dim dim) {
   std::string alt;
   for (const std::string& u : unitNames(dim)) {

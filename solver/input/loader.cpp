@@ -202,7 +202,7 @@ class FacilityReader {
     top.list("cdus", [&](Item x, Path p, std::size_t) { readCdu(x, p); });
     top.list("racks", [&](Item x, Path p, std::size_t) { readRack(x, p); });
     top.list("air_racks", [&](Item x, Path p, std::size_t) { airracks::read(f_, x, p, spec_); });
-    top.list("switch_racks",  // issue 18
+    top.list("switch_racks",
              [&](Item x, Path p, std::size_t) { switchracks::read(f_, x, p, spec_); });
     top.list("fluids", [&](Item x, Path p, std::size_t) { filefluids::read(f_, x, p, spec_); });
     top.list("jobs", [&](Item x, Path p, std::size_t) { readJob(x, p); });
@@ -787,7 +787,7 @@ class FacilityReader {
     m.read("gpu_power_cap", r.gpu_power_cap);
     info.gpu_cap_loc = m.locOf("gpu_power_cap");
     m.read("power_cap", r.power_cap);
-    m.read("multiplier", r.multiplier);  // (issue 19)
+    m.read("multiplier", r.multiplier);  //
     m.list("coldplate_degradation", [&](const YAML::Node& x, const std::string& p, std::size_t) {
       MapIn dm(f_, x, p, section({"racks", "coldplate_degradation"}));
       if (!dm.valid()) return;
@@ -950,8 +950,8 @@ class FacilityReader {
       resolveRack(spec_.racks[i], rack_info_[i], racks_per_cdu, law_reported);
     resolveJobs();
     resolvePower();
-    airracks::checkBusways(f_, spec_);  // air racks' busways (issue 19)
-    switchracks::resolve(f_, spec_);    // switch racks' references (issue 18)
+    airracks::checkBusways(f_, spec_);  // air racks' busways
+    switchracks::resolve(f_, spec_);    // switch racks' references
     for (std::size_t c = 0; c < spec_.cdus.size(); ++c)
       if (racks_per_cdu[c] == 0)
         f_.s.add(spec_.cdus[c].loc, "",

@@ -335,7 +335,7 @@ class ScenarioReader {
     return true;
   }
 
-  // set-point changes of a CDU's controllers (issue 19): supply temperature, dp, flow
+  // set-point changes of a CDU's controllers: supply temperature, dp, flow
   void readSetpoints(Event& e) {
     const std::pair<const char*, SetpointKind> kinds[] = {
         {"supply_temperature_setpoint", SetpointKind::SupplyTemperature},
@@ -556,7 +556,7 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     f.nic = e.nic;
     f.tray = e.tray;
     f.part = e.part;
-    // a switch fault names a switch rack (issue 18), every other fabric fault a compute rack
+    // a switch fault names a switch rack, every other fabric fault a compute rack
     const bool at_switch = f.kind == K::Fabric && isSwitchFault(f.fabric);
     const bool at_rack = f.kind == K::PsuFailure || (f.kind == K::Fabric && !at_switch) ||
                          f.kind == K::PlateDegradation ||

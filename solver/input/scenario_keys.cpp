@@ -220,7 +220,7 @@ const Section kFabricEvent{
      integer("tray", 0, 1023).dflt("0").docs("tray faults: which NVLink switch tray (0-based)"),
      quantity("fraction", Dim::None, {0, 1, true, true, "> 0 and < 1"})
          .docs("link_degraded: the link's bandwidth fraction"),
-     // flapping links and switches (issue 18, docs/models/switch_rack.md)
+     // flapping links and switches (docs/models/switch_rack.md)
      quantity("period", Dim::Time, {0, 1e9, true, false, "> 0 s"})
          .docs("link_flapping: time from one flap to the next"),
      quantity("down_time", Dim::Time, {0, 1e9, true, false, "> 0 s"})
@@ -281,7 +281,7 @@ const Section kEvent{
      boolean("job_stop").docs("true: the training job stops (needs job)"),
      map("fabric", kFabricEvent).docs("a fabric fault (needs rack, or switch_rack inside)"),
      map("plate_degradation", kPlateDegradation).docs("a part's cold plates degrade (needs rack)"),
-     // set-point changes (issue 19, docs/models/controller.md)
+     // set-point changes (docs/models/controller.md)
      quantity("supply_temperature_setpoint", Dim::Temperature,
               {223.15, 473.15, false, false, "between -50 degC and 200 degC"})
          .docs("the CDU's supply-temperature set point from time on (needs cdu)"),

@@ -152,7 +152,7 @@ struct CduSpec {
   double rack_spacing = 0.6;    // header length between two rack taps (rack pitch)    (m)
   bool reverse_return = false;  // the return header leaves at the row's far end (Z)
   SourceLoc piping_loc;
-  // --- datasheet keys (issue 19; solver/input/datasheet_reader.cpp, docs/models/actuator.md)
+  // --- datasheet keys (solver/input/datasheet_reader.cpp, docs/models/actuator.md)
   double valve_kv = 0;  // fully open flow coefficient; 0: from dp_nominal at the rated flow (Kv)
   bool valve_rate_limited = false;  // actuator: rate (full stroke in stroke_time), else lag
   double valve_filter_time = 0;     // rate-limited actuator's first-order filter; 0: none (s)
@@ -173,13 +173,13 @@ struct CduSpec {
   PiExtra temp_pi{};                           // direct: the valve opens when warm
   PiExtra pump_pi{0, NAN, NAN, true, NAN, 0};  // reverse: speeds up on a shortfall
   // --- end datasheet keys
-  // --- datasheet keys, round 2 (issue 19; docs/models/filter.md, cdu.md, heat_exchanger.md)
+  // --- datasheet keys, round 2 (docs/models/filter.md, cdu.md, heat_exchanger.md)
   // strainer/filter in the secondary loop: dp = k m^2 through a rated point; clean, clogged
   double filter_dp_clean = 0;    // at the rated flow, clean; 0: no filter              (Pa)
   double filter_dp_clogged = 0;  // at the rated flow, clogged (change-out); 0: none    (Pa)
   double filter_rated_flow = 0;  // 0: the racks' design flow                           (m3/s)
   double filter_clogging = 0;    // state at t = 0 between clean (0) and clogged (1)    (1)
-  double filter_alarm_dp = 0;    // the dp switch's set point; 0: dp_clogged (issue 19)  (Pa)
+  double filter_alarm_dp = 0;    // the dp switch's set point; 0: dp_clogged  (Pa)
   bool pump_downstream = false;  // pumps.position: downstream of the HX (heat into the supply)
   // heat exchanger beyond the rated point: sizing rated | ua | approach | table
   enum class HexSizing { Rated, Ua, Approach, Table } hex_sizing = HexSizing::Rated;
@@ -211,12 +211,12 @@ struct RackSpec {
   double power_cap = 0;        // whole-rack power limit shared by its GPUs; 0 = none  (W)
   // cold plates that conduct worse than the type's law: (GPU slot in the rack, R factor)
   std::vector<std::pair<int, double>> coldplate_degradation;
-  // a lumped block of this many identical racks in parallel (issue 19); may be non-integer (1)
+  // a lumped block of this many identical racks in parallel; may be non-integer (1)
   double multiplier = 1;
   SourceLoc loc;
 };
 
-// an air-cooled rack or device with fans: switch racks, storage, air-cooled servers (issue 19,
+// an air-cooled rack or device with fans: switch racks, storage, air-cooled servers (
 // docs/models/air_rack.md). Its power and its fans' power are heat in the room air.
 struct AirRackSpec {
   std::string name;
@@ -229,7 +229,7 @@ struct AirRackSpec {
   SourceLoc busway_loc;
 };
 
-// a scale-out switch rack (leaf or spine) with its switches, optics and cooling (issue 18,
+// a scale-out switch rack (leaf or spine) with its switches, optics and cooling (
 // docs/models/switch_rack.md; reader solver/input/switch_reader.cpp)
 struct SwitchRackSpec {
   std::string name;
@@ -339,15 +339,15 @@ struct FacilitySpec {
   bool has_plant = false;  // a plant: section (the facility water's supply is then its output)
   PlantSpec plant;
   std::map<std::string, FluidData> fluids;  // resolved from the catalog
-  std::set<std::string> file_fluids;        // those defined in the file (issue 19)
+  std::set<std::string> file_fluids;        // those defined in the file
   std::map<std::string, ColdPlateSpec> coldplates;
   std::map<std::string, RackTypeSpec> rack_types;
   std::map<std::string, GpuParams> gpus;    // resolved from the catalog
   std::map<std::string, PartParams> parts;  // resolved from the catalog
   std::vector<CduSpec> cdus;
   std::vector<RackSpec> racks;
-  std::vector<AirRackSpec> air_racks;        // air-cooled racks and devices (issue 19)
-  std::vector<SwitchRackSpec> switch_racks;  // scale-out switch racks (issue 18)
+  std::vector<AirRackSpec> air_racks;        // air-cooled racks and devices
+  std::vector<SwitchRackSpec> switch_racks;  // scale-out switch racks
   std::vector<JobSpec> jobs;
   FabricSpec fabric;  // NVLink domains and scale-out network (docs/models/fabric.md)
   // host-memory tiers behind the GPUs (models/host_memory.h, docs/models/job.md) and where the

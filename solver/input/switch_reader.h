@@ -1,4 +1,4 @@
-// switch_reader.h: the facility file's switch_racks list (issue 18; keys in
+// switch_reader.h: the facility file's switch_racks list (keys in
 // solver/input/facility_keys.cpp, model in docs/models/switch_rack.md)
 #pragma once
 

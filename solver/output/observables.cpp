@@ -331,7 +331,7 @@ double overRack(const FacilityModel& m, int r, F fn, C combine, double init) {
 }
 
 // a rack's power at the fast step t: resolved racks' last step; a heat-load rack's profile
-// while it has power, 0 once powered off (as /rack/P) (issue 19)
+// while it has power, 0 once powered off (as /rack/P)
 double fastRackPower(const FacilityModel& m, const State& st, int r, double t) {
   if (m.rack_resolved[r]) return st.gl.rack_P_now[r];
   const bool off = (m.has_power && !st.pl.rack_powered.empty() && !st.pl.rack_powered[r]) ||
@@ -447,7 +447,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
   auto P_it_ac = [&] {  // IT = rack AC input (as metered)
     double P = 0;
     for (int r = 0; r < nr; ++r) P += pl.rack_P_in[r];
-    return P + pl.P_air_it + pl.P_sw_it;  // + air-cooled racks (issue 19), switch racks (18)
+    return P + pl.P_air_it + pl.P_sw_it;  // + air-cooled racks, switch racks
   };
   auto P_pumps = [&] {
     double P = 0;
@@ -467,7 +467,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     if (!(pl.iv_time > 0)) return P_it_ac();
     double E = 0;
     for (int r = 0; r < nr; ++r) E += pl.iv_rack_P_in[r];
-    return (E + pl.iv_air_it + pl.iv_sw_it) / pl.iv_time;  // + air racks (19), switch racks (18)
+    return (E + pl.iv_air_it + pl.iv_sw_it) / pl.iv_time;  // + air racks, switch racks
   };
   auto P_total_mean = [&] { return ivMean(pl.iv_utility, pl.P_utility) + P_pumps_mean(); };
   // fraction of rack r's GPU-time in the output interval spent with a throttle reason
@@ -533,7 +533,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(nc, [&](int k) {
         return std::max(tankLiquidFraction(m, k, y[m.stateAdr(k, kVLost)]), 0.0);
       });
-    // datasheet outputs (issue 19)
+    // datasheet outputs
     case Obs::CduValveCommand:
       return each(nc, [&](int k) { return g.y_cmd[k]; });
     case Obs::CduPumpSpeedCommand:
@@ -550,7 +550,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(nc, [&](int k) { return y[m.stateAdr(k, kXTemp)]; });
     case Obs::CduPumpPiIntegral:
       return each(nc, [&](int k) { return y[m.stateAdr(k, kXPump)]; });
-    // air-cooled racks (issue 19)
+    // air-cooled racks
     case Obs::AirRackP:
       return each(m.nair, [&](int k) { return g.air_P[k]; });
     case Obs::AirRackPFan:
@@ -567,7 +567,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return each(m.nair, [&](int k) { return airRackPowered(m, st, k) ? 1.0 : 0.0; });
     case Obs::EnergyAirRacks:
       return one(e.air_racks);
-    // switch racks (issue 18)
+    // switch racks
     case Obs::SwitchRackP:
       return each(m.nsw, [&](int k) { return g.sw_P[k]; });
     case Obs::SwitchRackPOptics:
@@ -606,9 +606,9 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     case Obs::FacilityPIT: {
       double P = 0;
       for (int r = 0; r < nr; ++r) P += g.P_rack[r];
-      // air-cooled racks (issue 19): IT + their own fans (IT load, The Green Grid [P22])
+      // air-cooled racks: IT + their own fans (IT load, The Green Grid [P22])
       for (int k = 0; k < m.nair; ++k) P += g.air_P[k] + g.air_P_fan[k];
-      for (int k = 0; k < m.nsw; ++k) P += g.sw_P[k];  // switch racks (issue 18)
+      for (int k = 0; k < m.nsw; ++k) P += g.sw_P[k];  // switch racks
       return one(P);
     }
     case Obs::GpuTJunction:
@@ -1008,7 +1008,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     case Obs::PowerPIT: {
       double P = 0;
       for (int r = 0; r < nr; ++r) P += fastRackPower(m, st, r, c.t);
-      // every IT load as /facility/P_IT counts it (issue 19): air-cooled racks' IT and fans at
+      // every IT load as /facility/P_IT counts it: air-cooled racks' IT and fans at
       // the step, switch racks
       for (int k = 0; k < m.nair; ++k) P += airRackDraw(m, st, k, c.t);
       for (int k = 0; k < m.nsw; ++k) P += g.sw_P[k];

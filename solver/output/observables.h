@@ -42,8 +42,8 @@ enum class Needs {
   Jobs,         // jobs
   Power,        // a power: section
   Room,         // site.room_air
-  AirRacks,     // air_racks (issue 19)
-  SwitchRacks,  // switch_racks (issue 18)
+  AirRacks,     // air_racks
+  SwitchRacks,  // switch_racks
   Plant         // a plant: section
 };
 
@@ -111,7 +111,7 @@ enum class Rate { Output, Fast };
     "air in the loop (drained tank, air in-leak)", "air volume state")                             \
   X(CduTankLevel, "/cdu/tank_level", "1", Instant, Cdu, Always, Output,                            \
     "liquid share of the expansion tank", "tank volume - coolant lost, over the tank volume")      \
-  /* datasheet outputs (issue 19) */                                                               \
+  /* datasheet outputs */                                                                          \
   X(CduValveCommand, "/cdu/valve_command", "1", Instant, Cdu, Always, Output,                      \
     "primary valve command (the temperature PI's output)",                                         \
     "PI output, limited (docs/models/controller.md)")                                              \
@@ -131,7 +131,7 @@ enum class Rate { Output, Fast };
   X(CduPumpPiIntegral, "/cdu/pump_pi_integral", "s", Instant, Cdu, Always, Output,                 \
     "pump PI integrator state (relative error times time)",                                        \
     "the integrator state x (u = k (e + x / Ti))")                                                 \
-  /* air-cooled racks (issue 19) */                                                                \
+  /* air-cooled racks */                                                                           \
   X(AirRackP, "/air_rack/P", "W", Instant, AirRack, AirRacks, Output,                              \
     "IT power of the air-cooled rack (heat into the room air)", "the heat_load profile")           \
   X(AirRackPFan, "/air_rack/P_fan", "W", Instant, AirRack, AirRacks, Output,                       \
@@ -151,7 +151,7 @@ enum class Rate { Output, Fast };
   X(EnergyAirRacks, "/energy/air_racks", "J", Cumulative, Facility, AirRacks, Output,              \
     "cumulative IT + fan energy of the air-cooled racks (with or without a power chain)",          \
     "BDF integral with the states")                                                                \
-  /* scale-out switch racks (issue 18, docs/models/switch_rack.md) */                              \
+  /* scale-out switch racks (docs/models/switch_rack.md) */                                        \
   X(SwitchRackP, "/switch_rack/P", "W", Instant, SwitchRack, SwitchRacks, Output,                  \
     "electrical power of the switch rack (IT load): switches' ASIC, base and optics",              \
     "N_up (P_asic + P_base) + N_up cages_used P_port")                                             \
@@ -636,7 +636,7 @@ enum class Rate { Output, Fast };
     "the checkpoint interval that loses the least time at /job/mtbf and the job's blocking "       \
     "checkpoint time: Daly's higher-order optimum [F40]",                                          \
     "training jobs with checkpoints and a scenario's failures: section; NaN otherwise")            \
-  /* the step model's throughput achieved in the run (issue 38; nominal in /job/model) */          \
+  /* the step model's throughput achieved in the run (nominal in /job/model) */                    \
   X(JobTokensPerSecond, "/job/tokens_per_second", "1/s", RunMean, Job, Jobs, Output,               \
     "tokens per second achieved so far, whole job: the step model's tokens per iteration / "       \
     "/job/iteration_time",                                                                         \
@@ -756,11 +756,11 @@ struct RunLayout {
   int ncdu = 0, nrack = 0, nstate = 0, ngpu = 0, njob = 0, nbusway = 0, nleak = 0;
   int ngroup = 0;   // GPU groups computed (docs/performance.md)
   int threads = 1;  // the run's worker threads (the results files compress on them too)
-  int nair = 0;     // air-cooled racks (issue 19)
+  int nair = 0;     // air-cooled racks
   std::vector<std::string> air_name;
   std::vector<std::string> air_row;  // their hall row and position in it (floor plans)
   std::vector<int> air_index;
-  int nsw = 0;  // switch racks (issue 18)
+  int nsw = 0;  // switch racks
   std::vector<std::string> sw_name;
   bool has_power = false, has_room = false;
   bool has_plant = false;     // a plant: section

@@ -93,7 +93,7 @@ void SummarySink::row(const OutputFrame& f) {
   }
   s.heat_liquid = sum(Obs::RackQLiquid);
   s.heat_air = sum(Obs::RackQAir);
-  s.heat_air_racks = sum(Obs::AirRackP) + sum(Obs::AirRackPFan);  // issue 19
+  s.heat_air_racks = sum(Obs::AirRackP) + sum(Obs::AirRackPFan);
   for (double T : col(Obs::CduTSecSupply)) s.T_supply_max = std::max(s.T_supply_max, T);
   s.cdu_flow_total = sum(Obs::CduVFlowSec);
   s.P_pump = sum(Obs::CduPPump);

@@ -20,7 +20,7 @@ struct RunSummary {
   double rack_flow_min = 1e300, rack_flow_max = -1e300;            // (m3/s)
   double cdu_flow_total = 0;                                       // at the end (m3/s)
   double heat_liquid = 0, heat_air = 0, heat_fws = 0, P_pump = 0;  // at the end (W)
-  double heat_air_racks = 0;  // air-cooled racks' IT + fan heat at the end (W) (issue 19)
+  double heat_air_racks = 0;  // air-cooled racks' IT + fan heat at the end (W)
   EnergyTotals energy;        // at the end (J)
   double t_end = 0;
   // resolved GPUs and jobs

@@ -73,7 +73,7 @@ const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
                                                                   {"coolant_lost", "m3"},
                                                                   {"energy_balance_error", "1"},
                                                                   {"metrics_from", "s"},
-                                                                  // issue 41: the window, its
+                                                                  // the window, its
                                                                   // mean powers and energy per
                                                                   // unit of work; the outcome
                                                                   {"metrics_window", "s"},

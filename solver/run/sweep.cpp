@@ -135,7 +135,7 @@ std::string readText(const std::string& path, const SourceLoc& loc) {
   return std::move(*text);
 }
 
-// the case metrics over a window of the run, the same for every case (issue 41): from
+// the case metrics over a window of the run, the same for every case: from
 // SweepSpec::metrics_from, else from defaultMetricsFrom(duration), so that the start-up (cold
 // coolant, the job's first iterations) does not count and every case's energies cover a window
 // of the same length. Maxima and minima over the window's rows; energies, throttled time and
@@ -151,7 +151,7 @@ class MetricsSink : public RunSink {
     double E_storage = 0;    // net energy drawn from the stores (PUE credits it)
     double t = 0, E_utility = 0, E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0;
     double E_pump = 0, heat_in = 0, throttled = 0, iterations = 0, iteration_sum = 0;
-    double E_air_racks = 0;  // air-cooled racks' IT + fan energy (issue 19)
+    double E_air_racks = 0;  // air-cooled racks' IT + fan energy
     // the plant's cumulative rows (a plant section)
     double E_facility = 0, E_it_pue = 0, E_plant_pumps = 0, E_fans = 0, E_chillers = 0;
     double E_cond_fans = 0, water = 0, cost = 0, co2 = 0, t_mode[3] = {0, 0, 0};
@@ -707,7 +707,7 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
         (e1.E_psu - e0.E_psu) + (e1.E_bus - e0.E_bus) + (e1.E_ups - e0.E_ups) + (e1.E_tx - e0.E_tx);
     x["E_utility"] = model.has_power ? e1.E_utility - e0.E_utility : kNaN;
     // without a power chain: the coolant's heat less the pumps', and the air-cooled racks' IT and
-    // fan energy (issue 19; with one, /energy/it has them)
+    // fan energy (with one, /energy/it has them)
     x["E_it"] = model.has_power
                     ? e1.E_it - e0.E_it
                     : (e1.heat_in - e0.heat_in) - E_cool + (e1.E_air_racks - e0.E_air_racks);

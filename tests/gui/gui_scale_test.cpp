@@ -1,4 +1,4 @@
-// gui_scale_test.cpp: the manager's view at hall scale (issue 21), QTest under
+// gui_scale_test.cpp: the manager's view at hall scale, QTest under
 // QT_QPA_PLATFORM=offscreen: the bundled hall (768 racks, 55,296 GPUs) run for a few minutes,
 // then zoom (wheel), search, select, compare on one colour scale and export, with what is drawn
 // checked: the colour at a rack, the legend's entries and round ticks, and no label clipped or

@@ -1,4 +1,4 @@
-// gui_views_test.cpp: the views for what the other issues added (issue 21), QTest under
+// gui_views_test.cpp: the views for what the other issues added, QTest under
 // QT_QPA_PLATFORM=offscreen, at the default 1280 x 800 window: the Jobs tab's bottleneck map (its
 // stacked parts add up to the job's wall time since the start), the Plant tab (every plant and
 // weather series of the output table that the run has, in display units), the campus level of the
@@ -147,7 +147,7 @@ class GuiViewsTest : public QObject {
               d.value(obsPath(Obs::GpuThrottledTime), d.rows() - 1, slow[0]));
     QCOMPARE(jv->gpuTable()->rowCount(),
              slow.empty() ? 1 : int(slow.size() + jv->slowRacks().size()));
-    // the step model of the described job (/job/model/*, issue 38): a row with the nominal values
+    // the step model of the described job (/job/model/*): a row with the nominal values
     // from the run's layout beside what the run achieved at the timeline's time
     QTableWidget* mt = jv->modelTable();
     QVERIFY(d.jobModel(0, JobCol::StepTime) > 0);
@@ -246,7 +246,7 @@ class GuiViewsTest : public QObject {
       if (p.unit == "kW" || p.unit == "MW") power = true;
     }
     QVERIFY(temps && power);
-    // calendar time (issue 41): the weather's date and time zone beside the run time, in the
+    // calendar time: the weather's date and time zone beside the run time, in the
     // timeline, the plant tab and the alarms; the file the run wrote says the same
     QVERIFY(d.has_calendar);
     const QString date = QString::fromStdString(calendarText(d.year_start + d.duration()));
@@ -276,7 +276,7 @@ class GuiViewsTest : public QObject {
   }
 
   // the campus level: racks[].hall reaches the run layout; a block per hall, rows per hall
-  // air-cooled racks (issue 19, docs/models/air_rack.md) on the floor plan: in their row at their
+  // air-cooled racks (docs/models/air_rack.md) on the floor plan: in their row at their
   // position, coloured by the metrics that apply to them, a tooltip; from a run and from a file
   void airRacksOnTheFloor() {
     const QString block = kSource + "/data/facilities/datasheet_block.yaml";

@@ -1,5 +1,5 @@
 # docs_blocks.py: the code blocks of a markdown page and the output shown under them, for the
-# tests that execute the documentation (tests/python/test_docs.py, test_examples.py; issue 41).
+# tests that execute the documentation (tests/python/test_docs.py, test_examples.py).
 #
 # A fenced block is ```lang ... ```. A ```text block that follows a code block with nothing but
 # blank lines or one line ending in ':' ("Prints:", "Its output ...:") between them is that

@@ -1,4 +1,4 @@
-# the documentation runs (issue 41): every ```python block of docs/python.md is executed in
+# the documentation runs: every ```python block of docs/python.md is executed in
 # order, in one namespace, in a fresh folder where data/ is the repository's (the blocks use
 # the paths a reader at the repository root would), and the output shown under a block (a
 # ```text block, tests/python/docs_blocks.py) is what the block prints. The blocks are written

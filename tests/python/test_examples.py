@@ -1,4 +1,4 @@
-# the documented examples run (issue 41): every docs/examples/*.py is run with the command
+# the documented examples run: every docs/examples/*.py is run with the command
 # docs/python.md shows for it, in a fresh folder, and prints the output shown there
 # (tests/python/docs_blocks.py: numbers to the digits shown); and docs/examples/fws_sweep.py on a
 # short sweep whose warmest case has its load shed by protection: its table has no NaN where a

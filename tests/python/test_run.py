@@ -220,7 +220,7 @@ def test_annual_mode_as_the_cli(pod, cli, tmp_path):
 
 
 def test_series_carry_dimension_scales(pod, tmp_path):
-    """issue 41: the axes are HDF5 dimension scales (H5DS), as netCDF-4 and xarray read
+    """the axes are HDF5 dimension scales (H5DS), as netCDF-4 and xarray read
     coordinates: /time on every series' rows, the names on a rack, CDU or job series' columns"""
     h5 = tmp_path / "scales.h5"
     dctwin.run(pod, duration=60, output=str(h5), power_interval=0.5)

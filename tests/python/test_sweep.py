@@ -74,7 +74,7 @@ def test_sweep_callback_exception_stops_new_cases(pod):
 
 
 def test_sweep_files_load_where_users_work(pod, cli, tmp_path):
-    """issue 41: a sweep's /cases file reads back in Python (and pandas) and exports as CSV"""
+    """a sweep's /cases file reads back in Python (and pandas) and exports as CSV"""
     pd = pytest.importorskip("pandas")
     yaml = tmp_path / "fws.yaml"
     yaml.write_text(f"facility: {POD}\nduration: 6 min\nparameters:\n"

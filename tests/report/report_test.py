@@ -50,7 +50,7 @@ def report(dctwin, h5, out, *extra):
 
 
 def power_basis(man, h5):
-    """issue 41 (5): the power plot has one basis, the mean over each output interval, and its
+    """the power plot has one basis, the mean over each output interval, and its
     lines integrate to the energy datasets they come from"""
     import h5py
     import numpy as np
@@ -247,7 +247,7 @@ parameters:
         check(leg == ["fws_temperature (°C) = 30", "fws_temperature (°C) = 40"], f"{leg}")
         check("Pareto" in page, "the Pareto front")
     elif which == "annual":
-        # issue 41 (calendar time): a pod year in the annual mode has its start date in the file,
+        # calendar time: a pod year in the annual mode has its start date in the file,
         # and the report shows dates, daily bands, monthly bars and the monthly table
         run([dctwin, "run", os.path.join(fac, "pod_gb200_plant_w32.yaml"), "-s",
              os.path.join(src, "data", "scenarios", "annual", "annual_year_weekly.yaml"),
@@ -270,7 +270,7 @@ parameters:
         check(any(f["file"] == "calendar.png" for f in man["figures"]),
               "daily bands and monthly bars")
     elif which == "sweep_shed":
-        # issue 41 (E2): the 45 degC case of data/sweeps/pod_fws_racks.yaml, shortened: protection
+        # a shed case: the 45 degC case of data/sweeps/pod_fws_racks.yaml, shortened: protection
         # powers all 8 racks off at 335 s; the report must flag it, never draw it as the coolest
         sweep = os.path.join(work, "sweep_shed.yaml")
         with open(sweep, "w") as s:

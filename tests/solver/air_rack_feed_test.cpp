@@ -1,4 +1,4 @@
-// air_rack_feed_test.cpp: air-cooled racks follow their power feed (issue 19,
+// air_rack_feed_test.cpp: air-cooled racks follow their power feed (
 // docs/models/air_rack.md "Power feed"): a busway breaker trip, a utility loss with and without a
 // UPS cut them as they cut the liquid-cooled racks on the same feed; the energies still close.
 // Also: the fast /power/P_IT rows and the sweep's E_it count them (every sink the same way).

@@ -1,4 +1,4 @@
-// air_rack_power_test.cpp: air-cooled racks (issue 19, docs/models/air_rack.md) count in the
+// air_rack_power_test.cpp: air-cooled racks (docs/models/air_rack.md) count in the
 // facility's IT power, its energies and its PUE; their own fans are IT load (The Green Grid)
 #include <catch2/catch.hpp>
 

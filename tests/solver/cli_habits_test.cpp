@@ -129,7 +129,7 @@ TEST_CASE("run: --threads/-t, -j still works with a deprecation note", "[cli]") 
   CHECK_THAT(sweep.out, Catch::Contains("-j,--jobs"));
 }
 
-// issue 41: a default wide export is a table a spreadsheet opens (the hall's was 744,787 columns)
+// a default wide export is a table a spreadsheet opens (the hall's was 744,787 columns)
 TEST_CASE("export: the default wide table fits a spreadsheet", "[cli][export]") {
   ResultsData d;
   d.path = "x.h5";

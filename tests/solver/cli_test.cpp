@@ -238,7 +238,7 @@ TEST_CASE(
                         !Catch::Contains("Traceback") && !Catch::Contains("root:x"));
 }
 
-// issue 41: a program copied out of its build tree finds no catalog; the error names the data
+// a program copied out of its build tree finds no catalog; the error names the data
 // folders it searched and DCTWIN_DATA, not only "unknown fluid (none are defined)"
 TEST_CASE("dctwin outside its tree: the error names the data folders searched", "[cli][paths]") {
   const std::string dir = tmpPath("lonely");
@@ -261,7 +261,7 @@ TEST_CASE("dctwin outside its tree: the error names the data folders searched", 
   std::filesystem::remove_all(dir);
 }
 
-// issue 41: an option typo gets the nearest option of its command
+// an option typo gets the nearest option of its command
 TEST_CASE("dctwin: an unknown option gets a did-you-mean", "[cli]") {
   const Result r = sh(kCli + " run " + kSrc + "/data/facilities/pod_gb200.yaml --duratoin 1min");
   INFO(r.out);

@@ -1,7 +1,7 @@
 // datasheet_cdu_test.cpp: a CDU configured from its datasheet (rated point, pump curve points,
 // valve Kv and rangeability, stroke and rise times with rate-limited actuators, PI gains),
 // checked in steady state and after a load step against an independent numerical solution of
-// the same lumped system written here (issue 19; docs/models/cdu.md "Datasheet CDU test").
+// the same lumped system written here (docs/models/cdu.md "Datasheet CDU test").
 //
 // The reference is the lumped ODE of docs/models/cdu.md and docs/models/actuator.md written out
 // again from the datasheet numbers below, with its own hydraulic solve (bisection), valve law,

@@ -1,6 +1,6 @@
-// datasheet_closeout_test.cpp: the last pieces of issue 19: a lumped rack block on a power chain
-// (docs/models/rack.md "Lumped block"), the strainer's dp switch (docs/models/filter.md), and the
-// air-cooled racks in the fast /power/P_IT rows and the sweep's E_it (docs/models/air_rack.md)
+// datasheet_closeout_test.cpp: datasheet equipment, last round: a lumped rack block on a power
+// chain (docs/models/rack.md "Lumped block"), the strainer's dp switch (docs/models/filter.md), and
+// the air-cooled racks in the fast /power/P_IT rows and the sweep's E_it (docs/models/air_rack.md)
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -312,7 +312,7 @@ parameters:
   auto draw = [&](double P) { return P + fanOperatingPoint(fans, P, 1.184, 1006.0).P_fan; };
   const double dE = (draw(24e3) - draw(12e3)) * 600;
   // (the coolant side's heat differs between the two runs only by the integrator's error, 1e-3
-  // of dE, 2e-6 of E_it, measured; before issue 19's fix dE was missing altogether)
+  // of dE, 2e-6 of E_it, measured; before the air racks' energy term dE was missing altogether)
   CHECK(res[1].metrics.at("E_it") - res[0].metrics.at("E_it") == Approx(dE).epsilon(1e-3));
   CHECK(std::abs(res[1].metrics.at("E_it") - res[0].metrics.at("E_it") - dE) <
         1e-5 * res[0].metrics.at("E_it"));

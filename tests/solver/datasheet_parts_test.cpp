@@ -1,4 +1,4 @@
-// datasheet_parts_test.cpp: the second round of issue 19's datasheet keys: the strainer/filter
+// datasheet_parts_test.cpp: datasheet keys, second round: the strainer/filter
 // with its quadratic law (docs/models/filter.md), the pumps' position relative to the HX
 // (docs/models/cdu.md), the heat exchanger by UA, by an approach at a flow or by a vendor table
 // (docs/models/heat_exchanger.md), and coolants defined in the file (docs/models/fluid.md); each

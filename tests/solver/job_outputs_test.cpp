@@ -1,4 +1,4 @@
-// job_outputs_test.cpp: the described jobs' step model as outputs (issue 38, item 6): the job
+// job_outputs_test.cpp: the described jobs' step model as outputs (item 6): the job
 // table (DCTWIN_JOB_MODEL), the results file's /job/model/* with units, description and basis,
 // the achieved rows /job/tokens_per_second and /job/mfu, the layout read back from a file, the
 // CLI summary's lines, and a job that is not described (no table, NaN rows)

@@ -129,7 +129,7 @@ TEST_CASE("the schema carries types, units, ranges, defaults and closed maps", "
                "\"racks\"]") != std::string::npos);
 }
 
-// issue 41: the schema types a quantity by its units, as the loader does
+// the schema types a quantity by its units, as the loader does
 TEST_CASE("the schema refuses a quantity of another dimension", "[keys]") {
   const std::regex T(keys::quantityPattern(Dim::Temperature), std::regex::ECMAScript);
   CHECK(std::regex_match("32 degC", T));

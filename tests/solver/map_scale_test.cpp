@@ -1,7 +1,7 @@
 // map_scale_test.cpp: the bottleneck map of a job of more than 4,096 GPU groups
 // (docs/models/job.md, "attribution at scale"): its barrier wait attributed to causes, and the
 // per-GPU and per-rack map outputs (/gpu/lost_time, /gpu/caused_wait, /rack/gpu_wait_mean,
-// /rack/gpu_lost_mean, /rack/caused_wait) consistent with the job's rows. Before issue 39 a job of
+// /rack/gpu_lost_mean, /rack/caused_wait) consistent with the job's rows. Formerly a job of
 // more than 4,096 groups had NaN in /job/wait/* and -1 in /job/straggler/gpu.
 #include <catch2/catch.hpp>
 
@@ -94,7 +94,7 @@ TEST_CASE(
   const RunLayout& L = out.L;
   const OutputFrame& f = out.last;
   REQUIRE(L.ngpu == 4320);
-  REQUIRE(L.ngroup > 4096);  // every GPU its own group: above the limit before issue 39
+  REQUIRE(L.ngroup > 4096);  // every GPU its own group: above the former limit
   REQUIRE(L.njob == 1);
   // every cause column is a number, and together they are the job's barrier wait (a barrier
   // still pending at the end is not attributed yet: within one iteration's wait)

@@ -58,7 +58,7 @@ Outcome runPod(bool grouped, const std::string& rack_extra, double duration, int
   if (!rack_extra.empty()) spec.racks[2].coldplate_degradation = {{17, 2.5}};
   if (job_start >= 0)
     for (auto& j : spec.jobs) j.training.start = job_start;
-  // the pod's described job (docs/models/job.md). (Issue 18's first version saw 8.9 J per
+  // the pod's described job (docs/models/job.md). (The fabric's first version saw 8.9 J per
   // GPU-interval between the paths with it and the degraded plate, from the scalar group step
   // that the batch kernel replaced; measured now: 0.31 J)
   FacilityModel m = compileFacility(spec);

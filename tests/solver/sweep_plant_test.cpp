@@ -1,4 +1,4 @@
-// sweep_plant_test.cpp: sweeps over the climate and the water temperature (issue 17): file-valued
+// sweep_plant_test.cpp: sweeps over the climate and the water temperature: file-valued
 // and linked parameters, their errors at the sweep file's lines, the plant's case metrics read
 // from the run file's rows (energy PUE = E_DC / E_IT over the window), and the totals per
 // calendar month (docs/sweep-format.md, docs/results.md)

@@ -407,7 +407,7 @@ parameters:
   }
   // in steady operation colder facility water gives cooler GPUs
   CHECK(r[0].metrics.at("T_junction_max") < r[1].metrics.at("T_junction_max"));
-  // the described job's step model (issue 38): nominal step and memory as the model gives them,
+  // the described job's step model: nominal step and memory as the model gives them,
   // achieved over the window: tokens/s x step = the tokens of an iteration, MFU x step the same
   // for both cases (the model's FLOPs), and the achieved step at least the nominal's
   const FacilityModel pm = compileFacility(loadFacility(kFacilities + "/pod_gb200.yaml"));
@@ -444,7 +444,7 @@ parameters:
   CHECK(sweepMetricBasis("racks_powered_off") == "end of run");
 }
 
-// issue 41 (E1): the five-case facility-water sweep whose windows started at 480 or 420 s (its
+// equal windows: the five-case facility-water sweep whose windows started at 480 or 420 s (its
 // own first steady iteration each) had E_utility spread 7.9 % while the cases' mean utility power
 // differs by 0.06 %: the window's length, not physics. One window for all cases
 TEST_CASE("sweep cases share one metrics window: energies spread as their rates do",
@@ -492,7 +492,7 @@ parameters:
   CHECK(spread("E_it") < 0.005);
 }
 
-// issue 41 (E2): the 45 degC case of data/sweeps/pod_fws_racks.yaml (8 racks on one CDU): every
+// a shed case: the 45 degC case of data/sweeps/pod_fws_racks.yaml (8 racks on one CDU): every
 // rack's inlet over its limit, protection powers all 8 off at 335 s. It was reported `ok`, 0 GPUs
 // shut down, the coolest case; now its status says protection acted and it is not comparable
 TEST_CASE("a sweep case whose load protection shed is flagged, never taken for a result",

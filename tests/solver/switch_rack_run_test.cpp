@@ -1,4 +1,4 @@
-// switch_rack_run_test.cpp: scale-out switch racks on the default pod (issue 18,
+// switch_rack_run_test.cpp: scale-out switch racks on the default pod (
 // docs/models/switch_rack.md): their power in P_IT, P_IT_in and the energies, their heat in the
 // balances; CPO vs pluggable; a failed spine slows the collectives by the alpha-beta amount, a
 // failed leaf stops the job; a flapping link; bad input is a file:line error

@@ -3,7 +3,7 @@
 #   DISPLAY set and its server reachable -> runs PROGRAM there (scripts/test.sh starts an Xvfb);
 #   otherwise xvfb-run available          -> runs it under a private Xvfb;
 #   otherwise                             -> exits 77, which ctest reports as skipped.
-# QT_QPA_PLATFORM=offscreen is overridden: QOpenGLWidget crashes there (toolchain.md 7).
+# QT_QPA_PLATFORM=offscreen is overridden: QOpenGLWidget crashes there (docs/gui-3d-view.md).
 unset QT_QPA_PLATFORM
 export QT_QPA_PLATFORM=xcb
 

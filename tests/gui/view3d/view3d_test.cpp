@@ -1,6 +1,6 @@
 // view3d_test.cpp: QTest checks of the 3D hall view (gui/view3d) under a real X display (Xvfb)
 //
-// QOpenGLWidget segfaults under QT_QPA_PLATFORM=offscreen (toolchain.md 7), so the rendering
+// QOpenGLWidget segfaults under QT_QPA_PLATFORM=offscreen (docs/gui-3d-view.md), so the rendering
 // tests need X: run_with_display.sh provides it, and without any display the binary exits 77
 // (ctest: skipped). With QT_QPA_PLATFORM=offscreen it checks the view's fallback instead.
 // The scene is 2 rows x 8 racks of 0.6 m x 1.2 m x 2.2 m plus one CDU, laid out like the
@@ -422,7 +422,7 @@ class View3DOffscreenTest : public QObject {
 };
 
 int main(int argc, char** argv) {
-  // QOpenGLWidget needs a real display; the offscreen platform crashes (toolchain.md 7), so
+  // QOpenGLWidget needs a real display; the offscreen platform crashes (docs/gui-3d-view.md), so
   // there only the fallback is tested
   const QByteArray qpa = qgetenv("QT_QPA_PLATFORM");
   if (qpa.startsWith("offscreen")) {
