@@ -34,5 +34,11 @@ inline double piStateDerivative(const PIParams& p, double e, double x) {
 inline double piStateFor(const PIParams& p, double u0, double e) {
   return (u0 / p.k - e) * p.Ti;
 }
+// integrator state whose integral part of the output, k x / Ti, is u_i (Modelica Buildings
+// LimPID's k xi_start): the output at t = 0 is then clamp(k e0 + u_i), wound up where u_i lies
+// outside the limits
+inline double piStateForIntegral(const PIParams& p, double u_i) {
+  return u_i * p.Ti / p.k;
+}
 
 }  // namespace dctwin

@@ -950,6 +950,8 @@ void compileCduDatasheet(const CduSpec& cs, FacilityModel& m) {
   extra(cs.pump_pi, m.cdu_pi_pump.back());
   m.cdu_temp_u0.push_back(std::isnan(cs.temp_pi.u0) ? cs.valve_initial : cs.temp_pi.u0);
   m.cdu_pump_u0.push_back(std::isnan(cs.pump_pi.u0) ? cs.pump_initial : cs.pump_pi.u0);
+  m.cdu_temp_uI0.push_back(cs.temp_pi.u_int0);
+  m.cdu_pump_uI0.push_back(cs.pump_pi.u_int0);
   m.cdu_temp_sign.push_back(cs.temp_pi.reverse ? -1.0 : 1.0);
   m.cdu_pump_sign.push_back(cs.pump_pi.reverse ? -1.0 : 1.0);
 }
@@ -1053,6 +1055,7 @@ void compileCduInventory(const FacilitySpec& spec, const CduSpec& cs, int c, dou
                                       ? cs.filter_dp_clogged
                                       : 0.0);
   m.cdu_pump_downstream.push_back(cs.pump_downstream ? 1 : 0);
+  m.cdu_pump_heat.push_back(cs.pump_heat_to_coolant ? 1 : 0);
   m.cdu_presc_m_sec.push_back(cs.prescribed_secondary_flow.massFlow(rho_s));
   m.cdu_presc_m_prim.push_back(cs.prescribed_primary_flow.massFlow(
       m.fws_fluid >= 0 && m.fws_fluid < int(m.fluids.size()) ? m.fluids[m.fws_fluid].rho_ref()

@@ -147,8 +147,10 @@ struct FacilityModel {
   // --- datasheet keys: actuators (docs/models/actuator.md), initial positions, PI
   // initial outputs and actions (docs/models/controller.md)
   std::vector<ActuatorParams> cdu_valve_act, cdu_pump_act;
-  std::vector<double> cdu_valve_y0, cdu_pump_N0;     // positions at t = 0                   (1)
-  std::vector<double> cdu_temp_u0, cdu_pump_u0;      // PI outputs at t = 0                  (1)
+  std::vector<double> cdu_valve_y0, cdu_pump_N0;  // positions at t = 0                   (1)
+  std::vector<double> cdu_temp_u0, cdu_pump_u0;   // PI outputs at t = 0                  (1)
+  // the PIs' integral parts at t = 0 (k x0 / Ti); NaN: bumpless from the outputs above      (1)
+  std::vector<double> cdu_temp_uI0, cdu_pump_uI0;
   std::vector<double> cdu_temp_sign, cdu_pump_sign;  // +1 direct, -1 reverse action
   // measurement lags: a state after the loop's return header where a PI's sensor has a time
   // constant (-1: ideal sensor). Temperature sensor: the measured supply (K); pump sensor: the
@@ -163,6 +165,7 @@ struct FacilityModel {
   std::vector<double> cdu_filter_dp0;       // dp at the rated flow at t = 0                 (Pa)
   std::vector<double> cdu_filter_alarm_dp;  // dp switch set point; 0: no switch             (Pa)
   std::vector<char> cdu_pump_downstream;    // 1: pumps after the HX (heat into the supply)
+  std::vector<char> cdu_pump_heat;          // 1: the pumps' losses heat the coolant
   // prescribed boundaries (docs/models/cdu.md): 0 = none
   std::vector<double> cdu_presc_m_sec, cdu_presc_m_prim;  // (kg/s)
   std::vector<double> cdu_presc_T_supply;                 // (K)

@@ -311,13 +311,17 @@ State makeState(const FacilityModel& m, double T_init) {
     st.y[m.stateAdr(c, kYValve)] = y0;
     st.y[m.stateAdr(c, kNPump)] = N0;
     st.y[m.stateAdr(c, kVLost)] = st.y[m.stateAdr(c, kVAir)] = 0.0;
-    st.y[m.stateAdr(c, kXTemp)] = piStateFor(m.cdu_pi_temp[c], m.cdu_temp_u0[c],
-                                             m.cdu_temp_sign[c] * (T_init - m.cdu_T_set[c]));
+    st.y[m.stateAdr(c, kXTemp)] = std::isnan(m.cdu_temp_uI0[c])
+                                      ? piStateFor(m.cdu_pi_temp[c], m.cdu_temp_u0[c],
+                                                   m.cdu_temp_sign[c] * (T_init - m.cdu_T_set[c]))
+                                      : piStateForIntegral(m.cdu_pi_temp[c], m.cdu_temp_uI0[c]);
   }
   // pump integrators: bumpless for the actual initial flow (or dp) error
   std::vector<double> ydot(m.nstate);
   for (int c = 0; c < m.ncdu; ++c)
-    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], m.cdu_pump_u0[c], 0.0);
+    st.y[m.stateAdr(c, kXPump)] = std::isnan(m.cdu_pump_uI0[c])
+                                      ? piStateFor(m.cdu_pi_pump[c], m.cdu_pump_u0[c], 0.0)
+                                      : piStateForIntegral(m.cdu_pi_pump[c], m.cdu_pump_uI0[c]);
   evalRhs(m, st, 0.0, st.y.data(), ydot.data());
   for (int c = 0; c < m.ncdu; ++c) {
     const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
@@ -329,7 +333,8 @@ State makeState(const FacilityModel& m, double T_init) {
         -m.cdu_pump_sign[c] * (m.cdu_pump_mode[c] == 0
                                    ? (m.cdu_flow_set[c] - V) / m.cdu_flow_set[c]
                                    : (m.cdu_dp_set[c] - st.sig.dp_bank[c]) / m.cdu_dp_set[c]);
-    st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], m.cdu_pump_u0[c], e);
+    if (std::isnan(m.cdu_pump_uI0[c]))
+      st.y[m.stateAdr(c, kXPump)] = piStateFor(m.cdu_pi_pump[c], m.cdu_pump_u0[c], e);
   }
   st.sig.hydraulic_failures = 0;
   st.y0 = st.y;
@@ -444,7 +449,8 @@ struct CduLoopRhs {
     const double V_pump = sig.m_relief[c] > 0 ? (m_sec + sig.m_relief[c]) / rho : V_sec;
     // a coasting pump draws no power; its rotor's kinetic energy (a few kJ) is not tracked (a)
     sig.P_pump[c] = coasting ? 0.0 : pumpPowerElectric(pp, V_pump, sig.dp_pump[c]);
-    sig.Q_pump_fluid[c] = coasting ? 0.0 : pumpHeatToFluid(pp, V_pump, sig.dp_pump[c]);
+    sig.Q_pump_fluid[c] =
+        coasting || !m.cdu_pump_heat[c] ? 0.0 : pumpHeatToFluid(pp, V_pump, sig.dp_pump[c]);
     sig.filter_dp[c] = k_filter * m_sec * m_sec;
   }
 

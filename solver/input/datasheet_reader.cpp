@@ -89,6 +89,7 @@ void readPumps(MapIn& p, CduSpec& c) {
   p.read("filter_time", c.pump_filter_time);
   p.read("initial_speed", c.pump_initial);
   if (std::string pos; p.read("position", pos)) c.pump_downstream = pos == "downstream";
+  p.read("heat_to_coolant", c.pump_heat_to_coolant);
 }
 
 void readHex(MapIn& hx, CduSpec& c) {
@@ -132,6 +133,7 @@ void readPi(MapIn& pi, CduSpec::PiExtra& x) {
   pi.read("output_max", x.u_max);
   if (std::string a; pi.read("action", a)) x.reverse = a == "reverse";
   pi.read("initial_output", x.u0);
+  pi.read("initial_integral", x.u_int0);
   pi.read("sensor_time_constant", x.sensor_tau);
 }
 
@@ -160,6 +162,9 @@ void check(reader::File& f, const CduSpec& c, const reader::Provided& prov, cons
       f.s.add(at(prov, (base + "initial_output").c_str(), site), fmt(x->u0),
               "expected an initial output within the output limits (" + fmt(lo) + " to " + fmt(hi) +
                   ")");
+    if (!std::isnan(x->u0) && !std::isnan(x->u_int0))
+      f.s.add(at(prov, (base + "initial_integral").c_str(), site), fmt(x->u_int0),
+              "give initial_output or initial_integral, not both (each sets the integrator)");
   }
 }
 

@@ -207,7 +207,12 @@ const Section kPumps{
      choice("position", {"upstream", "downstream"})
          .dflt("upstream")
          .docs("of the heat exchanger: upstream (return -> pump -> HX; its heat passes the HX, "
-               "the former layout) or downstream (HX -> pump; its heat enters the supply)")},
+               "the former layout) or downstream (HX -> pump; its heat enters the supply)"),
+     boolean("heat_to_coolant")
+         .dflt("true")
+         .docs("the pumps' hydraulic losses heat the coolant; false leaves them out, as a "
+               "reference model without pump heat does (Modelica Buildings movers' "
+               "addPowerToMedium = false [K63])")},
     true};
 
 const Section kValve{
@@ -262,6 +267,11 @@ std::vector<Key> piExtra(const char* action_default, const char* limits) {
           quantity("initial_output", Dim::None, kFraction)
               .dflt("the actuator's initial position")
               .docs("output at t = 0: sets the integrator state (bumpless)"),
+          quantity("initial_integral", Dim::None, {-10, 10, false, false, "-10 ... 10"})
+              .dflt("from initial_output")
+              .docs("the integral part of the output at t = 0 (k x0 / Ti, Modelica Buildings "
+                    "LimPID's k xi_start [K63]); may lie outside the output limits (a wound-up "
+                    "start); not with initial_output"),
           quantity("sensor_time_constant", Dim::Time, {0, 3600, false, false, ">= 0 s and <= 1 h"})
               .dflt("0 s")
               .docs("first-order lag of the measured signal (0: an ideal sensor)")};

@@ -169,18 +169,22 @@ struct CduSpec {
     bool reverse = false;
     double u0 = NAN;
     double sensor_tau = 0;  // first-order lag of the measurement; 0: ideal sensor (s)
+    // the integral part of the output at t = 0, k x0 / Ti (may lie outside the output limits: a
+    // wound-up start); NaN: set from u0 (output units)
+    double u_int0 = NAN;
   };
   PiExtra temp_pi{};                           // direct: the valve opens when warm
   PiExtra pump_pi{0, NAN, NAN, true, NAN, 0};  // reverse: speeds up on a shortfall
   // --- end datasheet keys
   // --- datasheet keys, round 2 (docs/models/filter.md, cdu.md, heat_exchanger.md)
   // strainer/filter in the secondary loop: dp = k m^2 through a rated point; clean, clogged
-  double filter_dp_clean = 0;    // at the rated flow, clean; 0: no filter              (Pa)
-  double filter_dp_clogged = 0;  // at the rated flow, clogged (change-out); 0: none    (Pa)
-  double filter_rated_flow = 0;  // 0: the racks' design flow                           (m3/s)
-  double filter_clogging = 0;    // state at t = 0 between clean (0) and clogged (1)    (1)
-  double filter_alarm_dp = 0;    // the dp switch's set point; 0: dp_clogged  (Pa)
-  bool pump_downstream = false;  // pumps.position: downstream of the HX (heat into the supply)
+  double filter_dp_clean = 0;        // at the rated flow, clean; 0: no filter              (Pa)
+  double filter_dp_clogged = 0;      // at the rated flow, clogged (change-out); 0: none    (Pa)
+  double filter_rated_flow = 0;      // 0: the racks' design flow                           (m3/s)
+  double filter_clogging = 0;        // state at t = 0 between clean (0) and clogged (1)    (1)
+  double filter_alarm_dp = 0;        // the dp switch's set point; 0: dp_clogged  (Pa)
+  bool pump_downstream = false;      // pumps.position: downstream of the HX (heat into the supply)
+  bool pump_heat_to_coolant = true;  // pumps.heat_to_coolant: false leaves the pump's heat out
   // heat exchanger beyond the rated point: sizing rated | ua | approach | table
   enum class HexSizing { Rated, Ua, Approach, Table } hex_sizing = HexSizing::Rated;
   double hex_ua = 0;  // overall conductance at the rated flows (sizing ua)             (W/K)

@@ -456,6 +456,55 @@ TEST_CASE("datasheet CDU: a rate-limited valve strokes at its rate from its init
   }
 }
 
+TEST_CASE("a PI's integral part at t = 0: a wound-up start stays saturated until it unwinds",
+          "[system][datasheet]") {
+  // Modelica Buildings' LimPID starts its integrator at xi_start, wherever the output is [K63]:
+  // initial_integral u_i = k xi_start sets x0 = u_i Ti / k. Beyond the upper limit the output is
+  // saturated at t = 0, and the back-calculation unwinds x toward the limit with time Tt
+  const std::string pi = "tracking_time: 30 s}";
+  auto model = [&](const std::string& tail) {
+    std::string text = kFacility;
+    text.replace(text.find(pi), pi.size(), "tracking_time: 30 s, " + tail + "}");
+    FacilityModel m = compileFacility(loadFacilityFromString(text, "wound.yaml"));
+    m.options.rtol = 1e-9;
+    m.options.atol_ctrl = 1e-10;
+    m.options.output_interval = 1;
+    return m;
+  };
+  const FacilityModel m = model("initial_integral: 3");
+  REQUIRE(m.cdu_temp_uI0[0] == 3.0);
+  State st = makeState(m, 32 + kC);  // at the set point: e0 = 0, so the output is clamp(u_i)
+  const PIParams& p = m.cdu_pi_temp[0];
+  const double x0 = st.y[m.stateAdr(0, kXTemp)];
+  CHECK(p.k * x0 / p.Ti == Approx(3.0).epsilon(1e-12));
+  CHECK(piOutput(p, 0.0, x0) == 1.0);
+  // the same start from initial_output: 1 is saturated only at the limit, not beyond it
+  const FacilityModel m1 = model("initial_output: 1");
+  State st1 = makeState(m1, 32 + kC);
+  CHECK(p.k * st1.y[m1.stateAdr(0, kXTemp)] / p.Ti == Approx(1.0).epsilon(1e-12));
+  // the wound-up integrator keeps the valve command at 1 longer: after 20 s it is still there
+  Rows rows, rows1;
+  RunOptions ro;
+  ro.duration = 20;
+  REQUIRE(simulate(m, st, ro, &rows).ok);
+  REQUIRE(simulate(m1, st1, ro, &rows1).ok);
+  const double x_end = rows.y.back()[m.stateAdr(0, kXTemp)];
+  const double x1_end = rows1.y.back()[m1.stateAdr(0, kXTemp)];
+  CHECK(p.k * x_end / p.Ti > 1.5);  // unwinding with Tt = 30 s, not yet at the limit
+  CHECK(x_end > x1_end);
+  // both keys at once: one error naming the second
+  CHECK_THROWS_WITH(compileFacility(loadFacilityFromString(
+                        [&] {
+                          std::string text = kFacility;
+                          text.replace(
+                              text.find(pi), pi.size(),
+                              "tracking_time: 30 s, initial_output: 1, initial_integral: 2}");
+                          return text;
+                        }(),
+                        "both.yaml")),
+                    Catch::Contains("not both"));
+}
+
 TEST_CASE("set-point events change the CDU's supply temperature and flow set points",
           "[system][datasheet]") {
   FacilitySpec spec = loadFacilityFromString(kFacility, "setpoint.yaml");

@@ -204,6 +204,28 @@ TEST_CASE("pump position: its heat passes the HX upstream, enters the supply dow
   }
 }
 
+TEST_CASE("pump heat into the coolant switched off: no pump heat, the loop still closes",
+          "[system][datasheet]") {
+  // Modelica Buildings' movers with addPowerToMedium = false [K63]: the reference leaves the
+  // pump's heat out; the return reaches the reservoir unheated and the balance closes
+  const std::string text =
+      patched(kFacility, kPumpLast, kPumpLast + "      heat_to_coolant: false\n");
+  FacilityModel m = compileFacility(loadFacilityFromString(text, "p.yaml"));
+  REQUIRE(m.cdu_pump_heat[0] == 0);
+  Last r = run(m, 2400);
+  CHECK(r.sig.Q_pump_fluid[0] == 0.0);
+  CHECK(r.sig.P_pump[0] > 1e3);  // the pumps still draw their power
+  const Fluid& f = m.fluids[m.cdu_fluid[0]];
+  const double T_res = r.y[m.stateAdr(0, kTRes)];
+  const double T_ret = r.y[m.retSegAdr(0) + m.cdu_nseg_ret[0] - 1];
+  CHECK(f.h(T_res) - f.h(T_ret) == Approx(0).margin(1e-3));
+  CHECK(std::abs(r.e.balanceError()) < 1e-5 * r.e.heat_in);
+  // on (the default): the same facility's pumps heat the coolant
+  FacilityModel on = compileFacility(loadFacilityFromString(kFacility, "p.yaml"));
+  REQUIRE(on.cdu_pump_heat[0] == 1);
+  CHECK(run(on, 2400).sig.Q_pump_fluid[0] > 1e3);
+}
+
 //---------------------------------------------------------------------------------------------
 TEST_CASE("heat exchanger by UA, by an approach at a flow, by a vendor table",
           "[loader][datasheet][hex]") {
