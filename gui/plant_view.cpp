@@ -109,6 +109,7 @@ class PlantPlot : public QWidget {
     const double t0 = d->time.front(), t1 = std::max(d->time.back(), t0 + 1e-9);
     const bool hours = t1 - t0 > 7200;
     const auto xt = niceTicks(t0 / (hours ? 3600 : 60), t1 / (hours ? 3600 : 60), 4);
+    const auto dates = dateTicks(*d, t0, t1, 5);
     static const QColor kLine[] = {{31, 119, 180},  {214, 39, 40}, {44, 160, 44},  {255, 127, 14},
                                    {148, 103, 189}, {140, 86, 75}, {227, 119, 194}};
     for (int p = 0; p < n; ++p) {
@@ -179,6 +180,16 @@ class PlantPlot : public QWidget {
              Qt::AlignRight | Qt::AlignVCenter, formatNumber(v, dec));
       const int xdec = tickDecimals(xt.size() > 1 ? xt[1] - xt[0] : 1);
       int last_right = -1000;
+      if (!dates.empty()) {  // a long run with a calendar: its dates (month starts or days)
+        for (const auto& [tt, s] : dates) {
+          const int w = fm.horizontalAdvance(s) + 4;
+          const int left = std::clamp(int(X(tt) - w / 2.0), pa.x(), cell.right() - w);
+          if (left < last_right + 4) continue;
+          text(QRect(left, pa.bottom() + 2, w, fm.height()), Qt::AlignCenter, s);
+          last_right = left + w;
+        }
+        continue;
+      }
       std::size_t last_in = 0;  // the last tick inside the run gets the unit
       for (std::size_t i = 0; i < xt.size(); ++i)
         if (xt[i] * (hours ? 3600 : 60) <= t1 + 1e-9) last_in = i;

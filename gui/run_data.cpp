@@ -412,6 +412,33 @@ QString RunData::timeZone() const {
   return has_calendar ? QString::fromStdString(utcOffsetText(utc_offset)) : QString();
 }
 
+std::vector<std::pair<double, QString>> dateTicks(const RunData& d, double t0, double t1,
+                                                  int count) {
+  std::vector<std::pair<double, QString>> out;
+  constexpr double kDay = 86400, kYear = 365 * kDay;
+  if (!d.has_calendar || !(t1 - t0 > 2 * kDay) || count < 2) return out;
+  const double c0 = d.year_start + t0, c1 = d.year_start + t1;  // calendar seconds
+  if (t1 - t0 > 60 * kDay) {
+    static const char* const kMonth[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                         "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    std::vector<std::pair<double, QString>> all;
+    for (double base = std::floor(c0 / kYear) * kYear; base <= c1; base += kYear)
+      for (int mo = 1; mo <= 12; ++mo) {
+        const double c = base + secondsOfYear(mo, 1, 0);
+        if (c >= c0 - 1e-6 && c <= c1 + 1e-6) all.push_back({c - d.year_start, kMonth[mo - 1]});
+      }
+    const std::size_t step = (all.size() + std::size_t(count) - 1) / std::size_t(count);
+    for (std::size_t i = 0; i < all.size(); i += std::max<std::size_t>(step, 1))
+      out.push_back(all[i]);
+    return out;
+  }
+  const double days = (t1 - t0) / kDay;
+  const double step = std::ceil(days / (count - 1)) * kDay;
+  for (double c = std::ceil(c0 / kDay - 1e-9) * kDay; c <= c1 + 1e-6; c += step)
+    out.push_back({c - d.year_start, QString::fromStdString(calendarText(c)).left(5)});
+  return out;
+}
+
 QString formatMoment(const RunData* d, double s) {
   const QString date = d ? d->dateAt(s) : QString();
   return date.isEmpty() ? formatTime(s) : QString("%1 (%2)").arg(formatTime(s), date);

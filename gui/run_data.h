@@ -160,6 +160,12 @@ QString formatNumber(double v, int decimals);
 
 // "00:10:05" for 605 s
 QString formatTime(double seconds);
+// time-axis ticks of a span of run time [t0, t1] as dates, for a run with a calendar over more
+// than two days: month starts ("Jul") over more than 60 days, else days ("07-15") at a whole
+// number of days apart; at most `count` ticks, each {run time (s), label}. Empty otherwise (the
+// caller labels hours or minutes)
+std::vector<std::pair<double, QString>> dateTicks(const RunData& d, double t0, double t1,
+                                                  int count = 6);
 // "00:10:05 (07-15 00:10)" when the run has a calendar, else formatTime: what every view shows
 // for a moment of the run (events, the current time)
 QString formatMoment(const RunData* d, double seconds);

@@ -205,6 +205,36 @@ class GuiViewsTest : public QObject {
     QVERIFY2(est.contains("estimated") || est.startsWith("none"), qPrintable(est));
   }
 
+  // a long run with a calendar has dates on its time axis: month starts over a year, days over
+  // a few days; a run without a calendar or shorter than two days has none
+  void dateTicksOfLongRuns() {
+    RunData d;
+    d.has_calendar = true;
+    d.year_start = secondsOfYear(7, 15, 0);  // t = 0 at 15 July 00:00
+    const double day = 86400;
+    const auto year = dateTicks(d, 0, 365 * day, 6);
+    QVERIFY(!year.empty() && year.size() <= 6);
+    QCOMPARE(year.front().second, QString("Aug"));
+    QCOMPARE(year.front().first, secondsOfYear(8, 1, 0) - d.year_start);
+    for (const auto& [t, s] : year) QVERIFY(t >= 0 && t <= 365 * day);
+    // each tick is the first of its month at midnight, in increasing time, across the new year
+    const QStringList names = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                               "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+    for (std::size_t i = 0; i < year.size(); ++i) {
+      const auto& [t, s] = year[i];
+      const QString date = QString::fromStdString(calendarText(d.year_start + t));
+      QCOMPARE(date, QString("%1-01 00:00").arg(names.indexOf(s) + 1, 2, 10, QChar('0')));
+      if (i > 0) QVERIFY(t > year[i - 1].first);
+    }
+    const auto days = dateTicks(d, 0.5 * day, 5 * day, 6);
+    QVERIFY(days.size() >= 2 && days.size() <= 6);
+    QCOMPARE(days.front().second, QString("07-16"));  // the first midnight inside the span
+    QCOMPARE(days.front().first, day);
+    QVERIFY(dateTicks(d, 0, 1.5 * day).empty());
+    d.has_calendar = false;
+    QVERIFY(dateTicks(d, 0, 365 * day).empty());
+  }
+
   void plantAndWeather() {
     MainWindow w(offscreenOptions());
     show1280(w);
