@@ -608,8 +608,12 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   std::unique_ptr<Hdf5Sink> h5;
   std::vector<RunSink*> sinks{&rec};
   if (!out_path.empty()) {
-    // the results never replace the facility or scenario file they came from (links too)
-    checkOutputPath(out_path, {spec ? spec->file : std::string(), sc->file});
+    // the results never replace the facility or scenario file they came from, nor a file either
+    // read (catalog entries, CSV series, weather), links too
+    std::vector<std::string> inputs{spec ? spec->file : std::string(), sc->file};
+    if (spec) inputs.insert(inputs.end(), spec->input_files.begin(), spec->input_files.end());
+    inputs.insert(inputs.end(), sc->input_files.begin(), sc->input_files.end());
+    checkOutputPath(out_path, inputs);
     h5 = std::make_unique<Hdf5Sink>(out_path, 10, pi);
     h5->allowLarge(allow_large);
     sinks.push_back(h5.get());

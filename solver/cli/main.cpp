@@ -112,13 +112,18 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
   settings.threads = threads;
   settings.annual = annual;
   settings.allow_large = allow_large;
+  // every file the run read: the facility, the scenario and the files they name (catalog
+  // entries, CSV series, weather); no output may replace one, through any link
+  std::vector<std::string> inputs{facility, scenario_path};
+  inputs.insert(inputs.end(), spec.input_files.begin(), spec.input_files.end());
+  inputs.insert(inputs.end(), sc.input_files.begin(), sc.input_files.end());
   std::vector<RunSink*> sinks;
   std::unique_ptr<Hdf5Sink> h5;
   if (!output.empty()) {
     const double pi = power_interval.empty() ? 0.0 : parseDuration(power_interval);
     if (!power_interval.empty() && !(pi > 0))
       throw CLI::ValidationError("--power-interval", "must be positive, e.g. 0.1s");
-    checkOutputPath(output, {facility, scenario_path});
+    checkOutputPath(output, inputs);
     h5 = std::make_unique<Hdf5Sink>(output, 10, pi);
     h5->record(record);
     h5->allowLarge(allow_large);
@@ -127,6 +132,9 @@ int runCommand(const std::string& facility, const std::string& scenario_path,
 #ifdef DCTWIN_WITH_VTK
   std::unique_ptr<VtkSink> vtk;
   if (!vtk_dir.empty()) {
+    std::vector<std::string> vtk_inputs = inputs;
+    vtk_inputs.push_back(output);  // the results file too
+    checkVtkOutput(vtk_dir, vtk_inputs);
     vtk = std::make_unique<VtkSink>(vtk_dir);
     sinks.push_back(vtk.get());
   }
@@ -239,6 +247,20 @@ std::string gatherLines(const Ranks& rk, const std::string& mine) {
   (void)rk;
 #endif
   return mine;
+}
+
+// every rank's `v` combined: the largest (op 0) or the sum (op 1); v itself without MPI
+long long overRanks(const Ranks& rk, long long v, int op) {
+#ifdef DCTWIN_WITH_MPI
+  if (rk.size > 1) {
+    long long out = 0;
+    MPI_Allreduce(&v, &out, 1, MPI_LONG_LONG, op == 0 ? MPI_MAX : MPI_SUM, MPI_COMM_WORLD);
+    return out;
+  }
+#else
+  (void)rk, (void)op;
+#endif
+  return v;
 }
 
 // "K/N" -> shard K of N (1-based); {0, 0} for none
@@ -382,6 +404,27 @@ int sweepCommand(const std::string& file, int threads, const std::string& output
             [](const CaseResult& a, const CaseResult& b) { return a.index < b.index; }))
       mine += journalLine(r) + "\n";
   const std::string gathered = gatherLines(rk, mine);
+  // under MPI a stop on any rank (a signal, a journal write that failed) stops the sweep: every
+  // rank exits with the stop's status, rank 0 says what stopped it and how many cases are kept
+  // (journaled: a rank's cases that ended after its stop are not, and run again on resume)
+  const long long my_stop = !g_cancel.load()        ? 0
+                            : journal_error.empty() ? 128 + g_signal.load()
+                                                    : dctwin::cli::kExitWrite;
+  const long long stop = overRanks(rk, my_stop, 0);
+  const long long failed_write = overRanks(rk, journal_error.empty() ? 0 : rk.rank + 1, 0);
+  const long long journaled_all = overRanks(rk, journaled, 1);
+  if (stop != 0) {
+    if (rk.rank == 0)
+      std::cerr << "dctwin sweep: stopped by "
+                << (failed_write > 0
+                        ? "a failed journal write on rank " + std::to_string(failed_write - 1)
+                        : std::string("a signal"))
+                << ": " << done.size() + journaled_all << " of " << cases.size()
+                << " cases done and kept in " << journal0 << " and its rank journals; "
+                << (failed_write > 0 ? "free space, then " : "")
+                << "run the same command again to resume\n";
+    return int(stop);
+  }
   if (rk.rank != 0) return 0;
   if (rk.size > 1) {
     all = done;

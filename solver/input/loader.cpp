@@ -118,6 +118,7 @@ class Catalog {
  private:
   void load(const std::string& kind, const std::string& name, CatalogEntry& e) {
     std::string why;
+    s_.files.push_back(e.path);
     const auto text = readTextFile(e.path, &why);
     if (!text) {
       s_.add(SourceLoc{e.path, 0, 0, ""}, "", "cannot read the catalog file: " + why);
@@ -672,6 +673,7 @@ class FacilityReader {
     fs::path p(csv);
     if (p.is_relative()) p = fs::path(f_.dir.empty() ? "." : f_.dir) / p;
     const std::string file = p.lexically_normal().string();
+    f_.s.files.push_back(file);
     const auto text = readTextFile(file, &why);
     if (!text) {
       f_.error(at, path, csv, "cannot read the trace file '" + file + "': " + why);
@@ -1170,6 +1172,7 @@ FacilitySpec load(const std::string& text, const std::string& name, const std::s
       File f{s, name, base_dir};
       FacilityReader(f, cat, spec).read(root);
     }
+    spec.input_files = s.files;
   } catch (const Abort&) {
     // the budget error is recorded
   } catch (const YAML::Exception& e) {

@@ -24,6 +24,7 @@ void readWeather(MapIn& w, PlantSpec& ps) {
     if (!w.read("epw", file)) return;
     std::filesystem::path path(file);
     if (path.is_relative() && !w.f().dir.empty()) path = std::filesystem::path(w.f().dir) / path;
+    w.f().s.files.push_back(path.lexically_normal().string());
     try {
       ps.weather = readEpw(path.string());
     } catch (const LoadFailure& e) {

@@ -439,6 +439,7 @@ Scenario loadScenarioText(const std::string& text, const std::string& name, Sess
   File f{s, name, "."};
   readDocument(s, name, text, [&](const YAML::Node& root) { ScenarioReader(f, sc).read(root); });
   if (s.count() > 0) throw LoadFailure(s.finish(name));
+  sc.input_files = s.files;
   std::stable_sort(sc.events.begin(), sc.events.end(),
                    [](const auto& a, const auto& b) { return a.time < b.time; });
   return sc;

@@ -31,8 +31,9 @@ struct ScenarioEvent {
 struct Scenario {
   std::string file;
   std::string text;
-  double duration = 3600;       // (s)
-  double output_interval = 60;  // (s)
+  std::vector<std::string> input_files;  // the other files it read (CSV series)
+  double duration = 3600;                // (s)
+  double output_interval = 60;           // (s)
   double rtol = 1e-6;
   int hot_spares = -1;  // spare GPUs for every training job; -1: the facility's (checkpoint.md)
   bool has_T_init = false;

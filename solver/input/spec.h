@@ -330,8 +330,11 @@ struct VariationSpec {
 struct FacilitySpec {
   std::string name;
   std::string description;
-  std::string file;           // path it was loaded from
-  std::string text;           // the file's text, kept for provenance in results
+  std::string file;  // path it was loaded from
+  std::string text;  // the file's text, kept for provenance in results
+  // the other files the load read (catalog entries, CSV series, weather, traces): a run's
+  // outputs must replace none of them
+  std::vector<std::string> input_files;
   double T_ambient = 298.15;  // (K)
   // the room air that takes the racks' air-side heat (optional): a mixed air volume cooled by
   // air handlers supplying air at a fixed temperature and flow

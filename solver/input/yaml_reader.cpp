@@ -975,6 +975,7 @@ std::optional<TimeSeries> readCsvSeries(File& f, const YAML::Node& at, const std
   fs::path p(csv);
   if (p.is_relative()) p = fs::path(f.dir.empty() ? "." : f.dir) / p;
   const std::string file = p.lexically_normal().string();
+  f.s.files.push_back(file);
   const auto text = readTextFile(file, &why);
   if (!text) {
     f.error(at, sub(path, "csv"), csv, "cannot read the CSV file '" + file + "': " + why);

@@ -88,6 +88,9 @@ class Session {
   std::vector<LoadError> finish(const std::string& file);
 
   std::vector<std::string> dirs;  // data folders (catalog lookup)
+  // every file the load read beside the one it was given (catalog entries, CSV series, weather,
+  // traces), in reading order: the outputs of a run must not replace any of them
+  std::vector<std::string> files;
 
  private:
   [[noreturn]] void tooLarge(SourceLoc at);

@@ -84,3 +84,18 @@ def test_output_never_replaces_the_facility(tmp_path):
         with pytest.raises(dctwin.ResultsError, match="is the input file"):
             dctwin.run(fac, duration="1 min", output=str(out))
     assert copy.read_bytes() == POD.read_bytes()
+
+
+def test_output_never_replaces_a_file_the_facility_names(tmp_path):
+    # the results never replace a CSV series (or weather, catalog entry) the load read
+    csv = tmp_path / "a01.csv"
+    csv.write_text("time_s,value\n0,100\n3600,120\n")
+    text = (ROOT / "data" / "facilities" / "two_cdu_mixed.yaml").read_text()
+    old = "index: 1, heat_load: 110 kW}"
+    assert old in text
+    fac_file = tmp_path / "f.yaml"
+    fac_file.write_text(text.replace(old, "index: 1, heat_load: {csv: a01.csv, unit: kW}}"))
+    fac = dctwin.Facility.load(str(fac_file))
+    with pytest.raises(dctwin.ResultsError, match="a01.csv"):
+        dctwin.run(fac, duration="1 min", output=str(csv))
+    assert csv.read_text() == "time_s,value\n0,100\n3600,120\n"

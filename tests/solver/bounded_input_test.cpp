@@ -10,11 +10,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <string>
 
 #include "solver/common/bounded_file.h"
@@ -54,6 +56,11 @@ Sh sh(const std::string& cmd) {
 }
 
 // a fresh folder per test case and process
+std::string readAll(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+}
+
 std::string freshDir(const std::string& name) {
   const fs::path d =
       fs::temp_directory_path() / ("dctwin_bounded_" + name + "_" + std::to_string(::getpid()));
@@ -252,6 +259,32 @@ TEST_CASE("outputs never replace inputs, through links too", "[bounded][cli]") {
   fs::remove_all(dir);
 }
 
+TEST_CASE("outputs never replace the files an input names: CSV series, catalog entries",
+          "[bounded][cli]") {
+  const std::string dir = freshDir("outputs_named");
+  std::ofstream(dir + "/a01.csv") << "time_s,value\n0,100\n3600,120\n";
+  std::string text = readAll(kFacilities + "/two_cdu_mixed.yaml");
+  const std::string from = "index: 1, heat_load: 110 kW}";
+  REQUIRE(text.find(from) != std::string::npos);
+  text.replace(text.find(from), from.size(), "index: 1, heat_load: {csv: a01.csv, unit: kW}}");
+  std::ofstream(dir + "/f.yaml") << text;
+  const FacilitySpec spec = loadFacility(dir + "/f.yaml");
+  // the load lists what it read beside the facility: the CSV and the catalog entries
+  CHECK(std::count(spec.input_files.begin(), spec.input_files.end(), dir + "/a01.csv") == 1);
+  CHECK(std::any_of(spec.input_files.begin(), spec.input_files.end(),
+                    [](const std::string& f) { return f.find("catalog") != std::string::npos; }));
+  fs::create_symlink(dir + "/a01.csv", dir + "/csv_link.h5");
+  const auto before = readAll(dir + "/a01.csv");
+  for (const std::string& out : {dir + "/a01.csv", dir + "/csv_link.h5"}) {
+    INFO(out);
+    const Sh r = sh(kCli + " run " + dir + "/f.yaml -q -d 1min -o " + out);
+    CHECK(r.code == 2);
+    CHECK_THAT(r.out, Catch::Contains("is the input file") && Catch::Contains("a01.csv"));
+    CHECK(readAll(dir + "/a01.csv") == before);
+  }
+  fs::remove_all(dir);
+}
+
 TEST_CASE("a journal is matched by content: another spelling of the paths resumes it",
           "[bounded][sweep][journal]") {
   const std::string dir = freshDir("journal_spelling");
@@ -307,6 +340,43 @@ TEST_CASE("a journal write that fails is reported at once and the sweep stops re
   const Sh again = sh(cmd);
   CHECK(again.code == 0);
   CHECK_THAT(again.out, Catch::Contains("resuming: "));
+  CHECK(fs::exists(dir + "/o.h5"));
+  fs::remove_all(dir);
+}
+
+TEST_CASE(
+    "under MPI a journal that cannot be written on one rank stops the sweep: every rank "
+    "exits 7, the finished cases resume",
+    "[bounded][sweep][journal][mpi]") {
+  if (std::system("command -v mpirun > /dev/null 2>&1") != 0) {
+    WARN("mpirun not found: the MPI sweep's stop is not tested");
+    return;
+  }
+  const std::string dir = freshDir("journal_full_mpi");
+  write(dir + "/s.yaml",
+        "dctwin_sweep: 1\nfacility: " + kFacilities +
+            "/two_cdu_mixed.yaml\nduration: 2 min\nparameters:\n  - name: fws\n    path: "
+            "facility.facility_water.supply_temperature\n    range: [\"30 degC\", \"36 degC\"]\n"
+            "    steps: 8\n");
+  const std::string env =
+      "OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 ASAN_OPTIONS=detect_leaks=0 ";
+  const std::string cmd = kCli + " sweep " + dir + "/s.yaml -o " + dir + "/o.h5";
+  // rank 1's disk is full (a 1 kB file-size limit on its process): its first case line fails
+  const std::string rank1_full =
+      "bash -c 'if [ \"$OMPI_COMM_WORLD_RANK\" = 1 ]; then trap \"\" XFSZ; ulimit -S -f 1; "
+      "fi; exec " +
+      cmd + "'";
+  const Sh stopped = sh(env + "timeout 300 mpirun -np 2 --oversubscribe " + rank1_full);
+  INFO(stopped.out);
+  CHECK(stopped.code == 7);
+  CHECK_THAT(stopped.out, Catch::Contains("a failed journal write on rank 1") &&
+                              Catch::Contains("run the same command again to resume") &&
+                              !Catch::Contains("delete"));
+  CHECK_FALSE(fs::exists(dir + "/o.h5"));
+  // room again: the same command resumes the kept cases and finishes every case
+  const Sh again = sh(env + "timeout 300 mpirun -np 2 --oversubscribe " + cmd);
+  INFO(again.out);
+  CHECK(again.code == 0);
   CHECK(fs::exists(dir + "/o.h5"));
   fs::remove_all(dir);
 }

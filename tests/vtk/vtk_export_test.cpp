@@ -100,3 +100,26 @@ TEST_CASE("ParaView export: geometry, fields and the time collection read back w
   }
   std::filesystem::remove_all(dir);
 }
+
+TEST_CASE("ParaView export never replaces an input: a file named as its output in its folder",
+          "[vtk][bounded]") {
+  namespace fs = std::filesystem;
+  const std::string dir = (fs::temp_directory_path() / "dctwin_vtk_inputs").string();
+  fs::remove_all(dir);
+  fs::create_directories(dir + "/sub");
+  std::ofstream(dir + "/facility.pvd") << "name: not a collection\n";
+  std::ofstream(dir + "/facility_000003.vtu") << "x\n";
+  fs::create_symlink(dir, dir + "/sub/link");
+  // the same folder through a link or another spelling: refused, naming the file
+  for (const std::string& out : {dir, dir + "/sub/link", dir + "/sub/.."}) {
+    INFO(out);
+    CHECK_THROWS_WITH(checkVtkOutput(out, {dir + "/facility.pvd"}),
+                      Catch::Contains("would replace") && Catch::Contains("facility.pvd"));
+    CHECK_THROWS_WITH(checkVtkOutput(out, {"", dir + "/facility_000003.vtu"}),
+                      Catch::Contains("facility_000003.vtu"));
+  }
+  // another folder, or a name the export does not write: nothing to refuse
+  CHECK_NOTHROW(checkVtkOutput(dir + "/sub", {dir + "/facility.pvd"}));
+  CHECK_NOTHROW(checkVtkOutput(dir, {dir + "/facility.yaml", dir + "/facility_3.vtu"}));
+  fs::remove_all(dir);
+}

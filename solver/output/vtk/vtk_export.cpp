@@ -25,7 +25,11 @@
 #include <fstream>
 #include <limits>
 #include <map>
+#include <regex>
 #include <vector>
+
+#include "solver/common/bounded_file.h"
+#include "solver/output/results.h"
 
 namespace dctwin {
 
@@ -69,6 +73,22 @@ struct VtkSink::Impl {
     owner.push_back(who);
   }
 };
+
+void checkVtkOutput(const std::string& dir, const std::vector<std::string>& inputs) {
+  namespace fs = std::filesystem;
+  // the names the sink writes (row and finish below)
+  static const std::regex kName(R"(facility(_[0-9]{6,}\.vtu|\.pvd))");
+  for (const std::string& in : inputs) {
+    if (in.empty() || dir.empty()) continue;
+    const fs::path p(in);
+    if (!std::regex_match(p.filename().string(), kName)) continue;
+    const std::string parent = p.parent_path().empty() ? "." : p.parent_path().string();
+    if (sameFile(parent, dir))
+      throw ResultsError("--vtk folder '" + dir + "' would replace '" + in +
+                         "' (the ParaView export writes facility.pvd and facility_NNNNNN.vtu "
+                         "there); refusing to overwrite it (choose another folder)");
+  }
+}
 
 VtkSink::VtkSink(std::string dir) : impl_(std::make_unique<Impl>()) {
   impl_->dir = std::move(dir);

@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "solver/output/sinks.h"
 
@@ -26,6 +27,10 @@ class VtkSink : public RunSink {
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+// throws ResultsError when a file the sink would write in `dir` (facility.pvd,
+// facility_NNNNNN.vtu) is one of `inputs` (the same folder through any link or spelling)
+void checkVtkOutput(const std::string& dir, const std::vector<std::string>& inputs);
 
 // the geometry's conventions (a): rack footprint and row pitch (m)
 constexpr double kVtkRackWidth = 0.6, kVtkRackDepth = 1.2, kVtkRackHeight = 2.2;
