@@ -73,8 +73,11 @@ struct FailureProcessParams {
 // straggler operations (docs/models/failures.md "Stragglers"): a GPU whose mean clock over a
 // detection window is below (1 - threshold) x its job's median is a straggler; `detect` logs it,
 // `drain` also takes it out of the job for good, its rank moving to a hot spare at the restart
-// from the last checkpoint this costs (while a spare is left; else it is only logged)
-enum class StragglerPolicy : std::uint8_t { Detect, Drain };
+// from the last checkpoint this costs (while a spare is left; else it is only logged); `exclude`
+// takes the straggler's data-parallel replica out at such a restart and the job continues with
+// fewer replicas, no spare used; `rebalance` raises the straggler's power cap and lowers the job's
+// other GPUs' caps by as much in all, without a restart
+enum class StragglerPolicy : std::uint8_t { Detect, Drain, Exclude, Rebalance };
 
 struct StragglerParams {
   bool enabled = false;

@@ -444,6 +444,41 @@ void markAll(JobState& st) {
   }
 }
 
+// the compute and memory pace of an excluded rank: it does no work, and arrives at every barrier
+// no later than a GPU of the job (its collectives and idle phases at the reference pace, which no
+// GPU beats)                                                                                (1)
+constexpr double kExcludedPace = 1e6;
+
+// straggler exclusion (docs/models/failures.md "Stragglers", policy exclude), at the restart a
+// failJob begins: the entries marked to leave are carried from now on like ranks on a hot spare
+// that take no spare (they never wait for the others' GPUs, and their time is the map's
+// kTimeExcluded from here: excluded_mark), and the share of the job's work per iteration becomes
+// the replicas kept. The iterations' work so far is booked at the old share first.
+void excludeEntries(JobState& st) {
+  bool any = false;
+  for (std::size_t g = 0; g < st.gpu.size(); ++g) {
+    if (st.excluded[g] != 1) continue;
+    any = true;
+    st.excluded[g] = 2;
+    st.gpu[g].on_spare = true;
+    st.excluded_list.push_back(g);
+    if (st.per_gpu_map) {
+      const GpuMap<const double> tm = std::as_const(st).time(g);
+      for (int c = 0; c < kTimeCats; ++c) st.excluded_mark.push_back(tm[c]);
+      const double* wm = st.wait(g);
+      st.excluded_mark.insert(st.excluded_mark.end(), wm, wm + kWaitCats);
+      st.excluded_mark.push_back(st.caused[g]);
+    }
+  }
+  if (!any) return;
+  const double kept = double(st.iterations) - st.lost_iterations, done = double(st.iterations);
+  st.work_kept_base += st.work_share * (kept - st.it_kept_base);
+  st.work_done_base += st.work_share * (done - st.it_done_base);
+  st.it_kept_base = kept;
+  st.it_done_base = done;
+  st.work_share = st.work_share_next;
+}
+
 // a GPU of the job died: the work since the last checkpoint is lost, every rank starts over
 // from phase 0 once the restart is done; failed GPUs move to hot spares while there are any
 void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> alive) {
@@ -453,8 +488,11 @@ void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> ali
   // ratio measures the pace of the iterations that ran)
   st.lost_iterations += double(st.iterations - st.iterations_at_checkpoint);
   st.iterations_at_checkpoint = st.iterations;
+  // (an entry excluded, or leaving now, takes no spare: exclusion below)
+  const bool excl = !st.excluded.empty();
   int dead = 0, spares_used = 0;
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
+    if (excl && st.excluded[g]) continue;
     if (st.gpu[g].on_spare)
       ++spares_used;
     else if (!alive[g])
@@ -472,13 +510,14 @@ void failJob(const TrainingJobSpec& job, JobState& st, std::span<const char> ali
     s.phase = 0;
     s.work = entryWork(job, s, 0);
     s.waiting = false;
-    if (spare && !alive[g] && !s.on_spare) {
+    if (spare && !alive[g] && !s.on_spare && !(excl && st.excluded[g])) {
       s.on_spare = true;
       ++st.on_spares;
     }
   }
   rollBackMap(&st.map_sum[0], &st.map_sum_ckpt[0]);
   markAll(st);
+  if (excl) excludeEntries(st);
   st.mode = spare ? 2 : 1;
   st.restart_left = job.restart_time;
 }
@@ -544,7 +583,7 @@ const char* timeCatName(int c) {
       "compute",         "memory",      "comm_nvlink", "comm_network", "comm_other",
       "host_memory",     "bubble",      "checkpoint",  "barrier_wait", "thermal",
       "power_cap",       "power_brake", "smoothing",   "clock_other",  "hbm_throttle",
-      "fabric_degraded", "stalled",     "restart",     "lost_work"};
+      "fabric_degraded", "stalled",     "restart",     "lost_work",    "excluded"};
   return c >= 0 && c < kTimeCats ? names[c] : "?";
 }
 
@@ -575,6 +614,8 @@ double weightOf(const JobStepIo& io, std::size_t ng, std::size_t g) {
     if (ex && ex->bw_nvlink.size() == ng) in.f_nvlink = ex->bw_nvlink[g];
     if (ex && ex->bw_network.size() == ng) in.f_network = ex->bw_network[g];
     if (ex && ex->clock_cause.size() == ng) in.cause = ex->clock_cause[g];
+  } else if (!st.excluded.empty() && st.excluded[g] == 2) {
+    in.v_compute = in.v_memory = kExcludedPace;  // an excluded rank holds no barrier
   }
   Utilization spare_util;
   const MapAcc tm{sum, gpuMapOf(st, g), weightOf(io, ng, g)};
@@ -1145,6 +1186,8 @@ std::size_t trainingStepRunFinish(const TrainingJobSpec& job, JobState& st, cons
           if (bw_nvl) in.f_nvlink = bw_nvl[g];
           if (bw_net) in.f_network = bw_net[g];
           if (cause) in.cause = cause[g];
+        } else if (!st.excluded.empty() && st.excluded[g] == 2) {
+          in.v_compute = in.v_memory = kExcludedPace;  // an excluded rank holds no barrier
         }
         // (a spare's utilization is dropped: no reference that selects between two records,
         // which would keep u in memory)
@@ -1229,10 +1272,45 @@ void stepTrainingJob(const TrainingJobSpec& job, JobState& st, double t, double 
   trainingStepEnd(st, c);
 }
 
+namespace {
+// what an excluded entry's map (k = 0), wait attribution (1) or caused wait (2) gained since its
+// exclusion: entry i of excluded_list, category c
+double excludedGain(const JobState& st, std::size_t i, int k, int c) {
+  const std::size_t g = st.excluded_list[i];
+  const double* mk = st.excluded_mark.data() + i * (kTimeCats + kWaitCats + 1);
+  if (k == 0) return std::as_const(st).time(g)[c] - mk[c];
+  if (k == 1) return st.wait(g)[c] - mk[kTimeCats + c];
+  return st.caused[g] - mk[kTimeCats + kWaitCats];
+}
+bool excludedMarked(const JobState& st) {
+  return st.per_gpu_map && !st.excluded_list.empty() &&
+         st.excluded_mark.size() == st.excluded_list.size() * (kTimeCats + kWaitCats + 1);
+}
+}  // namespace
+
 void jobTimeMap(const JobState& st, std::span<const double> w, double out[kTimeCats]) {
   double W = 0;
   for (std::size_t g = 0; g < st.gpu.size(); ++g) W += w.size() == st.gpu.size() ? w[g] : 1.0;
   for (int c = 0; c < kTimeCats; ++c) out[c] = W > 0 ? st.map_sum[c] / W : 0.0;
+  // the excluded entries' time since their exclusion, whatever their carried rank booked it to,
+  // is kTimeExcluded (docs/models/failures.md "Stragglers")
+  if (!excludedMarked(st) || !(W > 0)) return;
+  for (std::size_t i = 0; i < st.excluded_list.size(); ++i) {
+    const std::size_t g = st.excluded_list[i];
+    const double wg = w.size() == st.gpu.size() ? w[g] : 1.0;
+    for (int c = 0; c < kTimeCats; ++c) {
+      if (c == kTimeExcluded) continue;
+      const double d = wg * excludedGain(st, i, 0, c) / W;
+      out[c] -= d;
+      out[kTimeExcluded] += d;
+    }
+  }
+}
+
+double jobWorkIterations(const JobState& st, bool kept) {
+  const double n = kept ? double(st.iterations) - st.lost_iterations : double(st.iterations);
+  return (kept ? st.work_kept_base : st.work_done_base) +
+         st.work_share * (n - (kept ? st.it_kept_base : st.it_done_base));
 }
 
 void jobWaitMap(const JobState& st, std::span<const double> w, double out[kWaitCats]) {
@@ -1248,6 +1326,12 @@ void jobWaitMap(const JobState& st, std::span<const double> w, double out[kWaitC
     const double* wm = st.wait(g);
     for (int c = 0; c < kWaitCats; ++c) out[c] += wg * wm[c];
   }
+  if (excludedMarked(st))  // an excluded entry's waits since its exclusion are kTimeExcluded
+    for (std::size_t i = 0; i < st.excluded_list.size(); ++i) {
+      const std::size_t g = st.excluded_list[i];
+      const double wg = w.size() == st.gpu.size() ? w[g] : 1.0;
+      for (int c = 0; c < kWaitCats; ++c) out[c] -= wg * excludedGain(st, i, 1, c);
+    }
   if (W > 0)
     for (int c = 0; c < kWaitCats; ++c) out[c] /= W;
 }
@@ -1270,7 +1354,7 @@ int jobTopStraggler(const JobState& st, double* caused) {
 double jobGoodput(const TrainingJobSpec& job, const JobState& st, double t) {
   const double wall = std::min(t, job.stop) - job.start;
   if (!(wall > 0)) return 0.0;
-  return (double(st.iterations) - st.lost_iterations) * sumDurations(job) / wall;
+  return jobWorkIterations(st, true) * sumDurations(job) / wall;
 }
 //---------------------------------------------------------------------------------------------
 TrainingJobSpec defaultTrainingJob() {

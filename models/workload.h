@@ -77,6 +77,7 @@ enum TimeCat : int {
   kTimeStalled,         // no progress: a GPU of the job is down and the job waits for it
   kTimeRestart,         // restarting after a failure (detect, reschedule, reload)
   kTimeLostWork,        // work done since the last checkpoint, lost at a failure
+  kTimeExcluded,        // excluded with its replica (straggler policy exclude): idle, no work
   kTimeCats
 };
 const char* timeCatName(int c);  // "compute", "memory", "comm_nvlink", ...
@@ -192,6 +193,19 @@ struct JobState {
   bool interrupt = false;
   int on_spares = 0;           // ranks running on hot spares now
   double lost_iterations = 0;  // completed iterations lost at failures (kept = iterations - lost)
+  // straggler exclusion (docs/models/failures.md "Stragglers", policy exclude): per entry 0 in the
+  // job, 1 to leave it at the next restart (failJob), 2 excluded (its rank carried like a rank on
+  // a hot spare that takes no spare, its GPUs idle); empty: none ever. excluded_list: the excluded
+  // entries in order, excluded_mark their map (kTimeCats) and wait attribution (kWaitCats) and
+  // caused wait at their exclusion, what jobTimeMap and jobWaitMap move to kTimeExcluded
+  std::vector<char> excluded;
+  std::vector<std::size_t> excluded_list;
+  std::vector<double> excluded_mark;
+  // the share of the job's work each iteration does now (the replicas kept), and after the
+  // exclusion pending; the iterations' work (in whole iterations) kept and done up to the last
+  // change of the share, and the iterations kept and done then (jobWorkIterations)         (1)
+  double work_share = 1, work_share_next = 1;
+  double work_kept_base = 0, work_done_base = 0, it_kept_base = 0, it_done_base = 0;
   // GPUs that ran on past the last step's end (each chunk's first and last, in chunk order, up
   // to kRunHints): the next step tests whether one of them runs on past its end too
   // (trainingStepBegin, JobStepCtx::runs_on; several, so that the ones ending their phase leave
@@ -406,6 +420,9 @@ int jobTopStraggler(const JobState& st, double* caused);
 // work D (sum of the phase durations) / wall time since the start (t clipped to [start, stop]);
 // 0 before the start                                                                     (1)
 double jobGoodput(const TrainingJobSpec& job, const JobState& st, double t);
+// the iterations' work in whole iterations of the full job: each iteration counted by the share of
+// the job's replicas that ran it (1 unless replicas were excluded); kept: without the lost ones (1)
+double jobWorkIterations(const JobState& st, bool kept);
 
 // phase GPU g is in (or waits in front of); the name of the pseudo phases: "iteration_end",
 // "checkpoint"

@@ -338,7 +338,8 @@ def rack_spread(figs, f, row, when, n):
 # that are not listed here follow in their own order, so a new part shows up without a change
 JOB_PARTS = ["compute", "memory", "comm_nvlink", "comm_network", "comm_other", "bubble",
              "checkpoint", "barrier_wait", "thermal", "power_cap", "power_brake", "smoothing",
-             "clock_other", "hbm_throttle", "fabric_degraded", "stalled", "restart", "lost_work"]
+             "clock_other", "hbm_throttle", "fabric_degraded", "stalled", "restart", "lost_work",
+             "excluded"]
 
 
 def job_section(figs, f, t, summary, tables):

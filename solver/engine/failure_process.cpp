@@ -136,6 +136,14 @@ void initFailureProcess(const FacilityModel& m, State& st, double t0) {
     f.sg_clean.assign(std::size_t(m.njob), 1);
     f.sg_t0 = f.sg_tprev = t0;
   }
+  if (m.stragglers.enabled && m.stragglers.policy == StragglerPolicy::Exclude)
+    for (int j = 0; j < m.njob; ++j)
+      if (m.job_kind[j] == 0) {
+        JobState& js = st.gl.job[std::size_t(j)];
+        js.excluded.assign(js.gpu.size(), 0);
+        js.excluded_list.clear();
+        js.excluded_mark.clear();
+      }
   if (!m.failures.enabled && !m.stragglers.enabled) return;
   f.gpu_down_until.assign(std::size_t(m.ngpu), 0.0);
   f.gpu_down.clear();
@@ -173,6 +181,125 @@ void stepFailureProcess(const FacilityModel& m, State& st, double t) {
   }
 }
 
+namespace {
+
+// policy exclude: the data-parallel replicas of job j's ranks (docs/models/failures.md
+// "Stragglers"). A described job's n GPUs are pp stages of dp replicas of n / (pp dp) GPUs each,
+// in Megatron's rank order (tp innermost, pp outermost): rank r is in replica (r mod n/pp) /
+// (n / (pp dp)). A job with phases given has no parallelism: each GPU is a replica of its own.
+struct Replicas {
+  long n = 0, block = 1, inner = 1, dp = 1;
+  long of(long r) const { return (r % block) / inner; }
+};
+Replicas jobReplicas(const FacilityModel& m, int j, long n) {
+  Replicas rp;
+  rp.n = n;
+  rp.dp = n;
+  rp.block = n;
+  rp.inner = 1;
+  const long pp = std::max(1, m.job_spec[j].stages);
+  const long dp = j < int(m.job_described.size()) ? long(m.job_described[j].dp) : 0;
+  if (dp > 0 && n % (pp * dp) == 0) {
+    rp.dp = dp;
+    rp.block = n / pp;
+    rp.inner = n / (pp * dp);
+  }
+  return rp;
+}
+
+// takes the replicas of job j's entry k out at the restart this causes: every entry with a rank
+// in one of them is marked to leave (JobState::excluded = 1; an entry of several identical GPUs
+// that spans replicas takes them all, and the entries in those), its GPUs taken for good.
+// Returns the GPUs taken, 0 where no replica would be left (nothing done).
+long excludeReplicas(const FacilityModel& m, State& st, int j, std::size_t k,
+                     std::vector<char>& out) {
+  JobState& js = st.gl.job[std::size_t(j)];
+  const auto& groups = m.job_groups[j];
+  std::vector<long> r0(groups.size() + 1, 0);
+  for (std::size_t e = 0; e < groups.size(); ++e) r0[e + 1] = r0[e] + m.group_gpunum[groups[e]];
+  const Replicas rp = jobReplicas(m, j, r0.back());
+  std::vector<char> rep(std::size_t(rp.dp), 0), take(groups.size(), 0);
+  for (std::size_t e = 0; e < groups.size(); ++e)
+    if (js.excluded[e])
+      for (long r = r0[e]; r < r0[e + 1]; ++r) rep[std::size_t(rp.of(r))] = 1;
+  for (long r = r0[k]; r < r0[k + 1]; ++r) rep[std::size_t(rp.of(r))] = 1;
+  take[k] = 1;
+  for (bool grew = true; grew;) {  // the closure over entries that span replicas
+    grew = false;
+    for (std::size_t e = 0; e < groups.size(); ++e) {
+      if (take[e] || js.excluded[e]) continue;
+      bool in = false;
+      for (long r = r0[e]; r < r0[e + 1] && !in; ++r) in = rep[std::size_t(rp.of(r))] != 0;
+      if (!in) continue;
+      take[e] = 1;
+      grew = true;
+      for (long r = r0[e]; r < r0[e + 1]; ++r) rep[std::size_t(rp.of(r))] = 1;
+    }
+  }
+  const long left = rp.dp - long(std::count(rep.begin(), rep.end(), char(1)));
+  if (left < 1) return 0;
+  long gpus = 0;
+  for (std::size_t e = 0; e < groups.size(); ++e) {
+    if (!take[e]) continue;
+    js.excluded[e] = 1;
+    out[e] = 1;
+    const int q = groups[e];
+    for (int i = m.group_gpuadr[q]; i < m.group_gpuadr[q] + m.group_gpunum[q]; ++i)
+      takeGpu(m, st, i, kInf);
+    gpus += m.group_gpunum[q];
+  }
+  js.work_share_next = double(left) / double(rp.dp);
+  return gpus;
+}
+
+// policy rebalance: the job's power cap moved to its stragglers of this round (flag[k]): each
+// raised to the most it may draw (its GPU's largest settable limit, and its share of its rack's
+// power limit), the job's other GPUs lowered in proportion to their headroom above the GPU's
+// smallest settable limit, so that the sum of the job's GPUs' caps stays what it was. Returns the
+// watts moved.
+double rebalanceCaps(const FacilityModel& m, State& st, int j, const std::vector<char>& flag) {
+  GpuLayerState& g = st.gl;
+  GpuLayerState::Groups& G = g.grp;
+  const auto& groups = m.job_groups[j];
+  const auto& alive = g.job_alive[std::size_t(j)];
+  double need = 0, avail = 0;
+  auto capHi = [&](int q) {
+    const GpuParams& gp = m.gpu_types[std::size_t(G.type[std::size_t(q)])];
+    double hi = gp.P_limit_max;
+    const int r = m.gpu_rack[m.group_gpuadr[q]];
+    if (m.rack_power_cap[r] > 0 && m.rack_gpunum[r] > 0)
+      hi = std::min(hi, m.rack_power_cap[r] / m.rack_gpunum[r]);
+    return hi;
+  };
+  auto capLo = [&](int q) { return m.gpu_types[std::size_t(G.type[std::size_t(q)])].P_limit_min; };
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    const int q = groups[k];
+    const double w = m.group_gpunum[q], cap = G.cap[std::size_t(q)];
+    if (flag[k])
+      need += w * std::max(0.0, capHi(q) - cap);
+    else if (alive[k] && !st.faults.sg_logged[std::size_t(q)])
+      avail += w * std::max(0.0, cap - capLo(q));
+  }
+  if (!(need > 0) || !(avail > 0)) return 0;
+  const double moved = std::min(need, avail);
+  const double up = moved / need, down = moved / avail;
+  for (std::size_t k = 0; k < groups.size(); ++k) {
+    const int q = groups[k];
+    double& cap = G.cap[std::size_t(q)];
+    double nc = cap;
+    if (flag[k])
+      nc = cap + up * std::max(0.0, capHi(q) - cap);
+    else if (alive[k] && !st.faults.sg_logged[std::size_t(q)])
+      nc = cap - down * std::max(0.0, cap - capLo(q));
+    if (nc == cap) continue;
+    cap = nc;
+    g.rack_cap[std::size_t(G.rack[std::size_t(q)])] = std::nan("");  // the caps differ now
+  }
+  return moved;
+}
+
+}  // namespace
+
 // stragglers: each training job's GPU groups' clock ratios integrated over the window; at its end
 // the groups whose mean is below (1 - threshold) x the job's median are stragglers: logged, and
 // with policy drain taken out of the job for good (their ranks move to hot spares at the restart
@@ -209,29 +336,77 @@ void stepStragglers(const FacilityModel& m, State& st, double t) {
     std::nth_element(f.sg_buf.begin(), f.sg_buf.begin() + long(n / 2), f.sg_buf.begin() + long(n));
     const double median = f.sg_buf[n / 2];
     int spares = spec.hot_spares - js.on_spares;
+    // (rare: the rounds that find a straggler; the flags of this round's entries)
+    std::vector<char> round;
     for (std::size_t k = 0; k < groups.size(); ++k) {
       const int q = groups[k];
       const double mean = f.sg_acc[std::size_t(q)] / w;
       if (!alive[k] || !(mean < (1 - sp.threshold) * median)) continue;
+      if (round.empty()) round.assign(groups.size(), 0);
       const int i0 = m.group_gpuadr[q], ni = m.group_gpunum[q];
+      const bool first = !f.sg_logged[std::size_t(q)];
       const bool drain =
           sp.policy == StragglerPolicy::Drain && spec.restart_on_failure && spares >= ni;
+      long excluded = 0;
+      const bool already = sp.policy == StragglerPolicy::Exclude && js.excluded[k];
+      if (sp.policy == StragglerPolicy::Exclude && spec.restart_on_failure && !already)
+        excluded = excludeReplicas(m, st, j, k, round);
       std::ostringstream msg;
       msg.precision(3);
       msg << "mean clock " << mean << " of the job's median " << median << " over " << w << " s";
+      const char* kind = "straggler_detected";
       if (drain) {
         for (int i = i0; i < i0 + ni; ++i) takeGpu(m, st, i, kInf);
         spares -= ni;
         ++f.sg_drained;
+        kind = "straggler_drained";
         msg << ": drained, its rank moves to a hot spare at the restart from the last checkpoint";
       } else if (sp.policy == StragglerPolicy::Drain) {
-        msg << ": not drained (no hot spare left, or on_failure: stall)";
+        kind = "straggler_kept";
+        msg << ": not drained, the job keeps waiting for it ("
+            << (spec.restart_on_failure ? "no hot spare left: " + std::to_string(spares) +
+                                              " left, " + std::to_string(ni) + " needed"
+                                        : std::string("on_failure: stall"))
+            << ")";
+      } else if (already) {  // in a replica another straggler of this round takes out
+        ++f.sg_excluded;
+        kind = "straggler_excluded";
+        msg << ": its replica is excluded with another straggler's at the coming restart";
+      } else if (excluded > 0) {
+        ++f.sg_excluded;
+        f.sg_excluded_gpus += excluded;
+        kind = "straggler_excluded";
+        msg << ": excluded with its data-parallel replica (" << excluded
+            << " GPU(s) idle from now) at the restart from the last checkpoint; the job goes on "
+               "with "
+            << js.work_share_next << " of its replicas";
+      } else if (sp.policy == StragglerPolicy::Exclude) {
+        kind = "straggler_kept";
+        msg << ": not excluded, the job keeps waiting for it ("
+            << (spec.restart_on_failure ? "no replica would be left" : "on_failure: stall") << ")";
+      } else if (sp.policy == StragglerPolicy::Rebalance && first) {
+        round[k] = 1;  // its cap is raised below, with the round's others
+        msg << ": its power cap raised, the job's others lowered (power-cap rebalancing)";
       }
-      if (!drain && f.sg_logged[std::size_t(q)]) continue;  // a kept straggler: logged once
+      if (!drain && excluded == 0 && !already && !first) continue;  // a kept one: logged once
       f.sg_logged[std::size_t(q)] = 1;
-      ++f.sg_detected;
-      logEvent(st, t, gpuName(m, i0), drain ? "straggler_drained" : "straggler_detected", "warning",
-               msg.str());
+      if (first) ++f.sg_detected;
+      logEvent(st, t, gpuName(m, i0), kind, "warning", msg.str());
+    }
+    if (sp.policy == StragglerPolicy::Rebalance && !round.empty()) {
+      long nr = 0;
+      for (const char c : round) nr += c;
+      // (this round's stragglers are logged now: rebalanceCaps takes no cap from them)
+      const double moved = nr > 0 ? rebalanceCaps(m, st, j, round) : 0.0;
+      if (nr > 0) {
+        f.sg_rebalanced += nr;
+        f.sg_cap_moved += moved;
+        std::ostringstream msg;
+        msg.precision(4);
+        msg << nr << " straggler(s): " << moved << " W of the job's power cap moved to them"
+            << (moved > 0 ? "" : " (none: no headroom, their caps at the most they may draw)");
+        logEvent(st, t, "job " + m.job_name[j], "straggler_rebalanced", "info", msg.str());
+      }
     }
   }
   std::fill(f.sg_acc.begin(), f.sg_acc.end(), 0.0);

@@ -397,6 +397,11 @@ struct FaultState {
   std::vector<char> sg_clean;  // per job: running on all its ranks for the whole window so far
   double sg_t0 = 0, sg_tprev = 0;
   long sg_detected = 0, sg_drained = 0;
+  // policy exclude: GPU groups excluded with their replicas (the stragglers and the replicas'
+  // other groups); policy rebalance: stragglers whose caps were raised, and the job's power cap
+  // moved to them in all (W)
+  long sg_excluded = 0, sg_excluded_gpus = 0, sg_rebalanced = 0;
+  double sg_cap_moved = 0;
   ProtectionState prot;  // protection layers (solver/engine/protection.cpp)
 };
 

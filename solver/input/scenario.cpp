@@ -105,7 +105,10 @@ class ScenarioReader {
     p.enabled = true;
     std::string policy;
     if (sg.read("policy", policy))
-      p.policy = policy == "drain" ? StragglerPolicy::Drain : StragglerPolicy::Detect;
+      p.policy = policy == "drain"       ? StragglerPolicy::Drain
+                 : policy == "exclude"   ? StragglerPolicy::Exclude
+                 : policy == "rebalance" ? StragglerPolicy::Rebalance
+                                         : StragglerPolicy::Detect;
     sg.read("threshold", p.threshold);
     sg.read("window", p.window);
   }

@@ -365,11 +365,13 @@ const Section kFailures{
 const Section kStragglers{
     "scenario.stragglers",
     "straggler detection and its policy (docs/models/failures.md, \"Stragglers\")",
-    {choice("policy", {"detect", "drain"})
+    {choice("policy", {"detect", "drain", "exclude", "rebalance"})
          .req()
          .docs("detect: log each straggler; drain: also take it out of its job for good, its "
                "rank moving to a hot spare at a restart from the last checkpoint (while a spare "
-               "is left)"),
+               "is left); exclude: take its data-parallel replica out at such a restart, the job "
+               "going on with fewer replicas and no spare; rebalance: raise its power cap and "
+               "lower the job's other GPUs' caps by as much in all, without a restart"),
      quantity("threshold", Dim::None, {0, 1, true, true, "between 0 and 1, exclusive"})
          .req()
          .docs("a GPU whose mean clock over the window is below (1 - threshold) x its job's "

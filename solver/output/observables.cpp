@@ -671,7 +671,10 @@ void evalOne(Obs id, const Ctx& c, double* out) {
         const DescribedJob& d = m.job_described[j];
         const double T = meanIterationTime(gl.job[j]);
         if (!(d.step_time > 0) || !(T > 0)) return kNaN;
-        return (id == Obs::JobMfu ? d.mfu : d.tokens_per_second) * d.step_time / T;
+        // (the iterations' work: a job that excluded replicas does less per iteration)
+        const JobState& js = gl.job[j];
+        const double share = js.iterations > 0 ? jobWorkIterations(js, false) / js.iterations : 1;
+        return (id == Obs::JobMfu ? d.mfu : d.tokens_per_second) * d.step_time / T * share;
       });
     case Obs::RoomTAir:
       return one(y[m.room_state]);
@@ -958,6 +961,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     case Obs::JobTimeStalled:
     case Obs::JobTimeRestart:
     case Obs::JobTimeLostWork:
+    case Obs::JobTimeExcluded:
       return each(nj, [&](int j) {
         double map[kTimeCats];
         jobTimeMap(gl.job[j], gl.job_weight[j], map);

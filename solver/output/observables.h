@@ -571,6 +571,10 @@ enum class Rate { Output, Fast };
   X(JobTimeLostWork, "/job/time/lost_work", "s", Cumulative, Job, Jobs, Output,                    \
     "bottleneck map: work since the last checkpoint, lost at failures",                            \
     "mean over the job's GPUs (docs/models/job.md)")                                               \
+  X(JobTimeExcluded, "/job/time/excluded", "s", Cumulative, Job, Jobs, Output,                     \
+    "bottleneck map: idle, excluded with a straggler's data-parallel replica (straggler policy "   \
+    "exclude)",                                                                                    \
+    "mean over the job's GPUs (docs/models/failures.md)")                                          \
   X(JobWaitThermal, "/job/wait/thermal", "s", Cumulative, Job, Jobs, Output,                       \
     "barrier wait attributed to the straggler's thermal throttling",                               \
     "mean over the job's GPUs: each release splits the waits by the slowest GPU's losses since "   \

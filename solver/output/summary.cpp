@@ -192,7 +192,7 @@ void SummarySink::row(const OutputFrame& f) {
       J.failures = long(col(Obs::JobFailures)[j]);
       J.mtbf = col(Obs::JobMtbf)[j];
       J.checkpoint_interval_optimal = col(Obs::JobCheckpointIntervalOptimal)[j];
-      for (int c = 0; c <= int(Obs::JobTimeLostWork) - int(Obs::JobTimeCompute); ++c) {
+      for (int c = 0; c <= int(Obs::JobTimeExcluded) - int(Obs::JobTimeCompute); ++c) {
         const Obs o = Obs(int(Obs::JobTimeCompute) + c);
         J.time_map.emplace_back(std::string(obsPath(o)).substr(10), col(o)[j]);
       }

@@ -241,3 +241,180 @@ TEST_CASE("stragglers: detected against the job's median, drained onto hot spare
   CHECK_THAT(errorOf("stragglers: {policy: drain, threshold: 1.5, window: 10 min}\n"),
              Catch::Contains("threshold"));
 }
+
+namespace {
+
+// the default pod at W45 with the bad-mount what-if at 1 % (the straggler test's), with a
+// scenario's stragglers: section of `policy`; extra: more facility text (a job's power cap)
+std::string badMountPod(const std::string& job_extra = "") {
+  std::ifstream f(std::string(DCTWIN_SOURCE_DIR) + "/data/facilities/pod_gb200_w45.yaml");
+  std::stringstream ss;
+  ss << f.rdbuf();
+  std::string text = ss.str();
+  if (!job_extra.empty()) {
+    const std::string at = "    checkpoint_interval: 30 min\n";
+    const std::size_t p = text.find(at);
+    REQUIRE(p != std::string::npos);
+    text.insert(p, job_extra);
+  }
+  return text + "variation: {seed: 1, bad_mount_fraction: 0.01, bad_mount_factor: 2.5}\n";
+}
+
+void runPolicy(Out& o, const std::string& facility, const std::string& policy, int spares,
+               int threads = 1, double duration = 7200) {
+  FacilitySpec spec = loadFacilityFromString(facility, "pod_w45.yaml");
+  applyScenario(loadScenarioFromString("hot_spares: " + std::to_string(spares) +
+                                           "\nstragglers: {policy: " + policy +
+                                           ", threshold: 0.1, window: 10 min}\n",
+                                       "s.yaml"),
+                spec);
+  o.m = compileFacility(spec);
+  o.m.options.output_interval = 300;
+  o.m.options.threads = threads;
+  o.st = makeState(o.m, o.m.fws_T.eval(0.0));
+  RunOptions ro;
+  ro.duration = duration;
+  o.res = simulate(o.m, o.st, ro, nullptr);
+  REQUIRE(o.res.ok);
+}
+
+double jobCapSum(const Out& o) {
+  double s = 0;
+  for (const int q : o.m.job_groups[0]) s += o.m.group_gpunum[q] * o.st.gl.grp.cap[std::size_t(q)];
+  return s;
+}
+
+}  // namespace
+
+// policy exclude (docs/models/failures.md "Stragglers"): the stragglers' data-parallel replicas
+// (tp 8 x pp 4 = 32 GPUs each of the pod's dp 18) leave the job at one restart from the last
+// checkpoint, no hot spare used; the job goes on with fewer replicas, each iteration worth the
+// share kept, and nobody waits behind an excluded GPU afterwards
+TEST_CASE("stragglers: policy exclude re-shards onto the replicas kept", "[failures][stragglers]") {
+  const std::string text = badMountPod();
+  Out det, ex;
+  runPolicy(det, text, "detect", 0);
+  runPolicy(ex, text, "exclude", 0);
+  const FaultState& f = ex.st.faults;
+  const JobState& j = ex.st.gl.job[0];
+  REQUIRE(f.sg_excluded >= 1);
+  CHECK(f.sg_drained == 0);
+  CHECK(j.on_spares == 0);  // no spare used
+  CHECK(j.failures >= 1);   // the restart
+  // whole replicas of 32 GPUs, and the share of the work per iteration is the replicas kept
+  REQUIRE(f.sg_excluded_gpus % 32 == 0);
+  const long out = f.sg_excluded_gpus / 32;
+  REQUIRE(out < 18);
+  CHECK(j.work_share == Approx(double(18 - out) / 18).epsilon(1e-12));
+  CHECK(jobWorkIterations(j, false) < double(j.iterations));
+  // the work after the exclusion counts at the share kept: goodput from the weighted iterations
+  const double wall = 7200 - ex.m.job_spec[0].start;
+  double D = -ex.m.job_spec[0].stage_skip_total;  // an iteration's reference work
+  for (const PhaseSpec& p : ex.m.job_spec[0].phases) D += p.duration;
+  CHECK(jobGoodput(ex.m.job_spec[0], j, 7200) == Approx(jobWorkIterations(j, true) * D / wall));
+  CHECK(jobWorkIterations(j, true) < double(j.iterations) - j.lost_iterations);
+  long excluded_events = 0;
+  for (const EventRecord& e : ex.st.events) excluded_events += e.kind == "straggler_excluded";
+  CHECK(excluded_events == f.sg_excluded);
+  // nobody waits behind an excluded GPU after its exclusion: the waits it caused stay as they
+  // were, and every excluded GPU is idle, its time the map's `excluded` part
+  REQUIRE(!j.excluded_list.empty());
+  CHECK(long(j.excluded_list.size()) * 1 == f.sg_excluded_gpus);  // (every GPU its own group)
+  constexpr std::size_t kMark = kTimeCats + kWaitCats + 1;
+  for (std::size_t i = 0; i < j.excluded_list.size(); ++i)
+    CHECK(j.caused[j.excluded_list[i]] == j.excluded_mark[i * kMark + kMark - 1]);
+  double map[kTimeCats], tot = 0;
+  jobTimeMap(j, ex.st.gl.job_weight[0], map);
+  for (int c = 0; c < kTimeCats; ++c) tot += map[c];
+  CHECK(tot == Approx(wall).epsilon(1e-9));
+  CHECK(map[kTimeExcluded] > 0);
+  // (the restart: 600 s for the GPUs kept; the excluded GPUs' share of it is `excluded`)
+  CHECK(map[kTimeRestart] >= 600 * double(576 - f.sg_excluded_gpus) / 576 - 1);
+  // the excluded share of the job's GPU time: its GPUs' share of the job from the exclusion on
+  CHECK(map[kTimeExcluded] < double(f.sg_excluded_gpus) / 576 * wall);
+  // the iterations after the exclusion run faster than with the stragglers kept
+  CHECK(meanIterationTime(j) < 0.9 * meanIterationTime(det.st.gl.job[0]));
+  // the same on 2 threads
+  Out ex2;
+  runPolicy(ex2, text, "exclude", 0, 2);
+  CHECK(ex2.st.gl.job[0].iterations == j.iterations);
+  CHECK(ex2.st.faults.sg_excluded_gpus == f.sg_excluded_gpus);
+  double map2[kTimeCats];
+  jobTimeMap(ex2.st.gl.job[0], ex2.st.gl.job_weight[0], map2);
+  for (int c = 0; c < kTimeCats; ++c) CHECK(map2[c] == Approx(map[c]).margin(1e-9));
+  REQUIRE(ex2.st.events.size() == ex.st.events.size());
+  for (std::size_t i = 0; i < ex.st.events.size(); ++i)
+    CHECK(ex2.st.events[i].kind == ex.st.events[i].kind);
+}
+
+// policy rebalance: the stragglers' power caps raised, the job's others lowered, the sum of the
+// job's caps unchanged, no restart; with the job capped below the GPU's largest limit a
+// straggler held down by its cap (a hot, leaky die draws more at a given clock) gains clock
+TEST_CASE("stragglers: policy rebalance moves the job's power cap to its stragglers",
+          "[failures][stragglers]") {
+  const std::string text = badMountPod("    gpu_power_cap: 1000 W\n");
+  Out det, rb;
+  runPolicy(det, text, "detect", 0);
+  runPolicy(rb, text, "rebalance", 0);
+  const FaultState& f = rb.st.faults;
+  REQUIRE(f.sg_rebalanced >= 1);
+  CHECK(rb.st.gl.job[0].failures == 0);  // no restart
+  CHECK(jobCapSum(rb) == Approx(jobCapSum(det)).epsilon(1e-12));
+  CHECK(f.sg_cap_moved > 0);
+  // each straggler's cap raised, up to the GPU's largest settable limit; its clock higher than
+  // with detection only at the end
+  int raised = 0, faster = 0;
+  for (const int q : rb.m.job_groups[0]) {
+    if (!f.sg_logged[std::size_t(q)]) continue;
+    const double cap = rb.st.gl.grp.cap[std::size_t(q)];
+    CHECK(cap <= rb.m.gpu_types[std::size_t(rb.st.gl.grp.type[std::size_t(q)])].P_limit_max);
+    raised += cap > det.st.gl.grp.cap[std::size_t(q)] ? 1 : 0;
+    faster +=
+        rb.st.gl.grp.clock_ratio[std::size_t(q)] > det.st.gl.grp.clock_ratio[std::size_t(q)] + 1e-6
+            ? 1
+            : 0;
+  }
+  CHECK(raised == f.sg_rebalanced);
+  CHECK(faster >= 1);
+  // the gain is bounded by the straggler's cause: with its cap raised the straggler is held by
+  // its temperature instead, and the others' wait moves from its power cap to its thermal
+  // throttling (the job gains next to nothing on the pod: docs/models/failures.md)
+  double wd[kWaitCats], wr[kWaitCats];
+  jobWaitMap(det.st.gl.job[0], det.st.gl.job_weight[0], wd);
+  jobWaitMap(rb.st.gl.job[0], rb.st.gl.job_weight[0], wr);
+  constexpr int kCap = kTimePowerCap - kLossFirst, kThermal = kTimeThermal - kLossFirst;
+  CHECK(wr[kCap] < 0.5 * wd[kCap]);
+  CHECK(wr[kThermal] > wd[kThermal]);
+  // the same on 2 threads
+  Out rb2;
+  runPolicy(rb2, text, "rebalance", 0, 2);
+  CHECK(rb2.st.gl.job[0].iterations == rb.st.gl.job[0].iterations);
+  CHECK(rb2.st.faults.sg_cap_moved == f.sg_cap_moved);
+}
+
+// drain with no hot spare left: an event per straggler kept, the job runs on (no stall)
+TEST_CASE("stragglers: drain with no spare left is an event, not a stall",
+          "[failures][stragglers]") {
+  Out o;
+  runPolicy(o, badMountPod(), "drain", 0, 1, 3600);
+  const FaultState& f = o.st.faults;
+  CHECK(f.sg_drained == 0);
+  REQUIRE(f.sg_detected >= 1);
+  long kept = 0;
+  for (const EventRecord& e : o.st.events)
+    if (e.kind == "straggler_kept") {
+      ++kept;
+      CHECK_THAT(e.message, Catch::Contains("no hot spare left"));
+    }
+  CHECK(kept == f.sg_detected);
+  CHECK(o.st.gl.job[0].mode == 0);
+  CHECK(o.st.gl.job[0].failures == 0);
+  CHECK(o.st.gl.job[0].stalled_time == 0);
+  // bad input names the key
+  CHECK_THAT(errorOf("stragglers: {policy: reshard, threshold: 0.1, window: 10 min}\n"),
+             Catch::Contains("policy"));
+  CHECK_THAT(errorOf("stragglers: {policy: exclude, threshold: 0, window: 10 min}\n"),
+             Catch::Contains("threshold"));
+  CHECK_THAT(errorOf("stragglers: {policy: rebalance, threshold: 0.1, window: 1 s}\n"),
+             Catch::Contains("window"));
+}
