@@ -50,7 +50,8 @@ set(DCTWIN_PUBLIC_HEADERS
     solver/input/keys.h solver/input/loader.h solver/input/scenario.h solver/input/spec.h
     solver/input/sweep_file.h
     solver/output/observables.h solver/output/results.h
-    solver/output/monthly.h solver/output/results_reader.h solver/output/sinks.h
+    solver/output/grid_meter.h solver/output/monthly.h solver/output/results_reader.h
+    solver/output/sinks.h
     solver/output/summary.h
     solver/run/check.h solver/run/run.h solver/run/sweep.h)
 foreach(h IN LISTS DCTWIN_PUBLIC_HEADERS)

@@ -364,7 +364,22 @@ py::dict metaOf(const std::string& path, const std::string& unit, const std::str
       m["shape"] = "job";
       m["description"] = c.description;
     }
+  for (const GridMetricInfo& c : gridMetricTable())  // the meter's metrics (/grid/*)
+    if (path == c.path) m["description"] = c.description;
   return m;
+}
+
+// the meter's metrics of a run with fast rows (/grid/*, DCTWIN_GRID_METRICS), as the results
+// file has them
+void gridInto(PyResults& R, const GridReport& g) {
+  if (!g.valid) return;
+  for (const GridMetricInfo& c : gridMetricTable()) {
+    const std::vector<double>& v = g.vec(c.id);
+    py::array_t<double> a(py::ssize_t(v.size()));
+    std::copy(v.begin(), v.end(), a.mutable_data());
+    R.series[py::str(c.path)] = a;
+    R.meta[py::str(c.path)] = metaOf(c.path, c.unit, gridBasis());
+  }
 }
 
 // the step model of the described jobs (/job/model/*, DCTWIN_JOB_MODEL), as a results file has it
@@ -489,6 +504,13 @@ py::dict summaryDict(const RunSummary& s) {
     jobs.append(J);
   }
   d["jobs"] = jobs;
+  // the meter's metrics (with a fast interval; solver/output/grid_meter.h): keyed by the /grid
+  // path, as read_results gives the file's
+  if (s.grid.valid) {
+    py::dict g;
+    for (const GridMetricInfo& c : gridMetricTable()) g[py::str(c.path)] = s.grid.vec(c.id);
+    d["grid"] = g;
+  }
   return d;
 }
 
@@ -664,6 +686,7 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   rec.fill(R);
   R.layout = layoutDict(report.layout);
   if (record_patterns.empty()) jobModelInto(R, report.layout);  // with the series of a full run
+  if (record_patterns.empty()) gridInto(R, report.summary.grid);  // with --power-interval
   const RunResult& r = report.result;
   R.events = eventList(r.events);
   R.status = !r.ok ? "failed" : r.cancelled ? "cancelled" : "completed";

@@ -41,6 +41,7 @@
 #include "solver/input/keys.h"
 #include "solver/input/loader.h"
 #include "solver/output/csv_export.h"
+#include "solver/output/grid_meter.h"
 #include "solver/output/observables.h"
 #include "solver/output/results.h"
 #include "solver/output/series_filter.h"
@@ -754,9 +755,9 @@ int main(int argc, char** argv) {
   std::string outputs_table = "series";
   outputs
       ->add_option("--table", outputs_table,
-                   "series (the output table) or jobs (the step model's values per described "
-                   "job, /job/model/*; markdown)")
-      ->check(CLI::IsMember({"series", "jobs"}));
+                   "series (the output table), jobs (the step model's values per described "
+                   "job, /job/model/*; markdown) or grid (the meter's metrics, /grid/*; markdown)")
+      ->check(CLI::IsMember({"series", "jobs", "grid"}));
 
   std::string export_file, export_out;
   std::vector<std::string> export_series;
@@ -870,6 +871,10 @@ int main(int argc, char** argv) {
     if (*outputs) {
       if (outputs_table == "jobs") {
         std::cout << dctwin::jobModelMarkdown();
+        return 0;
+      }
+      if (outputs_table == "grid") {
+        std::cout << dctwin::gridMetricsMarkdown();
         return 0;
       }
       std::cout << (outputs_format == "csv" ? dctwin::observablesCsv()

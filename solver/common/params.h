@@ -2,6 +2,7 @@
 // (solver/compile): the compiled model includes this header, never the spec's.
 #pragma once
 
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -62,6 +63,25 @@ struct PowerChainParams {
   double generator_start_delay = 0;  // start + transfer, NFPA 110 Type 10: <= 10 s [K111] (s)
   bool cdu_pumps_on_ups = true;      // CDU pumps on the UPS output
   bool plant_on_ups = true;          // facility-water plant pumps on the UPS output
+};
+
+// the utility's limits on the site's demand at the point of interconnection, and how the meter's
+// metrics are taken (the facility file's `grid:` section, docs/models/grid.md). No limit has a
+// default: they are the utility's own numbers; a NaN limit is not checked.
+struct GridBand {
+  double f_low = 0;   // lower edge, included                              (Hz)
+  double f_high = 0;  // upper edge, excluded                              (Hz)
+  double limit = std::numeric_limits<double>::quiet_NaN();  // band RMS allowed (W); NaN: none
+  SourceLoc loc;
+};
+struct GridParams {
+  bool present = false;      // a grid: section
+  double ramp_window = 1.0;  // span the windowed ramp is taken over                     (s)
+  double ramp_limit = std::numeric_limits<double>::quiet_NaN();  // over ramp_window (W/s)
+  double psd_segment = 60.0;  // Welch segment length                                    (s)
+  double start = 0;           // the metrics read the meter from this time on            (s)
+  std::vector<GridBand> bands;
+  SourceLoc loc;
 };
 
 // a fault or operating event (docs/scenario-format.md "Faults")

@@ -1149,6 +1149,7 @@ void compileCdu(const FacilitySpec& spec, int c, const std::vector<int>& racks,
 
 // 4. power chain: each rack on its busway
 void compilePowerChain(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
+  m.grid = spec.grid;  // the utility's limits at the meter (docs/models/grid.md)
   if (!spec.power.present) return;
   m.has_power = true;
   m.power = spec.power;

@@ -260,6 +260,7 @@ struct FacilityModel {
   // power chain (docs/models/power_chain.md); stepped with the GPU layer's fast clock
   bool has_power = false;
   PowerChainParams power;        // resolved parameters
+  GridParams grid;               // the utility's limits at the meter (docs/models/grid.md)
   std::vector<int> rack_busway;  // busway feeding each rack (model order)
   std::vector<char> rack_has_storage;
   std::vector<StorageParams> rack_storage;  // rack energy storage (GB300-style)

@@ -90,6 +90,7 @@ void initChunks(const FacilityModel& m, GpuLayerState& g) {
   g.blk_ctx.assign(g.blk_layout ? K * std::size_t(m.njob) : 0, JobStepCtx{});
   g.blk_parts.assign(g.blk_layout ? K * g.job_runs.size() : 0, JobStepPart{});
   g.blk_rack.assign(g.blk_layout ? K * std::size_t(m.nrack) * GpuLayerState::kRackHist : 0, 0.0);
+  g.blk_utility.assign(g.blk_layout ? K : 0, 0.0);
   g.blk_cursor.assign(std::size_t(g.nchunk), 0);
   g.blk_pending.assign(std::size_t(g.nchunk), 0);
   g.blk_norel.assign(std::size_t(m.njob), 0);
@@ -1197,6 +1198,7 @@ void runBlock(const FacilityModel& m, State& st, double t0, double dt, long s0, 
     for (int r = 0; r < m.nrack; ++r)
       blockRestore(m, st, r, x.hist + std::size_t(r) * GpuLayerState::kRackHist);
     finishStep(m, st, tOf(s), dt);
+    g.blk_utility[std::size_t(s - s0)] = st.pl.P_utility;  // the meter at this step (fast rows)
   };
   long R = s0;  // the next step to replay
   for (;;) {
@@ -1267,6 +1269,8 @@ void advanceGpuLayer(const FacilityModel& m, State& st, const double* y, double 
           blockRestore(m, st, r,
                        g.blk_rack.data() + std::size_t(s - s0) * hs +
                            std::size_t(r) * GpuLayerState::kRackHist);
+        // the power chain's feed at this step (the loop ends at the last step's, as the block)
+        st.pl.P_utility = g.blk_utility[std::size_t(s - s0)];
         fast(user, m, st, t0 + double(s) * dt + dt);
       }
       s0 = s1;

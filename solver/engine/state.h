@@ -149,6 +149,8 @@ struct GpuLayerState {
   std::vector<JobStepCtx> blk_ctx;     // blk_steps_max x njob
   std::vector<JobStepPart> blk_parts;  // blk_steps_max x job_runs
   std::vector<double> blk_rack;        // blk_steps_max x nrack x kRackHist
+  std::vector<double> blk_utility;     // blk_steps_max: the meter's feed after each step's
+                                       // replay, for the fast outputs (docs/models/grid.md)  (W)
   std::vector<int> blk_cursor;         // nchunk: the chunk's next step in the block
   std::vector<char> blk_pending;       // nchunk: the cursor's pass 1 is done, its finish not
   std::vector<int> blk_norel;          // njob: no barrier release before this step (known)

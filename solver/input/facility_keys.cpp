@@ -1148,6 +1148,41 @@ const Section kGpuLayer{
          .docs("true: identical GPUs of a rack are computed once (docs/performance.md); false: "
                "every GPU on its own, the reference path")}};
 
+// the utility's limits at the point of interconnection (docs/models/grid.md): no defaults, the
+// utility's own numbers
+const Range kGridFrequency{0, 1e6, false, true, ">= 0 Hz"};
+const Range kGridLimitW{0, 1e12, false, false, ">= 0 W"};
+const Section kGridBand{
+    "facility.grid.bands",
+    "a frequency band of the meter's spectrum and the oscillation the utility allows in it",
+    {quantity("f_low", Dim::Frequency, kGridFrequency).req().docs("lower edge, included"),
+     quantity("f_high", Dim::Frequency, {0, 1e6, true, true, "> 0 Hz"})
+         .req()
+         .docs("upper edge, excluded; above f_low"),
+     quantity("limit", Dim::Power, kGridLimitW)
+         .docs("the RMS of the meter power's oscillation allowed in the band (a sine of peak "
+               "amplitude A has RMS A/sqrt(2)); none: reported, not checked")}};
+
+const Section kGrid{
+    "facility.grid",
+    "the site's demand as the grid sees it: the meter's ramp, swing and spectrum metrics, "
+    "and the utility's limits they are checked against (docs/models/grid.md); needs a power "
+    "section and `dctwin run --power-interval`",
+    {quantity("ramp_limit", Dim::PowerRate, {0, 1e15, false, false, ">= 0 W/s"})
+         .docs("the largest rise or fall of the meter power over ramp_window the utility "
+               "allows, as a rate; none: reported, not checked"),
+     quantity("ramp_window", Dim::Time, {0, 86400, true, false, "> 0 s and <= 1 day"})
+         .dflt("1 s")
+         .docs("the span the windowed ramp is taken over"),
+     quantity("psd_segment", Dim::Time, {0, 86400, true, false, "> 0 s and <= 1 day"})
+         .dflt("60 s")
+         .docs("Welch segment length of the spectrum: its resolution is 1/psd_segment"),
+     quantity("start", Dim::Time, {0, 1e10, false, false, ">= 0 s"})
+         .dflt("0 s")
+         .docs("the metrics read the meter from this time on (after a job's start, say)"),
+     list("bands", &kGridBand, "bands")
+         .docs("frequency bands of the spectrum, each with its limit")}};
+
 //---------------------------------------------------------------------------------------------
 // the facility file
 
@@ -1179,6 +1214,7 @@ const Section kFacility{
      list("jobs", &kJob, "jobs").docs("jobs on racks with resolved GPUs"),
      map("gpu_layer", kGpuLayer),
      map("power", kPowerSection),
+     map("grid", kGrid).docs("the utility's ramp and oscillation limits at the meter"),
      map("variation", kVariation).orWords({"none"}),
      map("plant", plantSection()),
      map("protection", kFacilityProtection),

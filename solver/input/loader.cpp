@@ -19,6 +19,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <map>
@@ -208,6 +209,7 @@ class FacilityReader {
     top.list("fluids", [&](Item x, Path p, std::size_t) { filefluids::read(f_, x, p, spec_); });
     top.list("jobs", [&](Item x, Path p, std::size_t) { readJob(x, p); });
     if (auto pw = top.map("power")) readPower(*pw);
+    if (auto gr = top.map("grid")) readGrid(*gr);           // docs/models/grid.md
     if (auto pl = top.map("plant")) readPlant(*pl, spec_);  // plant_reader.cpp
     // the site's protection settings (protection_reader.cpp); a scenario overrides them
     if (auto pr = top.map("protection")) readProtectionSection(*pr, spec_.detection.protection);
@@ -499,6 +501,34 @@ class FacilityReader {
             [&](const YAML::Node& x, const std::string& p, std::size_t) { readBusway(x, p); });
     P.shelf.psu.P_standby = std::max(P.shelf.psu.P_standby, 0.0);
     for (auto& b : P.busways) b.params.V_LL = P.V_LL, b.params.pf = P.pf;
+  }
+
+  // the utility's limits at the meter (docs/models/grid.md): bands with their edges in order, a
+  // limit only with a band; the section needs the power chain it meters
+  void readGrid(MapIn& gr) {
+    GridParams& G = spec_.grid;
+    G.present = true;
+    G.loc = gr.loc();
+    gr.read("ramp_limit", G.ramp_limit);
+    gr.read("ramp_window", G.ramp_window);
+    gr.read("psd_segment", G.psd_segment);
+    gr.read("start", G.start);
+    gr.list("bands", [&](const YAML::Node& x, const std::string& p, std::size_t) {
+      MapIn bm(f_, x, p, section({"grid", "bands"}));
+      if (!bm.valid()) return;
+      GridBand b;
+      b.loc = bm.loc();
+      const bool lo = bm.read("f_low", b.f_low), hi = bm.read("f_high", b.f_high);
+      bm.read("limit", b.limit);
+      if (lo && hi && !(b.f_low < b.f_high)) {
+        char msg[160];
+        std::snprintf(msg, sizeof msg, "must be above the band's f_low (%g Hz)", b.f_low);
+        f_.s.add(bm.locOf("f_high"), reader::clip(x["f_high"].Scalar()), msg);
+      }
+      G.bands.push_back(std::move(b));
+    });
+    if (!spec_.power.present)
+      f_.s.add(gr.loc(), "", "grid: needs a power section (the meter reads its utility feed)");
   }
 
   void readBusway(const YAML::Node& x, const std::string& p) {

@@ -362,6 +362,7 @@ struct FacilitySpec {
   HostMemorySpec host_memory;
   SourceLoc host_memory_loc;
   PowerSpec power;
+  GridParams grid;             // the utility's limits at the meter (docs/models/grid.md)
   double gpu_step = 0.05;      // fast step of the GPU layer            (s)
   double coupling_step = 5.0;  // GPU layer <-> coolant exchange interval (s)
   // compute identical GPUs of a rack once (docs/performance.md); false: the reference path

@@ -13,6 +13,7 @@
 
 #include "models/weather.h"
 #include "solver/common/run_limits.h"
+#include "solver/output/grid_meter.h"
 #include "solver/output/monthly.h"
 #include "solver/output/results.h"
 #include "solver/output/results_reader.h"
@@ -38,6 +39,7 @@ struct Hdf5Sink::Impl {
   std::size_t events_written = 0;
   double last_flush_wall = -1e300;  // wall time of the last flush in row() (s)
   MonthlyTotals monthly;            // /monthly, written at the end (a plant section)
+  GridMeter grid;                   // /grid, written at the end (the meter's fast rows)
 
   // appends the events not yet in the file
   void events(const std::vector<EventRecord>& log) {
@@ -128,6 +130,8 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   I.file.emplace(path_, std::size_t(flush_every_), rows, widest);
   I.file->setThreads(L.threads);
   I.monthly.begin(L);
+  I.grid = GridMeter{};
+  if (power_interval_ > 0) I.grid.begin(L, F);
   ResultsFile& f = *I.file;
   // 1. provenance: program, revision, command line, host, time, solver settings, inputs
   writeProvenance(f, provenance(), L.solver);
@@ -214,9 +218,11 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   for (const ObservableInfo& o : observableTable()) {
     if (!F.has(o.id) || (o.rate == Rate::Fast && power_interval_ <= 0)) continue;
     // the time axes always (/power/time with any /power series)
-    const bool axis = o.id == Obs::Time ||
-                      (o.id == Obs::PowerTime && anyGlobMatch(I.record, "/power/P_IT")) ||
-                      (o.id == Obs::PowerTime && anyGlobMatch(I.record, "/power/rack_P"));
+    bool fast_recorded = false;  // any /power series recorded
+    for (const ObservableInfo& p : observableTable())
+      fast_recorded = fast_recorded || (p.rate == Rate::Fast && p.id != Obs::PowerTime &&
+                                        F.has(p.id) && anyGlobMatch(I.record, p.path));
+    const bool axis = o.id == Obs::Time || (o.id == Obs::PowerTime && fast_recorded);
     if (!axis && !anyGlobMatch(I.record, o.path)) continue;
     I.handle[int(o.id)] = f.addSeries(o.path, L.width(o.shape), o.unit, o.description);
     f.setAttribute(o.path, "basis", std::string(basisName(o.basis)));
@@ -280,6 +286,7 @@ void Hdf5Sink::fastRow(const OutputFrame& fr) {
   for (const ObservableInfo& o : observableTable())
     if (o.rate == Rate::Fast && I.handle[int(o.id)] >= 0)
       I.file->appendRow(I.handle[int(o.id)], fr.get(o.id));
+  I.grid.fastRow(fr);
 }
 
 void Hdf5Sink::end(const RunResult& r) {
@@ -295,6 +302,14 @@ void Hdf5Sink::end(const RunResult& r) {
     for (const MonthlyColumn& c : monthlyColumns())
       f.writeVector(std::string("/monthly/") + c.name, monthlyColumn(I.monthly.months(), c.name),
                     c.unit, c.description);
+  if (I.grid.active()) {  // the meter's metrics (grid_meter.h, docs/models/grid.md)
+    const GridReport g = I.grid.finish();
+    if (g.valid)
+      for (const GridMetricInfo& c : gridMetricTable()) {
+        f.writeVector(c.path, g.vec(c.id), c.unit, c.description);
+        f.setAttribute(c.path, "basis", std::string(gridBasis()));
+      }
+  }
   f.flush(true);
   // 2. only then the outcome and the row count, in a flush of their own (the close's): a kill
   // before it returns leaves `running` and the last rows_complete, never a status or a count

@@ -100,6 +100,8 @@ const char* needsName(Needs n) {
       return "switch_racks";
     case Needs::Plant:
       return "plant section";
+    case Needs::GpusPower:
+      return "resolved GPUs and a power section";
   }
   return "";
 }
@@ -186,6 +188,8 @@ bool RunLayout::has(Needs n) const {
       return nsw > 0;
     case Needs::Plant:
       return has_plant;
+    case Needs::GpusPower:
+      return ngpu > 0 && has_power;
   }
   return false;
 }
@@ -228,6 +232,7 @@ RunLayout describeModel(const FacilityModel& m) {
   L.nbusway = m.has_power ? int(m.busway_name.size()) : 0;
   L.nleak = int(m.leaks.size());
   L.has_power = m.has_power;
+  L.grid = m.grid;
   L.has_room = m.room_state >= 0;
   L.has_plant = m.has_plant;
   L.plant_towers = m.has_plant && m.plant.rejection == PlantParams::Rejection::Tower;
@@ -1018,6 +1023,8 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       for (int k = 0; k < m.nsw; ++k) P += g.sw_P[k];
       return one(P);
     }
+    case Obs::PowerPUtility:  // the meter (docs/models/grid.md): as /facility/P_total_now + plant
+      return one(st.pl.P_utility + P_pumps() + (m.has_plant ? st.plant.plantPower() : 0.0));
     case Obs::PlantTSupply:
     case Obs::PlantTReturn:
     case Obs::PlantTSetpoint:

@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/common/params.h"
 #include "solver/common/provenance.h"
 #include "solver/common/report.h"
 
@@ -44,7 +45,8 @@ enum class Needs {
   Room,         // site.room_air
   AirRacks,     // air_racks
   SwitchRacks,  // switch_racks
-  Plant         // a plant: section
+  Plant,        // a plant: section
+  GpusPower     // resolved GPUs and a power: section (the meter at the GPU step)
 };
 
 // how often a series is recorded: every output row, or every fast (GPU) step when asked for
@@ -656,7 +658,14 @@ enum class Rate { Output, Fast };
     "sum of /power/rack_P + air-cooled racks' IT and fan power + switch racks' power")             \
   X(PowerRackP, "/power/rack_P", "W", Instant, Rack, Gpus, Fast, "rack power at the GPU step",     \
     "resolved racks: power at the last fast step; heat-load racks: the load profile (0 when "      \
-    "powered off)")
+    "powered off)")                                                                                \
+  X(PowerPUtility, "/power/P_utility", "W", Instant, Facility, GpusPower, Fast,                    \
+    "the site's active power at the meter (point of interconnection) at the GPU step: the "        \
+    "utility feed through every stage of the chain (GPU smoothing and floors, rack storage, "      \
+    "shelves, busways, UPS, transformer) + CDU pumps + the plant's pumps, fans and chillers",      \
+    "the power chain's utility feed at the last fast step + the CDU pumps at the solver's last "   \
+    "state + the plant's motors at its last (slow) step; its sum x the step is /energy/utility "   \
+    "+ /energy/pump_electric (+ the plant's energies) (docs/models/grid.md)")
 
 // one identifier per row, in table order
 enum class Obs : int {
@@ -767,6 +776,7 @@ struct RunLayout {
   int nsw = 0;  // switch racks
   std::vector<std::string> sw_name;
   bool has_power = false, has_room = false;
+  GridParams grid;            // the utility's limits at the meter and how its metrics are taken
   bool has_plant = false;     // a plant: section
   bool plant_towers = false;  // its heat rejection: cooling towers (else dry coolers)
   std::string currency;       // the plant tariff's

@@ -291,7 +291,9 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
     std::size_t keep_power = 0;
     while (pt != nullptr && keep_power < pt->rows && pt->at(keep_power) <= t_end) ++keep_power;
     for (auto& [p, s] : data.series) {
-      if (p.rfind("/events/", 0) == 0 || p.rfind("/job/model/", 0) == 0) continue;
+      if (p.rfind("/events/", 0) == 0 || p.rfind("/job/model/", 0) == 0 ||
+          p.rfind("/grid/", 0) == 0)
+        continue;
       if (p.rfind("/power/", 0) == 0) {
         if (pt != nullptr && s.rows > keep_power) {
           s.rows = keep_power;
@@ -307,7 +309,8 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
   }
   const std::size_t T = t->rows;
   for (auto& [p, s] : data.series) {
-    if (p.rfind("/power/", 0) == 0 || p.rfind("/cases/", 0) == 0 || p.rfind("/job/model/", 0) == 0)
+    if (p.rfind("/power/", 0) == 0 || p.rfind("/cases/", 0) == 0 ||
+        p.rfind("/job/model/", 0) == 0 || p.rfind("/grid/", 0) == 0)
       continue;
     if (s.rows != T &&
         (s.width > 0 || p.rfind("/energy/", 0) == 0 || p.rfind("/facility/", 0) == 0))

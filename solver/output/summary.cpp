@@ -10,11 +10,17 @@
 
 namespace dctwin {
 
-void SummarySink::begin(const RunLayout& L, const FrameLayout&) {
+void SummarySink::begin(const RunLayout& L, const FrameLayout& F) {
   L_ = &L;
   summary = RunSummary{};
   monthly_ = MonthlyTotals{};
   monthly_.begin(L);
+  grid_ = GridMeter{};
+  if (fast_interval_ > 0) grid_.begin(L, F);
+}
+
+void SummarySink::end(const RunResult&) {
+  if (grid_.active()) summary.grid = grid_.finish();
 }
 
 namespace {
@@ -440,6 +446,7 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
            iso.c_str(), nb.c_str());
     }
   }
+  out += formatGridReport(s.grid);  // the meter (docs/models/grid.md), with --power-interval
   if (!r.events.empty()) {
     line("  events              %zu (faults and alarms; /events in the results)", r.events.size());
     const std::size_t shown = std::min<std::size_t>(r.events.size(), 20);

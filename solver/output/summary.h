@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "solver/output/grid_meter.h"
 #include "solver/output/monthly.h"
 #include "solver/output/sinks.h"
 
@@ -82,6 +83,7 @@ struct RunSummary {
     double T_supply_min = 1e300, T_supply_max = -1e300;
   } plant;
   std::vector<MonthTotals> months;  // per calendar month (a plant section; solver/output/monthly.h)
+  GridReport grid;                  // the meter's metrics (fast rows; solver/output/grid_meter.h)
   double bus_load_max = 0;          // highest busway current / rating seen at an output (1)
   int racks_unpowered = 0;
   // leaks, at the end
@@ -92,11 +94,19 @@ class SummarySink : public RunSink {
  public:
   void begin(const RunLayout& L, const FrameLayout& F) override;
   void row(const OutputFrame& f) override;
+  // the meter's fast rows, every `dt` (the run path sets the shortest of its other sinks', so
+  // that the summary reads the series the results file holds); 0: none
+  void setFastInterval(double dt) { fast_interval_ = dt; }
+  double fastInterval() const override { return fast_interval_; }
+  void fastRow(const OutputFrame& f) override { grid_.fastRow(f); }
+  void end(const RunResult& r) override;
   RunSummary summary;
 
  private:
   const RunLayout* L_ = nullptr;  // valid from begin to the end of the run
   MonthlyTotals monthly_;
+  GridMeter grid_;
+  double fast_interval_ = 0;
 };
 
 std::string formatSummary(const RunLayout& L, const RunSummary& s, const RunResult& r);

@@ -102,6 +102,11 @@ RunReport runFacility(const FacilitySpec& spec, const Scenario& scenario,
 
   // 4. the sinks, the summary always among them, fed from the output table
   SummarySink summary;
+  // the summary reads the meter's fast rows where another sink asks for them (the grid metrics)
+  double fast = 0;
+  for (RunSink* k : sinks)
+    if (k->fastInterval() > 0 && (fast == 0 || k->fastInterval() < fast)) fast = k->fastInterval();
+  summary.setFastInterval(fast);
   std::vector<RunSink*> all{&summary};
   all.insert(all.end(), sinks.begin(), sinks.end());
   std::function<void(double)> progress;

@@ -286,3 +286,30 @@ def test_calendar_attributes_in_memory_as_in_the_file(tmp_path):
     assert res.attributes["calendar_start"] == "07-15 00:00"
     assert "calendar            t = 0 at 07-15 00:00" in res.summary_text
     assert "UTC-07:00" in res.summary_text
+
+
+def test_grid_metrics_match_scipy_welch(tmp_path):
+    """the meter's metrics (docs/models/grid.md): /grid/psd/density is scipy's Welch estimate of
+    /power/P_utility (Hann, 50 % overlap, constant detrend, density), in the file, read back and in
+    memory alike"""
+    signal = pytest.importorskip("scipy.signal")
+    pod = dctwin.Facility.from_string(
+        POD.read_text() + "\ngrid: {start: 300 s, psd_segment: 10 s}\n", name="pod_grid.yaml",
+        base_dir=str(POD.parent))
+    h5 = tmp_path / "grid.h5"
+    res = dctwin.run(pod, duration=340, output_interval="60 s", output=h5, power_interval=0.1)
+    back = dctwin.read_results(h5)
+    t, P = back["/power/time"], back["/power/P_utility"]
+    x = P[t >= 300 - 1e-9]
+    dt = back["/grid/dt"][0]
+    assert dt == pytest.approx(0.1)
+    n = int(round(10 / dt))
+    f, S = signal.welch(x, fs=1 / dt, window="hann", nperseg=n, noverlap=n // 2,
+                        detrend="constant", scaling="density")
+    np.testing.assert_allclose(back["/grid/psd/frequency"], f, rtol=1e-12)
+    np.testing.assert_allclose(back["/grid/psd/density"], S, rtol=1e-9, atol=1e-9 * S.max())
+    assert back["/grid/peak_to_peak"][0] == pytest.approx(x.max() - x.min())
+    assert back.info("/grid/bands/rms")["unit"] == "W"
+    for path in ("/grid/psd/density", "/grid/bands/rms", "/grid/max_rise_window"):
+        np.testing.assert_array_equal(res[path], back[path], err_msg=path)
+    assert res.summary["grid"]["/grid/mean"][0] == back["/grid/mean"][0]

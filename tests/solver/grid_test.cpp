@@ -1,0 +1,198 @@
+// grid_test.cpp: the point of interconnection (docs/models/grid.md): the meter series
+// /power/P_utility at the GPU step closes on the run's energy rows, the grid metrics and their
+// limits, the results file's /grid datasets, and the grid: section's bad input
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "solver/input/loader.h"
+#include "solver/input/scenario.h"
+#include "solver/output/grid_meter.h"
+#include "solver/output/results_reader.h"
+#include "solver/output/sinks.h"
+#include "solver/run/run.h"
+
+using namespace dctwin;
+
+namespace {
+
+const std::string kData = std::string(DCTWIN_SOURCE_DIR) + "/data/";
+
+std::string podText() {
+  std::ifstream in(kData + "facilities/pod_gb200.yaml");
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+struct FastFrames : RunSink {
+  double fast = 0;
+  FrameLayout F;
+  std::vector<double> t, P, E_utility, E_pump;
+  void begin(const RunLayout&, const FrameLayout& f) override { F = f; }
+  void row(const OutputFrame& f) override {
+    E_utility.push_back(f.scalar(Obs::EnergyUtility));
+    E_pump.push_back(f.scalar(Obs::EnergyPumpElectric));
+  }
+  double fastInterval() const override { return fast; }
+  void fastRow(const OutputFrame& f) override {
+    t.push_back(f.t);
+    P.push_back(f.scalar(Obs::PowerPUtility));
+  }
+};
+
+std::vector<LoadError> errorsOf(const std::string& text) {
+  try {
+    loadFacilityFromString(text, "x.yaml", kData + "facilities");
+  } catch (const LoadFailure& e) {
+    return e.errors();
+  }
+  return {};
+}
+
+bool anyError(const std::vector<LoadError>& errs, const std::string& path_part,
+              const std::string& msg_part) {
+  for (const LoadError& e : errs)
+    if (e.loc.path.find(path_part) != std::string::npos &&
+        e.message.find(msg_part) != std::string::npos)
+      return true;
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE(
+    "pod with --power-interval: the meter power closes on /energy/utility + CDU pumps, "
+    "the grid metrics and their limits are reported and written",
+    "[grid][power_chain]") {
+  // the pod's job starts at 5 min; the metrics read from 290 s; a ramp limit it cannot meet
+  // (1 kW/s over 1 s) and a band limit it meets (100 MW in 0.1-2 Hz), a band without a limit
+  const std::string text = podText() + R"(
+grid:
+  ramp_limit: 1 kW/s
+  ramp_window: 1 s
+  psd_segment: 20 s
+  start: 290 s
+  bands:
+    - {f_low: 0.1 Hz, f_high: 2 Hz, limit: 100 MW}
+    - {f_low: 3 Hz, f_high: 10 Hz}
+)";
+  const FacilitySpec spec = loadFacilityFromString(text, "pod_grid.yaml", kData + "facilities");
+  REQUIRE(spec.grid.present);
+  REQUIRE(spec.grid.bands.size() == 2);
+  const double dt = spec.gpu_step;
+  const Scenario sc = loadScenarioFromString(
+      "dctwin_scenario: 1\nname: t\nduration: 360 s\noutput_interval: 60 s\n", "t.yaml");
+  FastFrames fr;
+  fr.fast = dt;  // every GPU step
+  const auto h5 = std::filesystem::temp_directory_path() / "dctwin_grid_test.h5";
+  Hdf5Sink file(h5.string(), 10, 0.1);
+  std::vector<RunSink*> sinks{&fr, &file};
+  const RunReport rep = runFacility(spec, sc, RunSettings{}, sinks);
+  REQUIRE(rep.result.ok);
+  REQUIRE(fr.P.size() == std::size_t(std::lround(360 / dt)));
+  // 1. energy closes: the meter's sum over the steps = utility + CDU pump energy at the end (the
+  // pumps at the solver's last state inside each coupling window: within 1e-4 of the total)
+  double E = 0;
+  for (double P : fr.P) E += P * dt;
+  const double E_rows = fr.E_utility.back() + fr.E_pump.back();
+  CHECK(E == Approx(E_rows).epsilon(1e-4));
+  // the meter is above the IT power and swings once the job runs
+  const GridReport& g = rep.summary.grid;
+  REQUIRE(g.valid);
+  CHECK(g.value(GridCol::Dt) == Approx(dt));  // the shortest sink interval: every step
+  CHECK(g.value(GridCol::TStart) == Approx(290).margin(dt));
+  CHECK(g.value(GridCol::TEnd) == Approx(360));
+  CHECK(g.value(GridCol::Min) <= g.value(GridCol::Mean));
+  CHECK(g.value(GridCol::Mean) <= g.value(GridCol::Max));
+  CHECK(g.value(GridCol::PeakToPeak) > 0.05 * g.value(GridCol::Max));  // the training swing
+  CHECK(g.value(GridCol::MaxRiseWindow) > 1e3);
+  CHECK(g.value(GridCol::RampMet) == 0);  // 1 kW/s: exceeded
+  REQUIRE(g.vec(GridCol::BandMet).size() == 2);
+  CHECK(g.vec(GridCol::BandMet)[0] == 1);         // 100 MW: met
+  CHECK(std::isnan(g.vec(GridCol::BandMet)[1]));  // no limit: not checked
+  CHECK(g.vec(GridCol::BandRms)[0] > 0);
+  // the spectrum's variance is the series' (Parseval) within the windowing's loss
+  const auto& S = g.vec(GridCol::PsdDensity);
+  const auto& f = g.vec(GridCol::PsdFrequency);
+  REQUIRE(S.size() == f.size());
+  double var = 0;
+  for (double s : S) var += s * (f[1] - f[0]);
+  const double sd = g.value(GridCol::Std);
+  CHECK(std::sqrt(var) <= 1.05 * sd);
+  CHECK(std::sqrt(var) >= 0.5 * sd);
+  // the summary prints it
+  const std::string text_out = rep.text();
+  CHECK(text_out.find("grid (meter)") != std::string::npos);
+  CHECK(text_out.find("EXCEEDED") != std::string::npos);
+  // 2. the results file: /power/P_utility every 0.1 s and /grid/* with units and basis, read by
+  // the reader as any dataset (Python's read_results reads the same)
+  const ResultsData d = readResults(h5.string());
+  const ResultsSeries* pu = d.find("/power/P_utility");
+  REQUIRE(pu != nullptr);
+  CHECK(pu->units == "W");
+  CHECK(pu->rows == std::size_t(std::lround(360 / 0.1)));
+  const ResultsSeries* met = d.find("/grid/bands/met");
+  REQUIRE(met != nullptr);
+  CHECK(met->rows == 2);
+  const ResultsSeries* ramp = d.find("/grid/max_rise_window");
+  REQUIRE(ramp != nullptr);
+  CHECK(ramp->units == "W/s");
+  CHECK(d.find("/grid/dt")->at(0) == Approx(0.1));  // the file's own series
+  std::filesystem::remove(h5);
+}
+
+TEST_CASE("a run without --power-interval has no meter series and no grid metrics", "[grid]") {
+  const FacilitySpec spec = loadFacilityFromString(podText(), "pod.yaml", kData + "facilities");
+  const Scenario sc = loadScenarioFromString(
+      "dctwin_scenario: 1\nname: t\nduration: 20 s\noutput_interval: 10 s\n", "t.yaml");
+  FastFrames fr;
+  std::vector<RunSink*> sinks{&fr};
+  const RunReport rep = runFacility(spec, sc, RunSettings{}, sinks);
+  REQUIRE(rep.result.ok);
+  CHECK(fr.P.empty());
+  CHECK_FALSE(rep.summary.grid.valid);
+  CHECK(rep.text().find("grid (meter)") == std::string::npos);
+}
+
+TEST_CASE("grid section: bad bands and limits are errors that name the key", "[grid]") {
+  const std::string pod = podText();
+  SECTION("a band with f_low >= f_high") {
+    const auto errs = errorsOf(pod + "grid:\n  bands:\n    - {f_low: 2 Hz, f_high: 1 Hz}\n");
+    CHECK(anyError(errs, "grid.bands[0].f_high", "above the band's f_low (2 Hz)"));
+  }
+  SECTION("a negative limit") {
+    const auto errs =
+        errorsOf(pod + "grid:\n  bands:\n    - {f_low: 0.1 Hz, f_high: 2 Hz, limit: -1 MW}\n");
+    CHECK(anyError(errs, "grid.bands[0].limit", ""));
+  }
+  SECTION("a negative ramp limit") {
+    const auto errs = errorsOf(pod + "grid:\n  ramp_limit: -5 MW/s\n");
+    CHECK(anyError(errs, "grid.ramp_limit", ""));
+  }
+  SECTION("a limit with no band") {
+    const auto errs = errorsOf(pod + "grid:\n  limit: 5 MW\n");
+    CHECK(anyError(errs, "grid", "unknown key 'limit'"));  // the key table names the keys
+    const auto errs2 = errorsOf(pod + "grid:\n  bands:\n    - {limit: 5 MW}\n");
+    CHECK(anyError(errs2, "grid.bands[0]", "f_low"));
+  }
+  SECTION("a ramp limit in the wrong unit") {
+    const auto errs = errorsOf(pod + "grid:\n  ramp_limit: 5 MW\n");
+    CHECK(anyError(errs, "grid.ramp_limit", ""));
+  }
+  SECTION("a grid section without a power section") {
+    std::string no_power = pod;
+    const auto a = no_power.find("\npower:");
+    const auto b = no_power.find("\nprotection:");
+    REQUIRE(a != std::string::npos);
+    REQUIRE(b != std::string::npos);
+    no_power.erase(a, b - a);
+    const auto errs = errorsOf(no_power + "grid:\n  ramp_limit: 5 MW/s\n");
+    CHECK(anyError(errs, "grid", "power section"));
+  }
+}
