@@ -115,7 +115,7 @@ class ZoomChartView : public QChartView {
     if (e->button() == Qt::LeftButton && (e->position() - press_).manhattanLength() < 4 &&
         chart()->plotArea().contains(e->position())) {
       const QPointF v = chart()->mapToValue(e->position());
-      emit panel_->timeClicked(v.x() * 60.0);
+      emit panel_->timeClicked(v.x() * panel_->unit_.seconds);
       e->accept();
       return;
     }
@@ -226,9 +226,22 @@ void ChartPanel::setGpus(const std::vector<int>& gpus) {
   rebuild();
 }
 
+ChartPanel::TimeUnit ChartPanel::timeUnitFor(double duration) {
+  if (duration > 4 * 86400.0) return {86400.0, "d"};
+  if (duration > 2 * 3600.0) return {3600.0, "h"};
+  return {60.0, "min"};
+}
+
+QString ChartPanel::timeAxisTitle() const {
+  // a run with a calendar (a plant's weather) says where t = 0 falls
+  const QString date = run_ ? run_->dateAt(0.0) : QString();
+  return date.isEmpty() ? QString("time (%1)").arg(unit_.name)
+                        : QString("time (%1) since %2 %3").arg(unit_.name, date, run_->timeZone());
+}
+
 void ChartPanel::setCursorTime(double t) {
   cursor_t_ = t;
-  const double x = t / 60.0;
+  const double x = t / unit_.seconds;
   cursor_->replace(QList<QPointF>{QPointF(x, ay_->min()), QPointF(x, ay_->max())});
 }
 
@@ -308,6 +321,13 @@ void ChartPanel::rebuild() {
   values_.clear();
   owners_.clear();
   double ymin = 1e300, ymax = -1e300, tmax = 0;
+  {  // the time axis's unit from the longest run plotted
+    double longest = 0;
+    for (const Want& w : want)
+      if (!w.d->time.empty()) longest = std::max(longest, w.d->time.back());
+    unit_ = timeUnitFor(longest);
+    ax_->setTitleText(timeAxisTitle());
+  }
   int colour = 0;
   int nrun = 0;
   for (const Want& w : want) nrun += w.d == run_;
@@ -335,7 +355,7 @@ void ChartPanel::rebuild() {
       }
       vals[row] = v;
       if (std::isnan(v)) continue;
-      pts.append(QPointF(d.time[row] / 60.0, v));
+      pts.append(QPointF(d.time[row] / unit_.seconds, v));
       ymin = std::min(ymin, v);
       ymax = std::max(ymax, v);
     }
@@ -365,7 +385,7 @@ void ChartPanel::rebuild() {
       a->setLabelFormat(QString("%.%1f").arg(tickDecimals(t[1] - t[0])));
     };
     nice(ay_, ymin - pad, ymax + pad, ny);
-    nice(ax_, 0, std::max(tmax / 60.0, 1.0), nx);
+    nice(ax_, 0, std::max(tmax / unit_.seconds, 1.0), nx);
   }
   chart_->setTitle(
       QString(Q.name) +

@@ -41,6 +41,15 @@ class ChartPanel : public QWidget {
   QString csvText() const;
   bool exportCsv(const QString& path, QString* error = nullptr) const;
   QImage renderImage();
+  // the time axis's unit: seconds per unit and its name ("min", "h", "d"), by the longest run
+  // plotted: minutes up to 2 h, hours up to 4 days, days beyond (a year is 365 d, not 525,600 min)
+  struct TimeUnit {
+    double seconds = 60;
+    const char* name = "min";
+  };
+  static TimeUnit timeUnitFor(double duration);
+  TimeUnit timeUnit() const { return unit_; }
+  QString timeAxisTitle() const;
 
  signals:
   void quantityChanged(int k);
@@ -54,6 +63,7 @@ class ChartPanel : public QWidget {
   const RunData* base_ = nullptr;
   std::vector<int> racks_, gpus_;
   double cursor_t_ = 0;
+  TimeUnit unit_;
   QComboBox* combo_ = nullptr;
   QChart* chart_ = nullptr;
   ZoomChartView* view_ = nullptr;

@@ -14,6 +14,7 @@
 #include <QtTest>
 #include <set>
 
+#include "gui/charts.h"
 #include "gui/distributions.h"
 #include "gui/floor_plan.h"
 #include "gui/job_view.h"
@@ -233,6 +234,10 @@ class GuiViewsTest : public QObject {
     QVERIFY(dateTicks(d, 0, 1.5 * day).empty());
     d.has_calendar = false;
     QVERIFY(dateTicks(d, 0, 365 * day).empty());
+    // the charts' time axis: minutes up to 2 h, hours up to 4 days, days beyond
+    QCOMPARE(QString(ChartPanel::timeUnitFor(3600).name), QString("min"));
+    QCOMPARE(QString(ChartPanel::timeUnitFor(3 * day).name), QString("h"));
+    QCOMPARE(ChartPanel::timeUnitFor(365 * day).seconds, day);
   }
 
   void plantAndWeather() {
@@ -287,6 +292,9 @@ class GuiViewsTest : public QObject {
     QVERIFY2(label.contains(date) && label.contains(tz), qPrintable(label));
     const QString note = pv->findChild<QLabel*>("plantNote")->text();
     QVERIFY2(note.contains(date), qPrintable(note));
+    // the charts say where t = 0 falls in the calendar
+    const QString title = w.chart(0)->timeAxisTitle();
+    QVERIFY2(title.contains(d.dateAt(0.0)) && title.contains(tz), qPrintable(title));
     QVERIFY(!d.source_path.isEmpty());
     {  // the run's results file: the same calendar
       const RunData f = RunData::fromResults(readResults(d.source_path.toStdString()));
