@@ -685,7 +685,7 @@ PyResults runPy(PyFacility& fac, const py::object& scenario, const py::object& d
   R.source = "run";
   rec.fill(R);
   R.layout = layoutDict(report.layout);
-  if (record_patterns.empty()) jobModelInto(R, report.layout);  // with the series of a full run
+  if (record_patterns.empty()) jobModelInto(R, report.layout);    // with the series of a full run
   if (record_patterns.empty()) gridInto(R, report.summary.grid);  // with --power-interval
   const RunResult& r = report.result;
   R.events = eventList(r.events);

@@ -33,8 +33,10 @@ struct Out {
   RunResult res;
 };
 
-void run(Out& o, const std::string& scenario, double duration, int threads = 1) {
-  FacilitySpec spec = loadFacilityFromString(podText(), "pod.yaml");
+// a facility's text with a scenario's, run for `duration` at one output every 300 s
+void runText(Out& o, const std::string& facility, const std::string& scenario, double duration,
+             int threads = 1) {
+  FacilitySpec spec = loadFacilityFromString(facility, "pod.yaml");
   applyScenario(loadScenarioFromString(scenario, "s.yaml"), spec);
   o.m = compileFacility(spec);
   o.m.options.output_interval = 300;
@@ -44,6 +46,10 @@ void run(Out& o, const std::string& scenario, double duration, int threads = 1) 
   ro.duration = duration;
   o.res = simulate(o.m, o.st, ro, nullptr);
   REQUIRE(o.res.ok);
+}
+
+void run(Out& o, const std::string& scenario, double duration, int threads = 1) {
+  runText(o, podText(), scenario, duration, threads);
 }
 
 std::string errorOf(const std::string& scenario) {
@@ -262,20 +268,10 @@ std::string badMountPod(const std::string& job_extra = "") {
 
 void runPolicy(Out& o, const std::string& facility, const std::string& policy, int spares,
                int threads = 1, double duration = 7200) {
-  FacilitySpec spec = loadFacilityFromString(facility, "pod_w45.yaml");
-  applyScenario(loadScenarioFromString("hot_spares: " + std::to_string(spares) +
-                                           "\nstragglers: {policy: " + policy +
-                                           ", threshold: 0.1, window: 10 min}\n",
-                                       "s.yaml"),
-                spec);
-  o.m = compileFacility(spec);
-  o.m.options.output_interval = 300;
-  o.m.options.threads = threads;
-  o.st = makeState(o.m, o.m.fws_T.eval(0.0));
-  RunOptions ro;
-  ro.duration = duration;
-  o.res = simulate(o.m, o.st, ro, nullptr);
-  REQUIRE(o.res.ok);
+  runText(o, facility,
+          "hot_spares: " + std::to_string(spares) + "\nstragglers: {policy: " + policy +
+              ", threshold: 0.1, window: 10 min}\n",
+          duration, threads);
 }
 
 double jobCapSum(const Out& o) {
