@@ -1,8 +1,10 @@
 #include "solver/run/estimate.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
+#include <map>
 #include <set>
 
 #include "solver/input/keys.h"
@@ -120,6 +122,31 @@ EstimateStats estimateStats(const std::vector<EstimateResult>& rs) {
   return st;
 }
 
+std::vector<ScalingSeries> scalingSeries(const std::vector<EstimateResult>& rs) {
+  std::map<std::string, std::vector<const EstimateResult*>> by_tag;
+  for (const auto& r : rs)
+    if (r.error.empty() && r.c.measured_step_time > 0 && r.d.step_time > 0)
+      for (const auto& tag : r.c.tags)
+        if (tag.find("scaling") != std::string::npos) by_tag[tag].push_back(&r);
+  std::vector<ScalingSeries> out;
+  for (auto& [tag, v] : by_tag) {
+    if (v.size() < 2) continue;
+    std::stable_sort(v.begin(), v.end(), [](auto* a, auto* b) { return a->c.gpus < b->c.gpus; });
+    auto mfu = [](const EstimateResult& r, double step) {
+      return r.d.mfu * r.d.step_time / step;  // the same FLOPs over the other step
+    };
+    ScalingSeries s;
+    s.tag = tag;
+    s.cases = int(v.size());
+    s.gpus_first = v.front()->c.gpus, s.gpus_last = v.back()->c.gpus;
+    s.measured_first = mfu(*v.front(), v.front()->c.measured_step_time);
+    s.measured_last = mfu(*v.back(), v.back()->c.measured_step_time);
+    s.estimated_first = v.front()->d.mfu, s.estimated_last = v.back()->d.mfu;
+    out.push_back(s);
+  }
+  return out;
+}
+
 std::string estimateTable(const std::vector<EstimateResult>& rs, bool detail) {
   std::string o;
   char line[512];
@@ -170,6 +197,16 @@ std::string estimateTable(const std::vector<EstimateResult>& rs, bool detail) {
     std::snprintf(line, sizeof line,
                   "%d cases with a measured step time: mean |delta| %.2f %%, max |delta| %.2f %%\n",
                   st.measured, 100 * st.mean_abs, 100 * st.max_abs);
+    o += line;
+  }
+  for (const ScalingSeries& s : scalingSeries(rs)) {
+    std::snprintf(line, sizeof line,
+                  "series %s (%d cases, %d to %d GPUs): MFU measured %.1f -> %.1f %% (%+.1f "
+                  "points), estimated %.1f -> %.1f %% (%+.1f points): growth off by %+.1f points\n",
+                  s.tag.c_str(), s.cases, s.gpus_first, s.gpus_last, 100 * s.measured_first,
+                  100 * s.measured_last, 100 * (s.measured_last - s.measured_first),
+                  100 * s.estimated_first, 100 * s.estimated_last,
+                  100 * (s.estimated_last - s.estimated_first), 100 * s.growthError());
     o += line;
   }
   if (st.failed > 0) o += std::to_string(st.failed) + " case(s) could not be estimated\n";

@@ -53,6 +53,21 @@ struct EstimateStats {
 };
 EstimateStats estimateStats(const std::vector<EstimateResult>& r);
 
+// a published scaling series: the measured cases sharing a tag that names a scaling series
+// ("…scaling…"), from the fewest GPUs to the most. MFU by the step model's FLOP count (PaLM's
+// convention, docs/models/job.md) of the measured and the estimated step: how the model follows
+// the series' growth, in percentage points from its first case to its last
+struct ScalingSeries {
+  std::string tag;
+  int cases = 0, gpus_first = 0, gpus_last = 0;
+  double measured_first = 0, measured_last = 0;    // MFU                              (1)
+  double estimated_first = 0, estimated_last = 0;  // MFU                              (1)
+  double growthError() const {  // estimated growth - measured growth                (1)
+    return (estimated_last - estimated_first) - (measured_last - measured_first);
+  }
+};
+std::vector<ScalingSeries> scalingSeries(const std::vector<EstimateResult>& r);
+
 // the printed table of cases (and, where measured, the errors and their mean and max)
 std::string estimateTable(const std::vector<EstimateResult>& r, bool detail);
 
