@@ -399,11 +399,17 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
   // 16 x 16 random Hadamard transform); each copy is written at e bytes an element plus its
   // scales. (The weights are quantized once per step and cached over the micro-batches.)
   double q_f = 0, q_b = 0;
+  // bytes per element of a quantized copy (with its scales); BF16: 2
+  const double e_q =
+      w.precision == Precision::FP4 ? 0.5 + 1.0 / 16
+      : w.precision == Precision::BF16
+          ? 2.0
+          : (w.fp8_recipe == ModelWorkloadSpec::Fp8Recipe::Mxfp8 ? 1.0 + 1.0 / 32 : 1.0);
   if (w.precision != Precision::BF16) {
     using FR = ModelWorkloadSpec::Fp8Recipe;
     const bool fp4 = w.precision == Precision::FP4;
     const double reads = fp4 ? 4.0 : w.fp8_recipe == FR::Tensorwise ? 2.0 : 1.0;
-    const double e = fp4 ? 0.5 + 1.0 / 16 : w.fp8_recipe == FR::Mxfp8 ? 1.0 + 1.0 / 32 : 1.0;
+    const double e = e_q;
     const double per = 2.0 * reads + 2.0 * e;
     q_f = per * T * (2.0 * x.h + (x.h + fw) / tp);              // QKV, proj, FC1, FC2 in
     q_b = per * T * (x.qkv / tp + x.h + mats * fw / tp + x.h);  // their outputs' gradients
@@ -459,10 +465,16 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
   // activations of one layer and micro-batch (bytes), generalising [F28]'s 34 s b h:
   //   attention: QKV input 2, Q 2, K and V 4 g dh / h, output 2 (s b h units); MLP: FC1 input
   //   2, activation input 2 f (x2 gated) / h, FC2 input 2 f / h; norms 4; the replicated parts
-  //   (QKV and FC1 inputs, norms) divided by tp with sequence parallelism
-  const double act_repl = Tsp * (2.0 + 2.0 + 4.0) * x.h;
+  //   (QKV and FC1 inputs, norms) divided by tp with sequence parallelism.
+  //   In FP8 / FP4 a GEMM keeps its input quantized (Transformer Engine saves the quantized
+  //   copy the weight gradient reads, `module/linear.py` [F99]): the QKV, FC1 and FC2 inputs at
+  //   e_q bytes, and the projection its own quantized copy of the attention output (in BF16
+  //   one tensor serves both)
+  const bool quantized = w.precision != Precision::BF16;
+  const double act_repl = Tsp * (e_q + e_q + 4.0) * x.h;
   const double act_shard =
-      T * (2.0 * x.h + 4.0 * x.g * x.dh + 2.0 * x.h) / tp + T * (2.0 * mats * fw + 2.0 * fw) / tp;
+      T * (2.0 * x.h + 4.0 * x.g * x.dh + 2.0 * x.h + (quantized ? e_q * x.h : 0.0)) / tp +
+      T * (2.0 * mats * fw + e_q * fw) / tp;
   // unfused attention also keeps the scores: softmax output 2, dropout mask 1, its output 2 (B
   // per score) [F28]
   const double act_scores = unfused ? 5.0 * b * heads_local * (x.s / cp) * x.s : 0.0;
@@ -500,12 +512,26 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
   d.mem_optimizer = 12.0 * P_local / shards;  // fp32 master, m, v [F39][F92]
   const double fixed =
       d.mem_weights + d.mem_gradients + (w.offload_optimizer ? 0.0 : d.mem_optimizer);
-  const double act_keep = w.offload_activations ? 1.0 / std::max(1.0, inflight) : 1.0;
+  // activation offload: whole micro-batches (all but one in flight), or layer by layer: N layers
+  // of each micro-batch written to host memory after their forward and read back before their
+  // backward, one layer in transit beside the resident ones (Megatron / Transformer Engine's CPU
+  // offloading, which needs pp = 1 [F77][F99])
+  const int n_off = w.offload_activations ? w.offload_activation_layers : 0;
+  if (n_off < 0) fail("offload", "activation_layers must be >= 0");
+  if (n_off > 0 && pp > 1)
+    fail("offload", "activation_layers = " + str(n_off) +
+                        " offloads layer by layer, which runs with pp = 1 only (pp = " + str(pp) +
+                        "): leave it out to offload whole micro-batches");
+  if (n_off > 0 && n_off >= stage[0])
+    fail("offload", "activation_layers = " + str(n_off) + " must be fewer than the " +
+                        str(stage[0]) + " layers");
+  const double act_keep = w.offload_activations && n_off == 0 ? 1.0 / std::max(1.0, inflight) : 1.0;
+  auto kept = [&](double layers) { return n_off > 0 ? layers - n_off + 1.0 : layers; };
   const double logits_mem = 4.0 * T * x.V / tp;  // fp32 logits of the micro-batch (last stage)
   auto actMem = [&](double per_layer) {
-    const double first = per_layer * L_first * inflight * act_keep;
+    const double first = per_layer * kept(L_first) * inflight * act_keep;
     const double last =
-        per_layer * stage[pp - 1] * (pp > 1 ? 1.0 : inflight) * act_keep + logits_mem;
+        per_layer * kept(stage[pp - 1]) * (pp > 1 ? 1.0 : inflight) * act_keep + logits_mem;
     return std::max(first, last);
   };
   const double cap = gpu.hbm_capacity;
@@ -517,9 +543,10 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
   }
   d.recompute = rc;
   d.full_recompute = rc == R::Full;
-  d.mem_activations = actMem(rc == R::Full        ? act_full
-                             : rc == R::Selective ? act_selective
-                                                  : act_none);
+  const double act_layer = rc == R::Full        ? act_full
+                           : rc == R::Selective ? act_selective
+                                                : act_none;  // per layer and micro-batch (B)
+  d.mem_activations = actMem(act_layer);
   d.memory_per_gpu = fixed + d.mem_activations;
   if (d.memory_per_gpu > cap) {
     // what would fit: more pipeline or tensor parallelism at full recompute
@@ -692,11 +719,23 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
         place("offload", "offloaded optimizer state", d.mem_optimizer, w.offload_tier);
     d.t_optimizer_host = hostTransferTime(host, d.host.optimizer_tier, 28.0 * local_params);
   }
-  if (w.offload_activations) {
+  double t_act_exposed = 0;
+  if (w.offload_activations && n_off > 0) {
+    // each offloaded layer's write runs beside the next layer's forward, its read beside the
+    // backward of the layer after it: what a transfer takes beyond that compute is exposed
+    d.host.activation_tier =
+        place("offload", "offloaded activations", act_layer * n_off * inflight, w.offload_tier);
+    const double t_x = hostTransferTime(host, d.host.activation_tier, act_layer);
+    const double Ls = std::max(1, d.stage_layers_max);
+    const double t_f = d.fwd.total() / Ls, t_b = d.bwd.total() / Ls;
+    d.t_activations_host = M * 2.0 * n_off * t_x;
+    t_act_exposed = M * n_off * (std::max(0.0, t_x - t_f) + std::max(0.0, t_x - t_b));
+  } else if (w.offload_activations) {
     const double resident = d.mem_activations;
     d.host.activation_tier = place("offload", "offloaded activations",
                                    resident * std::max(0.0, inflight - 1.0), w.offload_tier);
     d.t_activations_host = hostTransferTime(host, d.host.activation_tier, 2.0 * resident * M);
+    t_act_exposed = (1 - w.activation_offload_overlap) * d.t_activations_host;
   }
   const double F = M * (d.fwd.gemm + d.fwd.attention);
   const double Bw = M * (d.bwd.gemm + d.bwd.attention + d.bwd.recompute);
@@ -765,9 +804,8 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
                        d.pp_level == 1 ? 0.3 : 0.0, d.pp_level == 2 ? 0.5 : 0.0, false, d.pp_level,
                        d.pp.beta * std::min(1.0, d.t_pp_exposed / std::max(d.pp.total(), 1e-30))));
   if (w.offload_activations)
-    ph.push_back(phase("activation_offload",
-                       (1 - w.activation_offload_overlap) * d.t_activations_host, B::Communication,
-                       0.05, 0.20, 0.0, 0.0, false, 3));
+    ph.push_back(phase("activation_offload", t_act_exposed, B::Communication, 0.05, 0.20, 0.0, 0.0,
+                       false, 3));
   ph.push_back(
       phase("elementwise", M * (d.fwd.memory + d.bwd.memory), B::Memory, 0.15, 0.90, 0.0, 0.0));
   if (staggered) {

@@ -106,6 +106,10 @@ struct ModelWorkloadSpec {
   double data_bytes_per_token = 4;   // int32 token ids (d); more for images, video        (B)
   bool offload_optimizer = false;    // optimizer state (12 B / local parameter) in host memory
   bool offload_activations = false;  // all but one micro-batch's activations in host memory
+  // with offload_activations: this many layers of each micro-batch keep their activations in host
+  // memory, written after their forward and read back for their backward beside the next layer's
+  // compute (Megatron's cpu_offloading_num_layers; needs pp = 1); 0: whole micro-batches
+  int offload_activation_layers = 0;
   double activation_offload_overlap = 0.5;  // of the activation transfers hidden (a)    (1)
   HostTier offload_tier = HostTier::Auto;   // Auto: the local tier if it fits, else CXL
 };

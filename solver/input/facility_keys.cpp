@@ -792,10 +792,17 @@ const Section kWorkloadOffload{
                "28 B per local parameter through the tier"),
      boolean("activations")
          .dflt("false")
-         .docs("all but one micro-batch's activations in host memory"),
+         .docs("activations in host memory: all but one micro-batch's, or with activation_layers "
+               "those of that many layers"),
+     integer("activation_layers", 0, 100000)
+         .dflt("0")
+         .docs("with activations: this many layers of each micro-batch offload their activations "
+               "after their forward and reload them for their backward, the transfers beside the "
+               "next layer's compute (Megatron's cpu_offloading_num_layers; pp = 1, fewer than the "
+               "layers); 0: whole micro-batches"),
      quantity("activation_overlap", Dim::None, kOverlap)
          .dflt("0.5")
-         .docs("share of the activation transfers hidden behind compute (a)"),
+         .docs("share of the whole micro-batches' activation transfers hidden behind compute (a)"),
      choice("tier", {"auto", "lpddr", "cxl"})
          .dflt("auto")
          .docs("auto: the local tier if it fits, else the CXL tier")}};

@@ -132,6 +132,7 @@ void readWorkload(reader::MapIn& wm, JobSpec& j) {
     j.workload_loc["offload"] = o->loc();
     o->read("optimizer", s.offload_optimizer);
     o->read("activations", s.offload_activations);
+    o->read("activation_layers", s.offload_activation_layers);
     o->read("activation_overlap", s.activation_offload_overlap);
     std::string t;
     if (o->read("tier", t))

@@ -374,3 +374,64 @@ TEST_CASE(
   const double h = 8192, f = 28672, t = 8, qkv = h + 2 * 8 * 128;
   CHECK(q_b / q_f == Approx((qkv / t + h + 2 * f / t + h) / (2 * h + (h + f) / t)).epsilon(1e-9));
 }
+
+TEST_CASE("step model: activations offloaded layer by layer (pp = 1) and FP8's quantized copies",
+          "[job_model]") {
+  // Llama 3 70B on 64 GB200 with FSDP, TP 1 x PP 1, two sequences per micro-batch (the Megatron
+  // Bridge recipe's layout)
+  ModelWorkloadSpec w = llama70b();
+  w.tp = 1, w.pp = 1, w.global_batch = 256, w.micro_batch_size = 2;
+  w.sharding = ModelWorkloadSpec::Sharding::OptimGradsParams;
+  w.precision = Precision::FP8;
+  w.grad_reduce_bf16 = true;
+  w.recompute = ModelWorkloadSpec::Recompute::Full;  // fits without offload: the reference
+  GpuCapability g = kGb200;
+  g.hbm_capacity = 288e9;  // GB300's HBM: every variant below fits
+  const DescribedJob full = describe(w, g, 64, 72);
+  // FP8 keeps the QKV, FC1 and FC2 inputs at 1 B: less activation memory than BF16 at the same
+  // layout, and the same at full recompute (the layer input stays BF16)
+  w.recompute = ModelWorkloadSpec::Recompute::None;
+  w.offload_activations = true;
+  w.offload_activation_layers = 40;
+  const DescribedJob off40 = describe(w, g, 64, 72);
+  auto perLayer = [&](Precision p) {  // from the resident memory at 30 and 40 layers offloaded
+    ModelWorkloadSpec x = w;
+    x.precision = p;
+    x.offload_activation_layers = 30;
+    const double m30 = describe(x, g, 64, 72).mem_activations;
+    x.offload_activation_layers = 40;
+    return (m30 - describe(x, g, 64, 72).mem_activations) / 10.0;
+  };
+  CHECK(perLayer(Precision::FP8) < 0.9 * perLayer(Precision::BF16));
+  // resident: 80 - 40 layers and one in transit, of the micro-batch's per-layer activations
+  ModelWorkloadSpec w20 = w;
+  w20.offload_activation_layers = 20;
+  const DescribedJob off20 = describe(w20, g, 64, 72);
+  const double logits = 4.0 * 2 * 8192 * 128256;
+  const double per_layer = (off20.mem_activations - off40.mem_activations) / 20.0;
+  CHECK(off40.mem_activations == Approx(41 * per_layer + logits).epsilon(1e-9));
+  // the transfers: every offloaded layer written and read once per micro-batch, over the Grace
+  // LPDDR shared by two GPUs; what exceeds the next layer's compute is the exposed phase
+  CHECK(off40.host.activation_tier == HostTier::Lpddr);
+  const HostMemorySpec host;
+  const double t_x = hostTransferTime(host, HostTier::Lpddr, per_layer);
+  CHECK(off40.t_activations_host == Approx(2.0 * 2 * 40 * t_x).epsilon(1e-9));
+  const PhaseSpec* ph = phaseNamed(off40.job, "activation_offload");
+  REQUIRE(ph != nullptr);
+  const double t_f = off40.fwd.total() / 80, t_b = off40.bwd.total() / 80;
+  CHECK(ph->duration ==
+        Approx(2 * 40 * (std::max(0.0, t_x - t_f) + std::max(0.0, t_x - t_b))).epsilon(1e-9));
+  CHECK(ph->duration < off40.t_activations_host);
+  // no recompute is faster than full recompute when the transfers hide mostly
+  CHECK(off40.step_time < full.step_time);
+  // bad input: more layers than the stage has, or a pipeline
+  ModelWorkloadSpec bad = w;
+  bad.offload_activation_layers = 80;
+  CHECK(errorKey(bad, g, 64, 72).rfind("offload | ", 0) == 0);
+  bad = llama70b();
+  bad.offload_activations = true;
+  bad.offload_activation_layers = 4;
+  const std::string e = errorKey(bad);
+  CHECK(e.rfind("offload | ", 0) == 0);
+  CHECK(e.find("pp = 4") != std::string::npos);
+}

@@ -24,7 +24,7 @@ def test_estimate_validation_suite():
     assert all(r["error"] == "" for r in rs)
     assert all(r["measured_step_time"] > 0 for r in rs)
     mean = sum(abs(r["delta"]) for r in rs) / len(rs)
-    assert mean < 0.105  # the CLI's --tolerance in tests/CMakeLists.txt
+    assert mean < 0.095  # the CLI's --tolerance in tests/CMakeLists.txt
     assert any(r["id"].endswith("_fsdp") for r in rs)  # sharding: optim_grads_params
 
 
