@@ -93,4 +93,35 @@ double gridPower(const StorageParams& p, double P_rack, double dt, StorageState&
   return P_rack - P_s;
 }
 
+double siteBatteryPower(const StorageParams& p, double eta_rt, double P_site, double dt,
+                        StorageState& s, double& P_out, double& loss) {
+  P_out = loss = 0;
+  if (!s.primed) {
+    s.avg = P_site;
+    s.primed = true;
+  } else if (p.tau > 0) {
+    const double a = dt / p.tau;
+    s.avg = (s.avg + a * P_site) / (1 + a);
+  } else {
+    s.avg = P_site;
+  }
+  if (dt <= 0) return P_site;
+  double target = p.target_W > 0 ? p.target_W : s.avg;
+  if (p.soc_tau > 0) target += (0.5 * p.capacity_J - s.soc_J) / p.soc_tau;
+  double P_s = P_site - target;  // > 0: discharge
+  if (p.P_max_W > 0) P_s = std::clamp(P_s, -p.P_max_W, p.P_max_W);
+  const double eta = std::sqrt(std::clamp(eta_rt, 1e-6, 1.0));  // each way
+  if (P_s > 0) {                                                // the cells give P_s / eta
+    P_s = std::min(P_s, std::max(0.0, s.soc_J) * eta / dt);
+    s.soc_J = std::max(0.0, s.soc_J - P_s / eta * dt);
+    loss = P_s / eta - P_s;
+  } else if (P_s < 0) {  // the cells take eta |P_s|
+    P_s = -std::min(-P_s, std::max(0.0, p.capacity_J - s.soc_J) / (eta * dt));
+    s.soc_J = std::min(p.capacity_J, s.soc_J - eta * P_s * dt);
+    loss = -P_s * (1 - eta);
+  }
+  P_out = P_s;
+  return P_site - P_s;
+}
+
 }  // namespace dctwin

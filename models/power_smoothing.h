@@ -81,4 +81,12 @@ struct StorageState {
 // the grid power (W) for a rack drawing P_rack (W) during a step dt; updates soc and the average
 double gridPower(const StorageParams& p, double P_rack, double dt, StorageState& s);
 
+// a site battery at the point of interconnection (docs/models/grid.md "Mitigations"): the same
+// control as the rack store (the meter follows a moving average of the site's demand, the SOC
+// pulled back to half), with conversion losses: of a round-trip efficiency eta_rt, sqrt(eta_rt)
+// each way. Returns the meter power (W) for a site demand P_site (W); `P_out` the power the battery
+// gives the site (> 0 discharging, < 0 charging) and `loss` its conversion loss (>= 0), both W.
+double siteBatteryPower(const StorageParams& p, double eta_rt, double P_site, double dt,
+                        StorageState& s, double& P_out, double& loss);
+
 }  // namespace dctwin

@@ -63,6 +63,16 @@ struct PowerChainParams {
   double generator_start_delay = 0;  // start + transfer, NFPA 110 Type 10: <= 10 s [K111] (s)
   bool cdu_pumps_on_ups = true;      // CDU pumps on the UPS output
   bool plant_on_ups = true;          // facility-water plant pumps on the UPS output
+  // a site battery at the point of interconnection (docs/models/grid.md "Mitigations"): the meter
+  // follows a moving average of the site's demand, the battery gives or takes the rest
+  struct SiteBattery {
+    bool present = false;
+    double capacity_J = 0;  // usable energy                                          (J)
+    double P_max_W = 0;     // charge / discharge limit                               (W)
+    double eta_rt = 0.82;   // round-trip efficiency, the US fleet's 2019 mean [K137]  (1)
+    double tau = 60;        // moving-average time constant                           (s)
+    double soc_tau = 0;     // SOC pulled back to half with this time constant; 0: off (s)
+  } battery;
 };
 
 // the utility's limits on the site's demand at the point of interconnection, and how the meter's

@@ -93,10 +93,12 @@ void annualInit(const FacilityModel& m, State& st) {
   // the power chain: cumulative and interval energies
   PowerLayerState& p = st.pl;
   for (double* v : {&p.E_it, &p.E_psu, &p.E_bus, &p.E_ups, &p.E_tx, &p.E_utility, &p.E_battery,
-                    &p.E_storage_drawn, &p.iv_storage})
+                    &p.E_storage_drawn, &p.iv_storage, &p.E_bess_loss})
     reg.add(*v);
   a.off_iv_time = reg.add(p.iv_time);
   a.off_utility = reg.add(p.iv_utility);
+  a.off_bess = reg.add(p.iv_bess);
+  a.off_bess_loss = reg.add(p.iv_bess_loss);
   a.off_ups_in = reg.add(p.iv_ups_in);
   a.off_ups_out = reg.add(p.iv_ups_out);
   a.off_ups_loss = reg.add(p.iv_ups_loss);
@@ -220,6 +222,8 @@ void annualBeginSlow(const FacilityModel& m, State& st, double t, const double* 
     }
     for (std::size_t b = 0; b < p.bus_loss.size(); ++b) p.bus_loss[b] = s[a.off_bus_loss + b] / w;
     p.P_utility = s[a.off_utility] / w;
+    p.P_bess = s[a.off_bess] / w;  // the site battery's window means
+    p.P_bess_loss = s[a.off_bess_loss] / w;
     p.P_ups_in = s[a.off_ups_in] / w;
     p.P_ups_out = s[a.off_ups_out] / w;
     p.P_ups_loss = s[a.off_ups_loss] / w;

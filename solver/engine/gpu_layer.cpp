@@ -341,8 +341,9 @@ void resetGpuInterval(const FacilityModel& m, State& st) {
   }
   PowerLayerState& p = st.pl;
   p.iv_time = p.iv_utility = p.iv_ups_in = p.iv_ups_out = p.iv_ups_loss = p.iv_storage = 0;
-  p.iv_air_it = 0;  // air-cooled racks
-  p.iv_sw_it = 0;   // switch racks
+  p.iv_bess = p.iv_bess_loss = 0;  // the site battery
+  p.iv_air_it = 0;                 // air-cooled racks
+  p.iv_sw_it = 0;                  // switch racks
   for (auto* v : {&p.iv_rack_P_in, &p.iv_rack_psu_loss, &p.iv_bus_loss})
     std::fill(v->begin(), v->end(), 0.0);
 }

@@ -45,7 +45,8 @@ void facilityPowers(const FacilityModel& m, State& st) {
     for (double P : st.pl.rack_P_in) P_it += P;
     P_it += st.pl.P_air_it;  // air-cooled racks, fed at the utility meter
     P_it += st.pl.P_sw_it;   // switch racks
-    pl.P_chain_loss = std::max(st.pl.P_utility - P_it, 0.0);
+    // (the site battery: what it gave the site is demand, its conversion loss a loss)
+    pl.P_chain_loss = std::max(st.pl.P_utility + st.pl.P_bess - P_it, 0.0) + st.pl.P_bess_loss;
   } else {
     for (double P : st.sig.P_rack) P_it += P;
     // air-cooled racks: IT + their own fans (IT load, The Green Grid [P22])

@@ -42,6 +42,12 @@ void initPowerLayer(const FacilityModel& m, State& st) {
   p.air_powered.assign(m.nair, 1);
   p.air_cut.assign(m.nair, static_cast<char>(AirRackCut::None));
   p.P_sw_it = p.iv_sw_it = 0;  // switch racks
+  p.bess = StorageState{};
+  p.P_bess = p.P_bess_loss = p.iv_bess = p.iv_bess_loss = p.E_bess_loss = 0;
+  if (m.power.battery.present) {
+    p.bess.soc_J = 0.5 * m.power.battery.capacity_J;  // starts half charged, as the rack stores
+    p.E_storage0 += p.bess.soc_J;
+  }
   p.E_stored_last = m.power.ups_count * p.ups.soc_J + p.E_storage0;
   p.E_storage_drawn = p.iv_storage = 0;
 }
@@ -194,6 +200,15 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
   p.P_utility = P_in + p.P_tx_loss;
   // air-cooled racks without a busway: fed directly at the utility meter
   p.P_utility += P_air_direct;
+  // the site battery between the site's bus and the meter (docs/models/grid.md "Mitigations")
+  if (ps.battery.present) {
+    const auto& b = ps.battery;
+    p.P_utility = siteBatteryPower({b.capacity_J, b.P_max_W, 0.0, b.tau, b.soc_tau}, b.eta_rt,
+                                   p.P_utility, dt, p.bess, p.P_bess, p.P_bess_loss);
+    p.iv_bess += p.P_bess * dt;
+    p.iv_bess_loss += p.P_bess_loss * dt;
+    p.E_bess_loss += p.P_bess_loss * dt;
+  }
   E_it += p.P_air_it * dt;
   p.iv_air_it += p.P_air_it * dt;
   E_it += p.P_sw_it * dt;  // switch racks
@@ -210,6 +225,7 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
   double E_stored = ps.has_ups ? ps.ups_count * p.ups.soc_J : 0.0;
   for (int r = 0; r < m.nrack; ++r)
     if (m.rack_has_storage[r]) E_stored += p.storage[r].soc_J;
+  if (ps.battery.present) E_stored += p.bess.soc_J;
   p.E_storage_drawn += p.E_stored_last - E_stored;
   p.iv_storage += p.E_stored_last - E_stored;
   p.E_stored_last = E_stored;

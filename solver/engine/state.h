@@ -210,6 +210,10 @@ struct PowerLayerState {
   std::vector<double> rack_P_grid;    // after the rack storage                     (W)
   std::vector<double> rack_P_dc;      // DC power of a powered rack (0 when cut)     (W)
   double E_storage0 = 0;              // stored energy at t = 0                      (J)
+  // the site battery at the meter: its store, the power it gives the site (> 0 discharging) and
+  // its conversion loss at the last fast step, their interval sums and the cumulative loss
+  StorageState bess;
+  double P_bess = 0, P_bess_loss = 0, iv_bess = 0, iv_bess_loss = 0, E_bess_loss = 0;
   double P_ups_in = 0, P_ups_out = 0, P_ups_loss = 0, P_tx_loss = 0, P_utility = 0;  // all units
   // cumulative energies (J)
   double E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_utility = 0, E_battery = 0;
@@ -287,6 +291,7 @@ struct AnnualState {
   // offsets into acc of the power layer's interval energies whose means replace its instants
   int off_rack_P_in = -1, off_rack_psu_loss = -1, off_bus_loss = -1, off_utility = -1;
   int off_ups_in = -1, off_ups_out = -1, off_ups_loss = -1, off_air_it = -1, off_iv_time = -1;
+  int off_bess = -1, off_bess_loss = -1;  // the site battery's interval sums
   // per rack: heat to the liquid, electrical power, heat to air over the window (J), and the
   // rack inlet at its end (K); per GPU group: the window's largest die and HBM temperatures (K)
   std::vector<double> E_Q_liquid, E_P, E_Q_air, T_in_ref;

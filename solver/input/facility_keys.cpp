@@ -1050,6 +1050,25 @@ const Section kBusway{
          .req()
          .docs("rack names, or all racks not yet on a busway")}};
 
+// a battery at the point of interconnection (docs/models/grid.md "Mitigations")
+const Section kSiteBattery{
+    "facility.power.site_battery",
+    "a site battery at the point of interconnection: the meter follows a moving average of the "
+    "site's demand, the battery gives or takes the rest within its power and energy "
+    "(docs/models/grid.md \"Mitigations\")",
+    {quantity("capacity", Dim::Energy, {0, 1e15, true, false, "> 0 J"}).req(),
+     quantity("max_power", Dim::Power, {0, 1e10, true, false, "> 0 W"})
+         .req()
+         .docs("charge and discharge limit at the site's bus"),
+     quantity("time_constant", Dim::Time, kPhaseDuration)
+         .req()
+         .docs("the meter follows a moving average of the site's demand over this"),
+     quantity("recovery_time", Dim::Time, kPhaseDuration)
+         .docs("state of charge pulled back to half with this time constant; none: not pulled"),
+     quantity("efficiency", Dim::None, {0, 1, true, true, "> 0 and <= 1"})
+         .dflt("0.82")
+         .docs("round-trip efficiency (the US utility-scale battery fleet's 2019 mean [K137])")}};
+
 const Section kPowerSection{
     "facility.power",
     "the power chain from the utility to the racks (docs/models/power_chain.md); every rack "
@@ -1078,7 +1097,8 @@ const Section kPowerSection{
      boolean("plant_on_ups")
          .dflt("true")
          .docs("the facility-water plant's pumps are fed from the UPS; false: no facility-water "
-               "flow while utility and generator are off")}};
+               "flow while utility and generator are off"),
+     map("site_battery", kSiteBattery)}};
 
 //---------------------------------------------------------------------------------------------
 // GPU-to-GPU variation (docs/models/gpu_variation.md): spreads per catalog GPU type, overridden by

@@ -476,6 +476,14 @@ class FacilityReader {
     pw.read("generator_start_delay", P.generator_start_delay);
     pw.read("cdu_pumps_on_ups", P.cdu_pumps_on_ups);
     pw.read("plant_on_ups", P.plant_on_ups);
+    if (auto sb = pw.map("site_battery")) {
+      P.battery.present = true;
+      sb->read("capacity", P.battery.capacity_J);
+      sb->read("max_power", P.battery.P_max_W);
+      sb->read("time_constant", P.battery.tau);
+      sb->read("recovery_time", P.battery.soc_tau);
+      sb->read("efficiency", P.battery.eta_rt);
+    }
     pw.read("transformer_count", P.transformer_count);
     pw.read("ups_count", P.ups_count);
     if (pw.read("shelf", name)) {

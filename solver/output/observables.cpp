@@ -711,6 +711,12 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return one(m.power.ups.battery_J > 0 ? pl.ups.soc_J / m.power.ups.battery_J : 0.0);
     case Obs::UpsPLoss:
       return one(ivMean(pl.iv_ups_loss, pl.P_ups_loss));
+    case Obs::SiteBatteryP:
+      return one(ivMean(pl.iv_bess, pl.P_bess));
+    case Obs::SiteBatterySoc:
+      return one(m.power.battery.present && m.power.battery.capacity_J > 0
+                     ? pl.bess.soc_J / m.power.battery.capacity_J
+                     : 0.0);
     case Obs::FacilityPTotal:
       return one(P_total_mean());
     case Obs::FacilityPTotalNow:
@@ -736,7 +742,7 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     case Obs::EnergyIt:
       return one(pl.E_it);
     case Obs::EnergyPowerChainLoss:
-      return one(pl.E_psu + pl.E_bus + pl.E_ups + pl.E_tx);
+      return one(pl.E_psu + pl.E_bus + pl.E_ups + pl.E_tx + pl.E_bess_loss);
     case Obs::EnergyPsuLoss:
       return one(pl.E_psu);
     case Obs::EnergyBuswayLoss:
@@ -745,6 +751,8 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       return one(pl.E_ups);
     case Obs::EnergyTransformerLoss:
       return one(pl.E_tx);
+    case Obs::EnergySiteBatteryLoss:
+      return one(pl.E_bess_loss);
     case Obs::EnergyPumpElectric:
       return one(e.pump_electric);
     case Obs::FacilityQFacilityWater:

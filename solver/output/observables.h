@@ -276,6 +276,12 @@ enum class Rate { Output, Fast };
   X(UpsPLoss, "/ups/P_loss", "W", IntervalMean, Facility, Power, Output,                           \
     "UPS conversion, standby and charging loss, mean over the output interval",                    \
     "all modules together")                                                                        \
+  X(SiteBatteryP, "/site_battery/P", "W", IntervalMean, Facility, Power, Output,                   \
+    "power the site battery gives the site's bus (> 0 discharging, < 0 charging), mean over the "  \
+    "output interval; 0 without a site battery",                                                   \
+    "energy over the interval / its length (docs/models/grid.md \"Mitigations\")")                 \
+  X(SiteBatterySoc, "/site_battery/SOC", "1", Instant, Facility, Power, Output,                    \
+    "site battery state of charge; 0 without a site battery", "stored energy / capacity")          \
   X(FacilityPTotal, "/facility/P_total", "W", IntervalMean, Facility, Power, Output,               \
     "utility power (IT + power-chain losses + CDU pumps), mean over the output interval",          \
     "utility energy + CDU pump energy over the interval / its length")                             \
@@ -304,7 +310,8 @@ enum class Rate { Output, Fast };
     "cumulative DC energy delivered to the racks (+ air-cooled racks' IT and fan energy)",         \
     "sum over the fast steps")                                                                     \
   X(EnergyPowerChainLoss, "/energy/power_chain_loss", "J", Cumulative, Facility, Power, Output,    \
-    "cumulative shelf + busway + UPS + transformer losses", "sum of the four stages below")        \
+    "cumulative shelf + busway + UPS + transformer (+ site battery) losses",                       \
+    "sum of the stages below")                                                                     \
   X(EnergyPsuLoss, "/energy/psu_loss", "J", Cumulative, Facility, Power, Output,                   \
     "cumulative conversion loss of the rack power shelves", "sum over the fast steps")             \
   X(EnergyBuswayLoss, "/energy/busway_loss", "J", Cumulative, Facility, Power, Output,             \
@@ -313,8 +320,12 @@ enum class Rate { Output, Fast };
     "cumulative UPS loss", "sum over the fast steps")                                              \
   X(EnergyTransformerLoss, "/energy/transformer_loss", "J", Cumulative, Facility, Power, Output,   \
     "cumulative transformer loss", "sum over the fast steps")                                      \
+  X(EnergySiteBatteryLoss, "/energy/site_battery_loss", "J", Cumulative, Facility, Power, Output,  \
+    "cumulative conversion loss of the site battery (0 without one)",                              \
+    "sum over the fast steps of its charge and discharge losses")                                  \
   X(EnergyStorageDrawn, "/energy/storage_drawn", "J", Cumulative, Facility, Power, Output,         \
-    "cumulative net energy drawn from the UPS batteries and rack stores (recharge counts "         \
+    "cumulative net energy drawn from the UPS batteries, rack stores and the site battery "        \
+    "(recharge counts "                                                                            \
     "negative); PUE credits it",                                                                   \
     "stored energy at t = 0 less now, summed over the fast steps")                                 \
   X(EnergyPumpElectric, "/energy/pump_electric", "J", Cumulative, Facility, Always, Output,        \

@@ -114,6 +114,7 @@ void SummarySink::row(const OutputFrame& f) {
     s.E_bus = f.scalar(Obs::EnergyBuswayLoss);
     s.E_ups = f.scalar(Obs::EnergyUpsLoss);
     s.E_tx = f.scalar(Obs::EnergyTransformerLoss);
+    s.E_bess = f.scalar(Obs::EnergySiteBatteryLoss);
     for (double x : col(Obs::BuswayLoadRatio)) s.bus_load_max = std::max(s.bus_load_max, x);
     s.racks_unpowered = 0;
     for (double p : col(Obs::RackPowered)) s.racks_unpowered += p > 0.5 ? 0 : 1;
@@ -257,8 +258,13 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
     const double T = s.t_end, it_ac = s.E_it_dc + s.E_psu;
     line("  power chain (mean)  utility %.1f kW; IT %.1f kW at the racks' AC input (%.1f kW DC)",
          s.E_utility / T / 1e3, it_ac / T / 1e3, s.E_it_dc / T / 1e3);
-    line("  losses by stage     shelves %.2f kW, busways %.2f kW, UPS %.2f kW, transformer %.2f kW",
-         s.E_psu / T / 1e3, s.E_bus / T / 1e3, s.E_ups / T / 1e3, s.E_tx / T / 1e3);
+    char bess[64] = "";
+    if (s.E_bess > 0)
+      std::snprintf(bess, sizeof bess, ", site battery %.2f kW", s.E_bess / T / 1e3);
+    line(
+        "  losses by stage     shelves %.2f kW, busways %.2f kW, UPS %.2f kW, transformer %.2f "
+        "kW%s",
+        s.E_psu / T / 1e3, s.E_bus / T / 1e3, s.E_ups / T / 1e3, s.E_tx / T / 1e3, bess);
     line(
         "  PUE                 %.4f  ((utility + stores drawn + CDU pumps) / IT AC energy; "
         "ExaDigiT form %.4f)",

@@ -75,6 +75,7 @@ struct RunSummary {
   // power chain, cumulative (J)
   double E_storage = 0;  // net energy drawn from the UPS batteries and rack stores (J)
   double E_utility = 0, E_it_dc = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_pump = 0;
+  double E_bess = 0;  // the site battery's conversion loss (J)
   // the plant (docs/models/plant.md): energies (J), site water (kg), cost, CO2 (kg), mode times (s)
   struct Plant {
     double E_facility = 0, E_it = 0, E_pumps = 0, E_fans = 0, E_chillers = 0, E_cond_fans = 0;

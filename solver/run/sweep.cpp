@@ -207,6 +207,7 @@ class MetricsSink : public RunSink {
       c.E_bus = f.scalar(Obs::EnergyBuswayLoss);
       c.E_ups = f.scalar(Obs::EnergyUpsLoss);
       c.E_tx = f.scalar(Obs::EnergyTransformerLoss);
+      c.E_tx += f.scalar(Obs::EnergySiteBatteryLoss);  // (the site battery's, with the stages')
     }
     if (f.has(Obs::EnergyFacility)) {
       c.E_facility = f.scalar(Obs::EnergyFacility);

@@ -3,6 +3,7 @@
 // limits, the results file's /grid datasets, and the grid: section's bad input
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -195,4 +196,98 @@ TEST_CASE("grid section: bad bands and limits are errors that name the key", "[g
     const auto errs = errorsOf(no_power + "grid:\n  ramp_limit: 5 MW/s\n");
     CHECK(anyError(errs, "grid", "power section"));
   }
+}
+
+namespace {
+
+// the pod with a site battery under its power section
+std::string podWithBattery(const std::string& battery) {
+  std::string text = podText();
+  const std::string at = "\npower:\n";
+  const auto i = text.find(at);
+  return text.insert(i + at.size(), "  site_battery: " + battery + "\n");
+}
+
+struct MeterRun {
+  std::vector<double> P;  // the meter at every GPU step from 320 s
+  double E_meter = 0, E_utility = 0, E_pump = 0, E_storage = 0, E_it = 0, E_chain = 0, E_loss = 0,
+         soc_min = 2, soc_max = -1;
+  std::string text;
+};
+
+MeterRun runMeter(const std::string& facility) {
+  struct Sink : RunSink {
+    double fast = 0;
+    MeterRun* r = nullptr;
+    void row(const OutputFrame& f) override {
+      r->E_utility = f.scalar(Obs::EnergyUtility);
+      r->E_pump = f.scalar(Obs::EnergyPumpElectric);
+      r->E_storage = f.scalar(Obs::EnergyStorageDrawn);
+      r->E_it = f.scalar(Obs::EnergyIt);
+      r->E_chain = f.scalar(Obs::EnergyPowerChainLoss);
+      r->E_loss = f.scalar(Obs::EnergySiteBatteryLoss);
+      r->soc_min = std::min(r->soc_min, f.scalar(Obs::SiteBatterySoc));
+      r->soc_max = std::max(r->soc_max, f.scalar(Obs::SiteBatterySoc));
+    }
+    double fastInterval() const override { return fast; }
+    void fastRow(const OutputFrame& f) override {
+      r->E_meter += f.scalar(Obs::PowerPUtility) * fast;
+      if (f.t > 320) r->P.push_back(f.scalar(Obs::PowerPUtility));
+    }
+  };
+  MeterRun r;
+  const FacilitySpec spec = loadFacilityFromString(facility, "pod_bess.yaml", kData + "facilities");
+  const Scenario sc = loadScenarioFromString(
+      "dctwin_scenario: 1\nname: t\nduration: 400 s\noutput_interval: 20 s\n", "t.yaml");
+  Sink s;
+  s.fast = spec.gpu_step;
+  s.r = &r;
+  std::vector<RunSink*> sinks{&s};
+  const RunReport rep = runFacility(spec, sc, RunSettings{}, sinks);
+  REQUIRE(rep.result.ok);
+  r.text = rep.text();
+  return r;
+}
+
+double stdOf(const std::vector<double>& v) {
+  double m = 0, q = 0;
+  for (double x : v) m += x;
+  m /= double(v.size());
+  for (double x : v) q += (x - m) * (x - m);
+  return std::sqrt(q / double(v.size()));
+}
+
+}  // namespace
+
+TEST_CASE(
+    "site battery at the meter: it takes the training swing off the meter, its losses close the "
+    "energy, bad keys are errors",
+    "[grid][power_chain]") {
+  // the pod's job from 5 min swings the meter by several hundred kW every iteration; a 50 kWh,
+  // 1 MW battery following a 30 s moving average takes the swing
+  const MeterRun off = runMeter(podText());
+  const MeterRun on = runMeter(
+      podWithBattery("{capacity: 50 kWh, max_power: 1 MW, time_constant: 30 s, recovery_time: "
+                     "600 s, efficiency: 0.85}"));
+  REQUIRE(on.P.size() == off.P.size());
+  CHECK(stdOf(on.P) < 0.3 * stdOf(off.P));
+  // energy: the meter's sum is the utility rows' (+ pumps); utility + what the stores gave =
+  // IT + the chain's losses, the battery's among them
+  CHECK(on.E_meter == Approx(on.E_utility + on.E_pump).epsilon(1e-4));
+  CHECK(on.E_utility + on.E_storage == Approx(on.E_it + on.E_chain).epsilon(1e-6));
+  CHECK(on.E_loss > 0);
+  CHECK(off.E_loss == 0);
+  CHECK(on.E_chain - on.E_loss == Approx(off.E_chain).epsilon(2e-3));
+  CHECK(on.soc_min >= 0);
+  CHECK(on.soc_max <= 1);
+  CHECK(on.soc_max > on.soc_min);
+  CHECK(on.text.find("site battery") != std::string::npos);
+  // a round trip at 0.85: the losses are about 1 - sqrt(0.85) = 7.8 % of the energy through
+  CHECK(on.E_loss < 0.2 * (on.E_utility + on.E_storage));
+  // bad input names the key
+  CHECK(anyError(errorsOf(podWithBattery("{capacity: 50 kWh, max_power: 1 MW, time_constant: 30 "
+                                         "s, efficiency: 1.5}")),
+                 "site_battery.efficiency", ""));
+  CHECK(anyError(errorsOf(podWithBattery("{max_power: 1 MW, time_constant: 30 s}")), "site_battery",
+                 "capacity"));
 }
