@@ -37,7 +37,12 @@ struct FastFrames : RunSink {
   void begin(const RunLayout&, const FrameLayout& f) override { F = f; }
   void row(const OutputFrame& f) override {
     E_utility.push_back(f.scalar(Obs::EnergyUtility));
-    E_pump.push_back(f.scalar(Obs::EnergyPumpElectric));
+    // the cooling the meter feeds besides the plant: CDU pumps and the air handlers' fans and
+    // chiller (docs/models/air_handler.md)
+    double E = f.scalar(Obs::EnergyPumpElectric);
+    if (f.has(Obs::EnergyAirHandlerFans))
+      E += f.scalar(Obs::EnergyAirHandlerFans) + f.scalar(Obs::EnergyAirHandlerChiller);
+    E_pump.push_back(E);
   }
   double fastInterval() const override { return fast; }
   void fastRow(const OutputFrame& f) override {
@@ -67,7 +72,8 @@ bool anyError(const std::vector<LoadError>& errs, const std::string& path_part,
 }  // namespace
 
 TEST_CASE(
-    "pod with --power-interval: the meter power closes on /energy/utility + CDU pumps, "
+    "pod with --power-interval: the meter power closes on /energy/utility + CDU pumps + air "
+    "handlers, "
     "the grid metrics and their limits are reported and written",
     "[grid][power_chain]") {
   // the pod's job starts at 5 min; the metrics read from 290 s; a ramp limit it cannot meet
