@@ -47,6 +47,7 @@ const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
                                                                   {"E_utility", "J"},
                                                                   {"E_it", "J"},
                                                                   {"E_cooling", "J"},
+                                                                  {"E_air_handlers", "J"},
                                                                   {"E_power_losses", "J"},
                                                                   {"PUE", "1"},
                                                                   {"pPUE_cooling", "1"},
@@ -135,6 +136,9 @@ const std::string& sweepMetricDescription(const std::string& name) {
       {"E_cooling",
        "CDU pump and air-handler (fans + chilled-water chiller) electrical energy over the "
        "window"},
+      {"E_air_handlers",
+       "air handlers' fan and chilled-water chiller energy over the window (NaN without air "
+       "handlers; docs/models/air_handler.md)"},
       {"E_power_losses", "shelf + busway + UPS + transformer losses over the window"},
       {"PUE",
        "energy PUE over the window (The Green Grid): with a plant /energy/facility / "

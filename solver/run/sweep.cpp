@@ -716,6 +716,7 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
                     : (e1.heat_in - e0.heat_in) - E_cool + (e1.E_air_racks - e0.E_air_racks);
     const double E_ah = e1.E_ah - e0.E_ah;  // the air handlers: cooling besides the CDU pumps
     x["E_cooling"] = E_cool + E_ah;
+    x["E_air_handlers"] = model.has_air_handlers ? E_ah : kNaN;
     x["E_power_losses"] = model.has_power ? E_loss : kNaN;
     const double E_it_ac = (e1.E_it - e0.E_it) + (e1.E_psu - e0.E_psu);
     x["PUE"] =

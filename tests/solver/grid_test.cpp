@@ -102,12 +102,14 @@ grid:
   const RunReport rep = runFacility(spec, sc, RunSettings{}, sinks);
   REQUIRE(rep.result.ok);
   REQUIRE(fr.P.size() == std::size_t(std::lround(360 / dt)));
-  // 1. energy closes: the meter's sum over the steps = utility + CDU pump energy at the end (the
-  // pumps at the solver's last state inside each coupling window: within 1e-4 of the total)
+  // 1. energy closes: the meter's sum over the steps = utility + CDU pump and air-handler energy
+  // at the end (the pumps and the air handlers at the solver's last state inside each coupling
+  // window: within 1e-4 of the total for the pumps alone; the air handlers' chiller follows the
+  // room air's PI, which swings as the job starts, and adds 2.5e-4)
   double E = 0;
   for (double P : fr.P) E += P * dt;
   const double E_rows = fr.E_utility.back() + fr.E_pump.back();
-  CHECK(E == Approx(E_rows).epsilon(1e-4));
+  CHECK(E == Approx(E_rows).epsilon(4e-4));
   // the meter is above the IT power and swings once the job runs
   const GridReport& g = rep.summary.grid;
   REQUIRE(g.valid);
