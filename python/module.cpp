@@ -316,6 +316,7 @@ py::dict countsDict(const RunLayout& L) {
   d["states"] = L.nstate;
   d["power"] = L.has_power;
   d["room_air"] = L.has_room;
+  d["air_handlers"] = L.has_air_handlers;
   d["plant"] = L.has_plant;
   return d;
 }
@@ -445,6 +446,8 @@ py::dict energyDict(const EnergyTotals& e) {
   d["gpu_stored"] = e.gpu_stored;
   d["air_in"] = e.air_in;
   d["air_removed"] = e.air_removed;
+  d["air_handler_fans"] = e.ah_fans;
+  d["air_handler_chiller"] = e.ah_chiller;
   d["air_stored"] = e.air_stored;
   d["pump_electric"] = e.pump_electric;
   return d;

@@ -27,6 +27,7 @@ Usage: python3 scripts/make_facilities.py [--halls N] [--cdus N] [--racks-per-cd
   --check  exit 1 when a committed file differs from what the script writes (CI-friendly)
 """
 import argparse
+import math
 import os
 import string
 import sys
@@ -158,6 +159,13 @@ def hall_workload(ngpu):
       distributed_optimizer: true""" % (ngpu // 128, 16 * (ngpu // 128))
 
 
+def air_handler_count(air_kw):
+    """fan-wall modules (18,600 m3/h each [K136]) that move the air heat's flow at a 12 K rise
+    (rho c_p 1.2 kg/m3 x 1005 J/(kg K)) at 75 % of their full speed (a)"""
+    airflow = max(9, int(air_kw / (1.2 * 1005 * 12) * 1e3))  # m3/s
+    return int(math.ceil(airflow / (18600.0 / 3600.0) / 0.75))
+
+
 def facility(name, halls, ncdu, rpc, optics=None):
     ngpu = halls * ncdu * rpc * 72
     nrack = halls * ncdu * rpc
@@ -181,8 +189,9 @@ site:
   ambient_temperature: 25 degC
   room_air:                          # the hall air: ~10 %% of the IT heat goes to air [K33]
     volume: %d m3
-    supply_temperature: 24 degC
-    airflow: %d m3/s                 # the air heat at a 12 K air rise (a)
+    air_handlers:                    # fan-wall modules on chilled water (docs/models/air_handler.md)
+      count: %d                      # 630 mm EC plug fans [K136]: the air heat's flow at a 12 K rise at 75 %% speed (a)
+      room_temperature: 36 degC      # return air: 24 degC supply + the racks' 12 K air rise (a)
 
 facility_water:
   fluid: water
@@ -206,7 +215,7 @@ power:
   shelf_breaker: breaker_mcb_63a_c
   busways:
 """ % (halls, ncdu, CDU_MODEL, rpc, RACK_TYPE, nrack, ngpu, it_mw, name, halls * ncdu, CDU_MODEL,
-       nrack, ngpu, max(400, int(nrack * 60)), max(9, int(air_kw / (1.2 * 1005 * 12) * 1e3)),
+       nrack, ngpu, max(400, int(nrack * 60)), air_handler_count(air_kw),
        halls * ncdu * TX_PER_CDU, halls * ncdu * UPS_PER_CDU))
     for _, _, busways in parts:
         out.extend(busways)

@@ -420,9 +420,14 @@ def power_means(f):
     else:  # without a power section: the coolant's heat less the pumps' (as the sweep's E_it)
         plus = ["energy/heat_in"] + (["energy/air_racks"] if "energy/air_racks" in f else [])
         out.append(("IT (heat into the coolant less the pumps)", plus, ["energy/pump_electric"]))
+    # the air handlers' fans and chiller (docs/models/air_handler.md): cooling the meter feeds
+    ah = [p for p in ("energy/air_handler_fans", "energy/air_handler_chiller") if p in f]
     if "energy/utility" in f:
-        out.append(("total (utility + CDU pumps)", ["energy/utility", "energy/pump_electric"], []))
+        out.append(("total (utility + CDU pumps + air handlers)" if ah else
+                    "total (utility + CDU pumps)", ["energy/utility", "energy/pump_electric"] + ah, []))
     out.append(("CDU pumps", ["energy/pump_electric"], []))
+    if ah:
+        out.append(("air handlers (fans + chiller)", ah, []))
     return [(lab, plus, minus) for lab, plus, minus in out if all(p in f for p in plus + minus)]
 
 

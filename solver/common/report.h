@@ -39,9 +39,13 @@ struct EnergyTotals {
   double gpu_to_coolant = 0;  // heat from the GPU cold plates into the coolant
   double gpu_stored = 0;      // change of the energy held in the GPU die, HBM and plate nodes
   // the room-air node (when the facility has one): air_in = air_removed + air_stored
-  double air_in = 0;         // rack air-side heat into the room air
-  double air_removed = 0;    // removed by the air handlers
-  double air_stored = 0;     // change of the energy held in the room air
+  double air_in = 0;       // rack air-side heat into the room air
+  double air_removed = 0;  // removed by the air handlers
+  double air_stored = 0;   // change of the energy held in the room air
+  // air handlers (docs/models/air_handler.md): their fans' heat is in the room air too, so
+  // air_in + ah_fans = air_removed + air_stored; the facility water takes air_removed + ah_chiller
+  double ah_fans = 0;        // air-handler fan electrical energy
+  double ah_chiller = 0;     // chilled-water chiller electrical energy
   double pump_electric = 0;  // CDU pump electrical energy
   double air_racks = 0;      // air-cooled racks' IT + fan energy (docs/models/air_rack.md)
   double balanceError() const { return heat_in - heat_out_fws - heat_loss - stored; }

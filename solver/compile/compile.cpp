@@ -91,6 +91,10 @@ void buildSparsity(FacilityModel& m) {
     }
   }
   if (m.room_state >= 0) addDeps(rows, m.room_state, {m.room_state});
+  if (m.ah_state >= 0) {  // the fans' speed from the PI on the room air; the PI on its error
+    addDeps(rows, m.room_state, {m.ah_state});
+    addDeps(rows, m.ah_state, {m.room_state, m.ah_state});
+  }
   // transpose to CSC
   std::vector<std::vector<int>> cols(m.nstate);
   for (int i = 0; i < m.nstate; ++i) {
@@ -1171,12 +1175,28 @@ void compilePowerChain(const FacilitySpec& spec, FacilityModel& m, Errors& err) 
 }
 
 // 6. room air (optional): one node after every CDU's block
-void compileRoomAir(const FacilitySpec& spec, FacilityModel& m, int& state) {
+void compileRoomAir(const FacilitySpec& spec, FacilityModel& m, int& state, Errors& err) {
   if (!spec.has_room_air) return;
   m.room_state = state++;
   m.room_C = kAirRho * spec.room_volume * kAirCp;
   m.room_G = kAirRho * spec.room_airflow * kAirCp;
   m.room_supply_T = spec.room_supply_T;
+  m.air_rho_cp = kAirRho * kAirCp;
+  m.room_T0 = spec.room_supply_T;
+  if (!spec.has_air_handlers) return;
+  // the air handlers: the room starts at their set point, their controller's integral after it
+  m.ah_state = state++;
+  m.ah = spec.air_handlers;
+  try {
+    checkAirHandler(m.ah);
+  } catch (const std::invalid_argument& e) {
+    err.add(SourceLoc{spec.file, 0, 0, "site.room_air.air_handlers"}, "", e.what());
+  }
+  m.room_T0 = m.ah.T_set;
+  if (!spec.air_chiller_capacity_given) {  // the coils' duty at full speed and the set point
+    const AirHandlerPoint full = airHandlerAt(m.ah, 1.0, m.ah.T_set, m.air_rho_cp);
+    m.ah.chiller.Q_ref = std::max(full.Q_coil, 1.0);
+  }
 }
 
 // what each state is (model.h StateKind), from the layout of each CDU's block
@@ -1193,6 +1213,7 @@ void classifyStates(FacilityModel& m) {
       if (s >= 0) m.state_kind[s] = StateKind::Control;
   }
   if (m.room_state >= 0) m.state_kind[m.room_state] = StateKind::RoomAir;
+  if (m.ah_state >= 0) m.state_kind[m.ah_state] = StateKind::Control;
 }
 
 // 8. the state count and kinds, the input discontinuities sorted and unique, the jacobian's
@@ -1235,7 +1256,7 @@ FacilityModel compileFacility(const FacilitySpec& spec) {
   m.variation_seed = spec.variation.seed;
   compileGroups(spec, m);
   // 6. room air; air-cooled racks (no states)
-  compileRoomAir(spec, m, state);
+  compileRoomAir(spec, m, state, err);
   compileAirRacks(spec, m);
   // 7. faults
   compileFaults(spec, m, err);

@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "models/actuator.h"
+#include "models/air_handler.h"
 #include "models/cold_plate.h"
 #include "models/controller.h"
 #include "models/fan.h"
@@ -110,10 +111,16 @@ struct FacilityModel {
   std::string currency;
   double grid_co2 = 0;  // (kg/kWh)
   // room-air node (optional): the last state, after every CDU's block
-  int room_state = -1;              // state index; -1: no room-air node
-  double room_C = 0;                // air heat capacity rho V c_p                         (J/K)
-  double room_G = 0;                // air-handler conductance rho V_dot c_p               (W/K)
-  double room_supply_T = 0;         // (K)
+  int room_state = -1;       // state index; -1: no room-air node
+  double room_C = 0;         // air heat capacity rho V c_p                         (J/K)
+  double room_G = 0;         // air-handler conductance rho V_dot c_p               (W/K)
+  double room_supply_T = 0;  // (K)
+  double room_T0 = 0;  // the room air at t = 0: the supply, or the air handlers' set point (K)
+  // air handlers (docs/models/air_handler.md): their fan-speed controller's integral is the
+  // state after the room air; -1: none (the fixed supply above)
+  int ah_state = -1;
+  AirHandlerParams ah;    // chiller Q_ref sized in compile when not given
+  double air_rho_cp = 0;  // rho_a c_a of the room air                               (J/(m3 K))
   std::vector<double> breakpoints;  // input discontinuities, sorted                 (s)
 
   // cdus (ncdu)

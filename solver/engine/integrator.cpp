@@ -32,7 +32,8 @@ struct Context {
 // rates are signals of the right-hand side just evaluated, so they cost no evaluation of their
 // own, where CVODES's quadratures would call the right-hand side once more per step): heat in,
 // heat to the facility water, losses, room air in and removed, pump electric, air-cooled racks
-constexpr int kEnergyIntegrals = 7;
+// , air-handler fans and chiller
+constexpr int kEnergyIntegrals = 9;
 
 void energyRates(const State& st, double* qd) {
   qd[0] = st.sig.heat_in;
@@ -46,6 +47,8 @@ void energyRates(const State& st, double* qd) {
   qd[6] = 0;
   for (std::size_t k = 0; k < st.sig.air_P.size(); ++k)
     qd[6] += st.sig.air_P[k] + st.sig.air_P_fan[k];
+  qd[7] = st.sig.ah_P_fan;
+  qd[8] = st.sig.ah_P_chiller;
 }
 
 int rhsFn(sunrealtype t, N_Vector y, N_Vector ydot, void* user) {
@@ -181,6 +184,7 @@ std::string describeState(const FacilityModel& m, int i) {
     }
   }
   if (i == m.room_state) return "room air temperature";
+  if (i == m.ah_state) return "air handlers' fan-speed controller";
   return "state " + std::to_string(i);
 }
 
@@ -258,6 +262,7 @@ struct Run {
         if (i == m.cdu_sensP_adr[c]) ad[i] = so.atol_ctrl;  // relative measurement (1)
       }
     if (m.room_state >= 0) ad[m.room_state] = so.atol_T;
+    if (m.ah_state >= 0) ad[m.ah_state] = so.atol_T * 10.0;  // K s, as a CDU's PI
     // CVODES's norms are weighted RMS over all n entries: the states' tolerances scaled by
     // sqrt(nstate / n) keep every norm what it is over the states alone, and the integrals'
     // weights 1 / (rtol |q| + 1e300) vanish in it
@@ -299,6 +304,8 @@ struct Run {
     res.energy.air_removed = qd[4];
     res.energy.pump_electric = qd[5];
     res.energy.air_racks = qd[6];
+    res.energy.ah_fans = qd[7];
+    res.energy.ah_chiller = qd[8];
     res.energy.air_stored =
         m.room_state >= 0 ? m.room_C * (yd[m.room_state] - st.y0[m.room_state]) : 0.0;
     res.energy.stored = storedEnergy(m, yd, st.y0.data());
@@ -317,7 +324,7 @@ struct Run {
     resetGpuInterval(m, st);
     if (annual && st.annual.slow) annualHoldMaxima(m, st, yd);
     st.pl.t_row = tt;
-    st.pl.E_pump_row = res.energy.pump_electric;
+    st.pl.E_pump_row = res.energy.pump_electric + res.energy.ah_fans + res.energy.ah_chiller;
   }
 
   // 3b. the GPU layer first, over the coupling window, with the coolant state at its start

@@ -40,6 +40,8 @@ void facilityPowers(const FacilityModel& m, State& st) {
   PlantLayerState& pl = st.plant;
   pl.P_cdu_pumps = 0;
   for (double P : st.sig.P_pump) pl.P_cdu_pumps += P;
+  pl.P_air_handlers = st.sig.ah_P_fan + st.sig.ah_P_chiller;
+  pl.Q_air_water = st.sig.ah_Q_water;
   double P_it = 0;
   if (m.has_power) {
     for (double P : st.pl.rack_P_in) P_it += P;
@@ -65,6 +67,8 @@ void accumulate(const FacilityModel& m, PlantLayerState& pl, double t) {
   pl.E_it += pl.P_it * dt;
   pl.E_chain_loss += pl.P_chain_loss * dt;
   pl.E_cdu_pumps += pl.P_cdu_pumps * dt;
+  pl.E_air_handlers += pl.P_air_handlers * dt;
+  pl.E_air_water += pl.Q_air_water * dt;
   pl.E_pump += s.P_pump * dt;
   pl.E_fan += s.P_fan * dt;
   pl.E_chiller += s.P_chiller * dt;
@@ -74,7 +78,8 @@ void accumulate(const FacilityModel& m, PlantLayerState& pl, double t) {
   pl.water_evap += s.evaporation * dt;
   pl.water_drift += s.drift * dt;
   pl.water_blowdown += s.blowdown * dt;
-  const double P_dc = pl.P_it + pl.P_chain_loss + pl.P_cdu_pumps + pl.plantPower();
+  const double P_dc =
+      pl.P_it + pl.P_chain_loss + pl.P_cdu_pumps + pl.P_air_handlers + pl.plantPower();
   const double kWh = P_dc * dt / 3.6e6;
   pl.cost += price(m, m.plant_start + pl.t_last) * kWh;
   pl.co2 += m.grid_co2 * kWh;
@@ -96,7 +101,10 @@ bool plantLayerStep(const FacilityModel& m, State& st, double t, const double* y
     mT += mp * y[m.stateAdr(c, kTHexPrim)];
   }
   const Fluid& fp = m.fluids[m.fws_fluid];
-  const double T_ret = msum > 0 ? mT / msum : pl.s.T_supply;
+  double T_ret = msum > 0 ? mT / msum : pl.s.T_supply;
+  // the air handlers' coils and their chiller's condenser hand their heat to the facility water
+  // (docs/models/air_handler.md): it joins the return the plant rejects
+  if (msum > 0) T_ret += st.sig.ah_Q_water / (msum * fp.cp(T_ret));
   const double T_old = pl.s.T_supply, dp_old = pl.s.dp_cdu;
   const AirState air = m.weather.at(m.plant_start + t);
   plantStep(m.plant, pl.s, t, T_ret, msum, msum / fp.rho(T_ret), fp.cp(T_ret), air);

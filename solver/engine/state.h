@@ -46,6 +46,9 @@ struct Signals {
   // totals
   double heat_in = 0, heat_out_fws = 0, heat_loss = 0;  // (W)
   double air_in = 0, air_removed = 0;  // room air: rack air-side heat in, air handlers out (W)
+  // air handlers (docs/models/air_handler.md): fan speed ratio, fan and chiller power (W), heat
+  // into the facility water (coil duty + chiller) (W), supply air (K), chiller part load (1)
+  double ah_speed = 0, ah_P_fan = 0, ah_P_chiller = 0, ah_Q_water = 0, ah_T_supply = 0, ah_plr = 0;
   int hydraulic_failures = 0;  // nested solves that did not converge (counted, never thrown)
   int range_state = -1;        // the state furthest outside its fluid's range at the last
   double range_value = 0;      // evaluation (-1: none), and its value (K)
@@ -241,9 +244,12 @@ struct PlantLayerState {
   double next = 0;    // time of the next plant step                               (s)
   double t_last = 0;  // time of the last step                                     (s)
   // facility powers held over the step (W): IT as PUE counts it, power-chain losses, CDU pumps
-  double P_it = 0, P_chain_loss = 0, P_cdu_pumps = 0;
+  // and the air handlers' fans and chiller (docs/models/air_handler.md)
+  double P_it = 0, P_chain_loss = 0, P_cdu_pumps = 0, P_air_handlers = 0;
   // cumulative from t = 0: energies (J), water (kg), cost (currency), CO2 (kg), time per mode (s)
-  double E_it = 0, E_chain_loss = 0, E_cdu_pumps = 0;
+  double E_it = 0, E_chain_loss = 0, E_cdu_pumps = 0, E_air_handlers = 0;
+  double E_air_water = 0;  // heat the air handlers put into the facility water (coils + chiller)
+  double Q_air_water = 0;  // that heat flow, held over the step                    (W)
   double E_pump = 0, E_fan = 0, E_chiller = 0, E_cond_fan = 0;
   double E_load = 0, E_rejected = 0;  // heat from the facility water, heat to the air
   double water_evap = 0, water_drift = 0, water_blowdown = 0;
@@ -252,7 +258,9 @@ struct PlantLayerState {
   double plantPower() const { return s.P_pump + s.P_fan + s.P_chiller + s.P_cond_fan; }
   double plantEnergy() const { return E_pump + E_fan + E_chiller + E_cond_fan; }
   double water() const { return water_evap + water_drift + water_blowdown; }
-  double facilityEnergy() const { return E_it + E_chain_loss + E_cdu_pumps + plantEnergy(); }
+  double facilityEnergy() const {
+    return E_it + E_chain_loss + E_cdu_pumps + E_air_handlers + plantEnergy();
+  }
 };
 
 // the multi-rate annual mode between its windows (solver/engine/annual.cpp,

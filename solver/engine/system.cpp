@@ -282,7 +282,8 @@ void solveSecondary(const FacilityModel& m, const State& st, Signals& sig, int c
 State makeState(const FacilityModel& m, double T_init) {
   State st;
   st.y.assign(m.nstate, T_init);
-  if (m.room_state >= 0) st.y[m.room_state] = m.room_supply_T;
+  if (m.room_state >= 0) st.y[m.room_state] = m.room_T0;
+  if (m.ah_state >= 0) st.y[m.ah_state] = 0.0;  // integral 0: the fans start at min speed [P1]
   st.scratch.assign(m.nstate, 0.0);
   st.cdu_part.assign(m.ncdu, CduRhsPart{});
   initGpuLayer(m, st, T_init);
@@ -763,7 +764,24 @@ int evalRhs(const FacilityModel& m, State& st, double t, const double* y, double
     sig.air_in += P + fp.P_fan;
   }
   sig.air_removed = 0;
-  if (m.room_state >= 0) {
+  if (m.ah_state >= 0) {
+    // air handlers (docs/models/air_handler.md): fan speed by the PI on the room air, the
+    // coils' duty at that speed, the fans' heat into the air; the chiller of the chilled water
+    // on the facility water's supply
+    const double T_room = y[m.room_state], x = y[m.ah_state];
+    const double e = T_room - m.ah.T_set;
+    const AirHandlerPoint ap = airHandlerAt(m.ah, piOutput(m.ah.pi, e, x), T_room, m.air_rho_cp);
+    const AirHandlerWater aw = airHandlerWater(m.ah, ap.Q_coil, fwsSupplyTemperature(m, st, t));
+    sig.air_removed = ap.Q_coil;
+    sig.ah_speed = ap.y;
+    sig.ah_P_fan = ap.P_fan;
+    sig.ah_T_supply = ap.T_supply_air;
+    sig.ah_P_chiller = aw.P_chiller;
+    sig.ah_Q_water = aw.Q_water;
+    sig.ah_plr = aw.PLR;
+    ydot[m.room_state] = (sig.air_in + ap.P_fan - ap.Q_coil) / m.room_C;
+    ydot[m.ah_state] = piStateDerivative(m.ah.pi, e, x);
+  } else if (m.room_state >= 0) {
     const double T_room = y[m.room_state];
     sig.air_removed = m.room_G * (T_room - m.room_supply_T);
     ydot[m.room_state] = (sig.air_in - sig.air_removed) / m.room_C;

@@ -72,18 +72,54 @@ const Section kSeries{
 //---------------------------------------------------------------------------------------------
 // site and facility water
 
+const Section kAirHandlers{
+    "facility.site.room_air.air_handlers",
+    "CRAH units or fan-wall modules with chilled-water coils that cool the room air, their fan "
+    "speed on the room (return) air temperature; their fans and the chiller of their chilled water "
+    "count in PUE (docs/models/air_handler.md)",
+    {integer("count", 1, 100000).req().docs("identical units (or fan-wall fan modules)"),
+     quantity("rated_airflow", Dim::VolumeFlow, {0, 1000, true, true, "> 0 and < 1000 m3/s"})
+         .dflt("18600 m3/h")
+         .docs("airflow of one unit at full speed (630 mm EC plug fan [K136])"),
+     quantity("rated_fan_power", Dim::Power, {0, 1e6, false, true, ">= 0 W and < 1 MW"})
+         .dflt("2.7 kW")
+         .docs("fan input power of one unit at full speed [K136]"),
+     quantity("coil_effectiveness", Dim::None, {0, 1, true, true, "> 0 and < 1"})
+         .dflt("0.41")
+         .docs("sensible coil effectiveness at the rated airflow ((d) [P1]: air 25 -> 18 degC on 8 "
+               "degC water)"),
+     quantity("chilled_water_temperature", Dim::Temperature, kTemperature)
+         .dflt("8 degC")
+         .docs("chilled-water supply to the coils [P1]"),
+     quantity("room_temperature", Dim::Temperature, kTemperature)
+         .dflt("25 degC")
+         .docs("room (return) air set point of the fan speed [P1]"),
+     quantity("min_speed", Dim::None, {0, 1, false, true, ">= 0 and < 1"})
+         .dflt("0.2")
+         .docs("lowest fan speed ratio [P1]"),
+     perKelvin("k", kGain).dflt("0.1").docs("fan speed per kelvin of room air error [P1]"),
+     quantity("Ti", Dim::Time, {0, 86400, true, false, "> 0 s and <= 1 d"})
+         .dflt("240 s")
+         .docs("integral time of the fan-speed controller [P1]"),
+     quantity("chiller_cop", Dim::None, {0, 20, true, false, "> 0 and <= 20"})
+         .dflt("5.96")
+         .docs("rated COP of the chilled-water chiller (York YT curves [P6])"),
+     quantity("chiller_capacity", Dim::Power, kPower)
+         .dflt("the coils' duty at full speed and the set point")
+         .docs("rated capacity of the chilled-water chiller")}};
+
 const Section kRoomAir{
     "facility.site.room_air",
-    "a mixed room-air node that takes the racks' air-side heat (docs/models/room_air.md)",
+    "a mixed room-air node that takes the racks' air-side heat (docs/models/room_air.md); cooled "
+    "by air_handlers, or (without them) by a fixed supply temperature and airflow outside PUE",
     {quantity("volume", Dim::Volume, {0, 1e7, true, true, "> 0 and < 10^7 m3"})
          .req()
          .docs("air volume of the hall (or the pod's share)"),
      quantity("supply_temperature", Dim::Temperature, kTemperature)
-         .req()
-         .docs("air-handler supply air"),
+         .docs("fixed air-handler supply air (required without air_handlers, refused with them)"),
      quantity("airflow", Dim::VolumeFlow, {0, 1e5, true, true, "> 0 and < 100000 m3/s"})
-         .req()
-         .docs("air-handler flow")}};
+         .docs("fixed air-handler flow (required without air_handlers, refused with them)"),
+     map("air_handlers", kAirHandlers).docs("the air handlers (docs/models/air_handler.md)")}};
 
 const Section kSite{"facility.site",
                     "where the facility stands",

@@ -192,8 +192,7 @@ class FacilityReader {
       if (auto room = site->map("room_air")) {
         spec_.has_room_air = true;
         room->read("volume", spec_.room_volume);
-        room->read("supply_temperature", spec_.room_supply_T);
-        room->read("airflow", spec_.room_airflow);
+        readRoomAir(*room);
       }
     }
     readWater(top);
@@ -266,6 +265,51 @@ class FacilityReader {
     bool kv_given = false;
     bool cdu_ok = false, type_ok = false;  // the names were read
   };
+
+  // site.room_air: the node, and either its air handlers or a fixed supply
+  // (docs/models/room_air.md)
+  void readRoomAir(MapIn& room) {
+    room.read("volume", spec_.room_volume);
+    if (auto ah = room.map("air_handlers")) {
+      spec_.has_air_handlers = true;
+      for (const char* k : {"supply_temperature", "airflow"})
+        if (const YAML::Node* n = room.keyNode(k))
+          f_.error(*n, room.sub(k), "",
+                   "not used with air_handlers: the air handlers' coils and fan speed set the "
+                   "supply air (remove the key, or the air_handlers section)");
+      AirHandlerParams& p = spec_.air_handlers;
+      p.V_rated = 18600.0 / 3600.0;  // [K136]
+      p.P_rated = 2700.0;            // [K136]
+      ah->read("count", p.count);
+      ah->read("rated_airflow", p.V_rated);
+      ah->read("rated_fan_power", p.P_rated);
+      ah->read("coil_effectiveness", p.eps_rated);
+      ah->read("chilled_water_temperature", p.T_chw);
+      ah->read("room_temperature", p.T_set);
+      ah->read("min_speed", p.pi.u_min);
+      ah->read("k", p.pi.k);
+      ah->read("Ti", p.pi.Ti);
+      ah->read("chiller_cop", p.chiller.COP_ref);
+      spec_.air_chiller_capacity_given = ah->read("chiller_capacity", p.chiller.Q_ref);
+      if (!(p.T_set > p.T_chw + 1.0)) {
+        const char* k =
+            ah->get("room_temperature") ? "room_temperature" : "chilled_water_temperature";
+        const YAML::Node* n = ah->keyNode(k) ? ah->keyNode(k) : &ah->node();
+        f_.error(*n, ah->sub(k), "",
+                 "the room set point (" + std::to_string(p.T_set - 273.15) +
+                     " degC) must lie more than 1 K above the chilled water (" +
+                     std::to_string(p.T_chw - 273.15) +
+                     " degC): the coils could not cool the room");
+      }
+    } else {
+      room.read("supply_temperature", spec_.room_supply_T);
+      room.read("airflow", spec_.room_airflow);
+      if (!room.get("supply_temperature"))
+        room.missing("supply_temperature", " (the fixed supply air, or an air_handlers section)");
+      if (!room.get("airflow"))
+        room.missing("airflow", " (the fixed supply airflow, or an air_handlers section)");
+    }
+  }
 
   void readWater(MapIn& top) {
     auto w = top.map("facility_water");

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "models/air_handler.h"
 #include "models/electrical.h"
 #include "models/fan.h"
 #include "models/fluid.h"
@@ -342,6 +343,12 @@ struct FacilitySpec {
   double room_volume = 0;    // air volume of the hall                              (m3)
   double room_supply_T = 0;  // air-handler supply temperature                      (K)
   double room_airflow = 0;   // air-handler volume flow                             (m3/s)
+  // air handlers with chilled-water coils (room_air.air_handlers): the room air temperature on
+  // their fan speed, their fans and chiller in PUE (docs/models/air_handler.md); without them
+  // the fixed supply temperature and airflow above
+  bool has_air_handlers = false;
+  AirHandlerParams air_handlers;
+  bool air_chiller_capacity_given = false;  // else sized from the coils' duty
   FacilityWaterSpec facility_water;
   bool has_plant = false;  // a plant: section (the facility water's supply is then its output)
   PlantSpec plant;

@@ -94,6 +94,8 @@ const char* needsName(Needs n) {
       return "power section";
     case Needs::Room:
       return "room air";
+    case Needs::AirHandlers:
+      return "air handlers";
     case Needs::AirRacks:
       return "air_racks";
     case Needs::SwitchRacks:
@@ -182,6 +184,8 @@ bool RunLayout::has(Needs n) const {
       return has_power;
     case Needs::Room:
       return has_room;
+    case Needs::AirHandlers:
+      return has_air_handlers;
     case Needs::AirRacks:
       return nair > 0;
     case Needs::SwitchRacks:
@@ -234,6 +238,7 @@ RunLayout describeModel(const FacilityModel& m) {
   L.has_power = m.has_power;
   L.grid = m.grid;
   L.has_room = m.room_state >= 0;
+  L.has_air_handlers = m.ah_state >= 0;
   L.has_plant = m.has_plant;
   L.plant_towers = m.has_plant && m.plant.rejection == PlantParams::Rejection::Tower;
   L.currency = m.currency;
@@ -454,8 +459,9 @@ void evalOne(Obs id, const Ctx& c, double* out) {
     for (int r = 0; r < nr; ++r) P += pl.rack_P_in[r];
     return P + pl.P_air_it + pl.P_sw_it;  // + air-cooled racks, switch racks
   };
+  // cooling power drawn besides the plant: CDU pumps and the air handlers' fans and chiller
   auto P_pumps = [&] {
-    double P = 0;
+    double P = g.ah_P_fan + g.ah_P_chiller;
     for (int k = 0; k < nc; ++k) P += g.P_pump[k];
     return P;
   };
@@ -466,7 +472,8 @@ void evalOne(Obs id, const Ctx& c, double* out) {
   };
   auto P_pumps_mean = [&] {
     const double span = c.t - pl.t_row;
-    return span > 0 ? (e.pump_electric - pl.E_pump_row) / span : P_pumps();
+    return span > 0 ? (e.pump_electric + e.ah_fans + e.ah_chiller - pl.E_pump_row) / span
+                    : P_pumps();
   };
   auto P_it_ac_mean = [&] {
     if (!(pl.iv_time > 0)) return P_it_ac();
@@ -683,6 +690,22 @@ void evalOne(Obs id, const Ctx& c, double* out) {
       });
     case Obs::RoomTAir:
       return one(y[m.room_state]);
+    case Obs::RoomAirHandlerSpeed:
+      return one(g.ah_speed);
+    case Obs::RoomTSupplyAir:
+      return one(g.ah_T_supply);
+    case Obs::RoomQCoil:
+      return one(g.air_removed);
+    case Obs::RoomPAirHandlerFans:
+      return one(g.ah_P_fan);
+    case Obs::RoomPAirHandlerChiller:
+      return one(g.ah_P_chiller);
+    case Obs::RoomQToWater:
+      return one(g.ah_Q_water);
+    case Obs::EnergyAirHandlerFans:
+      return one(e.ah_fans);
+    case Obs::EnergyAirHandlerChiller:
+      return one(e.ah_chiller);
     case Obs::EnergyAirIn:
       return one(e.air_in);
     case Obs::EnergyAirRemoved:

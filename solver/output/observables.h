@@ -43,6 +43,7 @@ enum class Needs {
   Jobs,         // jobs
   Power,        // a power: section
   Room,         // site.room_air
+  AirHandlers,  // site.room_air.air_handlers
   AirRacks,     // air_racks
   SwitchRacks,  // switch_racks
   Plant,        // a plant: section
@@ -244,10 +245,34 @@ enum class Rate { Output, Fast };
     "count of barriers passed")                                                                    \
   X(RoomTAir, "/room/T_air", "K", Instant, Facility, Room, Output,                                 \
     "room air temperature (mixed room-air node)", "room-air node (state)")                         \
+  X(RoomAirHandlerSpeed, "/room/air_handler_speed", "1", Instant, Facility, AirHandlers, Output,   \
+    "air handlers' fan speed ratio (docs/models/air_handler.md)",                                  \
+    "PI on the room air temperature (state), within [min_speed, 1]")                               \
+  X(RoomTSupplyAir, "/room/T_supply_air", "K", Instant, Facility, AirHandlers, Output,             \
+    "air leaving the air handlers' coils", "T_room - eps (T_room - T_chw)")                        \
+  X(RoomQCoil, "/room/Q_coil", "W", Instant, Facility, AirHandlers, Output,                        \
+    "heat the air handlers' coils take from the room air (coil duty)",                             \
+    "rho c_p V eps (T_room - T_chw)")                                                              \
+  X(RoomPAirHandlerFans, "/room/P_fans", "W", Instant, Facility, AirHandlers, Output,              \
+    "air handlers' fan electrical power (its heat is in the room air)", "n P_rated y^3")           \
+  X(RoomPAirHandlerChiller, "/room/P_chiller", "W", Instant, Facility, AirHandlers, Output,        \
+    "electrical power of the chiller that makes the air handlers' chilled water",                  \
+    "EIR curves at the coil duty, condenser on the facility-water supply")                         \
+  X(RoomQToWater, "/room/Q_to_water", "W", Instant, Facility, AirHandlers, Output,                 \
+    "heat the air side hands to the facility water: coil duty + chiller power",                    \
+    "with a plant, it joins the return the plant rejects")                                         \
+  X(EnergyAirHandlerFans, "/energy/air_handler_fans", "J", Cumulative, Facility, AirHandlers,      \
+    Output, "cumulative air-handler fan electrical energy (in PUE)",                               \
+    "BDF integral with the states")                                                                \
+  X(EnergyAirHandlerChiller, "/energy/air_handler_chiller", "J", Cumulative, Facility,             \
+    AirHandlers, Output,                                                                           \
+    "cumulative electrical energy of the air handlers' chilled-water chiller (in PUE)",            \
+    "BDF integral with the states")                                                                \
   X(EnergyAirIn, "/energy/air_in", "J", Cumulative, Facility, Room, Output,                        \
     "cumulative rack air-side heat into the room air", "BDF integral with the states")             \
   X(EnergyAirRemoved, "/energy/air_removed", "J", Cumulative, Facility, Room, Output,              \
-    "cumulative heat removed by the air handlers", "BDF integral with the states")                 \
+    "cumulative heat removed by the air handlers (their coils, or the fixed supply)",              \
+    "BDF integral with the states")                                                                \
   X(EnergyAirStored, "/energy/air_stored", "J", Cumulative, Facility, Room, Output,                \
     "change of the energy held in the room air", "node energy now - at t = 0")                     \
   X(BuswayI, "/busway/I", "A", Instant, Busway, Power, Output, "line current",                     \
@@ -283,20 +308,21 @@ enum class Rate { Output, Fast };
   X(SiteBatterySoc, "/site_battery/SOC", "1", Instant, Facility, Power, Output,                    \
     "site battery state of charge; 0 without a site battery", "stored energy / capacity")          \
   X(FacilityPTotal, "/facility/P_total", "W", IntervalMean, Facility, Power, Output,               \
-    "utility power (IT + power-chain losses + CDU pumps), mean over the output interval",          \
-    "utility energy + CDU pump energy over the interval / its length")                             \
+    "utility power (IT + power-chain losses + CDU pumps + air handlers), mean over the output "    \
+    "interval",                                                                                    \
+    "utility energy + CDU pump and air-handler energy over the interval / its length")             \
   X(FacilityPTotalNow, "/facility/P_total_now", "W", Instant, Facility, Power, Output,             \
-    "utility power (IT + power-chain losses + CDU pumps) at the output time",                      \
-    "utility feed at the last fast step + CDU pumps")                                              \
+    "utility power (IT + power-chain losses + CDU pumps + air handlers) at the output time",       \
+    "utility feed at the last fast step + CDU pumps + air handlers")                               \
   X(FacilityPITIn, "/facility/P_IT_in", "W", IntervalMean, Facility, Power, Output,                \
     "IT power as PUE counts it: AC input of the racks' power shelves, mean over the output "       \
     "interval",                                                                                    \
     "sum of /rack/P_in + /air_rack/P + /air_rack/P_fan + /switch_rack/P (no power shelf of "       \
     "their own)")                                                                                  \
   X(FacilityPCooling, "/facility/P_cooling", "W", IntervalMean, Facility, Power, Output,           \
-    "cooling power: CDU pumps (plant pumps and towers: not modelled yet), mean over the output "   \
-    "interval",                                                                                    \
-    "CDU pump energy over the interval / its length")                                              \
+    "cooling power besides a plant: CDU pumps and the air handlers' fans and chiller, mean over "  \
+    "the output interval",                                                                         \
+    "CDU pump and air-handler energy over the interval / its length")                              \
   X(FacilityPUE, "/facility/PUE", "1", IntervalMean, Facility, Power, Output,                      \
     "(P_total + energy drawn from the stores) / P_IT_in over the output interval (energy ratio)",  \
     "NaN without IT power")                                                                        \
@@ -497,7 +523,8 @@ enum class Rate { Output, Fast };
   X(EnergyPlantCondenserFans, "/energy/plant_condenser_fans", "J", Cumulative, Facility, Plant,    \
     Output, "cumulative condenser fan energy", "held power x plant step")                          \
   X(EnergyFacility, "/energy/facility", "J", Cumulative, Facility, Plant, Output,                  \
-    "cumulative facility energy E_DC: IT + power-chain losses + CDU pumps + plant",                \
+    "cumulative facility energy E_DC: IT + power-chain losses + CDU pumps + air handlers + "       \
+    "plant",                                                                                       \
     "The Green Grid's PUE numerator")                                                              \
   X(EnergyItPue, "/energy/it_pue", "J", Cumulative, Facility, Plant, Output,                       \
     "cumulative IT energy as PUE counts it (racks' AC input; rack power without a power chain; "   \
@@ -511,7 +538,8 @@ enum class Rate { Output, Fast };
     "PUE from t = 0 (energy ratio, The Green Grid): /energy/facility / /energy/it_pue",            \
     "NaN without IT energy")                                                                       \
   X(PlantPPUECooling, "/plant/pPUE_cooling", "1", RunMean, Facility, Plant, Output,                \
-    "partial PUE of the cooling from t = 0: (IT + CDU pumps + plant) / IT", "energy ratio")        \
+    "partial PUE of the cooling from t = 0: (IT + CDU pumps + air handlers + plant) / IT",         \
+    "energy ratio")                                                                                \
   X(PlantWUE, "/plant/WUE", "L/kWh", RunMean, Facility, Plant, Output,                             \
     "site WUE from t = 0: site water (L) / IT energy (kWh)", "water at 1 kg/L")                    \
   X(PlantCost, "/plant/cost", "1", Cumulative, Facility, Plant, Output,                            \
@@ -673,7 +701,8 @@ enum class Rate { Output, Fast };
   X(PowerPUtility, "/power/P_utility", "W", Instant, Facility, GpusPower, Fast,                    \
     "the site's active power at the meter (point of interconnection) at the GPU step: the "        \
     "utility feed through every stage of the chain (GPU smoothing and floors, rack storage, "      \
-    "shelves, busways, UPS, transformer) + CDU pumps + the plant's pumps, fans and chillers",      \
+    "shelves, busways, UPS, transformer) + CDU pumps + air handlers + the plant's pumps, fans and " \
+    "chillers",                                                                                    \
     "the power chain's utility feed at the last fast step + the CDU pumps at the solver's last "   \
     "state + the plant's motors at its last (slow) step; its sum x the step is /energy/utility "   \
     "+ /energy/pump_electric (+ the plant's energies) (docs/models/grid.md)")
@@ -787,11 +816,12 @@ struct RunLayout {
   int nsw = 0;  // switch racks
   std::vector<std::string> sw_name;
   bool has_power = false, has_room = false;
-  GridParams grid;            // the utility's limits at the meter and how its metrics are taken
-  bool has_plant = false;     // a plant: section
-  bool plant_towers = false;  // its heat rejection: cooling towers (else dry coolers)
-  std::string currency;       // the plant tariff's
-  double year_start = 0;      // t = 0 in the calendar year: the plant's weather start, else 0 (s)
+  bool has_air_handlers = false;  // site.room_air.air_handlers (docs/models/air_handler.md)
+  GridParams grid;                // the utility's limits at the meter and how its metrics are taken
+  bool has_plant = false;         // a plant: section
+  bool plant_towers = false;      // its heat rejection: cooling towers (else dry coolers)
+  std::string currency;           // the plant tariff's
+  double year_start = 0;  // t = 0 in the calendar year: the plant's weather start, else 0 (s)
   // the calendar's time zone: the weather's local standard time, seconds east of UTC; NaN where
   // not known (no plant, or weather without one)
   double utc_offset = std::numeric_limits<double>::quiet_NaN();

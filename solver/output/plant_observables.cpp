@@ -17,7 +17,8 @@ double plantObservable(Obs id, const FacilityModel& m, const State& st, double t
   const double E_plant = pl.plantEnergy() + pl.plantPower() * dt;
   const double E_it = pl.E_it + pl.P_it * dt;
   const double E_cdu = pl.E_cdu_pumps + pl.P_cdu_pumps * dt;
-  const double E_dc = E_it + pl.E_chain_loss + pl.P_chain_loss * dt + E_cdu + E_plant;
+  const double E_ah = pl.E_air_handlers + pl.P_air_handlers * dt;  // fans + chilled water
+  const double E_dc = E_it + pl.E_chain_loss + pl.P_chain_loss * dt + E_cdu + E_ah + E_plant;
   const double nan = std::numeric_limits<double>::quiet_NaN();
   auto air = [&] { return m.weather.at(m.plant_start + t); };
   switch (id) {
@@ -68,7 +69,7 @@ double plantObservable(Obs id, const FacilityModel& m, const State& st, double t
     case Obs::PlantPUE:
       return E_it > 0 ? E_dc / E_it : nan;
     case Obs::PlantPPUECooling:
-      return E_it > 0 ? (E_it + E_cdu + E_plant) / E_it : nan;
+      return E_it > 0 ? (E_it + E_cdu + E_ah + E_plant) / E_it : nan;
     case Obs::PlantWUE:
       return E_it > 0 ? (pl.water() + water_rate * dt) / (E_it / 3.6e6) : nan;
     case Obs::PlantCost:

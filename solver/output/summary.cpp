@@ -106,6 +106,12 @@ void SummarySink::row(const OutputFrame& f) {
   s.heat_fws = f.scalar(Obs::FacilityQFacilityWater);
   if (L.has_room) s.T_room_max = std::max(s.T_room_max, f.scalar(Obs::RoomTAir));
   s.E_pump = f.scalar(Obs::EnergyPumpElectric);
+  if (L.has_air_handlers) {
+    s.E_ah_fans = f.scalar(Obs::EnergyAirHandlerFans);
+    s.E_ah_chiller = f.scalar(Obs::EnergyAirHandlerChiller);
+    s.Q_coil = f.scalar(Obs::RoomQCoil);
+    s.ah_speed = f.scalar(Obs::RoomAirHandlerSpeed);
+  }
   if (L.has_power) {
     s.E_utility = f.scalar(Obs::EnergyUtility);
     s.E_storage = f.scalar(Obs::EnergyStorageDrawn);
@@ -153,6 +159,8 @@ void SummarySink::row(const OutputFrame& f) {
     e.air_in = f.scalar(Obs::EnergyAirIn);
     e.air_removed = f.scalar(Obs::EnergyAirRemoved);
     e.air_stored = f.scalar(Obs::EnergyAirStored);
+    e.ah_fans = s.E_ah_fans;
+    e.ah_chiller = s.E_ah_chiller;
   }
   if (L.ngpu > 0) {
     e.gpu_electric = f.scalar(Obs::EnergyGpuElectric);
@@ -266,9 +274,10 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
         "kW%s",
         s.E_psu / T / 1e3, s.E_bus / T / 1e3, s.E_ups / T / 1e3, s.E_tx / T / 1e3, bess);
     line(
-        "  PUE                 %.4f  ((utility + stores drawn + CDU pumps) / IT AC energy; "
-        "ExaDigiT form %.4f)",
-        (s.E_utility + s.E_storage + s.E_pump) / it_ac, (it_ac + s.E_pump) / it_ac);
+        "  PUE                 %.4f  ((utility + stores drawn + CDU pumps + air handlers) / IT AC "
+        "energy; ExaDigiT form %.4f)",
+        (s.E_utility + s.E_storage + s.E_pump + s.E_ah_fans + s.E_ah_chiller) / it_ac,
+        (it_ac + s.E_pump + s.E_ah_fans + s.E_ah_chiller) / it_ac);
     line(
         "  busways             peak load %.0f %% of rating at an output time%s; %d racks unpowered",
         100 * s.bus_load_max, s.bus_load_max > 0.8 ? " (above the 80 % continuous rule)" : "",
@@ -312,6 +321,14 @@ std::string formatSummary(const RunLayout& m, const RunSummary& s, const RunResu
   if (m.has_room)
     line("  room air            %.1f degC peak, %.1f kW from the racks' air side (end)",
          toCelsius(s.T_room_max), (s.heat_air + s.heat_air_racks) / 1e3);
+  if (m.has_air_handlers)
+    line(
+        "  air handlers        fans %.2f kWh, chilled-water chiller %.2f kWh (in PUE); coils %.1f "
+        "kW, "
+        "fan speed %.0f %% (end)",
+        s.E_ah_fans / 3.6e6, s.E_ah_chiller / 3.6e6, s.Q_coil / 1e3, 100 * s.ah_speed);
+  else if (m.has_room)
+    line("  air handlers        none given: the room air's fixed supply is outside PUE");
   if (m.ngpu > 0) {
     line("  GPUs                %d resolved; peak junction %.1f degC (%s), peak HBM %.1f degC",
          m.ngpu, toCelsius(s.T_j_max), s.T_j_max_gpu.c_str(), toCelsius(s.T_hbm_max));

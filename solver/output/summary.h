@@ -72,6 +72,9 @@ struct RunSummary {
   double first_throttle_time = -1;           // first output row with a thermally throttled GPU
   std::vector<std::string> first_throttled;  // the GPUs throttled by then, longest first
   double T_room_max = -1e300;                // (K)
+  // air handlers (docs/models/air_handler.md): fan and chiller energy (J); coil duty and fan
+  // speed at the end (W, 1)
+  double E_ah_fans = 0, E_ah_chiller = 0, Q_coil = 0, ah_speed = 0;
   // power chain, cumulative (J)
   double E_storage = 0;  // net energy drawn from the UPS batteries and rack stores (J)
   double E_utility = 0, E_it_dc = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0, E_pump = 0;

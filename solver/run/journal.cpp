@@ -47,6 +47,7 @@ const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
                                                                   {"E_utility", "J"},
                                                                   {"E_it", "J"},
                                                                   {"E_cooling", "J"},
+                                                                  {"E_air_handlers", "J"},
                                                                   {"E_power_losses", "J"},
                                                                   {"PUE", "1"},
                                                                   {"pPUE_cooling", "1"},
@@ -132,17 +133,22 @@ const std::string& sweepMetricDescription(const std::string& name) {
       {"E_it",
        "IT energy over the window: DC to the racks (power section), else heat into the "
        "coolant - pump energy"},
-      {"E_cooling", "CDU pump electrical energy over the window"},
+      {"E_cooling",
+       "CDU pump and air-handler (fans + chilled-water chiller) electrical energy over the "
+       "window"},
+      {"E_air_handlers",
+       "air handlers' fan and chilled-water chiller energy over the window (NaN without air "
+       "handlers; docs/models/air_handler.md)"},
       {"E_power_losses", "shelf + busway + UPS + transformer losses over the window"},
       {"PUE",
        "energy PUE over the window (The Green Grid): with a plant /energy/facility / "
-       "/energy/it_pue; without, (utility + energy drawn from the stores + CDU pump energy) / IT "
-       "energy at the racks' AC input"},
+       "/energy/it_pue; without, (utility + energy drawn from the stores + CDU pump and "
+       "air-handler energy) / IT energy at the racks' AC input"},
       // the plant's metrics: differences of its cumulative rows over the window (NaN without a
       // plant section)
       {"pPUE_cooling",
-       "partial PUE of the cooling over the window: (/energy/it_pue + CDU pumps + plant) / "
-       "/energy/it_pue"},
+       "partial PUE of the cooling over the window: (/energy/it_pue + CDU pumps + air handlers "
+       "+ plant) / /energy/it_pue"},
       {"E_facility", "facility energy E_DC over the window (/energy/facility)"},
       {"E_plant", "plant energy over the window: primary pumps + fans + chillers + condenser fans"},
       {"E_plant_pumps", "primary (facility-water) pump energy over the window"},

@@ -150,6 +150,7 @@ class MetricsSink : public RunSink {
   struct Cum {               // cumulative values at one row
     double E_storage = 0;    // net energy drawn from the stores (PUE credits it)
     double t = 0, E_utility = 0, E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0;
+    double E_ah = 0;  // air handlers' fans + chiller (docs/models/air_handler.md)
     double E_pump = 0, heat_in = 0, throttled = 0, iterations = 0, iteration_sum = 0;
     double E_air_racks = 0;  // air-cooled racks' IT + fan energy
     // the plant's cumulative rows (a plant section)
@@ -224,6 +225,8 @@ class MetricsSink : public RunSink {
       c.t_mode[2] = f.scalar(Obs::PlantTimeMechanical);
     }
     c.E_pump = f.scalar(Obs::EnergyPumpElectric);
+    if (f.has(Obs::EnergyAirHandlerFans))
+      c.E_ah = f.scalar(Obs::EnergyAirHandlerFans) + f.scalar(Obs::EnergyAirHandlerChiller);
     c.heat_in = f.scalar(Obs::EnergyHeatIn);
     if (f.has(Obs::EnergyAirRacks)) c.E_air_racks = f.scalar(Obs::EnergyAirRacks);
     if (f.has(Obs::FacilityGpuSecondsThrottled))
@@ -712,14 +715,17 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     x["E_it"] = model.has_power
                     ? e1.E_it - e0.E_it
                     : (e1.heat_in - e0.heat_in) - E_cool + (e1.E_air_racks - e0.E_air_racks);
-    x["E_cooling"] = E_cool;
+    const double E_ah = e1.E_ah - e0.E_ah;  // the air handlers: cooling besides the CDU pumps
+    x["E_cooling"] = E_cool + E_ah;
+    x["E_air_handlers"] = model.has_air_handlers ? E_ah : kNaN;
     x["E_power_losses"] = model.has_power ? E_loss : kNaN;
     const double E_it_ac = (e1.E_it - e0.E_it) + (e1.E_psu - e0.E_psu);
     x["PUE"] =
         model.has_power && E_it_ac > 0
-            ? ((e1.E_utility - e0.E_utility) + (e1.E_storage - e0.E_storage) + E_cool) / E_it_ac
+            ? ((e1.E_utility - e0.E_utility) + (e1.E_storage - e0.E_storage) + E_cool + E_ah) /
+                  E_it_ac
             : kNaN;
-    if (model.has_plant) plantMetrics(model, e0, e1, E_cool, x);
+    if (model.has_plant) plantMetrics(model, e0, e1, E_cool + E_ah, x);
     if (!std::isnan(x["throughput_ratio"])) x["throughput_lost"] = 1.0 - x["throughput_ratio"];
     x["P_pump_mean"] = span > 0 ? E_cool / span : kNaN;
     x["flow_margin_min"] = w.margin;

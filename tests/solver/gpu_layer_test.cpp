@@ -312,3 +312,111 @@ TEST_CASE("the racks' air-side heat warms the room-air node, and its balance clo
   for (const auto& e : rec.e)
     CHECK(std::abs(e.air_in - e.air_removed - e.air_stored) <= 1e-4 * std::max(e.air_in, 1.0));
 }
+
+namespace {
+// the two racks with a room whose air handlers (docs/models/air_handler.md) hold it at 30 degC
+// on 10 degC chilled water: one 4 m3/s unit, 2 kW of fans at full speed, 39 kW of coil
+std::string twoRacksAirHandlers(const std::string& handlers =
+                                    "count: 1, rated_airflow: 4 m3/s, "
+                                    "rated_fan_power: 2 kW, "
+                                    "chilled_water_temperature: 10 degC, "
+                                    "room_temperature: 30 degC") {
+  std::string text = twoRacks();
+  text.replace(text.find("site: {ambient_temperature: 25 degC}"), 36,
+               "site: {ambient_temperature: 25 degC, room_air: {volume: 500 m3, air_handlers: {" +
+                   handlers + "}}}");
+  return text;
+}
+// the same racks as steady heat loads (no job): a steady state to compare with
+std::string twoLoadsAirHandlers() {
+  std::string text = twoRacksAirHandlers();
+  text.replace(text.find("jobs:"), text.find("\nracks:") + 1 - text.find("jobs:"), "");
+  for (const char* r : {"index: 1}", "index: 2}"}) {
+    const std::size_t at = text.find(r) + std::string(r).size() - 1;
+    text.insert(at, ", heat_load: 100 kW");
+  }
+  return text;
+}
+std::string loadErrorText(const std::string& yaml) {
+  try {
+    compileFacility(loadFacilityFromString(yaml, "t.yaml"));
+  } catch (const LoadFailure& e) {
+    return e.what();
+  }
+  return "";
+}
+}  // namespace
+
+TEST_CASE(
+    "air handlers hold the room at their set point: coil duty = air heat + fan heat at the "
+    "fan-law speed, the room's balance closes with the fans' heat in it",
+    "[gpu_layer][air_handler]") {
+  FacilityModel m = compileFacility(loadFacilityFromString(twoLoadsAirHandlers(), "t.yaml"));
+  REQUIRE(m.room_state == m.nstate - 2);
+  REQUIRE(m.ah_state == m.nstate - 1);
+  State st = makeState(m, 305.15);
+  CHECK(st.y[m.room_state] == Approx(303.15));  // the room starts at its set point
+  PowerRecorder rec;
+  REQUIRE(runFor(m, st, 3600, &rec).ok);
+  const Signals& g = st.sig;
+  double Q_air = 0;
+  for (int r = 0; r < m.nrack; ++r) Q_air += g.Q_air[r];
+  REQUIRE(Q_air > 0.05 * 2 * 100e3);  // ~13 % of the racks' heat goes to air [K32]
+  // the PI's integral takes the room to its set point
+  CHECK(st.y[m.room_state] == Approx(303.15).margin(0.05));
+  // steady state: the coil takes the racks' air heat and the fans' own heat
+  CHECK(g.air_removed == Approx(Q_air + g.ah_P_fan).epsilon(1e-4));
+  // the speed is the root of rho c_p V_rated y eps(y) (T_set - T_chw) = Q_air + P_rated y^3
+  const double rc = kAirRho * kAirCp;
+  auto excess = [&](double y) {
+    return rc * 4.0 * y * coilEffectiveness(0.41, y) * 20.0 - Q_air - 2000.0 * y * y * y;
+  };
+  double lo = 0.2, hi = 1.0;
+  REQUIRE(excess(lo) < 0);
+  REQUIRE(excess(hi) > 0);
+  for (int i = 0; i < 60; ++i) (excess(0.5 * (lo + hi)) > 0 ? hi : lo) = 0.5 * (lo + hi);
+  CHECK(g.ah_speed == Approx(0.5 * (lo + hi)).margin(1e-4));
+  // fan power at the fan-law point, supply air eps of the way to the water
+  CHECK(g.ah_P_fan == Approx(2000.0 * std::pow(g.ah_speed, 3)).epsilon(1e-12));
+  CHECK(g.ah_T_supply == Approx(st.y[m.room_state] -
+                                coilEffectiveness(0.41, g.ah_speed) * (st.y[m.room_state] - 283.15))
+                             .epsilon(1e-12));
+  // no plant: the chilled water's chiller on the 32 degC facility water (EIR curves)
+  CHECK(g.ah_P_chiller > 0);
+  CHECK(g.ah_Q_water == Approx(g.air_removed + g.ah_P_chiller).epsilon(1e-12));
+  // the room's balance at every row: rack air heat + fan heat = removed + stored
+  for (const auto& e : rec.e)
+    CHECK(std::abs(e.air_in + e.ah_fans - e.air_removed - e.air_stored) <=
+          1e-4 * std::max(e.air_in, 1.0));
+  const EnergyTotals& e = rec.e.back();
+  CHECK(e.ah_fans > 0);
+  CHECK(e.ah_chiller > 0);
+  // steady: the last output interval's fan and chiller energy is the power times its length
+  const EnergyTotals& e1 = rec.e[rec.e.size() - 2];
+  CHECK(e.ah_fans - e1.ah_fans == Approx(g.ah_P_fan * 60).epsilon(1e-4));
+  CHECK(e.ah_chiller - e1.ah_chiller == Approx(g.ah_P_chiller * 60).epsilon(1e-4));
+}
+
+TEST_CASE(
+    "air handlers: a fixed supply next to them, a set point below the chilled water and a "
+    "bad count are refused with file, line and key",
+    "[gpu_layer][air_handler][loader]") {
+  std::string both = twoRacks();
+  both.replace(both.find("site: {ambient_temperature: 25 degC}"), 36,
+               "site: {ambient_temperature: 25 degC, room_air: {volume: 500 m3,\n"
+               "  supply_temperature: 24 degC, air_handlers: {count: 1}}}");
+  const std::string a = loadErrorText(both);
+  CHECK_THAT(a, Catch::Contains("t.yaml:4:") && Catch::Contains("supply_temperature") &&
+                    Catch::Contains("not used with air_handlers"));
+  const std::string b = loadErrorText(twoRacksAirHandlers(
+      "count: 1, chilled_water_temperature: 20 degC, room_temperature: 20 degC"));
+  CHECK_THAT(b, Catch::Contains("t.yaml:3:") && Catch::Contains("room_temperature") &&
+                    Catch::Contains("above the chilled water"));
+  const std::string c = loadErrorText(twoRacksAirHandlers("count: 0"));
+  CHECK_THAT(c, Catch::Contains("t.yaml:3:") && Catch::Contains("count"));
+  std::string neither = twoRacks();
+  neither.replace(neither.find("site: {ambient_temperature: 25 degC}"), 36,
+                  "site: {ambient_temperature: 25 degC, room_air: {volume: 500 m3}}");
+  CHECK_THAT(loadErrorText(neither),
+             Catch::Contains("supply_temperature") && Catch::Contains("air_handlers"));
+}

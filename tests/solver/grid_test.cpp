@@ -38,7 +38,12 @@ struct FastFrames : RunSink {
   void begin(const RunLayout&, const FrameLayout& f) override { F = f; }
   void row(const OutputFrame& f) override {
     E_utility.push_back(f.scalar(Obs::EnergyUtility));
-    E_pump.push_back(f.scalar(Obs::EnergyPumpElectric));
+    // the cooling the meter feeds besides the plant: CDU pumps and the air handlers' fans and
+    // chiller (docs/models/air_handler.md)
+    double E = f.scalar(Obs::EnergyPumpElectric);
+    if (f.has(Obs::EnergyAirHandlerFans))
+      E += f.scalar(Obs::EnergyAirHandlerFans) + f.scalar(Obs::EnergyAirHandlerChiller);
+    E_pump.push_back(E);
   }
   double fastInterval() const override { return fast; }
   void fastRow(const OutputFrame& f) override {
@@ -68,7 +73,8 @@ bool anyError(const std::vector<LoadError>& errs, const std::string& path_part,
 }  // namespace
 
 TEST_CASE(
-    "pod with --power-interval: the meter power closes on /energy/utility + CDU pumps, "
+    "pod with --power-interval: the meter power closes on /energy/utility + CDU pumps + air "
+    "handlers, "
     "the grid metrics and their limits are reported and written",
     "[grid][power_chain]") {
   // the pod's job starts at 5 min; the metrics read from 290 s; a ramp limit it cannot meet
@@ -97,12 +103,14 @@ grid:
   const RunReport rep = runFacility(spec, sc, RunSettings{}, sinks);
   REQUIRE(rep.result.ok);
   REQUIRE(fr.P.size() == std::size_t(std::lround(360 / dt)));
-  // 1. energy closes: the meter's sum over the steps = utility + CDU pump energy at the end (the
-  // pumps at the solver's last state inside each coupling window: within 1e-4 of the total)
+  // 1. energy closes: the meter's sum over the steps = utility + CDU pump and air-handler energy
+  // at the end (the pumps and the air handlers at the solver's last state inside each coupling
+  // window: within 1e-4 of the total for the pumps alone; the air handlers' chiller follows the
+  // room air's PI, which swings as the job starts, and adds 2.5e-4)
   double E = 0;
   for (double P : fr.P) E += P * dt;
   const double E_rows = fr.E_utility.back() + fr.E_pump.back();
-  CHECK(E == Approx(E_rows).epsilon(1e-4));
+  CHECK(E == Approx(E_rows).epsilon(4e-4));
   // the meter is above the IT power and swings once the job runs
   const GridReport& g = rep.summary.grid;
   REQUIRE(g.valid);
@@ -222,6 +230,8 @@ MeterRun runMeter(const std::string& facility) {
     void row(const OutputFrame& f) override {
       r->E_utility = f.scalar(Obs::EnergyUtility);
       r->E_pump = f.scalar(Obs::EnergyPumpElectric);
+      if (f.has(Obs::EnergyAirHandlerFans))  // the air handlers' fans and chiller are metered too
+        r->E_pump += f.scalar(Obs::EnergyAirHandlerFans) + f.scalar(Obs::EnergyAirHandlerChiller);
       r->E_storage = f.scalar(Obs::EnergyStorageDrawn);
       r->E_it = f.scalar(Obs::EnergyIt);
       r->E_chain = f.scalar(Obs::EnergyPowerChainLoss);
@@ -273,7 +283,7 @@ TEST_CASE(
   CHECK(stdOf(on.P) < 0.3 * stdOf(off.P));
   // energy: the meter's sum is the utility rows' (+ pumps); utility + what the stores gave =
   // IT + the chain's losses, the battery's among them
-  CHECK(on.E_meter == Approx(on.E_utility + on.E_pump).epsilon(1e-4));
+  CHECK(on.E_meter == Approx(on.E_utility + on.E_pump).epsilon(4e-4));  // (as the test above)
   CHECK(on.E_utility + on.E_storage == Approx(on.E_it + on.E_chain).epsilon(1e-6));
   CHECK(on.E_loss > 0);
   CHECK(off.E_loss == 0);

@@ -331,3 +331,34 @@ TEST_CASE("plant faults as scenario events: chiller trip, pump failure, make-up 
           bare),
       LoadFailure);
 }
+
+TEST_CASE("air handlers on a plant: their heat is in the plant's load, their energy in PUE",
+          "[plant][engine][air_handler]") {
+  // the pod's racks reject ~13 % of their heat to the room air; two fan-wall modules on chilled
+  // water hold it at 36 degC (docs/models/air_handler.md)
+  std::string text = dryPod("20 degC", "14 degC");
+  text.replace(text.find("site: {ambient_temperature: 25 degC}"), 36,
+               "site: {ambient_temperature: 25 degC, room_air: {volume: 400 m3, air_handlers: "
+               "{count: 2, room_temperature: 36 degC}}}");
+  FacilityModel m = compileFacility(loadFacilityFromString(text, "p.yaml"));
+  FacilityModel m0 =
+      compileFacility(loadFacilityFromString(dryPod("20 degC", "14 degC"), "p.yaml"));
+  State st = makeState(m, 305.15), s0 = makeState(m0, 305.15);
+  RunOptions ro;
+  ro.duration = 3600;
+  REQUIRE(simulate(m, st, ro, nullptr).ok);
+  REQUIRE(simulate(m0, s0, ro, nullptr).ok);
+  const PlantLayerState& pl = st.plant;
+  REQUIRE(st.sig.air_removed > 20e3);
+  CHECK(st.y[m.room_state] == Approx(309.15).margin(0.1));
+  // the air side's heat joins the return: the plant takes the CDUs' heat and the coils' + chiller's
+  CHECK(pl.E_air_water == Approx((st.sig.air_removed + st.sig.ah_P_chiller) * 3600).epsilon(0.05));
+  CHECK(pl.E_load == Approx(st.sig.heat_out_fws * 3600 + pl.E_air_water).epsilon(0.03));
+  CHECK(pl.E_load > s0.plant.E_load + 0.9 * pl.E_air_water);
+  CHECK(pl.E_rejected == Approx(pl.E_load + pl.E_chiller).epsilon(1e-3));
+  // the air handlers' fans and chiller are in the facility energy, and the plant's own energy rises
+  CHECK(pl.E_air_handlers == Approx((st.sig.ah_P_fan + st.sig.ah_P_chiller) * 3600).epsilon(0.05));
+  CHECK(pl.facilityEnergy() - s0.plant.facilityEnergy() > pl.E_air_handlers);
+  CHECK(pl.plantEnergy() > s0.plant.plantEnergy());
+  CHECK(pl.facilityEnergy() / pl.E_it > s0.plant.facilityEnergy() / s0.plant.E_it);
+}
