@@ -427,6 +427,12 @@ void actPending(const FacilityModel& m, State& st, double t) {
       continue;
     }
     if (actsAtCheckpoint(m, j) && js.checkpoints <= f.sg_ckpt_seen[std::size_t(j)]) continue;
+    // (a checkpoint that ended more than a coupling window ago was one of the annual mode's slow
+    // segments, in no window: the action waits for the next one, written in a window)
+    if (actsAtCheckpoint(m, j) && t - js.t_last_checkpoint_end > m.coupling_dt + 1e-6) {
+      f.sg_ckpt_seen[std::size_t(j)] = js.checkpoints;
+      continue;
+    }
     const auto& groups = m.job_groups[j];
     std::vector<char>& pend = f.sg_pending[std::size_t(j)];
     std::vector<char> round(groups.size(), 0);
