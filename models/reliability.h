@@ -79,11 +79,22 @@ struct FailureProcessParams {
 // other GPUs' caps by as much in all, without a restart
 enum class StragglerPolicy : std::uint8_t { Detect, Drain, Exclude, Rebalance };
 
+// when drain and exclude act (docs/models/failures.md "When drain and exclude act"): at once, at
+// the detection round's end (a restart from the last checkpoint: the work since is lost); at the
+// job's next scheduled checkpoint; or at a checkpoint the job writes on demand at its next
+// iteration end (cold migration [F103]); the last two restart right after that checkpoint, so
+// no work is lost
+enum class StragglerActAt : std::uint8_t { Detection, Checkpoint, CheckpointNow };
+
 struct StragglerParams {
   bool enabled = false;
   StragglerPolicy policy = StragglerPolicy::Detect;
+  StragglerActAt act_at = StragglerActAt::CheckpointNow;
   double threshold = 0;  // slower than the job's median by this share of it (1)
   double window = 0;     // detection window: the clocks' means over it (s)
+  // an excluded straggler's GPU is replaced after this, and its replica rejoins the job at the
+  // next action time (act_at); < 0: failures.repair_time with a failures: section, else never (s)
+  double repair_time = -1;
 };
 
 // interruptions per GPU and second of all classes together (1/(GPU s))

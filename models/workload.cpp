@@ -454,8 +454,45 @@ constexpr double kExcludedPace = 1e6;
 // that take no spare (they never wait for the others' GPUs, and their time is the map's
 // kTimeExcluded from here: excluded_mark), and the share of the job's work per iteration becomes
 // the replicas kept. The iterations' work so far is booked at the old share first.
+//
+// A replica rejoining (4: on its own GPU, 5: on its replaced GPU) leaves excluded_list: its time
+// since its exclusion moves to kTimeExcluded in its own map and the job's (what jobTimeMap did on
+// the fly), its waits since then leave its wait attribution, and from here it runs as a rank of
+// the job again.
 void excludeEntries(JobState& st) {
   bool any = false;
+  constexpr std::size_t kMark = kTimeCats + kWaitCats + 1;
+  const bool marked = st.per_gpu_map && st.excluded_mark.size() == st.excluded_list.size() * kMark;
+  for (std::size_t i = 0; i < st.excluded_list.size();) {
+    const std::size_t g = st.excluded_list[i];
+    if (st.excluded[g] != 4 && st.excluded[g] != 5) {
+      ++i;
+      continue;
+    }
+    any = true;
+    if (marked) {
+      const double* mk = st.excluded_mark.data() + i * kMark;
+      const GpuMap<double> tm = st.time(g);
+      const double wg = st.weight.size() == st.gpu.size() ? st.weight[g] : 1.0;
+      for (int c = 0; c < kTimeCats; ++c) {
+        if (c == kTimeExcluded) continue;
+        const double d = tm[c] - mk[c];
+        tm[c] -= d;
+        tm[kTimeExcluded] += d;
+        st.map_sum[c] -= wg * d;
+        st.map_sum[kTimeExcluded] += wg * d;
+      }
+      std::copy_n(mk + kTimeCats, kWaitCats, st.wait(g));
+      st.caused[g] = mk[kTimeCats + kWaitCats];
+      st.excluded_mark.erase(st.excluded_mark.begin() + long(i * kMark),
+                             st.excluded_mark.begin() + long((i + 1) * kMark));
+    }
+    st.excluded_list.erase(st.excluded_list.begin() + long(i));
+    // on its own GPU: a rank like the others; on its replaced GPU: carried like a rank on a spare
+    st.gpu[g].on_spare = st.excluded[g] == 5;
+    st.excluded[g] = st.excluded[g] == 5 ? 3 : 0;
+  }
+  if (any) markAll(st);
   for (std::size_t g = 0; g < st.gpu.size(); ++g) {
     if (st.excluded[g] != 1) continue;
     any = true;
@@ -680,9 +717,10 @@ JobStepCtx trainingStepBegin(const TrainingJobSpec& job, JobState& st, double t,
   c.outside = window ? (c.ta - t) + (t1 - c.tb) : dt;  // before the start, after the stop
   // a rank on a hot spare whose own GPU is back (repaired: docs/models/failures.md) returns to it
   // and the spare goes back to the pool
+  // (an excluded entry, or one rejoining, is carried without a spare: failJob's exclusion)
   if (st.on_spares > 0)
     for (std::size_t g = 0; g < ng; ++g)
-      if (st.gpu[g].on_spare && io.alive[g]) {
+      if (st.gpu[g].on_spare && io.alive[g] && (st.excluded.empty() || !st.excluded[g])) {
         st.gpu[g].on_spare = false;
         --st.on_spares;
       }
@@ -863,11 +901,13 @@ JobRelease trainingReleaseDecide(const TrainingJobSpec& job, JobState& st, const
     st.min_iteration_time = std::min(st.min_iteration_time, T);
     st.max_iteration_time = std::max(st.max_iteration_time, T);
     st.t_last_iteration_end = r.tr;
-    const bool due = checkpointsOn(job) && r.tr - st.t_last_checkpoint_end >=
-                                               job.checkpoint_interval * (1.0 - kCheckpointTol);
+    const bool due = checkpointsOn(job) && (st.checkpoint_request ||
+                                            r.tr - st.t_last_checkpoint_end >=
+                                                job.checkpoint_interval * (1.0 - kCheckpointTol));
     r.next = due ? n + 1 : 0;
   } else if (p == 0) {  // waiting in front of phase 0 only happens after a checkpoint
     st.checkpoints += 1;
+    st.checkpoint_request = false;
     st.t_last_checkpoint_end = r.tr;
     st.iterations_at_checkpoint = st.iterations;
     r.snapshot = true;  // the maps with the waits booked, before the GPUs move on

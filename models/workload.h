@@ -191,13 +191,20 @@ struct JobState {
   // an interruption without a lost GPU (the job's software, docs/models/failures.md): the job
   // fails at its next step and restarts from its last checkpoint (restart_on_failure only)
   bool interrupt = false;
+  // a checkpoint asked for on demand (straggler act_at checkpoint_now): written at the next
+  // iteration end whatever the interval, then cleared
+  bool checkpoint_request = false;
   int on_spares = 0;           // ranks running on hot spares now
   double lost_iterations = 0;  // completed iterations lost at failures (kept = iterations - lost)
   // straggler exclusion (docs/models/failures.md "Stragglers", policy exclude): per entry 0 in the
   // job, 1 to leave it at the next restart (failJob), 2 excluded (its rank carried like a rank on
-  // a hot spare that takes no spare, its GPUs idle); empty: none ever. excluded_list: the excluded
-  // entries in order, excluded_mark their map (kTimeCats) and wait attribution (kWaitCats) and
-  // caused wait at their exclusion, what jobTimeMap and jobWaitMap move to kTimeExcluded
+  // a hot spare that takes no spare, its GPUs idle); a replica rejoining (stragglers.repair_time):
+  // 4 back on its own GPU at the next restart, 5 back on its replaced GPU at the next restart, 3
+  // back on its replaced GPU (carried like a rank on a spare, at the reference speeds, taking no
+  // spare; the replacement's heat is not modelled in its slot); empty: none ever. excluded_list:
+  // the excluded entries in order, excluded_mark their map (kTimeCats) and wait attribution
+  // (kWaitCats) and caused wait at their exclusion, what jobTimeMap and jobWaitMap move to
+  // kTimeExcluded
   std::vector<char> excluded;
   std::vector<std::size_t> excluded_list;
   std::vector<double> excluded_mark;

@@ -36,6 +36,9 @@ double nextFailureEvent(const FacilityModel& m, const State& st);
 double jobMeanTimeBetweenFailures(const FacilityModel& m, int j);
 // straggler detection and its policy (the same file and page), between the GPU layer's windows
 void stepStragglers(const FacilityModel& m, State& st, double t);
+// the end (plus 1 ms) of the checkpoint a job with an action waiting for it is writing now: a stop
+// of the GPU layer's window, so that the action follows the checkpoint (inf: none)
+double nextStragglerStop(const FacilityModel& m, const State& st, double t);
 // the strainers' dp switches (solver/engine/filter_switch.cpp): polled by pollDetectors
 void pollFilterSwitch(const FacilityModel& m, State& st, double t);
 

@@ -38,6 +38,13 @@ double classMean(const FacilityModel& m, int c) {
   return n > 0 && p.scale > 0 ? p.mtbf[c] / (n * p.scale) : kInf;
 }
 
+// policy exclude: an excluded straggler's GPU is replaced after this (inf: never)
+double stragglerRepairTime(const FacilityModel& m) {
+  const StragglerParams& sp = m.stragglers;
+  if (sp.repair_time >= 0) return sp.repair_time;
+  return m.failures.enabled ? m.failures.repair_time : kInf;
+}
+
 std::string gpuName(const FacilityModel& m, int i) {
   return "rack " + m.rack_name[m.gpu_rack[i]] + " GPU " + std::to_string(m.gpu_slot[i]);
 }
@@ -135,6 +142,11 @@ void initFailureProcess(const FacilityModel& m, State& st, double t0) {
     f.sg_buf.assign(most, 0.0);
     f.sg_clean.assign(std::size_t(m.njob), 1);
     f.sg_t0 = f.sg_tprev = t0;
+    f.sg_pending.clear();
+    f.sg_any_pending.clear();
+    f.sg_ckpt_seen.clear();
+    f.sg_out.clear();
+    f.sg_rejoined = 0;
   }
   if (m.stragglers.enabled && m.stragglers.policy == StragglerPolicy::Exclude)
     for (int j = 0; j < m.njob; ++j)
@@ -211,8 +223,32 @@ Replicas jobReplicas(const FacilityModel& m, int j, long n) {
 // in one of them is marked to leave (JobState::excluded = 1; an entry of several identical GPUs
 // that spans replicas takes them all, and the entries in those), its GPUs taken for good.
 // Returns the GPUs taken, 0 where no replica would be left (nothing done).
+// an entry out of its job, or leaving it at the next restart (not one back on its replaced GPU,
+// nor one rejoining)
+bool entryOut(char v) {
+  return v == 1 || v == 2;
+}
+
+// the replicas of job j out of it (policy exclude)
+long replicasOut(const FacilityModel& m, const State& st, int j) {
+  const JobState& js = st.gl.job[std::size_t(j)];
+  const auto& groups = m.job_groups[j];
+  long n = 0;
+  for (const int q : groups) n += m.group_gpunum[q];
+  const Replicas rp = jobReplicas(m, j, n);
+  std::vector<char> rep(std::size_t(rp.dp), 0);
+  long r = 0;
+  for (std::size_t e = 0; e < groups.size(); ++e) {
+    const long r1 = r + m.group_gpunum[groups[e]];
+    if (entryOut(js.excluded[e]))
+      for (; r < r1; ++r) rep[std::size_t(rp.of(r))] = 1;
+    r = r1;
+  }
+  return long(std::count(rep.begin(), rep.end(), char(1)));
+}
+
 long excludeReplicas(const FacilityModel& m, State& st, int j, std::size_t k,
-                     std::vector<char>& out) {
+                     std::vector<char>& out, double t) {
   JobState& js = st.gl.job[std::size_t(j)];
   const auto& groups = m.job_groups[j];
   std::vector<long> r0(groups.size() + 1, 0);
@@ -220,14 +256,15 @@ long excludeReplicas(const FacilityModel& m, State& st, int j, std::size_t k,
   const Replicas rp = jobReplicas(m, j, r0.back());
   std::vector<char> rep(std::size_t(rp.dp), 0), take(groups.size(), 0);
   for (std::size_t e = 0; e < groups.size(); ++e)
-    if (js.excluded[e])
+    if (entryOut(js.excluded[e]))
       for (long r = r0[e]; r < r0[e + 1]; ++r) rep[std::size_t(rp.of(r))] = 1;
+  const long before = long(std::count(rep.begin(), rep.end(), char(1)));
   for (long r = r0[k]; r < r0[k + 1]; ++r) rep[std::size_t(rp.of(r))] = 1;
   take[k] = 1;
   for (bool grew = true; grew;) {  // the closure over entries that span replicas
     grew = false;
     for (std::size_t e = 0; e < groups.size(); ++e) {
-      if (take[e] || js.excluded[e]) continue;
+      if (take[e] || entryOut(js.excluded[e])) continue;
       bool in = false;
       for (long r = r0[e]; r < r0[e + 1] && !in; ++r) in = rep[std::size_t(rp.of(r))] != 0;
       if (!in) continue;
@@ -236,19 +273,30 @@ long excludeReplicas(const FacilityModel& m, State& st, int j, std::size_t k,
       for (long r = r0[e]; r < r0[e + 1]; ++r) rep[std::size_t(rp.of(r))] = 1;
     }
   }
-  const long left = rp.dp - long(std::count(rep.begin(), rep.end(), char(1)));
+  const long outn = long(std::count(rep.begin(), rep.end(), char(1)));
+  const long left = rp.dp - outn;
   if (left < 1) return 0;
   long gpus = 0;
+  const double repair = stragglerRepairTime(m);
+  FaultState::SgOut unit;
+  unit.job = j;
+  unit.replicas = outn - before;
+  unit.t_back = t + repair;
   for (std::size_t e = 0; e < groups.size(); ++e) {
     if (!take[e]) continue;
+    // (an entry back on its replaced GPU leaves again: its GPU is already taken)
+    const bool replaced = js.excluded[e] == 3;
     js.excluded[e] = 1;
     out[e] = 1;
     const int q = groups[e];
-    for (int i = m.group_gpuadr[q]; i < m.group_gpuadr[q] + m.group_gpunum[q]; ++i)
-      takeGpu(m, st, i, kInf);
+    if (!replaced)
+      for (int i = m.group_gpuadr[q]; i < m.group_gpuadr[q] + m.group_gpunum[q]; ++i)
+        takeGpu(m, st, i, kInf);
     gpus += m.group_gpunum[q];
+    unit.entries.push_back(e);
   }
   js.work_share_next = double(left) / double(rp.dp);
+  if (std::isfinite(repair)) st.faults.sg_out.push_back(std::move(unit));
   return gpus;
 }
 
@@ -298,7 +346,205 @@ double rebalanceCaps(const FacilityModel& m, State& st, int j, const std::vector
   return moved;
 }
 
+bool writesCheckpoints(const TrainingJobSpec& spec) {
+  return spec.checkpoint_interval > 0 && spec.checkpoint_duration > 0;
+}
+
+// drain and exclude wait for a checkpoint (act_at checkpoint, checkpoint_now) in a job that
+// writes them; else they act at once
+bool actsAtCheckpoint(const FacilityModel& m, int j) {
+  return m.stragglers.act_at != StragglerActAt::Detection && writesCheckpoints(m.job_spec[j]);
+}
+
+// the pending actions' arrays of job j (allocated when first needed: rare)
+void ensurePending(const FacilityModel& m, FaultState& f, int j) {
+  if (f.sg_pending.empty()) {
+    f.sg_pending.resize(std::size_t(m.njob));
+    f.sg_any_pending.assign(std::size_t(m.njob), 0);
+    f.sg_ckpt_seen.assign(std::size_t(m.njob), 0);
+  }
+  if (f.sg_pending[std::size_t(j)].empty())
+    f.sg_pending[std::size_t(j)].assign(m.job_groups[j].size(), 0);
+}
+
+// an action of job j scheduled now for its next checkpoint (on demand: act_at checkpoint_now)
+void schedule(const FacilityModel& m, State& st, int j) {
+  FaultState& f = st.faults;
+  JobState& js = st.gl.job[std::size_t(j)];
+  if (!f.sg_any_pending[std::size_t(j)]) f.sg_ckpt_seen[std::size_t(j)] = js.checkpoints;
+  f.sg_any_pending[std::size_t(j)] = 1;
+  if (m.stragglers.act_at == StragglerActAt::CheckpointNow) js.checkpoint_request = true;
+}
+
+const char* whenText(const FacilityModel& m) {
+  switch (m.stragglers.act_at) {
+    case StragglerActAt::CheckpointNow:
+      return "after the checkpoint the job writes at its next iteration end (act_at: "
+             "checkpoint_now)";
+    case StragglerActAt::Checkpoint:
+      return "after the job's next scheduled checkpoint (act_at: checkpoint)";
+    default:
+      return "at once (act_at: detection)";
+  }
+}
+
+// GPU i back in service now (an excluded replica's GPU that was not the straggler's)
+void untakeGpu(const FacilityModel& m, State& st, int i) {
+  FaultState& f = st.faults;
+  if (!(f.gpu_down_until[i] > 0)) return;
+  f.gpu_down_until[i] = 0;
+  --f.rack_down[m.gpu_rack[i]];
+  f.gpu_down.erase(std::find(f.gpu_down.begin(), f.gpu_down.end(), i));
+}
+
+// the actions due at t (docs/models/failures.md "When drain and exclude act"): the rejoins of the
+// replicas whose stragglers' GPUs are replaced by now scheduled; then, for a job running on
+// whose checkpoint scheduled for them has ended (act_at checkpoint, checkpoint_now; at once for
+// act_at detection), the drains, exclusions and rejoins carried out at one restart, which starts
+// right after that checkpoint and so loses no work. A job restarting, or interrupted, meanwhile
+// waits for its next checkpoint.
+void actPending(const FacilityModel& m, State& st, double t) {
+  FaultState& f = st.faults;
+  for (FaultState::SgOut& u : f.sg_out) {
+    if (u.scheduled || t < u.t_back - 1e-9) continue;
+    u.scheduled = true;
+    ensurePending(m, f, u.job);
+    schedule(m, st, u.job);
+    long gpus = 0;
+    for (const std::size_t e : u.entries) gpus += m.group_gpunum[m.job_groups[u.job][e]];
+    std::ostringstream msg;
+    msg << "the straggler's GPU(s) replaced: its replica (" << u.replicas << " replica(s), " << gpus
+        << " GPU(s)) rejoins the job " << whenText(m);
+    logEvent(st, t, "job " + m.job_name[u.job], "replica_rejoin_pending", "info", msg.str());
+  }
+  if (f.sg_any_pending.empty()) return;
+  for (int j = 0; j < m.njob; ++j) {
+    if (!f.sg_any_pending[std::size_t(j)]) continue;
+    const TrainingJobSpec& spec = m.job_spec[j];
+    JobState& js = st.gl.job[std::size_t(j)];
+    if (js.mode != 0 || js.interrupt || t < spec.start || t > spec.stop) {
+      f.sg_ckpt_seen[std::size_t(j)] = js.checkpoints;  // (its next checkpoint, after the restart)
+      continue;
+    }
+    if (actsAtCheckpoint(m, j) && js.checkpoints <= f.sg_ckpt_seen[std::size_t(j)]) continue;
+    // (a checkpoint that ended more than a coupling window ago was one of the annual mode's slow
+    // segments, in no window: the action waits for the next one, written in a window)
+    if (actsAtCheckpoint(m, j) && t - js.t_last_checkpoint_end > m.coupling_dt + 1e-6) {
+      f.sg_ckpt_seen[std::size_t(j)] = js.checkpoints;
+      continue;
+    }
+    const auto& groups = m.job_groups[j];
+    std::vector<char>& pend = f.sg_pending[std::size_t(j)];
+    std::vector<char> round(groups.size(), 0);
+    int spares = spec.hot_spares - js.on_spares;
+    bool restart = false;
+    std::ostringstream at;
+    at.setf(std::ios::fixed);
+    at.precision(6);
+    if (actsAtCheckpoint(m, j))
+      at << " at the checkpoint that ended at t = " << js.t_last_checkpoint_end
+         << " s (no work lost)";
+    for (std::size_t k = 0; k < groups.size(); ++k) {
+      const char p = pend[k];
+      if (!p) continue;
+      pend[k] = 0;
+      const int q = groups[k], i0 = m.group_gpuadr[q], ni = m.group_gpunum[q];
+      std::ostringstream msg;
+      const char* kind = "straggler_kept";
+      if (p == 1 && spares >= ni) {
+        for (int i = i0; i < i0 + ni; ++i) takeGpu(m, st, i, kInf);
+        spares -= ni;
+        ++f.sg_drained;
+        restart = true;
+        kind = "straggler_drained";
+        msg << "drained" << at.str() << ": its rank moves to a hot spare at the restart";
+      } else if (p == 1) {
+        msg << "not drained, the job keeps waiting for it (no hot spare left: " << spares
+            << " left, " << ni << " needed)";
+      } else if (entryOut(js.excluded[k])) {  // in a replica another straggler takes out
+        ++f.sg_excluded;
+        restart = true;
+        kind = "straggler_excluded";
+        msg << "its replica is excluded with another straggler's" << at.str();
+      } else if (const long gpus = excludeReplicas(m, st, j, k, round, t); gpus > 0) {
+        ++f.sg_excluded;
+        f.sg_excluded_gpus += gpus;
+        restart = true;
+        kind = "straggler_excluded";
+        msg << "excluded with its data-parallel replica (" << gpus << " GPU(s) idle from now)"
+            << at.str() << "; the job goes on with " << js.work_share_next << " of its replicas";
+      } else {
+        msg << "not excluded, the job keeps waiting for it (no replica would be left)";
+      }
+      logEvent(st, t, gpuName(m, i0), kind, "warning", msg.str());
+    }
+    // the replicas whose stragglers' GPUs are replaced: back in the job at this restart, the
+    // stragglers' ranks on their replaced GPUs, the others on their own
+    for (std::size_t w = 0; w < f.sg_out.size();) {
+      FaultState::SgOut& u = f.sg_out[w];
+      if (u.job != j || !u.scheduled) {
+        ++w;
+        continue;
+      }
+      long gpus = 0;
+      for (const std::size_t e : u.entries) {
+        if (js.excluded[e] != 2) continue;
+        const int q = groups[e];
+        gpus += m.group_gpunum[q];
+        if (f.sg_logged[std::size_t(q)]) {
+          js.excluded[e] = 5;
+        } else {
+          js.excluded[e] = 4;
+          for (int i = m.group_gpuadr[q]; i < m.group_gpuadr[q] + m.group_gpunum[q]; ++i)
+            untakeGpu(m, st, i);
+        }
+      }
+      ++f.sg_rejoined;
+      restart = true;
+      std::ostringstream msg;
+      msg << "replica back (" << u.replicas << " replica(s), " << gpus << " GPU(s))" << at.str()
+          << ": the global batch restored at the restart";
+      logEvent(st, t, "job " + m.job_name[j], "replica_rejoined", "info", msg.str());
+      f.sg_out.erase(f.sg_out.begin() + long(w));
+    }
+    if (restart && spec.restart_on_failure) {
+      // the GPUs taken now are off for the job's next step already (the GPU layer set its
+      // liveness at its last step, before they were taken), so that their ranks move to spares
+      // at the restart, which starts at once: one restart for every action of the round
+      std::vector<char>& alive = st.gl.job_alive[std::size_t(j)];
+      for (std::size_t k = 0; k < groups.size(); ++k)
+        if (f.gpu_down_until[m.group_gpuadr[groups[k]]] > 0 &&
+            (js.excluded.empty() || js.excluded[k] != 3))
+          alive[k] = 0;
+      js.interrupt = true;
+      if (!js.excluded.empty()) {
+        long total = 0;
+        for (const int q : groups) total += m.group_gpunum[q];
+        const Replicas rp = jobReplicas(m, j, total);
+        js.work_share_next = double(rp.dp - replicasOut(m, st, j)) / double(rp.dp);
+      }
+    }
+    f.sg_any_pending[std::size_t(j)] = 0;
+  }
+}
+
 }  // namespace
+
+double nextStragglerStop(const FacilityModel& m, const State& st, double t) {
+  const FaultState& f = st.faults;
+  if (f.sg_any_pending.empty()) return kInf;
+  double best = kInf;
+  for (int j = 0; j < m.njob; ++j) {
+    if (!f.sg_any_pending[std::size_t(j)] || !actsAtCheckpoint(m, j)) continue;
+    const JobState& js = st.gl.job[std::size_t(j)];
+    const int n = int(m.job_spec[j].phases.size());
+    if (js.mode != 0 || js.gpu.empty() || js.gpu.front().phase != n + 1) continue;
+    // (every rank writes the checkpoint at rate 1 from the iteration end)
+    const double end = js.t_last_iteration_end + m.job_spec[j].checkpoint_duration + 1e-3;
+    if (end > t + 1e-9) best = std::min(best, end);
+  }
+  return best;
+}
 
 // stragglers: each training job's GPU groups' clock ratios integrated over the window; at its end
 // the groups whose mean is below (1 - threshold) x the job's median are stragglers: logged, and
@@ -314,6 +560,8 @@ void stepStragglers(const FacilityModel& m, State& st, double t) {
   if (dt > 0)
     for (int q = 0; q < m.ngroup; ++q) f.sg_acc[std::size_t(q)] += g.grp.clock_ratio[q] * dt;
   f.sg_tprev = t;
+  if (sp.policy == StragglerPolicy::Drain || sp.policy == StragglerPolicy::Exclude)
+    actPending(m, st, t);
   // a job restarting, stalled or not running at any call of the window is not judged at its end
   for (int j = 0; j < m.njob; ++j) {
     const TrainingJobSpec& spec = m.job_spec[j];
@@ -336,6 +584,9 @@ void stepStragglers(const FacilityModel& m, State& st, double t) {
     std::nth_element(f.sg_buf.begin(), f.sg_buf.begin() + long(n / 2), f.sg_buf.begin() + long(n));
     const double median = f.sg_buf[n / 2];
     int spares = spec.hot_spares - js.on_spares;
+    if (!f.sg_pending.empty() && !f.sg_pending[std::size_t(j)].empty())
+      for (std::size_t k = 0; k < groups.size(); ++k)  // (the drains pending take theirs)
+        if (f.sg_pending[std::size_t(j)][k] == 1) spares -= m.group_gpunum[groups[k]];
     // (rare: the rounds that find a straggler; the flags of this round's entries)
     std::vector<char> round;
     for (std::size_t k = 0; k < groups.size(); ++k) {
@@ -345,12 +596,37 @@ void stepStragglers(const FacilityModel& m, State& st, double t) {
       if (round.empty()) round.assign(groups.size(), 0);
       const int i0 = m.group_gpuadr[q], ni = m.group_gpunum[q];
       const bool first = !f.sg_logged[std::size_t(q)];
+      if ((sp.policy == StragglerPolicy::Drain || sp.policy == StragglerPolicy::Exclude) &&
+          spec.restart_on_failure && actsAtCheckpoint(m, j)) {
+        // the action waits for the job's checkpoint (act_at): scheduled now, logged once
+        if (!first) continue;
+        f.sg_logged[std::size_t(q)] = 1;
+        ++f.sg_detected;
+        std::ostringstream msg;
+        msg.precision(3);
+        msg << "mean clock " << mean << " of the job's median " << median << " over " << w << " s";
+        const bool drain_it = sp.policy == StragglerPolicy::Drain;
+        if (drain_it && spares < ni) {
+          msg << ": not drained, the job keeps waiting for it (no hot spare left: " << spares
+              << " left, " << ni << " needed)";
+          logEvent(st, t, gpuName(m, i0), "straggler_kept", "warning", msg.str());
+          continue;
+        }
+        ensurePending(m, f, j);
+        f.sg_pending[std::size_t(j)][k] = drain_it ? 1 : 2;
+        if (drain_it) spares -= ni;
+        schedule(m, st, j);
+        msg << ": " << (drain_it ? "drain" : "exclusion with its replica") << " pending, "
+            << whenText(m);
+        logEvent(st, t, gpuName(m, i0), "straggler_pending", "warning", msg.str());
+        continue;
+      }
       const bool drain =
           sp.policy == StragglerPolicy::Drain && spec.restart_on_failure && spares >= ni;
       long excluded = 0;
-      const bool already = sp.policy == StragglerPolicy::Exclude && js.excluded[k];
+      const bool already = sp.policy == StragglerPolicy::Exclude && entryOut(js.excluded[k]);
       if (sp.policy == StragglerPolicy::Exclude && spec.restart_on_failure && !already)
-        excluded = excludeReplicas(m, st, j, k, round);
+        excluded = excludeReplicas(m, st, j, k, round, t);
       std::ostringstream msg;
       msg.precision(3);
       msg << "mean clock " << mean << " of the job's median " << median << " over " << w << " s";

@@ -449,6 +449,7 @@ struct Run {
       const bool slow = annual && st.annual.slow;
       if (!slow && (m.ngpu > 0 || m.has_power)) {
         if (m.failures.enabled) t_stop = std::min(t_stop, nextFailureEvent(m, st));
+        if (m.stragglers.enabled) t_stop = std::min(t_stop, nextStragglerStop(m, st, t));
         t_stop = std::min(t_stop, t + m.coupling_dt);
         if (annual) annualBeforeGpu(st);
         gpuLayerWindow(t_stop, pool);

@@ -417,6 +417,25 @@ struct FaultState {
   // moved to them in all (W)
   long sg_excluded = 0, sg_excluded_gpus = 0, sg_rebalanced = 0;
   double sg_cap_moved = 0;
+  // actions that wait for a checkpoint (act_at checkpoint, checkpoint_now: docs/models/failures.md
+  // "When drain and exclude act"): per job, per entry 1 drain or 2 exclude pending (empty: none
+  // ever), whether any is, and the job's checkpoints when they were scheduled (the action is
+  // due once a later one has ended); rare, so allocated when first needed
+  std::vector<std::vector<char>> sg_pending;
+  std::vector<char> sg_any_pending;
+  std::vector<long> sg_ckpt_seen;
+  // policy exclude with a repair time: the units excluded together (a replica, or the replicas
+  // an entry of several GPUs spans): job, entries, replicas, when their stragglers' GPUs are
+  // replaced, and whether the rejoin is scheduled
+  struct SgOut {
+    int job = 0;
+    std::vector<std::size_t> entries;
+    long replicas = 0;
+    double t_back = 0;
+    bool scheduled = false;
+  };
+  std::vector<SgOut> sg_out;
+  long sg_rejoined = 0;  // units back in their jobs
   ProtectionState prot;  // protection layers (solver/engine/protection.cpp)
 };
 

@@ -109,8 +109,14 @@ class ScenarioReader {
                  : policy == "exclude"   ? StragglerPolicy::Exclude
                  : policy == "rebalance" ? StragglerPolicy::Rebalance
                                          : StragglerPolicy::Detect;
+    std::string act_at;
+    if (sg.read("act_at", act_at))
+      p.act_at = act_at == "detection"    ? StragglerActAt::Detection
+                 : act_at == "checkpoint" ? StragglerActAt::Checkpoint
+                                          : StragglerActAt::CheckpointNow;
     sg.read("threshold", p.threshold);
     sg.read("window", p.window);
+    sg.read("repair_time", p.repair_time);
   }
 
   void readDetection(MapIn& d) {

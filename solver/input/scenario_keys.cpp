@@ -361,17 +361,31 @@ const Section kFailures{
          .docs("GPUs one host failure takes (GB200/GB300 NVL72 compute tray: 4 [K26])"),
      map("mtbf", kFailureMtbf)}};
 
-// straggler operations (docs/models/failures.md "Stragglers"): site policies, no defaults
+// straggler operations (docs/models/failures.md "Stragglers"): site policies, no defaults but
+// act_at's (sourced)
 const Section kStragglers{
     "scenario.stragglers",
     "straggler detection and its policy (docs/models/failures.md, \"Stragglers\")",
     {choice("policy", {"detect", "drain", "exclude", "rebalance"})
          .req()
          .docs("detect: log each straggler; drain: also take it out of its job for good, its "
-               "rank moving to a hot spare at a restart from the last checkpoint (while a spare "
-               "is left); exclude: take its data-parallel replica out at such a restart, the job "
-               "going on with fewer replicas and no spare; rebalance: raise its power cap and "
+               "rank moving to a hot spare at a restart (while a spare is left); exclude: take "
+               "its data-parallel replica out at such a restart, the job going on with fewer "
+               "replicas and no spare (the restart: act_at); rebalance: raise its power cap and "
                "lower the job's other GPUs' caps by as much in all, without a restart"),
+     choice("act_at", {"checkpoint_now", "checkpoint", "detection"})
+         .dflt("checkpoint_now [F103]")
+         .docs("when drain and exclude act: checkpoint_now: the job writes a checkpoint at its "
+               "next iteration end, then restarts without the straggler (cold migration: no "
+               "work lost, the checkpoint and the restart paid); checkpoint: at the job's next "
+               "scheduled checkpoint (the straggler kept until then); detection: at once, a "
+               "restart from the last checkpoint that loses the work since (a fail-slow treated "
+               "as a fail-stop [WL22])"),
+     quantity("repair_time", Dim::Time, {60, 366 * 86400.0, false, false, "1 min ... 366 d"})
+         .dflt("failures.repair_time; without failures: never")
+         .docs("policy exclude: the straggler's GPU is replaced after this, and its replica "
+               "rejoins the job at the next action time (act_at), restoring the global batch "
+               "(the site's own setting, as failures.repair_time)"),
      quantity("threshold", Dim::None, {0, 1, true, true, "between 0 and 1, exclusive"})
          .req()
          .docs("a GPU whose mean clock over the window is below (1 - threshold) x its job's "

@@ -9,6 +9,7 @@
 #include <map>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include "solver/compile/compile.h"
 #include "solver/engine/engine.h"
@@ -187,10 +188,12 @@ TEST_CASE("stragglers: detected against the job's median, drained onto hot spare
   }();
   auto runWith = [&](const std::string& policy, Out& o, bool blocks = true) {
     FacilitySpec spec = loadFacilityFromString(text, "pod_w45.yaml");
-    applyScenario(loadScenarioFromString("duration: 2 h\nhot_spares: 16\nstragglers: {policy: " +
-                                             policy + ", threshold: 0.1, window: 10 min}\n",
-                                         "s.yaml"),
-                  spec);
+    applyScenario(
+        loadScenarioFromString("duration: 2 h\nhot_spares: 16\nstragglers: {policy: " + policy +
+                                   ", act_at: detection, threshold: 0.1, window: "
+                                   "10 min}\n",
+                               "s.yaml"),
+        spec);
     o.m = compileFacility(spec);
     o.m.options.output_interval = 300;
     o.m.options.gpu_blocks = blocks;
@@ -266,11 +269,14 @@ std::string badMountPod(const std::string& job_extra = "") {
   return text + "variation: {seed: 1, bad_mount_fraction: 0.01, bad_mount_factor: 2.5}\n";
 }
 
+// act: the stragglers: section's act_at and more, empty: none (the tests of the policies as they
+// act at once give act_at: detection)
 void runPolicy(Out& o, const std::string& facility, const std::string& policy, int spares,
-               int threads = 1, double duration = 7200) {
+               int threads = 1, double duration = 7200,
+               const std::string& act = "act_at: detection") {
   runText(o, facility,
-          "hot_spares: " + std::to_string(spares) + "\nstragglers: {policy: " + policy +
-              ", threshold: 0.1, window: 10 min}\n",
+          "hot_spares: " + std::to_string(spares) + "\nstragglers: {policy: " + policy + ", " +
+              (act.empty() ? "" : act + ", ") + "threshold: 0.1, window: 10 min}\n",
           duration, threads);
 }
 
@@ -413,4 +419,160 @@ TEST_CASE("stragglers: drain with no spare left is an event, not a stall",
              Catch::Contains("threshold"));
   CHECK_THAT(errorOf("stragglers: {policy: rebalance, threshold: 0.1, window: 1 s}\n"),
              Catch::Contains("window"));
+}
+
+namespace {
+
+// the events of a kind, in time order
+std::vector<EventRecord> eventsOf(const Out& o, const std::string& kind) {
+  std::vector<EventRecord> v;
+  for (const EventRecord& e : o.st.events)
+    if (e.kind == kind) v.push_back(e);
+  return v;
+}
+
+// the end of the checkpoint an action followed, from its event ("... ended at t = X s ...")
+double checkpointEndOf(const EventRecord& e) {
+  const std::string at = "ended at t = ";
+  const std::size_t p = e.message.find(at);
+  REQUIRE(p != std::string::npos);
+  return std::stod(e.message.substr(p + at.size()));
+}
+
+double mapPart(const Out& o, int c) {
+  double map[kTimeCats];
+  jobTimeMap(o.st.gl.job[0], o.st.gl.job_weight[0], map);
+  return map[c];
+}
+
+double mapTotal(const Out& o) {
+  double map[kTimeCats], tot = 0;
+  jobTimeMap(o.st.gl.job[0], o.st.gl.job_weight[0], map);
+  for (int c = 0; c < kTimeCats; ++c) tot += map[c];
+  return tot;
+}
+
+}  // namespace
+
+// act_at (docs/models/failures.md "When drain and exclude act"): drain waits for a checkpoint —
+// the job's next scheduled one, or one it writes on demand at its next iteration end — and the
+// restart that swaps the stragglers for spares follows it at once: no work lost, goodput higher
+// than acting at detection (which restarts from the last checkpoint and loses the work since)
+TEST_CASE("stragglers: act_at checkpoint drains after a checkpoint, no work lost",
+          "[failures][stragglers]") {
+  const std::string text = badMountPod();
+  Out det, ck, now;
+  runPolicy(det, text, "drain", 16);
+  runPolicy(ck, text, "drain", 16, 1, 7200, "act_at: checkpoint");
+  runPolicy(now, text, "drain", 16, 1, 7200, "");  // the default: checkpoint_now
+  const double wall = 7200 - ck.m.job_spec[0].start;
+  for (const Out* o : {&ck, &now}) {
+    const JobState& j = o->st.gl.job[0];
+    const FaultState& f = o->st.faults;
+    REQUIRE(f.sg_drained >= 1);
+    CHECK(j.on_spares == int(f.sg_drained));
+    // scheduled at detection, carried out after the checkpoint: one event each
+    const auto pend = eventsOf(*o, "straggler_pending"), done = eventsOf(*o, "straggler_drained");
+    CHECK(long(done.size()) == f.sg_drained);
+    CHECK(pend.size() >= done.size());
+    REQUIRE(!pend.empty());
+    CHECK(pend.front().time == Approx(1200));  // (the first whole window after the start)
+    for (const EventRecord& e : done) {
+      const double t_ck = checkpointEndOf(e);
+      CHECK(t_ck >= pend.front().time);
+      CHECK(e.time >= t_ck);
+      CHECK(e.time <= t_ck + 1.01e-3);  // at the window stop 1 ms after the checkpoint's end
+    }
+    // no work lost: no iteration, and at most the 1 ms after each checkpoint per restart
+    CHECK(j.lost_iterations == 0);
+    CHECK(mapPart(*o, kTimeLostWork) <= 1.01e-3 * double(j.failures));
+    CHECK(j.failures >= 1);
+    CHECK(mapPart(*o, kTimeRestart) >= 600 - 1);
+    CHECK(mapTotal(*o) == Approx(wall).epsilon(1e-9));
+    // goodput above acting at detection on the same case
+    CHECK(jobGoodput(o->m.job_spec[0], j, 7200) >
+          jobGoodput(det.m.job_spec[0], det.st.gl.job[0], 7200));
+  }
+  CHECK(mapPart(det, kTimeLostWork) > 60);
+  // the scheduled checkpoint comes at the first iteration end 30 min after the job's start;
+  // on demand, at the first iteration end after the detection
+  const double first_ck = checkpointEndOf(eventsOf(ck, "straggler_drained").front());
+  const double first_now = checkpointEndOf(eventsOf(now, "straggler_drained").front());
+  CHECK(first_ck >= ck.m.job_spec[0].start + 1800);
+  CHECK(first_now < first_ck);
+  CHECK(first_now < 1200 + 60);
+  // the same on 2 threads
+  Out ck2;
+  runPolicy(ck2, text, "drain", 16, 2, 7200, "act_at: checkpoint");
+  CHECK(ck2.st.gl.job[0].iterations == ck.st.gl.job[0].iterations);
+  CHECK(ck2.st.faults.sg_drained == ck.st.faults.sg_drained);
+  for (int c = 0; c < kTimeCats; ++c) CHECK(mapPart(ck2, c) == Approx(mapPart(ck, c)).margin(1e-9));
+  REQUIRE(ck2.st.events.size() == ck.st.events.size());
+  for (std::size_t i = 0; i < ck.st.events.size(); ++i) {
+    CHECK(ck2.st.events[i].kind == ck.st.events[i].kind);
+    CHECK(ck2.st.events[i].time == ck.st.events[i].time);
+  }
+  // bad input names the key and its line
+  const std::string err = errorOf(
+      "duration: 1 h\nstragglers: {policy: drain, act_at: soon, threshold: 0.1, "
+      "window: 10 min}\n");
+  CHECK_THAT(err, Catch::Contains("act_at"));
+  CHECK_THAT(err, Catch::Contains("bad.yaml:2"));
+}
+
+// an excluded replica rejoins once its straggler's GPU is replaced (stragglers.repair_time), at
+// the next checkpoint: the straggler's rank on the replaced GPU, the others on their own, the
+// global batch (the work share per iteration) restored
+TEST_CASE("stragglers: an excluded replica rejoins after the repair", "[failures][stragglers]") {
+  const std::string text = badMountPod();
+  Out ex, back;
+  runPolicy(ex, text, "exclude", 0, 1, 7200, "act_at: checkpoint_now");
+  runPolicy(back, text, "exclude", 0, 1, 7200, "repair_time: 15 min");
+  const FaultState& f = back.st.faults;
+  const JobState& j = back.st.gl.job[0];
+  REQUIRE(f.sg_excluded >= 1);
+  REQUIRE(f.sg_rejoined >= 1);
+  const auto excl = eventsOf(back, "straggler_excluded");
+  const auto pend = eventsOf(back, "replica_rejoin_pending");
+  const auto rej = eventsOf(back, "replica_rejoined");
+  CHECK(long(rej.size()) == f.sg_rejoined);
+  REQUIRE(!excl.empty());
+  REQUIRE(!pend.empty());
+  // the rejoin is scheduled once the GPU is replaced (15 min after the exclusion, at the next
+  // window stop) and carried out after the next checkpoint, with no work lost
+  CHECK(pend.front().time >= excl.front().time + 900);
+  CHECK(pend.front().time <= excl.front().time + 900 + 5 + 1e-6);
+  CHECK(rej.front().time >= pend.front().time);
+  CHECK(rej.front().time <= checkpointEndOf(rej.front()) + 1.01e-3);
+  CHECK(j.lost_iterations == 0);
+  // the work share back up: more than without the repair, each iteration worth more
+  CHECK(j.work_share > ex.st.gl.job[0].work_share);
+  CHECK(jobWorkIterations(j, true) > jobWorkIterations(ex.st.gl.job[0], true));
+  // the stragglers' ranks on their replaced GPUs (taken for good), taking no spare; their
+  // replicas' other GPUs back in service
+  int replaced = 0;
+  for (std::size_t k = 0; k < j.excluded.size(); ++k) {
+    const int q = back.m.job_groups[0][k];
+    if (j.excluded[k] == 3) {
+      ++replaced;
+      CHECK(back.st.faults.sg_logged[std::size_t(q)]);
+      CHECK(j.gpu[k].on_spare);
+    }
+    if (j.excluded[k] == 0) CHECK(back.st.gl.job_alive[0][k]);
+  }
+  CHECK(replaced >= 1);
+  CHECK(j.on_spares == 0);
+  CHECK(mapTotal(back) == Approx(7200 - back.m.job_spec[0].start).epsilon(1e-9));
+  CHECK(mapPart(back, kTimeExcluded) > 0);
+  CHECK(mapPart(back, kTimeExcluded) < mapPart(ex, kTimeExcluded));
+  // the same on 2 threads
+  Out back2;
+  runPolicy(back2, text, "exclude", 0, 2, 7200, "repair_time: 15 min");
+  CHECK(back2.st.gl.job[0].iterations == j.iterations);
+  CHECK(back2.st.gl.job[0].work_share == j.work_share);
+  for (int c = 0; c < kTimeCats; ++c)
+    CHECK(mapPart(back2, c) == Approx(mapPart(back, c)).margin(1e-9));
+  REQUIRE(back2.st.events.size() == back.st.events.size());
+  for (std::size_t i = 0; i < back.st.events.size(); ++i)
+    CHECK(back2.st.events[i].kind == back.st.events[i].kind);
 }
