@@ -517,7 +517,10 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
   // backward, one layer in transit beside the resident ones (Megatron / Transformer Engine's CPU
   // offloading, which needs pp = 1 [F77][F99])
   const int n_off = w.offload_activations ? w.offload_activation_layers : 0;
-  if (n_off < 0) fail("offload", "activation_layers must be >= 0");
+  if (w.offload_activation_layers < 0) fail("offload", "activation_layers must be >= 0");
+  if (w.offload_activation_layers > 0 && !w.offload_activations)
+    fail("offload", "activation_layers = " + str(w.offload_activation_layers) +
+                        " offloads activations: give activations: true with it");
   if (n_off > 0 && pp > 1)
     fail("offload", "activation_layers = " + str(n_off) +
                         " offloads layer by layer, which runs with pp = 1 only (pp = " + str(pp) +

@@ -201,7 +201,10 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
   // air-cooled racks without a busway: fed directly at the utility meter
   p.P_utility += P_air_direct;
   // the site battery between the site's bus and the meter (docs/models/grid.md "Mitigations")
-  if (ps.battery.present) {
+  if (ps.battery.present && !facilityFed(st)) {
+    p.P_bess = p.P_bess_loss = 0;  // no grid and no generator: the battery neither charges nor
+                                   // carries the site (the UPS does, docs/models/grid.md)
+  } else if (ps.battery.present) {
     const auto& b = ps.battery;
     p.P_utility = siteBatteryPower({b.capacity_J, b.P_max_W, 0.0, b.tau, b.soc_tau}, b.eta_rt,
                                    p.P_utility, dt, p.bess, p.P_bess, p.P_bess_loss);

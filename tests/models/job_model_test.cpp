@@ -434,4 +434,7 @@ TEST_CASE("step model: activations offloaded layer by layer (pp = 1) and FP8's q
   const std::string e = errorKey(bad);
   CHECK(e.rfind("offload | ", 0) == 0);
   CHECK(e.find("pp = 4") != std::string::npos);
+  bad = w;  // layers without activations: not silently ignored
+  bad.offload_activations = false;
+  CHECK(errorKey(bad, g, 64, 72).find("activations: true") != std::string::npos);
 }

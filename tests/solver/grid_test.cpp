@@ -220,10 +220,13 @@ struct MeterRun {
   std::vector<double> P;  // the meter at every GPU step from 320 s
   double E_meter = 0, E_utility = 0, E_pump = 0, E_storage = 0, E_it = 0, E_chain = 0, E_loss = 0,
          soc_min = 2, soc_max = -1;
+  std::vector<double> row_t, row_soc;  // the battery's SOC at each output row
   std::string text;
 };
 
-MeterRun runMeter(const std::string& facility) {
+MeterRun runMeter(const std::string& facility,
+                  const std::string& scenario =
+                      "dctwin_scenario: 1\nname: t\nduration: 400 s\noutput_interval: 20 s\n") {
   struct Sink : RunSink {
     double fast = 0;
     MeterRun* r = nullptr;
@@ -238,6 +241,8 @@ MeterRun runMeter(const std::string& facility) {
       r->E_loss = f.scalar(Obs::EnergySiteBatteryLoss);
       r->soc_min = std::min(r->soc_min, f.scalar(Obs::SiteBatterySoc));
       r->soc_max = std::max(r->soc_max, f.scalar(Obs::SiteBatterySoc));
+      r->row_t.push_back(f.t);
+      r->row_soc.push_back(f.scalar(Obs::SiteBatterySoc));
     }
     double fastInterval() const override { return fast; }
     void fastRow(const OutputFrame& f) override {
@@ -247,8 +252,7 @@ MeterRun runMeter(const std::string& facility) {
   };
   MeterRun r;
   const FacilitySpec spec = loadFacilityFromString(facility, "pod_bess.yaml", kData + "facilities");
-  const Scenario sc = loadScenarioFromString(
-      "dctwin_scenario: 1\nname: t\nduration: 400 s\noutput_interval: 20 s\n", "t.yaml");
+  const Scenario sc = loadScenarioFromString(scenario, "t.yaml");
   Sink s;
   s.fast = spec.gpu_step;
   s.r = &r;
@@ -300,4 +304,19 @@ TEST_CASE(
                  "site_battery.efficiency", ""));
   CHECK(anyError(errorsOf(podWithBattery("{max_power: 1 MW, time_constant: 30 s}")), "site_battery",
                  "capacity"));
+  // a utility loss at 325 s: until the generator takes the load (10 s) nothing feeds the site, and
+  // the battery neither charges from the dead grid nor drives the meter below zero
+  const MeterRun lost =
+      runMeter(podWithBattery("{capacity: 50 kWh, max_power: 1 MW, time_constant: 30 s}"),
+               "dctwin_scenario: 1\nname: t\nduration: 400 s\noutput_interval: 2.5 s\nevents:\n"
+               "  - {time: 325 s, utility: lost}\n  - {time: 360 s, utility: restored}\n");
+  auto socAt = [&](double time) {
+    for (std::size_t i = 0; i < lost.row_t.size(); ++i)
+      if (std::abs(lost.row_t[i] - time) < 1e-6) return lost.row_soc[i];
+    return -1.0;
+  };
+  REQUIRE(socAt(327.5) > 0);
+  CHECK(socAt(332.5) == socAt(327.5));  // idle while nothing feeds the site
+  CHECK(socAt(320) != socAt(317.5));    // and working before
+  CHECK(lost.E_utility + lost.E_storage == Approx(lost.E_it + lost.E_chain).epsilon(1e-6));
 }
