@@ -18,6 +18,7 @@
 #include "solver/input/scenario.h"
 #include "solver/run/run.h"
 #include "solver/run/sweep.h"
+#include "tests/solver/facility_fixtures.h"
 
 using namespace dctwin;
 
@@ -55,12 +56,7 @@ RunReport run(const FacilitySpec& spec, const std::string& events, double durati
 }
 
 std::vector<LoadError> errorsOf(const std::string& text) {
-  try {
-    loadFacilityFromString(text, "x.yaml", kData + "facilities");
-  } catch (const LoadFailure& e) {
-    return e.errors();
-  }
-  return {};
+  return test::facilityErrors(text);
 }
 
 int lineOf(const std::string& text, const std::string& fragment) {

@@ -17,6 +17,7 @@
 #include "solver/output/results_reader.h"
 #include "solver/output/sinks.h"
 #include "solver/run/run.h"
+#include "tests/solver/facility_fixtures.h"
 
 using namespace dctwin;
 
@@ -53,22 +54,9 @@ struct FastFrames : RunSink {
 };
 
 std::vector<LoadError> errorsOf(const std::string& text) {
-  try {
-    loadFacilityFromString(text, "x.yaml", kData + "facilities");
-  } catch (const LoadFailure& e) {
-    return e.errors();
-  }
-  return {};
+  return test::facilityErrors(text);
 }
-
-bool anyError(const std::vector<LoadError>& errs, const std::string& path_part,
-              const std::string& msg_part) {
-  for (const LoadError& e : errs)
-    if (e.loc.path.find(path_part) != std::string::npos &&
-        e.message.find(msg_part) != std::string::npos)
-      return true;
-  return false;
-}
+using test::anyError;
 
 }  // namespace
 
