@@ -64,19 +64,30 @@ SwingMetrics swingMetrics(std::span<const double> P, double dt) {
   return m;
 }
 
-double gridPower(const StorageParams& p, double P_rack, double dt, StorageState& s) {
+namespace {
+
+// a store's control, shared by the rack store and the site battery: the moving average of the
+// demand P it sees (implicit, time constant tau) and the draw it holds the grid at: the fixed
+// target or the average, pulled toward half charge over soc_tau
+double storeTarget(const StorageParams& p, double P, double dt, StorageState& s) {
   if (!s.primed) {
-    s.avg = P_rack;
+    s.avg = P;
     s.primed = true;
   } else if (p.tau > 0) {
     const double a = dt / p.tau;
-    s.avg = (s.avg + a * P_rack) / (1 + a);
+    s.avg = (s.avg + a * P) / (1 + a);
   } else {
-    s.avg = P_rack;
+    s.avg = P;
   }
   double target = p.target_W > 0 ? p.target_W : s.avg;
   if (p.soc_tau > 0) target += (0.5 * p.capacity_J - s.soc_J) / p.soc_tau;
-  double P_s = P_rack - target;  // > 0: discharge
+  return target;
+}
+
+}  // namespace
+
+double gridPower(const StorageParams& p, double P_rack, double dt, StorageState& s) {
+  double P_s = P_rack - storeTarget(p, P_rack, dt, s);  // > 0: discharge
   if (p.P_max_W > 0) P_s = std::clamp(P_s, -p.P_max_W, p.P_max_W);
   if (dt <= 0) return P_rack;
   const double P_dis = std::max(0.0, s.soc_J) / dt;                 // empties the store
@@ -96,18 +107,8 @@ double gridPower(const StorageParams& p, double P_rack, double dt, StorageState&
 double siteBatteryPower(const StorageParams& p, double eta_rt, double P_site, double dt,
                         StorageState& s, double& P_out, double& loss) {
   P_out = loss = 0;
-  if (!s.primed) {
-    s.avg = P_site;
-    s.primed = true;
-  } else if (p.tau > 0) {
-    const double a = dt / p.tau;
-    s.avg = (s.avg + a * P_site) / (1 + a);
-  } else {
-    s.avg = P_site;
-  }
+  const double target = storeTarget(p, P_site, dt, s);
   if (dt <= 0) return P_site;
-  double target = p.target_W > 0 ? p.target_W : s.avg;
-  if (p.soc_tau > 0) target += (0.5 * p.capacity_J - s.soc_J) / p.soc_tau;
   double P_s = P_site - target;  // > 0: discharge
   if (p.P_max_W > 0) P_s = std::clamp(P_s, -p.P_max_W, p.P_max_W);
   const double eta = std::sqrt(std::clamp(eta_rt, 1e-6, 1.0));  // each way

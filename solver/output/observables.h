@@ -701,7 +701,8 @@ enum class Rate { Output, Fast };
   X(PowerPUtility, "/power/P_utility", "W", Instant, Facility, GpusPower, Fast,                    \
     "the site's active power at the meter (point of interconnection) at the GPU step: the "        \
     "utility feed through every stage of the chain (GPU smoothing and floors, rack storage, "      \
-    "shelves, busways, UPS, transformer) + CDU pumps + air handlers + the plant's pumps, fans and " \
+    "shelves, busways, UPS, transformer) + CDU pumps + air handlers + the plant's pumps, fans "    \
+    "and "                                                                                         \
     "chillers",                                                                                    \
     "the power chain's utility feed at the last fast step + the CDU pumps at the solver's last "   \
     "state + the plant's motors at its last (slow) step; its sum x the step is /energy/utility "   \
