@@ -90,8 +90,13 @@ TOLERANCES = {
                      "deviation rtol 1e-6 vs 1e-7 up to 1.1e-3 relative with resolved GPUs "
                      "(README.md, 'What the calibration found')"),
     "ratio": dict(rtol=0.0, atol=2e-5, units="1",
-                  why="PUE, throughput ratio, state of charge: measured solver deviation "
+                  why="throughput ratio, state of charge: measured solver deviation "
                       "<= 1e-7; 2e-5 is 0.002 %"),
+    "pue": dict(rtol=0.0, atol=1.5e-4, units="1",
+                why="PUE carries the air handlers' chiller and fans, which follow the room air "
+                    "and the fan-speed PI: measured solver deviation (rtol 1e-6 vs 1e-7) 3.4e-5, "
+                    "ASan+UBSan build against Release 7.5e-5; a 1 % change of the chilled-water "
+                    "chiller's power moves the pod's PUE 2.8e-4"),
     "count": dict(rtol=0.0, atol=1.0, units="1",
                   why="job iterations complete on the 50 ms GPU clock: one iteration may land "
                       "one output row later"),
@@ -128,7 +133,7 @@ SERIES = [
     ("gpu/T_hbm[max]", "gpu/T_hbm", "max", "temperature"),
     ("room/T_air", "room/T_air", None, "room_temperature"),
     ("facility/P_IT", "facility/P_IT", None, "power"),
-    ("facility/PUE", "facility/PUE", None, "ratio"),
+    ("facility/PUE", "facility/PUE", None, "pue"),
     ("ups/SOC", "ups/SOC", None, "ratio"),
     ("energy/heat_in", "energy/heat_in", None, "heat"),
     ("energy/heat_to_facility_water", "energy/heat_to_facility_water", None, "heat"),
