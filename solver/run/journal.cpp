@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "solver/common/bounded_file.h"
+#include "solver/output/observables.h"
 #include "solver/run/sweep.h"
 
 namespace dctwin {
@@ -29,212 +30,195 @@ LoadFailure failure(const SourceLoc& loc, const std::string& value, const std::s
 }  // namespace
 
 //---------------------------------------------------------------------------------------------
+// The sweep's metrics, one row each: name, SI unit, basis (empty: by the name's pattern, below)
+// and description; every reader (the /cases writer, the journal, the ensemble, Python, the docs'
+// table) takes them from here. The first training job's bottleneck map follows the fixed rows,
+// one share per part of the output table's /job/time and /job/wait (docs/models/job.md).
+namespace {
+struct MetricRow {
+  std::string name, unit, basis, description;
+};
+
+const std::vector<MetricRow>& metricTable() {
+  static const std::vector<MetricRow> table = [] {
+    std::vector<MetricRow> t{
+        {"T_junction_max", "K", "",
+         "hottest GPU junction over the metrics window (interval maxima)"},
+        {"T_junction_p99", "K", "window max, p99 over GPUs",
+         "99th percentile over the GPUs of each GPU's hottest junction in the window"},
+        {"T_hbm_max", "K", "", "hottest HBM over the metrics window"},
+        {"T_case_max", "K", "",
+         "hottest cold-plate case of a heat-load rack over the metrics window"},
+        {"T_supply_max", "K", "",
+         "highest CDU secondary supply temperature over the metrics window"},
+        {"gpu_seconds_throttled", "s", "window total",
+         "GPU-seconds with thermal or power-brake throttling in the window"},
+        {"gpus_shut_down", "1", "end of run",
+         "GPUs shut down by their thermal protection at the end of the run"},
+        {"throughput_ratio", "1", "window ratio",
+         "first training job: reference iteration time / mean time of its iterations completed in "
+         "the window"},
+        {"progress_ratio", "1", "window ratio",
+         "first training job: iterations completed in the window x reference iteration time / the "
+         "window's length (stalls count)"},
+        {"step_time_model", "s", "",
+         "first training job, described (docs/models/job.md): the step model's nominal step time "
+         "(/job/model/step_time); NaN for a job that is not described"},
+        {"step_time", "s", "",
+         "first training job, described: mean iteration time achieved in the window (iterations' "
+         "time / their number)"},
+        {"tokens_per_second", "1/s", "",
+         "first training job, described: tokens per second achieved in the window (the step "
+         "model's tokens per iteration / step_time)"},
+        {"mfu", "1", "",
+         "first training job, described: model FLOPs utilisation achieved in the window (the step "
+         "model's FLOPs per iteration, 6 N T + attention, / (step_time x GPUs x dense BF16 peak))"},
+        {"memory_per_gpu", "B", "",
+         "first training job, described: the step model's memory per GPU on its most loaded stage "
+         "(/job/model/memory_per_gpu)"},
+        {"E_utility", "J", "", "utility energy over the window (power section)"},
+        {"E_it", "J", "",
+         "IT energy over the window: DC to the racks (power section), else heat into the coolant - "
+         "pump energy"},
+        {"E_cooling", "J", "",
+         "CDU pump and air-handler (fans + chilled-water chiller) electrical energy over the "
+         "window"},
+        {"E_air_handlers", "J", "",
+         "air handlers' fan and chilled-water chiller energy over the window (NaN without air "
+         "handlers; docs/models/air_handler.md)"},
+        {"E_power_losses", "J", "", "shelf + busway + UPS + transformer losses over the window"},
+        {"PUE", "1", "window ratio",
+         "energy PUE over the window (The Green Grid): with a plant /energy/facility / "
+         "/energy/it_pue; without, (utility + energy drawn from the stores + CDU pump and "
+         "air-handler energy) / IT energy at the racks' AC input"},
+        {"pPUE_cooling", "1", "window ratio",
+         "partial PUE of the cooling over the window: (/energy/it_pue + CDU pumps + air handlers + "
+         "plant) / /energy/it_pue"},
+        {"E_facility", "J", "", "facility energy E_DC over the window (/energy/facility)"},
+        {"E_plant", "J", "",
+         "plant energy over the window: primary pumps + fans + chillers + condenser fans"},
+        {"E_plant_pumps", "J", "", "primary (facility-water) pump energy over the window"},
+        {"E_chillers", "J", "", "chiller compressor energy over the window"},
+        {"E_condenser_fans", "J", "", "chiller condenser fan energy over the window"},
+        {"E_dry_coolers", "J", "",
+         "dry-cooler fan energy over the window (NaN with cooling towers)"},
+        {"E_towers", "J", "", "cooling-tower fan energy over the window (NaN with dry coolers)"},
+        {"water_site", "kg", "window total",
+         "site water (evaporation + drift + blowdown) over the window (/water/site)"},
+        {"WUE", "L/kWh", "window ratio",
+         "site WUE over the window: site water (L) / /energy/it_pue (kWh)"},
+        {"cost", "1", "window total",
+         "electricity cost of E_DC over the window, in the tariff's currency (/plant/cost)"},
+        {"CO2", "kg", "window total", "CO2 of E_DC over the window (/plant/CO2)"},
+        {"time_free", "s", "", "time in free cooling over the window (/plant/time_free)"},
+        {"time_partial", "s", "", "time in partial mechanical cooling over the window"},
+        {"time_mechanical", "s", "", "time in full mechanical cooling over the window"},
+        {"throughput_lost", "1", "window ratio", "first training job: 1 - throughput_ratio"},
+        {"P_pump_mean", "W", "", "mean CDU pump electrical power over the window"},
+        {"flow_margin_min", "1", "window min",
+         "lowest rack flow / design flow over the window (t > 0)"},
+        {"busway_load_max", "1", "",
+         "highest busway current / rating at an output time in the window"},
+        {"time_to_detection", "s", "whole run",
+         "from the first leak's start to its detection (whole run)"},
+        {"time_to_isolation", "s", "whole run",
+         "from the first leak's start to the rack's isolation (whole run)"},
+        {"coolant_lost", "m3", "end of run", "coolant lost through leaks at the end of the run"},
+        {"energy_balance_error", "1", "whole run",
+         "coolant energy balance residual / heat in, whole run"},
+        {"metrics_from", "s", "window",
+         "start of the metrics window, the same for every case of the sweep: the sweep's "
+         "metrics_from, else the settle time min(20 min, half the run)"},
+        {"metrics_window", "s", "window",
+         "length of the metrics window: the run's end - metrics_from"},
+        {"settled_at", "s", "whole run",
+         "the first training job's first steady iteration (a diagnostic: the window should start "
+         "after it; NaN without a training job or when it never settles)"},
+        {"P_utility_mean", "W", "",
+         "mean utility power over the window: E_utility / metrics_window"},
+        {"P_it_mean", "W", "", "mean IT power over the window: E_it / metrics_window"},
+        {"P_power_losses_mean", "W", "",
+         "mean power-chain losses over the window: E_power_losses / window"},
+        {"P_facility_mean", "W", "",
+         "mean facility power over the window: E_facility / metrics_window"},
+        {"P_plant_mean", "W", "", "mean plant power over the window: E_plant / metrics_window"},
+        {"iterations", "1", "window total",
+         "first training job: iterations completed in the window"},
+        {"E_utility_per_iteration", "J", "",
+         "E_utility / the first training job's iterations in the window"},
+        {"E_it_per_iteration", "J", "", "E_it / the first training job's iterations in the window"},
+        {"E_facility_per_iteration", "J", "",
+         "E_facility / the first training job's iterations in the window"},
+        {"E_utility_per_token", "J", "",
+         "E_utility / the tokens the first training job processed in the window (described jobs: "
+         "iterations x tokens per iteration)"},
+        {"E_it_per_token", "J", "",
+         "E_it / the tokens the first training job processed in the window"},
+        {"E_facility_per_token", "J", "",
+         "E_facility / the tokens the first training job processed in the window"},
+        {"racks_powered_off", "1", "end of run",
+         "racks without power at the end of the run (protection, EPO or a lost feed)"},
+        {"critical_events", "1", "whole run",
+         "events of severity critical over the whole run (/events)"},
+        {"epo_events", "1", "whole run",
+         "emergency power-offs of a CDU's racks over the whole run"},
+        {"job_failures", "1", "whole run",
+         "training-job failures (restarts from a checkpoint) over the whole run"},
+    };
+    for (const SweepMapMetric& m : sweepMapMetrics()) {
+      const std::string what = m.path.substr(10), desc = findObservable(m.path)->description;
+      t.push_back({m.name, "1", "window ratio",
+                   m.wait ? "first training job: share of its GPUs' time in the window spent "
+                            "waiting at barriers for a straggler held back by '" +
+                                what + "' (" + desc + "); the causes add up to map_barrier_wait"
+                          : "first training job: share of its GPUs' time in the window in the "
+                            "bottleneck map's part '" +
+                                what + "' (" + desc + ")"});
+    }
+    return t;
+  }();
+  return table;
+}
+}  // namespace
+
+const std::vector<SweepMapMetric>& sweepMapMetrics() {
+  static const std::vector<SweepMapMetric> v = [] {
+    std::vector<SweepMapMetric> out;
+    for (const ObservableInfo& o : observableTable()) {
+      const std::string path = o.path;
+      if (path.rfind("/job/time/", 0) == 0)
+        out.push_back({path, "map_" + path.substr(10), false});
+      else if (path.rfind("/job/wait/", 0) == 0)
+        out.push_back({path, "map_wait_" + path.substr(10), true});
+    }
+    return out;
+  }();
+  return v;
+}
+
 const std::vector<std::pair<std::string, std::string>>& sweepMetrics() {
-  static const std::vector<std::pair<std::string, std::string>> m{{"T_junction_max", "K"},
-                                                                  {"T_junction_p99", "K"},
-                                                                  {"T_hbm_max", "K"},
-                                                                  {"T_case_max", "K"},
-                                                                  {"T_supply_max", "K"},
-                                                                  {"gpu_seconds_throttled", "s"},
-                                                                  {"gpus_shut_down", "1"},
-                                                                  {"throughput_ratio", "1"},
-                                                                  {"progress_ratio", "1"},
-                                                                  {"step_time_model", "s"},
-                                                                  {"step_time", "s"},
-                                                                  {"tokens_per_second", "1/s"},
-                                                                  {"mfu", "1"},
-                                                                  {"memory_per_gpu", "B"},
-                                                                  {"E_utility", "J"},
-                                                                  {"E_it", "J"},
-                                                                  {"E_cooling", "J"},
-                                                                  {"E_air_handlers", "J"},
-                                                                  {"E_power_losses", "J"},
-                                                                  {"PUE", "1"},
-                                                                  {"pPUE_cooling", "1"},
-                                                                  {"E_facility", "J"},
-                                                                  {"E_plant", "J"},
-                                                                  {"E_plant_pumps", "J"},
-                                                                  {"E_chillers", "J"},
-                                                                  {"E_condenser_fans", "J"},
-                                                                  {"E_dry_coolers", "J"},
-                                                                  {"E_towers", "J"},
-                                                                  {"water_site", "kg"},
-                                                                  {"WUE", "L/kWh"},
-                                                                  {"cost", "1"},
-                                                                  {"CO2", "kg"},
-                                                                  {"time_free", "s"},
-                                                                  {"time_partial", "s"},
-                                                                  {"time_mechanical", "s"},
-                                                                  {"throughput_lost", "1"},
-                                                                  {"P_pump_mean", "W"},
-                                                                  {"flow_margin_min", "1"},
-                                                                  {"busway_load_max", "1"},
-                                                                  {"time_to_detection", "s"},
-                                                                  {"time_to_isolation", "s"},
-                                                                  {"coolant_lost", "m3"},
-                                                                  {"energy_balance_error", "1"},
-                                                                  {"metrics_from", "s"},
-                                                                  // the window, its
-                                                                  // mean powers and energy per
-                                                                  // unit of work; the outcome
-                                                                  {"metrics_window", "s"},
-                                                                  {"settled_at", "s"},
-                                                                  {"P_utility_mean", "W"},
-                                                                  {"P_it_mean", "W"},
-                                                                  {"P_power_losses_mean", "W"},
-                                                                  {"P_facility_mean", "W"},
-                                                                  {"P_plant_mean", "W"},
-                                                                  {"iterations", "1"},
-                                                                  {"E_utility_per_iteration", "J"},
-                                                                  {"E_it_per_iteration", "J"},
-                                                                  {"E_facility_per_iteration", "J"},
-                                                                  {"E_utility_per_token", "J"},
-                                                                  {"E_it_per_token", "J"},
-                                                                  {"E_facility_per_token", "J"},
-                                                                  {"racks_powered_off", "1"},
-                                                                  {"critical_events", "1"},
-                                                                  {"epo_events", "1"},
-                                                                  {"job_failures", "1"}};
+  static const std::vector<std::pair<std::string, std::string>> m = [] {
+    std::vector<std::pair<std::string, std::string>> v;
+    for (const MetricRow& r : metricTable()) v.emplace_back(r.name, r.unit);
+    return v;
+  }();
   return m;
 }
 
 const std::string& sweepMetricDescription(const std::string& name) {
-  static const std::map<std::string, std::string> d{
-      {"T_junction_max", "hottest GPU junction over the metrics window (interval maxima)"},
-      {"T_junction_p99",
-       "99th percentile over the GPUs of each GPU's hottest junction in the window"},
-      {"T_hbm_max", "hottest HBM over the metrics window"},
-      {"T_case_max", "hottest cold-plate case of a heat-load rack over the metrics window"},
-      {"T_supply_max", "highest CDU secondary supply temperature over the metrics window"},
-      {"gpu_seconds_throttled", "GPU-seconds with thermal or power-brake throttling in the window"},
-      {"gpus_shut_down", "GPUs shut down by their thermal protection at the end of the run"},
-      {"throughput_ratio",
-       "first training job: reference iteration time / mean time of its iterations completed in "
-       "the window"},
-      {"progress_ratio",
-       "first training job: iterations completed in the window x reference iteration time / the "
-       "window's length (stalls count)"},
-      {"step_time_model",
-       "first training job, described (docs/models/job.md): the step model's nominal step time "
-       "(/job/model/step_time); NaN for a job that is not described"},
-      {"step_time",
-       "first training job, described: mean iteration time achieved in the window (iterations' "
-       "time / their number)"},
-      {"tokens_per_second",
-       "first training job, described: tokens per second achieved in the window (the step "
-       "model's tokens per iteration / step_time)"},
-      {"mfu",
-       "first training job, described: model FLOPs utilisation achieved in the window (the step "
-       "model's FLOPs per iteration, 6 N T + attention, / (step_time x GPUs x dense BF16 peak))"},
-      {"memory_per_gpu",
-       "first training job, described: the step model's memory per GPU on its most loaded stage "
-       "(/job/model/memory_per_gpu)"},
-      {"E_utility", "utility energy over the window (power section)"},
-      {"E_it",
-       "IT energy over the window: DC to the racks (power section), else heat into the "
-       "coolant - pump energy"},
-      {"E_cooling",
-       "CDU pump and air-handler (fans + chilled-water chiller) electrical energy over the "
-       "window"},
-      {"E_air_handlers",
-       "air handlers' fan and chilled-water chiller energy over the window (NaN without air "
-       "handlers; docs/models/air_handler.md)"},
-      {"E_power_losses", "shelf + busway + UPS + transformer losses over the window"},
-      {"PUE",
-       "energy PUE over the window (The Green Grid): with a plant /energy/facility / "
-       "/energy/it_pue; without, (utility + energy drawn from the stores + CDU pump and "
-       "air-handler energy) / IT energy at the racks' AC input"},
-      // the plant's metrics: differences of its cumulative rows over the window (NaN without a
-      // plant section)
-      {"pPUE_cooling",
-       "partial PUE of the cooling over the window: (/energy/it_pue + CDU pumps + air handlers "
-       "+ plant) / /energy/it_pue"},
-      {"E_facility", "facility energy E_DC over the window (/energy/facility)"},
-      {"E_plant", "plant energy over the window: primary pumps + fans + chillers + condenser fans"},
-      {"E_plant_pumps", "primary (facility-water) pump energy over the window"},
-      {"E_chillers", "chiller compressor energy over the window"},
-      {"E_condenser_fans", "chiller condenser fan energy over the window"},
-      {"E_dry_coolers", "dry-cooler fan energy over the window (NaN with cooling towers)"},
-      {"E_towers", "cooling-tower fan energy over the window (NaN with dry coolers)"},
-      {"water_site", "site water (evaporation + drift + blowdown) over the window (/water/site)"},
-      {"WUE", "site WUE over the window: site water (L) / /energy/it_pue (kWh)"},
-      {"cost", "electricity cost of E_DC over the window, in the tariff's currency (/plant/cost)"},
-      {"CO2", "CO2 of E_DC over the window (/plant/CO2)"},
-      {"time_free", "time in free cooling over the window (/plant/time_free)"},
-      {"time_partial", "time in partial mechanical cooling over the window"},
-      {"time_mechanical", "time in full mechanical cooling over the window"},
-      {"throughput_lost", "first training job: 1 - throughput_ratio"},
-      {"P_pump_mean", "mean CDU pump electrical power over the window"},
-      {"flow_margin_min", "lowest rack flow / design flow over the window (t > 0)"},
-      {"busway_load_max", "highest busway current / rating at an output time in the window"},
-      {"time_to_detection", "from the first leak's start to its detection (whole run)"},
-      {"time_to_isolation", "from the first leak's start to the rack's isolation (whole run)"},
-      {"coolant_lost", "coolant lost through leaks at the end of the run"},
-      {"energy_balance_error", "coolant energy balance residual / heat in, whole run"},
-      {"metrics_from",
-       "start of the metrics window, the same for every case of the sweep: the sweep's "
-       "metrics_from, else the settle time min(20 min, half the run)"},
-      {"metrics_window", "length of the metrics window: the run's end - metrics_from"},
-      {"settled_at",
-       "the first training job's first steady iteration (a diagnostic: the window should start "
-       "after it; NaN without a training job or when it never settles)"},
-      {"P_utility_mean", "mean utility power over the window: E_utility / metrics_window"},
-      {"P_it_mean", "mean IT power over the window: E_it / metrics_window"},
-      {"P_power_losses_mean", "mean power-chain losses over the window: E_power_losses / window"},
-      {"P_facility_mean", "mean facility power over the window: E_facility / metrics_window"},
-      {"P_plant_mean", "mean plant power over the window: E_plant / metrics_window"},
-      {"iterations", "first training job: iterations completed in the window"},
-      {"E_utility_per_iteration", "E_utility / the first training job's iterations in the window"},
-      {"E_it_per_iteration", "E_it / the first training job's iterations in the window"},
-      {"E_facility_per_iteration",
-       "E_facility / the first training job's iterations in the window"},
-      {"E_utility_per_token",
-       "E_utility / the tokens the first training job processed in the window (described jobs: "
-       "iterations x tokens per iteration)"},
-      {"E_it_per_token", "E_it / the tokens the first training job processed in the window"},
-      {"E_facility_per_token",
-       "E_facility / the tokens the first training job processed in the window"},
-      {"racks_powered_off",
-       "racks without power at the end of the run (protection, EPO or a lost feed)"},
-      {"critical_events", "events of severity critical over the whole run (/events)"},
-      {"epo_events", "emergency power-offs of a CDU's racks over the whole run"},
-      {"job_failures", "training-job failures (restarts from a checkpoint) over the whole run"}};
   static const std::string none = "metric of each case (docs/sweep-format.md)";
-  const auto it = d.find(name);
-  return it == d.end() ? none : it->second;
+  for (const MetricRow& r : metricTable())
+    if (r.name == name) return r.description;
+  return none;
 }
 
 const std::string& sweepMetricBasis(const std::string& name) {
-  // by the name's pattern, so that a column added later gets a basis without an entry here
-  static const std::map<std::string, std::string> d{{"T_junction_p99", "window max, p99 over GPUs"},
-                                                    {"flow_margin_min", "window min"},
-                                                    {"gpu_seconds_throttled", "window total"},
-                                                    {"iterations", "window total"},
-                                                    {"throughput_ratio", "window ratio"},
-                                                    {"progress_ratio", "window ratio"},
-                                                    {"throughput_lost", "window ratio"},
-                                                    {"PUE", "window ratio"},
-                                                    {"pPUE_cooling", "window ratio"},
-                                                    {"WUE", "window ratio"},
-                                                    {"water_site", "window total"},
-                                                    {"cost", "window total"},
-                                                    {"CO2", "window total"},
-                                                    {"gpus_shut_down", "end of run"},
-                                                    {"racks_powered_off", "end of run"},
-                                                    {"coolant_lost", "end of run"},
-                                                    {"critical_events", "whole run"},
-                                                    {"epo_events", "whole run"},
-                                                    {"job_failures", "whole run"},
-                                                    {"time_to_detection", "whole run"},
-                                                    {"time_to_isolation", "whole run"},
-                                                    {"energy_balance_error", "whole run"},
-                                                    {"metrics_from", "window"},
-                                                    {"metrics_window", "window"},
-                                                    {"settled_at", "whole run"}};
+  // a row's own basis, else by the name's pattern
+  for (const MetricRow& r : metricTable())
+    if (r.name == name && !r.basis.empty()) return r.basis;
   static const std::string per_it = "window total per iteration",
                            per_tok = "window total per token", mean = "window mean",
                            total = "window total", max = "window max", other = "window";
-  if (const auto it = d.find(name); it != d.end()) return it->second;
   auto ends = [&](const std::string& tail) {
     return name.size() >= tail.size() &&
            name.compare(name.size() - tail.size(), tail.size(), tail) == 0;

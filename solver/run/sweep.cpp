@@ -152,7 +152,8 @@ class MetricsSink : public RunSink {
     double t = 0, E_utility = 0, E_it = 0, E_psu = 0, E_bus = 0, E_ups = 0, E_tx = 0;
     double E_ah = 0;  // air handlers' fans + chiller (docs/models/air_handler.md)
     double E_pump = 0, heat_in = 0, throttled = 0, iterations = 0, iteration_sum = 0;
-    double E_air_racks = 0;  // air-cooled racks' IT + fan energy
+    double E_air_racks = 0;   // air-cooled racks' IT + fan energy
+    std::vector<double> map;  // the first training job's bottleneck map (sweepMapMetrics order)
     // the plant's cumulative rows (a plant section)
     double E_facility = 0, E_it_pue = 0, E_plant_pumps = 0, E_fans = 0, E_chillers = 0;
     double E_cond_fans = 0, water = 0, cost = 0, co2 = 0, t_mode[3] = {0, 0, 0};
@@ -169,6 +170,9 @@ class MetricsSink : public RunSink {
       if (L.job_kind[j] == 0) job_ = j;
     all.Tj_max.assign(L.ngpu, -1e300);
     win.Tj_max.assign(L.ngpu, -1e300);
+    map_ids_.clear();
+    for (const SweepMapMetric& m : sweepMapMetrics())
+      map_ids_.push_back(findObservable(m.path)->id);
   }
   void row(const OutputFrame& f) override {
     end = cumulative(f);
@@ -231,6 +235,8 @@ class MetricsSink : public RunSink {
     if (f.has(Obs::EnergyAirRacks)) c.E_air_racks = f.scalar(Obs::EnergyAirRacks);
     if (f.has(Obs::FacilityGpuSecondsThrottled))
       c.throttled = f.scalar(Obs::FacilityGpuSecondsThrottled);
+    if (job_ >= 0 && f.has(Obs::JobTimeCompute))
+      for (const Obs id : map_ids_) c.map.push_back(f.get(id)[job_]);
     if (job_ >= 0) {
       c.iterations = f.get(Obs::JobIterations)[job_];
       c.iteration_sum = c.iterations > 0 ? c.iterations * f.get(Obs::JobIterationTime)[job_] : 0;
@@ -255,6 +261,7 @@ class MetricsSink : public RunSink {
     }
   }
   const RunLayout* L_ = nullptr;
+  std::vector<Obs> map_ids_;  // the bottleneck map's series, sweepMapMetrics order
   double from_ = 0, prev_last_ = 0;
 
  public:
@@ -705,6 +712,15 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
         }
         break;
       }
+    // the first training job's bottleneck map over the window: each part's share of its GPUs'
+    // time (the parts add up to it), each wait cause's share likewise
+    if (const auto& ms = sweepMapMetrics(); !e1.map.empty() && e0.map.size() == e1.map.size()) {
+      double total = 0;
+      for (std::size_t i = 0; i < ms.size(); ++i)
+        if (!ms[i].wait) total += e1.map[i] - e0.map[i];
+      for (std::size_t i = 0; i < ms.size(); ++i)
+        x[ms[i].name] = total > 0 ? (e1.map[i] - e0.map[i]) / total : kNaN;
+    }
     const double span = e1.t - e0.t;
     const double E_cool = e1.E_pump - e0.E_pump;
     const double E_loss =

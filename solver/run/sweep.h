@@ -46,6 +46,13 @@ const std::string& sweepMetricDescription(const std::string& name);
 // over which part of a case's run a metric is taken ("window total", "window mean", "window max",
 // "window total per iteration", "end of run", "whole run", ...; the /cases/<name> basis)
 const std::string& sweepMetricBasis(const std::string& name);
+// the bottleneck-map metrics among them: the output table's /job/time/<part> (metric
+// map_<part>) and /job/wait/<cause> (map_wait_<cause>), in column order
+struct SweepMapMetric {
+  std::string path, name;
+  bool wait = false;  // a /job/wait cause (a share of barrier_wait), not a part of the time
+};
+const std::vector<SweepMapMetric>& sweepMapMetrics();
 // the status words of a case, in order (docs/sweep-format.md "Outcomes")
 const std::vector<std::string>& caseStatuses();
 // a case that ran to its end with its whole load: only these are ranked, fronted and plotted

@@ -422,7 +422,26 @@ parameters:
     CHECK(x.at("mfu") * x.at("step_time") == Approx(dj.mfu * dj.step_time).epsilon(1e-12));
     // throughput_ratio's window: the same iterations
     CHECK(x.at("throughput_ratio") > 0);
+    // the bottleneck map over the window: the parts add up to the GPUs' time, the wait causes
+    // to the barrier wait (less a barrier still pending at the end); the pod's job computes
+    // most of the time, its pipeline idles in its bubbles
+    double parts = 0, waits = 0;
+    for (const SweepMapMetric& m : sweepMapMetrics()) {
+      INFO(m.name);
+      REQUIRE(x.count(m.name));
+      CHECK(x.at(m.name) >= 0);
+      (m.wait ? waits : parts) += x.at(m.name);
+    }
+    CHECK(parts == Approx(1.0).epsilon(1e-9));
+    CHECK(waits <= x.at("map_barrier_wait") + 1e-12);
+    CHECK(waits >= x.at("map_barrier_wait") - 0.01);
+    CHECK(x.at("map_compute") > 0.4);
+    CHECK(x.at("map_bubble") > 0.01);
+    CHECK(x.at("map_lost_work") == 0);
   }
+  CHECK(sweepMapMetrics().size() >= 20);
+  CHECK(sweepMapMetrics().front().name == "map_compute");
+  CHECK(sweepMetricBasis("map_compute") == "window ratio");
   // metrics_from: 0 s is the whole run (the PUE then includes the idle start)
   SweepSpec all = loadSweepFromString(body + "metrics_from: 0 s\n", "s.yaml", kFacilities);
   CHECK(all.metrics_from == 0);
