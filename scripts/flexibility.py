@@ -30,7 +30,7 @@ the end.
 
 Usage: PYTHONPATH=build/python /usr/bin/python3 scripts/flexibility.py FACILITY.yaml
          [--job NAME] [--caps 1200W 1000W 800W 600W] [--start 20min] [--durations 15min 1h 3h]
-         [--after 20min] [--bin 60s] [--threads 2] [--target 0.25] [--json FILE]
+         [--after 20min] [--bin 60s] [--threads 2] [--target 0.25] [--json FILE] [--plot FILE.png]
 Needs the dctwin Python module (docs/python.md) and numpy.
 """
 import argparse
@@ -226,6 +226,37 @@ def for_target(rows, target):
     return out
 
 
+def plot(rows, path, title):
+    """the envelope: firm shed against training work lost, one line per duration (the caps as
+    points along it), with the mean shed dashed"""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    big = max(r["baseline_mean_W"] for r in rows) >= 10e6
+    u, unit = (1e6, "MW") if big else (1e3, "kW")
+    fig, ax = plt.subplots(figsize=(7, 4.5))
+    for d in sorted({r["duration_s"] for r in rows}):
+        sel = sorted((r for r in rows if r["duration_s"] == d), key=lambda r: -r["cap_W"])
+        dur = f"{d / 3600:g} h" if d >= 3600 else f"{d / 60:g} min"
+        lost = [100 * r["work_lost_fraction"] for r in sel]
+        line, = ax.plot(lost, [r["firm_shed_W"] / u for r in sel], "o-", label=f"firm, {dur}")
+        ax.plot(lost, [r["mean_shed_W"] / u for r in sel], "--", color=line.get_color(),
+                alpha=0.6, label=f"mean, {dur}")
+        for r, x in zip(sel, lost):
+            ax.annotate(f"{r['cap_W']:g} W", (x, r["firm_shed_W"] / u), fontsize=7,
+                        textcoords="offset points", xytext=(4, -10))
+    ax.set_xlabel("training work lost during the event (%)")
+    ax.set_ylabel(f"power given back at the meter ({unit})")
+    ax.set_title(title, fontsize=10)
+    ax.grid(alpha=0.3)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("facility")
@@ -242,6 +273,8 @@ def main():
                     help="a firm shed as a fraction of the site (0.25): the cap that holds it "
                          "for each duration, interpolated between the caps run, and its cost")
     ap.add_argument("--json", help="also write the rows as JSON")
+    ap.add_argument("--plot", help="also draw the envelope (PNG: firm and mean shed against the "
+                                   "training work lost, a line per duration)")
     a = ap.parse_args()
     try:
         import dctwin
@@ -274,6 +307,8 @@ def main():
     if a.json:
         with open(a.json, "w") as out:
             json.dump(rows, out, indent=1)
+    if a.plot:
+        plot(rows, a.plot, f"{os.path.basename(a.facility)}: job '{job}' capped")
 
 
 if __name__ == "__main__":

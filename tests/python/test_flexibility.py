@@ -76,3 +76,11 @@ def test_the_cap_for_a_target_shed_lies_between_the_caps_run(rows):
     # beyond the deepest cap run: no answer, the range is given instead
     (_, hit, span), = [x for x in mod.for_target(rows, 0.99) if x[0] == 240.0]
     assert hit is None and span[1] < 0.99
+
+
+def test_the_envelope_plot_is_drawn(rows, tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "envelope.png"
+    flexibility().plot(rows, str(out), "pod")
+    data = out.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000
