@@ -754,10 +754,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"markdown", "csv"}));
   std::string outputs_table = "series";
   outputs
-      ->add_option("--table", outputs_table,
-                   "series (the output table), jobs (the step model's values per described "
-                   "job, /job/model/*; markdown) or grid (the meter's metrics, /grid/*; markdown)")
-      ->check(CLI::IsMember({"series", "jobs", "grid"}));
+      ->add_option(
+          "--table", outputs_table,
+          "series (the output table), jobs (the step model's values per described "
+          "job, /job/model/*; markdown), grid (the meter's metrics, /grid/*; markdown) or "
+          "faults (the scenario's fault kinds; markdown) or events (the event log's kinds; "
+          "markdown)")
+      ->check(CLI::IsMember({"series", "jobs", "grid", "faults"}));
 
   std::string export_file, export_out;
   std::vector<std::string> export_series;
@@ -871,6 +874,10 @@ int main(int argc, char** argv) {
     if (*outputs) {
       if (outputs_table == "jobs") {
         std::cout << dctwin::jobModelMarkdown();
+        return 0;
+      }
+      if (outputs_table == "faults") {
+        std::cout << dctwin::keys::faultTableMarkdown();
         return 0;
       }
       if (outputs_table == "grid") {

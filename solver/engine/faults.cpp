@@ -8,6 +8,9 @@
 // window and output) and append to the event log: leak sensors, CDU pressure, level, flow balance,
 // over-pressure and low flow, GPU thermal throttling and shutdown per rack, stalled jobs, rack
 // power lost, power brake, busway continuous load (the 80 % rule), breaker trips, UPS on battery.
+// applyFaults dispatches each fault by its domain in the fault table (solver/common/fault_table.h:
+// CDU, leak, power, plant, fabric, rack), one function per domain; a fault's own event (kind and
+// severity) comes from its row (logFault).
 // See docs/scenario-format.md "Faults", docs/models/leak.md and docs/results.md "/events".
 #include <algorithm>
 #include <cmath>
@@ -22,6 +25,12 @@ namespace {
 void log(State& st, double t, const std::string& component, const char* kind, const char* severity,
          const std::string& message) {
   st.events.push_back(EventRecord{t, component, kind, severity, message});
+}
+
+// a fault's own event: the kind and severity of its row of the fault table
+void logFault(State& st, const FacilityModel::FaultEvent& e, const std::string& message) {
+  const FaultInfo& fi = faultInfo(e.kind);
+  log(st, e.time, e.label, fi.event, fi.severity, message);
 }
 
 std::string fmt(double v, int prec = 3) {
@@ -240,200 +249,257 @@ bool facilityFed(const State& st) {
   return st.faults.utility_ok || st.faults.generator_on;
 }
 
-void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
+namespace {
+
+// a CDU: its pumps, the whole CDU, its facility-water valve, strainer, sensors, set points
+void applyCduFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e,
+                   const double* y) {
   using K = FaultKind;
+  FaultState& f = st.faults;
+  const int i = e.index;
+  switch (e.kind) {
+    case K::PumpFailure: {
+      const int n = static_cast<int>(e.value);
+      if (n < 0 && f.cdu_failed[i]) break;  // the CDU failed meanwhile: nothing starts
+      if (n < 0) {                          // standby pumps taking over
+        f.pumps_out[i] = std::max(f.pumps_out[i] + n, 0);
+        log(st, e.time, e.label, "pump_switchover", "info",
+            std::to_string(-n) + " standby pump(s) running; " +
+                std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
+                std::to_string(m.cdu_pump_running[i]) + " duty pumps available");
+      } else {
+        const int before = m.cdu_pump_running[i] - f.pumps_out[i];
+        f.pumps_out[i] = std::min(f.pumps_out[i] + n, m.cdu_pump_running[i]);
+        if (f.pumps_out[i] == m.cdu_pump_running[i]) startCoastDown(m, st, i, e.time, before);
+        log(st, e.time, e.label, "pump_failure", e.covered ? "warning" : "critical",
+            std::to_string(n) + " pump(s) failed; " +
+                std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
+                std::to_string(m.cdu_pump_running[i]) + " duty pumps running" +
+                (e.covered ? "; standby switching over" : "; no standby left"));
+      }
+      break;
+    }
+    case K::CduFailure:
+      startCoastDown(m, st, i, e.time, m.cdu_pump_running[i] - f.pumps_out[i]);
+      f.pumps_out[i] = m.cdu_pump_running[i];
+      f.cdu_failed[i] = 1;
+      logFault(st, e, "CDU failed: every pump stopped");
+      break;
+    case K::ValveStuck:
+      f.valve_stuck[i] = e.value >= 0 ? e.value : std::clamp(y[m.stateAdr(i, kYValve)], 0.0, 1.0);
+      logFault(st, e, "facility-water valve stuck at " + fmt(100 * f.valve_stuck[i]) + " % open");
+      break;
+    case K::FilterClogging:
+      f.filter_dp[i] = e.value;
+      f.filter_t0[i] = e.time;
+      f.filter_time[i] = e.time2;
+      logFault(st, e,
+               "strainer clogging: pressure drop at design flow rising to " + fmt(e.value / 1e3) +
+                   " kPa over " + fmt(e.time2) + " s");
+      break;
+    case K::SensorFault: {
+      const bool T = e.sensor == SensorKind::SupplyTemperature;
+      const double reading =
+          T ? y[m.stateAdr(i, kTHexSec)] : st.sig.m_sec[i] / m.fluids[m.cdu_fluid[i]].rho_ref();
+      if (T) {
+        f.sensor_T_stuck[i] = e.stuck ? reading : NAN;
+        f.sensor_T_offset[i] = e.stuck ? 0.0 : e.value;
+      } else {
+        f.sensor_flow_stuck[i] = e.stuck ? reading : NAN;
+        f.sensor_flow_offset[i] = e.stuck ? 0.0 : e.value;
+      }
+      logFault(st, e,
+               std::string(T ? "supply-temperature" : "flow") + " sensor " +
+                   (e.stuck ? "stuck at " + (T ? fmt(reading - 273.15) + " degC"
+                                               : fmt(reading * 60000) + " L/min")
+                            : "off by " + (T ? fmt(e.value) + " K" : fmt(100 * e.value) + " %")));
+      break;
+    }
+    case K::Setpoint: {
+      const bool T = e.setpoint == SetpointKind::SupplyTemperature;
+      const bool dp = e.setpoint == SetpointKind::Dp;
+      (T ? f.set_T : dp ? f.set_dp : f.set_flow)[i] = e.value;
+      logFault(st, e,
+               std::string(T    ? "supply-temperature"
+                           : dp ? "dp"
+                                : "flow") +
+                   " set point " +
+                   (T    ? fmt(e.value - 273.15) + " degC"
+                    : dp ? fmt(e.value / 1e3) + " kPa"
+                         : fmt(e.value * 60000) + " L/min"));
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// the power chain: utility, standby generator, PSUs; a job's power cap
+void applyPowerFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
+  using K = FaultKind;
+  FaultState& f = st.faults;
+  const int i = e.index;
+  switch (e.kind) {
+    case K::PowerCap: {
+      f.job_cap[i] = e.value;
+      // the limit the GPUs apply: within the GPU's settable range and the rack's own cap
+      double applied = e.value;
+      if (i >= 0 && i < int(m.job_gpus.size()) && !m.job_gpus[i].empty()) {
+        const int g = m.job_gpus[i][0];
+        applied =
+            gpuPowerLimit(m.gpu_types[m.gpu_type[g]], m.rack_gpu_power_cap[m.gpu_rack[g]], e.value);
+      }
+      logFault(st, e,
+               "GPU power limit set to " + fmt(applied) + " W" +
+                   (std::abs(applied - e.value) > 1e-9 * std::max(1.0, e.value)
+                        ? " (asked for " + fmt(e.value) + " W: clamped to the GPU's settable range)"
+                        : std::string()));
+      break;
+    }
+    case K::Utility: {
+      const bool was_fed = facilityFed(st);
+      f.utility_ok = e.value > 0.5;
+      if (f.utility_ok) f.generator_on = false;  // the transfer switch goes back to the utility
+      if (!f.utility_ok) f.utility_lost_at = e.time;
+      log(st, e.time, e.label, f.utility_ok ? "utility_restored" : "utility_lost",
+          f.utility_ok ? "info" : "critical",
+          f.utility_ok ? "utility feed restored"
+                       : std::string("utility feed lost") +
+                             (m.power.generator_start_delay > 0
+                                  ? "; standby generator starting (" +
+                                        fmt(m.power.generator_start_delay) + " s to transfer)"
+                                  : "; no standby generator"));
+      logCoolingPower(m, st, e.time, was_fed);
+      f.changed = true;
+      break;
+    }
+    case K::GeneratorFailure: {
+      const bool was_fed = facilityFed(st);
+      f.generator_failed = true;
+      if (f.generator_on) {
+        f.generator_on = false;
+        log(st, e.time, e.label, "generator_trip", "critical",
+            "standby generator tripped: the UPS carries the load");
+        logCoolingPower(m, st, e.time, was_fed);
+        f.changed = true;
+      }
+      break;
+    }
+    case K::GeneratorOnline: {
+      if (f.utility_ok || f.generator_on) break;  // the utility came back first
+      if (f.generator_failed) {
+        log(st, e.time, "generator", "generator_fail_to_start", "critical",
+            "standby generator failed to start " + fmt(e.time - f.utility_lost_at) +
+                " s after the utility loss: the UPS carries the load until its battery is "
+                "empty");
+        break;
+      }
+      const bool was_fed = facilityFed(st);
+      f.generator_on = true;
+      log(st, e.time, "generator", "generator_online", "info",
+          "transfer switch on the standby generator " + fmt(e.time - f.utility_lost_at) +
+              " s after the utility loss");
+      logCoolingPower(m, st, e.time, was_fed);
+      f.changed = true;
+      break;
+    }
+    case K::PsuFailure:
+      f.rack_psu_failed[i] += static_cast<int>(e.value);
+      logFault(st, e,
+               std::to_string(static_cast<int>(e.value)) + " PSU(s) failed; " +
+                   std::to_string(f.rack_psu_failed[i]) + " out of " +
+                   std::to_string(m.power.shelves_per_rack * m.power.shelf.psu_count));
+      break;
+    default:
+      break;
+  }
+}
+
+// the facility water and the heat-rejection plant (acts at the plant's next step)
+void applyPlantFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
+  using K = FaultKind;
+  FaultState& f = st.faults;
+  switch (e.kind) {
+    case K::ChillerTrip:
+      st.plant.s.chillers_tripped += static_cast<int>(e.value);
+      logFault(st, e,
+               fmt(e.value) + " chiller(s) tripped; " +
+                   fmt(std::max(m.plant.chiller.count - st.plant.s.chillers_tripped, 0)) +
+                   " available");
+      break;
+    case K::HeatRejectionFailure:
+      st.plant.s.units_failed += static_cast<int>(e.value);
+      logFault(st, e, fmt(e.value) + " heat-rejection unit(s) lost their fans");
+      break;
+    case K::MakeupWaterLoss:
+      st.plant.s.makeup_lost = true;
+      logFault(st, e, "make-up water lost: towers and adiabatic pads run dry");
+      break;
+    case K::PlantPumpFailure:
+      st.plant.s.pumps_failed += static_cast<int>(e.value);
+      logFault(st, e, fmt(e.value) + " primary pump(s) stopped");
+      break;
+    case K::FacilityWaterFlow:
+      f.fws_flow = e.value;
+      log(st, e.time, e.label, e.value <= 0 ? "plant_trip" : "facility_water_flow",
+          e.value < 1 ? "critical" : "info",
+          "facility-water flow at " + fmt(100 * e.value) + " % of its design");
+      break;
+    default:
+      break;
+  }
+}
+
+// a leak opens (it acts through the model's leaks; logged here)
+void applyLeakFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
+  const auto& L = m.leaks[e.index];
+  logFault(st, e,
+           "leak opens: orifice " + fmt(L.area * 1e6) + " mm2" +
+               (L.growth_time > 0 ? " growing to " + fmt(L.area_final * 1e6) + " mm2 over " +
+                                        fmt(L.growth_time) + " s"
+                                  : std::string()));
+}
+
+// a rack's parts: its cold plates degrade
+void applyRackFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
+  using K = FaultKind;
+  FaultState& f = st.faults;
+  const int i = e.index;
+  switch (e.kind) {
+    case K::PlateDegradation:
+      f.part_R_factor[std::size_t(i) * partStride(m) + e.part] = e.value;
+      logFault(st, e, "cold plates degraded: plate resistance x " + fmt(e.value));
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
   initFaultState(m, st);
   FaultState& f = st.faults;
   while (f.next < m.fault_events.size() && m.fault_events[f.next].time <= t + 1e-9) {
     const auto& e = m.fault_events[f.next++];
-    const int i = e.index;
-    switch (e.kind) {
-      case K::PumpFailure: {
-        const int n = static_cast<int>(e.value);
-        if (n < 0 && f.cdu_failed[i]) break;  // the CDU failed meanwhile: nothing starts
-        if (n < 0) {                          // standby pumps taking over
-          f.pumps_out[i] = std::max(f.pumps_out[i] + n, 0);
-          log(st, e.time, e.label, "pump_switchover", "info",
-              std::to_string(-n) + " standby pump(s) running; " +
-                  std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
-                  std::to_string(m.cdu_pump_running[i]) + " duty pumps available");
-        } else {
-          const int before = m.cdu_pump_running[i] - f.pumps_out[i];
-          f.pumps_out[i] = std::min(f.pumps_out[i] + n, m.cdu_pump_running[i]);
-          if (f.pumps_out[i] == m.cdu_pump_running[i]) startCoastDown(m, st, i, e.time, before);
-          log(st, e.time, e.label, "pump_failure", e.covered ? "warning" : "critical",
-              std::to_string(n) + " pump(s) failed; " +
-                  std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
-                  std::to_string(m.cdu_pump_running[i]) + " duty pumps running" +
-                  (e.covered ? "; standby switching over" : "; no standby left"));
-        }
+    switch (faultInfo(e.kind).domain) {  // the fault table's domain (solver/common/fault_table.h)
+      case FaultDomain::Cdu:
+        applyCduFault(m, st, e, y);
         break;
-      }
-      case K::CduFailure:
-        startCoastDown(m, st, i, e.time, m.cdu_pump_running[i] - f.pumps_out[i]);
-        f.pumps_out[i] = m.cdu_pump_running[i];
-        f.cdu_failed[i] = 1;
-        log(st, e.time, e.label, "cdu_failure", "critical", "CDU failed: every pump stopped");
+      case FaultDomain::Leak:
+        applyLeakFault(m, st, e);
         break;
-      case K::ValveStuck:
-        f.valve_stuck[i] = e.value >= 0 ? e.value : std::clamp(y[m.stateAdr(i, kYValve)], 0.0, 1.0);
-        log(st, e.time, e.label, "valve_stuck", "warning",
-            "facility-water valve stuck at " + fmt(100 * f.valve_stuck[i]) + " % open");
+      case FaultDomain::Power:
+        applyPowerFault(m, st, e);
         break;
-      case K::FilterClogging:
-        f.filter_dp[i] = e.value;
-        f.filter_t0[i] = e.time;
-        f.filter_time[i] = e.time2;
-        log(st, e.time, e.label, "filter_clogging", "warning",
-            "strainer clogging: pressure drop at design flow rising to " + fmt(e.value / 1e3) +
-                " kPa over " + fmt(e.time2) + " s");
+      case FaultDomain::Plant:
+        applyPlantFault(m, st, e);
         break;
-      case K::SensorFault: {
-        const bool T = e.sensor == SensorKind::SupplyTemperature;
-        const double reading =
-            T ? y[m.stateAdr(i, kTHexSec)] : st.sig.m_sec[i] / m.fluids[m.cdu_fluid[i]].rho_ref();
-        if (T) {
-          f.sensor_T_stuck[i] = e.stuck ? reading : NAN;
-          f.sensor_T_offset[i] = e.stuck ? 0.0 : e.value;
-        } else {
-          f.sensor_flow_stuck[i] = e.stuck ? reading : NAN;
-          f.sensor_flow_offset[i] = e.stuck ? 0.0 : e.value;
-        }
-        log(st, e.time, e.label, "sensor_fault", "warning",
-            std::string(T ? "supply-temperature" : "flow") + " sensor " +
-                (e.stuck ? "stuck at " + (T ? fmt(reading - 273.15) + " degC"
-                                            : fmt(reading * 60000) + " L/min")
-                         : "off by " + (T ? fmt(e.value) + " K" : fmt(100 * e.value) + " %")));
-        break;
-      }
-      case K::Fabric:
+      case FaultDomain::Fabric:
         applyFabricFault(m, st, e);
         break;
-      case K::Setpoint: {
-        const bool T = e.setpoint == SetpointKind::SupplyTemperature;
-        const bool dp = e.setpoint == SetpointKind::Dp;
-        (T ? f.set_T : dp ? f.set_dp : f.set_flow)[i] = e.value;
-        log(st, e.time, e.label, "setpoint", "info",
-            std::string(T    ? "supply-temperature"
-                        : dp ? "dp"
-                             : "flow") +
-                " set point " +
-                (T    ? fmt(e.value - 273.15) + " degC"
-                 : dp ? fmt(e.value / 1e3) + " kPa"
-                      : fmt(e.value * 60000) + " L/min"));
-        break;
-      }
-      case K::PowerCap: {
-        f.job_cap[i] = e.value;
-        // the limit the GPUs apply: within the GPU's settable range and the rack's own cap
-        double applied = e.value;
-        if (i >= 0 && i < int(m.job_gpus.size()) && !m.job_gpus[i].empty()) {
-          const int g = m.job_gpus[i][0];
-          applied = gpuPowerLimit(m.gpu_types[m.gpu_type[g]], m.rack_gpu_power_cap[m.gpu_rack[g]],
-                                  e.value);
-        }
-        log(st, e.time, e.label, "power_cap", "info",
-            "GPU power limit set to " + fmt(applied) + " W" +
-                (std::abs(applied - e.value) > 1e-9 * std::max(1.0, e.value)
-                     ? " (asked for " + fmt(e.value) + " W: clamped to the GPU's settable range)"
-                     : std::string()));
-        break;
-      }
-      case K::ChillerTrip:
-        st.plant.s.chillers_tripped += static_cast<int>(e.value);
-        log(st, e.time, e.label, "chiller_trip", "critical",
-            fmt(e.value) + " chiller(s) tripped; " +
-                fmt(std::max(m.plant.chiller.count - st.plant.s.chillers_tripped, 0)) +
-                " available");
-        break;
-      case K::HeatRejectionFailure:
-        st.plant.s.units_failed += static_cast<int>(e.value);
-        log(st, e.time, e.label, "heat_rejection_failure", "critical",
-            fmt(e.value) + " heat-rejection unit(s) lost their fans");
-        break;
-      case K::MakeupWaterLoss:
-        st.plant.s.makeup_lost = true;
-        log(st, e.time, e.label, "makeup_water_loss", "critical",
-            "make-up water lost: towers and adiabatic pads run dry");
-        break;
-      case K::PlantPumpFailure:
-        st.plant.s.pumps_failed += static_cast<int>(e.value);
-        log(st, e.time, e.label, "plant_pump_failure", "critical",
-            fmt(e.value) + " primary pump(s) stopped");
-        break;
-      case K::FacilityWaterFlow:
-        f.fws_flow = e.value;
-        log(st, e.time, e.label, e.value <= 0 ? "plant_trip" : "facility_water_flow",
-            e.value < 1 ? "critical" : "info",
-            "facility-water flow at " + fmt(100 * e.value) + " % of its design");
-        break;
-      case K::Utility: {
-        const bool was_fed = facilityFed(st);
-        f.utility_ok = e.value > 0.5;
-        if (f.utility_ok) f.generator_on = false;  // the transfer switch goes back to the utility
-        if (!f.utility_ok) f.utility_lost_at = e.time;
-        log(st, e.time, e.label, f.utility_ok ? "utility_restored" : "utility_lost",
-            f.utility_ok ? "info" : "critical",
-            f.utility_ok ? "utility feed restored"
-                         : std::string("utility feed lost") +
-                               (m.power.generator_start_delay > 0
-                                    ? "; standby generator starting (" +
-                                          fmt(m.power.generator_start_delay) + " s to transfer)"
-                                    : "; no standby generator"));
-        logCoolingPower(m, st, e.time, was_fed);
-        f.changed = true;
-        break;
-      }
-      case K::GeneratorFailure: {
-        const bool was_fed = facilityFed(st);
-        f.generator_failed = true;
-        if (f.generator_on) {
-          f.generator_on = false;
-          log(st, e.time, e.label, "generator_trip", "critical",
-              "standby generator tripped: the UPS carries the load");
-          logCoolingPower(m, st, e.time, was_fed);
-          f.changed = true;
-        }
-        break;
-      }
-      case K::GeneratorOnline: {
-        if (f.utility_ok || f.generator_on) break;  // the utility came back first
-        if (f.generator_failed) {
-          log(st, e.time, "generator", "generator_fail_to_start", "critical",
-              "standby generator failed to start " + fmt(e.time - f.utility_lost_at) +
-                  " s after the utility loss: the UPS carries the load until its battery is "
-                  "empty");
-          break;
-        }
-        const bool was_fed = facilityFed(st);
-        f.generator_on = true;
-        log(st, e.time, "generator", "generator_online", "info",
-            "transfer switch on the standby generator " + fmt(e.time - f.utility_lost_at) +
-                " s after the utility loss");
-        logCoolingPower(m, st, e.time, was_fed);
-        f.changed = true;
-        break;
-      }
-      case K::Leak: {
-        const auto& L = m.leaks[i];
-        log(st, e.time, e.label, "leak_start", "critical",
-            "leak opens: orifice " + fmt(L.area * 1e6) + " mm2" +
-                (L.growth_time > 0 ? " growing to " + fmt(L.area_final * 1e6) + " mm2 over " +
-                                         fmt(L.growth_time) + " s"
-                                   : std::string()));
-        break;
-      }
-      case K::PlateDegradation:
-        f.part_R_factor[std::size_t(i) * partStride(m) + e.part] = e.value;
-        log(st, e.time, e.label, "plate_degradation", "warning",
-            "cold plates degraded: plate resistance x " + fmt(e.value));
-        break;
-      case K::PsuFailure:
-        f.rack_psu_failed[i] += static_cast<int>(e.value);
-        log(st, e.time, e.label, "psu_failure", "warning",
-            std::to_string(static_cast<int>(e.value)) + " PSU(s) failed; " +
-                std::to_string(f.rack_psu_failed[i]) + " out of " +
-                std::to_string(m.power.shelves_per_rack * m.power.shelf.psu_count));
+      case FaultDomain::Rack:
+        applyRackFault(m, st, e);
         break;
     }
   }
