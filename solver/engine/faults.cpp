@@ -10,7 +10,8 @@
 // power lost, power brake, busway continuous load (the 80 % rule), breaker trips, UPS on battery.
 // applyFaults dispatches each fault by its domain in the fault table (solver/common/fault_table.h:
 // CDU, leak, power, plant, fabric, rack), one function per domain; a fault's own event (kind and
-// severity) comes from its row (logFault).
+// severity) comes from its row (logFault), every other kind of event is a row of the event table
+// (solver/common/event_table.h).
 // See docs/scenario-format.md "Faults", docs/models/leak.md and docs/results.md "/events".
 #include <algorithm>
 #include <cmath>

@@ -1,5 +1,6 @@
 // fault_table_test.cpp: the fault table (solver/common/fault_table.h) drives the scenario reader's
-// keys, ranges and errors, applyScenario's targets and sections, and the docs' fault table
+// keys, ranges and errors, applyScenario's targets and sections, and the docs' fault table; the
+// event table (solver/common/event_table.h) has every event a fault logs
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -7,6 +8,7 @@
 #include <set>
 #include <string>
 
+#include "solver/common/event_table.h"
 #include "solver/common/fault_table.h"
 #include "solver/input/keys.h"
 #include "solver/input/loader.h"
@@ -179,4 +181,32 @@ TEST_CASE("fault table: the docs' table has one row per kind", "[faults][fault_t
     CHECK_THAT(md, Catch::Contains(*f.key ? wrapped("| `", f.key, "` |") : "(compiled)"));
     CHECK_THAT(md, Catch::Contains(wrapped("`", f.event, "`")));
   }
+}
+
+TEST_CASE("event table: unique kinds, and every event a fault logs is a row",
+          "[faults][events][event_table]") {
+  std::set<std::string> kinds;
+  for (int k = 0; k < kEventKinds; ++k) {
+    const EventInfo& e = kEventTable[k];
+    INFO(e.kind);
+    CHECK(int(e.id) == k);
+    CHECK(kinds.insert(e.kind).second);
+    CHECK(eventByKind(e.kind) == &e);
+    CHECK(*e.docs);
+    const std::string sev = e.severity;
+    CHECK((sev == "info" || sev == "warning" || sev == "critical" || sev == "warning, critical" ||
+           sev == "info, critical"));
+  }
+  for (const FaultInfo& f : kFaultTable) {
+    INFO(f.key);
+    const EventInfo* e = eventByKind(f.event);
+    REQUIRE(e);
+    CHECK_THAT(e->severity, Catch::Contains(f.severity));
+  }
+  CHECK(eventByKind("no_such_event") == nullptr);
+  // the docs' table and the results file's list of kinds, in table order
+  const std::string md = eventTableMarkdown(), list = eventKindList();
+  for (const EventInfo& e : kEventTable)
+    CHECK_THAT(md, Catch::Contains(wrapped("| `", e.kind, "` |")));
+  CHECK(list.rfind(std::string(kEventTable[0].kind) + ",", 0) == 0);
 }
