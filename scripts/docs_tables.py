@@ -11,8 +11,10 @@ and holds exactly what the command prints, run with the dctwin binary given by -
 (the first word, `dctwin`, is replaced by it). `check` fails (exit 1) naming every block that
 differs; `update` rewrites them. Used by ctest (`docs.generated`) so that the tables in docs/ are
 the library's tables (the output table, the file-key tables, the fault and event tables), never a
-copy kept by hand. `check` also fails when a required block is missing (REQUIRED) and when the
-engine logs an event kind that the event table (solver/common/event_table.h) lacks.
+copy kept by hand. `check` also fails when a required block is missing (REQUIRED) and when a
+log call of solver/ names an event kind by a string that the event table
+(solver/common/event_table.h) lacks (the engine's log calls name EventKind rows, which the compiler
+checks; a string written instead is caught here).
 
     python3 scripts/docs_tables.py check  --dctwin build/solver/dctwin [--root .]
     python3 scripts/docs_tables.py update --dctwin build/solver/dctwin [--root .]
@@ -156,7 +158,7 @@ def main():
         if missing:
             print(f"{missing} table problem(s)")
             return 1
-        print(f"{logged} logged event kinds in the event table")
+        print(f"{logged} event kind(s) logged by name, all in the event table")
         if bad:
             print(f"{bad} of {blocks} generated block(s) out of date: "
                   f"python3 scripts/docs_tables.py update --dctwin {a.dctwin}")

@@ -6,7 +6,8 @@
 // table (docs/scenario-format.md "Detection and the event log", `dctwin outputs --table events`)
 // is generated from it; the results file carries the table's kinds as the attribute `kinds` of
 // /events/kind, so a reader maps each event's kind to its row (EventKind), and the Python module
-// has it as dctwin.EventKind. A test checks that every kind the engine logs has a row. The
+// has it as dctwin.EventKind. The engine's log calls name a row (EventKind::LowFlow), never a
+// string; scripts/docs_tables.py fails on a kind logged by a string that has no row. The
 // pattern is the output table's (solver/output/observables.h); the faults' own events are named
 // by their rows of the fault table (solver/common/fault_table.h).
 //
