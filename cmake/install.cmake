@@ -44,7 +44,8 @@ install(FILES ${PROJECT_BINARY_DIR}/dctwin.bash
 install(TARGETS dctwin_solver dctwin_models EXPORT dctwinTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
 set(DCTWIN_PUBLIC_HEADERS
-    solver/common/bounded_file.h solver/common/params.h solver/common/paths.h
+    solver/common/bounded_file.h solver/common/event_table.h solver/common/fault_table.h
+    solver/common/params.h solver/common/paths.h
     solver/common/provenance.h solver/common/report.h solver/common/run_limits.h
     solver/common/units.h
     solver/input/keys.h solver/input/loader.h solver/input/scenario.h solver/input/spec.h

@@ -372,7 +372,7 @@ void MainWindow::buildMenus() {
   run->addSeparator();
   act(run, "Inject &leak at the selected rack", QKeySequence("Ctrl+L"), [this] {
     if (current_ && sel_rack_ >= 0)
-      injectFault(FaultKind::RackLeak, QString::fromStdString(current_->rack_name[sel_rack_]));
+      injectFault(FaultKind::Leak, QString::fromStdString(current_->rack_name[sel_rack_]));
     else
       statusBar()->showMessage("Select a rack first (click it on the floor plan)", 4000);
   });
@@ -986,38 +986,30 @@ void MainWindow::updateCharts() {
   }
 }
 
-void MainWindow::injectFault(FaultKind kind, const QString& target) {
-  QString error;
-  // at the timeline's time ("inject it here"), but not in the first minute nor so late that
-  // the scenario would end before it: then at the form's time
+// at the timeline's time ("inject it here"), but not in the first minute nor so late that the
+// scenario would end before it: then at the form's time
+double MainWindow::injectTime() const {
   double t = std::round(timeline_->time());
   if (t < 60 || t > 0.9 * what_if_->duration()) t = std::max(0.0, what_if_->eventTime());
+  return t;
+}
+
+void MainWindow::injectFault(FaultKind kind, const QString& target) {
+  QString error;
   what_if_->presetFault(kind, target);
-  const QString item = what_if_->addFault(
-      kind, target, t,
-      [&] {
-        switch (kind) {
-          case FaultKind::RackLeak:
-            return 2.0;
-          case FaultKind::HeaderLeak:
-            return 20.0;
-          case FaultKind::PumpFailure:
-            return 1.0;
-          case FaultKind::FacilityWaterTemperature:
-            return 40.0;
-          case FaultKind::FacilityWaterFlow:
-            return 0.0;
-          case FaultKind::PowerCap:
-            return 900.0;
-          case FaultKind::ValveStuck:
-            return 30.0;
-          case FaultKind::PsuFailure:
-            return 6.0;
-          default:
-            return 0.0;
-        }
-      }(),
-      &error);
+  // the fault table's default for the form (solver/common/fault_table.h)
+  const QString item =
+      what_if_->addFault(kind, target, injectTime(), faultInfo(kind).form.def, &error);
+  showInjected(item, error);
+}
+
+void MainWindow::injectSupplyStep() {
+  QString error;
+  what_if_->presetSupplyStep();
+  showInjected(what_if_->addSupplyStep(injectTime(), 40.0, &error), error);
+}
+
+void MainWindow::showInjected(const QString& item, const QString& error) {
   what_if_dock_->show();
   what_if_dock_->raise();
   if (item.isEmpty())
@@ -1038,9 +1030,9 @@ void MainWindow::onContextMenu(int kind, int index, const QPoint& pos) {
                    [this, index] { onRackClicked(index, Qt::ControlModifier); });
     menu.addSeparator();
     menu.addAction("Inject a leak here", this,
-                   [this, rack] { injectFault(FaultKind::RackLeak, rack); });
+                   [this, rack] { injectFault(FaultKind::Leak, rack); });
     menu.addAction("Inject a leak here and run", this, [this, rack] {
-      injectFault(FaultKind::RackLeak, rack);
+      injectFault(FaultKind::Leak, rack);
       startRun();
     });
     menu.addAction("Inject PSU failures here", this,
@@ -1053,14 +1045,13 @@ void MainWindow::onContextMenu(int kind, int index, const QPoint& pos) {
                    [this, cdu] { injectFault(FaultKind::PumpFailure, cdu); });
     menu.addAction("Inject a CDU failure", this,
                    [this, cdu] { injectFault(FaultKind::CduFailure, cdu); });
-    menu.addAction("Inject a supply-header leak", this,
-                   [this, cdu] { injectFault(FaultKind::HeaderLeak, cdu); });
+    menu.addAction("Inject a leak at the CDU", this,
+                   [this, cdu] { injectFault(FaultKind::Leak, cdu); });
     menu.addAction("Stick the facility-water valve", this,
                    [this, cdu] { injectFault(FaultKind::ValveStuck, cdu); });
   } else {
     menu.addSection("Facility");
-    menu.addAction("Facility-water temperature excursion", this,
-                   [this] { injectFault(FaultKind::FacilityWaterTemperature, ""); });
+    menu.addAction("Facility-water temperature excursion", this, [this] { injectSupplyStep(); });
     menu.addAction("Facility-water loss of flow (plant trip)", this,
                    [this] { injectFault(FaultKind::FacilityWaterFlow, ""); });
     if (!current_->job_name.empty()) {

@@ -79,6 +79,7 @@ class MainWindow : public QMainWindow {
   // pin a rack to the charts (Ctrl+click on the floor plan)
   void pinRack(int r, bool on = true);
   void injectFault(FaultKind kind, const QString& target);
+  void injectSupplyStep();  // the facility-water supply temperature steps (form default)
 
   // export
   bool exportPng(QWidget* view, const QString& path);
@@ -115,6 +116,8 @@ class MainWindow : public QMainWindow {
   void closeEvent(QCloseEvent* e) override;
 
  private:
+  double injectTime() const;  // when an injected event happens (s)
+  void showInjected(const QString& item, const QString& error);
   void buildUi();
   void buildMenus();
   void setCurrent(std::unique_ptr<RunData> run);

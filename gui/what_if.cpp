@@ -15,7 +15,9 @@
 #include <QRegularExpression>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 #include <cmath>
+#include <vector>
 
 #include "solver/input/loader.h"
 #include "solver/run/run.h"
@@ -24,23 +26,44 @@ namespace dctwin::gui {
 
 namespace {
 
-struct KindInfo {
-  const char* name;
-  int targets;  // 0 none, 1 racks, 2 CDUs, 3 jobs
+// the form's entries: the fault table's kinds, then the facility-water temperature step (a
+// profile step, not a fault)
+struct Entry {
+  const FaultInfo* fault;  // nullptr: the supply step
+  const char* label;
+  FaultTarget target;
   const char* unit;
-  double def, lo, hi;
+  double def, lo, hi;  // in the form's unit
 };
-const KindInfo kKinds[] = {
-    {"Leak at a rack (hole diameter)", 1, "mm", 2, 0.1, 50},
-    {"Leak in the CDU's supply header (area)", 2, "mm²", 20, 0.1, 5000},
-    {"Pump failure (pumps)", 2, "pumps", 1, 1, 64},
-    {"CDU failure (every pump)", 2, "", 0, 0, 0},
-    {"Facility-water supply temperature", 0, "°C", 40, 5, 60},
-    {"Facility-water flow (0 % = plant trip)", 0, "%", 0, 0, 100},
-    {"Power cap for a job (per GPU)", 3, "W", 900, 100, 2000},
-    {"Facility-water valve stuck (opening)", 2, "%", 30, 0, 100},
-    {"PSU failures in a rack", 1, "PSUs", 6, 1, 256},
-};
+std::vector<Entry> formEntries() {
+  std::vector<Entry> out;
+  for (const FaultInfo& f : kFaultTable) {
+    if (!*f.form.label) continue;
+    const FaultForm& g = f.form;
+    // the table's range in the form's unit (an open end is the spin box's end: the library
+    // refuses the value when the event is added)
+    double lo = f.value.lo * g.scale + g.offset, hi = f.value.hi * g.scale + g.offset;
+    if (f.value.type == FaultValue::Flag || f.value.type == FaultValue::Choice) lo = hi = 0;
+    out.push_back({&f, g.label, f.target, *g.unit || lo != hi ? g.unit : "", g.def,
+                   std::max(lo, -1e6), std::min(hi, 1e6)});
+  }
+  out.push_back(
+      {nullptr, "Facility-water supply temperature", FaultTarget::Facility, "°C", 40, 5, 60});
+  return out;
+}
+const std::vector<Entry>& entries() {
+  static const std::vector<Entry> e = formEntries();
+  return e;
+}
+int entryOf(FaultKind kind) {
+  for (std::size_t i = 0; i < entries().size(); ++i)
+    if (entries()[i].fault && entries()[i].fault->id == kind) return int(i);
+  return -1;
+}
+bool hasValue(const Entry& k) {
+  return !(k.fault &&
+           (k.fault->value.type == FaultValue::Flag || k.fault->value.type == FaultValue::Choice));
+}
 
 // top-level YAML keys the form owns; everything else is kept as "further settings"
 bool formKey(const QString& key) {
@@ -53,6 +76,13 @@ QString num(double v) {
 }
 
 }  // namespace
+
+std::vector<FaultKind> formFaultKinds() {
+  std::vector<FaultKind> out;
+  for (const Entry& e : entries())
+    if (e.fault) out.push_back(e.fault->id);
+  return out;
+}
 
 WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
   auto* v = new QVBoxLayout(this);
@@ -81,7 +111,7 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
   kind_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   kind_->setMinimumContentsLength(14);
   kind_->setObjectName("faultKind");
-  for (const auto& k : kKinds) kind_->addItem(k.name);
+  for (const Entry& k : entries()) kind_->addItem(k.label);
   af->addRow("Event", kind_);
   target_ = new QComboBox(add_box);
   target_->setObjectName("faultTarget");
@@ -150,10 +180,11 @@ WhatIfPanel::WhatIfPanel(QWidget* parent) : QWidget(parent) {
   connect(kind_, &QComboBox::currentIndexChanged, this, [this] { refreshForm(); });
   connect(add, &QPushButton::clicked, this, [this] {
     QString err;
-    if (addFault(FaultKind(kind_->currentIndex()), target_->currentText(), at_->value() * 60,
-                 value_->value(), &err)
-            .isEmpty())
-      setStatus("<font color='#b71c1c'>" + err.toHtmlEscaped() + "</font>");
+    const Entry& k = entries()[std::clamp(kind_->currentIndex(), 0, int(entries().size()) - 1)];
+    const QString item = k.fault ? addFault(k.fault->id, target_->currentText(), at_->value() * 60,
+                                            value_->value(), &err)
+                                 : addSupplyStep(at_->value() * 60, value_->value(), &err);
+    if (item.isEmpty()) setStatus("<font color='#b71c1c'>" + err.toHtmlEscaped() + "</font>");
   });
   connect(rm, &QPushButton::clicked, this, [this] {
     const int r = table_->currentRow();
@@ -173,29 +204,37 @@ void WhatIfPanel::setRun(const RunData* d) {
 }
 
 void WhatIfPanel::refreshForm() {
-  const KindInfo& k = kKinds[std::clamp(kind_->currentIndex(), 0, int(FaultKind::Count) - 1)];
+  const Entry& k = entries()[std::clamp(kind_->currentIndex(), 0, int(entries().size()) - 1)];
   const QString keep = target_->currentText();
   target_->clear();
   if (run_) {
-    const auto& names = k.targets == 1   ? run_->rack_name
-                        : k.targets == 2 ? run_->cdu_name
-                        : k.targets == 3 ? run_->job_name
-                                         : std::vector<std::string>{};
+    using T = FaultTarget;
+    std::vector<std::string> names;
+    if (k.target == T::Rack || k.target == T::RackOrCdu || k.target == T::RackOrSwitchRack)
+      names = run_->rack_name;
+    if (k.target == T::Cdu || k.target == T::RackOrCdu)
+      names.insert(names.end(), run_->cdu_name.begin(), run_->cdu_name.end());
+    if (k.target == T::Job) names = run_->job_name;
     for (const auto& n : names) target_->addItem(QString::fromStdString(n));
   }
-  target_->setEnabled(k.targets != 0);
+  target_->setEnabled(k.target != FaultTarget::Facility);
   if (const int i = target_->findText(keep); i >= 0) target_->setCurrentIndex(i);
-  value_->setEnabled(k.unit[0] != 0);
+  value_->setEnabled(hasValue(k));
   value_->setRange(k.lo, k.hi);
   value_->setValue(k.def);
   value_->setSuffix(k.unit[0] ? QString(" ") + k.unit : QString());
-  value_label_->setText(k.unit[0] ? "Value" : "");
+  value_label_->setText(hasValue(k) ? "Value" : "");
 }
 
 void WhatIfPanel::presetFault(FaultKind kind, const QString& target) {
-  kind_->setCurrentIndex(int(kind));
+  if (const int e = entryOf(kind); e >= 0) kind_->setCurrentIndex(e);
   refreshForm();
   if (const int i = target_->findText(target); i >= 0) target_->setCurrentIndex(i);
+}
+
+void WhatIfPanel::presetSupplyStep() {
+  kind_->setCurrentIndex(int(entries().size()) - 1);
+  refreshForm();
 }
 
 QString WhatIfPanel::scenarioName() const {
@@ -284,44 +323,38 @@ bool WhatIfPanel::setScenarioText(const QString& text, const QString& name, QStr
 
 QString WhatIfPanel::addFault(FaultKind kind, const QString& target, double time, double value,
                               QString* error) {
-  const QString t = "time: " + num(time) + " s";
-  QString item;
-  switch (kind) {
-    case FaultKind::RackLeak:
-      item = QString("{%1, rack: %2, leak: {diameter: %3 mm}}").arg(t, target, num(value));
-      break;
-    case FaultKind::HeaderLeak:
-      item = QString("{%1, cdu: %2, leak: {location: supply_header, area: %3 mm2}}")
-                 .arg(t, target, num(value));
-      break;
-    case FaultKind::PumpFailure:
-      item = QString("{%1, cdu: %2, pump_failure: %3}").arg(t, target).arg(int(std::lround(value)));
-      break;
-    case FaultKind::CduFailure:
-      item = QString("{%1, cdu: %2, cdu_failure: true}").arg(t, target);
-      break;
-    case FaultKind::FacilityWaterTemperature:
-      item = QString("{%1, facility_water_temperature: %2 degC}").arg(t, num(value));
-      break;
-    case FaultKind::FacilityWaterFlow:
-      item = QString("{%1, facility_water_flow: %2}").arg(t, num(value / 100.0));
-      break;
-    case FaultKind::PowerCap:
-      item = QString("{%1, job: %2, power_cap: %3 W}").arg(t, target, num(value));
-      break;
-    case FaultKind::ValveStuck:
-      item = QString("{%1, cdu: %2, valve_stuck: %3}").arg(t, target, num(value / 100.0));
-      break;
-    case FaultKind::PsuFailure:
-      item = QString("{%1, rack: %2, psu_failure: %3}").arg(t, target).arg(int(std::lround(value)));
-      break;
-    case FaultKind::Count:
-      break;
+  const FaultInfo& f = faultInfo(kind);
+  if (!*f.form.label) {
+    if (error) *error = QString("'%1' is not an event of the form").arg(f.key);
+    return "";
   }
-  if (kKinds[int(kind)].targets != 0 && target.trimmed().isEmpty()) {
+  if (f.target != FaultTarget::Facility && target.trimmed().isEmpty()) {
     if (error) *error = "choose where the event happens (open a facility first)";
     return "";
   }
+  // the target's key: a leak names a CDU when the target is one, else a rack
+  using T = FaultTarget;
+  bool cdu = f.target == T::Cdu;
+  if (f.target == T::RackOrCdu && run_)
+    cdu = std::find(run_->cdu_name.begin(), run_->cdu_name.end(), target.toStdString()) !=
+          run_->cdu_name.end();
+  const QString where = f.target == T::Facility ? ""
+                        : f.target == T::Job    ? ", job: " + target
+                        : cdu                   ? ", cdu: " + target
+                                                : ", rack: " + target;
+  // %1: the value in the form's unit; %2: the SI value (fractions: % in the form)
+  const double si = (value - f.form.offset) / f.form.scale;
+  const bool whole = f.value.type == FaultValue::Integer;
+  QString action = f.form.yaml;
+  action.replace("%1", whole ? QString::number(std::lround(value)) : num(value));
+  action.replace("%2", num(si));
+  const QString item = "{time: " + num(time) + " s" + where + ", " + action + "}";
+  return addEventYaml(item, error) ? item : QString();
+}
+
+QString WhatIfPanel::addSupplyStep(double time, double degC, QString* error) {
+  const QString item =
+      QString("{time: %1 s, facility_water_temperature: %2 degC}").arg(num(time), num(degC));
   return addEventYaml(item, error) ? item : QString();
 }
 
@@ -396,12 +429,15 @@ void WhatIfPanel::refreshTable() {
                        .arg(formatTime(e.growth_time));
       } else if (e.kind == "facility_water_temperature")
         value = QString("%1 °C").arg(e.value - 273.15, 0, 'f', 1);
-      else if (e.kind == "facility_water_flow" || e.kind == "valve_stuck")
-        value = QString("%1 %").arg(e.value * 100, 0, 'f', 0);
-      else if (e.kind == "power_cap")
-        value = QString("%1 W").arg(e.value, 0, 'f', 0);
       else if (e.kind == "heat_load")
         value = QString("%1 kW").arg(e.value / 1e3, 0, 'f', 1);
+      else if (const FaultInfo* f = faultByKey(e.kind);
+               f && *f->form.unit &&
+               (f->id != FaultKind::Setpoint || e.setpoint == SetpointKind::SupplyTemperature) &&
+               !(f->id == FaultKind::ValveStuck && e.value < 0))
+        value = QString("%1 %2")  // in the fault table's form unit
+                    .arg(e.value * f->form.scale + f->form.offset, 0, 'g', 4)
+                    .arg(f->form.unit);
       else
         value = QString::number(e.value);
     } catch (const std::exception&) {

@@ -1,8 +1,8 @@
 // what_if.h: the scenario panel: run length and output interval, the list of events (faults and
-// input changes) with a form to add one (leak at a rack, header leak, pump or CDU failure,
-// facility-water temperature or flow, power cap, stuck valve, PSU failures), further scenario
-// settings as YAML (detection, initial temperature), load/save of scenario files, run/cancel
-// and the run's progress.
+// input changes) with a form to add one (every fault kind of the library's fault table,
+// solver/common/fault_table.h: its label, YAML, unit, range and default; and the facility-water
+// temperature step), further scenario settings as YAML (detection, initial temperature),
+// load/save of scenario files, run/cancel and the run's progress.
 //
 // The scenario text (docs/scenario-format.md) is what runs: the panel assembles it and the
 // library parses it (dctwin::loadScenarioFromString), so every check and message is the
@@ -13,6 +13,7 @@
 #include <QWidget>
 
 #include "gui/run_data.h"
+#include "solver/common/fault_table.h"
 
 class QComboBox;
 class QDoubleSpinBox;
@@ -25,18 +26,11 @@ class QTableWidget;
 
 namespace dctwin::gui {
 
-enum class FaultKind {
-  RackLeak,
-  HeaderLeak,
-  PumpFailure,
-  CduFailure,
-  FacilityWaterTemperature,
-  FacilityWaterFlow,
-  PowerCap,
-  ValveStuck,
-  PsuFailure,
-  Count
-};
+// the form's faults are the library's (solver/common/fault_table.h): every kind a scenario can
+// name, with the row's label, YAML, unit, range and default
+using dctwin::FaultKind;
+// the kinds in the form, in table order
+std::vector<FaultKind> formFaultKinds();
 
 class WhatIfPanel : public QWidget {
   Q_OBJECT
@@ -51,10 +45,12 @@ class WhatIfPanel : public QWidget {
   bool setScenarioText(const QString& text, const QString& name, QString* error = nullptr);
   void resetScenario();  // the default: 20 min, 5 s outputs, no events
 
-  // add an event; time (s), value in the form's unit (mm, mm2, pumps, degC, %, W, PSUs);
-  // returns the YAML item added, or "" with *error
+  // add a fault; time (s), value in the form's unit (the fault table's: mm, pumps, %, W, ...);
+  // a leak's target is a rack or a CDU; returns the YAML item added, or "" with *error
   QString addFault(FaultKind kind, const QString& target, double time, double value,
                    QString* error = nullptr);
+  // the facility-water supply temperature steps to degC at time (s)
+  QString addSupplyStep(double time, double degC, QString* error = nullptr);
   // add an event given as a YAML flow mapping; false with *error when it does not parse
   bool addEventYaml(const QString& item, QString* error = nullptr);
   void removeEvent(int k);
@@ -64,8 +60,9 @@ class WhatIfPanel : public QWidget {
   double duration() const;   // (s)
   double eventTime() const;  // the form's "At" (s)
   void setOutputInterval(double seconds);
-  // preset the form (context menu on the floor plan)
+  // preset the form (context menu on the floor plan); the supply step: presetSupplyStep
   void presetFault(FaultKind kind, const QString& target);
+  void presetSupplyStep();
 
   void setRunning(bool running);
   void setProgress(double fraction, double t, double duration);

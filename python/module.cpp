@@ -32,6 +32,8 @@
 
 #include "models/weather.h"
 #include "solver/common/bounded_file.h"
+#include "solver/common/event_table.h"
+#include "solver/common/fault_table.h"
 #include "solver/common/provenance.h"
 #include "solver/common/units.h"
 #include "solver/input/loader.h"
@@ -408,6 +410,10 @@ py::list eventList(const std::vector<EventRecord>& evs) {
     d["time"] = e.time;
     d["component"] = e.component;
     d["kind"] = e.kind;
+    // the event table's row (dctwin.EventKind), None for a kind it does not have (a file
+    // written by another version)
+    const EventInfo* k = eventByKind(e.kind);
+    d["kind_id"] = k ? py::cast(k->id) : py::none();
     d["severity"] = e.severity;
     d["message"] = e.message;
     l.append(d);
@@ -1092,6 +1098,47 @@ PYBIND11_MODULE(dctwin, m) {
       "    res = dctwin.run(fac, duration='10 min')\n"
       "    res['/gpu/T_junction']   # [rows, GPUs], K\n";
   m.attr("__version__") = DCTWIN_VERSION;
+  // the event and fault tables (solver/common/event_table.h, fault_table.h)
+  py::enum_<EventKind> event_kind(m, "EventKind",
+                                  "the kinds of the event log, one per row of the event table; "
+                                  "each event's 'kind_id' (docs/scenario-format.md)");
+  for (const EventInfo& e : kEventTable) event_kind.value(e.kind, e.id);
+  m.def(
+      "event_kinds",
+      [] {
+        py::list l;
+        for (const EventInfo& e : kEventTable) {
+          py::dict d;
+          d["kind"] = e.kind;
+          d["id"] = e.id;
+          d["severity"] = e.severity;
+          d["source"] = e.source;
+          d["description"] = e.docs;
+          l.append(d);
+        }
+        return l;
+      },
+      "The event table: kind, id (EventKind), severity, source and description of every kind of "
+      "event a run logs");
+  m.def(
+      "fault_kinds",
+      [] {
+        py::list l;
+        for (const FaultInfo& f : kFaultTable) {
+          if (!*f.key) continue;  // compiled, never in a scenario
+          py::dict d;
+          d["key"] = f.key;
+          d["target"] = faultTargetName(f.target);
+          d["domain"] = faultDomainName(f.domain);
+          d["event"] = f.event;
+          d["severity"] = f.severity;
+          d["description"] = f.docs;
+          l.append(d);
+        }
+        return l;
+      },
+      "The fault table: the scenario key, target, engine domain, event logged, severity and "
+      "description of every kind of fault a scenario names");
   m.attr("__license__") = "Apache-2.0";  // LICENSE at the repository root
   // provenance: the results files of this process record the Python command line
   try {

@@ -35,6 +35,7 @@
 #include "solver/cli/cli_docs.h"
 #include "solver/cli/progress.h"
 #include "solver/common/bounded_file.h"
+#include "solver/common/event_table.h"
 #include "solver/common/paths.h"
 #include "solver/common/provenance.h"
 #include "solver/common/units.h"
@@ -754,10 +755,13 @@ int main(int argc, char** argv) {
       ->check(CLI::IsMember({"markdown", "csv"}));
   std::string outputs_table = "series";
   outputs
-      ->add_option("--table", outputs_table,
-                   "series (the output table), jobs (the step model's values per described "
-                   "job, /job/model/*; markdown) or grid (the meter's metrics, /grid/*; markdown)")
-      ->check(CLI::IsMember({"series", "jobs", "grid"}));
+      ->add_option(
+          "--table", outputs_table,
+          "series (the output table), jobs (the step model's values per described "
+          "job, /job/model/*; markdown), grid (the meter's metrics, /grid/*; markdown) or "
+          "faults (the scenario's fault kinds; markdown) or events (the event log's kinds; "
+          "markdown)")
+      ->check(CLI::IsMember({"series", "jobs", "grid", "faults", "events"}));
 
   std::string export_file, export_out;
   std::vector<std::string> export_series;
@@ -871,6 +875,14 @@ int main(int argc, char** argv) {
     if (*outputs) {
       if (outputs_table == "jobs") {
         std::cout << dctwin::jobModelMarkdown();
+        return 0;
+      }
+      if (outputs_table == "events") {
+        std::cout << dctwin::eventTableMarkdown();
+        return 0;
+      }
+      if (outputs_table == "faults") {
+        std::cout << dctwin::keys::faultTableMarkdown();
         return 0;
       }
       if (outputs_table == "grid") {

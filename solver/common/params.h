@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/electrical.h"
+#include "solver/common/fault_table.h"
 
 namespace dctwin {
 
@@ -92,30 +93,6 @@ struct GridParams {
   double start = 0;           // the metrics read the meter from this time on            (s)
   std::vector<GridBand> bands;
   SourceLoc loc;
-};
-
-// a fault or operating event (docs/scenario-format.md "Faults")
-enum class FaultKind {
-  PumpFailure,        // `value` pumps of CDU `target` fail; standby pumps take over
-  CduFailure,         // every pump of CDU `target` stops, no switch-over
-  ValveStuck,         // CDU `target`'s facility-water valve sticks at opening `value`
-  FacilityWaterFlow,  // facility-water flow to every CDU at fraction `value` (0: plant trip)
-  Utility,            // utility feed lost (value 0) or restored (1): the UPS carries the load
-  PsuFailure,         // `value` PSUs of rack `target` fail
-  Leak,               // an orifice opens at `location` of rack or CDU `target`
-  FilterClogging,  // CDU `target`'s strainer: dp at design flow rises to `value` over growth_time
-  SensorFault,     // CDU `target`'s `sensor` reads `value` off, or sticks (stuck)
-  PowerCap,        // job `target`'s GPUs get the power limit `value`
-  Setpoint,        // CDU `target`'s `setpoint` changes to `value` (docs/models/controller.md)
-  // the heat-rejection plant (docs/models/plant.md); act at the plant's next step
-  ChillerTrip,           // `value` chillers trip (unavailable from then on)
-  HeatRejectionFailure,  // `value` dry-cooler units or tower cells lose their fans
-  MakeupWaterLoss,       // the towers' (and pads') make-up water is lost
-  PlantPumpFailure,      // `value` primary pumps stop
-  GeneratorOnline,       // the transfer switch puts the standby generator on (scheduled at compile)
-  GeneratorFailure,      // from then on the standby generator fails to start, or trips if running
-  PlateDegradation,      // the cold plates of part `part` of rack `target`: R times `value`
-  Fabric                 // a fabric fault of rack `target` (FabricFault; docs/models/fabric.md)
 };
 
 // what a fabric event does (scenario `fabric:`)

@@ -13,6 +13,7 @@
 #include <limits>
 #include <sstream>
 
+#include "solver/common/event_table.h"
 #include "solver/engine/engine.h"
 
 namespace dctwin {
@@ -49,9 +50,10 @@ std::string gpuName(const FacilityModel& m, int i) {
   return "rack " + m.rack_name[m.gpu_rack[i]] + " GPU " + std::to_string(m.gpu_slot[i]);
 }
 
-void logEvent(State& st, double t, const std::string& who, const char* kind, const char* severity,
+// an event of the event table (solver/common/event_table.h), written by its kind's name
+void logEvent(State& st, double t, const std::string& who, EventKind kind, const char* severity,
               const std::string& message) {
-  st.events.push_back(EventRecord{t, who, kind, severity, message});
+  st.events.push_back(EventRecord{t, who, eventInfo(kind).kind, severity, message});
 }
 
 // GPU i is taken until t_back
@@ -81,7 +83,7 @@ void failOnce(const FacilityModel& m, State& st, int c, double t) {
       JobState& js = st.gl.job[std::size_t(j)];
       const bool running = t >= m.job_spec[j].start && t < m.job_spec[j].stop;
       if (m.job_spec[j].restart_on_failure && running) js.interrupt = true;
-      logEvent(st, t, "job " + m.job_name[j], "component_failure", "warning",
+      logEvent(st, t, "job " + m.job_name[j], EventKind::ComponentFailure, "warning",
                std::string(info.key) + " failure (" + info.description + ")" +
                    (js.interrupt ? ": the job restarts from its last checkpoint"
                                  : ": no effect (the job is not running, or on_failure: stall)"));
@@ -92,7 +94,7 @@ void failOnce(const FacilityModel& m, State& st, int c, double t) {
   const int i = int(f.fp_rng.below(std::uint64_t(m.ngpu)));
   if (info.unit == FailureUnit::Gpu) {
     takeGpu(m, st, i, t_back);
-    logEvent(st, t, gpuName(m, i), "component_failure", "warning",
+    logEvent(st, t, gpuName(m, i), EventKind::ComponentFailure, "warning",
              std::string(info.key) + " failure (" + info.description + "): lost to its job for " +
                  std::to_string(long(m.failures.repair_time)) + " s");
     return;
@@ -102,8 +104,8 @@ void failOnce(const FacilityModel& m, State& st, int c, double t) {
   const int a = m.rack_gpuadr[r] + h * m.failures.gpus_per_host;
   const int b = std::min(a + m.failures.gpus_per_host, m.rack_gpuadr[r] + m.rack_gpunum[r]);
   for (int k = a; k < b; ++k) takeGpu(m, st, k, t_back);
-  logEvent(st, t, "rack " + m.rack_name[r] + " host " + std::to_string(h), "component_failure",
-           "warning",
+  logEvent(st, t, "rack " + m.rack_name[r] + " host " + std::to_string(h),
+           EventKind::ComponentFailure, "warning",
            std::string(info.key) + " failure (" + info.description + "): " + std::to_string(b - a) +
                " GPU(s) lost to their job for " + std::to_string(long(m.failures.repair_time)) +
                " s");
@@ -123,7 +125,7 @@ void repairDue(const FacilityModel& m, State& st, double t) {
     }
     f.gpu_down_until[i] = 0;
     --f.rack_down[m.gpu_rack[i]];
-    logEvent(st, t, gpuName(m, i), "component_repaired", "info", "back in service");
+    logEvent(st, t, gpuName(m, i), EventKind::ComponentRepaired, "info", "back in service");
   }
   f.gpu_down.resize(w);
   f.fp_next_repair = next;
@@ -415,7 +417,7 @@ void actPending(const FacilityModel& m, State& st, double t) {
     std::ostringstream msg;
     msg << "the straggler's GPU(s) replaced: its replica (" << u.replicas << " replica(s), " << gpus
         << " GPU(s)) rejoins the job " << whenText(m);
-    logEvent(st, t, "job " + m.job_name[u.job], "replica_rejoin_pending", "info", msg.str());
+    logEvent(st, t, "job " + m.job_name[u.job], EventKind::ReplicaRejoinPending, "info", msg.str());
   }
   if (f.sg_any_pending.empty()) return;
   for (int j = 0; j < m.njob; ++j) {
@@ -450,13 +452,13 @@ void actPending(const FacilityModel& m, State& st, double t) {
       pend[k] = 0;
       const int q = groups[k], i0 = m.group_gpuadr[q], ni = m.group_gpunum[q];
       std::ostringstream msg;
-      const char* kind = "straggler_kept";
+      EventKind kind = EventKind::StragglerKept;
       if (p == 1 && spares >= ni) {
         for (int i = i0; i < i0 + ni; ++i) takeGpu(m, st, i, kInf);
         spares -= ni;
         ++f.sg_drained;
         restart = true;
-        kind = "straggler_drained";
+        kind = EventKind::StragglerDrained;
         msg << "drained" << at.str() << ": its rank moves to a hot spare at the restart";
       } else if (p == 1) {
         msg << "not drained, the job keeps waiting for it (no hot spare left: " << spares
@@ -464,13 +466,13 @@ void actPending(const FacilityModel& m, State& st, double t) {
       } else if (entryOut(js.excluded[k])) {  // in a replica another straggler takes out
         ++f.sg_excluded;
         restart = true;
-        kind = "straggler_excluded";
+        kind = EventKind::StragglerExcluded;
         msg << "its replica is excluded with another straggler's" << at.str();
       } else if (const long gpus = excludeReplicas(m, st, j, k, round, t); gpus > 0) {
         ++f.sg_excluded;
         f.sg_excluded_gpus += gpus;
         restart = true;
-        kind = "straggler_excluded";
+        kind = EventKind::StragglerExcluded;
         msg << "excluded with its data-parallel replica (" << gpus << " GPU(s) idle from now)"
             << at.str() << "; the job goes on with " << js.work_share_next << " of its replicas";
       } else {
@@ -504,7 +506,7 @@ void actPending(const FacilityModel& m, State& st, double t) {
       std::ostringstream msg;
       msg << "replica back (" << u.replicas << " replica(s), " << gpus << " GPU(s))" << at.str()
           << ": the global batch restored at the restart";
-      logEvent(st, t, "job " + m.job_name[j], "replica_rejoined", "info", msg.str());
+      logEvent(st, t, "job " + m.job_name[j], EventKind::ReplicaRejoined, "info", msg.str());
       f.sg_out.erase(f.sg_out.begin() + long(w));
     }
     if (restart && spec.restart_on_failure) {
@@ -609,7 +611,7 @@ void stepStragglers(const FacilityModel& m, State& st, double t) {
         if (drain_it && spares < ni) {
           msg << ": not drained, the job keeps waiting for it (no hot spare left: " << spares
               << " left, " << ni << " needed)";
-          logEvent(st, t, gpuName(m, i0), "straggler_kept", "warning", msg.str());
+          logEvent(st, t, gpuName(m, i0), EventKind::StragglerKept, "warning", msg.str());
           continue;
         }
         ensurePending(m, f, j);
@@ -618,7 +620,7 @@ void stepStragglers(const FacilityModel& m, State& st, double t) {
         schedule(m, st, j);
         msg << ": " << (drain_it ? "drain" : "exclusion with its replica") << " pending, "
             << whenText(m);
-        logEvent(st, t, gpuName(m, i0), "straggler_pending", "warning", msg.str());
+        logEvent(st, t, gpuName(m, i0), EventKind::StragglerPending, "warning", msg.str());
         continue;
       }
       const bool drain =
@@ -630,15 +632,15 @@ void stepStragglers(const FacilityModel& m, State& st, double t) {
       std::ostringstream msg;
       msg.precision(3);
       msg << "mean clock " << mean << " of the job's median " << median << " over " << w << " s";
-      const char* kind = "straggler_detected";
+      EventKind kind = EventKind::StragglerDetected;
       if (drain) {
         for (int i = i0; i < i0 + ni; ++i) takeGpu(m, st, i, kInf);
         spares -= ni;
         ++f.sg_drained;
-        kind = "straggler_drained";
+        kind = EventKind::StragglerDrained;
         msg << ": drained, its rank moves to a hot spare at the restart from the last checkpoint";
       } else if (sp.policy == StragglerPolicy::Drain) {
-        kind = "straggler_kept";
+        kind = EventKind::StragglerKept;
         msg << ": not drained, the job keeps waiting for it ("
             << (spec.restart_on_failure ? "no hot spare left: " + std::to_string(spares) +
                                               " left, " + std::to_string(ni) + " needed"
@@ -646,18 +648,18 @@ void stepStragglers(const FacilityModel& m, State& st, double t) {
             << ")";
       } else if (already) {  // in a replica another straggler of this round takes out
         ++f.sg_excluded;
-        kind = "straggler_excluded";
+        kind = EventKind::StragglerExcluded;
         msg << ": its replica is excluded with another straggler's at the coming restart";
       } else if (excluded > 0) {
         ++f.sg_excluded;
         f.sg_excluded_gpus += excluded;
-        kind = "straggler_excluded";
+        kind = EventKind::StragglerExcluded;
         msg << ": excluded with its data-parallel replica (" << excluded
             << " GPU(s) idle from now) at the restart from the last checkpoint; the job goes on "
                "with "
             << js.work_share_next << " of its replicas";
       } else if (sp.policy == StragglerPolicy::Exclude) {
-        kind = "straggler_kept";
+        kind = EventKind::StragglerKept;
         msg << ": not excluded, the job keeps waiting for it ("
             << (spec.restart_on_failure ? "no replica would be left" : "on_failure: stall") << ")";
       } else if (sp.policy == StragglerPolicy::Rebalance && first) {
@@ -681,7 +683,7 @@ void stepStragglers(const FacilityModel& m, State& st, double t) {
         msg.precision(4);
         msg << nr << " straggler(s): " << moved << " W of the job's power cap moved to them"
             << (moved > 0 ? "" : " (none: no headroom, their caps at the most they may draw)");
-        logEvent(st, t, "job " + m.job_name[j], "straggler_rebalanced", "info", msg.str());
+        logEvent(st, t, "job " + m.job_name[j], EventKind::StragglerRebalanced, "info", msg.str());
       }
     }
   }

@@ -8,20 +8,37 @@
 // window and output) and append to the event log: leak sensors, CDU pressure, level, flow balance,
 // over-pressure and low flow, GPU thermal throttling and shutdown per rack, stalled jobs, rack
 // power lost, power brake, busway continuous load (the 80 % rule), breaker trips, UPS on battery.
+// applyFaults dispatches each fault by its domain in the fault table (solver/common/fault_table.h:
+// CDU, leak, power, plant, fabric, rack), one function per domain; a fault's own event (kind and
+// severity) comes from its row (logFault), every other kind of event is a row of the event table
+// (solver/common/event_table.h).
 // See docs/scenario-format.md "Faults", docs/models/leak.md and docs/results.md "/events".
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
+#include "solver/common/event_table.h"
 #include "solver/engine/engine.h"
 
 namespace dctwin {
 
 namespace {
 
-void log(State& st, double t, const std::string& component, const char* kind, const char* severity,
-         const std::string& message) {
+void record(State& st, double t, const std::string& component, const char* kind,
+            const char* severity, const std::string& message) {
   st.events.push_back(EventRecord{t, component, kind, severity, message});
+}
+
+// an event of the event table (solver/common/event_table.h), written by its kind's name
+void log(State& st, double t, const std::string& component, EventKind kind, const char* severity,
+         const std::string& message) {
+  record(st, t, component, eventInfo(kind).kind, severity, message);
+}
+
+// a fault's own event: the kind and severity of its row of the fault table
+void logFault(State& st, const FacilityModel::FaultEvent& e, const std::string& message) {
+  const FaultInfo& fi = faultInfo(e.kind);
+  record(st, e.time, e.label, fi.event, fi.severity, message);
 }
 
 std::string fmt(double v, int prec = 3) {
@@ -149,8 +166,8 @@ static void applySwitchFault(const FacilityModel& m, State& st,
   else
     msg += ": scale-out bandwidth of " + std::to_string(e.reach.size()) + " GPU(s) at " +
            fmt(100 * frac) + " %";
-  log(st, e.time, e.label, fail ? "switch_failed" : "switch_restored", fail ? "critical" : "info",
-      msg);
+  log(st, e.time, e.label, fail ? EventKind::SwitchFailed : EventKind::SwitchRestored,
+      fail ? "critical" : "info", msg);
 }
 
 // a fabric event (docs/models/fabric.md): a GPU's scale-out bandwidth is the mean of its NICs'
@@ -170,7 +187,7 @@ void applyFabricFault(const FacilityModel& m, State& st, const FacilityModel::Fa
     f.rack_bw_nvl[e.index] = double(trays - lost) / trays;
     f.rack_nvl_dead[e.index] = lost > 0 && (!m.fabric.nvlink_adaptive_bandwidth || lost == trays);
     log(st, e.time, e.label,
-        e.fabric == F::NvlinkTrayLost ? "nvlink_tray_lost" : "nvlink_tray_restored",
+        e.fabric == F::NvlinkTrayLost ? EventKind::NvlinkTrayLost : EventKind::NvlinkTrayRestored,
         e.fabric == F::NvlinkTrayLost ? "critical" : "info",
         f.rack_nvl_dead[e.index]
             ? std::string("NVLink partition down: its job fails")
@@ -183,10 +200,10 @@ void applyFabricFault(const FacilityModel& m, State& st, const FacilityModel::Fa
   }
   f.nic_bw[std::size_t(e.gpu) * nics + e.nic] = e.value;
   updateGpuNet(m, f, e.gpu);
-  const char* kind = e.fabric == F::LinkDown       ? "link_down"
-                     : e.fabric == F::LinkRestored ? "link_restored"
-                     : e.fabric == F::LinkFlapping ? "link_flapping"
-                                                   : "link_degraded";
+  const EventKind kind = e.fabric == F::LinkDown       ? EventKind::LinkDown
+                         : e.fabric == F::LinkRestored ? EventKind::LinkRestored
+                         : e.fabric == F::LinkFlapping ? EventKind::LinkFlapping
+                                                       : EventKind::LinkDegraded;
   log(st, e.time, e.label, kind, e.fabric == F::LinkRestored ? "info" : "warning",
       f.gpu_net_dead[e.gpu]
           ? std::string("no scale-out link left: the GPU's job fails")
@@ -202,7 +219,7 @@ void logCoolingPower(const FacilityModel& m, State& st, double t, bool was_fed) 
   if (!p.cdu_pumps_on_ups) what = "CDU pumps";
   if (!p.plant_on_ups) what += std::string(what.empty() ? "" : " and ") + "facility-water plant";
   if (what.empty()) return;
-  log(st, t, "power", fed ? "cooling_power_restored" : "cooling_power_lost",
+  log(st, t, "power", fed ? EventKind::CoolingPowerRestored : EventKind::CoolingPowerLost,
       fed ? "info" : "critical",
       what + (fed ? " powered again" : " without power (not on the UPS)"));
 }
@@ -231,7 +248,7 @@ static void releaseLevelSwitch(const FacilityModel& m, State& st, int c, double 
     f.level_stopped[c] = 0;
     f.changed = true;
   }
-  log(st, t, m.cdu_name[c], "low_level_cleared", "info",
+  log(st, t, m.cdu_name[c], EventKind::LowLevelCleared, "info",
       "expansion tank back at " + fmt(100 * level) + " % liquid: level switch made" +
           (n > 0 ? ", " + std::to_string(n) + " pump(s) restart" : std::string()));
 }
@@ -240,200 +257,257 @@ bool facilityFed(const State& st) {
   return st.faults.utility_ok || st.faults.generator_on;
 }
 
-void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
+namespace {
+
+// a CDU: its pumps, the whole CDU, its facility-water valve, strainer, sensors, set points
+void applyCduFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e,
+                   const double* y) {
   using K = FaultKind;
+  FaultState& f = st.faults;
+  const int i = e.index;
+  switch (e.kind) {
+    case K::PumpFailure: {
+      const int n = static_cast<int>(e.value);
+      if (n < 0 && f.cdu_failed[i]) break;  // the CDU failed meanwhile: nothing starts
+      if (n < 0) {                          // standby pumps taking over
+        f.pumps_out[i] = std::max(f.pumps_out[i] + n, 0);
+        log(st, e.time, e.label, EventKind::PumpSwitchover, "info",
+            std::to_string(-n) + " standby pump(s) running; " +
+                std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
+                std::to_string(m.cdu_pump_running[i]) + " duty pumps available");
+      } else {
+        const int before = m.cdu_pump_running[i] - f.pumps_out[i];
+        f.pumps_out[i] = std::min(f.pumps_out[i] + n, m.cdu_pump_running[i]);
+        if (f.pumps_out[i] == m.cdu_pump_running[i]) startCoastDown(m, st, i, e.time, before);
+        log(st, e.time, e.label, EventKind::PumpFailure, e.covered ? "warning" : "critical",
+            std::to_string(n) + " pump(s) failed; " +
+                std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
+                std::to_string(m.cdu_pump_running[i]) + " duty pumps running" +
+                (e.covered ? "; standby switching over" : "; no standby left"));
+      }
+      break;
+    }
+    case K::CduFailure:
+      startCoastDown(m, st, i, e.time, m.cdu_pump_running[i] - f.pumps_out[i]);
+      f.pumps_out[i] = m.cdu_pump_running[i];
+      f.cdu_failed[i] = 1;
+      logFault(st, e, "CDU failed: every pump stopped");
+      break;
+    case K::ValveStuck:
+      f.valve_stuck[i] = e.value >= 0 ? e.value : std::clamp(y[m.stateAdr(i, kYValve)], 0.0, 1.0);
+      logFault(st, e, "facility-water valve stuck at " + fmt(100 * f.valve_stuck[i]) + " % open");
+      break;
+    case K::FilterClogging:
+      f.filter_dp[i] = e.value;
+      f.filter_t0[i] = e.time;
+      f.filter_time[i] = e.time2;
+      logFault(st, e,
+               "strainer clogging: pressure drop at design flow rising to " + fmt(e.value / 1e3) +
+                   " kPa over " + fmt(e.time2) + " s");
+      break;
+    case K::SensorFault: {
+      const bool T = e.sensor == SensorKind::SupplyTemperature;
+      const double reading =
+          T ? y[m.stateAdr(i, kTHexSec)] : st.sig.m_sec[i] / m.fluids[m.cdu_fluid[i]].rho_ref();
+      if (T) {
+        f.sensor_T_stuck[i] = e.stuck ? reading : NAN;
+        f.sensor_T_offset[i] = e.stuck ? 0.0 : e.value;
+      } else {
+        f.sensor_flow_stuck[i] = e.stuck ? reading : NAN;
+        f.sensor_flow_offset[i] = e.stuck ? 0.0 : e.value;
+      }
+      logFault(st, e,
+               std::string(T ? "supply-temperature" : "flow") + " sensor " +
+                   (e.stuck ? "stuck at " + (T ? fmt(reading - 273.15) + " degC"
+                                               : fmt(reading * 60000) + " L/min")
+                            : "off by " + (T ? fmt(e.value) + " K" : fmt(100 * e.value) + " %")));
+      break;
+    }
+    case K::Setpoint: {
+      const bool T = e.setpoint == SetpointKind::SupplyTemperature;
+      const bool dp = e.setpoint == SetpointKind::Dp;
+      (T ? f.set_T : dp ? f.set_dp : f.set_flow)[i] = e.value;
+      logFault(st, e,
+               std::string(T    ? "supply-temperature"
+                           : dp ? "dp"
+                                : "flow") +
+                   " set point " +
+                   (T    ? fmt(e.value - 273.15) + " degC"
+                    : dp ? fmt(e.value / 1e3) + " kPa"
+                         : fmt(e.value * 60000) + " L/min"));
+      break;
+    }
+    default:
+      break;
+  }
+}
+
+// the power chain: utility, standby generator, PSUs; a job's power cap
+void applyPowerFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
+  using K = FaultKind;
+  FaultState& f = st.faults;
+  const int i = e.index;
+  switch (e.kind) {
+    case K::PowerCap: {
+      f.job_cap[i] = e.value;
+      // the limit the GPUs apply: within the GPU's settable range and the rack's own cap
+      double applied = e.value;
+      if (i >= 0 && i < int(m.job_gpus.size()) && !m.job_gpus[i].empty()) {
+        const int g = m.job_gpus[i][0];
+        applied =
+            gpuPowerLimit(m.gpu_types[m.gpu_type[g]], m.rack_gpu_power_cap[m.gpu_rack[g]], e.value);
+      }
+      logFault(st, e,
+               "GPU power limit set to " + fmt(applied) + " W" +
+                   (std::abs(applied - e.value) > 1e-9 * std::max(1.0, e.value)
+                        ? " (asked for " + fmt(e.value) + " W: clamped to the GPU's settable range)"
+                        : std::string()));
+      break;
+    }
+    case K::Utility: {
+      const bool was_fed = facilityFed(st);
+      f.utility_ok = e.value > 0.5;
+      if (f.utility_ok) f.generator_on = false;  // the transfer switch goes back to the utility
+      if (!f.utility_ok) f.utility_lost_at = e.time;
+      log(st, e.time, e.label, f.utility_ok ? EventKind::UtilityRestored : EventKind::UtilityLost,
+          f.utility_ok ? "info" : "critical",
+          f.utility_ok ? "utility feed restored"
+                       : std::string("utility feed lost") +
+                             (m.power.generator_start_delay > 0
+                                  ? "; standby generator starting (" +
+                                        fmt(m.power.generator_start_delay) + " s to transfer)"
+                                  : "; no standby generator"));
+      logCoolingPower(m, st, e.time, was_fed);
+      f.changed = true;
+      break;
+    }
+    case K::GeneratorFailure: {
+      const bool was_fed = facilityFed(st);
+      f.generator_failed = true;
+      if (f.generator_on) {
+        f.generator_on = false;
+        log(st, e.time, e.label, EventKind::GeneratorTrip, "critical",
+            "standby generator tripped: the UPS carries the load");
+        logCoolingPower(m, st, e.time, was_fed);
+        f.changed = true;
+      }
+      break;
+    }
+    case K::GeneratorOnline: {
+      if (f.utility_ok || f.generator_on) break;  // the utility came back first
+      if (f.generator_failed) {
+        log(st, e.time, "generator", EventKind::GeneratorFailToStart, "critical",
+            "standby generator failed to start " + fmt(e.time - f.utility_lost_at) +
+                " s after the utility loss: the UPS carries the load until its battery is "
+                "empty");
+        break;
+      }
+      const bool was_fed = facilityFed(st);
+      f.generator_on = true;
+      log(st, e.time, "generator", EventKind::GeneratorOnline, "info",
+          "transfer switch on the standby generator " + fmt(e.time - f.utility_lost_at) +
+              " s after the utility loss");
+      logCoolingPower(m, st, e.time, was_fed);
+      f.changed = true;
+      break;
+    }
+    case K::PsuFailure:
+      f.rack_psu_failed[i] += static_cast<int>(e.value);
+      logFault(st, e,
+               std::to_string(static_cast<int>(e.value)) + " PSU(s) failed; " +
+                   std::to_string(f.rack_psu_failed[i]) + " out of " +
+                   std::to_string(m.power.shelves_per_rack * m.power.shelf.psu_count));
+      break;
+    default:
+      break;
+  }
+}
+
+// the facility water and the heat-rejection plant (acts at the plant's next step)
+void applyPlantFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
+  using K = FaultKind;
+  FaultState& f = st.faults;
+  switch (e.kind) {
+    case K::ChillerTrip:
+      st.plant.s.chillers_tripped += static_cast<int>(e.value);
+      logFault(st, e,
+               fmt(e.value) + " chiller(s) tripped; " +
+                   fmt(std::max(m.plant.chiller.count - st.plant.s.chillers_tripped, 0)) +
+                   " available");
+      break;
+    case K::HeatRejectionFailure:
+      st.plant.s.units_failed += static_cast<int>(e.value);
+      logFault(st, e, fmt(e.value) + " heat-rejection unit(s) lost their fans");
+      break;
+    case K::MakeupWaterLoss:
+      st.plant.s.makeup_lost = true;
+      logFault(st, e, "make-up water lost: towers and adiabatic pads run dry");
+      break;
+    case K::PlantPumpFailure:
+      st.plant.s.pumps_failed += static_cast<int>(e.value);
+      logFault(st, e, fmt(e.value) + " primary pump(s) stopped");
+      break;
+    case K::FacilityWaterFlow:
+      f.fws_flow = e.value;
+      log(st, e.time, e.label, e.value <= 0 ? EventKind::PlantTrip : EventKind::FacilityWaterFlow,
+          e.value < 1 ? "critical" : "info",
+          "facility-water flow at " + fmt(100 * e.value) + " % of its design");
+      break;
+    default:
+      break;
+  }
+}
+
+// a leak opens (it acts through the model's leaks; logged here)
+void applyLeakFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
+  const auto& L = m.leaks[e.index];
+  logFault(st, e,
+           "leak opens: orifice " + fmt(L.area * 1e6) + " mm2" +
+               (L.growth_time > 0 ? " growing to " + fmt(L.area_final * 1e6) + " mm2 over " +
+                                        fmt(L.growth_time) + " s"
+                                  : std::string()));
+}
+
+// a rack's parts: its cold plates degrade
+void applyRackFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
+  using K = FaultKind;
+  FaultState& f = st.faults;
+  const int i = e.index;
+  switch (e.kind) {
+    case K::PlateDegradation:
+      f.part_R_factor[std::size_t(i) * partStride(m) + e.part] = e.value;
+      logFault(st, e, "cold plates degraded: plate resistance x " + fmt(e.value));
+      break;
+    default:
+      break;
+  }
+}
+
+}  // namespace
+
+void applyFaults(const FacilityModel& m, State& st, double t, const double* y) {
   initFaultState(m, st);
   FaultState& f = st.faults;
   while (f.next < m.fault_events.size() && m.fault_events[f.next].time <= t + 1e-9) {
     const auto& e = m.fault_events[f.next++];
-    const int i = e.index;
-    switch (e.kind) {
-      case K::PumpFailure: {
-        const int n = static_cast<int>(e.value);
-        if (n < 0 && f.cdu_failed[i]) break;  // the CDU failed meanwhile: nothing starts
-        if (n < 0) {                          // standby pumps taking over
-          f.pumps_out[i] = std::max(f.pumps_out[i] + n, 0);
-          log(st, e.time, e.label, "pump_switchover", "info",
-              std::to_string(-n) + " standby pump(s) running; " +
-                  std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
-                  std::to_string(m.cdu_pump_running[i]) + " duty pumps available");
-        } else {
-          const int before = m.cdu_pump_running[i] - f.pumps_out[i];
-          f.pumps_out[i] = std::min(f.pumps_out[i] + n, m.cdu_pump_running[i]);
-          if (f.pumps_out[i] == m.cdu_pump_running[i]) startCoastDown(m, st, i, e.time, before);
-          log(st, e.time, e.label, "pump_failure", e.covered ? "warning" : "critical",
-              std::to_string(n) + " pump(s) failed; " +
-                  std::to_string(m.cdu_pump_running[i] - f.pumps_out[i]) + " of " +
-                  std::to_string(m.cdu_pump_running[i]) + " duty pumps running" +
-                  (e.covered ? "; standby switching over" : "; no standby left"));
-        }
+    switch (faultInfo(e.kind).domain) {  // the fault table's domain (solver/common/fault_table.h)
+      case FaultDomain::Cdu:
+        applyCduFault(m, st, e, y);
         break;
-      }
-      case K::CduFailure:
-        startCoastDown(m, st, i, e.time, m.cdu_pump_running[i] - f.pumps_out[i]);
-        f.pumps_out[i] = m.cdu_pump_running[i];
-        f.cdu_failed[i] = 1;
-        log(st, e.time, e.label, "cdu_failure", "critical", "CDU failed: every pump stopped");
+      case FaultDomain::Leak:
+        applyLeakFault(m, st, e);
         break;
-      case K::ValveStuck:
-        f.valve_stuck[i] = e.value >= 0 ? e.value : std::clamp(y[m.stateAdr(i, kYValve)], 0.0, 1.0);
-        log(st, e.time, e.label, "valve_stuck", "warning",
-            "facility-water valve stuck at " + fmt(100 * f.valve_stuck[i]) + " % open");
+      case FaultDomain::Power:
+        applyPowerFault(m, st, e);
         break;
-      case K::FilterClogging:
-        f.filter_dp[i] = e.value;
-        f.filter_t0[i] = e.time;
-        f.filter_time[i] = e.time2;
-        log(st, e.time, e.label, "filter_clogging", "warning",
-            "strainer clogging: pressure drop at design flow rising to " + fmt(e.value / 1e3) +
-                " kPa over " + fmt(e.time2) + " s");
+      case FaultDomain::Plant:
+        applyPlantFault(m, st, e);
         break;
-      case K::SensorFault: {
-        const bool T = e.sensor == SensorKind::SupplyTemperature;
-        const double reading =
-            T ? y[m.stateAdr(i, kTHexSec)] : st.sig.m_sec[i] / m.fluids[m.cdu_fluid[i]].rho_ref();
-        if (T) {
-          f.sensor_T_stuck[i] = e.stuck ? reading : NAN;
-          f.sensor_T_offset[i] = e.stuck ? 0.0 : e.value;
-        } else {
-          f.sensor_flow_stuck[i] = e.stuck ? reading : NAN;
-          f.sensor_flow_offset[i] = e.stuck ? 0.0 : e.value;
-        }
-        log(st, e.time, e.label, "sensor_fault", "warning",
-            std::string(T ? "supply-temperature" : "flow") + " sensor " +
-                (e.stuck ? "stuck at " + (T ? fmt(reading - 273.15) + " degC"
-                                            : fmt(reading * 60000) + " L/min")
-                         : "off by " + (T ? fmt(e.value) + " K" : fmt(100 * e.value) + " %")));
-        break;
-      }
-      case K::Fabric:
+      case FaultDomain::Fabric:
         applyFabricFault(m, st, e);
         break;
-      case K::Setpoint: {
-        const bool T = e.setpoint == SetpointKind::SupplyTemperature;
-        const bool dp = e.setpoint == SetpointKind::Dp;
-        (T ? f.set_T : dp ? f.set_dp : f.set_flow)[i] = e.value;
-        log(st, e.time, e.label, "setpoint", "info",
-            std::string(T    ? "supply-temperature"
-                        : dp ? "dp"
-                             : "flow") +
-                " set point " +
-                (T    ? fmt(e.value - 273.15) + " degC"
-                 : dp ? fmt(e.value / 1e3) + " kPa"
-                      : fmt(e.value * 60000) + " L/min"));
-        break;
-      }
-      case K::PowerCap: {
-        f.job_cap[i] = e.value;
-        // the limit the GPUs apply: within the GPU's settable range and the rack's own cap
-        double applied = e.value;
-        if (i >= 0 && i < int(m.job_gpus.size()) && !m.job_gpus[i].empty()) {
-          const int g = m.job_gpus[i][0];
-          applied = gpuPowerLimit(m.gpu_types[m.gpu_type[g]], m.rack_gpu_power_cap[m.gpu_rack[g]],
-                                  e.value);
-        }
-        log(st, e.time, e.label, "power_cap", "info",
-            "GPU power limit set to " + fmt(applied) + " W" +
-                (std::abs(applied - e.value) > 1e-9 * std::max(1.0, e.value)
-                     ? " (asked for " + fmt(e.value) + " W: clamped to the GPU's settable range)"
-                     : std::string()));
-        break;
-      }
-      case K::ChillerTrip:
-        st.plant.s.chillers_tripped += static_cast<int>(e.value);
-        log(st, e.time, e.label, "chiller_trip", "critical",
-            fmt(e.value) + " chiller(s) tripped; " +
-                fmt(std::max(m.plant.chiller.count - st.plant.s.chillers_tripped, 0)) +
-                " available");
-        break;
-      case K::HeatRejectionFailure:
-        st.plant.s.units_failed += static_cast<int>(e.value);
-        log(st, e.time, e.label, "heat_rejection_failure", "critical",
-            fmt(e.value) + " heat-rejection unit(s) lost their fans");
-        break;
-      case K::MakeupWaterLoss:
-        st.plant.s.makeup_lost = true;
-        log(st, e.time, e.label, "makeup_water_loss", "critical",
-            "make-up water lost: towers and adiabatic pads run dry");
-        break;
-      case K::PlantPumpFailure:
-        st.plant.s.pumps_failed += static_cast<int>(e.value);
-        log(st, e.time, e.label, "plant_pump_failure", "critical",
-            fmt(e.value) + " primary pump(s) stopped");
-        break;
-      case K::FacilityWaterFlow:
-        f.fws_flow = e.value;
-        log(st, e.time, e.label, e.value <= 0 ? "plant_trip" : "facility_water_flow",
-            e.value < 1 ? "critical" : "info",
-            "facility-water flow at " + fmt(100 * e.value) + " % of its design");
-        break;
-      case K::Utility: {
-        const bool was_fed = facilityFed(st);
-        f.utility_ok = e.value > 0.5;
-        if (f.utility_ok) f.generator_on = false;  // the transfer switch goes back to the utility
-        if (!f.utility_ok) f.utility_lost_at = e.time;
-        log(st, e.time, e.label, f.utility_ok ? "utility_restored" : "utility_lost",
-            f.utility_ok ? "info" : "critical",
-            f.utility_ok ? "utility feed restored"
-                         : std::string("utility feed lost") +
-                               (m.power.generator_start_delay > 0
-                                    ? "; standby generator starting (" +
-                                          fmt(m.power.generator_start_delay) + " s to transfer)"
-                                    : "; no standby generator"));
-        logCoolingPower(m, st, e.time, was_fed);
-        f.changed = true;
-        break;
-      }
-      case K::GeneratorFailure: {
-        const bool was_fed = facilityFed(st);
-        f.generator_failed = true;
-        if (f.generator_on) {
-          f.generator_on = false;
-          log(st, e.time, e.label, "generator_trip", "critical",
-              "standby generator tripped: the UPS carries the load");
-          logCoolingPower(m, st, e.time, was_fed);
-          f.changed = true;
-        }
-        break;
-      }
-      case K::GeneratorOnline: {
-        if (f.utility_ok || f.generator_on) break;  // the utility came back first
-        if (f.generator_failed) {
-          log(st, e.time, "generator", "generator_fail_to_start", "critical",
-              "standby generator failed to start " + fmt(e.time - f.utility_lost_at) +
-                  " s after the utility loss: the UPS carries the load until its battery is "
-                  "empty");
-          break;
-        }
-        const bool was_fed = facilityFed(st);
-        f.generator_on = true;
-        log(st, e.time, "generator", "generator_online", "info",
-            "transfer switch on the standby generator " + fmt(e.time - f.utility_lost_at) +
-                " s after the utility loss");
-        logCoolingPower(m, st, e.time, was_fed);
-        f.changed = true;
-        break;
-      }
-      case K::Leak: {
-        const auto& L = m.leaks[i];
-        log(st, e.time, e.label, "leak_start", "critical",
-            "leak opens: orifice " + fmt(L.area * 1e6) + " mm2" +
-                (L.growth_time > 0 ? " growing to " + fmt(L.area_final * 1e6) + " mm2 over " +
-                                         fmt(L.growth_time) + " s"
-                                   : std::string()));
-        break;
-      }
-      case K::PlateDegradation:
-        f.part_R_factor[std::size_t(i) * partStride(m) + e.part] = e.value;
-        log(st, e.time, e.label, "plate_degradation", "warning",
-            "cold plates degraded: plate resistance x " + fmt(e.value));
-        break;
-      case K::PsuFailure:
-        f.rack_psu_failed[i] += static_cast<int>(e.value);
-        log(st, e.time, e.label, "psu_failure", "warning",
-            std::to_string(static_cast<int>(e.value)) + " PSU(s) failed; " +
-                std::to_string(f.rack_psu_failed[i]) + " out of " +
-                std::to_string(m.power.shelves_per_rack * m.power.shelf.psu_count));
+      case FaultDomain::Rack:
+        applyRackFault(m, st, e);
         break;
     }
   }
@@ -456,7 +530,7 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
     f.leak_on_sensor[k] += d.leak_sensor_fraction * st.sig.leak_flow[k] * std::min(dt, t - t_wet);
     if (f.leak_detected[k] >= 0 || f.leak_on_sensor[k] < d.leak_sensor_volume) continue;
     f.leak_detected[k] = t;
-    log(st, t, L.label, "leak_detected", "critical",
+    log(st, t, L.label, EventKind::LeakDetected, "critical",
         "leak sensor wet (" + fmt(f.leak_on_sensor[k] * 1e6) + " mL), " + fmt(t - L.time) +
             " s after the leak opened");
     if (L.rack < 0) continue;
@@ -465,20 +539,20 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
     if (d.rack_liquid_isolation && f.rack_isolation[r] < 0) {
       f.rack_isolation[r] = t;
       f.changed = true;
-      log(st, t, who, "liquid_isolation", "warning",
+      log(st, t, who, EventKind::LiquidIsolation, "warning",
           "isolation valves closing (" + fmt(d.isolation_valve_stroke) + " s stroke)");
     }
     if (d.rack_electrical_isolation && !f.rack_power_off[r]) {
       f.rack_power_off[r] = 1;
       f.changed = true;
-      log(st, t, who, "electrical_isolation", "warning", "rack powered off");
+      log(st, t, who, EventKind::ElectricalIsolation, "warning", "rack powered off");
     }
   }
   for (int r = 0; r < m.nrack; ++r)
     if (f.rack_isolation[r] >= 0 && !f.rack_isolated_logged[r] &&
         rackIsolation(m, st, r, t) >= 1.0) {
       f.rack_isolated_logged[r] = 1;
-      log(st, t, "rack " + m.rack_name[r], "isolated", "info",
+      log(st, t, "rack " + m.rack_name[r], EventKind::Isolated, "info",
           "isolation valves shut " + fmt(t - f.rack_isolation[r]) + " s after the command");
     }
   for (int c = 0; c < m.ncdu; ++c) {
@@ -488,7 +562,7 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
     const double p = tankPressure(m, c, V_lost);
     if (!f.pressure_alarm[c] && m.cdu_vacuum[c] >= 0 && p < m.cdu_p_fill[c] - d.pressure_drop) {
       f.pressure_alarm[c] = 1;
-      log(st, t, m.cdu_name[c], "low_pressure", "warning",
+      log(st, t, m.cdu_name[c], EventKind::LowPressure, "warning",
           "loop pressure " + fmt(p / 1e3) + " kPa(g), fill " + fmt(m.cdu_p_fill[c] / 1e3) +
               " kPa(g): pressure decay");
     }
@@ -497,7 +571,7 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
       const double level = tankLiquidFraction(m, c, V_lost);
       if (level < d.low_level_fraction) {
         f.low_level[c] = 1;
-        log(st, t, m.cdu_name[c], "low_level", "critical",
+        log(st, t, m.cdu_name[c], EventKind::LowLevel, "critical",
             "expansion tank at " + fmt(100 * std::max(level, 0.0)) + " % liquid" +
                 (d.low_level_pump_stop ? ": level switch stops the pumps" : ""));
         if (d.low_level_pump_stop) {
@@ -521,7 +595,7 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
       if (f.imbalance_since[c] < 0) f.imbalance_since[c] = t;
       if (!f.imbalance_alarm[c] && t - f.imbalance_since[c] >= d.imbalance_delay - 1e-9) {
         f.imbalance_alarm[c] = 1;
-        log(st, t, m.cdu_name[c], "flow_imbalance", "warning",
+        log(st, t, m.cdu_name[c], EventKind::FlowImbalance, "warning",
             "supply - return " + fmt(q * 60000) + " L/min (" + fmt(100 * q / V) + " % of flow)");
       }
     } else {
@@ -548,7 +622,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
     const bool low = V_set > 0 && V < d.low_flow_fraction * V_set;
     if (!low) {
       if (f.low_flow_alarm[c])
-        log(st, t, m.cdu_name[c], "low_flow_cleared", "info",
+        log(st, t, m.cdu_name[c], EventKind::LowFlowCleared, "info",
             "secondary flow back to " + fmt(V * 60000) + " L/min");
       f.low_flow_since[c] = -1, f.low_flow_alarm[c] = 0;
       continue;
@@ -556,7 +630,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
     if (f.low_flow_since[c] < 0) f.low_flow_since[c] = t;
     if (!f.low_flow_alarm[c] && t - f.low_flow_since[c] >= d.low_flow_delay - 1e-9) {
       f.low_flow_alarm[c] = 1;
-      log(st, t, m.cdu_name[c], "low_flow", "critical",
+      log(st, t, m.cdu_name[c], EventKind::LowFlow, "critical",
           "secondary flow " + fmt(V * 60000) + " L/min < " + fmt(100 * d.low_flow_fraction) +
               " % of its set point " + fmt(V_set * 60000) + " L/min for " + fmt(d.low_flow_delay) +
               " s");
@@ -569,7 +643,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
     const double p_dis = st.sig.p_tank[c] + st.sig.dp_pump[c];
     if (p_dis > 0.9 * m.cdu_p_max[c]) {
       f.over_pressure[c] = 1;
-      log(st, t, m.cdu_name[c], "over_pressure", "critical",
+      log(st, t, m.cdu_name[c], EventKind::OverPressure, "critical",
           "pump discharge " + fmt(p_dis / 1e5) + " bar(g) above 90 % of the " +
               fmt(m.cdu_p_max[c] / 1e5) + " bar(g) maximum");
     }
@@ -593,19 +667,19 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
     const std::string who = "rack " + m.rack_name[r];
     if (throttled && !f.rack_throttle_logged[r]) {
       f.rack_throttle_logged[r] = 1;
-      log(st, t, who, "gpu_thermal_throttle", "warning",
+      log(st, t, who, EventKind::GpuThermalThrottle, "warning",
           std::to_string(throttled) + " GPU(s) thermally throttled");
     }
     // HBM at or above its maximum operating temperature (the GPU type's T_hbm_max)
     if (hbm_hot && !f.rack_hbm_logged[r]) {
       f.rack_hbm_logged[r] = 1;
-      log(st, t, who, "hbm_over_temperature", "warning",
+      log(st, t, who, EventKind::HbmOverTemperature, "warning",
           std::to_string(hbm_hot) + " GPU(s) with HBM at or above its maximum operating " +
               "temperature (hottest " + fmt(T_hbm_hot - 273.15) + " degC)");
     }
     if (down && !f.rack_shutdown_logged[r]) {
       f.rack_shutdown_logged[r] = 1;
-      log(st, t, who, "gpu_shutdown", "critical",
+      log(st, t, who, EventKind::GpuShutdown, "critical",
           std::to_string(down) + " GPU(s) at their shutdown temperature: powered off");
     }
   }
@@ -613,14 +687,14 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
   for (int j = 0; j < m.njob && j < static_cast<int>(st.gl.job.size()); ++j)
     if (m.job_kind[j] == 0 && st.gl.job[j].stalled_time > 0 && !f.job_stalled_logged[j]) {
       f.job_stalled_logged[j] = 1;
-      log(st, t, "job " + m.job_name[j], "job_stalled", "critical",
+      log(st, t, "job " + m.job_name[j], EventKind::JobStalled, "critical",
           "a GPU of the job is off: the others wait at the next barrier (no progress)");
     }
   // a job that failed restarts from its last checkpoint (docs/models/checkpoint.md)
   for (int j = 0; j < m.njob && j < static_cast<int>(st.gl.job.size()); ++j)
     if (st.gl.job[j].failures > f.job_failures_logged[j]) {
       f.job_failures_logged[j] = st.gl.job[j].failures;
-      log(st, t, "job " + m.job_name[j], "job_failed", "critical",
+      log(st, t, "job " + m.job_name[j], EventKind::JobFailed, "critical",
           "a GPU of the job was lost, or the job was interrupted: restart from the last "
           "checkpoint after " +
               fmt(m.job_spec[j].restart_time) + " s (" + fmt(st.gl.job[j].lost_iterations) +
@@ -632,11 +706,11 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
     const std::string who = "rack " + m.rack_name[r];
     if (!p.rack_powered[r] && !f.rack_lost_logged[r]) {
       f.rack_lost_logged[r] = 1;
-      log(st, t, who, "rack_power_lost", "critical", "rack without power: its GPUs are off");
+      log(st, t, who, EventKind::RackPowerLost, "critical", "rack without power: its GPUs are off");
     }
     if (p.rack_brake[r] && !f.rack_brake_logged[r]) {
       f.rack_brake_logged[r] = 1;
-      log(st, t, who, "power_brake", "warning",
+      log(st, t, who, EventKind::PowerBrake, "warning",
           "working PSUs cannot carry the load: power brake asserted");
     }
   }
@@ -644,7 +718,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
   for (int k = 0; k < m.nair && k < int(p.air_powered.size()); ++k)
     if (!p.air_powered[k] && !f.air_lost_logged[k]) {
       f.air_lost_logged[k] = 1;
-      log(st, t, "air rack " + m.air_name[k], "rack_power_lost", "critical",
+      log(st, t, "air rack " + m.air_name[k], EventKind::RackPowerLost, "critical",
           std::string("rack without power (") + airRackCutReason(AirRackCut(p.air_cut[k])) +
               "): its IT load and fans are off");
     }
@@ -652,7 +726,8 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
     const std::string who = "busway " + m.busway_name[b];
     if (p.bus_brk[b].tripped && !f.bus_trip_logged[b]) {
       f.bus_trip_logged[b] = 1;
-      log(st, t, who, "breaker_trip", "critical", "feeder breaker tripped: its racks lose power");
+      log(st, t, who, EventKind::BreakerTrip, "critical",
+          "feeder breaker tripped: its racks lose power");
     }
     const double ratio = p.bus_I[b] / m.power.busways[b].params.I_rated;
     if (ratio < d.continuous_load_ratio) {
@@ -662,7 +737,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
     if (f.bus_high_since[b] < 0) f.bus_high_since[b] = t;
     if (!f.bus_alarm[b] && t - f.bus_high_since[b] >= d.continuous_load_time - 1e-9) {
       f.bus_alarm[b] = 1;
-      log(st, t, who, "continuous_overload", "warning",
+      log(st, t, who, EventKind::ContinuousOverload, "warning",
           "current at " + fmt(100 * ratio) + " % of the rating for " +
               fmt(d.continuous_load_time / 3600) + " h (continuous-load limit " +
               fmt(100 * d.continuous_load_ratio) + " %)");
@@ -670,7 +745,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
   }
   if (m.power.has_ups && p.ups.on_battery && !f.ups_battery_logged) {
     f.ups_battery_logged = true;
-    log(st, t, "ups", "ups_on_battery", "critical",
+    log(st, t, "ups", EventKind::UpsOnBattery, "critical",
         "UPS on battery, " + fmt(m.power.ups_count * p.ups.soc_J / 3.6e6) + " kWh left");
   }
   if (m.power.has_ups && !p.ups.on_battery) f.ups_battery_logged = false;

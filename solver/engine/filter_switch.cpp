@@ -7,6 +7,7 @@
 // latched until the run ends (cleaning or changing the element is a manual action).
 #include <sstream>
 
+#include "solver/common/event_table.h"
 #include "solver/engine/engine.h"
 
 namespace dctwin {
@@ -23,7 +24,8 @@ void pollFilterSwitch(const FacilityModel& m, State& st, double t) {
     os.precision(3);
     os << "strainer dp " << dp / 1e3 << " kPa at " << V * 60000 << " L/min, at its dp switch's "
        << set / 1e3 << " kPa set point: filter dirty (clean or change the element)";
-    st.events.push_back(EventRecord{t, m.cdu_name[c], "filter_dp_high", "warning", os.str()});
+    st.events.push_back(EventRecord{t, m.cdu_name[c], eventInfo(EventKind::FilterDpHigh).kind,
+                                    "warning", os.str()});
   }
 }
 

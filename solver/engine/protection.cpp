@@ -18,6 +18,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "solver/common/event_table.h"
 #include "solver/engine/engine.h"
 
 namespace dctwin {
@@ -31,9 +32,10 @@ std::string fmt(double v, int prec = 3) {
   return os.str();
 }
 
-void log(State& st, double t, const std::string& who, const char* kind, const char* severity,
+// an event of the event table (solver/common/event_table.h), written by its kind's name
+void log(State& st, double t, const std::string& who, EventKind kind, const char* severity,
          const std::string& message) {
-  st.events.push_back(EventRecord{t, who, kind, severity, message});
+  st.events.push_back(EventRecord{t, who, eventInfo(kind).kind, severity, message});
 }
 
 // a condition held since `since` (set on its first true poll, cleared when false); true once it
@@ -65,7 +67,7 @@ void initProtection(const FacilityModel& m, ProtectionState& p) {
 }
 
 // powers rack r off (latched); logs it once with the reason
-void powerOff(const FacilityModel& m, State& st, int r, double t, const char* kind,
+void powerOff(const FacilityModel& m, State& st, int r, double t, EventKind kind,
               const std::string& why) {
   FaultState& f = st.faults;
   if (f.rack_power_off[r]) return;
@@ -86,7 +88,7 @@ void pollCduTemperatures(const FacilityModel& m, State& st, double t, const doub
     if (held(T_sup > T_set + P.supply_high_offset, t, P.supply_alarm_delay, p.sup_high_since[c]) &&
         !p.sup_high[c]) {
       p.sup_high[c] = 1;
-      log(st, t, m.cdu_name[c], "supply_high_temperature", "warning",
+      log(st, t, m.cdu_name[c], EventKind::SupplyHighTemperature, "warning",
           "secondary supply " + fmt(T_sup - 273.15) + " degC, more than " +
               fmt(P.supply_high_offset) + " K above its " + fmt(T_set - 273.15) +
               " degC set point for " + fmt(P.supply_alarm_delay) + " s");
@@ -94,7 +96,7 @@ void pollCduTemperatures(const FacilityModel& m, State& st, double t, const doub
     if (held(T_sup < T_set - P.supply_low_offset, t, P.supply_alarm_delay, p.sup_low_since[c]) &&
         !p.sup_low[c]) {
       p.sup_low[c] = 1;
-      log(st, t, m.cdu_name[c], "supply_low_temperature", "warning",
+      log(st, t, m.cdu_name[c], EventKind::SupplyLowTemperature, "warning",
           "secondary supply " + fmt(T_sup - 273.15) + " degC, more than " +
               fmt(P.supply_low_offset) + " K below its set point for " + fmt(P.supply_alarm_delay) +
               " s");
@@ -102,7 +104,7 @@ void pollCduTemperatures(const FacilityModel& m, State& st, double t, const doub
     if (held(T_ret > T_set + P.return_high_offset, t, P.return_alarm_delay, p.ret_high_since[c]) &&
         !p.ret_high[c]) {
       p.ret_high[c] = 1;
-      log(st, t, m.cdu_name[c], "return_high_temperature", "warning",
+      log(st, t, m.cdu_name[c], EventKind::ReturnHighTemperature, "warning",
           "secondary return " + fmt(T_ret - 273.15) + " degC, more than " +
               fmt(P.return_high_offset) + " K above the supply set point for " +
               fmt(P.return_alarm_delay) + " s");
@@ -120,11 +122,11 @@ void pollEpo(const FacilityModel& m, State& st, double t) {
     if (p.epo[c] || V_set <= 0) continue;
     if (!held(V < P.epo_flow_fraction * V_set, t, P.epo_delay, p.epo_since[c])) continue;
     p.epo[c] = 1;
-    log(st, t, m.cdu_name[c], "emergency_power_off", "critical",
+    log(st, t, m.cdu_name[c], EventKind::EmergencyPowerOff, "critical",
         "secondary flow " + fmt(V * 60000) + " L/min < " + fmt(100 * P.epo_flow_fraction) +
             " % of its set point for " + fmt(P.epo_delay) + " s: its racks are powered off");
     for (int r = m.cdu_rackadr[c]; r < m.cdu_rackadr[c] + m.cdu_racknum[c]; ++r)
-      powerOff(m, st, r, t, "rack_power_off", "emergency power-off of " + m.cdu_name[c]);
+      powerOff(m, st, r, t, EventKind::RackPowerOff, "emergency power-off of " + m.cdu_name[c]);
   }
 }
 
@@ -146,7 +148,7 @@ void pollRacks(const FacilityModel& m, State& st, double t, const double* y) {
     const double T_lim = coolantLimit(m, c, st.sig.p_tank[c]);
     if (T_cool > T_lim - P.coolant_limit_margin) {
       p.coolant_trip[r] = 1;
-      powerOff(m, st, r, t, "coolant_over_temperature",
+      powerOff(m, st, r, t, EventKind::CoolantOverTemperature,
                "rack coolant " + fmt(T_cool - 273.15) + " degC within " +
                    fmt(P.coolant_limit_margin) + " K of its limit " + fmt(T_lim - 273.15) +
                    " degC (fluid use range or boiling at the loop pressure)");
@@ -160,7 +162,7 @@ void pollRacks(const FacilityModel& m, State& st, double t, const double* y) {
       p.inlet_capped_at[r] = t;
       p.gpu_cap_factor[r] = P.inlet_cap_fraction;
       f.changed = true;
-      log(st, t, "rack " + m.rack_name[r], "inlet_over_temperature", "critical",
+      log(st, t, "rack " + m.rack_name[r], EventKind::InletOverTemperature, "critical",
           "rack inlet " + fmt(T_in - 273.15) + " degC above its " + fmt(T_max - 273.15) +
               " degC maximum for " + fmt(P.inlet_cap_delay) + " s: GPUs capped at " +
               fmt(100 * P.inlet_cap_fraction) + " % of their power limit");
@@ -171,7 +173,7 @@ void pollRacks(const FacilityModel& m, State& st, double t, const double* y) {
                             t - p.inlet_capped_at[r] >= P.inlet_cap_hold - 1e-9;
     if (hot || cap_failed)
       powerOff(
-          m, st, r, t, "inlet_over_temperature_shutdown",
+          m, st, r, t, EventKind::InletOverTemperatureShutdown,
           "rack inlet " + fmt(T_in - 273.15) + " degC" +
               (hot ? " above its maximum + " + fmt(P.inlet_shutdown_margin) + " K"
                    : " still above its maximum " + fmt(P.inlet_cap_hold) + " s after the cap"));
@@ -186,13 +188,13 @@ void pollPressure(const FacilityModel& m, State& st, double t) {
     const double p_dis = st.sig.p_tank[c] + st.sig.dp_pump[c];
     if (m.rack_p_max[r] > 0 && p_dis > m.rack_p_max[r] && !p.rack_over_pressure[r]) {
       p.rack_over_pressure[r] = 1;
-      log(st, t, "rack " + m.rack_name[r], "rack_over_pressure", "critical",
+      log(st, t, "rack " + m.rack_name[r], EventKind::RackOverPressure, "critical",
           "loop pressure up to " + fmt(p_dis / 1e5) + " bar(g), above the rack's " +
               fmt(m.rack_p_max[r] / 1e5) + " bar(g) maximum working pressure");
     }
     if (m.cdu_p_max[c] > 0 && p_dis >= m.cdu_p_max[c] && !p.relief[r] && r == m.cdu_rackadr[c]) {
       p.relief[r] = 1;
-      log(st, t, m.cdu_name[c], "relief_valve_open", "critical",
+      log(st, t, m.cdu_name[c], EventKind::ReliefValveOpen, "critical",
           "pump discharge " + fmt(p_dis / 1e5) + " bar(g) at the relief valve's " +
               fmt(m.cdu_p_max[c] / 1e5) + " bar(g) set point" +
               (m.detection.protection.relief_capacity > 0
@@ -225,7 +227,7 @@ void pollFill(const FacilityModel& m, State& st, double t) {
         continue;
       p.fill_on_at[c] = t;
       st.faults.changed = true;
-      log(st, t, m.cdu_name[c], "fill_pump_start", "warning",
+      log(st, t, m.cdu_name[c], EventKind::FillPumpStart, "warning",
           "suction pressure " + fmt(p_t / 1e3) + " kPa(g), more than " +
               fmt(P.fill_start_drop / 1e3) + " kPa below its " + fmt(p_fill / 1e3) +
               " kPa(g) fill for " + fmt(P.fill_start_delay) +
@@ -237,18 +239,18 @@ void pollFill(const FacilityModel& m, State& st, double t) {
     if (p.fill_delivered[c] + V_run >= P.fill_tank_volume * (1 - 1e-9)) {
       stopFill(st, c, V_run);
       p.fill_locked[c] = 1;
-      log(st, t, m.cdu_name[c], "fill_tank_empty", "critical",
+      log(st, t, m.cdu_name[c], EventKind::FillTankEmpty, "critical",
           "fill tank empty after " + fmt(P.fill_tank_volume * 1e3) +
               " L of make-up: no more auto-fill");
     } else if (p_t >= p_fill - P.fill_stop_drop) {
       stopFill(st, c, V_run);
-      log(st, t, m.cdu_name[c], "fill_pump_stop", "info",
+      log(st, t, m.cdu_name[c], EventKind::FillPumpStop, "info",
           "suction pressure back at " + fmt(p_t / 1e3) + " kPa(g) after " + fmt(V_run * 1e3) +
               " L in " + fmt(run) + " s: fill pump off");
     } else if (run >= P.fill_timeout - 1e-9) {
       stopFill(st, c, V_run);
       p.fill_locked[c] = 1;
-      log(st, t, m.cdu_name[c], "fill_timeout", "warning",
+      log(st, t, m.cdu_name[c], EventKind::FillTimeout, "warning",
           "fill pump ran " + fmt(run) + " s without restoring the pressure (" + fmt(p_t / 1e3) +
               " kPa(g)): stopped, water make-up empty (latched)");
     }
@@ -273,7 +275,7 @@ void pollParts(const FacilityModel& m, State& st, double t) {
       const double T = partTemperature(part, g.rack_part_act[r], g.rack_T_in[r], R_factor);
       if (T < part.T_max) continue;
       f.prot.part_trip[r] = 1;
-      powerOff(m, st, r, t, "part_over_temperature",
+      powerOff(m, st, r, t, EventKind::PartOverTemperature,
                part.name + " at " + fmt(T - 273.15) + " degC, at its " + fmt(part.T_max - 273.15) +
                    " degC shutdown temperature (coolant " + fmt(g.rack_T_in[r] - 273.15) + " degC" +
                    (R_factor != 1 ? ", plates degraded x " + fmt(R_factor) : std::string()) +

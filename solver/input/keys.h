@@ -12,6 +12,7 @@
 #include <string_view>
 #include <vector>
 
+#include "solver/common/fault_table.h"
 #include "solver/common/units.h"
 
 namespace dctwin::keys {
@@ -111,6 +112,12 @@ Key map(const char* name, const Section& s);
 Key list(const char* name, const Section* s, const char* noun, std::size_t min_len = 0);
 Key nameMap(const char* name, const Section& s);
 Key any(const char* name);
+// a fault's range (its value key's), and its event key made from its row of the fault table
+// (solver/common/fault_table.h: type, range, docs)
+Range faultRange(FaultKind k);
+Key faultKey(FaultKind k);
+// the fault table as markdown (docs/scenario-format.md "Faults"; `dctwin outputs --table faults`)
+std::string faultTableMarkdown();
 
 // "a.b.c" paths of the required keys of a merged section and its maps, for the check after the
 // catalog merge

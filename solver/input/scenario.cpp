@@ -9,7 +9,6 @@
 #include <algorithm>
 #include <cmath>
 #include <filesystem>
-#include <map>
 
 #include "solver/common/units.h"
 #include "solver/input/keys.h"
@@ -171,8 +170,9 @@ class ScenarioReader {
     m.read("cdu", e.cdu);
     m.read("job", e.job);
     readProfileSteps(e);
-    readCduFaults(e);
-    readFacilityFaults(e);
+    readTableFaults(e);
+    readValveStuck(e);
+    readUtility(e);
     readFilterClogging(e);
     readSensorFault(e);
     readJobEvents(e);
@@ -183,18 +183,24 @@ class ScenarioReader {
     if (e.actions == 0 && f_.s.count() > errors_before) {
       // the event's own value was reported
     } else if (e.actions == 0) {
-      f_.error(n, path, "",
-               "an event needs one of heat_load, facility_water_temperature, pump_failure, "
-               "cdu_failure, valve_stuck, facility_water_flow, utility, generator_failure, "
-               "psu_failure, leak, filter_clogging, sensor_fault, power_cap, job_start, job_stop, "
-               "supply_temperature_setpoint, dp_setpoint, flow_setpoint, chiller_trip, "
-               "heat_rejection_failure, makeup_water_loss, plant_pump_failure, fabric, "
-               "plate_degradation");
+      f_.error(n, path, "", "an event needs one of " + actionKeys());
     } else if (e.actions > 1) {
       f_.error(n, path, "", "an event has exactly one action; split it into several events");
     } else {
       sc_.events.push_back(e.se);
     }
+  }
+
+  // the event section's keys that are actions: all but its time and targets
+  static std::string actionKeys() {
+    std::string out;
+    for (const keys::Key& k : section({"events"}).keys) {
+      const std::string_view n = k.name;
+      if (n == "time" || n == "rack" || n == "cdu" || n == "job") continue;
+      if (!out.empty()) out += ", ";
+      out += n;
+    }
+    return out;
   }
 
   // the action needs a target key (cdu, rack, job)
@@ -218,43 +224,59 @@ class ScenarioReader {
       e.act("facility_water_temperature", e.rack.empty() ? "*" : e.rack);
   }
 
-  // faults of a CDU: pumps, the whole CDU, the primary valve (docs/scenario-format.md "Faults")
-  void readCduFaults(Event& e) {
-    int pumps = 0;
-    if (e.m.read("pump_failure", pumps) && needs(e, "pump_failure", e.cdu, "cdu"))
-      e.se.value = pumps, e.act("pump_failure", e.cdu);
-    if (onlyTrue(e, "cdu_failure") && needs(e, "cdu_failure", e.cdu, "cdu"))
-      e.act("cdu_failure", e.cdu);
-    if (const YAML::Node* v = e.m.get("valve_stuck")) {
-      double y = -1;  // -1: where the valve is when it sticks
-      const bool current = v->IsScalar() && trimmed(v->Scalar()) == "current";
-      bool ok = current;
-      if (!current) {
-        const auto q = readQuantity(f_, *v, e.m.sub("valve_stuck"), Dim::None,
-                                    Range{0, 1, false, false, "a fraction 0 ... 1, or current"});
-        ok = q.has_value();
-        if (q) y = *q;
+  // the faults whose value is one key (a count, a quantity, true): read through their row of the
+  // fault table (solver/common/fault_table.h), which names the key, its range (in the key table)
+  // and the target the fault needs
+  void readTableFaults(Event& e) {
+    for (const FaultInfo& f : kFaultTable) {
+      const FaultValue t = f.value.type;
+      if (f.id == FaultKind::Setpoint) continue;  // three keys (readSetpoints)
+      double v = 1;
+      bool got = false;
+      if (t == FaultValue::Flag) {
+        got = onlyTrue(e, f.key);
+      } else if (t == FaultValue::Integer) {
+        int n = 0;
+        got = e.m.read(f.key, n);
+        v = n;
+      } else if (t == FaultValue::Quantity) {
+        got = e.m.read(f.key, v);
       }
-      if (ok && needs(e, "valve_stuck", e.cdu, "cdu")) e.se.value = y, e.act("valve_stuck", e.cdu);
+      if (!got) continue;
+      const std::string* target = f.target == FaultTarget::Cdu    ? &e.cdu
+                                  : f.target == FaultTarget::Rack ? &e.rack
+                                  : f.target == FaultTarget::Job  ? &e.job
+                                                                  : nullptr;
+      const char* who = f.target == FaultTarget::Cdu    ? "cdu"
+                        : f.target == FaultTarget::Rack ? "rack"
+                                                        : "job";
+      if (target && !needs(e, f.key, *target, who)) continue;
+      e.se.value = v;
+      e.act(f.key, target ? *target : std::string("*"));
     }
   }
 
-  // faults of the plant and the grid, and of a rack's power shelves
-  void readFacilityFaults(Event& e) {
-    double f = 0;
-    if (e.m.read("facility_water_flow", f)) e.se.value = f, e.act("facility_water_flow", "*");
+  // the CDU's facility-water valve sticks at an opening, or where it is ("current")
+  void readValveStuck(Event& e) {
+    const char* key = faultInfo(FaultKind::ValveStuck).key;
+    const YAML::Node* v = e.m.get(key);
+    if (!v) return;
+    double y = -1;  // -1: where the valve is when it sticks
+    const bool current = v->IsScalar() && trimmed(v->Scalar()) == "current";
+    bool ok = current;
+    if (!current) {
+      const auto q =
+          readQuantity(f_, *v, e.m.sub(key), Dim::None, keys::faultRange(FaultKind::ValveStuck));
+      ok = q.has_value();
+      if (q) y = *q;
+    }
+    if (ok && needs(e, key, e.cdu, "cdu")) e.se.value = y, e.act(key, e.cdu);
+  }
+
+  // the utility feed lost or restored
+  void readUtility(Event& e) {
     std::string u;
     if (e.m.read("utility", u)) e.se.value = u == "restored" ? 1 : 0, e.act("utility", "*");
-    if (onlyTrue(e, "generator_failure")) e.se.value = 1, e.act("generator_failure", "*");
-    // the plant (docs/models/plant.md)
-    int n = 0;
-    if (e.m.read("chiller_trip", n)) e.se.value = n, e.act("chiller_trip", "*");
-    if (e.m.read("heat_rejection_failure", n)) e.se.value = n, e.act("heat_rejection_failure", "*");
-    if (onlyTrue(e, "makeup_water_loss")) e.se.value = 1, e.act("makeup_water_loss", "*");
-    if (e.m.read("plant_pump_failure", n)) e.se.value = n, e.act("plant_pump_failure", "*");
-    int psus = 0;
-    if (e.m.read("psu_failure", psus) && needs(e, "psu_failure", e.rack, "rack"))
-      e.se.value = psus, e.act("psu_failure", e.rack);
   }
 
   // a fabric fault of a rack: a GPU's scale-out link or NIC, an NVLink switch tray; or a
@@ -386,7 +408,7 @@ class ScenarioReader {
     }
     if (has_offset && ok) {
       if (e.se.sensor == FaultSpec::Sensor::SupplyTemperature)
-        ok = sf->quantity("offset", Dim::TemperatureDiff, Range{-1e300, 1e300, false, false, ""},
+        ok = sf->quantity("offset", Dim::TemperatureDiff, keys::faultRange(FaultKind::SensorFault),
                           e.se.value);
       else
         ok = sf->quantity("offset", Dim::None,
@@ -395,11 +417,8 @@ class ScenarioReader {
     if (ok && needs(e, "sensor_fault", e.cdu, "cdu")) e.act("sensor_fault", e.cdu);
   }
 
-  // power caps and job start/stop
+  // job start/stop (power caps: readTableFaults)
   void readJobEvents(Event& e) {
-    if (e.m.get("power_cap") && needs(e, "power_cap", e.job, "job") &&
-        e.m.read("power_cap", e.se.value))
-      e.act("power_cap", e.job);
     for (const char* key : {"job_start", "job_stop"})
       if (onlyTrue(e, key) && needs(e, key, e.job, "job")) e.act(key, e.job);
   }
@@ -504,24 +523,6 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
   spec.detection.protection = site;
   overlayProtection(sc.detection.protection, sc.protection_keys, spec.detection.protection);
   using K = FaultSpec::Kind;
-  const std::map<std::string, K> fault_kinds{{"pump_failure", K::PumpFailure},
-                                             {"cdu_failure", K::CduFailure},
-                                             {"valve_stuck", K::ValveStuck},
-                                             {"facility_water_flow", K::FacilityWaterFlow},
-                                             {"utility", K::Utility},
-                                             {"generator_failure", K::GeneratorFailure},
-                                             {"psu_failure", K::PsuFailure},
-                                             {"leak", K::Leak},
-                                             {"filter_clogging", K::FilterClogging},
-                                             {"sensor_fault", K::SensorFault},
-                                             {"power_cap", K::PowerCap},
-                                             {"setpoint", K::Setpoint},
-                                             {"fabric", K::Fabric},
-                                             {"plate_degradation", K::PlateDegradation},
-                                             {"chiller_trip", K::ChillerTrip},
-                                             {"heat_rejection_failure", K::HeatRejectionFailure},
-                                             {"makeup_water_loss", K::MakeupWaterLoss},
-                                             {"plant_pump_failure", K::PlantPumpFailure}};
   spec.failures = sc.failures;
   spec.stragglers = sc.stragglers;
   if (sc.hot_spares >= 0)  // the scenario's spare GPUs replace each training job's own
@@ -550,28 +551,24 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     (e.kind == "job_start" ? job->training.start : job->training.stop) = e.time;
   }
   for (const auto& e : sc.events) {
-    if (e.kind == "job_start" || e.kind == "job_stop") continue;
-    auto fk = fault_kinds.find(e.kind);
-    if (fk == fault_kinds.end()) continue;
-    FaultSpec f{e.time, fk->second, e.target, e.value, e.loc};
-    f.where = e.where;
-    f.area = e.area;
-    f.area_final = e.area_final;
-    f.growth_time = e.growth_time;
-    f.Cd = e.Cd;
-    f.sensor = e.sensor;
-    f.stuck = e.stuck;
-    f.fabric = e.fabric;
-    f.gpu = e.gpu;
-    f.nic = e.nic;
-    f.tray = e.tray;
-    f.part = e.part;
-    // a switch fault names a switch rack, every other fabric fault a compute rack
+    const FaultInfo* fi = faultByKey(e.kind);
+    if (!fi) continue;
+    FaultSpec f;
+    static_cast<FaultArgs&>(f) = e;  // what the event says beyond its kind, time and target
+    f.time = e.time;
+    f.kind = fi->id;
+    f.target = e.target;
+    f.value = e.value;
+    f.loc = e.loc;
+    // the target's kind from the fault table: a switch fault names a switch rack, every other
+    // fabric fault a compute rack; a leak a rack, or a CDU for the CDU and its headers
+    const FaultTarget tk = fi->target;
     const bool at_switch = f.kind == K::Fabric && isSwitchFault(f.fabric);
-    const bool at_rack = f.kind == K::PsuFailure || (f.kind == K::Fabric && !at_switch) ||
-                         f.kind == K::PlateDegradation ||
-                         (f.kind == K::Leak && f.where == FaultSpec::Where::Rack);
-    f.setpoint = e.setpoint;
+    const bool at_rack =
+        !at_switch && (tk == FaultTarget::Rack || tk == FaultTarget::RackOrSwitchRack ||
+                       (tk == FaultTarget::RackOrCdu && f.where == LeakSite::Rack));
+    const bool at_cdu =
+        tk == FaultTarget::Cdu || (tk == FaultTarget::RackOrCdu && f.where != LeakSite::Rack);
     std::vector<std::string> names;
     if (at_switch)
       for (const auto& r : spec.switch_racks) names.push_back(r.name);
@@ -582,9 +579,7 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     }
     if (at_rack)
       for (const auto& r : spec.racks) names.push_back(r.name);
-    else if (f.kind == K::PumpFailure || f.kind == K::CduFailure || f.kind == K::ValveStuck ||
-             f.kind == K::Leak || f.kind == K::FilterClogging || f.kind == K::SensorFault ||
-             f.kind == K::Setpoint)
+    else if (at_cdu)
       for (const auto& c : spec.cdus) names.push_back(c.name);
     if (!names.empty() && std::find(names.begin(), names.end(), f.target) == names.end()) {
       errors.push_back(LoadError{e.loc, f.target,
@@ -594,14 +589,12 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
                                      suggest(f.target, names)});
       continue;
     }
-    const bool plant_kind = f.kind == K::ChillerTrip || f.kind == K::HeatRejectionFailure ||
-                            f.kind == K::MakeupWaterLoss || f.kind == K::PlantPumpFailure;
-    if (plant_kind && !spec.has_plant) {
+    if (fi->needs == FaultNeeds::Plant && !spec.has_plant) {
       errors.push_back(
           LoadError{e.loc, "", "'" + e.kind + "' needs a facility with a plant section"});
       continue;
     }
-    if ((f.kind == K::PsuFailure || f.kind == K::Utility) && !spec.power.present) {
+    if (fi->needs == FaultNeeds::Power && !spec.power.present) {
       errors.push_back(
           LoadError{e.loc, "", "'" + e.kind + "' needs a facility with a power section"});
       continue;
@@ -609,7 +602,7 @@ void applyScenario(const Scenario& sc, FacilitySpec& spec) {
     spec.faults.push_back(f);
   }
   for (const auto& e : sc.events) {
-    if (fault_kinds.count(e.kind) || e.kind == "job_start" || e.kind == "job_stop") continue;
+    if (faultByKey(e.kind) || e.kind == "job_start" || e.kind == "job_stop") continue;
     if (e.kind == "facility_water_temperature") {
       stepSeries(spec.facility_water.T_supply, e.time, e.value);
       continue;

@@ -10,22 +10,13 @@ namespace dctwin {
 
 // a scenario: how long to run, what to record, and the input changes along the way
 // (docs/scenario-format.md). Events are applied to the spec before it is compiled.
-struct ScenarioEvent {
+struct ScenarioEvent : FaultArgs {
   double time = 0;     // (s)
-  std::string kind;    // "heat_load", "facility_water_temperature" or a fault (FaultSpec)
+  std::string kind;    // "heat_load", "facility_water_temperature", "job_start", "job_stop" or a
+                       // fault's key (solver/common/fault_table.h; "setpoint" for set points)
   std::string target;  // rack or CDU name, or "*" for every rack
   double value = 0;    // SI
-  SourceLoc loc;       // leaks
-  FaultSpec::Where where = FaultSpec::Where::Rack;
-  double area = 0, area_final = 0, growth_time = 0, Cd = 0.62;
-  // sensor faults
-  FaultSpec::Sensor sensor = FaultSpec::Sensor::SupplyTemperature;
-  bool stuck = false;
-  // fabric faults
-  FabricFault fabric = FabricFault::LinkDegraded;
-  int gpu = -1, nic = 0, tray = 0;
-  SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
-  std::string part = {};                                    // plate degradation: the rack part
+  SourceLoc loc;
 };
 
 struct Scenario {

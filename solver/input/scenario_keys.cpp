@@ -4,6 +4,60 @@
 
 namespace dctwin::keys {
 
+Range faultRange(FaultKind k) {
+  const FaultRange& v = faultInfo(k).value;
+  return Range{v.lo, v.hi, v.lo_open, v.hi_open, v.text};
+}
+
+Key faultKey(FaultKind k) {
+  const FaultInfo& f = faultInfo(k);
+  const FaultRange& v = f.value;
+  Key key = v.type == FaultValue::Integer    ? integer(f.key, (long long)v.lo, (long long)v.hi)
+            : v.type == FaultValue::Quantity ? quantity(v.key, v.dim, faultRange(k))
+            : v.type == FaultValue::Flag     ? boolean(f.key)
+                                             : any(f.key);
+  return key.docs(f.docs);
+}
+
+std::string faultTableMarkdown() {
+  std::string out =
+      "| key | target | value | event logged | severity | engine domain | needs | what it does "
+      "|\n|---|---|---|---|---|---|---|---|\n";
+  for (const FaultInfo& f : kFaultTable) {
+    const FaultRange& v = f.value;
+    std::string value;
+    switch (v.type) {
+      case FaultValue::None:
+        value = "not in scenario files";
+        break;
+      case FaultValue::Flag:
+        value = "`true`";
+        break;
+      case FaultValue::Integer:
+        value = std::string("a count, ") + std::string(v.text);
+        break;
+      case FaultValue::Quantity:
+      case FaultValue::Special:
+        value = v.text;
+        break;
+      case FaultValue::Choice:
+        value = "`lost` or `restored`";
+        break;
+      case FaultValue::Section:
+        value = std::string("a section; `") + std::string(v.key) + "`: " + v.text;
+        break;
+    }
+    const std::string key = *f.key ? std::string("`") + std::string(f.key) + "`" : "(compiled)";
+    const char* needs = f.needs == FaultNeeds::Power   ? "power section"
+                        : f.needs == FaultNeeds::Plant ? "plant section"
+                                                       : "";
+    out += "| " + key + " | " + faultTargetName(f.target) + " | " + value + " | `" + f.event +
+           "` | " + f.severity + " | " + faultDomainName(f.domain) + " | " + needs + " | " +
+           f.docs + " |\n";
+  }
+  return out;
+}
+
 namespace {
 
 const Range kFraction{0, 1, false, false, "0 ... 1"};
@@ -175,9 +229,9 @@ const Section kLeak{
          .dflt("rack with `rack`, else cdu")
          .docs("rack (or its aliases manifold, tray; with rack), cdu, supply_header, "
                "return_header (with cdu)"),
-     quantity("diameter", Dim::Length, {0, 0.2, true, false, "0 < diameter <= 200 mm"}),
+     quantity("diameter", Dim::Length, faultRange(FaultKind::Leak)),
      quantity("area", Dim::Area, {0, 0.03, true, false, "0 < area <= 0.03 m2"}),
-     quantity("diameter_final", Dim::Length, {0, 0.2, true, false, "0 < diameter <= 200 mm"})
+     quantity("diameter_final", Dim::Length, faultRange(FaultKind::Leak))
          .docs("grows to this over growth_time"),
      quantity("area_final", Dim::Area, {0, 0.03, true, false, "0 < area <= 0.03 m2"})
          .docs("grows to this over growth_time"),
@@ -190,7 +244,7 @@ const Section kClogging{
     "scenario.events.filter_clogging",
     "the CDU strainer's pressure drop at its rated flow moves linearly from its present value "
     "(0 without cdus[].filter) to dp (docs/models/filter.md)",
-    {quantity("dp", Dim::Pressure, {0, 1e6, true, false, "0 < dp <= 10 bar"})
+    {quantity("dp", Dim::Pressure, faultRange(FaultKind::FilterClogging))
          .req()
          .docs("at the filter's rated flow (the racks' design flow unless filter.rated_flow)"),
      quantity("growth_time", Dim::Time, {0, 1e300, false, false, "growth_time >= 0"}).dflt("0 s")}};
@@ -218,7 +272,7 @@ const Section kFabricEvent{
      integer("gpu", 0, 100000).docs("link faults: the GPU's slot in the rack (0-based)"),
      integer("nic", 0, 63).dflt("0").docs("link faults: which of the GPU's NICs"),
      integer("tray", 0, 1023).dflt("0").docs("tray faults: which NVLink switch tray (0-based)"),
-     quantity("fraction", Dim::None, {0, 1, true, true, "> 0 and < 1"})
+     quantity("fraction", Dim::None, faultRange(FaultKind::Fabric))
          .docs("link_degraded: the link's bandwidth fraction"),
      // flapping links and switches (docs/models/switch_rack.md)
      quantity("period", Dim::Time, {0, 1e9, true, false, "> 0 s"})
@@ -235,7 +289,7 @@ const Section kPlateDegradation{
     "scenario.events.plate_degradation",
     "the cold plates of one part of the event's rack degrade (docs/models/rack_parts.md)",
     {text("part").req().docs("the rack part (its catalog name), e.g. grace_cpu"),
-     quantity("factor", Dim::None, {1, 1000, false, false, "between 1 and 1000"})
+     quantity("factor", Dim::None, faultRange(FaultKind::PlateDegradation))
          .req()
          .docs("plate_resistance times this from time on (TIM pump-out, a blocked plate)")}};
 
@@ -252,38 +306,26 @@ const Section kEvent{
          .docs("the rack's power from time on (a step)"),
      quantity("facility_water_temperature", Dim::Temperature, {-1e300, 1e300, false, false, ""})
          .docs("facility-water supply from time on"),
-     integer("pump_failure", 1, 64).docs("N duty pumps stop (needs cdu); standbys take over"),
-     boolean("cdu_failure").docs("true: every pump stops, no switch-over (needs cdu)"),
-     any("valve_stuck")
-         .typeShown("number or `current`")
-         .docs("0 ... 1: the facility-water valve holds this opening, or current (needs cdu)"),
-     quantity("facility_water_flow", Dim::None, {0, 1, false, false, "a fraction 0 ... 1"})
-         .docs("primary flow of every CDU times this (0: plant trip)"),
+     // faults: type, range and docs from the fault table (solver/common/fault_table.h)
+     faultKey(FaultKind::PumpFailure), faultKey(FaultKind::CduFailure),
+     faultKey(FaultKind::ValveStuck).typeShown("number or `current`"),
+     faultKey(FaultKind::FacilityWaterFlow),
      choice("utility", {"lost", "restored"})
          .expecting("'lost' or 'restored'")
-         .docs("needs a power section"),
-     boolean("generator_failure")
-         .docs("true: from then on the standby generator fails to start, or trips if it runs "
-               "(needs a power section)"),
-     integer("chiller_trip", 1, 100).docs("N chillers of the plant trip (needs a plant section)"),
-     integer("heat_rejection_failure", 1, 1000)
-         .docs("N dry-cooler units or tower cells lose their fans (needs a plant section)"),
-     boolean("makeup_water_loss").docs("true: the plant's make-up water is lost (towers, pads)"),
-     integer("plant_pump_failure", 1, 100).docs("N primary pumps of the plant stop"),
-     integer("psu_failure", 1, 256)
-         .docs("N PSUs of the rack fail (needs rack and a power section)"),
-     map("leak", kLeak).docs("needs rack, or cdu"),
-     map("filter_clogging", kClogging).docs("needs cdu"),
-     map("sensor_fault", kSensor).docs("needs cdu"),
-     quantity("power_cap", Dim::Power, {0, 1e4, true, false, "0 < power_cap <= 10 kW"})
-         .docs("the job's GPUs get this power limit, clamped to their settable range (needs job)"),
+         .docs(faultInfo(FaultKind::Utility).docs),
+     faultKey(FaultKind::GeneratorFailure), faultKey(FaultKind::ChillerTrip),
+     faultKey(FaultKind::HeatRejectionFailure), faultKey(FaultKind::MakeupWaterLoss),
+     faultKey(FaultKind::PlantPumpFailure), faultKey(FaultKind::PsuFailure),
+     map("leak", kLeak).docs(faultInfo(FaultKind::Leak).docs),
+     map("filter_clogging", kClogging).docs(faultInfo(FaultKind::FilterClogging).docs),
+     map("sensor_fault", kSensor).docs(faultInfo(FaultKind::SensorFault).docs),
+     faultKey(FaultKind::PowerCap),
      boolean("job_start").docs("true: the training job starts (needs job)"),
      boolean("job_stop").docs("true: the training job stops (needs job)"),
-     map("fabric", kFabricEvent).docs("a fabric fault (needs rack, or switch_rack inside)"),
-     map("plate_degradation", kPlateDegradation).docs("a part's cold plates degrade (needs rack)"),
+     map("fabric", kFabricEvent).docs(faultInfo(FaultKind::Fabric).docs),
+     map("plate_degradation", kPlateDegradation).docs(faultInfo(FaultKind::PlateDegradation).docs),
      // set-point changes (docs/models/controller.md)
-     quantity("supply_temperature_setpoint", Dim::Temperature,
-              {223.15, 473.15, false, false, "between -50 degC and 200 degC"})
+     quantity("supply_temperature_setpoint", Dim::Temperature, faultRange(FaultKind::Setpoint))
          .docs("the CDU's supply-temperature set point from time on (needs cdu)"),
      quantity("dp_setpoint", Dim::Pressure, {0, 1e7, true, true, "> 0 and < 100 bar"})
          .docs("the CDU's rack-bank dp set point from time on (needs cdu; pump_mode dp)"),

@@ -277,13 +277,9 @@ struct FacilityWaterSpec {
 
 // a fault or operating event from a scenario (docs/scenario-format.md "Faults"), applied at its
 // time
-struct FaultSpec {
-  using Kind = FaultKind;
-  double time = 0;  // (s)
-  Kind kind = Kind::PumpFailure;
-  std::string target;  // CDU or rack name
-  double value = 0;
-  SourceLoc loc;
+// what a fault says beyond its kind, time, target and value: a scenario event carries it and its
+// fault (FaultSpec) takes it whole
+struct FaultArgs {
   // leaks: where, orifice area (growing linearly to area_final over growth_time), discharge
   // coefficient (sharp-edged orifice 0.61-0.62 (a))
   using Where = LeakSite;
@@ -300,6 +296,16 @@ struct FaultSpec {
   int gpu = -1, nic = 0, tray = 0;  // switch faults: `tray` is the switch, target the switch rack
   SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
   std::string part = {};  // plate degradation: the rack part (catalog name) whose plates degrade
+};
+
+// a fault of the run (its kind's row: solver/common/fault_table.h)
+struct FaultSpec : FaultArgs {
+  using Kind = FaultKind;
+  double time = 0;  // (s)
+  Kind kind = Kind::PumpFailure;
+  std::string target;  // CDU or rack name
+  double value = 0;
+  SourceLoc loc;
 };
 
 // the heat-rejection plant on the facility water and its weather (docs/models/plant.md,

@@ -12,6 +12,7 @@
 #include <optional>
 
 #include "models/weather.h"
+#include "solver/common/event_table.h"
 #include "solver/common/run_limits.h"
 #include "solver/output/grid_meter.h"
 #include "solver/output/monthly.h"
@@ -259,6 +260,9 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   I.ev_time = f.addSeries("/events/time", 0, "s", "time of each event");
   I.ev_component = f.addStringSeries("/events/component", "component the event is about");
   I.ev_kind = f.addStringSeries("/events/kind", "event kind (docs/results.md)");
+  // the event table's kinds in its order (solver/common/event_table.h): a reader maps each kind
+  // to its row (EventKind) by its place in this list
+  f.setAttribute("/events/kind", "kinds", eventKindList());
   I.ev_severity = f.addStringSeries("/events/severity", "info, warning or critical");
   I.ev_message = f.addStringSeries("/events/message", "what happened, in words");
   // 5. on disk before the first row: a run killed now leaves a file that opens

@@ -37,7 +37,7 @@ class Gui3dTest : public QObject {
     QTest::qWait(200);
     w.whatIf()->resetScenario();
     w.whatIf()->setDuration(150);
-    w.injectFault(FaultKind::RackLeak, "A03");
+    w.injectFault(FaultKind::Leak, "A03");
     QVERIFY(w.startRun());
     QTRY_VERIFY_WITH_TIMEOUT(!w.isRunning(), 120000);
     QVERIFY2(errors.isEmpty(), qPrintable(errors.join("\n")));

@@ -64,7 +64,7 @@ void setupLeakScenario(MainWindow& w) {
   w.whatIf()->setDuration(1800);
   w.whatIf()->setOutputInterval(5);
   w.timeline()->seek(0);
-  w.injectFault(gui::FaultKind::RackLeak, "A03");
+  w.injectFault(gui::FaultKind::Leak, "A03");
 }
 
 }  // namespace
@@ -470,31 +470,35 @@ class GuiTest : public QObject {
     QCOMPARE(a.events[0].target, std::string("A03"));
     QVERIFY(a.events[0].area_final > a.events[0].area);  // growth kept
     QCOMPARE(a.detection.isolation_valve_stroke, 30.0);
-    // every kind of the form makes an event the library accepts
-    for (int k = 0; k < int(gui::FaultKind::Count); ++k) {
-      const gui::FaultKind kind = gui::FaultKind(k);
-      const QString target =
-          (kind == gui::FaultKind::RackLeak || kind == gui::FaultKind::PsuFailure) ? "A01"
-          : kind == gui::FaultKind::PowerCap                                       ? "llm_training"
-          : (kind == gui::FaultKind::FacilityWaterTemperature ||
-             kind == gui::FaultKind::FacilityWaterFlow)
-              ? ""
-              : "cdu1";
-      const double value = kind == gui::FaultKind::PowerCap
-                               ? 900
-                               : (kind == gui::FaultKind::FacilityWaterTemperature ? 40 : 1);
-      QVERIFY2(!p.addFault(kind, target, 120, value, &err).isEmpty(), qPrintable(err));
+    // every kind of the form (every fault kind of the library's table that a scenario names)
+    // makes an event the library accepts, with the table's default
+    const std::vector<FaultKind> kinds = gui::formFaultKinds();
+    QCOMPARE(int(kinds.size()), kFaultKinds - 1);  // all but the compiled generator_online
+    for (const FaultKind kind : kinds) {
+      const FaultInfo& f = faultInfo(kind);
+      const QString target = f.target == FaultTarget::Job        ? "llm_training"
+                             : f.target == FaultTarget::Cdu      ? "cdu1"
+                             : f.target == FaultTarget::Facility ? ""
+                                                                 : "A01";
+      QVERIFY2(!p.addFault(kind, target, 120, f.form.def, &err).isEmpty(), qPrintable(err));
     }
-    QCOMPARE(p.eventCount(), 1 + int(gui::FaultKind::Count));
+    QVERIFY(!p.addSupplyStep(120, 40, &err).isEmpty());
+    const int n_form = int(kinds.size()) + 1;
+    QCOMPARE(p.eventCount(), 1 + n_form);
     const Scenario b = loadScenarioFromString(p.scenarioText().toStdString(), "b.yaml");
-    QCOMPARE(int(b.events.size()), 1 + int(gui::FaultKind::Count));
+    QCOMPARE(int(b.events.size()), 1 + n_form);
     FacilitySpec spec = loadFacility(kPod.toStdString());
-    applyScenario(b, spec);  // every target exists in the pod
+    Scenario pod = b;  // the pod has a power section, no plant: every other target exists in it
+    std::erase_if(pod.events, [](const ScenarioEvent& e) {
+      const FaultInfo* f = faultByKey(e.kind);
+      return f && f->needs == FaultNeeds::Plant;
+    });
+    applyScenario(pod, spec);
     // a bad item is refused with the library's message
     QVERIFY(!p.addEventYaml("{time: 1 min, cdu: cdu1, pump_failure: lots}", &err));
     QVERIFY(err.contains("pump_failure"));
     p.removeEvent(0);
-    QCOMPARE(p.eventCount(), int(gui::FaultKind::Count));
+    QCOMPARE(p.eventCount(), n_form);
     // save and load through the window
     MainWindow w(offscreenOptions());
     ErrorCapture errors;
@@ -504,7 +508,7 @@ class GuiTest : public QObject {
     w.whatIf()->resetScenario();
     QCOMPARE(w.whatIf()->eventCount(), 0);
     QVERIFY(w.openFile(tmp.filePath("s.yaml")));  // recognised as a scenario
-    QCOMPARE(w.whatIf()->eventCount(), int(gui::FaultKind::Count));
+    QCOMPARE(w.whatIf()->eventCount(), n_form);
     QVERIFY(errors.messages.isEmpty());
   }
 

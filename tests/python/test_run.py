@@ -149,6 +149,9 @@ def test_scenario_run(pod):
     res = dctwin.run(pod, sc)
     assert res.t_end == 180 and len(res["/time"]) == 7
     assert any(e["kind"] == "pump_failure" for e in res.events)
+    # the event table gives each event its typed kind
+    for e in res.events:
+        assert e["kind_id"] == getattr(dctwin.EventKind, e["kind"])
     bad = dctwin.Scenario.from_string("events:\n  - {time: 1 min, cdu: cdu7, pump_failure: 1}\n")
     with pytest.raises(dctwin.LoadError, match="cdu7"):
         dctwin.run(pod, bad, duration=60)
@@ -313,3 +316,27 @@ def test_grid_metrics_match_scipy_welch(tmp_path):
     for path in ("/grid/psd/density", "/grid/bands/rms", "/grid/max_rise_window"):
         np.testing.assert_array_equal(res[path], back[path], err_msg=path)
     assert res.summary["grid"]["/grid/mean"][0] == back["/grid/mean"][0]
+
+
+def test_event_and_fault_tables(pod, tmp_path):
+    kinds = dctwin.event_kinds()
+    assert [k["kind"] for k in kinds][:2] == ["pump_failure", "pump_switchover"]
+    assert all(k["id"] == getattr(dctwin.EventKind, k["kind"]) for k in kinds)
+    assert {"job_failed", "setpoint"} <= {k["kind"] for k in kinds}
+    faults = dctwin.fault_kinds()
+    assert {f["key"] for f in faults} >= {"pump_failure", "valve_stuck", "leak", "fabric"}
+    assert all(f["event"] in {k["kind"] for k in kinds} for f in faults)
+    # the results file lists the table's kinds in order on /events/kind; a file read back
+    # gives each event its kind_id
+    sc = dctwin.Scenario.from_string(
+        "duration: 2 min\noutput_interval: 30 s\nevents:\n"
+        "  - {time: 1 min, cdu: cdu1, valve_stuck: 0.3}\n", name="stuck.yaml")
+    path = tmp_path / "r.h5"
+    dctwin.run(pod, sc, output=str(path))
+    with h5py.File(path, "r") as f:
+        listed = f["/events/kind"].attrs["kinds"]
+        listed = listed.decode() if isinstance(listed, bytes) else str(listed)
+    assert listed.split(",") == [k["kind"] for k in kinds]
+    back = dctwin.read_results(str(path))
+    stuck = [e for e in back.events if e["kind"] == "valve_stuck"]
+    assert stuck and stuck[0]["kind_id"] == dctwin.EventKind.valve_stuck

@@ -489,11 +489,13 @@ TEST_CASE("generator failure: it fails to start, or trips while it runs, the UPS
 TEST_CASE("a generator failure needs a power section", "[protection][power][input]") {
   FacilitySpec spec = loadFacility(kPod);
   spec.power.present = false;
-  applyScenario(
-      loadScenarioFromString(
-          std::string(kHead) + "events:\n  - {time: 1 min, generator_failure: true}\n", "s.yaml"),
-      spec);
-  CHECK_THROWS_WITH(compileFacility(spec), Catch::Contains("power section"));
+  // applyScenario refuses it (the fault table's row needs a power section), at the event's line
+  CHECK_THROWS_WITH(applyScenario(loadScenarioFromString(
+                                      std::string(kHead) +
+                                          "events:\n  - {time: 1 min, generator_failure: true}\n",
+                                      "s.yaml"),
+                                  spec),
+                    Catch::Contains("s.yaml:") && Catch::Contains("power section"));
 }
 
 // tray-level shutdown by part (docs/models/rack_parts.md "Part temperature and shutdown")
