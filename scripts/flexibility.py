@@ -162,11 +162,10 @@ def envelope(dctwin, fac, job, caps, start, durations, after, bin_s, threads, re
     longest = durations[-1]
     total = start + longest + after
     if restore is None:
-        restore = 10e3  # clamped to each GPU's power_limit_max and its rack's own cap
         try:
             restore = watts(fac.get(f"jobs[{job}].gpu_power_cap"))
-        except Exception:  # no cap of the job's own: the GPUs' own limit
-            pass
+        except KeyError:  # no cap of the job's own: each GPU's own limit (10 kW is clamped to
+            restore = 10e3  # its power_limit_max, and to its rack's own cap)
     base = run_case(dctwin, fac, "flex_baseline", total, job, [], bin_s, threads)
     log(f"baseline: {base['wall']:.1f} s wall")
     rows = []

@@ -84,3 +84,18 @@ def test_the_envelope_plot_is_drawn(rows, tmp_path):
     flexibility().plot(rows, str(out), "pod")
     data = out.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 10000
+
+
+def test_the_event_ends_at_the_jobs_own_cap():
+    # a job capped at 1,100 W by its facility: the event's end restores 1,100 W, not the GPUs'
+    # 1,200 W, so afterwards the capped run draws about what the baseline draws
+    import dctwin
+
+    fac = dctwin.Facility.load(str(POD))
+    fac.set("jobs[llm_training].gpu_power_cap", "1100 W")
+    rows = flexibility().envelope(dctwin, fac, "llm_training", [800.0], 360.0, [120.0], 180.0,
+                                  30.0, 1, log=lambda *_: None)
+    (r,) = rows
+    assert r["mean_shed_W"] > 0
+    # (restoring 1,200 W instead gives a rebound of 0.59 of the shed, the right cap 0.20)
+    assert r["rebound_peak_W"] < 0.35 * r["mean_shed_W"]
