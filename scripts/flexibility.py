@@ -184,13 +184,17 @@ def envelope(dctwin, fac, job, caps, start, durations, after, bin_s, threads, re
     return rows
 
 
+def display_unit(rows):
+    """MW for a site of 10 MW or more, else kW: (W per unit, its name)"""
+    return (1e6, "MW") if max(r["baseline_mean_W"] for r in rows) >= 10e6 else (1e3, "kW")
+
+
 def table(rows, gpus):
-    big = max(r["baseline_mean_W"] for r in rows) >= 10e6
-    u, unit = (1e6, "MW") if big else (1e3, "kW")
+    u, unit = display_unit(rows)
     head = (f"| policy | duration | mean shed ({unit}, % of site) | firm shed ({unit}) | of which "
-            f"IT ({unit}) | chain and cooling, first {unit}-bin / end ({unit}) | response (s) | "
+            f"IT ({unit}) | chain and cooling, first bin / end ({unit}) | response (s) | "
             f"energy shed ({unit}h) | training work lost | GPU-hours lost | rebound peak "
-            f"({unit}) |").replace(f"first {unit}-bin", "first bin")
+            f"({unit}) |")
     out = [head, "|" + "---|" * (head.count("|") - 1)]
     for r in rows:
         d = r["duration_s"]
@@ -233,8 +237,7 @@ def plot(rows, path, title):
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    big = max(r["baseline_mean_W"] for r in rows) >= 10e6
-    u, unit = (1e6, "MW") if big else (1e3, "kW")
+    u, unit = display_unit(rows)
     fig, ax = plt.subplots(figsize=(7, 4.5))
     for d in sorted({r["duration_s"] for r in rows}):
         sel = sorted((r for r in rows if r["duration_s"] == d), key=lambda r: -r["cap_W"])
