@@ -31,6 +31,14 @@ double gpuPower(const GpuParams& p, double x, double T_j, const GpuLoad& a, doub
          p.P_hbm_max * a.a_hbm + p.P_nvl_max * a.a_nvlink;
 }
 
+double gpuReferenceClock(const GpuParams& p, double P_cap, const GpuLoad& a, double T_ref) {
+  GpuParams ref = p;
+  ref.T_maxop = ref.T_slowdown = ref.T_shutdown = ref.T_hbm_max = 1e9;
+  GpuState s;
+  s.T_j = s.T_hbm = s.T_plate = T_ref;
+  return gpuOperatingPoint(ref, P_cap, a, s).clock_ratio;
+}
+
 //---------------------------------------------------------------------------------------------
 GpuOperatingPoint gpuOperatingPoint(const GpuParams& p, double P_cap, const GpuLoad& a,
                                     GpuState& s) {

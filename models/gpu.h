@@ -78,6 +78,9 @@ struct GpuParams {
   // attention forward / backward (of the BF16 peak), achieved / nominal HBM bandwidth      (1)
   double eff_gemm_bf16 = 0, eff_gemm_fp8 = 0, eff_gemm_fp4 = 0;
   double eff_attention_fwd = 0, eff_attention_bwd = 0, eff_hbm = 0;
+  // share of a large GEMM's time at the default limit that does not shrink with the clock (memory
+  // stalls): a kernel of time t at clock f_0 takes t ((1 - s) f_0 / f + s) at f; 0 = all cycles (1)
+  double eff_gemm_stall = 0;
   double nvlink_bandwidth = 0;  // (B/s)
   GpuSpread variation;          // GPU-to-GPU spreads of this type (models/gpu_variation.h)
 };
@@ -117,6 +120,12 @@ double gpuPower(const GpuParams& p, double x, double T_j, const GpuLoad& a,
 // clock and power after every limit; updates the latched HW-slowdown and shutdown flags
 GpuOperatingPoint gpuOperatingPoint(const GpuParams& p, double P_cap, const GpuLoad& a,
                                     GpuState& s);
+
+// the clock ratio a GPU of this type holds on load `a` under power limit P_cap with its junction,
+// HBM and plate at T_ref and no thermal limit reached (0 where it is off): the reference clock of
+// a job's phase (solver/compile/compile.cpp) and of the step model's kernels
+// (models/job_model.cpp, docs/models/job.md "Power limit")
+double gpuReferenceClock(const GpuParams& p, double P_cap, const GpuLoad& a, double T_ref);
 
 // advance the thermal nodes by dt at constant power (backward Euler); returns the heat that left
 // the plate into the coolant during the step, as a mean rate (W). C_plate and R_cp: the GPU's plate

@@ -55,6 +55,10 @@ int levelOf(int n, int size, int stride, int per_domain) {
   return 1;
 }
 
+// the utilizations of the step's compute phases (forward, backward): the load whose clock under
+// the power limit the engine stretches from, and at which the step model's kernels run
+constexpr double kComputeSm = 0.90, kComputeHbm = 0.35, kComputeNvlink = 0.30, kComputeNet = 0.10;
+
 PhaseSpec phase(const char* name, double d, PhaseSpec::Bound b, double sm, double hbm, double nvl,
                 double net, bool barrier = false, int level = 0, double beta = 0) {
   PhaseSpec p;
@@ -154,6 +158,7 @@ constexpr double kTileFixedTime = 1.24e-6;
 struct GemmTimer {
   double peak = 0, eff = 0, bw = 0, elem = 2;
   int sms = 0;
+  double rate = 1;  // the rate over the one the efficiency was measured at (the tile time too)
   // `count` GEMMs of one shape run as one batched (grouped) kernel: their output tiles share the
   // waves. The tile: 128 rows by 256 columns, narrower (128, 64) for a narrow output, as the
   // CUTLASS / cuBLAS heuristics pick (a) [F94]
@@ -168,7 +173,7 @@ struct GemmTimer {
       q = x.count * x.M * x.N / (tm * tn * waves * sms);
       t_fixed = waves * kTileFixedTime / x.count;  // (the batch shares the waves)
     }
-    const double t_c = 2.0 * x.M * x.N * x.K / (peak * eff * std::min(1.0, q)) + t_fixed;
+    const double t_c = (2.0 * x.M * x.N * x.K / (peak * eff * std::min(1.0, q)) + t_fixed) / rate;
     const double t_m = elem * (x.M * x.K + x.K * x.N + x.M * x.N) / bw;
     return x.count * std::max(t_c, t_m);
   }
@@ -194,7 +199,8 @@ const char* recomputeName(ModelWorkloadSpec::Recompute r) {
   return "auto";
 }
 
-GpuCapability gpuCapability(const GpuParams& g, const std::string& name) {
+GpuCapability gpuCapability(const GpuParams& g, const std::string& name, double P_limit,
+                            double T_ref) {
   GpuCapability c;
   c.name = name;
   c.peak_bf16 = g.peak_flops, c.peak_fp8 = g.peak_fp8, c.peak_fp4 = g.peak_fp4;
@@ -202,6 +208,15 @@ GpuCapability gpuCapability(const GpuParams& g, const std::string& name) {
   c.sm_count = g.sm_count;
   c.eff = {g.eff_gemm_bf16,     g.eff_gemm_fp8,      g.eff_gemm_fp4,
            g.eff_attention_fwd, g.eff_attention_bwd, g.eff_hbm};
+  // the kernel efficiencies are measured at the default limit: under another limit the compute
+  // kernels run at the clock the power model gives there (a type without a power model: 1)
+  const GpuLoad compute{kComputeSm, kComputeHbm, kComputeNvlink, false, false};
+  const double x_limit = gpuReferenceClock(g, P_limit, compute, T_ref);
+  const double x_default = gpuReferenceClock(g, g.P_tdp, compute, T_ref);
+  if (P_limit > 0 && g.P_tdp > 0 && x_limit > 0 && x_default > 0) {
+    const double stall = std::clamp(g.eff_gemm_stall, 0.0, 1.0);
+    c.rate_scale = 1.0 / ((1.0 - stall) * x_default / x_limit + stall);
+  }
   return c;
 }
 
@@ -344,11 +359,12 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
   const double elem = w.precision == Precision::BF16  ? 2.0
                       : w.precision == Precision::FP8 ? 1.0
                                                       : 0.5;
-  const GemmTimer gemm{peak, eff_gemm, B_hbm, elem, gpu.sm_count};
+  const GemmTimer gemm{peak, eff_gemm, B_hbm, elem, gpu.sm_count, gpu.rate_scale};
   // BF16 whatever the precision: the output layer (Megatron's ColumnParallelLinear outside
   // Transformer Engine's FP8 / FP4 autocast [F92]) and unfused attention's score GEMMs
-  const GemmTimer bf16{gpu.peak_bf16, gpu.eff.gemm_bf16 > 0 ? gpu.eff.gemm_bf16 : eff_gemm, B_hbm,
-                       2.0, gpu.sm_count};
+  const GemmTimer bf16{gpu.peak_bf16, gpu.eff.gemm_bf16 > 0 ? gpu.eff.gemm_bf16 : eff_gemm,
+                       B_hbm,         2.0,
+                       gpu.sm_count,  gpu.rate_scale};
   std::vector<GemmShape> layer_gemms = {{T, x.qkv / tp, x.h}, {T, x.h, x.h / tp}};
   if (x.moe) {  // k of E experts per token, E / ep per rank, each of T k ep / E tokens
     const double tok = T * w.moe_top_k * ep / w.experts;
@@ -381,8 +397,9 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
     t_attn_f = t_mm + 7.0 * scores / B_hbm;
     t_attn_b = 2.0 * t_mm + 2.0 * 7.0 * scores / B_hbm;
   } else {
-    t_attn_f = attn_flops_f / (gpu.peak_bf16 * gpu.eff.attention_forward * attn_scale);
-    t_attn_b = 2.5 * attn_flops_f / (gpu.peak_bf16 * gpu.eff.attention_backward * attn_scale);
+    const double attn_rate = gpu.peak_bf16 * attn_scale * gpu.rate_scale;
+    t_attn_f = attn_flops_f / (attn_rate * gpu.eff.attention_forward);
+    t_attn_b = 2.5 * attn_flops_f / (attn_rate * gpu.eff.attention_backward);
   }
   // memory-bound kernels (bytes): two norms (read + write h), two residual adds (2 reads, a
   // write), the MLP activation (GeLU: f in, f out; SwiGLU 2 f in, f out), the rotary embedding
@@ -782,12 +799,14 @@ DescribedJob describeOnce(const ModelWorkloadSpec& w, const GpuCapability& gpu,
     i_head = ph.size();
     ph.push_back(phase("bubble_head", d.t_bubble * phi, B::Idle, 0.03, 0.05, 0.0, 0.0));
   }
-  ph.push_back(phase("forward", F, B::Compute, 0.90, 0.35, 0.30, 0.10));
+  ph.push_back(
+      phase("forward", F, B::Compute, kComputeSm, kComputeHbm, kComputeNvlink, kComputeNet));
   if (staggered) {
     i_mid = ph.size();
     ph.push_back(phase("bubble_mid", d.t_bubble, B::Idle, 0.03, 0.05, 0.0, 0.0));
   }
-  ph.push_back(phase("backward", Bw, B::Compute, 0.90, 0.35, 0.30, 0.10));
+  ph.push_back(
+      phase("backward", Bw, B::Compute, kComputeSm, kComputeHbm, kComputeNvlink, kComputeNet));
   const double tp_exp = M * (d.fwd.tp_exposed + d.bwd.tp_exposed);
   if (tp > 1 && tp_exp > 0)
     ph.push_back(phase("tp_comm", tp_exp, B::Communication, 0.08, 0.20, 0.60, 0.0, false, 1,

@@ -132,6 +132,11 @@ struct GpuCapability {
   double hbm_capacity = 0;   // (B)
   int sm_count = 0;          // streaming multiprocessors (wave quantization); 0 = none (1)
   KernelEfficiency eff;
+  // the tensor-core kernels' (GEMMs, attention) rate at the job's power limit over their rate at
+  // the type's default limit, where the kernel efficiencies hold: from the clock the power model
+  // gives on the step's compute load at the reference temperature and the share of a GEMM's time
+  // that does not follow the clock (docs/models/job.md "Power limit")                        (1)
+  double rate_scale = 1;
   double peak(Precision p) const {
     return p == Precision::FP8 ? peak_fp8 : p == Precision::FP4 ? peak_fp4 : peak_bf16;
   }
@@ -207,6 +212,10 @@ DescribedJob describeTrainingJob(const ModelWorkloadSpec& w, const GpuCapability
 const char* recomputeName(ModelWorkloadSpec::Recompute r);
 
 // a catalog GPU type's peaks, memory and kernel efficiencies, as the step model takes them
-GpuCapability gpuCapability(const GpuParams& g, const std::string& name);
+// what the step model needs of GPU type g (named `name` in errors) running under power limit
+// P_limit (W) at reference junction temperature T_ref (K): its peaks, kernel efficiencies and the
+// clock scale of its compute kernels at that limit
+GpuCapability gpuCapability(const GpuParams& g, const std::string& name, double P_limit,
+                            double T_ref);
 
 }  // namespace dctwin

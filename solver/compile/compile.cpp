@@ -343,9 +343,9 @@ void describeJob(const FacilitySpec& spec, const JobSpec& js, FacilityModel& m, 
   const GpuParams& gp = m.gpu_types[m.gpu_type[g0]];
   const int per_domain = m.rack_gpunum[m.gpu_rack[g0]];
   try {
-    DescribedJob d =
-        describeTrainingJob(js.workload, gpuCapability(gp, gp.name), spec.fabric,
-                            int(m.job_gpus[j].size()), per_domain, js.training, spec.host_memory);
+    DescribedJob d = describeTrainingJob(
+        js.workload, gpuCapability(gp, gp.name, gpuPowerLimit(gp, 0.0, js.gpu_power_cap), js.T_ref),
+        spec.fabric, int(m.job_gpus[j].size()), per_domain, js.training, spec.host_memory);
     m.job_spec[j] = d.job;
     m.job_described.back() = std::move(d);
   } catch (const std::invalid_argument& e) {
@@ -397,15 +397,12 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
     // clock)
     std::vector<double> xref(m.gpu_types.size() * (nph + 2), 1.0);
     for (std::size_t t = 0; t < m.gpu_types.size(); ++t) {
-      GpuParams ref = m.gpu_types[t];
-      ref.T_maxop = ref.T_slowdown = ref.T_shutdown = ref.T_hbm_max = 1e9;
-      const double cap = gpuPowerLimit(ref, 0.0, js.gpu_power_cap);
+      const GpuParams& gp = m.gpu_types[t];
+      const double cap = gpuPowerLimit(gp, 0.0, js.gpu_power_cap);
       for (int k = 0; k < nph; ++k) {
         const PhaseSpec& ph = training.phases[k];
-        GpuState gs;
-        gs.T_j = gs.T_hbm = gs.T_plate = js.T_ref;
         GpuLoad load{ph.a_sm, ph.a_hbm, ph.a_nvlink, ph.bound == PhaseSpec::Bound::Memory, false};
-        double x = gpuOperatingPoint(ref, cap, load, gs).clock_ratio;
+        const double x = gpuReferenceClock(gp, cap, load, js.T_ref);
         xref[t * (nph + 2) + k] = x > 0 ? x : 1.0;
       }
     }

@@ -369,6 +369,7 @@ void readGpu(MapIn& m, GpuParams& g) {
     e->read("attention_forward", g.eff_attention_fwd);
     e->read("attention_backward", g.eff_attention_bwd);
     e->read("hbm", g.eff_hbm);
+    e->read("gemm_stall_share", g.eff_gemm_stall);
   }
   m.read("clock_max", g.f_max);
   m.read("clock_idle", g.f_idle);

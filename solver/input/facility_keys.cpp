@@ -1344,7 +1344,12 @@ const Section kGpuKernelEfficiency{
          .docs("flash attention forward / dense BF16 peak"),
      quantity("attention_backward", Dim::None, kEfficiency)
          .docs("flash attention backward / dense BF16 peak"),
-     quantity("hbm", Dim::None, kEfficiency).docs("memory-bound kernels / nominal bandwidth")}};
+     quantity("hbm", Dim::None, kEfficiency).docs("memory-bound kernels / nominal bandwidth"),
+     quantity("gemm_stall_share", Dim::None, {0, 1, true, false, "0 to below 1"})
+         .dflt("0: a kernel's time follows the clock alone")
+         .docs("share of a large GEMM's time at the default power limit that does not shrink with "
+               "the clock (1 - achieved / (flop per cycle x clock)); sets how a lower limit slows "
+               "the step's compute kernels")}};
 
 const Section kGpu{
     "catalog.gpus", "data/catalog/gpus/<name>.yaml",
@@ -1479,6 +1484,10 @@ const Section kEstimateCase{
          .dflt("the GPU type's")
          .docs("the GPUs' HBM capacity and bandwidth"),
      map("fabric", kFabric).dflt("the facility defaults, NVLink bandwidth from the GPU type"),
+     quantity("gpu_power_cap", Dim::Power, kGpuPower)
+         .dflt("the GPU's tdp")
+         .docs("per-GPU limit, within the GPU's power_limit_min ... power_limit_max: the compute "
+               "kernels run at the clock the GPU holds there (docs/models/job.md \"Power limit\")"),
      quantity("measured_step_time", Dim::Time, {0, 1e6, true, false, "> 0 s"})
          .docs("published measured (or derived) step time: compared with the estimate"),
      text("measured_as").docs("what was published and how the step time follows from it"),

@@ -7,6 +7,7 @@
 #include <map>
 #include <set>
 
+#include "solver/compile/model.h"
 #include "solver/input/keys.h"
 #include "solver/input/workload_reader.h"
 #include "solver/input/yaml_reader.h"
@@ -50,6 +51,8 @@ std::vector<EstimateCase> loadEstimateFromString(const std::string& text, const 
       m.read("gpus", c.gpus);
       m.read("nvlink_domain", c.nvlink_domain);
       readGpuMemory(m, c.hbm_capacity, c.hbm_bandwidth);
+      m.read("gpu_power_cap", c.gpu_power_cap);
+      c.gpu_power_cap_loc = m.locOf("gpu_power_cap");
       m.read("measured_step_time", c.measured_step_time);
       m.list("tags", [&](const YAML::Node& t, const std::string&, std::size_t) {
         if (t.IsScalar()) c.tags.push_back(t.as<std::string>());
@@ -87,6 +90,18 @@ EstimateResult estimate(const EstimateCase& c, const LoadOptions& options) {
     r.error = e.what();
     return r;
   }
+  // a power cap within the GPU's settable range (nvidia-smi -pl refuses others), as on a facility's
+  // job
+  const GpuParams& g = r.gpu;
+  if (c.gpu_power_cap > 0 &&
+      (c.gpu_power_cap < g.P_limit_min - 1e-9 || c.gpu_power_cap > g.P_limit_max + 1e-9)) {
+    const SourceLoc& at = c.gpu_power_cap_loc;
+    r.error = at.file + ":" + std::to_string(at.line) + ": case '" + c.id + "': gpu_power_cap " +
+              fmt("%g", c.gpu_power_cap) +
+              " W: expected a power cap within the settable range of " + "GPU '" + c.gpu_name +
+              "' (" + fmt("%g", g.P_limit_min) + " W ... " + fmt("%g", g.P_limit_max) + " W)";
+    return r;
+  }
   if (c.hbm_capacity > 0) r.gpu.hbm_capacity = c.hbm_capacity;
   if (c.hbm_bandwidth > 0) r.gpu.hbm_bandwidth = c.hbm_bandwidth;
   FabricSpec fab = c.fabric;
@@ -94,8 +109,9 @@ EstimateResult estimate(const EstimateCase& c, const LoadOptions& options) {
     fab.nvlink_link_bandwidth = r.gpu.nvlink_bandwidth / 2.0 / fab.nvlink_links_per_gpu;
   const int domain = c.nvlink_domain > 0 ? c.nvlink_domain : std::max(1, r.gpu.nvlink_domain);
   try {
-    r.d = describeTrainingJob(c.job.workload, gpuCapability(r.gpu, r.gpu.name), fab, c.gpus, domain,
-                              TrainingJobSpec{});
+    const double limit = gpuPowerLimit(r.gpu, 0.0, c.gpu_power_cap);
+    r.d = describeTrainingJob(c.job.workload, gpuCapability(r.gpu, r.gpu.name, limit, c.job.T_ref),
+                              fab, c.gpus, domain, TrainingJobSpec{});
   } catch (const std::invalid_argument& e) {
     const auto* je = dynamic_cast<const JobModelError*>(&e);
     auto it = je ? c.job.workload_loc.find(je->key) : c.job.workload_loc.end();

@@ -17,6 +17,8 @@ struct EstimateCase {
   int gpus = 0;
   int nvlink_domain = 0;                       // 0: the GPU type's
   double hbm_capacity = 0, hbm_bandwidth = 0;  // gpu_memory; 0: the GPU type's    (B, B/s)
+  double gpu_power_cap = 0;                    // 0: the GPU type's tdp                 (W)
+  SourceLoc gpu_power_cap_loc;                 // where it was given (range errors)
   bool nvlink_bandwidth_given = false;         // else the GPU type's nvlink_bandwidth
   JobSpec job;                                 // its workload (and where each key was set)
   FabricSpec fabric;              // as given, or the defaults with the GPU type's NVLink bandwidth

@@ -24,7 +24,7 @@ def test_estimate_validation_suite():
     assert all(r["error"] == "" for r in rs)
     assert all(r["measured_step_time"] > 0 for r in rs)
     mean = sum(abs(r["delta"]) for r in rs) / len(rs)
-    assert mean < 0.095  # the CLI's --tolerance in tests/CMakeLists.txt
+    assert mean < 0.075  # the CLI's --tolerance in tests/CMakeLists.txt
     assert any(r["id"].endswith("_fsdp") for r in rs)  # sharding: optim_grads_params
 
 
@@ -112,3 +112,30 @@ def test_estimate_scaling_series(tmp_path, cli):
     assert vals[4] == pytest.approx(100 * rs["big"]["mfu"], abs=0.06)
     growth_err = (vals[4] - vals[3]) - (vals[1] - vals[0])
     assert vals[6] == pytest.approx(growth_err, abs=0.2)
+
+
+def test_estimate_power_cap(tmp_path):
+    # a job's power cap (docs/models/job.md "Power limit"): the compute kernels run at the clock
+    # the GPU holds under it, slowed less than the clock by the share of a GEMM's time that does
+    # not follow it; the memory-bound kernels and the collectives keep their time; the type's
+    # default limit changes nothing; a cap outside the settable range is a file:line error
+    case = ("  - {id: %s, gpu: h100_sxm, gpus: 64, %s workload: {layers: 80, hidden: 8192, "
+            "ffn_hidden: 28672, gated_mlp: true, heads: 64, kv_heads: 8, vocab: 128256, "
+            "sequence_length: 4096, global_batch: 64, recompute: full, "
+            "parallelism: {tp: 8, pp: 8}}}\n")
+    f = tmp_path / "cap.yaml"
+    f.write_text("dctwin_estimate: 1\ncases:\n" + case % ("free", "") +
+                 case % ("tdp", "gpu_power_cap: 700 W,") + case % ("capped", "gpu_power_cap: 450 W,"))
+    free, tdp, capped = dctwin.estimate(str(f))
+    assert free["error"] == tdp["error"] == capped["error"] == ""
+    assert tdp["step_time"] == free["step_time"]
+    slow = capped["phases"]["forward"] / free["phases"]["forward"]
+    assert 1.1 < slow < 1.0 / 0.6
+    # (the backward: the same kernels, a slightly different share held by their HBM floor)
+    assert capped["phases"]["backward"] / free["phases"]["backward"] == pytest.approx(slow, rel=0.05)
+    assert capped["phases"]["elementwise"] == free["phases"]["elementwise"]
+    assert capped["mfu"] < free["mfu"]
+    f.write_text("dctwin_estimate: 1\ncases:\n" + case % ("x", "gpu_power_cap: 800 W,"))
+    (r,) = dctwin.estimate(str(f))
+    assert "gpu_power_cap 800 W" in r["error"] and "200 W ... 700 W" in r["error"]
+    assert "cap.yaml:3" in r["error"]

@@ -15,6 +15,7 @@
 #include <catch2/catch.hpp>
 
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <map>
 #include <sstream>
@@ -22,6 +23,7 @@
 #include <vector>
 
 #include "models/gpu.h"
+#include "models/job_model.h"
 #include "solver/input/loader.h"
 
 using namespace dctwin;
@@ -330,4 +332,52 @@ TEST_CASE("H200 model predicts data it was not fitted to: the alternation and a 
     }
     CHECK(agree > 0.9 * n);
   }
+}
+
+// the step model under a lower power limit (docs/models/job.md "Power limit"): a kernel of time t
+// at the default limit's clock f_0 takes t ((1 - s) f_0 / f + s) at clock f, s the share of a
+// GEMM's time that does not follow the clock (the catalog's gemm_stall_share, from the 700 W
+// GEMM: 1 - rate / (540,672 flop per cycle x clock)). Predicted from each board's 700 W point and
+// its measured clocks at 500 W and 350 W, against its measured rates (board 2 was not fitted);
+// the clock alone (s = 0) would miss by 4-11 %
+TEST_CASE("step model: a lower power limit slows the GEMMs as measured",
+          "[gpu][telemetry][job_model]") {
+  const GpuParams g = h200FromCatalog();
+  REQUIRE(g.eff_gemm_stall > 0.1);
+  std::printf("board   limit  clock / 700 W  rate / 700 W  model (s = %.3f)  error  clock alone\n",
+              g.eff_gemm_stall);
+  for (const char* board : {"board1", "board2"}) {
+    const Trace tr = readTrace(board);
+    const Phase& p0 = longPhase(tr, "gemm", 700);
+    const double f0 = steady(tr, p0, tr.sm);
+    // each board's own stall share at 700 W is the catalog's
+    CHECK(1 - p0.rate * 1e12 / (f0 * 1e6 * kPeakFlopPerClock) ==
+          Approx(g.eff_gemm_stall).margin(0.002));
+    for (double lim : {500.0, 350.0}) {
+      const Phase& p = longPhase(tr, "gemm", lim);
+      const double c = steady(tr, p, tr.sm) / f0, measured = p.rate / p0.rate;
+      const double model = 1.0 / ((1 - g.eff_gemm_stall) / c + g.eff_gemm_stall);
+      std::printf("%s  %3.0f W  %.3f          %.3f         %.3f             %+.1f %%  %+.1f %%\n",
+                  board, lim, c, measured, model, 100 * (model / measured - 1),
+                  100 * (c / measured - 1));
+      INFO(board << " at " << lim << " W: measured " << measured << ", model " << model);
+      CHECK(model == Approx(measured).epsilon(0.03));
+    }
+  }
+  // in the step model: 1 at the default limit; below it the rate of that law at the clock the power
+  // model gives on the step's compute load
+  const double T_ref = kC + 45;
+  const GpuCapability at700 = gpuCapability(g, "h200_sxm", 700, T_ref);
+  CHECK(at700.rate_scale == 1.0);
+  const GpuLoad compute{0.90, 0.35, 0.30, false, false};
+  for (double lim : {500.0, 350.0}) {
+    const double c =
+        gpuReferenceClock(g, lim, compute, T_ref) / gpuReferenceClock(g, 700, compute, T_ref);
+    CHECK(gpuCapability(g, "h200_sxm", lim, T_ref).rate_scale ==
+          Approx(1.0 / ((1 - g.eff_gemm_stall) / c + g.eff_gemm_stall)).epsilon(1e-12));
+  }
+  // the catalog's sustained BF16 GEMM efficiency is the boards' mean 700 W rate
+  const double mean700 = 0.5 * (longPhase(readTrace("board1"), "gemm", 700).rate +
+                                longPhase(readTrace("board2"), "gemm", 700).rate);
+  CHECK(at700.eff.gemm_bf16 * at700.peak_bf16 / 1e12 == Approx(mean700).epsilon(0.002));
 }
