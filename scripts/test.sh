@@ -109,7 +109,12 @@ dctwin_stage_end ok
 # Left out here, run in the Release stage above: the annual mode's day against a full-resolution
 # day of the pod (1 min in Release, 10-12 min under ASan, past the per-test limit); the annual
 # mode's code runs under ASan in its other tests (the month's end, the keys).
-asan_skip='^annual mode against full resolution'
+# Also left out: the report tests (report.*), which check the Python report pages on results of
+# the pod, the hall, a year and sweeps; their dctwin runs take paths the ASan stage runs in its own
+# tests (the scenarios on the pod and the hall, the sweep and annual-mode tests), and they are
+# among the longest of the suite (Release: the year 115 s, the hall 50 s; ASan runs several times
+# slower).
+asan_skip='^annual mode against full resolution|^report\.'
 dctwin_stage_begin asan-ctest "ctest in build-asan/ (without label gui)"
 ASAN_OPTIONS="detect_leaks=1${ASAN_OPTIONS:+:$ASAN_OPTIONS}" \
   UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1${UBSAN_OPTIONS:+:$UBSAN_OPTIONS}" \

@@ -363,21 +363,19 @@ TEST_CASE("stragglers: policy rebalance moves the job's power cap to its straggl
   CHECK(rb.st.gl.job[0].failures == 0);  // no restart
   CHECK(jobCapSum(rb) == Approx(jobCapSum(det)).epsilon(1e-12));
   CHECK(f.sg_cap_moved > 0);
-  // each straggler's cap raised, up to the GPU's largest settable limit; its clock higher than
-  // with detection only at the end
-  int raised = 0, faster = 0;
+  // each straggler's cap raised, up to the GPU's largest settable limit; at the end its clock is
+  // held by its temperature, within 2 % of detection's (the extra watts heated it: it runs into
+  // its thermal limit instead of its cap, which the wait map below books)
+  int raised = 0;
   for (const int q : rb.m.job_groups[0]) {
     if (!f.sg_logged[std::size_t(q)]) continue;
     const double cap = rb.st.gl.grp.cap[std::size_t(q)];
     CHECK(cap <= rb.m.gpu_types[std::size_t(rb.st.gl.grp.type[std::size_t(q)])].P_limit_max);
     raised += cap > det.st.gl.grp.cap[std::size_t(q)] ? 1 : 0;
-    faster +=
-        rb.st.gl.grp.clock_ratio[std::size_t(q)] > det.st.gl.grp.clock_ratio[std::size_t(q)] + 1e-6
-            ? 1
-            : 0;
+    CHECK(rb.st.gl.grp.clock_ratio[std::size_t(q)] ==
+          Approx(det.st.gl.grp.clock_ratio[std::size_t(q)]).epsilon(0.02));
   }
   CHECK(raised == f.sg_rebalanced);
-  CHECK(faster >= 1);
   // the gain is bounded by the straggler's cause: with its cap raised the straggler is held by
   // its temperature instead, and the others' wait moves from its power cap to its thermal
   // throttling (the job gains next to nothing on the pod: docs/models/failures.md)
