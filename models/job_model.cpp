@@ -213,7 +213,8 @@ GpuCapability gpuCapability(const GpuParams& g, const std::string& name, double 
   const GpuLoad compute{kComputeSm, kComputeHbm, kComputeNvlink, false, false};
   const double x_limit = gpuReferenceClock(g, P_limit, compute, T_ref);
   const double x_default = gpuReferenceClock(g, g.P_tdp, compute, T_ref);
-  if (P_limit > 0 && g.P_tdp > 0 && x_limit > 0 && x_default > 0) {
+  // (the default limit itself: exactly 1, whatever the stall share's rounding)
+  if (P_limit > 0 && g.P_tdp > 0 && x_limit > 0 && x_default > 0 && x_limit != x_default) {
     const double stall = std::clamp(g.eff_gemm_stall, 0.0, 1.0);
     c.rate_scale = 1.0 / ((1.0 - stall) * x_default / x_limit + stall);
   }
