@@ -98,8 +98,8 @@ EstimateResult estimate(const EstimateCase& c, const LoadOptions& options) {
     const SourceLoc& at = c.gpu_power_cap_loc;
     r.error = at.file + ":" + std::to_string(at.line) + ": case '" + c.id + "': gpu_power_cap " +
               fmt("%g", c.gpu_power_cap) +
-              " W: expected a power cap within the settable range of " + "GPU '" + c.gpu_name +
-              "' (" + fmt("%g", g.P_limit_min) + " W ... " + fmt("%g", g.P_limit_max) + " W)";
+              " W: expected a power cap within the settable range of GPU '" + c.gpu_name + "' (" +
+              fmt("%g", g.P_limit_min) + " W ... " + fmt("%g", g.P_limit_max) + " W)";
     return r;
   }
   if (c.hbm_capacity > 0) r.gpu.hbm_capacity = c.hbm_capacity;
