@@ -18,6 +18,9 @@ A run file (dctwin run -o, docs/results.md) gives, readable from a pod to a hall
   - distributions across GPUs at chosen times (junction, HBM, clock), the top-N hottest GPUs and
     racks with their likely cause, and the per-row spread of the racks' hottest junction
   - hotspot maps of the floor at chosen times and as time above a threshold
+  - with the fast meter series (dctwin run --power-interval): the site at the meter, its Welch
+    spectrum with the frequency bands, and the /grid metrics against the utility's limits
+    (docs/models/grid.md)
   - the event log
 A sweep file (dctwin sweep -o, docs/sweep-format.md) gives:
   - every metric against every parameter, coloured by the second parameter, categories labelled
@@ -556,6 +559,109 @@ def plant_section(figs, f, t, events, summary):
 
 
 
+def grid_section(figs, f, summary, tables):
+    """the site at the meter (docs/models/grid.md): the fast meter series /power/P_utility over
+    the span the grid metrics read, a zoom on its last minute, its Welch spectrum with the
+    frequency bands and their limits, and the /grid metrics against the utility's limits. Only
+    for runs with --power-interval (the series and /grid exist only then)"""
+    if "grid" not in f or "power/P_utility" not in f or "power/time" not in f:
+        return
+    g = f["grid"]
+
+    def one(name):
+        return float(np.ravel(g[name][()])[0]) if name in g else float("nan")
+
+    tp = f["power/time"][()].ravel()
+    P = f["power/P_utility"][()].ravel()
+    t0, t1 = one("t_start"), one("t_end")
+    sel = (tp >= t0 - 1e-9) & (tp <= t1 + 1e-9)
+    if sel.sum() < 2:
+        return
+    tp, P = tp[sel], P[sel]
+    mw = np.nanmax(np.abs(P)) > 10e6
+    sc, unit = (1e-6, "MW") if mw else (1e-3, "kW")
+    fig, (ax, az) = plt.subplots(1, 2, figsize=(11.5, 3.8), gridspec_kw={"width_ratios": [2, 1]})
+    ax.plot(tp / 60.0, P * sc, "-", lw=0.6, color="C0", label="meter (P_utility)")
+    ax.axhline(one("mean") * sc, color="k", ls="--", lw=0.8, label="mean")
+    ax.set_xlabel("time (min)")
+    ax.set_ylabel(f"power ({unit})")
+    ax.grid(alpha=0.3)
+    legend(ax, loc="best")
+    # the last minute up close (a job's swing at its steady pace; the start may be idle)
+    z0 = max(tp[0], tp[-1] - 60.0)
+    zoom = tp >= z0
+    az.plot(tp[zoom] - z0, P[zoom] * sc, "-", lw=0.8, color="C0")
+    az.set_xlabel(f"s after {fmt(z0 / 60.0)} min")
+    az.set_title("the last minute", fontsize=9)
+    az.grid(alpha=0.3)
+    fig.suptitle(f"The site at the meter: every {fmt(one('dt'), 3)} s (--power-interval)",
+                 fontsize=10)
+    figs.add("The site at the meter (/power/P_utility at the fast interval; the span the grid "
+             "metrics read)", fig, "grid_meter.png")
+    # the spectrum and the bands
+    bands = []
+    if "bands" in g and "f_low" in g["bands"]:
+        b = g["bands"]
+        bands = list(zip(b["f_low"][()].ravel(), b["f_high"][()].ravel(), b["rms"][()].ravel(),
+                         b["limit"][()].ravel(), b["met"][()].ravel()))
+    if "psd" in g and "frequency" in g["psd"]:
+        fq = g["psd/frequency"][()].ravel()
+        S = g["psd/density"][()].ravel()
+        ok = (fq > 0) & np.isfinite(S) & (S > 0)
+        if ok.any():
+            fig, ax = plt.subplots(figsize=(9, 3.8))
+            ax.loglog(fq[ok], S[ok] * sc * sc, "-", lw=0.8, color="C0", label="Welch PSD")
+            nyq = float(fq.max())  # the series resolves nothing above it: the band is read to it
+            for k, (lo, hi, rms, lim, met) in enumerate(bands):
+                if lo >= nyq:
+                    continue
+                ax.axvspan(lo, min(hi, nyq), color=f"C{k + 1}", alpha=0.12,
+                           label=f"{fmt(lo, 2)}–{fmt(hi, 2)} Hz: RMS {fmt(rms * sc, 2)} {unit}"
+                           + (f" (limit {fmt(lim * sc, 2)})" if np.isfinite(lim) else "")
+                           + (f", read to {fmt(nyq, 2)} Hz" if hi > nyq else ""))
+            pf = one("peak_frequency")
+            if np.isfinite(pf) and pf > 0:
+                ax.axvline(pf, color="k", ls=":", lw=0.8, label=f"peak {fmt(pf, 3)} Hz")
+            ax.set_xlabel("frequency (Hz)")
+            ax.set_ylabel(f"power spectral density ({unit}²/Hz)")
+            ax.grid(alpha=0.3, which="both")
+            legend(ax, loc="best")
+            ax.set_title("Meter power spectrum and the utility's bands", fontsize=10)
+            figs.add("Meter power spectrum (Welch, /grid/psd) with the frequency bands and their "
+                     "RMS", fig, "grid_spectrum.png")
+    # the metrics against the limits
+
+    def verdict(met):
+        return "—" if not np.isfinite(met) else ("met" if met > 0.5 else "exceeded")
+
+    lim = one("ramp_limit")
+    rows = [["mean, min, max", f"{fmt(one('mean') * sc, 2)}, {fmt(one('min') * sc, 2)}, "
+             f"{fmt(one('max') * sc, 2)} {unit}", "", ""],
+            ["swing (max − min)", f"{fmt(one('peak_to_peak') * sc, 2)} {unit} "
+             f"({fmt(100 * one('swing_fraction'))} % of the peak)", "", ""],
+            ["standard deviation", f"{fmt(one('std') * sc, 2)} {unit}", "", ""],
+            ["largest rise / fall per sample", f"{fmt(one('max_ramp_up') * sc, 2)} / "
+             f"{fmt(one('max_ramp_down') * sc, 2)} {unit}/s", "", ""],
+            [f"largest rise / fall over {fmt(one('ramp_window'), 2)} s",
+             f"{fmt(one('max_rise_window') * sc, 2)} / {fmt(one('max_fall_window') * sc, 2)} "
+             f"{unit}/s", f"{fmt(lim * sc, 2)} {unit}/s" if np.isfinite(lim) else "none",
+             verdict(one("ramp_met")) if np.isfinite(lim) else "—"],
+            ["spectrum peak", f"{fmt(one('peak_frequency'), 3)} Hz, "
+             f"{fmt(one('peak_amplitude') * sc, 2)} {unit}", "", ""]]
+    for lo, hi, rms, blim, met in bands:
+        rows.append([f"RMS in {fmt(lo, 2)}–{fmt(hi, 2)} Hz", f"{fmt(rms * sc, 3)} {unit}",
+                     f"{fmt(blim * sc, 3)} {unit}" if np.isfinite(blim) else "none",
+                     verdict(met) if np.isfinite(blim) else "—"])
+    tables.append((f"The site at the meter: grid metrics from {fmt(t0 / 60.0)} to "
+                   f"{fmt(t1 / 60.0)} min (/grid)", [["metric", "value", "limit", "verdict"]] + rows))
+    limited = [r for r in rows if r[3] in ("met", "exceeded")]
+    summary.append(("Meter power swing", f"{fmt(one('peak_to_peak') * sc, 2)} {unit} "
+                    f"({fmt(one('min') * sc, 2)} … {fmt(one('max') * sc, 2)} {unit}), spectrum "
+                    f"peak {fmt(one('peak_frequency'), 3)} Hz"))
+    if limited:
+        summary.append(("Utility limits", ", ".join(f"{r[0]}: {r[3]}" for r in limited)))
+
+
 MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
 
 
@@ -868,6 +974,7 @@ def run_report(f, out, a):
     job_section(figs, f, t, summary, tables)
     jobs_table(f, summary, tables)
     plant_section(figs, f, t, events, summary)
+    grid_section(figs, f, summary, tables)
     calendar_section(figs, f, t_s, summary, tables)
     # time above the threshold: what a whole-run maximum hides (an isolated rack is cold here)
     dt = np.diff(t_s, prepend=t_s[0])

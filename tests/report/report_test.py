@@ -208,6 +208,40 @@ def main():
             check(row in page, f"summary row: {row}")
         check("Monthly totals (/monthly)" in page, "the monthly table")
         bottleneck(page, man, 15.0 * 60)
+    elif which == "grid":
+        # the pod with a grid section (a ramp limit it cannot meet, a band limit it meets) and the
+        # fast meter series: the report's meter, spectrum and limits (docs/models/grid.md)
+        pod = os.path.join(work, "pod_grid.yaml")
+        with open(os.path.join(fac, "pod_gb200.yaml"), encoding="utf-8") as src_f, \
+                open(pod, "w", encoding="utf-8") as dst:
+            dst.write(src_f.read() + "\ngrid:\n  ramp_limit: 1 kW/s\n  psd_segment: 20 s\n"
+                      "  start: 290 s\n  bands:\n    - {f_low: 0.1 Hz, f_high: 2 Hz, limit: 100 MW}"
+                      "\n    - {f_low: 3 Hz, f_high: 30 Hz}\n")
+        run([dctwin, "run", pod, "-d", "8min", "-i", "30s", "-p", "0.1s", "-o", h5, "-q"])
+        page, man = report(dctwin, h5, out)
+        files = [f["file"] for f in man["figures"]]
+        check("grid_meter.png" in files and "grid_spectrum.png" in files,
+              "the meter series and its spectrum")
+        spec = [f for f in man["figures"] if f["file"] == "grid_spectrum.png"][0]
+        check(any("0.10–2.00 Hz" in x for x in spec["legend"]) and
+              any("read to 5.00 Hz" in x for x in spec["legend"]),
+              f"the bands on the spectrum, the second read to the series' 5 Hz: {spec['legend']}")
+        check("grid metrics from 4.8 to 8.0 min" in page, "the metrics' span (start 290 s)")
+        check(re.search(r"largest rise / fall over 1.00 s</td><td>[^<]*</td><td>1.00 kW/s</td>"
+                        r"<td>exceeded</td>", page) is not None, "the ramp limit exceeded")
+        check(re.search(r"RMS in 0.10–2.00 Hz</td><td>[^<]*</td><td>100000.000 kW</td>"
+                        r"<td>met</td>", page) is not None, "the band limit met")
+        check("Utility limits" in page and "Meter power swing" in page, "the summary rows")
+        import h5py
+        with h5py.File(h5, "r") as f:
+            swing = float(f["grid/peak_to_peak"][()]) / 1e3
+        check(f"Meter power swing</td><td>{swing:.2f} kW" in page,
+              f"the summary's swing is /grid/peak_to_peak ({swing:.2f} kW)")
+        # a run without --power-interval has no meter section
+        run([dctwin, "run", pod, "-d", "2min", "-i", "30s", "-o", h5 + ".slow.h5", "-q"])
+        page2, man2 = report(dctwin, h5 + ".slow.h5", out + "_slow")
+        check(not any(f["file"].startswith("grid_") for f in man2["figures"]) and
+              "Meter power swing" not in page2, "no meter section without the fast series")
     elif which == "hall":
         # 6 min: the hall's job starts at 5 min, so the report has its bottleneck map
         run([dctwin, "run", os.path.join(fac, "hall_gb300.yaml"), "-d", "6min", "-i", "60s",
