@@ -197,6 +197,12 @@ std::string estimateTable(const std::vector<EstimateResult>& rs, bool detail) {
                     d.fwd.cp_exposed + d.bwd.cp_exposed, d.fwd.ep_exposed + d.bwd.ep_exposed,
                     d.bwd.recompute);
       o += line;
+      if (r.c.gpu_power_cap > 0) {  // the cap's cost ("Power limit", docs/models/job.md)
+        const double limit = gpuPowerLimit(r.gpu, 0.0, r.c.gpu_power_cap);
+        const double scale = gpuCapability(r.gpu, r.gpu.name, limit, r.c.job.T_ref).rate_scale;
+        o += fmt("    power limit %.0f W", limit) + fmt(" (default %.0f W)", r.gpu.P_tdp) +
+             fmt(": compute kernels at %.3f of their rate at the default\n", scale);
+      }
       o += "    phases:";
       for (const auto& p : d.job.phases) o += " " + p.name + fmt(" %.4f", p.duration);
       if (d.job.stages > 1)  // the bubble phases are the longest stage's; each stage skips some
