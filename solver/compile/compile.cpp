@@ -412,6 +412,9 @@ void compileJobs(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
     for (std::size_t i = 0; i < xref.size(); ++i) xref_inv[i] = 1.0 / xref[i];
     m.job_xref.push_back(std::move(xref));
     m.job_xref_inv.push_back(std::move(xref_inv));
+    bool stall = false;
+    for (const int gi : m.job_gpus[j]) stall |= m.gpu_types[m.gpu_type[gi]].eff_gemm_stall > 0;
+    m.job_stall.push_back(stall ? 1 : 0);
     if (js.kind == JobSpec::Kind::Trace && js.trace.gpus.size() > m.job_gpus[j].size())
       err.add(js.loc, std::to_string(js.trace.gpus.size()),
               "job '" + js.name + "': the trace has more GPUs than the job's racks hold (" +

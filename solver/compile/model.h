@@ -263,6 +263,10 @@ struct FacilityModel {
   // phase], 1 for the iteration end and the checkpoint (phases nphase and nphase + 1)
   std::vector<std::vector<double>> job_xref;
   std::vector<std::vector<double>> job_xref_inv;  // 1 / job_xref, entry by entry
+  // per job: 1 where one of its GPU types has a GEMM stall share (GpuParams::eff_gemm_stall): its
+  // compute speed is then 1 / ((1 - s) / c + s) of the clock ratio c, not c (docs/models/job.md
+  // "Power limit"); 0 keeps the clock ratio as it is computed (every type without one)
+  std::vector<char> job_stall;
 
   // power chain (docs/models/power_chain.md); stepped with the GPU layer's fast clock
   bool has_power = false;

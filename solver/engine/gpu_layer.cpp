@@ -773,6 +773,15 @@ inline void jobSpeeds(const FacilityModel& m, State& st, int r) {
           alive[k] = latches[q] & kLatchShutDown || !powered ? 0 : 1;
         }
       }
+      // a GPU type whose GEMMs stall for a share s of their time at the reference clock: the
+      // compute runs at 1 / ((1 - s) / c + s) of its reference pace at clock ratio c, not at c
+      // (docs/models/job.md "Power limit"); jobs without such a type skip this
+      if (m.job_stall[j])
+        for (int q = qa; q < qb; ++q) {
+          const double sh = m.gpu_types[std::size_t(type[q])].eff_gemm_stall;
+          const int k = slot[q];
+          if (sh > 0 && speed_c[k] > 0) speed_c[k] /= (1.0 - sh) + sh * speed_c[k];
+        }
       // the fabric (docs/models/fabric.md), only once a fabric fault has happened: the bandwidth
       // fractions of the GPU's links; a GPU with no link left, or in an NVLink partition that is
       // down, is lost to its job although it is powered

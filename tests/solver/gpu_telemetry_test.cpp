@@ -14,6 +14,7 @@
 // share.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <fstream>
@@ -24,7 +25,11 @@
 
 #include "models/gpu.h"
 #include "models/job_model.h"
+#include "solver/compile/compile.h"
+#include "solver/engine/engine.h"
+#include "solver/engine/integrator.h"
 #include "solver/input/loader.h"
+#include "solver/input/scenario.h"
 
 using namespace dctwin;
 
@@ -380,4 +385,60 @@ TEST_CASE("step model: a lower power limit slows the GEMMs as measured",
   const double mean700 = 0.5 * (longPhase(readTrace("board1"), "gemm", 700).rate +
                                 longPhase(readTrace("board2"), "gemm", 700).rate);
   CHECK(at700.eff.gemm_bf16 * at700.peak_bf16 / 1e12 == Approx(mean700).epsilon(0.002));
+}
+
+// the engine under a run-time cap below the job's own (a scenario's power_cap): a Compute phase
+// runs at 1 / ((1 - s) / c + s) of its reference pace at clock ratio c = f / f_ref, the law the
+// step model uses for the job's own cap (docs/models/job.md "Power limit"). One H200 rack, a job
+// of one 1 s compute phase at the default limit, capped at 450 W from the start: at its steady
+// clock the iteration takes 1 / that rate, where the clock alone would give 1 / c
+TEST_CASE("a stall share slows the compute less than the clock", "[gpu][telemetry][job_model]") {
+  const std::string text = R"(dctwin: 1
+name: telemetry
+site: {ambient_temperature: 25 degC}
+facility_water: {supply_temperature: 32 degC, differential_pressure: 200 kPa}
+cdus:
+  - name: cdu1
+    model: vertiv_xdu1350
+    piping:
+      supply: {length: 10 m, diameter: 80 mm}
+      return: {length: 10 m, diameter: 80 mm}
+rack_types:
+  - {name: hgx_h200, base: gb200_nvl72, gpu: h200_sxm}
+racks:
+  - {name: A01, cdu: cdu1, type: hgx_h200, row: A, index: 1}
+jobs:
+  - name: train
+    racks: all
+    start: 0 s
+    phases:
+      - {name: gemm, duration: 1 s, bound: compute, sm: 0.9, hbm: 0.3}
+)";
+  FacilitySpec spec = loadFacilityFromString(text, "stall.yaml");
+  applyScenario(loadScenarioFromString("dctwin_scenario: 1\nname: cap\nduration: 120 s\n"
+                                       "events:\n  - {time: 0 s, job: train, power_cap: 450 W}\n",
+                                       "cap.yaml"),
+                spec);
+  const FacilityModel m = compileFacility(spec);
+  REQUIRE(m.job_stall.size() == 1);
+  CHECK(m.job_stall[0] == 1);
+  const GpuParams& g = m.gpu_types[std::size_t(m.gpu_type[0])];
+  REQUIRE(g.eff_gemm_stall > 0.1);
+  State st = makeState(m, m.fws_T.eval(0.0));
+  RunOptions ro;
+  ro.duration = 120;
+  REQUIRE(simulate(m, st, ro, nullptr).ok);
+  // the clocks of the job's GPUs at the end (steady: one phase, a constant load) over the phase's
+  // reference clock at the job's own limit (700 W); the GPUs differ (their variation), and the
+  // synchronous job runs at its slowest GPU's pace
+  double c = 1e9;
+  for (const int q : m.job_groups[0])
+    c = std::min(c, st.gl.grp.clock_ratio[std::size_t(q)] / m.job_xref[0][0]);
+  REQUIRE(c < 0.9);
+  const double s = g.eff_gemm_stall, law = 1.0 / ((1.0 - s) / c + s);
+  const double it = st.gl.job[0].last_iteration_time;
+  INFO("slowest GPU's clock ratio " << c << ": iteration " << it << " s, law " << 1.0 / law
+                                    << " s, clock alone " << 1.0 / c << " s");
+  CHECK(it == Approx(1.0 / law).epsilon(0.01));
+  CHECK(it < 0.97 / c);
 }
