@@ -46,9 +46,10 @@ struct SweepSpec {
   std::uint64_t seed = 1;  // Latin hypercube
   double duration = 0;     // overrides the scenario's (s); 0: the scenario's
   double output_interval = 0;
-  double metrics_from = -1;  // metrics over [metrics_from, end] (s), the same for every case;
-                             // -1: defaultMetricsFrom(duration) (docs/sweep-format.md)
-  bool series = false;       // keep every case's run file (time series, compressed)
+  double power_interval = 0;  // the meter series of the grid metrics (s); 0: none
+  double metrics_from = -1;   // metrics over [metrics_from, end] (s), the same for every case;
+                              // -1: defaultMetricsFrom(duration) (docs/sweep-format.md)
+  bool series = false;        // keep every case's run file (time series, compressed)
   // not from the file: the cases may pass the run limits (`dctwin sweep --allow-large`,
   // solver/common/run_limits.h)
   bool allow_large = false;

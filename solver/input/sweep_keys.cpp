@@ -63,6 +63,11 @@ const Section kSweep{
          .docs("the case metrics of temperatures, flows, energies and throughput cover the run "
                "from this time on, the same window for every case (0 s: the whole run), skipping "
                "the start-up"),
+     quantity("power_interval", Dim::Time, {0, 60, true, true, "a positive time up to 60 s"})
+         .docs("every case also samples the meter at this interval (rounded to GPU steps, as "
+               "dctwin run --power-interval) for the grid metrics of /cases (grid_*: swing, "
+               "ramps, spectrum peak, the utility's limits; docs/models/grid.md); needs resolved "
+               "GPUs and a power section"),
      list("parameters", &kParam, "parameters", 1).req(),
      boolean("series").dflt("false").docs(
          "keep every case's run file: OUTPUT.cases/case_NNNNNN.h5")}};

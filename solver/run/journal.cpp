@@ -164,6 +164,25 @@ const std::vector<MetricRow>& metricTable() {
          "emergency power-offs of a CDU's racks over the whole run"},
         {"job_failures", "1", "whole run",
          "training-job failures (restarts from a checkpoint) over the whole run"},
+        // the site at the meter, with the sweep's power_interval (NaN without): the case's /grid
+        // over the grid section's span (docs/models/grid.md)
+        {"grid_peak_to_peak", "W", "grid span",
+         "the meter's swing, max - min (/grid/peak_to_peak; needs the sweep's power_interval)"},
+        {"grid_swing_fraction", "1", "grid span", "the meter's swing / its peak"},
+        {"grid_max_rise_window", "W/s", "grid span",
+         "the largest rise of the meter over grid.ramp_window, per second"},
+        {"grid_max_fall_window", "W/s", "grid span",
+         "the largest fall of the meter over grid.ramp_window, per second"},
+        {"grid_ramp_met", "1", "grid span",
+         "1: both windowed ramps within grid.ramp_limit, 0: exceeded, NaN: no limit"},
+        {"grid_peak_frequency", "Hz", "grid span",
+         "frequency of the meter spectrum's highest bin above 0 Hz"},
+        {"grid_peak_amplitude", "W", "grid span", "amplitude of a sine at grid_peak_frequency"},
+        {"grid_band_worst", "1", "grid span",
+         "the largest band RMS over its limit among the grid section's bands with a limit (NaN: "
+         "none)"},
+        {"grid_bands_met", "1", "grid span",
+         "1: every band with a limit within it, 0: one exceeded, NaN: no band limit"},
     };
     for (const SweepMapMetric& m : sweepMapMetrics()) {
       const std::string what = m.path.substr(10), desc = findObservable(m.path)->description;

@@ -26,6 +26,7 @@
 
 #include "solver/common/bounded_file.h"
 #include "solver/common/units.h"
+#include "solver/output/grid_meter.h"
 #include "solver/output/results.h"
 #include "solver/run/run.h"
 
@@ -145,7 +146,8 @@ std::string readText(const std::string& path, const SourceLoc& loc) {
 // before it holds some of the start-up.
 class MetricsSink : public RunSink {
  public:
-  explicit MetricsSink(double from) : from_(from) {}
+  // power_interval > 0: also the meter series for the grid metrics (solver/output/grid_meter.h)
+  MetricsSink(double from, double power_interval) : from_(from), power_interval_(power_interval) {}
   double settled_at = kNaN;  // the first training job's first steady iteration (s)
   struct Cum {               // cumulative values at one row
     double E_storage = 0;    // net energy drawn from the stores (PUE credits it)
@@ -164,8 +166,9 @@ class MetricsSink : public RunSink {
     double margin = kNaN;
     Cum base;
   };
-  void begin(const RunLayout& L, const FrameLayout&) override {
+  void begin(const RunLayout& L, const FrameLayout& F) override {
     L_ = &L;
+    if (power_interval_ > 0) grid.begin(L, F);
     for (int j = 0; j < L.njob && job_ < 0; ++j)
       if (L.job_kind[j] == 0) job_ = j;
     all.Tj_max.assign(L.ngpu, -1e300);
@@ -185,10 +188,15 @@ class MetricsSink : public RunSink {
     }
     if (started_) add(win, f);
   }
+  double fastInterval() const override { return power_interval_; }
+  void fastRow(const OutputFrame& f) override {
+    if (grid.active()) grid.fastRow(f);
+  }
   // the window used: `win` once it started, else the whole run
   const Acc& window() const { return started_ ? win : all; }
   Acc all, win;
   Cum end;
+  GridMeter grid;  // the meter from the grid section's start (power_interval > 0)
 
  private:
   bool steady(const OutputFrame& f) {
@@ -262,7 +270,7 @@ class MetricsSink : public RunSink {
   }
   const RunLayout* L_ = nullptr;
   std::vector<Obs> map_ids_;  // the bottleneck map's series, sweepMapMetrics order
-  double from_ = 0, prev_last_ = 0;
+  double from_ = 0, prev_last_ = 0, power_interval_ = 0;
 
  public:
   int job() const { return job_; }  // the first training job (-1: none)
@@ -660,12 +668,13 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     settings.output_interval = s.output_interval;
     settings.allow_large = s.allow_large;
     const double duration = s.duration > 0 ? s.duration : sc.duration;
-    MetricsSink sink(s.metrics_from >= 0 ? s.metrics_from : defaultMetricsFrom(duration));
+    MetricsSink sink(s.metrics_from >= 0 ? s.metrics_from : defaultMetricsFrom(duration),
+                     s.power_interval);
     std::unique_ptr<Hdf5Sink> h5;
     std::vector<RunSink*> sinks{&sink};
     if (!series_path.empty()) {
       std::filesystem::create_directories(std::filesystem::path(series_path).parent_path());
-      h5 = std::make_unique<Hdf5Sink>(series_path);
+      h5 = std::make_unique<Hdf5Sink>(series_path, 10, s.power_interval);
       h5->allowLarge(s.allow_large);
       sinks.push_back(h5.get());
     }
@@ -781,6 +790,25 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     x["critical_events"] = critical;
     x["epo_events"] = epo;
     x["job_failures"] = job_failures;
+    // the site at the meter (power_interval > 0; docs/models/grid.md): as the case's own /grid
+    if (const GridReport g = sink.grid.finish(); g.valid) {
+      x["grid_peak_to_peak"] = g.value(GridCol::PeakToPeak);
+      x["grid_swing_fraction"] = g.value(GridCol::SwingFraction);
+      x["grid_max_rise_window"] = g.value(GridCol::MaxRiseWindow);
+      x["grid_max_fall_window"] = g.value(GridCol::MaxFallWindow);
+      x["grid_ramp_met"] = g.value(GridCol::RampMet);
+      x["grid_peak_frequency"] = g.value(GridCol::PeakFrequency);
+      x["grid_peak_amplitude"] = g.value(GridCol::PeakAmplitude);
+      // the bands with a limit: all met, and the largest RMS over its limit
+      const auto& rms = g.vec(GridCol::BandRms);
+      const auto& lim = g.vec(GridCol::BandLimit);
+      double worst = kNaN;
+      for (std::size_t b = 0; b < rms.size() && b < lim.size(); ++b)
+        if (lim[b] > 0)
+          worst = std::isnan(worst) ? rms[b] / lim[b] : std::max(worst, rms[b] / lim[b]);
+      x["grid_band_worst"] = worst;
+      x["grid_bands_met"] = std::isnan(worst) ? kNaN : double(worst <= 1.0);
+    }
     const bool stalled = std::any_of(res.events.begin(), res.events.end(),
                                      [](const EventRecord& e) { return e.kind == "job_stalled"; });
     r.status = !res.ok                                                    ? "solver_failed"

@@ -380,6 +380,65 @@ TEST_CASE("a sweep with series: true keeps every case's run file", "[sweep][cli]
   std::filesystem::remove_all(dir);
 }
 
+// the sweep's power_interval: every case samples the meter and /cases carries its grid metrics
+// (docs/models/grid.md); the ramp limit a parameter: exceeded at 1 kW/s, met at 100 MW/s, the
+// same swing in both; without power_interval the columns are NaN
+TEST_CASE("sweep power_interval: the grid metrics of each case in /cases", "[sweep][grid]") {
+  // the pod with a grid section (a sweep path must name a key of the base file)
+  const std::string dir = (std::filesystem::temp_directory_path() / "dctwin_sweep_grid").string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    std::ifstream in(kFacilities + "/pod_gb200.yaml");
+    std::ofstream out(dir + "/pod_grid.yaml");
+    out << in.rdbuf() << "\ngrid: {ramp_limit: 1 kW/s, start: 290 s}\n";
+  }
+  const std::string body = R"(facility: pod_grid.yaml
+duration: 7 min
+output_interval: 60 s
+power_interval: 0.1 s
+sampling: list
+parameters:
+  - path: facility.grid.ramp_limit
+    values: ["1 kW/s", "100 MW/s"]
+)";
+  SweepSpec s = loadSweepFromString(body, "s.yaml", dir);
+  CHECK(s.power_interval == 0.1);
+  const auto r = runSweep(s, expandCases(s), {}, 2, 0, nullptr);
+  REQUIRE(r.size() == 2);
+  for (const auto& c : r) {
+    INFO(c.status << ": " << c.error);
+    REQUIRE(c.ok);
+  }
+  const auto& a = r[0].metrics;
+  const auto& b = r[1].metrics;
+  CHECK(a.at("grid_ramp_met") == 0);
+  CHECK(b.at("grid_ramp_met") == 1);
+  // the pod's swing: its job's compute against its bubbles and collectives, a few hundred kW at a
+  // period of its ~3.9 s iteration
+  CHECK(a.at("grid_peak_to_peak") > 3e5);
+  CHECK(a.at("grid_peak_to_peak") == b.at("grid_peak_to_peak"));
+  CHECK(a.at("grid_swing_fraction") > 0.3);
+  CHECK(a.at("grid_swing_fraction") < 1);
+  CHECK(a.at("grid_max_rise_window") > 1e3);
+  CHECK(a.at("grid_peak_frequency") == Approx(1 / 3.9).epsilon(0.1));
+  CHECK(a.at("grid_peak_amplitude") > 0);
+  CHECK(std::isnan(a.at("grid_bands_met")));  // the default bands carry no limit
+  CHECK(std::isnan(a.at("grid_band_worst")));
+  CHECK(sweepMetricBasis("grid_peak_to_peak") == "grid span");
+  // without power_interval: no meter, NaN
+  std::string slow = body;
+  slow.replace(slow.find("power_interval: 0.1 s\n"), 22, "");
+  SweepSpec s2 = loadSweepFromString(slow, "s.yaml", dir);
+  CHECK(s2.power_interval == 0);
+  const auto r2 = runSweep(s2, expandCases(s2), {}, 1, 0, nullptr);
+  REQUIRE(r2.size() == 2);
+  REQUIRE(r2[0].ok);
+  CHECK(std::isnan(r2[0].metrics.at("grid_peak_to_peak")));
+  CHECK(std::isnan(r2[0].metrics.at("grid_ramp_met")));
+  std::filesystem::remove_all(dir);
+}
+
 TEST_CASE("sweep metrics skip the start-up, each has its own description", "[sweep]") {
   const std::string body = R"(facility: pod_gb200.yaml
 duration: 20 min
