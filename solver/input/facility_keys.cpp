@@ -11,6 +11,7 @@ namespace dctwin::keys {
 const Range kVolumeFlow{0, 100, true, true, "> 0 and < 100 m3/s"};
 const Range kMassFlow{0, 1e5, true, true, "> 0 and < 100000 kg/s"};
 const Range kSeriesTime{0, 1e9, false, false, ">= 0 s and <= 1e9 s"};
+const Range kGpuPower{0, 1e5, true, true, "> 0 W and < 100 kW"};
 
 namespace {
 
@@ -34,7 +35,6 @@ const Range kEfficiency{0, 1, true, false, "> 0 and <= 1"};
 const Range kLawExponent{1, 3, false, false, "between 1 and 3"};
 const Range kKv{0, 1e4, true, true, "> 0 and < 10000"};
 const Range kGain{0, 100, true, false, "> 0 and <= 100"};
-const Range kGpuPower{0, 1e5, true, true, "> 0 W and < 100 kW"};
 const Range kGpuPowerOrZero{0, 1e5, false, true, ">= 0 W and < 100 kW"};
 const Range kClock{0, 1e11, true, true, "> 0 and < 100 GHz"};
 const Range kBytes{0, 1e16, true, true, "> 0"};
@@ -1465,43 +1465,15 @@ const Section& facilityFile() {
   return kFacility;
 }
 
-//---------------------------------------------------------------------------------------------
-// estimate files (dctwin estimate, docs/models/job.md): training jobs on given hardware, no
-// facility; also the validation suite of published runs (tests/validation/training_runs.yaml)
-
-const Section kEstimateCase{
-    "estimate.cases",
-    "one training job on a GPU type, without a facility",
-    {name("id").req().docs("unique among the cases"),
-     text("source").docs("where the configuration and the measurement come from"), text("url"),
-     text("notes"), name("gpu").req().docs("GPU type of data/catalog/gpus"),
-     integer("gpus", 1, 10000000).req().docs("GPUs of the job"),
-     integer("nvlink_domain", 1, 100000)
-         .dflt("the GPU type's nvlink_domain")
-         .docs("GPUs of one NVLink domain"),
-     map("workload", kWorkload).req().docs("as a facility job's workload"),
-     map("gpu_memory", kGpuMemory)
-         .dflt("the GPU type's")
-         .docs("the GPUs' HBM capacity and bandwidth"),
-     map("fabric", kFabric).dflt("the facility defaults, NVLink bandwidth from the GPU type"),
-     quantity("gpu_power_cap", Dim::Power, kGpuPower)
-         .dflt("the GPU's tdp")
-         .docs("per-GPU limit, within the GPU's power_limit_min ... power_limit_max: the compute "
-               "kernels run at the clock the GPU holds there (docs/models/job.md \"Power limit\")"),
-     quantity("measured_step_time", Dim::Time, {0, 1e6, true, false, "> 0 s"})
-         .docs("published measured (or derived) step time: compared with the estimate"),
-     text("measured_as").docs("what was published and how the step time follows from it"),
-     choice("confidence", {"high", "medium", "low"}).docs("of the measurement's reading"),
-     list("tags", nullptr, "tags", 0).docs("e.g. weak_scaling groups")}};
-
-const Section kEstimateFile{
-    "estimate",
-    "dctwin estimate FILE: training jobs estimated on given hardware (docs/models/job.md)",
-    {integer("dctwin_estimate", 1, 1).req().docs("format version"), text("description"),
-     list("cases", &kEstimateCase, "cases", 1).req()}};
-
-const Section& estimateFile() {
-  return kEstimateFile;
+// the sections an estimate file's cases share with a facility's jobs (estimate_keys.cpp)
+const Section& workloadSection() {
+  return kWorkload;
+}
+const Section& gpuMemorySection() {
+  return kGpuMemory;
+}
+const Section& fabricSection() {
+  return kFabric;
 }
 
 const Section& catalogSection(std::string_view kind) {

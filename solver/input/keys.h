@@ -90,10 +90,16 @@ struct Section {
   std::vector<std::string> names() const;
 };
 
-// ranges the reader itself applies: flows (by kind) and series times
-extern const Range kVolumeFlow, kMassFlow, kSeriesTime;
+// ranges the reader itself applies: flows (by kind) and series times; and a GPU's power cap
+// (facility jobs and racks, estimate cases)
+extern const Range kVolumeFlow, kMassFlow, kSeriesTime, kGpuPower;
 // the map form of a time series (steps, series, csv, unit)
 const Section& seriesSection();
+// a facility job's workload, a rack type's gpu_memory and the fabric section: an estimate file's
+// cases take them as they are (estimate_keys.cpp)
+const Section& workloadSection();
+const Section& gpuMemorySection();
+const Section& fabricSection();
 // the facility's heat-rejection plant (plant_keys.cpp)
 const Section& plantSection();
 

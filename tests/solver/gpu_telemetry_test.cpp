@@ -72,8 +72,9 @@ Table readCsv(const std::string& path) {
   return t;
 }
 
-GpuParams h200FromCatalog() {
-  const std::string text = R"(dctwin: 1
+// one rack of the H200 boards' GPU type (the cooling is not the boards')
+std::string h200FacilityText() {
+  return R"(dctwin: 1
 name: telemetry
 site: {ambient_temperature: 25 degC}
 facility_water: {supply_temperature: 32 degC, differential_pressure: 200 kPa}
@@ -88,6 +89,10 @@ rack_types:
 racks:
   - {name: A01, cdu: cdu1, type: hgx_h200, row: A, index: 1}
 )";
+}
+
+GpuParams h200FromCatalog() {
+  const std::string text = h200FacilityText();
   FacilitySpec s = loadFacilityFromString(text, "telemetry.yaml");
   REQUIRE(s.gpus.count("h200_sxm"));
   return s.gpus.at("h200_sxm");
@@ -393,21 +398,7 @@ TEST_CASE("step model: a lower power limit slows the GEMMs as measured",
 // of one 1 s compute phase at the default limit, capped at 450 W from the start: at its steady
 // clock the iteration takes 1 / that rate, where the clock alone would give 1 / c
 TEST_CASE("a stall share slows the compute less than the clock", "[gpu][telemetry][job_model]") {
-  const std::string text = R"(dctwin: 1
-name: telemetry
-site: {ambient_temperature: 25 degC}
-facility_water: {supply_temperature: 32 degC, differential_pressure: 200 kPa}
-cdus:
-  - name: cdu1
-    model: vertiv_xdu1350
-    piping:
-      supply: {length: 10 m, diameter: 80 mm}
-      return: {length: 10 m, diameter: 80 mm}
-rack_types:
-  - {name: hgx_h200, base: gb200_nvl72, gpu: h200_sxm}
-racks:
-  - {name: A01, cdu: cdu1, type: hgx_h200, row: A, index: 1}
-jobs:
+  const std::string text = h200FacilityText() + R"(jobs:
   - name: train
     racks: all
     start: 0 s
