@@ -745,7 +745,60 @@ struct PySweepTable {
   std::string source;
   std::size_t rows = 0;
   py::object ensemble = py::none();  // a PyEnsemble for a sweep with replicates
+  py::object jobs = py::none();      // a PyJobs: the /case_jobs table
 };
+
+// a sweep's per-job table (docs/sweep-format.md "Per-job metrics"): one row per case and job
+struct PyJobs {
+  py::dict table, units, basis;
+  std::size_t rows = 0;
+};
+
+PyJobs jobsOf(const std::vector<SweepColumn>& cols) {
+  PyJobs J;
+  for (const SweepColumn& c : cols) {
+    const py::str k(c.name);
+    if (c.is_text) {
+      J.table[k] = c.text;
+      J.rows = c.text.size();
+    } else {
+      if (c.name == "case")
+        J.table[k] = integers(std::vector<long long>(c.numbers.begin(), c.numbers.end()));
+      else
+        J.table[k] = doubles(c.numbers);
+      J.rows = c.numbers.size();
+    }
+    J.units[k] = c.unit;
+    J.basis[k] = c.basis;
+  }
+  return J;
+}
+
+// the same table from a sweep run in this process (the columns /case_jobs has)
+PyJobs jobsOf(const std::vector<CaseResult>& results) {
+  std::vector<SweepColumn> cols(3);
+  cols[0].name = "case";
+  cols[1].name = "job";
+  cols[2].name = "kind";
+  cols[1].is_text = cols[2].is_text = true;
+  const auto& metrics = sweepJobMetrics();
+  for (std::size_t i = 1; i < metrics.size(); ++i) {
+    SweepColumn c;
+    c.name = metrics[i].first;
+    c.unit = metrics[i].second;
+    c.basis = sweepJobMetricBasis(c.name);
+    cols.push_back(std::move(c));
+  }
+  for (const auto& r : results)
+    for (std::size_t j = 0; j < r.job_names.size(); ++j) {
+      cols[0].numbers.push_back(r.index);
+      cols[1].text.push_back(r.job_names[j]);
+      cols[2].text.push_back(jobKindName(r.job_metrics[j][0]));
+      for (std::size_t i = 1; i < metrics.size(); ++i)
+        cols[2 + i].numbers.push_back(r.job_metrics[j][i]);
+    }
+  return jobsOf(cols);
+}
 
 // an ensemble's /ensemble table (docs/sweep-format.md "Ensembles"): one row per design point
 struct PyEnsemble {
@@ -801,6 +854,7 @@ PySweepTable sweepTable(const ResultsData& d) {
   for (const auto& [k, v] : d.text_attributes) T.attributes[py::str(k)] = v;
   for (const auto& [k, v] : d.number_attributes) T.attributes[py::str(k)] = v;
   if (auto cols = ensembleColumns(d); !cols.empty()) T.ensemble = py::cast(ensembleOf(cols));
+  if (auto cols = sweepJobColumns(d); !cols.empty()) T.jobs = py::cast(jobsOf(cols));
   return T;
 }
 
@@ -1476,6 +1530,29 @@ PYBIND11_MODULE(dctwin, m) {
                std::to_string(E.table.size()) + " columns>";
       });
 
+  py::class_<PyJobs>(m, "JobsTable",
+                     "A sweep's per-job table (/case_jobs, docs/sweep-format.md \"Per-job "
+                     "metrics\"): one row per case and job; columns case, job, kind, gpus, "
+                     "throughput_ratio, step_time, tokens_per_second, mfu, map_<part>, ...")
+      .def("__getitem__",
+           [](const PyJobs& J, const std::string& k) {
+             if (!J.table.contains(k)) throw py::key_error(k);
+             return J.table[py::str(k)];
+           })
+      .def("__len__", [](const PyJobs& J) { return J.rows; })
+      .def("keys", [](const PyJobs& J) { return J.table.attr("keys")(); })
+      .def_readonly("table", &PyJobs::table)
+      .def_readonly("units", &PyJobs::units)
+      .def_readonly("basis", &PyJobs::basis)
+      .def(
+          "to_pandas", [](const PyJobs& J) { return pandasFrame(J.table, J.units, J.basis); },
+          "The table as a pandas DataFrame, one row per case and job (units and basis in "
+          ".attrs).")
+      .def("__repr__", [](const PyJobs& J) {
+        return "<dctwin.JobsTable: " + std::to_string(J.rows) + " row(s), " +
+               std::to_string(J.table.size()) + " columns>";
+      });
+
   py::class_<PySweepTable>(m, "SweepTable",
                            "A sweep's /cases table read from its file (read_results): one entry "
                            "per case in each column (numpy arrays; lists of str for status, "
@@ -1494,6 +1571,9 @@ PYBIND11_MODULE(dctwin, m) {
       .def_readonly("source", &PySweepTable::source)
       .def_readonly("ensemble", &PySweepTable::ensemble,
                     "an ensemble sweep's /ensemble table (EnsembleTable), None without replicates")
+      .def_readonly("jobs", &PySweepTable::jobs,
+                    "the per-job table /case_jobs (JobsTable): each job of each case; None in a "
+                    "file from a dctwin before it")
       .def(
           "to_pandas", [](const PySweepTable& T) { return pandasFrame(T.table, T.units, T.basis); },
           "The table as a pandas DataFrame, one row per case (units and basis in .attrs).")
@@ -1591,6 +1671,10 @@ PYBIND11_MODULE(dctwin, m) {
             return pandasFrame(R.table, R.units, basis);
           },
           "The metrics table as a pandas DataFrame, one row per case (units and basis in .attrs).")
+      .def(
+          "jobs", [](const PySweepResult& R) { return jobsOf(R.results); },
+          "Every job's metrics, one row per case and job (JobsTable, as /case_jobs of the "
+          "file): step time, tokens/s, MFU, throughput and map shares of each job.")
       .def(
           "ensemble",
           [](const PySweepResult& R) -> py::object {

@@ -765,7 +765,7 @@ int main(int argc, char** argv) {
 
   std::string export_file, export_out;
   std::vector<std::string> export_series;
-  bool export_long = false, export_full = false, export_ensemble = false;
+  bool export_long = false, export_full = false, export_ensemble = false, export_jobs = false;
   CLI::App* exporter = app.add_subcommand(
       "export",
       "Write series of a run's results file, or a sweep's /cases table, as CSV for spreadsheets "
@@ -789,6 +789,12 @@ int main(int argc, char** argv) {
   exporter->add_flag("--ensemble", export_ensemble,
                      "A sweep file's /ensemble table (replicates: mean, std, p5, p95 of every "
                      "metric per design point) instead of its /cases table");
+  exporter
+      ->add_flag("--jobs", export_jobs,
+                 "A sweep file's /case_jobs table (each job's step time, tokens/s, MFU, "
+                 "throughput and map shares, one row per case and job) instead of its /cases "
+                 "table")
+      ->excludes("--ensemble");
   exporter->add_flag("--full-width", export_full,
                      "Every selected column in the wide table, past the 16384 columns a "
                      "spreadsheet opens (default: the series that fit, with a warning)");
@@ -914,6 +920,12 @@ int main(int argc, char** argv) {
           throw CLI::ValidationError("--ensemble", export_file +
                                                        " has no /ensemble table: its sweep has no "
                                                        "replicates (docs/sweep-format.md)");
+        const auto jobs =
+            export_jobs ? dctwin::sweepJobColumns(d) : std::vector<dctwin::SweepColumn>{};
+        if (export_jobs && jobs.empty())
+          throw CLI::ValidationError("--jobs", export_file +
+                                                   " has no /case_jobs table: a sweep file from "
+                                                   "a dctwin before the per-job metrics");
         std::ofstream file;
         if (!export_out.empty()) {
           file.open(export_out, std::ios::binary);
@@ -921,12 +933,18 @@ int main(int argc, char** argv) {
         }
         if (export_ensemble) {
           dctwin::writeColumnsCsv(ensemble, export_out.empty() ? std::cout : file);
+        } else if (export_jobs) {
+          dctwin::writeColumnsCsv(jobs, export_out.empty() ? std::cout : file);
         } else {
           dctwin::writeSweepCsv(d, export_out.empty() ? std::cout : file);
         }
         if (!export_out.empty() && !file) throw std::runtime_error("cannot write " + export_out);
         return 0;
       }
+      if (export_jobs)
+        throw CLI::ValidationError("--jobs", export_file +
+                                                 " is a run's results file: --jobs is for a "
+                                                 "sweep file (a run's jobs are its /job series)");
       if (export_ensemble)
         throw CLI::ValidationError("--ensemble", export_file +
                                                      " is a run's results file: --ensemble is for "

@@ -124,7 +124,7 @@ struct Reader {
     static const char* const kNames[] = {"/names", "/row",  "/type", "/index", "/cdu",
                                          "/rack",  "/tray", "/slot", "/job",   "/busway"};
     if (p == "/time" || p.rfind("/events/", 0) == 0 || p.rfind("/cases/", 0) == 0 ||
-        p.rfind("/ensemble/", 0) == 0)
+        p.rfind("/case_jobs/", 0) == 0 || p.rfind("/ensemble/", 0) == 0)
       return true;
     for (const char* n : kNames) {
       const std::size_t k = std::strlen(n);

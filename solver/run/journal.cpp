@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdint>
@@ -24,6 +25,8 @@ namespace dctwin {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// the longest journal line read (a case's metrics and its jobs'; about 1 kB per job)
+constexpr std::size_t kMaxJournalLine = std::size_t{16} << 20;
 LoadFailure failure(const SourceLoc& loc, const std::string& value, const std::string& msg) {
   return LoadFailure({LoadError{loc, value, msg}});
 }
@@ -200,6 +203,81 @@ const std::vector<MetricRow>& metricTable() {
 }
 }  // namespace
 
+//---------------------------------------------------------------------------------------------
+// The per-job metrics (/case_jobs), one row each as the case metrics; every job of the case's
+// facility gets a row of them per case, so that a hall or campus with several jobs can compare
+// each job across the cases (the /cases columns keep the first training job's).
+namespace {
+const std::vector<MetricRow>& jobMetricTable() {
+  static const std::vector<MetricRow> table = [] {
+    std::vector<MetricRow> t{
+        {"kind", "1", "whole run",
+         "the job's kind: 0 training, 1 inference, 2 trace replay (/case_jobs/kind has the word)"},
+        {"gpus", "1", "whole run", "GPUs the job runs on"},
+        {"throughput_ratio", "1", "window ratio",
+         "training job: reference iteration time / mean time of its iterations completed in the "
+         "window"},
+        {"progress_ratio", "1", "window ratio",
+         "training job: iterations completed in the window x reference iteration time / the "
+         "window's length (stalls count)"},
+        {"throughput_lost", "1", "window ratio", "training job: 1 - throughput_ratio"},
+        {"iterations", "1", "window total", "training job: iterations completed in the window"},
+        {"step_time_model", "s", "",
+         "described training job: the step model's nominal step time (/job/model/step_time)"},
+        {"step_time", "s", "window mean",
+         "described training job: mean iteration time achieved in the window"},
+        {"tokens_per_second", "1/s", "window mean",
+         "described training job: tokens per second achieved in the window (the step model's "
+         "tokens per iteration / step_time)"},
+        {"mfu", "1", "window mean",
+         "described training job: model FLOPs utilisation achieved in the window (the step "
+         "model's FLOPs per iteration / (step_time x GPUs x dense BF16 peak))"},
+        {"memory_per_gpu", "B", "",
+         "described training job: the step model's memory per GPU on its most loaded stage"},
+    };
+    for (const SweepMapMetric& m : sweepMapMetrics()) {
+      const std::string what = m.path.substr(10);
+      t.push_back({m.name, "1", "window ratio",
+                   m.wait ? "training job: share of its GPUs' time in the window spent waiting at "
+                            "barriers for a straggler held back by '" +
+                                what + "'"
+                          : "training job: share of its GPUs' time in the window in the "
+                            "bottleneck map's part '" +
+                                what + "'"});
+    }
+    return t;
+  }();
+  return table;
+}
+}  // namespace
+
+const std::vector<std::pair<std::string, std::string>>& sweepJobMetrics() {
+  static const std::vector<std::pair<std::string, std::string>> m = [] {
+    std::vector<std::pair<std::string, std::string>> v;
+    for (const MetricRow& r : jobMetricTable()) v.emplace_back(r.name, r.unit);
+    return v;
+  }();
+  return m;
+}
+
+const std::string& sweepJobMetricDescription(const std::string& name) {
+  static const std::string none = "per-job metric of each case (docs/sweep-format.md)";
+  for (const MetricRow& r : jobMetricTable())
+    if (r.name == name) return r.description;
+  return none;
+}
+
+const std::string& sweepJobMetricBasis(const std::string& name) {
+  static const std::string other = "window";
+  for (const MetricRow& r : jobMetricTable())
+    if (r.name == name) return r.basis.empty() ? other : r.basis;
+  return other;
+}
+
+const char* jobKindName(double kind) {
+  return kind == 0 ? "training" : kind == 1 ? "inference" : kind == 2 ? "trace" : "";
+}
+
 const std::vector<SweepMapMetric>& sweepMapMetrics() {
   static const std::vector<SweepMapMetric> v = [] {
     std::vector<SweepMapMetric> out;
@@ -286,8 +364,9 @@ std::string caseOutcome(const CaseResult& r) {
 //---------------------------------------------------------------------------------------------
 // journal (docs/sweep-format.md "Journal"): a header naming the journal version, the sweep's
 // fingerprint and its number of cases, then one line per finished case:
-//   index <TAB> ok|failed <TAB> wall <TAB> v1,v2,... (metric order, %.17g) <TAB> escaped error
-//   <TAB> #checksum
+//   index <TAB> status <TAB> wall <TAB> v1,v2,... (metric order, %.17g) <TAB> jobs <TAB>
+//   escaped error <TAB> #checksum
+// jobs: name=v1,v2,... (sweepJobMetrics order) per job, joined by ';', the names %-escaped
 // the checksum (FNV-1a 32 bit, hex) covers everything before its tab, so a line cut anywhere or
 // changed by hand is not taken for a result
 namespace {
@@ -340,7 +419,57 @@ std::string fingerprint(const SweepSpec& s) {
   file("facility", s.facility_path);
   if (!s.scenario_path.empty()) file("scenario", s.scenario_path);
   paramFiles(s, file);
-  return "dctwin-sweep-journal 5 " + std::to_string(h);
+  return "dctwin-sweep-journal 6 " + std::to_string(h);
+}
+// a job name in the jobs field: the field's separators and %, as %XX
+std::string escapeName(const std::string& n) {
+  std::string o;
+  char b[4];
+  for (char ch : n)
+    if (ch == '%' || ch == ';' || ch == '=' || ch == ',' || ch == '\t' || ch == '\n' ||
+        ch == '\r') {
+      std::snprintf(b, sizeof b, "%%%02X", static_cast<unsigned char>(ch));
+      o += b;
+    } else {
+      o += ch;
+    }
+  return o;
+}
+bool unescapeName(const std::string& e, std::string& n) {
+  n.clear();
+  for (std::size_t i = 0; i < e.size(); ++i) {
+    if (e[i] != '%') {
+      n += e[i];
+      continue;
+    }
+    if (i + 2 >= e.size() || !std::isxdigit(static_cast<unsigned char>(e[i + 1])) ||
+        !std::isxdigit(static_cast<unsigned char>(e[i + 2])))
+      return false;
+    n += static_cast<char>(std::stoi(e.substr(i + 1, 2), nullptr, 16));
+    i += 2;
+  }
+  return true;
+}
+// numbers as the journal writes them: %.17g, or nan
+void appendNumbers(std::string& out, const std::vector<double>& v) {
+  char b[64];
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (std::isnan(v[i]))
+      std::snprintf(b, sizeof b, "nan");
+    else
+      std::snprintf(b, sizeof b, "%.17g", v[i]);
+    if (i) out += ',';
+    out += b;
+  }
+}
+bool parseNumber(const std::string& v, double& x) {
+  if (v == "nan") {
+    x = kNaN;
+    return true;
+  }
+  std::size_t used = 0;
+  x = std::stod(v, &used);  // (throws on no number; the caller catches)
+  return used == v.size();
 }
 std::string escape(const std::string& e) {
   std::string o;
@@ -391,7 +520,7 @@ class JournalLines {
   bool cut() const { return cut_; }
 
  private:
-  static constexpr std::size_t kMaxLine = std::size_t{1} << 16;
+  static constexpr std::size_t kMaxLine = kMaxJournalLine;
   int fd_;
   char buf_[1 << 16];
   std::size_t pos_ = 0, len_ = 0;
@@ -408,16 +537,14 @@ std::string journalLine(const CaseResult& r) {
   std::snprintf(b, sizeof b, "%.6g", r.wall_seconds);
   out += b;
   out += '\t';
-  bool first = true;
-  for (const auto& [name, unit] : sweepMetrics()) {
-    const double v = r.metrics.at(name);
-    if (std::isnan(v))
-      std::snprintf(b, sizeof b, "nan");
-    else
-      std::snprintf(b, sizeof b, "%.17g", v);
-    if (!first) out += ',';
-    out += b;
-    first = false;
+  std::vector<double> v;
+  for (const auto& [name, unit] : sweepMetrics()) v.push_back(r.metrics.at(name));
+  appendNumbers(out, v);
+  out += '\t';
+  for (std::size_t j = 0; j < r.job_names.size(); ++j) {
+    if (j) out += ';';
+    out += escapeName(r.job_names[j]) + '=';
+    appendNumbers(out, r.job_metrics.at(j));
   }
   out += '\t' + escape(r.error);
   return out + '\t' + checksum(out);
@@ -436,8 +563,8 @@ bool parseJournalLine(const std::string& line, CaseResult& r, std::string* why) 
   std::stringstream ss(line.substr(0, tab));
   std::string x;
   while (std::getline(ss, x, '\t')) f.push_back(x);
-  if (f.size() == 4) f.emplace_back();  // an empty error
-  if (f.size() != 5) return no("not five fields");
+  if (f.size() == 5) f.emplace_back();  // an empty error
+  if (f.size() != 6) return no("not six fields");
   try {
     r = CaseResult{};
     std::size_t used = 0;
@@ -452,15 +579,35 @@ bool parseJournalLine(const std::string& line, CaseResult& r, std::string* why) 
     for (const auto& [name, unit] : sweepMetrics()) {
       std::string v;
       if (!std::getline(vs, v, ',')) return no("fewer metrics than this dctwin writes");
-      r.metrics[name] = v == "nan" ? kNaN : std::stod(v, &used);
-      if (v != "nan" && used != v.size()) return no("a metric is not a number");
+      if (!parseNumber(v, r.metrics[name])) return no("a metric is not a number");
     }
     std::string extra;
     if (std::getline(vs, extra, ',')) return no("more metrics than this dctwin writes");
+    // the jobs: name=v,v,...;...
+    const std::size_t per_job = sweepJobMetrics().size();
+    std::stringstream js(f[4]);
+    std::string job;
+    while (!f[4].empty() && std::getline(js, job, ';')) {
+      const std::size_t eq = job.find('=');
+      std::string name;
+      if (eq == std::string::npos || !unescapeName(job.substr(0, eq), name))
+        return no("a job's metrics without its name");
+      std::vector<double> m;
+      std::stringstream ms(job.substr(eq + 1));
+      std::string v;
+      while (std::getline(ms, v, ',')) {
+        if (m.size() == per_job) return no("more job metrics than this dctwin writes");
+        m.push_back(0);
+        if (!parseNumber(v, m.back())) return no("a job metric is not a number");
+      }
+      if (m.size() != per_job) return no("fewer job metrics than this dctwin writes");
+      r.job_names.push_back(name);
+      r.job_metrics.push_back(std::move(m));
+    }
   } catch (...) {
     return no("a number does not parse");
   }
-  r.error = f[4];
+  r.error = f[5];
   return true;
 }
 
@@ -485,12 +632,12 @@ std::vector<CaseResult> readJournal(const std::string& path, const SweepSpec& s,
   const std::string head = fingerprint(s) + tail;
   if (line != head) {
     // no advice here deletes the journal: the cases it holds are the only copy of their results
-    // versions 1 to 4: another metrics table (5: the common window and the case status)
-    const bool older = line.rfind("dctwin-sweep-journal 1 ", 0) == 0 ||
-                       line.rfind("dctwin-sweep-journal 2 ", 0) == 0 ||
-                       line.rfind("dctwin-sweep-journal 3 ", 0) == 0 ||
-                       line.rfind("dctwin-sweep-journal 4 ", 0) == 0;
-    const bool ours = line.rfind("dctwin-sweep-journal 5 ", 0) == 0;
+    // versions 1 to 5: another metrics table (5: the common window and the case status; 6: the
+    // per-job metrics)
+    bool older = false;
+    for (const char* v : {"1 ", "2 ", "3 ", "4 ", "5 "})
+      older = older || line.rfind(std::string("dctwin-sweep-journal ") + v, 0) == 0;
+    const bool ours = line.rfind("dctwin-sweep-journal 6 ", 0) == 0;
     const bool other_count = ours && line.size() > tail.size() &&
                              line.rfind(" cases=") != std::string::npos &&
                              line.substr(0, line.rfind(" cases=")) == fingerprint(s);
@@ -566,7 +713,13 @@ void appendChecked(const std::string& path, const std::string& text) {
 }  // namespace
 
 void appendJournal(const std::string& path, const CaseResult& r) {
-  appendChecked(path, journalLine(r) + '\n');
+  const std::string line = journalLine(r);
+  if (line.size() >= kMaxJournalLine)  // the reader would refuse it: say so now
+    throw JournalWriteError("case " + std::to_string(r.index) + "'s journal line would take " +
+                            std::to_string(line.size()) + " bytes with its " +
+                            std::to_string(r.job_names.size()) + " jobs' metrics, over the " +
+                            std::to_string(kMaxJournalLine) + " bytes a journal line may hold");
+  appendChecked(path, line + '\n');
 }
 
 void startJournal(const std::string& path, const SweepSpec& s, std::size_t ncases) {

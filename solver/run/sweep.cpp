@@ -156,6 +156,8 @@ class MetricsSink : public RunSink {
     double E_pump = 0, heat_in = 0, throttled = 0, iterations = 0, iteration_sum = 0;
     double E_air_racks = 0;   // air-cooled racks' IT + fan energy
     std::vector<double> map;  // the first training job's bottleneck map (sweepMapMetrics order)
+    // every training job's (others: 0): iterations, their summed time, the map (njob x parts)
+    std::vector<double> job_iterations, job_iteration_sum, job_map;
     // the plant's cumulative rows (a plant section)
     double E_facility = 0, E_it_pue = 0, E_plant_pumps = 0, E_fans = 0, E_chillers = 0;
     double E_cond_fans = 0, water = 0, cost = 0, co2 = 0, t_mode[3] = {0, 0, 0};
@@ -243,11 +245,31 @@ class MetricsSink : public RunSink {
     if (f.has(Obs::EnergyAirRacks)) c.E_air_racks = f.scalar(Obs::EnergyAirRacks);
     if (f.has(Obs::FacilityGpuSecondsThrottled))
       c.throttled = f.scalar(Obs::FacilityGpuSecondsThrottled);
-    if (job_ >= 0 && f.has(Obs::JobTimeCompute))
-      for (const Obs id : map_ids_) c.map.push_back(f.get(id)[job_]);
+    const int nj = L_->njob, nm = int(map_ids_.size());
+    if (nj > 0) {
+      c.job_iterations.assign(nj, 0.0);
+      c.job_iteration_sum.assign(nj, 0.0);
+      const auto n = f.get(Obs::JobIterations), T = f.get(Obs::JobIterationTime);
+      for (int j = 0; j < nj; ++j)
+        if (L_->job_kind[j] == 0) {
+          c.job_iterations[j] = n[j];
+          c.job_iteration_sum[j] = n[j] > 0 ? n[j] * T[j] : 0;
+        }
+      if (f.has(Obs::JobTimeCompute)) {
+        c.job_map.assign(std::size_t(nj) * nm, 0.0);
+        for (int i = 0; i < nm; ++i) {
+          const auto v = f.get(map_ids_[i]);
+          for (int j = 0; j < nj; ++j)
+            if (L_->job_kind[j] == 0) c.job_map[std::size_t(j) * nm + i] = v[j];
+        }
+      }
+    }
     if (job_ >= 0) {
-      c.iterations = f.get(Obs::JobIterations)[job_];
-      c.iteration_sum = c.iterations > 0 ? c.iterations * f.get(Obs::JobIterationTime)[job_] : 0;
+      c.iterations = c.job_iterations[job_];
+      c.iteration_sum = c.job_iteration_sum[job_];
+      if (!c.job_map.empty())
+        c.map.assign(c.job_map.begin() + std::ptrdiff_t(job_) * nm,
+                     c.job_map.begin() + std::ptrdiff_t(job_ + 1) * nm);
     }
     return c;
   }
@@ -704,31 +726,60 @@ CaseResult runCase(const SweepSpec& s, const SweepCase& c, const std::string& fa
     x["T_supply_max"] = finite(w.T_supply_max);
     x["gpu_seconds_throttled"] = model.ngpu > 0 ? e1.throttled - e0.throttled : 0.0;
     x["gpus_shut_down"] = m.gpus_shut_down;
-    for (int j = 0; j < int(m.jobs.size()); ++j)
-      if (const auto& J = m.jobs[j]; J.kind == 0) {
-        const double n = e1.iterations - e0.iterations, T = e1.iteration_sum - e0.iteration_sum;
-        x["throughput_ratio"] = n > 0 && T > 0 ? J.reference_time * n / T : kNaN;
-        x["progress_ratio"] = e1.t > e0.t ? n * J.reference_time / (e1.t - e0.t) : kNaN;
+    // every job's metrics over the window (/case_jobs); the first training job's are also the
+    // /cases columns of the same names
+    const auto& job_cols = sweepJobMetrics();
+    auto col = [&](const char* name) {
+      for (std::size_t i = 0; i < job_cols.size(); ++i)
+        if (job_cols[i].first == name) return i;
+      throw std::logic_error(std::string("no per-job sweep metric ") + name);
+    };
+    const auto& ms = sweepMapMetrics();
+    const std::size_t nm = ms.size(), map0 = col(ms.empty() ? "kind" : ms[0].name.c_str());
+    for (int j = 0; j < model.njob; ++j) {
+      std::vector<double> v(job_cols.size(), kNaN);
+      v[col("kind")] = model.job_kind[j];
+      v[col("gpus")] = model.job_gpus[j];
+      if (model.job_kind[j] == 0 && j < int(m.jobs.size()) && !e1.job_iterations.empty() &&
+          e0.job_iterations.size() == e1.job_iterations.size()) {
+        const auto& J = m.jobs[j];
+        const double n = e1.job_iterations[j] - e0.job_iterations[j];
+        const double T = e1.job_iteration_sum[j] - e0.job_iteration_sum[j];
+        v[col("throughput_ratio")] = n > 0 && T > 0 ? J.reference_time * n / T : kNaN;
+        v[col("progress_ratio")] = e1.t > e0.t ? n * J.reference_time / (e1.t - e0.t) : kNaN;
+        v[col("throughput_lost")] = 1.0 - v[col("throughput_ratio")];
+        v[col("iterations")] = n;
         // the step model's (DCTWIN_JOB_MODEL): nominal, and achieved over the window
         if (model.jobDescribed(j)) {
           const double step = model.jobModel(j, JobCol::StepTime);
           const double achieved = n > 0 && T > 0 ? T / n : kNaN;
-          x["step_time_model"] = step;
-          x["step_time"] = achieved;
-          x["tokens_per_second"] = model.jobModel(j, JobCol::TokensPerSecond) * step / achieved;
-          x["mfu"] = model.jobModel(j, JobCol::Mfu) * step / achieved;
-          x["memory_per_gpu"] = model.jobModel(j, JobCol::MemoryPerGpu);
+          v[col("step_time_model")] = step;
+          v[col("step_time")] = achieved;
+          v[col("tokens_per_second")] =
+              model.jobModel(j, JobCol::TokensPerSecond) * step / achieved;
+          v[col("mfu")] = model.jobModel(j, JobCol::Mfu) * step / achieved;
+          v[col("memory_per_gpu")] = model.jobModel(j, JobCol::MemoryPerGpu);
         }
-        break;
+        // its bottleneck map over the window: each part's share of its GPUs' time (the parts
+        // add up to it), each wait cause's share likewise
+        if (!e1.job_map.empty() && e0.job_map.size() == e1.job_map.size()) {
+          const std::size_t b = std::size_t(j) * nm;
+          double total = 0;
+          for (std::size_t i = 0; i < nm; ++i)
+            if (!ms[i].wait) total += e1.job_map[b + i] - e0.job_map[b + i];
+          for (std::size_t i = 0; i < nm; ++i)
+            v[map0 + i] = total > 0 ? (e1.job_map[b + i] - e0.job_map[b + i]) / total : kNaN;
+        }
       }
-    // the first training job's bottleneck map over the window: each part's share of its GPUs'
-    // time (the parts add up to it), each wait cause's share likewise
-    if (const auto& ms = sweepMapMetrics(); !e1.map.empty() && e0.map.size() == e1.map.size()) {
-      double total = 0;
-      for (std::size_t i = 0; i < ms.size(); ++i)
-        if (!ms[i].wait) total += e1.map[i] - e0.map[i];
-      for (std::size_t i = 0; i < ms.size(); ++i)
-        x[ms[i].name] = total > 0 ? (e1.map[i] - e0.map[i]) / total : kNaN;
+      r.job_names.push_back(model.job_name[j]);
+      r.job_metrics.push_back(std::move(v));
+    }
+    if (const int j = sink.job(); j >= 0) {
+      const auto& v = r.job_metrics[j];
+      for (const char* name : {"throughput_ratio", "progress_ratio", "step_time_model", "step_time",
+                               "tokens_per_second", "mfu", "memory_per_gpu"})
+        x[name] = v[col(name)];
+      for (std::size_t i = 0; i < nm; ++i) x[ms[i].name] = v[map0 + i];
     }
     const double span = e1.t - e0.t;
     const double E_cool = e1.E_pump - e0.E_pump;
@@ -977,6 +1028,13 @@ std::vector<SweepColumn> sweepColumns(const ResultsData& d) {
                       metrics);
 }
 
+std::vector<SweepColumn> sweepJobColumns(const ResultsData& d) {
+  std::vector<std::string> metrics;
+  for (const auto& [name, unit] : sweepJobMetrics())
+    if (name != "kind") metrics.push_back(name);
+  return tableColumns(d, "/case_jobs/", {"case", "job", "kind"}, metrics);
+}
+
 void writeSweepCsv(const ResultsData& d, std::ostream& out) {
   writeColumnsCsv(sweepColumns(d), out);
 }
@@ -1062,6 +1120,33 @@ void writeEnsemble(ResultsFile& f, const SweepSpec& s, const std::vector<SweepCa
     }
 }
 
+}  // namespace
+
+namespace {
+// the per-job table (docs/sweep-format.md "Per-job metrics"): one row per case and job, in case
+// order and each case's job order; a case that did not run has no rows
+void writeCaseJobs(ResultsFile& f, const std::vector<CaseResult>& results) {
+  std::vector<long long> index;
+  std::vector<std::string> job, kind;
+  const auto& cols = sweepJobMetrics();
+  std::vector<std::vector<double>> v(cols.size());
+  for (const auto& r : results)
+    for (std::size_t j = 0; j < r.job_names.size(); ++j) {
+      index.push_back(r.index);
+      job.push_back(r.job_names[j]);
+      const auto& m = r.job_metrics[j];
+      kind.push_back(jobKindName(m[0]));
+      for (std::size_t i = 0; i < cols.size(); ++i) v[i].push_back(m[i]);
+    }
+  f.writeIntVector("/case_jobs/case", index, "the case (a row of /cases: its index)");
+  f.writeStrings("/case_jobs/job", job, "the job's name in the case's facility");
+  f.writeStrings("/case_jobs/kind", kind, "the job's kind: training, inference or trace");
+  for (std::size_t i = 1; i < cols.size(); ++i) {  // (kind as its word, above)
+    const std::string path = "/case_jobs/" + cols[i].first;
+    f.writeVector(path, v[i], cols[i].second, sweepJobMetricDescription(cols[i].first));
+    f.setAttribute(path, "basis", sweepJobMetricBasis(cols[i].first));
+  }
+}
 }  // namespace
 
 void writeSweepResults(const std::string& path, const SweepSpec& s,
@@ -1155,6 +1240,7 @@ void writeSweepResults(const std::string& path, const SweepSpec& s,
     f.writeVector("/cases/" + name, v, unit, sweepMetricDescription(name));
     f.setAttribute("/cases/" + name, "basis", sweepMetricBasis(name));
   }
+  writeCaseJobs(f, results);
   if (s.replicates > 0) writeEnsemble(f, s, cases, results);
   f.close();
 }

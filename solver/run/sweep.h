@@ -34,6 +34,10 @@ struct CaseResult {
   std::string error;
   double wall_seconds = 0;
   std::map<std::string, double> metrics;  // SI; NaN where not applicable
+  // every job of the case's facility, in its order: its name and its metrics (sweepJobMetrics
+  // order, SI, NaN where not applicable); empty for a case that did not run
+  std::vector<std::string> job_names;
+  std::vector<std::vector<double>> job_metrics;
   // stopped part-way by the sweep's cancel (a signal, a journal that cannot be written): not a
   // result, never journaled; the case runs again when the sweep resumes
   bool cancelled = false;
@@ -53,6 +57,14 @@ struct SweepMapMetric {
   bool wait = false;  // a /job/wait cause (a share of barrier_wait), not a part of the time
 };
 const std::vector<SweepMapMetric>& sweepMapMetrics();
+// the per-job metrics of each case, one row per case and job (the /case_jobs table,
+// docs/sweep-format.md): name -> unit in column order; the job's kind (0 training, 1 inference,
+// 2 trace replay) and GPUs, its throughput and described-job rates over the window, its map
+const std::vector<std::pair<std::string, std::string>>& sweepJobMetrics();
+const std::string& sweepJobMetricDescription(const std::string& name);
+const std::string& sweepJobMetricBasis(const std::string& name);
+// the words of a job's kind number (the /case_jobs/kind column)
+const char* jobKindName(double kind);
 // the status words of a case, in order (docs/sweep-format.md "Outcomes")
 const std::vector<std::string>& caseStatuses();
 // a case that ran to its end with its whole load: only these are ranked, fronted and plotted
@@ -173,6 +185,9 @@ struct SweepColumn {
 // written and in SI, the metrics of sweepMetrics(), then any other /cases dataset (a newer
 // dctwin's columns), each of one value per case; throws ResultsError for a ragged table
 std::vector<SweepColumn> sweepColumns(const ResultsData& d);
+// the /case_jobs table, one row per case and job: case, job, kind, then the metrics of
+// sweepJobMetrics() (empty for a sweep file written before it); throws ResultsError when ragged
+std::vector<SweepColumn> sweepJobColumns(const ResultsData& d);
 // the columns of one table group of a sweep file (`group` "/cases/" or "/ensemble/"): the `first`
 // columns in order (none found: not such a table, empty), the parameters as written and in SI,
 // the `middle` columns, then every other dataset of the group; throws ResultsError for a ragged

@@ -41,6 +41,21 @@ def test_grid_sweep_equals_the_cli(pod, cli, tmp_path):
     with h5py.File(mine, "r") as f:
         np.testing.assert_array_equal(f["/cases/T_supply_max"][()], res["T_supply_max"])
 
+    # every job's metrics: one row per case and job, the same from the run and from the file;
+    # the pod's one job is the /cases columns' first training job
+    jobs = res.jobs()
+    assert len(jobs) == 2 and jobs["case"].tolist() == [0, 1]
+    assert jobs["job"] == ["llm_training", "llm_training"] and jobs["kind"][0] == "training"
+    assert jobs.units["step_time"] == "s" and jobs.basis["step_time"] == "window mean"
+    np.testing.assert_array_equal(jobs["step_time"], res["step_time"])
+    np.testing.assert_array_equal(jobs["map_compute"], res["map_compute"])
+    table = dctwin.read_results(str(out))
+    assert table.jobs is not None and len(table.jobs) == 2
+    np.testing.assert_array_equal(table.jobs["tokens_per_second"], jobs["tokens_per_second"])
+    csv = subprocess.run([cli, "export", str(out), "--jobs"], check=True, capture_output=True,
+                         text=True).stdout.splitlines()
+    assert csv[0].startswith("case,job,kind,gpus,") and len(csv) == 3
+
     # the sweep file itself, run from Python
     again = dctwin.Sweep.load(yaml).run(threads=1, max_cases=1)
     assert len(again) == 1

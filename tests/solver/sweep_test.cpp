@@ -720,3 +720,108 @@ TEST_CASE("dctwin sweep: a missing output folder is found before the first case"
   CHECK_THAT(out, Catch::Contains("does not exist"));
   CHECK_THAT(out, !Catch::Contains("case 0"));
 }
+
+TEST_CASE("sweep: every job's metrics in /case_jobs, the first training job's also in /cases",
+          "[sweep][jobs]") {
+  // the pod as two jobs: the described Llama 3 70B on racks A01-A04 (dp 9) and a fixed-phase
+  // training job on A05-A08
+  const std::string dir = (std::filesystem::temp_directory_path() / "dctwin_sweep_jobs").string();
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  {
+    std::ifstream in(kFacilities + "/pod_gb200.yaml");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    const auto a = text.find("    racks: all\n");
+    REQUIRE(a != std::string::npos);
+    text.replace(a, 15, "    racks: [A01, A02, A03, A04]\n");
+    const auto b = text.find("\nracks:\n");
+    REQUIRE(b != std::string::npos);
+    text.insert(b,
+                "\n  - {name: fixed_phase, racks: [A05, A06, A07, A08], start: 5 min, phases: "
+                "default}\n");
+    std::ofstream out(dir + "/pod_two_jobs.yaml");
+    out << text;
+  }
+  const std::string body = R"(facility: pod_two_jobs.yaml
+duration: 12 min
+output_interval: 30 s
+metrics_from: 8 min
+sampling: list
+parameters:
+  - path: facility.facility_water.supply_temperature
+    values: ["25 degC", "40 degC"]
+)";
+  SweepSpec s = loadSweepFromString(body, "s.yaml", dir);
+  const auto r = runSweep(s, expandCases(s), {}, 2, 0, nullptr);
+  REQUIRE(r.size() == 2);
+  const auto& cols = sweepJobMetrics();
+  auto at = [&](const CaseResult& c, int j, const std::string& name) {
+    for (std::size_t i = 0; i < cols.size(); ++i)
+      if (cols[i].first == name) return c.job_metrics.at(std::size_t(j)).at(i);
+    FAIL("no per-job metric " << name);
+    return 0.0;
+  };
+  for (const auto& c : r) {
+    INFO(c.status << ": " << c.error);
+    REQUIRE(c.ok);
+    REQUIRE(c.job_names == std::vector<std::string>{"llm_training", "fixed_phase"});
+    // both train; the described one has its step model's rates, the fixed-phase one none
+    CHECK(at(c, 0, "kind") == 0);
+    CHECK(at(c, 0, "gpus") == 288);
+    CHECK(at(c, 1, "gpus") == 288);
+    CHECK(at(c, 0, "iterations") > 10);
+    CHECK(at(c, 1, "iterations") > 10);
+    CHECK(at(c, 0, "step_time") > at(c, 0, "step_time_model"));
+    CHECK(at(c, 0, "tokens_per_second") * at(c, 0, "step_time") ==
+          Approx(4718592.0).epsilon(1e-12));
+    CHECK(std::isnan(at(c, 1, "step_time")));
+    CHECK(std::isnan(at(c, 1, "mfu")));
+    for (int j = 0; j < 2; ++j) {
+      CHECK(at(c, j, "throughput_ratio") > 0.5);
+      CHECK(at(c, j, "throughput_ratio") <= 1.0 + 1e-9);
+      CHECK(at(c, j, "throughput_lost") == Approx(1 - at(c, j, "throughput_ratio")));
+      double parts = 0;
+      for (const SweepMapMetric& m : sweepMapMetrics())
+        if (!m.wait) parts += at(c, j, m.name);
+      CHECK(parts == Approx(1.0).epsilon(1e-9));
+    }
+    // the /cases columns are the first training job's row
+    for (const char* name :
+         {"throughput_ratio", "step_time", "tokens_per_second", "mfu", "map_compute", "map_bubble"})
+      CHECK(c.metrics.at(name) == at(c, 0, name));
+    CHECK(c.metrics.at("iterations") == at(c, 0, "iterations"));
+  }
+  // the per-job rows survive the journal, and the file's /case_jobs reads back as written
+  CaseResult back;
+  REQUIRE(parseJournalLine(journalLine(r[1]), back));
+  CHECK(back.job_names == r[1].job_names);
+  REQUIRE(back.job_metrics.size() == 2);
+  for (std::size_t i = 0; i < cols.size(); ++i) {
+    const double x = r[1].job_metrics[0][i], y = back.job_metrics[0][i];
+    CHECK((x == y || (std::isnan(x) && std::isnan(y))));
+  }
+  const std::string out = dir + "/out.h5";
+  writeSweepResults(out, s, expandCases(s), r);
+  ResultsReadOptions ro;
+  ro.sweep = true;
+  const auto jobs = sweepJobColumns(readResults(out, ro));
+  REQUIRE(jobs.size() == cols.size() + 2);  // case, job, kind as its word, the others
+  CHECK(jobs[0].name == "case");
+  CHECK(jobs[0].numbers == std::vector<double>{0, 0, 1, 1});
+  CHECK(jobs[1].text ==
+        std::vector<std::string>{"llm_training", "fixed_phase", "llm_training", "fixed_phase"});
+  CHECK(jobs[2].text[1] == "training");
+  for (const auto& c : jobs)
+    if (c.name == "step_time") {
+      CHECK(c.unit == "s");
+      CHECK(c.numbers[2] == at(r[1], 0, "step_time"));
+    }
+  // a job name with the journal's separators round-trips
+  CaseResult odd = r[0];
+  odd.job_names[1] = "a;b=c,d%e";
+  REQUIRE(parseJournalLine(journalLine(odd), back));
+  CHECK(back.job_names[1] == "a;b=c,d%e");
+  std::filesystem::remove_all(dir);
+}
