@@ -12,8 +12,10 @@ const Section& estimateFile() {
       "estimate.cases",
       "one training job on a GPU type, without a facility",
       {name("id").req().docs("unique among the cases"),
-       text("source").docs("where the configuration and the measurement come from"), text("url"),
-       text("notes"), name("gpu").req().docs("GPU type of data/catalog/gpus"),
+       text("source").docs("where the configuration and the measurement come from"),
+       text("url").forPeople().docs("the source's address, for people (not read)"),
+       text("notes").forPeople().docs("for people (not read)"),
+       name("gpu").req().docs("GPU type of data/catalog/gpus"),
        integer("gpus", 1, 10000000).req().docs("GPUs of the job"),
        integer("nvlink_domain", 1, 100000)
            .dflt("the GPU type's nvlink_domain")
@@ -37,7 +39,8 @@ const Section& estimateFile() {
   static const Section kFile{
       "estimate",
       "dctwin estimate FILE: training jobs estimated on given hardware (docs/models/job.md)",
-      {integer("dctwin_estimate", 1, 1).req().docs("format version"), text("description"),
+      {integer("dctwin_estimate", 1, 1).req().docs("format version"),
+       text("description").forPeople().docs("free text, not read"),
        list("cases", &kCase, "cases", 1).req()}};
   return kFile;
 }

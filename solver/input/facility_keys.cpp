@@ -43,7 +43,7 @@ const Range kGpuC{0, 1e6, true, false, "> 0 and <= 1 MJ/K"};
 const Range kV0{0, 1, false, false, "between 0 and 1"};
 
 Key desc() {
-  return text("description").docs("free text, not read");
+  return text("description").forPeople().docs("free text, not read");
 }
 
 std::vector<Key> cat(std::vector<Key> a, std::vector<Key> b) {
@@ -51,7 +51,8 @@ std::vector<Key> cat(std::vector<Key> a, std::vector<Key> b) {
   return a;
 }
 Key sources() {
-  return any("sources").typeShown("any").docs("citations for people (docs/catalog.md), not read");
+  return any("sources").typeShown("any").forPeople().docs(
+      "citations for people (docs/catalog.md), not read");
 }
 
 //---------------------------------------------------------------------------------------------

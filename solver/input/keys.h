@@ -63,6 +63,9 @@ struct Key {
   const char* unit = "";             // the unit shown in the docs ("degC", "kW")
   const char* expect = "";           // Enum: what an error says is expected ("" = the values)
   const char* shown_type = "";       // the docs' type column ("" = from the type)
+  // a key for people (citations, notes): accepted and documented, never read by the code. Every
+  // other key present in a file must be read (MapIn reports one that nothing asked for)
+  bool for_people = false;
 
   // fluent setters for the tables
   Key& req() { return required = true, *this; }
@@ -74,6 +77,7 @@ struct Key {
   Key& orWords(std::vector<const char*> w) { return values = std::move(w), *this; }
   Key& expecting(const char* e) { return expect = e, *this; }
   Key& typeShown(const char* t) { return shown_type = t, *this; }
+  Key& forPeople() { return for_people = true, *this; }
 };
 
 struct Section {

@@ -474,8 +474,14 @@ class FacilityReader {
         return std::nullopt;
       }
     }
-    return std::optional<MapIn>(std::in_place, file, e->node, "",
-                                keys::catalogSection("electrical." + kind));
+    std::optional<MapIn> m(std::in_place, file, e->node, "",
+                           keys::catalogSection("electrical." + kind));
+    std::string declared;
+    if (m->read("name", declared) && declared != name)
+      f_.s.add(m->locOf("name"), declared,
+               "the name differs from the file name '" + name + ".yaml'");
+    m->read("kind", k);  // (checked above)
+    return m;
   }
   bool curve(MapIn& m, std::vector<double>& load, std::vector<double>& eta) {
     auto c = m.map("efficiency");
@@ -1262,7 +1268,7 @@ FacilitySpec load(const std::string& text, const std::string& name, const std::s
   } catch (const std::exception& e) {
     s.add(SourceLoc{name, 0, 0, ""}, "", std::string("could not read the file: ") + e.what());
   }
-  if (s.count() > 0) throw LoadFailure(s.finish(name));
+  if (s.failed()) throw LoadFailure(s.finish(name));
   return spec;
 }
 
@@ -1358,7 +1364,7 @@ GpuParams loadCatalogGpu(const std::string& name, const SourceLoc& at, const Loa
           "unknown GPU type (data/catalog/gpus in " + dirs + ")" +
               didYouMean(name, cat.names("gpus")));
   }
-  if (s.count() > 0) throw LoadFailure(s.finish(at.file));
+  if (s.failed()) throw LoadFailure(s.finish(at.file));
   return e->gpu;
 }
 

@@ -466,7 +466,7 @@ Scenario loadScenarioText(const std::string& text, const std::string& name, Sess
   sc.text = text;
   File f{s, name, "."};
   readDocument(s, name, text, [&](const YAML::Node& root) { ScenarioReader(f, sc).read(root); });
-  if (s.count() > 0) throw LoadFailure(s.finish(name));
+  if (s.failed()) throw LoadFailure(s.finish(name));
   sc.input_files = s.files;
   std::stable_sort(sc.events.begin(), sc.events.end(),
                    [](const auto& a, const auto& b) { return a.time < b.time; });

@@ -292,7 +292,7 @@ SweepSpec loadSweepFromString(const std::string& text, const std::string& name,
   Session session;
   File f{session, name, base_dir};
   readDocument(session, name, text, [&](const YAML::Node& root) { SweepReader(f, s).read(root); });
-  if (session.count() > 0) throw LoadFailure(session.finish(name));
+  if (session.failed()) throw LoadFailure(session.finish(name));
   return s;
 }
 

@@ -242,7 +242,44 @@ void Session::tooLarge(SourceLoc at) {
   throw Abort{};
 }
 
+void Session::mapKeys(const std::string& id, const keys::Section& section,
+                      std::vector<std::pair<std::string, SourceLoc>> keys) {
+  MapUse& u = maps_[id];
+  if (!section.open && !u.section) u.section = &section;
+  if (u.keys.empty()) u.keys = std::move(keys);
+}
+
+void Session::keyRead(const std::string& id, std::string_view key) {
+  if (auto it = maps_.find(id); it != maps_.end()) it->second.read.emplace(key);
+}
+
+std::vector<LoadError> Session::unread() const {
+  std::vector<LoadError> out;
+  for (const auto& [id, u] : maps_) {
+    // (an open section accepts any key by design: names as keys, the standards' keys of
+    // electrical entries)
+    if (!u.section) continue;
+    for (const auto& [k, loc] : u.keys) {
+      if (u.read.count(k)) continue;
+      const keys::Key* d = u.section->find(k);
+      if (d && d->for_people) continue;
+      out.push_back(LoadError{loc, "",
+                              "key '" + k +
+                                  "' is accepted but nothing reads it: it would be ignored "
+                                  "(a dctwin bug; please report it)"});
+      if (out.size() >= kMaxErrors) return out;
+    }
+  }
+  return out;
+}
+
+bool Session::failed() const {
+  return count_ > 0 || !unread().empty();
+}
+
 std::vector<LoadError> Session::finish(const std::string& file) {
+  if (count_ == 0)  // (after another error a reader may have stopped before reading the rest)
+    for (auto& e : unread()) add(std::move(e.loc), "", std::move(e.message));
   std::map<std::string, std::size_t> rank;
   for (const auto& e : errors_) rank.try_emplace(e.loc.file, rank.size());
   std::stable_sort(errors_.begin(), errors_.end(), [&](const LoadError& a, const LoadError& b) {
@@ -749,9 +786,17 @@ MapIn::MapIn(File& f, const YAML::Node& node, std::string path, const keys::Sect
       order_.push_back(key);
     }
   }
+  // the keys for the unread check: every MapIn on this node adds what it reads
+  const SourceLoc at = f_.loc(node_, path_);
+  id_ = f_.name + ":" + std::to_string(at.line) + ":" + std::to_string(at.column);
+  std::vector<std::pair<std::string, SourceLoc>> keys;
+  keys.reserve(order_.size());
+  for (const std::string& k : order_) keys.emplace_back(k, f_.loc(entries_.at(k).first, sub(k)));
+  f_.s.mapKeys(id_, section, std::move(keys));
 }
 
 const YAML::Node* MapIn::get(std::string_view key) const {
+  if (!id_.empty()) f_.s.keyRead(id_, key);
   auto it = entries_.find(std::string(key));
   return it == entries_.end() ? nullptr : &it->second.second;
 }

@@ -84,8 +84,18 @@ class Session {
     if (++visits_ <= kMaxVisits) return;
     tooLarge(where());
   }
+  // a key of its table present in a file that no reader asked for: it would be ignored
+  // silently. Reported as an error of the load when the load has no other (a reader that stops
+  // at an error does not read the rest)
+  // the keys of one map of a file (its `id`: file:line:col, the same for every MapIn built on
+  // that node, a probe's too), and each key read from it: the keys no MapIn read are the unread
+  void mapKeys(const std::string& id, const keys::Section& section,
+               std::vector<std::pair<std::string, SourceLoc>> keys);
+  void keyRead(const std::string& id, std::string_view key);
   // the errors in reading order (files by first appearance, then line and column)
   std::vector<LoadError> finish(const std::string& file);
+  // the load has errors to report (finish): errors, or keys nothing read
+  bool failed() const;
 
   std::vector<std::string> dirs;  // data folders (catalog lookup)
   // every file the load read beside the one it was given (catalog entries, CSV series, weather,
@@ -95,6 +105,13 @@ class Session {
  private:
   [[noreturn]] void tooLarge(SourceLoc at);
   std::vector<LoadError> errors_;
+  struct MapUse {
+    const keys::Section* section = nullptr;  // the first closed section it was read with
+    std::vector<std::pair<std::string, SourceLoc>> keys;
+    std::set<std::string> read;
+  };
+  std::map<std::string, MapUse> maps_;
+  std::vector<LoadError> unread() const;
   std::size_t count_ = 0, dropped_ = 0, visits_ = 0;
 };
 
@@ -271,6 +288,7 @@ class MapIn {
   std::map<std::string, std::pair<YAML::Node, YAML::Node>> entries_;
   std::vector<std::string> order_;
   std::set<std::string> suggested_;
+  std::string id_;  // the map's node in its file (Session::mapKeys)
 };
 
 // an open section: any key (names as keys, electrical entries)

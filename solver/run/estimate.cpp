@@ -70,7 +70,7 @@ std::vector<EstimateCase> loadEstimateFromString(const std::string& text, const 
       out.push_back(std::move(c));
     });
   });
-  if (session.count() > 0) throw LoadFailure(session.finish(name));
+  if (session.failed()) throw LoadFailure(session.finish(name));
   return out;
 }
 

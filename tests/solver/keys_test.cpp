@@ -238,6 +238,43 @@ TEST_CASE("a key read with a type other than its table's is a programming error"
   CHECK_THROWS_AS(m.read("nope", missing), std::logic_error);
 }
 
+TEST_CASE("a key present in a file that no reader asks for is an error, never ignored",
+          "[keys][reader]") {
+  // the GPU layer's map with two keys, of which the "reader" below reads one: the other would be
+  // ignored silently (a reader whose read call was removed), so the load reports it at its line
+  const auto load = [](bool read_both) {
+    reader::Session s;
+    reader::File f{s, "x.yaml", "."};
+    YAML::Node n = YAML::Load("step: 10 ms\ncoupling: 5 s\n");
+    {
+      reader::MapIn m(f, n, "gpu_layer", *keys::facilityFile().find("gpu_layer")->section);
+      double step = 0, coupling = 0;
+      m.read("step", step);
+      if (read_both) m.read("coupling", coupling);
+      const reader::MapIn copy = m;  // (the last copy reports, once)
+    }
+    return s.finish("x.yaml");
+  };
+  const auto bad = load(false);
+  REQUIRE(bad.size() == 1);
+  CHECK(bad[0].loc.line == 2);
+  CHECK(bad[0].loc.path == "gpu_layer.coupling");
+  CHECK(bad[0].message.find("key 'coupling' is accepted but nothing reads it") !=
+        std::string::npos);
+  CHECK(load(true).empty());
+  // after another error the rest of a map may go unread: only that error is reported
+  reader::Session s;
+  reader::File f{s, "x.yaml", "."};
+  YAML::Node n = YAML::Load("step: 10 ms\ncoupling: 5 s\n");
+  {
+    reader::MapIn m(f, n, "gpu_layer", *keys::facilityFile().find("gpu_layer")->section);
+    f.error(n, "gpu_layer", "", "another error");
+  }
+  const auto one = s.finish("x.yaml");
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].message == "another error");
+}
+
 //---------------------------------------------------------------------------------------------
 // file kinds and dctwin check
 
