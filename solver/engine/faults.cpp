@@ -409,7 +409,8 @@ void applyDisturbance(const FacilityModel& m, State& st, const FacilityModel::Fa
       msg += n > 0 ? "; " + std::to_string(n) + " rack(s) not behind a UPS drop (PSU hold-up " +
                          fmt(1e3 * p.psu_holdup) + " ms exceeded), back " +
                          fmt(p.rack_restart_time) + " s after the sag"
-                   : "; the racks are behind the UPS";
+             : m.power.has_ups ? "; the racks are behind the UPS"
+                               : "; the racks are down already";
       if (n > 0) f.changed = true;
     }
   }

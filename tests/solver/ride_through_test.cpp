@@ -251,6 +251,40 @@ TEST_CASE(
   CHECK(r.balance < 1e-3);
 }
 
+TEST_CASE(
+    "a long sag starts the generator, a frequency excursion outside the UPS's window "
+    "transfers it, one inside does nothing",
+    "[ride_through][power]") {
+  // 15 s at 40 %: past the generator's 10 s start; the UPS back on the utility 10 s after the
+  // sag, the transfer switch with it
+  std::string gen = site(true, true);
+  gen.replace(gen.find("  shelf:"), 0, "  generator_start_delay: 10 s\n");
+  const Run g = run(gen, "  - {time: 20 s, voltage_sag: {residual: 0.4, duration: 15 s}}\n", 50);
+  const auto on = events(g, "generator_online"), rt = events(g, "ups_retransfer");
+  REQUIRE(on.size() == 1);
+  CHECK(on[0]->time == Approx(30));
+  REQUIRE(rt.size() == 1);
+  CHECK(rt[0]->time == Approx(45));
+  CHECK_THAT(rt[0]->message, Catch::Contains("back from the generator"));
+  CHECK(at(g, g.on_battery, 25) == 1);
+  CHECK(at(g, g.on_battery, 31) == 0);  // the generator feeds the UPS
+  CHECK(events(g, "rack_power_lost").empty());
+  // a 4 Hz excursion: outside the +/- 3 Hz window, the UPS to battery and back 10 s after it
+  const Run f = run(site(true, true),
+                    "  - {time: 20 s, frequency_excursion: {deviation: -4 Hz, duration: 2 s}}\n"
+                    "  - {time: 40 s, frequency_excursion: {deviation: 1 Hz, duration: 5 s}}\n",
+                    50);
+  REQUIRE(events(f, "frequency_excursion").size() == 2);
+  const auto frt = events(f, "ups_retransfer");
+  REQUIRE(frt.size() == 1);
+  CHECK(frt[0]->time == Approx(32));
+  CHECK(at(f, f.on_battery, 21) == 1);
+  CHECK(at(f, f.on_battery, 42) == 0);  // 1 Hz: inside the window
+  CHECK(events(f, "ups_on_battery").size() == 1);
+  CHECK(events(f, "drive_trip").empty());
+  CHECK(chainBalance(f) < 1e-9);
+}
+
 TEST_CASE("grid disturbances: values out of range are errors naming file, line and key",
           "[ride_through][input]") {
   const std::string f = site(true, true);
