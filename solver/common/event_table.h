@@ -179,7 +179,22 @@ namespace dctwin {
     "an excluded replica's straggler GPU replaced (`stragglers.repair_time`): its rejoin "         \
     "scheduled")                                                                                   \
   X(ReplicaRejoined, "replica_rejoined", "info", "stragglers",                                     \
-    "an excluded replica rejoined its job at a restart after a checkpoint")
+    "an excluded replica rejoined its job at a restart after a checkpoint")                        \
+  /* grid disturbances and the equipment's ride-through (docs/models/ride_through.md) */           \
+  X(VoltageSag, "voltage_sag", "warning", "fault",                                                 \
+    "the site's voltage drops (`voltage_sag`): what rides through and what does not")              \
+  X(FrequencyExcursion, "frequency_excursion", "warning", "fault",                                 \
+    "the site's frequency is off nominal (`frequency_excursion`)")                                 \
+  X(UpsRetransfer, "ups_retransfer", "info", "power",                                              \
+    "the UPS back on the utility, `ups_retransfer_delay` after a disturbance that sent it to "     \
+    "battery ended")                                                                               \
+  X(DriveTrip, "drive_trip", "critical", "power",                                                  \
+    "the drives of the pumps, fans and chillers off the UPS trip on undervoltage "                 \
+    "(`drive_trip_voltage` for `drive_ride_through`)")                                             \
+  X(DriveRestart, "drive_restart", "info", "power",                                                \
+    "the tripped drives restart, `drive_restart_delay` after the voltage is back")                 \
+  X(RackPowerRestored, "rack_power_restored", "info", "power",                                     \
+    "the racks a disturbance dropped are back, `rack_restart_time` after the voltage is back")
 // clang-format on
 
 enum class EventKind {

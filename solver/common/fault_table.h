@@ -200,7 +200,41 @@ struct FaultRange {
     .form = {"Scale-out link of GPU 0 degraded (bandwidth)",                                       \
              "fabric: {fault: link_degraded, gpu: 0, fraction: %2}", "%", 100, 0, 50},             \
     .docs = "a fabric fault: a GPU's link or NIC, an NVLink tray (needs rack), or a scale-out "    \
-            "switch (switch_rack inside)")
+            "switch (switch_rack inside)")                                                         \
+  X(VoltageSag, .key = "voltage_sag", .target = FaultTarget::Facility,                             \
+    .domain = FaultDomain::Power, .needs = FaultNeeds::Power,                                      \
+    .value = {FaultValue::Section, "residual", Dim::None, 0, 1, false, true,                       \
+              "0 <= residual < 1 (of nominal)"},                                                   \
+    .event = "voltage_sag", .severity = "warning",                                                 \
+    .form = {"Voltage sag (residual voltage, 200 ms)",                                             \
+             "voltage_sag: {residual: %2, duration: 200 ms}", "%", 100, 0, 50},                    \
+    .docs = "the site's voltage drops to residual of nominal for duration (repeat: a sequence): "  \
+            "PSU hold-up, UPS transfer, drive trips, generator (needs a power section)")           \
+  X(FrequencyExcursion, .key = "frequency_excursion", .target = FaultTarget::Facility,             \
+    .domain = FaultDomain::Power, .needs = FaultNeeds::Power,                                      \
+    .value = {FaultValue::Section, "deviation", Dim::Frequency, -10, 10, false, false,             \
+              "-10 Hz ... 10 Hz, not 0"},                                                          \
+    .event = "frequency_excursion", .severity = "warning",                                         \
+    .form = {"Frequency excursion (deviation, 10 s)",                                              \
+             "frequency_excursion: {deviation: %1 Hz, duration: 10 s}", "Hz", 1, 0, -1},           \
+    .docs = "the site's frequency is off nominal by deviation for duration: the UPS transfers "    \
+            "outside its window (needs a power section)")                                          \
+  X(UpsRetransfer, .key = "", .target = FaultTarget::Facility, .domain = FaultDomain::Power,       \
+    .needs = FaultNeeds::Power, .event = "ups_retransfer", .severity = "info",                     \
+    .docs = "the UPS returns to the utility (scheduled at compile, ups_retransfer_delay after a "  \
+            "disturbance that sent it to battery)")                                                \
+  X(DriveTrip, .key = "", .target = FaultTarget::Facility, .domain = FaultDomain::Power,           \
+    .needs = FaultNeeds::Power, .event = "drive_trip", .severity = "critical",                     \
+    .docs = "the drives off the UPS trip (scheduled at compile, drive_ride_through into a sag "    \
+            "below drive_trip_voltage)")                                                           \
+  X(DriveRestart, .key = "", .target = FaultTarget::Facility, .domain = FaultDomain::Power,        \
+    .needs = FaultNeeds::Power, .event = "drive_restart", .severity = "info",                      \
+    .docs = "the tripped drives restart (scheduled at compile, drive_restart_delay after the "     \
+            "sag)")                                                                                \
+  X(RackRestart, .key = "", .target = FaultTarget::Facility, .domain = FaultDomain::Power,         \
+    .needs = FaultNeeds::Power, .event = "rack_power_restored", .severity = "info",                \
+    .docs = "the racks a disturbance dropped are back (scheduled at compile, rack_restart_time "   \
+            "after the sag)")
 // clang-format on
 
 // a fault or operating event (docs/scenario-format.md "Faults"): one per row of DCTWIN_FAULTS

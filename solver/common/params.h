@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "models/electrical.h"
+#include "models/ride_through.h"
 #include "solver/common/fault_table.h"
 
 namespace dctwin {
@@ -64,6 +65,9 @@ struct PowerChainParams {
   double generator_start_delay = 0;  // start + transfer, NFPA 110 Type 10: <= 10 s [K111] (s)
   bool cdu_pumps_on_ups = true;      // CDU pumps on the UPS output
   bool plant_on_ups = true;          // facility-water plant pumps on the UPS output
+  // what the equipment tolerates of a grid disturbance, a scenario's voltage_sag or
+  // frequency_excursion (`power.ride_through`, docs/models/ride_through.md)
+  RideThroughParams ride;
   // a site battery at the point of interconnection (docs/models/grid.md "Mitigations"): the meter
   // follows a moving average of the site's demand, the battery gives or takes the rest
   struct SiteBattery {

@@ -523,6 +523,40 @@ static bool compileSwitchFault(const FacilityModel& m, const FaultSpec& f,
 // scenario faults -> model events (names to indices); a failed pump is replaced by a standby
 // pump, if the CDU has one left, detection.pump_switchover later (scheduled here, so that every
 // event time is a known solver breakpoint)
+// a grid disturbance, or a sequence of them (docs/models/ride_through.md): each start is a fault
+// event (value: residual voltage or frequency deviation, time2: duration); what the equipment does
+// is known from its tolerances, so the recoveries are scheduled here: the drives' trip and
+// restart, the UPS's re-transfer, the dropped racks' restart and the generator's transfer
+static void compileDisturbance(FacilityModel& m, const FaultSpec& f) {
+  using K = FaultKind;
+  const bool sag = f.kind == K::VoltageSag;
+  const RideThroughParams& p = m.power.ride;
+  const int n = std::max(f.repeat, 1);
+  auto add = [&m](double t, K kind, double value, const char* label) {
+    FacilityModel::FaultEvent e{t, kind, -1, value, label};
+    m.fault_events.push_back(e);
+    m.breakpoints.push_back(t);
+  };
+  for (int k = 0; k < n; ++k) {
+    const double t0 = f.time + k * f.interval;
+    FacilityModel::FaultEvent e{t0, f.kind, -1, f.value, "grid"};
+    e.time2 = f.duration;
+    m.fault_events.push_back(e);
+    m.breakpoints.push_back(t0);  // its end needs none: what follows it is scheduled below
+    const GridDisturbance d{t0, f.duration, sag ? f.value : 1.0, sag ? 0.0 : f.value};
+    const RideThroughOutcome o = rideThroughOutcome(p, d, m.power.generator_start_delay);
+    if (o.ups_transfer && m.power.has_ups) add(o.ups_back_at, K::UpsRetransfer, 0, "ups");
+    if (o.drives_trip) {
+      add(o.drives_trip_at, K::DriveTrip, 0, "drives");
+      add(o.drives_back_at, K::DriveRestart, 0, "drives");
+    }
+    if (o.psu_drop) add(t0 + f.duration + p.rack_restart_time, K::RackRestart, 0, "racks");
+    // the generator answers a disturbance that holds the UPS on battery (without a UPS the
+    // racks have dropped at once: not modelled)
+    if (o.generator && m.power.has_ups) add(o.generator_at, K::GeneratorOnline, 1.0, "generator");
+  }
+}
+
 void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
   using K = FaultSpec::Kind;
   m.detection = spec.detection;
@@ -597,6 +631,18 @@ void compileFaults(const FacilitySpec& spec, FacilityModel& m, Errors& err) {
           m.breakpoints.push_back(f.time + f.growth_time);
         break;
       case K::GeneratorOnline:  // scheduled below, never written in a scenario
+      case K::UpsRetransfer:    // scheduled with their disturbance, never in a scenario
+      case K::DriveTrip:
+      case K::DriveRestart:
+      case K::RackRestart:
+        continue;
+      case K::VoltageSag:
+      case K::FrequencyExcursion:
+        if (!m.has_power) {
+          err.add(f.loc, "", "grid disturbances need the facility's power section");
+          continue;
+        }
+        compileDisturbance(m, f);
         continue;
       case K::Fabric: {  // docs/models/fabric.md: a GPU's NIC link, or an NVLink switch tray
         if (isSwitchFault(f.fabric)) {  // a scale-out switch (docs/models/switch_rack.md)

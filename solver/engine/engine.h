@@ -15,6 +15,12 @@ State makeState(const FacilityModel& m, double T_init);
 void startCoastDown(const FacilityModel& m, State& st, int c, double t, int n_before);
 // the facility's feed: the utility, or the standby generator the transfer switch put on
 bool facilityFed(const State& st);
+// the UPS's input is in its window: fed (utility or generator) and no disturbance sent it to
+// battery (docs/models/ride_through.md)
+bool upsInputOk(const State& st);
+// the drives of the CDU pumps (plant: the plant's) tripped in a disturbance: off the UPS (or no
+// UPS) and tripped
+bool drivesTripped(const FacilityModel& m, const State& st, bool plant);
 // faults: apply the events due at t (logs them); poll the detectors (logs alarms). Both run
 // between solver steps, never inside the right-hand side.
 void applyFaults(const FacilityModel& m, State& st, double t, const double* y);

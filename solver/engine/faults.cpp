@@ -69,6 +69,8 @@ void initFaultState(const FacilityModel& m, State& st) {
         &f.rack_brake_logged, &f.rack_isolated_logged, &f.rack_power_off})
     v->assign(m.nrack, 0);
   f.air_lost_logged.assign(m.nair, 0);
+  f.rack_sag_dropped.assign(m.nrack, 0);
+  f.air_sag_dropped.assign(m.nair, 0);
   f.filter_alarm.assign(m.ncdu, 0);
   f.leak_on_sensor.assign(m.leaks.size(), 0.0);
   f.leak_detected.assign(m.leaks.size(), -1.0);
@@ -257,6 +259,16 @@ bool facilityFed(const State& st) {
   return st.faults.utility_ok || st.faults.generator_on;
 }
 
+bool upsInputOk(const State& st) {
+  const FaultState& f = st.faults;
+  return f.generator_on || (f.utility_ok && !f.ups_input_lost);
+}
+
+bool drivesTripped(const FacilityModel& m, const State& st, bool plant) {
+  const PowerChainParams& p = m.power;
+  return st.faults.drives_tripped && (!p.has_ups || !(plant ? p.plant_on_ups : p.cdu_pumps_on_ups));
+}
+
 namespace {
 
 // a CDU: its pumps, the whole CDU, its facility-water valve, strainer, sensors, set points
@@ -342,6 +354,86 @@ void applyCduFault(const FacilityModel& m, State& st, const FacilityModel::Fault
   }
 }
 
+// the racks whose PSUs a disturbance outlasts: every rack where there is no UPS, and the
+// air-cooled racks not behind it (at the meter); they drop (latched until their restart)
+int dropUnbackedRacks(const FacilityModel& m, State& st) {
+  FaultState& f = st.faults;
+  PowerLayerState& p = st.pl;
+  int n = 0;
+  if (!m.power.has_ups)
+    for (int r = 0; r < m.nrack && r < int(p.rack_powered.size()); ++r)
+      if (p.rack_powered[r]) {
+        p.rack_powered[r] = 0;
+        f.rack_sag_dropped[r] = 1;
+        ++n;
+      }
+  for (int k = 0; k < m.nair && k < int(p.air_powered.size()); ++k)
+    if (p.air_powered[k] && (m.air_busway[k] < 0 || !m.power.has_ups)) {
+      p.air_powered[k] = 0;
+      p.air_cut[k] =
+          static_cast<char>(m.air_busway[k] < 0 ? AirRackCut::Meter : AirRackCut::Utility);
+      f.air_sag_dropped[k] = 1;
+      ++n;
+    }
+  return n;
+}
+
+// which drives sit off the UPS, for the messages
+std::string drivesOffUps(const FacilityModel& m) {
+  const PowerChainParams& p = m.power;
+  std::string what;
+  if (!p.has_ups || !p.cdu_pumps_on_ups) what = "CDU pumps";
+  if (!p.has_ups || !p.plant_on_ups)
+    what += std::string(what.empty() ? "" : " and ") + "facility-water plant";
+  return what;
+}
+
+// a voltage sag or a frequency excursion starts (docs/models/ride_through.md): what rides
+// through, what drops; the recoveries were scheduled by the compiler
+void applyDisturbance(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
+  FaultState& f = st.faults;
+  const RideThroughParams& p = m.power.ride;
+  const bool sag = e.kind == FaultKind::VoltageSag;
+  const GridDisturbance d{e.time, e.time2, sag ? e.value : 1.0, sag ? 0.0 : e.value};
+  const RideThroughOutcome o = rideThroughOutcome(p, d, m.power.generator_start_delay);
+  std::string msg =
+      sag ? "voltage at " + fmt(100 * e.value) + " % of nominal for " + fmt(1e3 * e.time2) + " ms"
+          : "frequency off by " + fmt(e.value) + " Hz for " + fmt(e.time2) + " s";
+  if (sag) {
+    if (!o.psu_drop) {
+      msg += "; PSUs ride through (hold-up " + fmt(1e3 * p.psu_holdup) + " ms, run down to " +
+             fmt(100 * p.psu_V_min) + " %)";
+    } else {
+      const int n = dropUnbackedRacks(m, st);
+      f.racks_hold_until = std::max(f.racks_hold_until, e.time + e.time2 + p.rack_restart_time);
+      msg += n > 0 ? "; " + std::to_string(n) + " rack(s) not behind a UPS drop (PSU hold-up " +
+                         fmt(1e3 * p.psu_holdup) + " ms exceeded), back " +
+                         fmt(p.rack_restart_time) + " s after the sag"
+             : m.power.has_ups ? "; the racks are behind the UPS"
+                               : "; the racks are down already";
+      if (n > 0) f.changed = true;
+    }
+  }
+  if (o.ups_transfer && m.power.has_ups) {
+    if (!f.ups_input_lost) f.ups_lost_at = e.time;
+    f.ups_input_lost = true;
+    f.ups_hold_until = std::max(f.ups_hold_until, o.ups_back_at);
+    f.changed = true;
+    msg += "; UPS input out of its window: on battery, re-transfer " + fmt(p.ups_retransfer_delay) +
+           " s after the input is back";
+  } else if (m.power.has_ups) {
+    msg += "; UPS input inside its window";
+  }
+  if (o.drives_trip) {
+    f.drives_hold_until = std::max(f.drives_hold_until, o.drives_back_at);
+    const std::string off = drivesOffUps(m);
+    msg += off.empty() ? "; the drives are behind the UPS" : "; drives of the " + off + " trip";
+  }
+  if (o.ups_transfer && m.power.has_ups && m.power.generator_start_delay > 0)
+    msg += o.generator ? "; standby generator starts" : "; too short to start the generator";
+  logFault(st, e, msg);
+}
+
 // the power chain: utility, standby generator, PSUs; a job's power cap
 void applyPowerFault(const FacilityModel& m, State& st, const FacilityModel::FaultEvent& e) {
   using K = FaultKind;
@@ -393,8 +485,71 @@ void applyPowerFault(const FacilityModel& m, State& st, const FacilityModel::Fau
       }
       break;
     }
+    case K::VoltageSag:
+    case K::FrequencyExcursion:
+      applyDisturbance(m, st, e);
+      break;
+    case K::UpsRetransfer: {
+      // a later disturbance of a sequence holds it on battery
+      if (!f.ups_input_lost || e.time + 1e-9 < f.ups_hold_until) break;
+      f.ups_input_lost = false;
+      f.changed = true;
+      const bool gen = f.generator_on && f.utility_ok;
+      if (gen) f.generator_on = false;  // the transfer switch goes back to the utility
+      log(st, e.time, e.label, EventKind::UpsRetransfer, "info",
+          "UPS back on the utility after " + fmt(e.time - f.ups_lost_at) + " s" +
+              (gen ? "; transfer switch back from the generator" : ""));
+      break;
+    }
+    case K::DriveTrip: {
+      const std::string off = drivesOffUps(m);
+      if (off.empty() || f.drives_tripped) break;  // behind the UPS, or tripped already
+      f.drives_tripped = true;
+      f.drives_tripped_at = e.time;
+      f.changed = true;
+      log(st, e.time, e.label, EventKind::DriveTrip, "critical",
+          "drives of the " + off + " tripped on undervoltage (below " +
+              fmt(100 * m.power.ride.drive_V_trip) + " % for " +
+              fmt(1e3 * m.power.ride.drive_ride_through) + " ms)");
+      break;
+    }
+    case K::DriveRestart: {
+      if (!f.drives_tripped || e.time + 1e-9 < f.drives_hold_until) break;
+      f.drives_tripped = false;
+      f.changed = true;
+      log(st, e.time, e.label, EventKind::DriveRestart, "info",
+          "drives of the " + drivesOffUps(m) + " restarted " + fmt(e.time - f.drives_tripped_at) +
+              " s after their trip");
+      break;
+    }
+    case K::RackRestart: {
+      if (e.time + 1e-9 < f.racks_hold_until) break;
+      int n = 0;
+      for (int r = 0; r < m.nrack; ++r)
+        if (f.rack_sag_dropped[r]) {
+          f.rack_sag_dropped[r] = 0;
+          st.pl.rack_powered[r] = 1;
+          f.rack_lost_logged[r] = 0;
+          ++n;
+        }
+      for (int k = 0; k < m.nair; ++k)
+        if (f.air_sag_dropped[k]) {
+          f.air_sag_dropped[k] = 0;
+          st.pl.air_powered[k] = 1;
+          st.pl.air_cut[k] = static_cast<char>(AirRackCut::None);
+          f.air_lost_logged[k] = 0;
+          ++n;
+        }
+      if (n == 0) break;
+      f.changed = true;
+      log(st, e.time, e.label, EventKind::RackPowerRestored, "info",
+          std::to_string(n) + " rack(s) dropped by the disturbance powered again (" +
+              fmt(m.power.ride.rack_restart_time) + " s after it)");
+      break;
+    }
     case K::GeneratorOnline: {
-      if (f.utility_ok || f.generator_on) break;  // the utility came back first
+      // the utility came back first (a utility loss), or the disturbance ended
+      if ((f.utility_ok && !f.ups_input_lost) || f.generator_on) break;
       if (f.generator_failed) {
         log(st, e.time, "generator", EventKind::GeneratorFailToStart, "critical",
             "standby generator failed to start " + fmt(e.time - f.utility_lost_at) +
@@ -404,9 +559,11 @@ void applyPowerFault(const FacilityModel& m, State& st, const FacilityModel::Fau
       }
       const bool was_fed = facilityFed(st);
       f.generator_on = true;
+      const bool sag = f.utility_ok;  // a disturbance took the UPS's input, not a utility loss
       log(st, e.time, "generator", EventKind::GeneratorOnline, "info",
-          "transfer switch on the standby generator " + fmt(e.time - f.utility_lost_at) +
-              " s after the utility loss");
+          "transfer switch on the standby generator " +
+              fmt(e.time - (sag ? f.ups_lost_at : f.utility_lost_at)) + " s after the " +
+              (sag ? "disturbance began" : "utility loss"));
       logCoolingPower(m, st, e.time, was_fed);
       f.changed = true;
       break;

@@ -181,7 +181,9 @@ void powerFeedStep(const FacilityModel& m, State& st, double t, double dt) {
     const double soc0 = p.ups.soc_J;
     // one module's state stands for every module: each carries 1/ups_count of the load
     const double n = ps.ups_count;
-    P_in = n * upsStep(ps.ups, P_ups_out / n, facilityFed(st), dt, p.ups, &dropped);
+    // its input: the utility or the generator, unless a grid disturbance took it out of its
+    // window (docs/models/ride_through.md)
+    P_in = n * upsStep(ps.ups, P_ups_out / n, upsInputOk(st), dt, p.ups, &dropped);
     p.P_ups_loss = n * p.ups.P_loss;
     p.E_ups += p.P_ups_loss * dt;
     p.E_battery += n * (soc0 - p.ups.soc_J);

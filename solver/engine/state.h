@@ -337,10 +337,18 @@ struct FaultState {
   std::vector<double> valve_stuck;  // per CDU: stuck opening, -1: free
   double fws_flow = 1.0;            // facility-water flow fraction
   bool utility_ok = true;
-  bool generator_failed = false;     // a generator_failure event: it cannot start (or trips)
-  bool generator_on = false;         // the transfer switch has the standby generator on
-  double utility_lost_at = -1;       // the utility loss a generator start answers (s)
-  std::vector<int> rack_psu_failed;  // per rack
+  bool generator_failed = false;  // a generator_failure event: it cannot start (or trips)
+  bool generator_on = false;      // the transfer switch has the standby generator on
+  double utility_lost_at = -1;    // the utility loss a generator start answers (s)
+  // grid disturbances (docs/models/ride_through.md): the UPS on battery until its re-transfer,
+  // not before ups_hold_until (a later disturbance of a sequence extends it); the drives off the
+  // UPS tripped; the racks a disturbance dropped, back at their restart
+  bool ups_input_lost = false;
+  double ups_lost_at = -1, ups_hold_until = -1;  // (s)
+  bool drives_tripped = false;
+  double drives_tripped_at = -1, drives_hold_until = -1, racks_hold_until = -1;  // (s)
+  std::vector<char> rack_sag_dropped, air_sag_dropped;  // per rack, per air-cooled rack
+  std::vector<int> rack_psu_failed;                     // per rack
   // per rack x part (stride partStride): the part's plate resistance factor (plate_degradation)
   std::vector<double> part_R_factor;
   // detectors

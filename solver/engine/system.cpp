@@ -414,8 +414,10 @@ struct CduLoopRhs {
   // parallel rack branches; the pumps' power and their heat to the coolant
   void secondaryFlow() {
     const double N = std::clamp(y[o + kNPump], 0.0, 1.0);
-    // pumps off the UPS stop while neither utility nor generator feeds the facility
-    const bool unfed = m.has_power && !m.power.cdu_pumps_on_ups && !facilityFed(st);
+    // pumps off the UPS stop while neither utility nor generator feeds the facility, or while
+    // their drives are tripped after a sag (docs/models/ride_through.md)
+    const bool unfed = m.has_power && ((!m.power.cdu_pumps_on_ups && !facilityFed(st)) ||
+                                       drivesTripped(m, st, false));
     int nrun = unfed ? 0 : m.cdu_pump_running[c] - (faulted ? fs.pumps_out[c] : 0);
     double N_eff = N;
     bool coasting = false;
@@ -518,7 +520,8 @@ struct CduLoopRhs {
     const double c_valve = valveQuadraticCoefficient(
         m.cdu_valve_kv[c] * equalPercentage(y_valve, m.cdu_valve_R[c], m.cdu_valve_leak[c]),
         fp.rho_ref());
-    const bool plant_unfed = m.has_power && !m.power.plant_on_ups && !facilityFed(st);
+    const bool plant_unfed =
+        m.has_power && ((!m.power.plant_on_ups && !facilityFed(st)) || drivesTripped(m, st, true));
     m_p = (faulted ? fs.fws_flow : 1.0) * (plant_unfed ? 0.0 : 1.0) *
           std::sqrt((m.has_plant ? st.plant.s.dp_cdu : m.cdu_fws_dp[c]) /
                     (m.cdu_prim_c_hex[c] + c_valve));

@@ -1106,6 +1106,43 @@ const Section kSiteBattery{
          .dflt("0.82")
          .docs("round-trip efficiency (the US utility-scale battery fleet's 2019 mean [K137])")}};
 
+// what the equipment tolerates of a grid disturbance (docs/models/ride_through.md)
+const Section kRideThrough{
+    "facility.power.ride_through",
+    "what the equipment tolerates of a scenario's voltage_sag or frequency_excursion "
+    "(docs/models/ride_through.md)",
+    {quantity("psu_holdup", Dim::Time, {0, 1, false, false, "0 ... 1 s"})
+         .dflt("20 ms")
+         .docs("the power shelves' PSUs carry their load this long with no input (the ITIC "
+               "curve's 0 V for 20 ms [K143]; an ORv3 shelf PSU at full load [K144])"),
+     quantity("psu_min_voltage", Dim::None, {0, 1, false, false, "0 ... 1 (of nominal)"})
+         .dflt("0.7")
+         .docs("the PSUs run on at or above this share of nominal voltage (ITIC's 70 % [K143])"),
+     quantity("ups_min_voltage", Dim::None, {0, 1, false, false, "0 ... 1 (of nominal)"})
+         .dflt("0.7")
+         .docs("the UPS's input window, low end: below it the UPS transfers to battery (a "
+               "double-conversion UPS's 161 V at 230 V [K146])"),
+     quantity("ups_frequency_tolerance", Dim::Frequency, {0, 20, true, false, "> 0 ... 20 Hz"})
+         .dflt("3 Hz")
+         .docs("the UPS's input window, +/- about nominal [K146]"),
+     quantity("ups_retransfer_delay", Dim::Time, {0, 86400, false, false, "0 ... 1 d"})
+         .dflt("10 s")
+         .docs("the UPS returns to the utility once its input has been back this long (a)"),
+     quantity("drive_trip_voltage", Dim::None, {0, 1, false, false, "0 ... 1 (of nominal)"})
+         .dflt("0.6")
+         .docs("the drives of pumps, fans and chillers off the UPS trip on undervoltage below "
+               "this share of nominal [K147]"),
+     quantity("drive_ride_through", Dim::Time, {0, 60, false, false, "0 ... 60 s"})
+         .dflt("50 ms")
+         .docs("they trip after this long below it (a)"),
+     quantity("drive_restart_delay", Dim::Time, {0, 3600, false, false, "0 ... 1 h"})
+         .dflt("4 s")
+         .docs("a tripped drive restarts this long after the voltage is back [K149]"),
+     quantity("rack_restart_time", Dim::Time, {0, 86400, false, false, "0 ... 1 d"})
+         .dflt("10 min")
+         .docs("a rack that lost power in a disturbance is back (servers booted) this long after "
+               "the voltage is back (a)")}};
+
 const Section kPowerSection{
     "facility.power",
     "the power chain from the utility to the racks (docs/models/power_chain.md); every rack "
@@ -1135,7 +1172,7 @@ const Section kPowerSection{
          .dflt("true")
          .docs("the facility-water plant's pumps are fed from the UPS; false: no facility-water "
                "flow while utility and generator are off"),
-     map("site_battery", kSiteBattery)}};
+     map("site_battery", kSiteBattery), map("ride_through", kRideThrough)}};
 
 //---------------------------------------------------------------------------------------------
 // GPU-to-GPU variation (docs/models/gpu_variation.md): spreads per catalog GPU type, overridden by

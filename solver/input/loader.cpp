@@ -526,6 +526,18 @@ class FacilityReader {
     pw.read("generator_start_delay", P.generator_start_delay);
     pw.read("cdu_pumps_on_ups", P.cdu_pumps_on_ups);
     pw.read("plant_on_ups", P.plant_on_ups);
+    if (auto rt = pw.map("ride_through")) {
+      RideThroughParams& R = P.ride;
+      rt->read("psu_holdup", R.psu_holdup);
+      rt->read("psu_min_voltage", R.psu_V_min);
+      rt->read("ups_min_voltage", R.ups_V_min);
+      rt->read("ups_frequency_tolerance", R.ups_f_tol);
+      rt->read("ups_retransfer_delay", R.ups_retransfer_delay);
+      rt->read("drive_trip_voltage", R.drive_V_trip);
+      rt->read("drive_ride_through", R.drive_ride_through);
+      rt->read("drive_restart_delay", R.drive_restart_delay);
+      rt->read("rack_restart_time", R.rack_restart_time);
+    }
     if (auto sb = pw.map("site_battery")) {
       P.battery.present = true;
       sb->read("capacity", P.battery.capacity_J);

@@ -179,6 +179,8 @@ class ScenarioReader {
     readLeak(e);
     readFabricEvent(e);
     readPlateDegradation(e);
+    readDisturbance(e, "voltage_sag", "residual");
+    readDisturbance(e, "frequency_excursion", "deviation");
     readSetpoints(e);
     if (e.actions == 0 && f_.s.count() > errors_before) {
       // the event's own value was reported
@@ -340,6 +342,42 @@ class ScenarioReader {
     bool ok = pd->read("part", e.se.part);
     ok = pd->read("factor", e.se.value) && ok;
     if (ok && needs(e, "plate_degradation", e.rack, "rack")) e.act("plate_degradation", e.rack);
+  }
+
+  // a grid disturbance (docs/models/ride_through.md): its value (residual voltage, frequency
+  // deviation), duration and an optional sequence (repeat, interval)
+  void readDisturbance(Event& e, const char* key, const char* value_key) {
+    if (!e.m.get(key)) return;
+    auto gd = e.m.map(key);
+    if (!gd) return;
+    bool ok = gd->read(value_key, e.se.value);
+    ok = gd->read("duration", e.se.duration) && ok;
+    if (gd->get("repeat")) ok = gd->read("repeat", e.se.repeat) && ok;
+    if (gd->get("interval")) ok = gd->read("interval", e.se.interval) && ok;
+    if (!ok) return;
+    const YAML::Node* dev = gd->get(value_key);
+    if (std::string_view(value_key) == "deviation" && e.se.value == 0) {
+      f_.error(*dev, gd->sub(value_key), "0 Hz",
+               "a frequency excursion needs a deviation other than 0");
+      return;
+    }
+    if (e.se.repeat > 1 && !gd->get("interval")) {
+      f_.error(gd->node(), gd->sub("interval"), "",
+               "a sequence (repeat > 1) needs its interval (start to start)");
+      return;
+    }
+    if (gd->get("interval") && e.se.repeat < 2) {
+      f_.error(*gd->get("interval"), gd->sub("interval"), "",
+               "interval applies to a sequence: set repeat > 1");
+      return;
+    }
+    if (e.se.repeat > 1 && !(e.se.interval > e.se.duration)) {
+      f_.error(*gd->get("interval"), gd->sub("interval"), "",
+               "the interval (start to start) must be longer than the duration of each "
+               "disturbance");
+      return;
+    }
+    e.act(key, "*");
   }
 
   // a flapping link: down for down_time every period, plus a retransmit stall per flap; the

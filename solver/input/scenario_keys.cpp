@@ -293,6 +293,37 @@ const Section kPlateDegradation{
          .req()
          .docs("plate_resistance times this from time on (TIM pump-out, a blocked plate)")}};
 
+// grid disturbances (docs/models/ride_through.md)
+std::vector<Key> disturbanceKeys(Key value) {
+  return {std::move(value),
+          quantity("duration", Dim::Time, {0, 86400, true, false, "> 0 s and <= 1 d"})
+              .req()
+              .docs("how long each disturbance lasts"),
+          integer("repeat", 1, 100)
+              .dflt("1")
+              .docs("disturbances in the sequence, each `interval` after the one before (a "
+                    "line's reclosing onto a standing fault: six within 82 s in the NERC "
+                    "2025 review [K140, K142])"),
+          quantity("interval", Dim::Time, {0, 86400, true, false, "> 0 s and <= 1 d"})
+              .docs("start to start, longer than duration (needs repeat > 1)")};
+}
+
+const Section kVoltageSag{
+    "scenario.events.voltage_sag",
+    "the site's voltage drops to `residual` of nominal (all phases) for `duration`, as seen at "
+    "the UPS input, the power shelves and the drives (docs/models/ride_through.md)",
+    disturbanceKeys(quantity("residual", Dim::None, faultRange(FaultKind::VoltageSag))
+                        .req()
+                        .docs("the voltage during the sag, of nominal (0: an interruption)"))};
+
+const Section kFrequencyExcursion{
+    "scenario.events.frequency_excursion",
+    "the site's frequency is off nominal by `deviation` for `duration` "
+    "(docs/models/ride_through.md)",
+    disturbanceKeys(quantity("deviation", Dim::Frequency, faultRange(FaultKind::FrequencyExcursion))
+                        .req()
+                        .docs("frequency minus nominal (negative: under-frequency)"))};
+
 const Section kEvent{
     "scenario.events",
     "one event: a time and exactly one action",
@@ -324,6 +355,9 @@ const Section kEvent{
      boolean("job_stop").docs("true: the training job stops (needs job)"),
      map("fabric", kFabricEvent).docs(faultInfo(FaultKind::Fabric).docs),
      map("plate_degradation", kPlateDegradation).docs(faultInfo(FaultKind::PlateDegradation).docs),
+     map("voltage_sag", kVoltageSag).docs(faultInfo(FaultKind::VoltageSag).docs),
+     map("frequency_excursion", kFrequencyExcursion)
+         .docs(faultInfo(FaultKind::FrequencyExcursion).docs),
      // set-point changes (docs/models/controller.md)
      quantity("supply_temperature_setpoint", Dim::Temperature, faultRange(FaultKind::Setpoint))
          .docs("the CDU's supply-temperature set point from time on (needs cdu)"),

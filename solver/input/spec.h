@@ -296,6 +296,11 @@ struct FaultArgs {
   int gpu = -1, nic = 0, tray = 0;  // switch faults: `tray` is the switch, target the switch rack
   SetpointKind setpoint = SetpointKind::SupplyTemperature;  // set-point events
   std::string part = {};  // plate degradation: the rack part (catalog name) whose plates degrade
+  // grid disturbances (voltage_sag, frequency_excursion): each lasts `duration`; `repeat` of
+  // them start `interval` apart (a line's reclosing onto a standing fault)
+  double duration = 0;  // (s)
+  int repeat = 1;
+  double interval = 0;  // (s)
 };
 
 // a fault of the run (its kind's row: solver/common/fault_table.h)

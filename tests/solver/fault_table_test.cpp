@@ -41,6 +41,8 @@ std::string siUnit(Dim d) {
       return " m";
     case Dim::Pressure:
       return " Pa";
+    case Dim::Frequency:
+      return " Hz";
     default:
       return "";
   }
@@ -122,9 +124,11 @@ TEST_CASE("fault table: a value out of its range names file, line, key, value an
     std::snprintf(num, sizeof num, "%.10g", bad);
     const std::string value = num + siUnit(v.dim);
     // a section's other required keys
-    const std::string others = f.id == FaultKind::Fabric ? "fault: link_degraded, gpu: 0, "
-                               : f.id == FaultKind::PlateDegradation ? "part: grace_cpu, "
-                                                                     : "";
+    const std::string others =
+        f.id == FaultKind::Fabric             ? "fault: link_degraded, gpu: 0, "
+        : f.id == FaultKind::PlateDegradation ? "part: grace_cpu, "
+        : f.id == FaultKind::VoltageSag || f.id == FaultKind::FrequencyExcursion ? "duration: 1 s, "
+                                                                                 : "";
     const std::string action = v.type == FaultValue::Section ? std::string(f.key) + ": {" + others +
                                                                    v.key + ": " + value + "}"
                                                              : std::string(v.key) + ": " + value;
