@@ -52,7 +52,8 @@ class SweepReader {
     top.read("duration", s_.duration);
     top.read("output_interval", s_.output_interval);
     top.read("metrics_from", s_.metrics_from);
-    top.read("power_interval", s_.power_interval);
+    if (top.read("power_interval", s_.power_interval))
+      s_.power_interval_loc = top.locOf("power_interval");
     if (const YAML::Node* r = top.get("replicates")) {
       s_.replicates_loc = f_.loc(*r, "replicates");
       if (r->IsScalar() && (r->Scalar() == "1" || r->Scalar() == "0"))

@@ -60,6 +60,7 @@ struct SweepSpec {
   // parameters, the same for every design point; 0: no ensemble
   int replicates = 0;
   SourceLoc replicates_loc;
+  SourceLoc power_interval_loc;  // where power_interval was given (errors against the facility)
 };
 
 // the variation seed of replicate r (0-based) of an ensemble with sweep seed `seed`: a SplitMix64

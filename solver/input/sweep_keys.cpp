@@ -67,7 +67,7 @@ const Section kSweep{
          .docs("every case also samples the meter at this interval (rounded to GPU steps, as "
                "dctwin run --power-interval) for the grid metrics of /cases (grid_*: swing, "
                "ramps, spectrum peak, the utility's limits; docs/models/grid.md); needs resolved "
-               "GPUs and a power section"),
+               "GPUs and a power section (a facility without one is refused)"),
      list("parameters", &kParam, "parameters", 1).req(),
      boolean("series").dflt("false").docs(
          "keep every case's run file: OUTPUT.cases/case_NNNNNN.h5")}};

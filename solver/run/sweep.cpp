@@ -644,6 +644,20 @@ void validateSweep(const SweepSpec& s) {
                                  std::filesystem::path(in.facility_path).parent_path().string());
       if (!s.scenario_path.empty() || !in.scenario_text.empty())
         applyScenario(loadScenarioFromString(in.scenario_text, s.scenario_path), spec);
+      // the meter's metrics need a power chain: without one they would be NaN in every case
+      if (s.power_interval > 0 && !spec.power.present) {
+        std::string vals;
+        for (std::size_t j = 0; j < s.params.size(); ++j)
+          vals += (j ? ", " : "") + s.params[j].name + " = " + c.values[j];
+        errors.push_back(
+            {s.power_interval_loc, fmtNum(s.power_interval) + " s",
+             "power_interval samples the site's meter, but the facility" +
+                 (vals.empty() ? std::string()
+                               : " of case " + std::to_string(c.index) + " (" + vals + ")") +
+                 " has no power section (docs/models/grid.md): add one, or leave "
+                 "power_interval out"});
+        break;
+      }
     } catch (const LoadFailure& e) {
       // the case's own text has no meaning to the user: report against the sweep file
       std::string vals;

@@ -437,6 +437,18 @@ parameters:
   CHECK(std::isnan(r2[0].metrics.at("grid_peak_to_peak")));
   CHECK(std::isnan(r2[0].metrics.at("grid_ramp_met")));
   std::filesystem::remove_all(dir);
+  // a facility without a power section has no meter: power_interval is an error at its line,
+  // not a column of NaN
+  SweepSpec bare = load("power_interval: 0.1 s\n" + kGrid);
+  CHECK(bare.power_interval == 0.1);
+  try {
+    validateSweep(bare);
+    FAIL("power_interval on a facility without power was accepted");
+  } catch (const LoadFailure& e) {
+    const std::string what = e.what();
+    CHECK(what.find("s.yaml:5:") != std::string::npos);
+    CHECK(what.find("has no power section") != std::string::npos);
+  }
 }
 
 TEST_CASE("sweep metrics skip the start-up, each has its own description", "[sweep]") {
