@@ -1214,6 +1214,9 @@ def sweep_report(f, out):
                 i = g[np.argmin(v[g])]
                 best.append((label, f"case {int(c['index'][i])}: {fmt(v[i], 4)} {unit}"))
     tables = []
+    jobs = case_jobs_table(f, ok, c)
+    if jobs:
+        tables.append(("Each job of each case (/case_jobs, over the metrics window)", jobs))
     if ens is not None:
         ens_rows, ens_best = ensemble_section(figs, c, ens, ok, metrics, pv, params)
         tables.append(("Ensemble: mean [p5, p95] over each design point's completed replicates",
@@ -1228,6 +1231,41 @@ def sweep_report(f, out):
                                   for i in np.where(~ok)[0][:12])
                         + (f"; ... ({int((~ok).sum()) - 12} more)" if (~ok).sum() > 12 else "")))
     return figs, head, table, best, tables
+
+
+def case_jobs_table(f, ok, c, limit=200):
+    """the per-job table of a sweep whose cases run more than one job (docs/sweep-format.md
+    "Per-job metrics"): each job's step, tokens/s, MFU, throughput and largest map shares; a
+    case not comparable is marked, as in the cases table. None with one job per case (the /cases
+    columns say it all) or in a file from a dctwin before the table"""
+    if "case_jobs" not in f:
+        return None
+    j = f["case_jobs"]
+    case = j["case"][()]
+    if case.size == 0 or len(set(case.tolist())) == case.size:
+        return None
+    names, kinds = text(j["job"]), text(j["kind"])
+    row_of = {int(k): i for i, k in enumerate(c["index"][()])}
+
+    def col(name):
+        return j[name][()] if name in j else np.full(case.size, np.nan)
+
+    def v(x, scale=1.0, nd=4):
+        return f"{x * scale:.{nd}g}" if math.isfinite(x) else ""
+
+    step, tok, mfu = col("step_time"), col("tokens_per_second"), col("mfu")
+    thr, comp, wait = col("throughput_ratio"), col("map_compute"), col("map_barrier_wait")
+    rows = [["case", "job", "kind", "GPUs", "step achieved (s)", "Mtokens/s", "MFU (%)",
+             "throughput ratio", "compute (%)", "barrier wait (%)"]]
+    for i in range(min(case.size, limit)):
+        k = int(case[i])
+        mark = "" if ok[row_of.get(k, 0)] else " (EXCLUDED)"
+        rows.append([f"{k}{mark}", names[i], kinds[i], str(int(col("gpus")[i])), v(step[i]),
+                     v(tok[i], 1e-6), v(mfu[i], 100, 3), v(thr[i]), v(comp[i], 100, 3),
+                     v(wait[i], 100, 3)])
+    if case.size > limit:
+        rows.append([f"... {case.size - limit} more rows (dctwin export --jobs)"] + [""] * 9)
+    return rows
 
 
 def ensemble_section(figs, c, ens, ok, metrics, pv, params):

@@ -280,6 +280,28 @@ parameters:
         leg = by["metrics_racks_per_cdu.png"]["legend"]
         check(leg == ["fws_temperature (°C) = 30", "fws_temperature (°C) = 40"], f"{leg}")
         check("Pareto" in page, "the Pareto front")
+        # one job per case: the /cases columns say it all, no per-job table
+        check("Each job of each case" not in page, "no per-job table for one job per case")
+        # two jobs per case (/case_jobs, docs/sweep-format.md): the report's table of them
+        import h5py
+        import numpy as np
+        sys.path.insert(0, os.path.join(src, "scripts"))
+        import report as rp
+        two = os.path.join(work, "two_jobs.h5")
+        with h5py.File(two, "w") as f:
+            f["/cases/index"] = np.array([0, 1])
+            f["/case_jobs/case"] = np.array([0, 0, 1, 1])
+            f["/case_jobs/job"] = np.array([b"a", b"b", b"a", b"b"])
+            f["/case_jobs/kind"] = np.array([b"training"] * 4)
+            f["/case_jobs/gpus"] = np.array([288.0] * 4)
+            f["/case_jobs/step_time"] = np.array([7.9, np.nan, 8.0, np.nan])
+            f["/case_jobs/mfu"] = np.array([0.399, np.nan, 0.396, np.nan])
+        with h5py.File(two, "r") as f:
+            rows = rp.case_jobs_table(f, np.array([True, False]), f["cases"])
+        check(rows is not None and len(rows) == 5, f"a row per case and job: {rows}")
+        check(rows[1][:2] == ["0", "a"] and rows[1][4] == "7.9" and rows[1][6] == "39.9",
+              f"the first job's step and MFU: {rows[1]}")
+        check(rows[3][0] == "1 (EXCLUDED)" and rows[2][4] == "", f"marks and NaN: {rows[2:4]}")
     elif which == "annual":
         # calendar time: a pod year in the annual mode has its start date in the file,
         # and the report shows dates, daily bands, monthly bars and the monthly table
