@@ -84,11 +84,10 @@ class Session {
     if (++visits_ <= kMaxVisits) return;
     tooLarge(where());
   }
-  // a key of its table present in a file that no reader asked for: it would be ignored
-  // silently. Reported as an error of the load when the load has no other (a reader that stops
-  // at an error does not read the rest)
-  // the keys of one map of a file (its `id`: file:line:col, the same for every MapIn built on
-  // that node, a probe's too), and each key read from it: the keys no MapIn read are the unread
+  // the unread-key check: the keys of one map of a file (its `id`: file:line:col, the same for
+  // every MapIn built on that node, a probe's too), and each key read from it. A key of the
+  // map's table that no MapIn read would be ignored silently: it is an error of the load when
+  // the load has no other (a reader that stops at an error does not read the rest)
   void mapKeys(const std::string& id, const keys::Section& section,
                std::vector<std::pair<std::string, SourceLoc>> keys);
   void keyRead(const std::string& id, std::string_view key);
