@@ -106,6 +106,8 @@ const Section& gpuMemorySection();
 const Section& fabricSection();
 // the facility's heat-rejection plant (plant_keys.cpp)
 const Section& plantSection();
+// the facility's power section (power_keys.cpp)
+const Section& powerSection();
 
 // key constructors
 Key quantity(const char* name, Dim dim, const Range& r);
