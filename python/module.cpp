@@ -776,28 +776,7 @@ PyJobs jobsOf(const std::vector<SweepColumn>& cols) {
 
 // the same table from a sweep run in this process (the columns /case_jobs has)
 PyJobs jobsOf(const std::vector<CaseResult>& results) {
-  std::vector<SweepColumn> cols(3);
-  cols[0].name = "case";
-  cols[1].name = "job";
-  cols[2].name = "kind";
-  cols[1].is_text = cols[2].is_text = true;
-  const auto& metrics = sweepJobMetrics();
-  for (std::size_t i = 1; i < metrics.size(); ++i) {
-    SweepColumn c;
-    c.name = metrics[i].first;
-    c.unit = metrics[i].second;
-    c.basis = sweepJobMetricBasis(c.name);
-    cols.push_back(std::move(c));
-  }
-  for (const auto& r : results)
-    for (std::size_t j = 0; j < r.job_names.size(); ++j) {
-      cols[0].numbers.push_back(r.index);
-      cols[1].text.push_back(r.job_names[j]);
-      cols[2].text.push_back(jobKindName(r.job_metrics[j][0]));
-      for (std::size_t i = 1; i < metrics.size(); ++i)
-        cols[2 + i].numbers.push_back(r.job_metrics[j][i]);
-    }
-  return jobsOf(cols);
+  return jobsOf(caseJobColumns(results));
 }
 
 // an ensemble's /ensemble table (docs/sweep-format.md "Ensembles"): one row per design point

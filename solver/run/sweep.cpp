@@ -637,6 +637,9 @@ void validateSweep(const SweepSpec& s) {
       }
     }
     if (!fresh) continue;
+    std::string vals;  // the case's values, for its errors
+    for (std::size_t j = 0; j < s.params.size(); ++j)
+      vals += (j ? ", " : "") + s.params[j].name + " = " + c.values[j];
     try {
       const CaseInputs in = caseInputs(s, c, fac, sc);
       FacilitySpec spec =
@@ -646,9 +649,6 @@ void validateSweep(const SweepSpec& s) {
         applyScenario(loadScenarioFromString(in.scenario_text, s.scenario_path), spec);
       // the meter's metrics need a power chain: without one they would be NaN in every case
       if (s.power_interval > 0 && !spec.power.present) {
-        std::string vals;
-        for (std::size_t j = 0; j < s.params.size(); ++j)
-          vals += (j ? ", " : "") + s.params[j].name + " = " + c.values[j];
         errors.push_back(
             {s.power_interval_loc, fmtNum(s.power_interval) + " s",
              "power_interval samples the site's meter, but the facility" +
@@ -660,9 +660,6 @@ void validateSweep(const SweepSpec& s) {
       }
     } catch (const LoadFailure& e) {
       // the case's own text has no meaning to the user: report against the sweep file
-      std::string vals;
-      for (std::size_t j = 0; j < s.params.size(); ++j)
-        vals += (j ? ", " : "") + s.params[j].name + " = " + c.values[j];
       for (const auto& le : e.errors()) {
         if (le.loc.file == s.file) {  // a path error, already located in the sweep file
           errors.push_back(le);
@@ -1136,29 +1133,42 @@ void writeEnsemble(ResultsFile& f, const SweepSpec& s, const std::vector<SweepCa
 
 }  // namespace
 
+std::vector<SweepColumn> caseJobColumns(const std::vector<CaseResult>& results) {
+  const auto& metrics = sweepJobMetrics();
+  std::vector<SweepColumn> cols(2 + metrics.size());
+  cols[0].name = "case";
+  cols[1].name = "job";
+  cols[2].name = "kind";  // (the kind as its word)
+  cols[1].is_text = cols[2].is_text = true;
+  for (std::size_t i = 1; i < metrics.size(); ++i) {
+    cols[2 + i].name = metrics[i].first;
+    cols[2 + i].unit = metrics[i].second;
+    cols[2 + i].basis = sweepJobMetricBasis(metrics[i].first);
+  }
+  for (const auto& r : results)
+    for (std::size_t j = 0; j < r.job_names.size(); ++j) {
+      const auto& m = r.job_metrics[j];
+      cols[0].numbers.push_back(r.index);
+      cols[1].text.push_back(r.job_names[j]);
+      cols[2].text.push_back(jobKindName(m[0]));
+      for (std::size_t i = 1; i < metrics.size(); ++i) cols[2 + i].numbers.push_back(m[i]);
+    }
+  return cols;
+}
+
 namespace {
 // the per-job table (docs/sweep-format.md "Per-job metrics"): one row per case and job, in case
 // order and each case's job order; a case that did not run has no rows
 void writeCaseJobs(ResultsFile& f, const std::vector<CaseResult>& results) {
-  std::vector<long long> index;
-  std::vector<std::string> job, kind;
-  const auto& cols = sweepJobMetrics();
-  std::vector<std::vector<double>> v(cols.size());
-  for (const auto& r : results)
-    for (std::size_t j = 0; j < r.job_names.size(); ++j) {
-      index.push_back(r.index);
-      job.push_back(r.job_names[j]);
-      const auto& m = r.job_metrics[j];
-      kind.push_back(jobKindName(m[0]));
-      for (std::size_t i = 0; i < cols.size(); ++i) v[i].push_back(m[i]);
-    }
+  const std::vector<SweepColumn> cols = caseJobColumns(results);
+  std::vector<long long> index(cols[0].numbers.begin(), cols[0].numbers.end());
   f.writeIntVector("/case_jobs/case", index, "the case (a row of /cases: its index)");
-  f.writeStrings("/case_jobs/job", job, "the job's name in the case's facility");
-  f.writeStrings("/case_jobs/kind", kind, "the job's kind: training, inference or trace");
-  for (std::size_t i = 1; i < cols.size(); ++i) {  // (kind as its word, above)
-    const std::string path = "/case_jobs/" + cols[i].first;
-    f.writeVector(path, v[i], cols[i].second, sweepJobMetricDescription(cols[i].first));
-    f.setAttribute(path, "basis", sweepJobMetricBasis(cols[i].first));
+  f.writeStrings("/case_jobs/job", cols[1].text, "the job's name in the case's facility");
+  f.writeStrings("/case_jobs/kind", cols[2].text, "the job's kind: training, inference or trace");
+  for (std::size_t i = 3; i < cols.size(); ++i) {
+    const std::string path = "/case_jobs/" + cols[i].name;
+    f.writeVector(path, cols[i].numbers, cols[i].unit, sweepJobMetricDescription(cols[i].name));
+    f.setAttribute(path, "basis", cols[i].basis);
   }
 }
 }  // namespace

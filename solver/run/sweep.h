@@ -188,6 +188,8 @@ std::vector<SweepColumn> sweepColumns(const ResultsData& d);
 // the /case_jobs table, one row per case and job: case, job, kind, then the metrics of
 // sweepJobMetrics() (empty for a sweep file written before it); throws ResultsError when ragged
 std::vector<SweepColumn> sweepJobColumns(const ResultsData& d);
+// the same table from results in memory (what the file's /case_jobs holds, before writing)
+std::vector<SweepColumn> caseJobColumns(const std::vector<CaseResult>& results);
 // the columns of one table group of a sweep file (`group` "/cases/" or "/ensemble/"): the `first`
 // columns in order (none found: not such a table, empty), the parameters as written and in SI,
 // the `middle` columns, then every other dataset of the group; throws ResultsError for a ragged
