@@ -575,7 +575,7 @@ bool MainWindow::openResults(const QString& path) {
     ResultsReadOptions no_gpu;
     no_gpu.want = [](const std::string& p) { return p.rfind("/gpu/", 0) != 0; };
     ResultsData r = readResults(path.toStdString(), no_gpu);
-    const std::size_t ngpu = r.integers.count("/gpu/rack") ? r.integers.at("/gpu/rack").size() : 0;
+    const std::size_t ngpu = std::size_t(layoutOfResults(r).ngpu);
     if (ngpu > 0 && double(ngpu) * r.rows() * 5 * 8 <= 1e9) {
       r = readResults(path.toStdString());
     } else if (ngpu > 0) {

@@ -81,28 +81,36 @@ void RunData::finishLayout() {
   }
 }
 
+namespace {
+// the static datasets' values (the layout table's members, solver/output/observables.h) that the
+// views read, from a run's layout or a file's
+void takeLayout(RunData& d, RunLayout&& L) {
+  d.rack_name = std::move(L.rack_name);
+  d.rack_row = std::move(L.rack_row);
+  d.rack_hall = std::move(L.rack_hall);  // only on a campus
+  d.rack_type = std::move(L.rack_type);
+  d.cdu_name = std::move(L.cdu_name);
+  d.job_name = std::move(L.job_name);
+  d.busway_name = std::move(L.busway_name);
+  d.rack_index = std::move(L.rack_index);
+  d.rack_cdu = std::move(L.rack_cdu);
+  if (L.has_power) d.rack_busway = std::move(L.rack_busway);
+  d.gpu_rack = std::move(L.gpu_rack);
+  d.gpu_slot = std::move(L.gpu_slot);
+  d.gpu_tray = std::move(L.gpu_tray);
+  d.air_name = std::move(L.air_name);
+  d.air_row = std::move(L.air_row);
+  d.air_index = std::move(L.air_index);
+}
+}  // namespace
+
 RunData RunData::fromLayout(const RunLayout& L) {
   RunData d;
   d.facility_name = L.name;
   d.facility_text = L.facility_text;
   d.scenario_text = L.scenario_text;
-  d.rack_name = L.rack_name;
-  d.rack_row = L.rack_row;
-  d.rack_hall = L.rack_hall;
   d.currency = L.currency;
-  d.rack_type = L.rack_type;
-  d.cdu_name = L.cdu_name;
-  d.job_name = L.job_name;
-  d.busway_name = L.busway_name;
-  d.rack_index = L.rack_index;
-  d.rack_cdu = L.rack_cdu;
-  if (L.has_power) d.rack_busway = L.rack_busway;
-  d.gpu_rack = L.gpu_rack;
-  d.gpu_slot = L.gpu_slot;
-  d.gpu_tray = L.gpu_tray;
-  d.air_name = L.air_name;
-  d.air_row = L.air_row;
-  d.air_index = L.air_index;
+  takeLayout(d, RunLayout(L));
   d.job_model = L.job_model;
   d.has_calendar = L.has_plant;
   d.year_start = L.year_start;
@@ -117,15 +125,6 @@ RunData RunData::fromResults(const ResultsData& r) {
     auto it = r.text_attributes.find(k);
     return it == r.text_attributes.end() ? std::string() : it->second;
   };
-  auto strings = [&](const char* k) {
-    auto it = r.strings.find(k);
-    return it == r.strings.end() ? std::vector<std::string>() : it->second;
-  };
-  auto ints = [&](const char* k) {
-    auto it = r.integers.find(k);
-    return it == r.integers.end() ? std::vector<int>()
-                                  : std::vector<int>(it->second.begin(), it->second.end());
-  };
   d.source_path = QString::fromStdString(r.path);
   d.facility_name = text("facility_name");
   d.facility_text = text("facility_text");
@@ -133,22 +132,7 @@ RunData RunData::fromResults(const ResultsData& r) {
   // a file with rows past its durable end (readResults dropped them) is not a complete run,
   // whatever its status says
   d.complete = text("status") != "running" && r.rows_beyond_durable_end == 0;
-  d.rack_name = strings("/rack/names");
-  d.rack_row = strings("/rack/row");
-  d.rack_hall = strings("/rack/hall");  // only in campus files
-  d.rack_type = strings("/rack/type");
-  d.cdu_name = strings("/cdu/names");
-  d.job_name = strings("/job/names");
-  d.busway_name = strings("/busway/names");
-  d.rack_index = ints("/rack/index");
-  d.rack_cdu = ints("/rack/cdu");
-  d.rack_busway = ints("/rack/busway");
-  d.gpu_rack = ints("/gpu/rack");
-  d.gpu_tray = ints("/gpu/tray");
-  d.gpu_slot = ints("/gpu/slot");
-  d.air_name = strings("/air_rack/names");
-  d.air_row = strings("/air_rack/row");
-  d.air_index = ints("/air_rack/index");
+  takeLayout(d, layoutOfResults(r));
   d.job_model = jobModelTable(r);
   // the calendar (solver/output/hdf5_sink.cpp writes it for a run with a plant)
   if (auto ys = r.number_attributes.find("calendar_year_start"); ys != r.number_attributes.end()) {

@@ -264,28 +264,13 @@ PyFacility facilityFromText(std::string text, std::string name, std::string base
 
 py::dict layoutDict(const RunLayout& L) {
   py::dict d;
-  d["/cdu/names"] = L.cdu_name;
-  d["/rack/names"] = L.rack_name;
-  d["/rack/row"] = L.rack_row;
-  for (const auto& h : L.rack_hall)  // as the HDF5 file: only where the facility names halls
-    if (!h.empty()) {
-      d["/rack/hall"] = L.rack_hall;
-      break;
-    }
-  d["/rack/index"] = integers(L.rack_index);
-  d["/rack/cdu"] = integers(L.rack_cdu);
-  d["/rack/type"] = L.rack_type;
-  if (L.ngpu > 0) {
-    d["/gpu/rack"] = integers(L.gpu_rack);
-    d["/gpu/tray"] = integers(L.gpu_tray);
-    d["/gpu/slot"] = integers(L.gpu_slot);
-    d["/gpu/job"] = integers(L.gpu_job);
-    d["/gpu/type"] = L.gpu_type;
-  }
-  if (L.njob > 0) d["/job/names"] = L.job_name;
-  if (L.has_power) {
-    d["/busway/names"] = L.busway_name;
-    d["/rack/busway"] = integers(L.rack_busway);
+  // the static datasets as the results file has them (the layout table, observables.h)
+  for (const LayoutInfo& r : layoutTable()) {
+    if (!layoutPresent(r, L)) continue;
+    if (r.strings)
+      d[r.path] = L.*r.strings;
+    else
+      d[r.path] = integers(L.*r.ints);
   }
   d["has_plant"] = L.has_plant;  // a plant: section (the /plant, /weather, /water series)
   if (L.has_plant) d["plant_rejection"] = L.plant_towers ? "towers" : "dry_coolers";
@@ -315,6 +300,8 @@ py::dict countsDict(const RunLayout& L) {
   d["gpu_groups"] = L.ngroup;
   d["jobs"] = L.njob;
   d["busways"] = L.nbusway;
+  d["air_racks"] = L.nair;
+  d["switch_racks"] = L.nsw;
   d["states"] = L.nstate;
   d["power"] = L.has_power;
   d["room_air"] = L.has_room;
@@ -1442,12 +1429,23 @@ PYBIND11_MODULE(dctwin, m) {
             return pandasFrame(cols, units, basis);
           },
           "The event log as a pandas DataFrame: time (s), component, kind, severity, message.")
-      .def_property_readonly("cdu_names", [](const PyResults& R) { return R.names("/cdu/names"); })
-      .def_property_readonly("rack_names",
-                             [](const PyResults& R) { return R.names("/rack/names"); })
-      .def_property_readonly("job_names", [](const PyResults& R) { return R.names("/job/names"); })
-      .def_property_readonly("busway_names",
-                             [](const PyResults& R) { return R.names("/busway/names"); })
+      .def_property_readonly(
+          "cdu_names", [](const PyResults& R) { return R.names(layoutPath(Layout::CduNames)); })
+      .def_property_readonly(
+          "rack_names", [](const PyResults& R) { return R.names(layoutPath(Layout::RackNames)); })
+      .def_property_readonly(
+          "job_names", [](const PyResults& R) { return R.names(layoutPath(Layout::JobNames)); })
+      .def_property_readonly(
+          "busway_names",
+          [](const PyResults& R) { return R.names(layoutPath(Layout::BuswayNames)); })
+      .def_property_readonly(
+          "air_rack_names",
+          [](const PyResults& R) { return R.names(layoutPath(Layout::AirRackNames)); },
+          "Air-cooled rack names, the columns of /air_rack/* (empty without air_racks).")
+      .def_property_readonly(
+          "switch_rack_names",
+          [](const PyResults& R) { return R.names(layoutPath(Layout::SwitchRackNames)); },
+          "Switch rack names, the columns of /switch_rack/* (empty without switch_racks).")
       .def("__repr__", [](const PyResults& R) {
         const std::size_t rows = R.series.contains("/time") ? py::len(R.series["/time"]) : 0;
         return "<dctwin.Results " + R.source + ": " + R.status + ", " + std::to_string(rows) +

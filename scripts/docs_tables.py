@@ -34,6 +34,7 @@ BLOCK = re.compile(r"(<!-- BEGIN generated: (?P<cmd>[^>]*?) -->\n)(?P<body>.*?)(
 # blocks the docs must hold (command: the page)
 REQUIRED = {
     "dctwin outputs --format markdown": "docs/results.md",
+    "dctwin outputs --table layout": "docs/results.md",
     "dctwin outputs --table faults": "docs/scenario-format.md",
     "dctwin outputs --table events": "docs/scenario-format.md",
 }

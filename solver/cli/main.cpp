@@ -6,7 +6,7 @@
 //   dctwin sweep SWEEP.yaml [-j N] [-o sweep.h5] [--max-cases K] [--shard K/N]
 //   dctwin merge SWEEP.yaml JOURNAL... -o sweep.h5
 //   dctwin report RESULTS.h5 -o DIR
-//   dctwin outputs [--format markdown|csv] [--table series|jobs]
+//   dctwin outputs [--format markdown|csv] [--table series|layout|jobs|grid|faults|events]
 //   dctwin export RESULTS.h5 --series PATTERN... -o out.csv [--long]
 #include <fcntl.h>
 #include <sys/file.h>
@@ -757,11 +757,11 @@ int main(int argc, char** argv) {
   outputs
       ->add_option(
           "--table", outputs_table,
-          "series (the output table), jobs (the step model's values per described "
-          "job, /job/model/*; markdown), grid (the meter's metrics, /grid/*; markdown) or "
-          "faults (the scenario's fault kinds; markdown) or events (the event log's kinds; "
-          "markdown)")
-      ->check(CLI::IsMember({"series", "jobs", "grid", "faults", "events"}));
+          "series (the output table), layout (the static datasets: names and indices; "
+          "markdown), jobs (the step model's values per described job, /job/model/*; "
+          "markdown), grid (the meter's metrics, /grid/*; markdown) or faults (the scenario's "
+          "fault kinds; markdown) or events (the event log's kinds; markdown)")
+      ->check(CLI::IsMember({"series", "layout", "jobs", "grid", "faults", "events"}));
 
   std::string export_file, export_out;
   std::vector<std::string> export_series;
@@ -879,6 +879,10 @@ int main(int argc, char** argv) {
                         vtk_dir, run_threads, record, run_annual, allow_large);
     }
     if (*outputs) {
+      if (outputs_table == "layout") {
+        std::cout << dctwin::layoutMarkdown();
+        return 0;
+      }
       if (outputs_table == "jobs") {
         std::cout << dctwin::jobModelMarkdown();
         return 0;

@@ -43,24 +43,20 @@ std::string columnLabel(const ResultsData& d, const std::string& path, std::size
     auto it = d.strings.find(ds);
     return it != d.strings.end() && col < it->second.size() ? it->second[col] : "";
   };
-  const std::string group = path.substr(0, path.find('/', 1));
+  // the series' shape (the output table) says which names label its columns (the layout table)
+  const ObservableInfo* o = findObservable(path);
+  const Shape shape = o ? o->shape : Shape::Facility;
   std::string label;
-  if (group == "/rack" || path == "/power/rack_P")
-    label = names("/rack/names");
-  else if (group == "/cdu")
-    label = names("/cdu/names");
-  else if (group == "/job")
-    label = names("/job/names");
-  else if (group == "/busway")
-    label = names("/busway/names");
-  else if (group == "/gpu") {
-    auto r = d.integers.find("/gpu/rack");
-    auto s = d.integers.find("/gpu/slot");
-    auto rn = d.strings.find("/rack/names");
+  if (shape == Shape::Gpu) {  // a GPU: its rack's name and its slot
+    auto r = d.integers.find(layoutPath(Layout::GpuRack));
+    auto s = d.integers.find(layoutPath(Layout::GpuSlot));
+    auto rn = d.strings.find(layoutPath(Layout::RackNames));
     if (r != d.integers.end() && s != d.integers.end() && rn != d.strings.end() &&
         col < r->second.size() && col < s->second.size() && r->second[col] >= 0 &&
         std::size_t(r->second[col]) < rn->second.size())
       label = rn->second[r->second[col]] + ":" + std::to_string(s->second[col]);
+  } else if (const LayoutInfo* n = layoutNames(shape)) {
+    label = names(n->path);
   }
   return label.empty() ? std::to_string(col) : label;
 }

@@ -159,28 +159,16 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     f.setAttribute("/", "calendar_utc_offset", L.utc_offset);
     f.setAttribute("/", "calendar_time_zone", utcOffsetText(L.utc_offset));
   }
-  // 2. static layout: names and indices
-  auto ints = [](const std::vector<int>& v) { return std::vector<long long>(v.begin(), v.end()); };
-  f.writeStrings("/rack/names", L.rack_name, "rack names, column labels of /rack/*");
-  f.writeStrings("/rack/row", L.rack_row, "hall row of each rack");
-  // the campus level, only where the facility names halls (racks[].hall)
-  if (std::any_of(L.rack_hall.begin(), L.rack_hall.end(), [](const auto& h) { return !h.empty(); }))
-    f.writeStrings("/rack/hall", L.rack_hall, "hall (building) of each rack on a campus");
-  f.writeIntVector("/rack/index", ints(L.rack_index), "position of each rack in its row");
-  f.writeIntVector("/rack/cdu", ints(L.rack_cdu),
-                   "index into /cdu/names of the CDU feeding each rack");
-  f.writeStrings("/rack/type", L.rack_type, "rack type of each rack");
-  f.writeStrings("/cdu/names", L.cdu_name, "CDU names, column labels of /cdu/*");
-  if (L.ngpu > 0) {
-    f.writeIntVector("/gpu/rack", ints(L.gpu_rack), "index into /rack/names of each GPU's rack");
-    f.writeIntVector("/gpu/tray", ints(L.gpu_tray),
-                     "compute tray of each GPU within its rack (0-based)");
-    f.writeIntVector("/gpu/slot", ints(L.gpu_slot), "GPU slot within its rack (0-based)");
-    f.writeIntVector("/gpu/job", ints(L.gpu_job),
-                     "index into /job/names of each GPU's job (-1: none)");
-    f.writeStrings("/gpu/type", L.gpu_type, "GPU model of each GPU (data/catalog/gpus)");
+  // 2. static layout: names and indices, one dataset per row of the layout table
+  for (const LayoutInfo& r : layoutTable()) {
+    if (!layoutPresent(r, L)) continue;
+    if (r.strings) {
+      f.writeStrings(r.path, L.*r.strings, r.description);
+    } else {
+      const std::vector<int>& v = L.*r.ints;
+      f.writeIntVector(r.path, std::vector<long long>(v.begin(), v.end()), r.description);
+    }
   }
-  if (L.njob > 0) f.writeStrings("/job/names", L.job_name, "job names, column labels of /job/*");
   // the step model of the described training jobs (DCTWIN_JOB_MODEL): one value per job, nominal
   bool described = false;
   for (int j = 0; j < L.njob; ++j) described = described || L.jobDescribed(j);
@@ -199,21 +187,6 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
         "/job/model/recompute_name", recompute,
         "activation recompute of each job: none, selective or full (\"\": not described)");
   }
-  if (L.nair > 0) {
-    f.writeStrings("/air_rack/names", L.air_name,
-                   "air-cooled rack names, column labels of /air_rack/*");
-    f.writeStrings("/air_rack/row", L.air_row, "hall row of each air-cooled rack");
-    f.writeIntVector("/air_rack/index", ints(L.air_index),
-                     "position of each air-cooled rack in its row");
-  }
-  if (L.nsw > 0)
-    f.writeStrings("/switch_rack/names", L.sw_name,
-                   "switch rack names, column labels of /switch_rack/*");
-  if (L.has_power) {
-    f.writeStrings("/busway/names", L.busway_name, "busway names, column labels of /busway/*");
-    f.writeIntVector("/rack/busway", ints(L.rack_busway),
-                     "index into /busway/names of the busway feeding each rack");
-  }
   // 3. one series per observable of the run (the fast ones only when asked for)
   I.handle.assign(kObservableCount, -1);
   for (const ObservableInfo& o : observableTable()) {
@@ -230,23 +203,10 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
   }
   // 3b. the axes as dimension scales (H5DS), so that netCDF-4 readers (xarray) open the series
   // with their time, rack, CDU, job, busway coordinates, not phony dimensions
+  // (the facility has one column; the GPUs' are labelled by /gpu/rack and /gpu/slot)
   auto names = [&](Shape s) -> const char* {
-    switch (s) {
-      case Shape::Rack:
-        return "/rack/names";
-      case Shape::Cdu:
-        return "/cdu/names";
-      case Shape::Job:
-        return L.njob > 0 ? "/job/names" : nullptr;
-      case Shape::Busway:
-        return L.has_power ? "/busway/names" : nullptr;
-      case Shape::AirRack:
-        return L.nair > 0 ? "/air_rack/names" : nullptr;
-      case Shape::SwitchRack:
-        return L.nsw > 0 ? "/switch_rack/names" : nullptr;
-      default:  // the facility (one column), the GPUs (their rack and slot: /gpu/rack, /gpu/slot)
-        return nullptr;
-    }
+    const LayoutInfo* r = layoutNames(s);
+    return r && layoutPresent(*r, L) ? r->path : nullptr;
   };
   for (const ObservableInfo& o : observableTable()) {
     if (I.handle[int(o.id)] < 0 || o.id == Obs::Time || o.id == Obs::PowerTime) continue;

@@ -95,6 +95,8 @@ const char* needsName(Needs n) {
       return "plant section";
     case Needs::GpusPower:
       return "resolved GPUs and a power section";
+    case Needs::Halls:
+      return "halls (racks[].hall, a campus)";
   }
   return "";
 }

@@ -73,8 +73,15 @@ bool RunLayout::has(Needs n) const {
       return has_plant;
     case Needs::GpusPower:
       return ngpu > 0 && has_power;
+    case Needs::Halls:
+      return std::any_of(rack_hall.begin(), rack_hall.end(),
+                         [](const std::string& h) { return !h.empty(); });
   }
   return false;
+}
+
+bool layoutPresent(const LayoutInfo& row, const RunLayout& L) {
+  return L.has(row.needs);
 }
 
 FrameLayout FrameLayout::make(const RunLayout& L) {

@@ -47,7 +47,8 @@ enum class Needs {
   AirRacks,     // air_racks
   SwitchRacks,  // switch_racks
   Plant,        // a plant: section
-  GpusPower     // resolved GPUs and a power: section (the meter at the GPU step)
+  GpusPower,    // resolved GPUs and a power: section (the meter at the GPU step)
+  Halls         // racks named by hall (racks[].hall: a campus)
 };
 
 // how often a series is recorded: every output row, or every fast (GPU) step when asked for
@@ -848,6 +849,66 @@ struct RunLayout {
   std::size_t width(Shape s) const;
   bool has(Needs n) const;
 };
+
+// the run layout's static datasets (docs/results.md "Static datasets"): one row each, which the
+// HDF5 writer, the results reader, the GUI's run data, Python's layout and the docs read
+// X(id, path, dimension (its length), when present, the RunLayout member holding the values,
+//   description: the dataset's attribute and the docs' text)
+// A member of type std::vector<std::string> is a string dataset, std::vector<int> an int64 one
+// (units "1"). The order is the writer's.
+#define DCTWIN_LAYOUT(X)                                                                           \
+  X(RackNames, "/rack/names", Rack, Always, rack_name, "rack names, column labels of /rack/*")    \
+  X(RackRow, "/rack/row", Rack, Always, rack_row, "hall row of each rack")                         \
+  X(RackHall, "/rack/hall", Rack, Halls, rack_hall, "hall (building) of each rack on a campus")    \
+  X(RackIndex, "/rack/index", Rack, Always, rack_index, "position of each rack in its row")        \
+  X(RackCdu, "/rack/cdu", Rack, Always, rack_cdu,                                                  \
+    "index into /cdu/names of the CDU feeding each rack")                                          \
+  X(RackType, "/rack/type", Rack, Always, rack_type, "rack type of each rack")                     \
+  X(CduNames, "/cdu/names", Cdu, Always, cdu_name, "CDU names, column labels of /cdu/*")           \
+  X(GpuRack, "/gpu/rack", Gpu, Gpus, gpu_rack, "index into /rack/names of each GPU's rack")       \
+  X(GpuTray, "/gpu/tray", Gpu, Gpus, gpu_tray, "compute tray of each GPU within its rack (0-based)") \
+  X(GpuSlot, "/gpu/slot", Gpu, Gpus, gpu_slot, "GPU slot within its rack (0-based)")               \
+  X(GpuJob, "/gpu/job", Gpu, Gpus, gpu_job, "index into /job/names of each GPU's job (-1: none)") \
+  X(GpuType, "/gpu/type", Gpu, Gpus, gpu_type, "GPU model of each GPU (data/catalog/gpus)")        \
+  X(JobNames, "/job/names", Job, Jobs, job_name, "job names, column labels of /job/*")             \
+  X(AirRackNames, "/air_rack/names", AirRack, AirRacks, air_name,                                  \
+    "air-cooled rack names, column labels of /air_rack/*")                                         \
+  X(AirRackRow, "/air_rack/row", AirRack, AirRacks, air_row, "hall row of each air-cooled rack")   \
+  X(AirRackIndex, "/air_rack/index", AirRack, AirRacks, air_index,                                 \
+    "position of each air-cooled rack in its row")                                                 \
+  X(SwitchRackNames, "/switch_rack/names", SwitchRack, SwitchRacks, sw_name,                       \
+    "switch rack names, column labels of /switch_rack/*")                                          \
+  X(BuswayNames, "/busway/names", Busway, Power, busway_name,                                      \
+    "busway names, column labels of /busway/*")                                                    \
+  X(RackBusway, "/rack/busway", Rack, Power, rack_busway,                                          \
+    "index into /busway/names of the busway feeding each rack")
+
+enum class Layout {
+#define DCTWIN_LAYOUT_ID(id, path, dim, needs, member, desc) id,
+  DCTWIN_LAYOUT(DCTWIN_LAYOUT_ID)
+#undef DCTWIN_LAYOUT_ID
+};
+struct LayoutInfo {
+  Layout id;
+  const char* path;  // "/rack/names"
+  Shape dim;         // its length: the racks, CDUs, GPUs, ...
+  Needs needs;       // when the file has it
+  // the values: one of the two is set (strings: a string dataset; ints: int64, units "1")
+  std::vector<std::string> RunLayout::* strings;
+  std::vector<int> RunLayout::* ints;
+  const char* description;
+};
+std::span<const LayoutInfo> layoutTable();
+const LayoutInfo& layoutRow(Layout id);
+const char* layoutPath(Layout id);
+const LayoutInfo* findLayout(const std::string& path);  // nullptr: not a static dataset
+// the dataset that labels the columns of a shape's series ("/rack/names"), or nullptr (the
+// facility's one column; the GPUs, labelled by /gpu/rack and /gpu/slot)
+const LayoutInfo* layoutNames(Shape s);
+// whether a run of this layout writes the dataset
+bool layoutPresent(const LayoutInfo& row, const RunLayout& L);
+// the table as markdown (docs/results.md, between its "outputs --table layout" markers)
+std::string layoutMarkdown();
 
 // where each observable sits in an OutputFrame; built once per run from the layout
 struct FrameLayout {

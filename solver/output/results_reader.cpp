@@ -7,6 +7,7 @@
 #include "solver/output/results_reader.h"
 #include "solver/common/bounded_file.h"
 #include "solver/common/provenance.h"
+#include "solver/output/observables.h"
 
 #include <hdf5.h>
 
@@ -120,18 +121,13 @@ struct Reader {
     return isString(type.id) ? readStringAttribute(a.id, type.id) : "";
   }
 
+  // read whatever a front asks for: the layout's static datasets (the layout table, observables.h),
+  // the time axis, the event log and a sweep's tables
   static bool alwaysRead(const std::string& p) {
-    static const char* const kNames[] = {"/names", "/row",  "/type", "/index", "/cdu",
-                                         "/rack",  "/tray", "/slot", "/job",   "/busway"};
     if (p == "/time" || p.rfind("/events/", 0) == 0 || p.rfind("/cases/", 0) == 0 ||
         p.rfind("/case_jobs/", 0) == 0 || p.rfind("/ensemble/", 0) == 0)
       return true;
-    for (const char* n : kNames) {
-      const std::size_t k = std::strlen(n);
-      if (p.size() > k && p.compare(p.size() - k, k, n) == 0 && p.find('/', 1) == p.rfind('/'))
-        return true;
-    }
-    return false;
+    return findLayout(p) != nullptr;
   }
 
   void readDataset(hid_t file, const std::string& p) {
@@ -275,7 +271,8 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
   // the run layout
   const ResultsSeries* t = data.find("/time");
   if (!t || t->width != 0) rd.fail("not a dctwin run results file (no /time series)");
-  if (!data.strings.count("/rack/names") || !data.strings.count("/cdu/names"))
+  if (!data.strings.count(layoutPath(Layout::RackNames)) ||
+      !data.strings.count(layoutPath(Layout::CduNames)))
     rd.fail("not a dctwin run results file (no /rack/names or /cdu/names)");
   // the durable end (docs/results.md, "Flushing and interrupted runs"): rows_complete is written
   // only after every row it counts is on disk, so rows past it (a flush cut short, a kill during
@@ -340,8 +337,28 @@ ResultsData readResults(const std::string& path, const ResultsReadOptions& optio
   return data;
 }
 
+RunLayout layoutOfResults(const ResultsData& d) {
+  RunLayout L;
+  for (const LayoutInfo& r : layoutTable()) {
+    if (r.strings) {
+      if (auto it = d.strings.find(r.path); it != d.strings.end()) L.*r.strings = it->second;
+    } else if (auto it = d.integers.find(r.path); it != d.integers.end()) {
+      (L.*r.ints).assign(it->second.begin(), it->second.end());
+    }
+  }
+  L.nrack = int(L.rack_name.size());
+  L.ncdu = int(L.cdu_name.size());
+  L.ngpu = int(L.gpu_rack.size());
+  L.njob = int(L.job_name.size());
+  L.nbusway = int(L.busway_name.size());
+  L.has_power = L.nbusway > 0;
+  L.nair = int(L.air_name.size());
+  L.nsw = int(L.sw_name.size());
+  return L;
+}
+
 std::vector<double> jobModelTable(const ResultsData& d) {
-  auto names = d.strings.find("/job/names");
+  auto names = d.strings.find(layoutPath(Layout::JobNames));
   const std::size_t nj = names == d.strings.end() ? 0 : names->second.size();
   std::vector<double> out(nj * kJobModelCount, std::numeric_limits<double>::quiet_NaN());
   for (const JobModelInfo& c : jobModelTable()) {

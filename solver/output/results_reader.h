@@ -74,6 +74,11 @@ struct ResultsReadOptions {
 // dctwin 0.3.0) is newer than this dctwin 0.1.0 reads (1) ...", ...
 ResultsData readResults(const std::string& path, const ResultsReadOptions& options = {});
 
+// the static datasets of a results file (the layout table, observables.h) in a RunLayout, with
+// the counts they give (racks, CDUs, GPUs, jobs, busways, air and switch racks; has_power with
+// busways); what the file lacks stays empty
+RunLayout layoutOfResults(const ResultsData& d);
+
 // the step model's table of a results file (/job/model/*, DCTWIN_JOB_MODEL) as RunLayout::job_model
 // holds it: jobs x kJobModelCount, NaN where the file has no value (a job not described, a file
 // written before the table existed or read without it)

@@ -241,3 +241,89 @@ TEST_CASE("series semantics: power as interval means, PUE from energies, throttl
   // before the job starts (5 min): no current progress (NaN), cumulative progress 0
   CHECK(std::isnan(frames.rows[5].get(Obs::JobProgressRatioInterval)[0]));
 }
+
+TEST_CASE("layout table: every static dataset once, with its values and where it is read",
+          "[observables][layout]") {
+  std::set<std::string> paths;
+  int k = 0;
+  for (const LayoutInfo& r : layoutTable()) {
+    INFO(r.path);
+    CHECK(int(r.id) == k++);
+    CHECK(paths.insert(r.path).second);
+    CHECK((r.strings != nullptr) != (r.ints != nullptr));  // one kind of values
+    CHECK(std::string(r.description).size() > 3);
+    CHECK(findLayout(r.path) == &r);
+    CHECK(std::string(layoutPath(r.id)) == r.path);
+    // no series shares a static dataset's path
+    CHECK(findObservable(r.path) == nullptr);
+  }
+  CHECK(findLayout("/rack/T_supply") == nullptr);
+  // each shape with named columns has its names: strings along that shape
+  for (Shape s : {Shape::Cdu, Shape::Rack, Shape::Job, Shape::Busway, Shape::AirRack,
+                  Shape::SwitchRack}) {
+    const LayoutInfo* n = layoutNames(s);
+    REQUIRE(n != nullptr);
+    CHECK(n->dim == s);
+    CHECK(n->strings != nullptr);
+  }
+  CHECK(layoutNames(Shape::Gpu) == nullptr);
+  const std::string md = layoutMarkdown();
+  for (const std::string& p : paths) CHECK(md.find("`" + p + "`") != std::string::npos);
+
+  // runs whose layouts have every row between them: a pod with switch racks, its racks given
+  // halls, and a block with air-cooled racks. The file holds each row the run has, with the
+  // run's values; a reader that asks for no series still gets them; layoutOfResults gives them
+  // back with their counts
+  const std::string out =
+      (std::filesystem::temp_directory_path() / "dctwin_layout_test.h5").string();
+  FacilitySpec fabric = loadFacility(kData + "facilities/pod_gb200_fabric.yaml");
+  for (std::size_t r = 0; r < fabric.racks.size(); ++r)
+    fabric.racks[r].hall = r < fabric.racks.size() / 2 ? "H1" : "H2";
+  const FacilitySpec block = loadFacility(kData + "facilities/datasheet_block.yaml");
+  std::set<std::string> seen;
+  for (const FacilitySpec* spec : {static_cast<const FacilitySpec*>(&fabric), &block}) {
+    INFO(spec->name);
+    Frames frames;
+    Scenario sc;
+    sc.duration = 60;
+    sc.output_interval = 60;
+    {
+      Hdf5Sink h5(out, 10, 0.0);
+      std::vector<RunSink*> sinks{&frames, &h5};
+      REQUIRE(runFacility(*spec, sc, RunSettings{}, sinks).result.ok);
+    }
+    const RunLayout& L = frames.L;
+    ResultsReadOptions none;
+    none.want = [](const std::string&) { return false; };
+    const ResultsData d = readResults(out, none);
+    const RunLayout back = layoutOfResults(d);
+    for (const LayoutInfo& r : layoutTable()) {
+      INFO(r.path);
+      const bool present = layoutPresent(r, L);
+      if (present) seen.insert(r.path);
+      if (r.strings) {
+        REQUIRE(d.strings.count(r.path) == (present ? 1u : 0u));
+        if (present) CHECK(d.strings.at(r.path) == L.*r.strings);
+        if (present) CHECK(back.*r.strings == L.*r.strings);
+      } else {
+        REQUIRE(d.integers.count(r.path) == (present ? 1u : 0u));
+        if (!present) continue;
+        const std::vector<int>& v = L.*r.ints;
+        CHECK(d.integers.at(r.path) == std::vector<long long>(v.begin(), v.end()));
+        CHECK(back.*r.ints == v);
+      }
+    }
+    CHECK(back.nrack == L.nrack);
+    CHECK(back.ncdu == L.ncdu);
+    CHECK(back.ngpu == L.ngpu);
+    CHECK(back.njob == L.njob);
+    CHECK(back.nbusway == L.nbusway);
+    CHECK(back.has_power == L.has_power);
+    CHECK(back.nair == L.nair);
+    CHECK(back.nsw == L.nsw);
+    for (const auto& [p, series] : d.series)  // (no series asked for: the axis, the event log)
+      CHECK((p == "/time" || p.rfind("/events/", 0) == 0));
+  }
+  CHECK(seen == paths);  // every row was written by one of the runs
+  std::filesystem::remove(out);
+}
