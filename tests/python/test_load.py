@@ -38,6 +38,19 @@ def test_plant_in_the_layout():
     assert fac.layout["plant_rejection"] == "dry_coolers"
 
 
+def test_air_and_switch_racks_in_the_layout():
+    # the layout table's rows (solver/output/observables.h): what a results file would hold
+    fab = dctwin.Facility.load(ROOT / "data" / "facilities" / "pod_gb200_fabric.yaml")
+    size = fab.check()
+    assert size["switch_racks"] > 0 and size["air_racks"] == 0
+    assert len(fab.layout["/switch_rack/names"]) == size["switch_racks"]
+    assert "/air_rack/names" not in fab.layout
+    block = dctwin.Facility.load(ROOT / "data" / "facilities" / "datasheet_block.yaml")
+    size = block.check()
+    assert size["air_racks"] == len(block.layout["/air_rack/names"]) > 0
+    assert len(block.layout["/air_rack/row"]) == len(block.layout["/air_rack/index"]) == size["air_racks"]
+
+
 def test_missing_files():
     with pytest.raises(FileNotFoundError):
         dctwin.Facility.load("/no/such/facility.yaml")

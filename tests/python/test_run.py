@@ -48,6 +48,7 @@ def test_pod_run_equals_the_cli_file(pod, cli, tmp_path):
     with h5py.File(h5, "r") as f:
         assert res.rack_names == [x.decode() for x in f["/rack/names"][()]]
         assert res.cdu_names == ["cdu1"] and res.job_names == ["llm_training"]
+        assert res.air_rack_names == [] and res.switch_rack_names == []
         np.testing.assert_array_equal(res.layout["/gpu/rack"], f["/gpu/rack"][()])
         assert len(res.events) == len(f["/events/time"])
     assert res.summary["T_junction_max"] == pytest.approx(np.nanmax(res["/gpu/T_junction"]))
