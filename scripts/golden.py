@@ -97,6 +97,16 @@ TOLERANCES = {
                     "and the fan-speed PI: measured solver deviation (rtol 1e-6 vs 1e-7) 3.4e-5, "
                     "ASan+UBSan build against Release 7.5e-5; a 1 % change of the chilled-water "
                     "chiller's power moves the pod's PUE 2.8e-4"),
+    "water": dict(rtol=2e-3, atol=1e-2, units="kg",
+                  why="the plant's water, the integral of its evaporation and blowdown, which "
+                      "follow the heat rejected: as the coolant heat integrals ('heat'), and "
+                      "0.01 kg absolute"),
+    "step_time": dict(rtol=1e-4, atol=1e-6, units="s",
+                      why="a described job's iteration times stretch with the GPUs' clocks, "
+                          "which follow T_j (0.01 K moves a clock far less than 1e-4)"),
+    "map": dict(rtol=1e-3, atol=0.5, units="s",
+                why="the job's time map, GPU-seconds summed per cause over the run on the "
+                    "50 ms GPU clock; 0.5 s is a few GPU-steps of one GPU"),
     "count": dict(rtol=0.0, atol=1.0, units="1",
                   why="job iterations complete on the 50 ms GPU clock: one iteration may land "
                       "one output row later"),
@@ -142,6 +152,19 @@ SERIES = [
     ("energy/it", "energy/it", None, "energy"),
     ("job/throughput_ratio", "job/throughput_ratio", None, "ratio"),
     ("job/iterations", "job/iterations", None, "count"),
+    ("job/progress_ratio", "job/progress_ratio", None, "ratio"),
+    ("job/last_iteration_time", "job/last_iteration_time", None, "step_time"),
+    ("job/time/barrier_wait", "job/time/barrier_wait", None, "map"),
+    ("plant/T_supply", "plant/T_supply", None, "temperature"),
+    ("plant/Q_rejected", "plant/Q_rejected", None, "power"),
+    ("plant/P_fans", "plant/P_fans", None, "power"),
+    ("plant/P_pumps", "plant/P_pumps", None, "power"),
+    ("plant/P_chillers", "plant/P_chillers", None, "power"),
+    ("plant/PUE", "plant/PUE", None, "pue"),
+    ("water/site", "water/site", None, "water"),
+    ("air_rack/T_out", "air_rack/T_out", None, "temperature"),
+    ("air_rack/P_fan", "air_rack/P_fan", None, "power"),
+    ("switch_rack/Q_liquid", "switch_rack/Q_liquid", None, "power"),
 ]
 # peaks over every row (transients between the sampled rows)
 PEAKS = [
@@ -175,6 +198,29 @@ CASES = {
                     "load steps and a facility-water excursion over 2 h",
         facility="data/facilities/two_cdu_mixed.yaml",
         scenario="data/scenarios/load_step_excursion.yaml", args=[]),
+    "pod_plant_w32": dict(
+        description="the pod on its heat-rejection plant (dry coolers, adiabatic, chiller; W32 "
+                    "water) in synthetic Phoenix weather: plant supply, fans, pumps, chillers, "
+                    "water and the plant's PUE, "
+                    "30 min",
+        facility="data/facilities/pod_gb200_plant_w32.yaml", scenario=None,
+        args=["--duration", "30min", "--output-interval", "60s"]),
+    "pod_fabric_degraded_link": dict(
+        description="the pod with its leaf and spine switch racks (liquid and air heat) and a "
+                    "described job: one GPU's scale-out link at half bandwidth from 10 min, the "
+                    "job's iteration time and barrier wait, 30 min",
+        facility="data/facilities/pod_gb200_fabric.yaml",
+        scenario="data/scenarios/pod_degraded_link.yaml", args=["--duration", "30min"]),
+    "pod_plant_annual_day": dict(
+        description="the pod on its plant in the multi-rate annual mode (docs/models/annual.md): "
+                    "the first day of the Phoenix year, rows every 10 min",
+        facility="data/facilities/pod_gb200_plant_w32.yaml", scenario=None,
+        args=["--annual", "--duration", "1d", "--output-interval", "10min"]),
+    "block_air_racks": dict(
+        description="a datasheet CDU block with air-cooled switch and storage racks on the "
+                    "room air: their inlet, outlet and fans, 30 min",
+        facility="data/facilities/datasheet_block.yaml", scenario=None,
+        args=["--duration", "30min", "--output-interval", "60s"]),
 }
 
 
@@ -210,7 +256,21 @@ def run_case(dctwin, case, tmp, tag="run", rtol=None, extra=(), facility_extra=N
     if facility_extra:
         with open(os.path.join(SOURCE_DIR, CASES[case]["facility"])) as f:
             text = f.read()
-        cmd[1] = os.path.join(tmp, f"{case}_facility.yaml")
+        # the copy sits at the same depth as the original beside links to the original's
+        # neighbours, so that its relative paths (../weather/x.epw) resolve as the original's
+        src_dir = os.path.dirname(os.path.join(SOURCE_DIR, CASES[case]["facility"]))
+        up = os.path.dirname(src_dir)
+        copy_dir = os.path.join(tmp, "data", os.path.basename(src_dir))
+        os.makedirs(copy_dir, exist_ok=True)
+        for entry in os.listdir(up):
+            link = os.path.join(tmp, "data", entry)
+            if not os.path.lexists(link):
+                os.symlink(os.path.join(up, entry), link)
+        for entry in os.listdir(src_dir):
+            link = os.path.join(copy_dir, entry)
+            if not os.path.lexists(link):
+                os.symlink(os.path.join(src_dir, entry), link)
+        cmd[1] = os.path.join(copy_dir, f"{case}_facility.yaml")
         with open(cmd[1], "w") as f:
             f.write(text + "\n" + facility_extra + "\n")
     if rtol is not None:
