@@ -40,30 +40,36 @@ struct Quantity {
   Metric metric = Metric::Count;  // derived rack metric
 };
 
+// a series in its display unit (its quantity's row of DCTWIN_UNITS, solver/output/observables.h)
+Quantity shownAs(const char* name, Scope scope, Obs obs) {
+  const UnitInfo& u = unitInfo(observable(obs).quantity);
+  return {name, scope, obs, u.scale, u.offset, u.display};
+}
+
 const Quantity kQ[] = {
     {"Rack: max GPU junction temperature", kRack, Obs::Count, 1, 0, "°C", Metric::JunctionMax},
     {"Rack: max HBM temperature", kRack, Obs::Count, 1, 0, "°C", Metric::HbmMax},
-    {"Rack: supply temperature", kRack, Obs::RackTSupply, 1, -273.15, "°C"},
-    {"Rack: return temperature", kRack, Obs::RackTReturn, 1, -273.15, "°C"},
-    {"Rack: coolant flow", kRack, Obs::RackVFlow, 60000, 0, "L/min"},
-    {"Rack: power", kRack, Obs::RackP, 1e-3, 0, "kW"},
+    shownAs("Rack: supply temperature", kRack, Obs::RackTSupply),
+    shownAs("Rack: return temperature", kRack, Obs::RackTReturn),
+    shownAs("Rack: coolant flow", kRack, Obs::RackVFlow),
+    shownAs("Rack: power", kRack, Obs::RackP),
     {"Rack: mean SM clock", kRack, Obs::Count, 1, 0, "%", Metric::ClockMean},
     {"Rack: GPUs throttled", kRack, Obs::Count, 1, 0, "%", Metric::ThrottleShare},
     {"Rack: isolation valves closed", kRack, Obs::RackIsolation, 100, 0, "%"},
-    {"Rack: leak flow", kRack, Obs::RackLeakFlow, 60000, 0, "L/min"},
-    {"CDU: secondary supply temperature", kCdu, Obs::CduTSecSupply, 1, -273.15, "°C"},
-    {"CDU: secondary return temperature", kCdu, Obs::CduTSecReturn, 1, -273.15, "°C"},
-    {"CDU: secondary flow", kCdu, Obs::CduVFlowSec, 60000, 0, "L/min"},
+    shownAs("Rack: leak flow", kRack, Obs::RackLeakFlow),
+    shownAs("CDU: secondary supply temperature", kCdu, Obs::CduTSecSupply),
+    shownAs("CDU: secondary return temperature", kCdu, Obs::CduTSecReturn),
+    shownAs("CDU: secondary flow", kCdu, Obs::CduVFlowSec),
     {"CDU: pump speed", kCdu, Obs::CduPumpSpeed, 100, 0, "%"},
-    {"CDU: pump power", kCdu, Obs::CduPPump, 1e-3, 0, "kW"},
-    {"CDU: tank pressure", kCdu, Obs::CduPTank, 1e-3, 0, "kPa"},
-    {"CDU: coolant lost", kCdu, Obs::CduCoolantLost, 1e3, 0, "L"},
-    {"CDU: facility water supply temperature", kCdu, Obs::CduTPrimSupply, 1, -273.15, "°C"},
-    {"GPU: junction temperature", kGpu, Obs::GpuTJunction, 1, -273.15, "°C"},
-    {"GPU: HBM temperature", kGpu, Obs::GpuTHbm, 1, -273.15, "°C"},
+    shownAs("CDU: pump power", kCdu, Obs::CduPPump),
+    shownAs("CDU: tank pressure", kCdu, Obs::CduPTank),
+    shownAs("CDU: coolant lost", kCdu, Obs::CduCoolantLost),
+    shownAs("CDU: facility water supply temperature", kCdu, Obs::CduTPrimSupply),
+    shownAs("GPU: junction temperature", kGpu, Obs::GpuTJunction),
+    shownAs("GPU: HBM temperature", kGpu, Obs::GpuTHbm),
     {"GPU: power", kGpu, Obs::GpuP, 1, 0, "W"},
     {"GPU: SM clock", kGpu, Obs::GpuClockRatio, 100, 0, "%"},
-    {"Facility: IT power", kFacility, Obs::FacilityPIT, 1e-3, 0, "kW"},
+    shownAs("Facility: IT power", kFacility, Obs::FacilityPIT),
     {"Job: throughput (vs reference)", kJob, Obs::JobThroughputRatio, 100, 0, "%"},
 };
 constexpr int kNQ = sizeof(kQ) / sizeof(kQ[0]);

@@ -21,8 +21,6 @@ namespace dctwin::gui {
 
 namespace {
 
-constexpr double kC = 273.15;
-
 double median(std::vector<double> v) {
   v.erase(std::remove_if(v.begin(), v.end(), [](double x) { return std::isnan(x); }), v.end());
   if (v.empty()) return NAN;
@@ -373,7 +371,7 @@ void DistributionView::recompute() {
   const Obs obs[3] = {Obs::GpuTJunction, Obs::GpuTHbm, Obs::GpuClockRatio};
   for (int k = 0; k < 3; ++k) {
     auto v = column(d, obsPath(obs[k]), row, ng);
-    for (double& x : v) x = k < 2 ? x - kC : 100 * x;
+    for (double& x : v) x = k < 2 ? toDisplay(Unit::K, x) : 100 * x;
     hist_[k] = makeHistogram(std::move(v));
     plots_[k]->set(hist_[k]);
   }
@@ -421,7 +419,7 @@ void DistributionView::recompute() {
                                QString::fromStdString(d.rack_name[d.gpu_rack[i]]),
                                QString::number(d.gpu_tray[i]),
                                QString::number(d.gpu_slot[i]),
-                               formatNumber(tj[i] - kC, 1),
+                               formatNumber(toDisplay(Unit::K, tj[i]), 1),
                                hotCause(d, i, -1, row)};
     for (int c = 0; c < cells.size(); ++c) {
       auto* it = new QTableWidgetItem(cells[c]);

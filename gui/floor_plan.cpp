@@ -280,7 +280,7 @@ void FloorCanvas::paintTo(QPainter& g, const QRect& area) {
       const bool gpus = box.width() / per_tray >= 6 && th >= 6;
       std::vector<double> tray_max(trays, NAN);
       for (int i = g0; i < g0 + gn; ++i) {
-        const double v = d.value(tj_path, row, i) - 273.15;
+        const double v = shown(Obs::GpuTJunction, d.value(tj_path, row, i));
         const int k = d.gpu_tray[i];
         if (k < 0 || k >= trays || std::isnan(v)) continue;
         if (gpus) {
@@ -657,6 +657,11 @@ QString FloorPlan::tooltipForAirRack(int k) const {
     const double x = d.value(obsPath(id), row, k);
     return std::isnan(x) ? QString("–") : formatNumber(x * scale + off, prec);
   };
+  // in its display unit (DCTWIN_UNITS, solver/output/observables.h)
+  auto vs = [&](Obs id, int prec) {
+    const double x = d.value(obsPath(id), row, k);
+    return std::isnan(x) ? QString("–") : formatNumber(shown(id, x), prec);
+  };
   const double on = d.value(obsPath(Obs::AirRackPowered), row, k);
   return QString(
              "<b>air-cooled rack %1</b> (row %2, position %3)<br>IT %4 kW, fans %5 kW at %6 %"
@@ -664,8 +669,8 @@ QString FloorPlan::tooltipForAirRack(int k) const {
       .arg(QString::fromStdString(d.air_name[k]), QString::fromStdString(d.air_row[k]))
       .arg(d.air_index[k])
       .arg(v(Obs::AirRackP, 1e-3, 0, 1), v(Obs::AirRackPFan, 1e-3, 0, 2),
-           v(Obs::AirRackFanSpeed, 100, 0, 0), v(Obs::AirRackVAir, 1, 0, 2),
-           v(Obs::AirRackTIn, 1, -273.15, 1), v(Obs::AirRackTOut, 1, -273.15, 1))
+           v(Obs::AirRackFanSpeed, 100, 0, 0), v(Obs::AirRackVAir, 1, 0, 2), vs(Obs::AirRackTIn, 1),
+           vs(Obs::AirRackTOut, 1))
       .arg(std::isnan(on) ? QString("–")
            : on > 0.5     ? QString("running")
                           : QString("off (power feed lost)"));
@@ -997,18 +1002,20 @@ QString FloorPlan::tooltipForCdu(int c) const {
     const double x = d.value(p, row, c);
     return std::isnan(x) ? QString("–") : formatNumber(x * scale + off, prec);
   };
+  auto vs = [&](Obs id, int prec) {  // in its display unit (DCTWIN_UNITS)
+    const double x = d.value(obsPath(id), row, c);
+    return std::isnan(x) ? QString("–") : formatNumber(shown(id, x), prec);
+  };
   return QString(
              "<b>CDU %1</b><br>secondary supply %2 °C, return %3 °C<br>secondary flow %4 L/min"
              "<br>pump speed %5 %, pump power %6 kW<br>facility water in %7 °C, flow %8 L/min"
              "<br>tank %9 kPa, level %10 %, coolant lost %11 L")
       .arg(QString::fromStdString(d.cdu_name[c]))
-      .arg(v(obsPath(Obs::CduTSecSupply), 1, -273.15, 1),
-           v(obsPath(Obs::CduTSecReturn), 1, -273.15, 1), v(obsPath(Obs::CduVFlowSec), 60000, 0, 0),
-           v(obsPath(Obs::CduPumpSpeed), 100, 0, 0), v(obsPath(Obs::CduPPump), 1e-3, 0, 1),
-           v(obsPath(Obs::CduTPrimSupply), 1, -273.15, 1),
-           v(obsPath(Obs::CduVFlowPrim), 60000, 0, 0), v(obsPath(Obs::CduPTank), 1e-3, 0, 0),
+      .arg(vs(Obs::CduTSecSupply, 1), vs(Obs::CduTSecReturn, 1), vs(Obs::CduVFlowSec, 0),
+           v(obsPath(Obs::CduPumpSpeed), 100, 0, 0), vs(Obs::CduPPump, 1),
+           vs(Obs::CduTPrimSupply, 1), vs(Obs::CduVFlowPrim, 0), vs(Obs::CduPTank, 0),
            v(obsPath(Obs::CduTankLevel), 100, 0, 0))
-      .arg(v(obsPath(Obs::CduCoolantLost), 1e3, 0, 1));
+      .arg(vs(Obs::CduCoolantLost, 1));
 }
 
 QWidget* FloorPlan::canvas() const {

@@ -29,8 +29,11 @@ struct Display {
   QString unit;
   double scale = 1, offset = 0;
 };
-Display displayOf(const std::string& si, double peak) {
-  if (si == "K") return {"°C", 1, -273.15};
+Display displayOf(Unit q, const std::string& si, double peak) {
+  if (q == Unit::K || q == Unit::dK) {  // degC, or K for a difference (DCTWIN_UNITS)
+    const UnitInfo& u = unitInfo(q);
+    return {QString::fromUtf8(u.display), u.scale, u.offset};
+  }
   if (si == "W") return peak >= 10e6 ? Display{"MW", 1e-6} : Display{"kW", 1e-3};
   if (si == "J") return peak >= 3.6e9 ? Display{"MWh", 1 / 3.6e9} : Display{"kWh", 1 / 3.6e6};
   if (si == "s") return peak >= 7200 ? Display{"h", 1 / 3600.0} : Display{"min", 1 / 60.0};
@@ -287,14 +290,17 @@ void PlantView::rebuild() {
   if (d) {
     // panels in the output table's order of their first series
     std::map<QString, int> index;
-    std::vector<double> peaks;  // per panel
+    std::vector<double> peaks;     // per panel
+    std::vector<Unit> quantities;  // per panel: what its series measure
     for (const ObservableInfo& o : observableTable()) {
       if (o.needs != Needs::Plant || o.shape != Shape::Facility || o.rate != Rate::Output) continue;
       const RunData::Series* s = d->find(o.path);
       if (!s || s->width < 1) continue;
       const auto [group, name] = splitPath(o.path);
       const QString kind = kindOf(o.unit, o.basis, group);
-      const QString key = QString::fromStdString(group) + "|" + kind + "|" + o.unit;
+      // (an absolute temperature and a difference, both K, in panels of their own)
+      const QString key =
+          QString::fromStdString(group) + "|" + kind + "|" + unitInfo(o.quantity).what;
       double peak = 0;
       for (double x : s->data)
         if (std::isfinite(x)) peak = std::max(peak, std::abs(x));
@@ -305,6 +311,7 @@ void PlantView::rebuild() {
         p.unit = QString::fromStdString(o.unit);  // SI until the display unit is chosen below
         panels_.push_back(p);
         peaks.push_back(0);
+        quantities.push_back(o.quantity);
       }
       Panel& p = panels_[it->second];
       p.paths.push_back(o.path);
@@ -314,7 +321,7 @@ void PlantView::rebuild() {
     // one display unit per panel, for its largest value (70 MW rejected beside 4 kW of pumps: MW)
     for (std::size_t k = 0; k < panels_.size(); ++k) {
       Panel& p = panels_[k];
-      const Display disp = displayOf(p.unit.toStdString(), peaks[k]);
+      const Display disp = displayOf(quantities[k], p.unit.toStdString(), peaks[k]);
       p.unit = disp.unit;
       p.scale = disp.scale;
       p.offset = disp.offset;

@@ -23,9 +23,14 @@ struct Quantity {
   double scale, offset, lo, hi;
   const char* unit;
 };
+// a series in its display unit (its quantity's row of DCTWIN_UNITS), colours from lo to hi
+Quantity shownQuantity(const char* name, Obs obs, double lo, double hi) {
+  const UnitInfo& u = unitInfo(observable(obs).quantity);
+  return {name, obs, u.scale, u.offset, lo, hi, u.display};
+}
 const Quantity kQuantities[] = {
-    {"Junction temperature", Obs::GpuTJunction, 1, -273.15, 30, 90, "°C"},
-    {"HBM temperature", Obs::GpuTHbm, 1, -273.15, 30, 95, "°C"},
+    shownQuantity("Junction temperature", Obs::GpuTJunction, 30, 90),
+    shownQuantity("HBM temperature", Obs::GpuTHbm, 30, 95),
     {"Board power", Obs::GpuP, 1, 0, 0, 1200, "W"},
     {"SM clock", Obs::GpuClockRatio, 100, 0, 0, 100, "%"},
     {"Throttle reasons", Obs::GpuThrottleReasons, 1, 0, 0, 1, ""},
@@ -185,9 +190,10 @@ class GpuGrid : public QWidget {
       }
       const int i = r->rack_gpuadr[d_->rack_] + q;
       const int row = r->rowAt(d_->t_);
-      auto v = [&](Obs p, double s, double o) {
+      // shown: in its display unit (DCTWIN_UNITS), else x * s + o
+      auto v = [&](Obs p, double s, double o, bool as_shown = false) {
         const double x = r->value(observable(p).path, row, i);
-        return std::isnan(x) ? QString("–") : formatNumber(x * s + o, 1);
+        return std::isnan(x) ? QString("–") : formatNumber(as_shown ? shown(p, x) : x * s + o, 1);
       };
       QToolTip::showText(
           he->globalPos(),
@@ -197,7 +203,7 @@ class GpuGrid : public QWidget {
               .arg(r->gpu_tray[i])
               .arg(r->gpu_slot[i])
               .arg(i)
-              .arg(v(Obs::GpuTJunction, 1, -273.15), v(Obs::GpuTHbm, 1, -273.15),
+              .arg(v(Obs::GpuTJunction, 1, 0, true), v(Obs::GpuTHbm, 1, 0, true),
                    v(Obs::GpuP, 1, 0), v(Obs::GpuClockRatio, 100, 0))
               .arg(int(std::isnan(r->value(observable(Obs::GpuThrottleReasons).path, row, i))
                            ? 0
@@ -319,34 +325,37 @@ void RackDetail::refresh() {
     return std::isnan(v) ? QString("–") : QString::number(v, 'f', prec) + " " + unit;
   };
   auto rv = [&](Obs p, double s, double o) { return d.value(observable(p).path, row, r) * s + o; };
-  fill(loop_, {{"Supply temperature", num(rv(Obs::RackTSupply, 1, -273.15), 2, "°C")},
-               {"Return temperature", num(rv(Obs::RackTReturn, 1, -273.15), 2, "°C")},
-               {"Flow", num(rv(Obs::RackVFlow, 60000, 0), 1, "L/min")},
-               {"Pressure drop", num(rv(Obs::RackDp, 1e-3, 0), 1, "kPa")},
-               {"Heat to liquid", num(rv(Obs::RackQLiquid, 1e-3, 0), 1, "kW")},
-               {"Power", num(rv(Obs::RackP, 1e-3, 0), 1, "kW")},
+  // a series in its display unit (its quantity's row of DCTWIN_UNITS, solver/output/observables.h)
+  auto rs = [&](Obs p, int prec) { return num(shown(p, rv(p, 1, 0)), prec, shownUnit(p)); };
+  fill(loop_, {{"Supply temperature", rs(Obs::RackTSupply, 2)},
+               {"Return temperature", rs(Obs::RackTReturn, 2)},
+               {"Flow", rs(Obs::RackVFlow, 1)},
+               {"Pressure drop", rs(Obs::RackDp, 1)},
+               {"Heat to liquid", rs(Obs::RackQLiquid, 1)},
+               {"Power", rs(Obs::RackP, 1)},
                {"Max GPU junction", num(rackMetric(d, Metric::JunctionMax, r, row), 1, "°C")},
                {"Max HBM", num(rackMetric(d, Metric::HbmMax, r, row), 1, "°C")},
                {"GPUs throttled", num(rackMetric(d, Metric::ThrottleShare, r, row), 0, "%")},
                {"Isolation valves", num(rv(Obs::RackIsolation, 100, 0), 0, "% closed")},
-               {"Leak flow", num(rv(Obs::RackLeakFlow, 60000, 0), 2, "L/min")},
+               {"Leak flow", rs(Obs::RackLeakFlow, 2)},
                {"State", leakStateName(rackMetric(d, Metric::LeakState, r, row))}});
   const int c = d.rack_cdu[r];
   auto cv = [&](Obs p, double s, double o) { return d.value(observable(p).path, row, c) * s + o; };
+  auto cs = [&](Obs p, int prec) { return num(shown(p, cv(p, 1, 0)), prec, shownUnit(p)); };
   if (c < 0 || c >= d.ncdu()) {
     fill(cdu_, {});
     return;
   }
   fill(cdu_, {{"CDU", QString::fromStdString(d.cdu_name[c])},
-              {"Secondary supply", num(cv(Obs::CduTSecSupply, 1, -273.15), 2, "°C")},
-              {"Secondary return", num(cv(Obs::CduTSecReturn, 1, -273.15), 2, "°C")},
-              {"Secondary flow", num(cv(Obs::CduVFlowSec, 60000, 0), 0, "L/min")},
+              {"Secondary supply", cs(Obs::CduTSecSupply, 2)},
+              {"Secondary return", cs(Obs::CduTSecReturn, 2)},
+              {"Secondary flow", cs(Obs::CduVFlowSec, 0)},
               {"Pump speed", num(cv(Obs::CduPumpSpeed, 100, 0), 0, "%")},
-              {"Pump power", num(cv(Obs::CduPPump, 1e-3, 0), 2, "kW")},
-              {"Facility water in", num(cv(Obs::CduTPrimSupply, 1, -273.15), 2, "°C")},
-              {"Facility water flow", num(cv(Obs::CduVFlowPrim, 60000, 0), 0, "L/min")},
+              {"Pump power", cs(Obs::CduPPump, 2)},
+              {"Facility water in", cs(Obs::CduTPrimSupply, 2)},
+              {"Facility water flow", cs(Obs::CduVFlowPrim, 0)},
               {"Valve position", num(cv(Obs::CduValvePosition, 100, 0), 0, "%")},
-              {"Tank pressure", num(cv(Obs::CduPTank, 1e-3, 0), 1, "kPa")},
+              {"Tank pressure", cs(Obs::CduPTank, 1)},
               {"Tank level", num(cv(Obs::CduTankLevel, 100, 0), 0, "%")},
               {"Coolant lost", num(cv(Obs::CduCoolantLost, 1e3, 0), 2, "L")}});
 }

@@ -11,7 +11,6 @@ namespace dctwin::gui {
 
 namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr double kC = 273.15;
 }  // namespace
 
 const RunData::Series* RunData::find(const std::string& path) const {
@@ -207,14 +206,15 @@ double rackMetric(const RunData& d, Metric m, int r, int row) {
   switch (m) {
     case Metric::JunctionMax: {
       const double v = gpun == 0 ? kNaN : d.value(kRackTjMax, row, r);
-      return std::isnan(v) ? d.value(obsPath(Obs::RackTCase), row, r) - kC : v - kC;
+      return std::isnan(v) ? toDisplay(Unit::K, d.value(obsPath(Obs::RackTCase), row, r))
+                           : toDisplay(Unit::K, v);
     }
     case Metric::HbmMax:
-      return d.value(kRackThbmMax, row, r) - kC;
+      return toDisplay(Unit::K, d.value(kRackThbmMax, row, r));
     case Metric::SupplyT:
-      return d.value(obsPath(Obs::RackTSupply), row, r) - kC;
+      return toDisplay(Unit::K, d.value(obsPath(Obs::RackTSupply), row, r));
     case Metric::ReturnT:
-      return d.value(obsPath(Obs::RackTReturn), row, r) - kC;
+      return toDisplay(Unit::K, d.value(obsPath(Obs::RackTReturn), row, r));
     case Metric::Flow:
       return d.value(obsPath(Obs::RackVFlow), row, r) * 60000.0;
     case Metric::Power:
@@ -241,9 +241,9 @@ double cduMetric(const RunData& d, Metric m, int c, int row) {
   if (c < 0 || c >= d.ncdu() || d.rows() == 0) return kNaN;
   switch (m) {
     case Metric::SupplyT:
-      return d.value(obsPath(Obs::CduTSecSupply), row, c) - kC;
+      return toDisplay(Unit::K, d.value(obsPath(Obs::CduTSecSupply), row, c));
     case Metric::ReturnT:
-      return d.value(obsPath(Obs::CduTSecReturn), row, c) - kC;
+      return toDisplay(Unit::K, d.value(obsPath(Obs::CduTSecReturn), row, c));
     case Metric::Flow:
       return d.value(obsPath(Obs::CduVFlowSec), row, c) * 60000.0;
     case Metric::Power:
@@ -261,9 +261,9 @@ double airRackMetric(const RunData& d, Metric m, int k, int row) {
   if (k < 0 || k >= d.nair() || d.rows() == 0) return kNaN;
   switch (m) {
     case Metric::SupplyT:
-      return d.value(obsPath(Obs::AirRackTIn), row, k) - kC;
+      return toDisplay(Unit::K, d.value(obsPath(Obs::AirRackTIn), row, k));
     case Metric::ReturnT:
-      return d.value(obsPath(Obs::AirRackTOut), row, k) - kC;
+      return toDisplay(Unit::K, d.value(obsPath(Obs::AirRackTOut), row, k));
     case Metric::Power:
       return (d.value(obsPath(Obs::AirRackP), row, k) +
               d.value(obsPath(Obs::AirRackPFan), row, k)) /

@@ -428,7 +428,7 @@ void WhatIfPanel::refreshTable() {
                        .arg(std::sqrt(4 * e.area_final / M_PI) * 1e3, 0, 'f', 1)
                        .arg(formatTime(e.growth_time));
       } else if (e.kind == "facility_water_temperature")
-        value = QString("%1 °C").arg(e.value - 273.15, 0, 'f', 1);
+        value = QString("%1 °C").arg(toDisplay(Unit::K, e.value), 0, 'f', 1);
       else if (e.kind == "heat_load")
         value = QString("%1 kW").arg(e.value / 1e3, 0, 'f', 1);
       else if (const FaultInfo* f = faultByKey(e.kind);

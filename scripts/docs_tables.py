@@ -35,6 +35,7 @@ BLOCK = re.compile(r"(<!-- BEGIN generated: (?P<cmd>[^>]*?) -->\n)(?P<body>.*?)(
 REQUIRED = {
     "dctwin outputs --format markdown": "docs/results.md",
     "dctwin outputs --table layout": "docs/results.md",
+    "dctwin outputs --table units": "docs/results.md",
     "dctwin outputs --table faults": "docs/scenario-format.md",
     "dctwin outputs --table events": "docs/scenario-format.md",
 }

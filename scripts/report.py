@@ -479,8 +479,13 @@ def jobs_table(f, summary, tables):
 
 
 def units_of(ds):
+    """the dataset's units; "delta_K" for a temperature difference (CF 1.11's units_metadata,
+    which dctwin writes on every temperature: an absolute one shows in degC, a difference in K)"""
     u = ds.attrs.get("units", "")
-    return u.decode() if isinstance(u, bytes) else str(u)
+    u = u.decode() if isinstance(u, bytes) else str(u)
+    m = ds.attrs.get("units_metadata", "")
+    m = m.decode() if isinstance(m, bytes) else str(m)
+    return "delta_K" if u == "K" and m == "temperature: difference" else u
 
 
 def plant_section(figs, f, t, events, summary):
@@ -506,6 +511,8 @@ def plant_section(figs, f, t, events, summary):
     for g, n, u, v in series:
         if u == "K":
             k = ("temperatures (°C)", -C0, 1.0)
+        elif u == "delta_K":
+            k = ("temperature differences (K)", 0, 1.0)
         elif u == "W":
             k = ("power and heat (MW)", 0, 1e-6) if big > 10e6 else ("power and heat (kW)", 0, 1e-3)
         elif u == "J":

@@ -6,7 +6,7 @@
 //   dctwin sweep SWEEP.yaml [-j N] [-o sweep.h5] [--max-cases K] [--shard K/N]
 //   dctwin merge SWEEP.yaml JOURNAL... -o sweep.h5
 //   dctwin report RESULTS.h5 -o DIR
-//   dctwin outputs [--format markdown|csv] [--table series|layout|jobs|grid|faults|events]
+//   dctwin outputs [--format markdown|csv] [--table series|layout|units|jobs|grid|faults|events]
 //   dctwin export RESULTS.h5 --series PATTERN... -o out.csv [--long]
 #include <fcntl.h>
 #include <sys/file.h>
@@ -758,14 +758,16 @@ int main(int argc, char** argv) {
       ->add_option(
           "--table", outputs_table,
           "series (the output table), layout (the static datasets: names and indices; "
-          "markdown), jobs (the step model's values per described job, /job/model/*; "
+          "markdown), units (the series' units and how they are shown; markdown), jobs (the step "
+          "model's values per described job, /job/model/*; "
           "markdown), grid (the meter's metrics, /grid/*; markdown) or faults (the scenario's "
           "fault kinds; markdown) or events (the event log's kinds; markdown)")
-      ->check(CLI::IsMember({"series", "layout", "jobs", "grid", "faults", "events"}));
+      ->check(CLI::IsMember({"series", "layout", "units", "jobs", "grid", "faults", "events"}));
 
   std::string export_file, export_out;
   std::vector<std::string> export_series;
   bool export_long = false, export_full = false, export_ensemble = false, export_jobs = false;
+  std::string export_units = "si";
   CLI::App* exporter = app.add_subcommand(
       "export",
       "Write series of a run's results file, or a sweep's /cases table, as CSV for spreadsheets "
@@ -795,6 +797,12 @@ int main(int argc, char** argv) {
                  "throughput and map shares, one row per case and job) instead of its /cases "
                  "table")
       ->excludes("--ensemble");
+  exporter
+      ->add_option("--units", export_units,
+                   "si (as in the file, the default) or display: degC for absolute temperatures, "
+                   "K for differences, kW, kWh, L/min, kPa, L, as the GUI shows them "
+                   "('dctwin outputs --table units')")
+      ->check(CLI::IsMember({"si", "display"}));
   exporter->add_flag("--full-width", export_full,
                      "Every selected column in the wide table, past the 16384 columns a "
                      "spreadsheet opens (default: the series that fit, with a warning)");
@@ -879,6 +887,10 @@ int main(int argc, char** argv) {
                         vtk_dir, run_threads, record, run_annual, allow_large);
     }
     if (*outputs) {
+      if (outputs_table == "units") {
+        std::cout << dctwin::unitsMarkdown();
+        return 0;
+      }
       if (outputs_table == "layout") {
         std::cout << dctwin::layoutMarkdown();
         return 0;
@@ -972,7 +984,8 @@ int main(int argc, char** argv) {
         file.open(export_out, std::ios::binary);
         if (!file) throw std::runtime_error("cannot write " + export_out);
       }
-      dctwin::writeCsv(d, paths, export_long, export_out.empty() ? std::cout : file);
+      dctwin::writeCsv(d, paths, export_long, export_out.empty() ? std::cout : file,
+                       export_units == "display");
       if (!export_out.empty() && !file) throw std::runtime_error("cannot write " + export_out);
       return 0;
     }

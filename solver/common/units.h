@@ -52,6 +52,9 @@ std::string describe(Dim dim);
 inline double toCelsius(double T) {
   return T - 273.15;
 }
+inline double fromCelsius(double T_c) {
+  return T_c + 273.15;
+}
 inline double toLitersPerMinute(double V) {
   return V * 60000.0;
 }

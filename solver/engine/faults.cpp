@@ -18,6 +18,7 @@
 #include <sstream>
 
 #include "solver/common/event_table.h"
+#include "solver/common/units.h"
 #include "solver/engine/engine.h"
 
 namespace dctwin {
@@ -330,7 +331,7 @@ void applyCduFault(const FacilityModel& m, State& st, const FacilityModel::Fault
       }
       logFault(st, e,
                std::string(T ? "supply-temperature" : "flow") + " sensor " +
-                   (e.stuck ? "stuck at " + (T ? fmt(reading - 273.15) + " degC"
+                   (e.stuck ? "stuck at " + (T ? fmt(toCelsius(reading)) + " degC"
                                                : fmt(reading * 60000) + " L/min")
                             : "off by " + (T ? fmt(e.value) + " K" : fmt(100 * e.value) + " %")));
       break;
@@ -344,7 +345,7 @@ void applyCduFault(const FacilityModel& m, State& st, const FacilityModel::Fault
                            : dp ? "dp"
                                 : "flow") +
                    " set point " +
-                   (T    ? fmt(e.value - 273.15) + " degC"
+                   (T    ? fmt(toCelsius(e.value)) + " degC"
                     : dp ? fmt(e.value / 1e3) + " kPa"
                          : fmt(e.value * 60000) + " L/min"));
       break;
@@ -832,7 +833,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
       f.rack_hbm_logged[r] = 1;
       log(st, t, who, EventKind::HbmOverTemperature, "warning",
           std::to_string(hbm_hot) + " GPU(s) with HBM at or above its maximum operating " +
-              "temperature (hottest " + fmt(T_hbm_hot - 273.15) + " degC)");
+              "temperature (hottest " + fmt(toCelsius(T_hbm_hot)) + " degC)");
     }
     if (down && !f.rack_shutdown_logged[r]) {
       f.rack_shutdown_logged[r] = 1;

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "solver/common/parallel.h"
+#include "solver/common/units.h"
 #include "solver/engine/annual.h"
 
 namespace dctwin {
@@ -355,7 +356,7 @@ struct Run {
        << " (largest local error: " << describeState(m, worst) << ")";
     if (st.sig.range_state >= 0)
       os << "; outside the fluid's range: " << describeState(m, st.sig.range_state) << " at "
-         << st.sig.range_value - 273.15 << " degC";
+         << toCelsius(st.sig.range_value) << " degC";
     res.ok = false;
     res.error = os.str();
   }

@@ -19,6 +19,7 @@
 #include <sstream>
 
 #include "solver/common/event_table.h"
+#include "solver/common/units.h"
 #include "solver/engine/engine.h"
 
 namespace dctwin {
@@ -89,15 +90,15 @@ void pollCduTemperatures(const FacilityModel& m, State& st, double t, const doub
         !p.sup_high[c]) {
       p.sup_high[c] = 1;
       log(st, t, m.cdu_name[c], EventKind::SupplyHighTemperature, "warning",
-          "secondary supply " + fmt(T_sup - 273.15) + " degC, more than " +
-              fmt(P.supply_high_offset) + " K above its " + fmt(T_set - 273.15) +
+          "secondary supply " + fmt(toCelsius(T_sup)) + " degC, more than " +
+              fmt(P.supply_high_offset) + " K above its " + fmt(toCelsius(T_set)) +
               " degC set point for " + fmt(P.supply_alarm_delay) + " s");
     }
     if (held(T_sup < T_set - P.supply_low_offset, t, P.supply_alarm_delay, p.sup_low_since[c]) &&
         !p.sup_low[c]) {
       p.sup_low[c] = 1;
       log(st, t, m.cdu_name[c], EventKind::SupplyLowTemperature, "warning",
-          "secondary supply " + fmt(T_sup - 273.15) + " degC, more than " +
+          "secondary supply " + fmt(toCelsius(T_sup)) + " degC, more than " +
               fmt(P.supply_low_offset) + " K below its set point for " + fmt(P.supply_alarm_delay) +
               " s");
     }
@@ -105,7 +106,7 @@ void pollCduTemperatures(const FacilityModel& m, State& st, double t, const doub
         !p.ret_high[c]) {
       p.ret_high[c] = 1;
       log(st, t, m.cdu_name[c], EventKind::ReturnHighTemperature, "warning",
-          "secondary return " + fmt(T_ret - 273.15) + " degC, more than " +
+          "secondary return " + fmt(toCelsius(T_ret)) + " degC, more than " +
               fmt(P.return_high_offset) + " K above the supply set point for " +
               fmt(P.return_alarm_delay) + " s");
     }
@@ -149,8 +150,8 @@ void pollRacks(const FacilityModel& m, State& st, double t, const double* y) {
     if (T_cool > T_lim - P.coolant_limit_margin) {
       p.coolant_trip[r] = 1;
       powerOff(m, st, r, t, EventKind::CoolantOverTemperature,
-               "rack coolant " + fmt(T_cool - 273.15) + " degC within " +
-                   fmt(P.coolant_limit_margin) + " K of its limit " + fmt(T_lim - 273.15) +
+               "rack coolant " + fmt(toCelsius(T_cool)) + " degC within " +
+                   fmt(P.coolant_limit_margin) + " K of its limit " + fmt(toCelsius(T_lim)) +
                    " degC (fluid use range or boiling at the loop pressure)");
       continue;
     }
@@ -163,7 +164,7 @@ void pollRacks(const FacilityModel& m, State& st, double t, const double* y) {
       p.gpu_cap_factor[r] = P.inlet_cap_fraction;
       f.changed = true;
       log(st, t, "rack " + m.rack_name[r], EventKind::InletOverTemperature, "critical",
-          "rack inlet " + fmt(T_in - 273.15) + " degC above its " + fmt(T_max - 273.15) +
+          "rack inlet " + fmt(toCelsius(T_in)) + " degC above its " + fmt(toCelsius(T_max)) +
               " degC maximum for " + fmt(P.inlet_cap_delay) + " s: GPUs capped at " +
               fmt(100 * P.inlet_cap_fraction) + " % of their power limit");
     }
@@ -174,7 +175,7 @@ void pollRacks(const FacilityModel& m, State& st, double t, const double* y) {
     if (hot || cap_failed)
       powerOff(
           m, st, r, t, EventKind::InletOverTemperatureShutdown,
-          "rack inlet " + fmt(T_in - 273.15) + " degC" +
+          "rack inlet " + fmt(toCelsius(T_in)) + " degC" +
               (hot ? " above its maximum + " + fmt(P.inlet_shutdown_margin) + " K"
                    : " still above its maximum " + fmt(P.inlet_cap_hold) + " s after the cap"));
   }
@@ -276,8 +277,9 @@ void pollParts(const FacilityModel& m, State& st, double t) {
       if (T < part.T_max) continue;
       f.prot.part_trip[r] = 1;
       powerOff(m, st, r, t, EventKind::PartOverTemperature,
-               part.name + " at " + fmt(T - 273.15) + " degC, at its " + fmt(part.T_max - 273.15) +
-                   " degC shutdown temperature (coolant " + fmt(g.rack_T_in[r] - 273.15) + " degC" +
+               part.name + " at " + fmt(toCelsius(T)) + " degC, at its " +
+                   fmt(toCelsius(part.T_max)) + " degC shutdown temperature (coolant " +
+                   fmt(toCelsius(g.rack_T_in[r])) + " degC" +
                    (R_factor != 1 ? ", plates degraded x " + fmt(R_factor) : std::string()) +
                    "): tray shutdown (the rack's parts are lumped)");
       break;

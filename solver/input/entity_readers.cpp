@@ -179,12 +179,12 @@ void readFluid(MapIn& m, FluidData& d) {
       ok = false;
       continue;
     }
-    if (!cols[0].empty() && !(row[0] + 273.15 > cols[0].back())) {
+    if (!cols[0].empty() && !(fromCelsius(row[0]) > cols[0].back())) {
       f.error(*it, ip, "", "the temperatures must increase strictly from row to row");
       ok = false;
       continue;
     }
-    cols[0].push_back(row[0] + 273.15);
+    cols[0].push_back(fromCelsius(row[0]));
     for (int c = 1; c < 5; ++c) cols[c].push_back(row[c]);
   }
   if (!ok) return;
@@ -329,7 +329,7 @@ void readPart(MapIn& m, PartParams& p) {
   m.read("plate_resistance", p.R_plate);
   if (p.P_idle > p.P_max) m.f().s.add(m.loc(), "", "expected idle_power <= max_power");
   if (p.T_max > 0 && (p.R_plate <= 0 || p.liquid_fraction <= 0))
-    m.f().s.add(m.locOf("temperature_max"), fmt(p.T_max - 273.15) + " degC",
+    m.f().s.add(m.locOf("temperature_max"), fmt(toCelsius(p.T_max)) + " degC",
                 "expected plate_resistance and liquid_fraction > 0 with temperature_max (only a "
                 "cold-plated part's temperature is modelled)");
 }

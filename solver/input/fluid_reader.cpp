@@ -4,6 +4,7 @@
 #include <set>
 
 #include "models/fluid_mix.h"
+#include "solver/common/units.h"
 #include "solver/input/keys.h"
 
 namespace dctwin::filefluids {
@@ -51,8 +52,8 @@ bool constant(reader::File& f, MapIn& cs, const std::string& name, FluidData& ou
   cs.read("T_min", T_min);
   cs.read("T_max", T_max);
   if (!(T_max > T_min)) {
-    f.s.add(cs.get("T_max") ? cs.locOf("T_max") : cs.loc(), fmt(T_max - 273.15) + " degC",
-            "expected T_max above T_min (" + fmt(T_min - 273.15) + " degC)");
+    f.s.add(cs.get("T_max") ? cs.locOf("T_max") : cs.loc(), fmt(toCelsius(T_max)) + " degC",
+            "expected T_max above T_min (" + fmt(toCelsius(T_min)) + " degC)");
     return false;
   }
   if (!ok) return false;

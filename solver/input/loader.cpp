@@ -296,9 +296,9 @@ class FacilityReader {
             ah->get("room_temperature") ? "room_temperature" : "chilled_water_temperature";
         const YAML::Node* n = ah->keyNode(k) ? ah->keyNode(k) : &ah->node();
         f_.error(*n, ah->sub(k), "",
-                 "the room set point (" + std::to_string(p.T_set - 273.15) +
+                 "the room set point (" + std::to_string(toCelsius(p.T_set)) +
                      " degC) must lie more than 1 K above the chilled water (" +
-                     std::to_string(p.T_chw - 273.15) +
+                     std::to_string(toCelsius(p.T_chw)) +
                      " degC): the coils could not cool the room");
       }
     } else {

@@ -8,6 +8,7 @@
 
 #include "models/psychro.h"
 #include "solver/common/bounded_file.h"
+#include "solver/common/units.h"
 
 namespace dctwin {
 
@@ -211,8 +212,8 @@ WeatherSeries parseEpw(const std::string& text, const std::string& name) {
     ok = rd.field(f, ln, kPressure, p) && ok;
     if (!feb29) {  // a leap day is read and dropped: the calendar has 365 days
       if (ok) {
-        w.T_db.push_back(tdb + 273.15);
-        w.T_dp.push_back(tdp + 273.15);
+        w.T_db.push_back(fromCelsius(tdb));
+        w.T_dp.push_back(fromCelsius(tdp));
         w.RH.push_back(rh / 100.0);
         w.p.push_back(p);
       }

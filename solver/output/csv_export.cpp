@@ -89,20 +89,40 @@ std::vector<std::string> fitWidth(const ResultsData& d, const std::vector<std::s
   return kept;
 }
 
+namespace {
+// how a series' values are written: SI as the file has them, or in its display unit (the unit
+// table, observables.h) where the output table knows the series and the file's unit is its SI
+struct Shown {
+  std::string unit;
+  double scale = 1, offset = 0;
+  double operator()(double v) const { return v * scale + offset; }
+};
+Shown shownAs(const ResultsSeries& s, const std::string& path, bool display) {
+  Shown w{s.units};
+  const ObservableInfo* o = display ? findObservable(path) : nullptr;
+  if (o && s.units == o->unit) {
+    const UnitInfo& u = unitInfo(o->quantity);
+    w = Shown{u.display, u.scale, u.offset};
+  }
+  return w;
+}
+}  // namespace
+
 void writeCsv(const ResultsData& d, const std::vector<std::string>& paths, bool long_format,
-              std::ostream& out) {
+              std::ostream& out, bool display_units) {
   if (long_format) {
     out << "time,path,column,value,unit\n";
     for (const auto& p : paths) {
       const ResultsSeries& s = d.series.at(p);
       const ResultsSeries& t = *d.find(isPower(p) ? "/power/time" : "/time");
+      const Shown w = shownAs(s, p, display_units);
       std::vector<std::string> labels;
       for (std::size_t c = 0; c < s.columns(); ++c)
         labels.push_back(s.width == 0 ? "" : quote(columnLabel(d, p, c)));
       for (std::size_t r = 0; r < s.rows; ++r)
         for (std::size_t c = 0; c < s.columns(); ++c)
-          out << number(t.at(r)) << ',' << p << ',' << labels[c] << ',' << number(s.at(r, c)) << ','
-              << quote(s.units) << '\n';
+          out << number(t.at(r)) << ',' << p << ',' << labels[c] << ',' << number(w(s.at(r, c)))
+              << ',' << quote(w.unit) << '\n';
     }
     return;
   }
@@ -115,18 +135,20 @@ void writeCsv(const ResultsData& d, const std::vector<std::string>& paths, bool 
   const ResultsSeries* t = d.find(power ? "/power/time" : "/time");
   if (!t) throw ResultsError(d.path + ": no time axis");
   out << (power ? "/power/time (s)" : "time (s)");
+  std::vector<Shown> shown;
   for (const auto& p : paths) {
     const ResultsSeries& s = d.series.at(p);
-    const std::string unit = s.units.empty() ? "" : " (" + s.units + ")";
+    shown.push_back(shownAs(s, p, display_units));
+    const std::string unit = shown.back().unit.empty() ? "" : " (" + shown.back().unit + ")";
     for (std::size_t c = 0; c < s.columns(); ++c)
       out << ',' << quote(s.width == 0 ? p + unit : p + "[" + columnLabel(d, p, c) + "]" + unit);
   }
   out << '\n';
   for (std::size_t r = 0; r < t->rows; ++r) {
     out << number(t->at(r));
-    for (const auto& p : paths) {
-      const ResultsSeries& s = d.series.at(p);
-      for (std::size_t c = 0; c < s.columns(); ++c) out << ',' << number(s.at(r, c));
+    for (std::size_t k = 0; k < paths.size(); ++k) {
+      const ResultsSeries& s = d.series.at(paths[k]);
+      for (std::size_t c = 0; c < s.columns(); ++c) out << ',' << number(shown[k](s.at(r, c)));
     }
     out << '\n';
   }

@@ -32,9 +32,12 @@ constexpr std::size_t kSpreadsheetColumns = 16384;
 std::vector<std::string> fitWidth(const ResultsData& d, const std::vector<std::string>& paths,
                                   std::size_t max_columns, std::vector<std::string>* left_out);
 
-// writes the selected series; throws ResultsError for a wide table mixing /time and /power/time
+// writes the selected series; throws ResultsError for a wide table mixing /time and /power/time.
+// display_units: each series of the output table in its display unit (degC for an absolute
+// temperature, K for a difference, kW, L/min, kPa: DCTWIN_UNITS, observables.h), named in its
+// header; else SI as in the file. The time column stays in s
 void writeCsv(const ResultsData& d, const std::vector<std::string>& paths, bool long_format,
-              std::ostream& out);
+              std::ostream& out, bool display_units = false);
 
 // the label of column `col` of series `path` ("A01", "CDU-1", "A01:3"; the index when unnamed)
 std::string columnLabel(const ResultsData& d, const std::string& path, std::size_t col);

@@ -200,6 +200,9 @@ void Hdf5Sink::begin(const RunLayout& L, const FrameLayout& F) {
     if (!axis && !anyGlobMatch(I.record, o.path)) continue;
     I.handle[int(o.id)] = f.addSeries(o.path, L.width(o.shape), o.unit, o.description);
     f.setAttribute(o.path, "basis", std::string(basisName(o.basis)));
+    // an absolute temperature or a difference, both K (CF 1.11): what a converter must know
+    if (const char* m = unitsMetadata(o.quantity))
+      f.setAttribute(o.path, "units_metadata", std::string(m));
   }
   // 3b. the axes as dimension scales (H5DS), so that netCDF-4 readers (xarray) open the series
   // with their time, rack, CDU, job, busway coordinates, not phony dimensions

@@ -3,6 +3,7 @@
 // journal, the fuzz targets) link this file without the engine
 #include "solver/output/observables.h"
 
+#include <cmath>
 #include <iterator>
 #include <sstream>
 
@@ -12,7 +13,10 @@ namespace {
 
 constexpr ObservableInfo kTable[] = {
 #define DCTWIN_OBS_ROW(id, path, unit, basis, shape, needs, rate, desc, how) \
-  {Obs::id, path, unit, Basis::basis, Shape::shape, Needs::needs, Rate::rate, desc, how},
+  {Obs::id,      path,         unitInfo(Unit::unit).si,                      \
+   Unit::unit,   Basis::basis, Shape::shape,                                 \
+   Needs::needs, Rate::rate,   desc,                                         \
+   how},
     DCTWIN_OBSERVABLES(DCTWIN_OBS_ROW)
 #undef DCTWIN_OBS_ROW
 };
@@ -99,6 +103,37 @@ const char* needsName(Needs n) {
       return "halls (racks[].hall, a campus)";
   }
   return "";
+}
+
+const char* unitsMetadata(Unit u) {
+  switch (u) {
+    case Unit::K:
+      return "temperature: on_scale";
+    case Unit::dK:
+      return "temperature: difference";
+    default:
+      return nullptr;
+  }
+}
+
+std::string unitsMarkdown() {
+  std::ostringstream os;
+  os << "| SI unit (files, Python) | Measures | Shown as | Conversion |\n"
+     << "|-------------------------|----------|----------|------------|\n";
+  for (const UnitInfo& u : kUnitTable) {
+    std::ostringstream conv;
+    if (u.scale == 1.0 && u.offset == 0.0) {
+      conv << "as is";
+    } else {
+      if (u.scale < 1.0)
+        conv << "÷ " << 1.0 / u.scale;
+      else
+        conv << "× " << u.scale;
+      if (u.offset != 0.0) conv << (u.offset < 0 ? " − " : " + ") << std::abs(u.offset);
+    }
+    os << "| " << u.si << " | " << u.what << " | " << u.display << " | " << conv.str() << " |\n";
+  }
+  return os.str();
 }
 
 std::string observablesMarkdown() {

@@ -129,7 +129,7 @@ std::string ensembleText(const EnsembleTable& T) {
     double scale, offset;
     int decimals;
   };
-  static const Col kCols[] = {{"T_junction_max", "Tj max degC", 1, -273.15, 1},
+  static const Col kCols[] = {{"T_junction_max", "Tj max degC", 1, unitInfo(Unit::K).offset, 1},
                               {"throughput_lost", "throughput lost %", 100, 0, 2},
                               {"P_utility_mean", "utility kW", 1e-3, 0, 1},
                               {"E_it_per_iteration", "IT per iteration kJ", 1e-3, 0, 1}};

@@ -49,6 +49,12 @@ def test_pod_run_equals_the_cli_file(pod, cli, tmp_path):
         assert res.rack_names == [x.decode() for x in f["/rack/names"][()]]
         assert res.cdu_names == ["cdu1"] and res.job_names == ["llm_training"]
         assert res.air_rack_names == [] and res.switch_rack_names == []
+        # every temperature says whether it is absolute or a difference (CF 1.11 units_metadata)
+        meta = lambda p: f[p].attrs["units_metadata"]  # noqa: E731
+        assert meta("/rack/T_supply") in ("temperature: on_scale", b"temperature: on_scale")
+        assert meta("/facility/gpu_T_junction_spread") in ("temperature: difference",
+                                                           b"temperature: difference")
+        assert "units_metadata" not in f["/facility/P_IT"].attrs
         np.testing.assert_array_equal(res.layout["/gpu/rack"], f["/gpu/rack"][()])
         assert len(res.events) == len(f["/events/time"])
     assert res.summary["T_junction_max"] == pytest.approx(np.nanmax(res["/gpu/T_junction"]))

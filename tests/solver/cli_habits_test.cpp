@@ -109,6 +109,35 @@ TEST_CASE("dctwin run --record, progress lines, export wide and long", "[cli][re
   REQUIRE(l.code == 0);
   CHECK_THAT(l.out, Catch::StartsWith("time,path,column,value,unit\n0,/rack/T_return,A01,"));
   CHECK_THAT(l.out, Catch::Contains(",K\n"));
+  // display units (the unit table): degC for the absolute temperature, kW, the same values
+  const std::string shown_csv = tmpPath("shown.csv");
+  Result u = sh(kCli + " export " + out + " --series '/rack/T_return' '/facility/P_IT' --units " +
+                "display -o " + shown_csv);
+  REQUIRE(u.code == 0);
+  const std::string shown = slurp(shown_csv);
+  CHECK_THAT(shown, Catch::StartsWith("time (s),/facility/P_IT (kW),/rack/T_return[A01] (°C),"));
+  {
+    // row 2 of both tables: the same numbers, converted
+    auto row = [](const std::string& text, int k) {
+      std::istringstream is(text);
+      std::string line;
+      for (int i = 0; i <= k; ++i) std::getline(is, line);
+      std::vector<double> v;
+      std::istringstream ls(line);
+      for (std::string cell; std::getline(ls, cell, ',');) v.push_back(std::stod(cell));
+      return v;
+    };
+    const std::vector<double> si = row(wide, 2), disp = row(shown, 2);
+    REQUIRE(si.size() == disp.size());
+    CHECK(disp[0] == si[0]);                                       // time stays in s
+    CHECK(disp[1] == Approx(si[1] / 1e3).epsilon(1e-9));           // W -> kW
+    CHECK(disp[2] == Approx(si[2] - 273.15).epsilon(1e-9));        // K -> degC
+  }
+  Result ul = sh(kCli + " export " + out + " --series '/rack/T_return' --long --units display");
+  REQUIRE(ul.code == 0);
+  CHECK_THAT(ul.out, Catch::Contains(",°C\n"));
+  CHECK(sh(kCli + " export " + out + " --units kelvin").code != 0);
+  std::filesystem::remove(shown_csv);
   // a series the file does not have
   Result no = sh(kCli + " export " + out + " --series '/cdu/*'");
   CHECK(no.code != 0);

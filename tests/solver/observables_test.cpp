@@ -59,6 +59,35 @@ TEST_CASE("output table: every row has a unique path, a unit, a description and 
   }
 }
 
+TEST_CASE("unit table: each series' SI unit from its quantity; temperatures absolute or a "
+          "difference, in the file as CF's units_metadata",
+          "[observables][units]") {
+  int k = 0;
+  for (const UnitInfo& u : kUnitTable) {
+    CHECK(int(u.id) == k++);
+    CHECK(std::string(u.si).size() > 0);
+    CHECK(std::string(u.display).size() > 0);
+    CHECK(u.scale > 0);
+  }
+  int differences = 0;
+  for (const ObservableInfo& o : observableTable()) {
+    INFO(o.path);
+    CHECK(std::string(o.unit) == unitInfo(o.quantity).si);
+    if (o.quantity == Unit::dK) ++differences;
+    // every K is an absolute temperature or a difference, and says which
+    if (std::string(o.unit) == "K") CHECK(unitsMetadata(o.quantity) != nullptr);
+  }
+  CHECK(differences >= 1);
+  CHECK(toDisplay(Unit::K, 300.0) == Approx(26.85));
+  CHECK(toDisplay(Unit::dK, 9.0) == 9.0);  // a 9 K rise is 9 K, never -264 degC
+  CHECK(toDisplay(Unit::m3_s, 1e-3) == Approx(60.0));
+  CHECK(shown(Obs::FacilityGpuTJunctionSpread, 9.0) == 9.0);
+  CHECK(std::string(shownUnit(Obs::RackTSupply)) == "°C");
+  CHECK(std::string(shownUnit(Obs::FacilityGpuTJunctionSpread)) == "K");
+  const std::string md = unitsMarkdown();
+  CHECK(md.find("temperature difference") != std::string::npos);
+}
+
 TEST_CASE("output table: the results file has every series of the run with its unit and basis",
           "[observables][results]") {
   const std::string out =

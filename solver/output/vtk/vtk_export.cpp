@@ -34,7 +34,6 @@
 namespace dctwin {
 
 namespace {
-constexpr double kC = 273.15;
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 enum Kind { kRack = 0, kCdu = 1, kSupplyPipe = 2, kReturnPipe = 3 };
@@ -163,24 +162,24 @@ void VtkSink::row(const OutputFrame& f) {
     kind->InsertNextValue(I.kind[c]);
     owner->InsertNextValue(who);
     if (I.kind[c] == kCdu) {
-      v[0] = at(Obs::CduTSecReturn, who) - kC;  // return into the CDU
-      v[1] = at(Obs::CduTSecSupply, who) - kC;  // its supply
-      v[5] = at(Obs::CduVFlowSec, who) * 60000;
+      v[0] = shown(Obs::CduTSecReturn, at(Obs::CduTSecReturn, who));  // return into the CDU
+      v[1] = shown(Obs::CduTSecSupply, at(Obs::CduTSecSupply, who));  // its supply
+      v[5] = shown(Obs::CduVFlowSec, at(Obs::CduVFlowSec, who));
       v[6] = at(Obs::CduPumpSpeed, who);
       v[7] = at(Obs::CduValvePosition, who);
-      v[8] = at(Obs::CduPTank, who) / 1e3;
-      v[11] = at(Obs::CduCoolantLost, who) * 1e3;
+      v[8] = shown(Obs::CduPTank, at(Obs::CduPTank, who));
+      v[11] = shown(Obs::CduCoolantLost, at(Obs::CduCoolantLost, who));
     } else {
       const int r = who;
-      const double T_in = at(Obs::RackTSupply, r) - kC;
-      const double T_out = at(Obs::RackTReturn, r) - kC;
-      const double V = at(Obs::RackVFlow, r) * 60000;
+      const double T_in = shown(Obs::RackTSupply, at(Obs::RackTSupply, r));
+      const double T_out = shown(Obs::RackTReturn, at(Obs::RackTReturn, r));
+      const double V = shown(Obs::RackVFlow, at(Obs::RackVFlow, r));
       if (I.kind[c] == kRack) {
         v[0] = T_in;
         v[1] = T_out;
-        v[2] = at(Obs::RackGpuTJunctionMax, r) - kC;
-        v[3] = at(Obs::RackP, r) / 1e3;
-        v[4] = at(Obs::RackQLiquid, r) / 1e3;
+        v[2] = shown(Obs::RackGpuTJunctionMax, at(Obs::RackGpuTJunctionMax, r));
+        v[3] = shown(Obs::RackP, at(Obs::RackP, r));
+        v[4] = shown(Obs::RackQLiquid, at(Obs::RackQLiquid, r));
         v[5] = V;
         v[9] = at(Obs::RackIsolation, r);
         v[10] = at(Obs::RackPowered, r);
