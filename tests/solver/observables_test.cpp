@@ -59,7 +59,7 @@ TEST_CASE("output table: every row has a unique path, a unit, a description and 
   }
 }
 
-TEST_CASE("unit table: each series' SI unit from its quantity; temperatures absolute or a "
+TEST_CASE("unit table: each series' SI unit from its quantity, temperatures absolute or a "
           "difference, in the file as CF's units_metadata",
           "[observables][units]") {
   int k = 0;
