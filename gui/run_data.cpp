@@ -216,7 +216,7 @@ double rackMetric(const RunData& d, Metric m, int r, int row) {
     case Metric::ReturnT:
       return toDisplay(Unit::K, d.value(obsPath(Obs::RackTReturn), row, r));
     case Metric::Flow:
-      return d.value(obsPath(Obs::RackVFlow), row, r) * 60000.0;
+      return shown(Obs::RackVFlow, d.value(obsPath(Obs::RackVFlow), row, r));
     case Metric::Power:
       return d.value(obsPath(Obs::RackP), row, r) / 1e3;
     case Metric::ClockMean:
@@ -245,7 +245,7 @@ double cduMetric(const RunData& d, Metric m, int c, int row) {
     case Metric::ReturnT:
       return toDisplay(Unit::K, d.value(obsPath(Obs::CduTSecReturn), row, c));
     case Metric::Flow:
-      return d.value(obsPath(Obs::CduVFlowSec), row, c) * 60000.0;
+      return shown(Obs::CduVFlowSec, d.value(obsPath(Obs::CduVFlowSec), row, c));
     case Metric::Power:
       return d.value(obsPath(Obs::CduPPump), row, c) / 1e3;
     case Metric::LeakState: {

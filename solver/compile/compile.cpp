@@ -7,6 +7,7 @@
 #include <set>
 
 #include "models/valve.h"
+#include "solver/common/units.h"
 #include "solver/compile/compile.h"
 
 #include "solver/compile/air_racks.h"
@@ -175,7 +176,8 @@ void compileTrayShares(const RackTypeSpec& rt, const Fluid& f, double T_ref,
                   "manifolds alone (%.3g m, %.3g mm) drop %.3g kPa at %.4g L/min, the rack's law "
                   "%.3g kPa; expected a wider or shorter manifold",
                   rt.name.c_str(), rt.manifold_header_length, 1e3 * rt.manifold_header_diameter,
-                  1e-3 * header_dp, 6e4 * rt.manifold_flow_nominal, 1e-3 * rt.manifold_dp_nominal);
+                  1e-3 * header_dp, toLitersPerMinute(rt.manifold_flow_nominal),
+                  1e-3 * rt.manifold_dp_nominal);
     err.add(rt.manifold_loc.line > 0 ? rt.manifold_loc : rt.loc,
             std::to_string(rt.manifold_header_diameter), buf);
   }
@@ -1146,7 +1148,7 @@ void checkRowHeaders(const CduSpec& cs, int c, const Fluid& f, FacilityModel& m,
                   "on %.3g mm headers drop %.3g kPa at %.4g L/min, the pumps' rated head is "
                   "%.3g kPa; expected a wider header or a shorter rack spacing",
                   nr, cs.rack_spacing, 1e3 * cs.supply_pipe.diameter, 1e-3 * dp,
-                  6e4 * m.cdu_design_flow[c], 1e-3 * cs.pump_rated_head);
+                  toLitersPerMinute(m.cdu_design_flow[c]), 1e-3 * cs.pump_rated_head);
     err.add(cs.piping_loc.line > 0 ? cs.piping_loc : cs.loc, std::to_string(cs.rack_spacing), buf);
   }
 }

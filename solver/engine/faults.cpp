@@ -332,7 +332,7 @@ void applyCduFault(const FacilityModel& m, State& st, const FacilityModel::Fault
       logFault(st, e,
                std::string(T ? "supply-temperature" : "flow") + " sensor " +
                    (e.stuck ? "stuck at " + (T ? fmt(toCelsius(reading)) + " degC"
-                                               : fmt(reading * 60000) + " L/min")
+                                               : fmt(toLitersPerMinute(reading)) + " L/min")
                             : "off by " + (T ? fmt(e.value) + " K" : fmt(100 * e.value) + " %")));
       break;
     }
@@ -347,7 +347,7 @@ void applyCduFault(const FacilityModel& m, State& st, const FacilityModel::Fault
                    " set point " +
                    (T    ? fmt(toCelsius(e.value)) + " degC"
                     : dp ? fmt(e.value / 1e3) + " kPa"
-                         : fmt(e.value * 60000) + " L/min"));
+                         : fmt(toLitersPerMinute(e.value)) + " L/min"));
       break;
     }
     default:
@@ -754,7 +754,8 @@ void pollLeaks(const FacilityModel& m, State& st, double t, double dt, const dou
       if (!f.imbalance_alarm[c] && t - f.imbalance_since[c] >= d.imbalance_delay - 1e-9) {
         f.imbalance_alarm[c] = 1;
         log(st, t, m.cdu_name[c], EventKind::FlowImbalance, "warning",
-            "supply - return " + fmt(q * 60000) + " L/min (" + fmt(100 * q / V) + " % of flow)");
+            "supply - return " + fmt(toLitersPerMinute(q)) + " L/min (" + fmt(100 * q / V) +
+                " % of flow)");
       }
     } else {
       f.imbalance_since[c] = -1;
@@ -781,7 +782,7 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
     if (!low) {
       if (f.low_flow_alarm[c])
         log(st, t, m.cdu_name[c], EventKind::LowFlowCleared, "info",
-            "secondary flow back to " + fmt(V * 60000) + " L/min");
+            "secondary flow back to " + fmt(toLitersPerMinute(V)) + " L/min");
       f.low_flow_since[c] = -1, f.low_flow_alarm[c] = 0;
       continue;
     }
@@ -789,9 +790,9 @@ void pollDetectors(const FacilityModel& m, State& st, double t, const double* y)
     if (!f.low_flow_alarm[c] && t - f.low_flow_since[c] >= d.low_flow_delay - 1e-9) {
       f.low_flow_alarm[c] = 1;
       log(st, t, m.cdu_name[c], EventKind::LowFlow, "critical",
-          "secondary flow " + fmt(V * 60000) + " L/min < " + fmt(100 * d.low_flow_fraction) +
-              " % of its set point " + fmt(V_set * 60000) + " L/min for " + fmt(d.low_flow_delay) +
-              " s");
+          "secondary flow " + fmt(toLitersPerMinute(V)) + " L/min < " +
+              fmt(100 * d.low_flow_fraction) + " % of its set point " +
+              fmt(toLitersPerMinute(V_set)) + " L/min for " + fmt(d.low_flow_delay) + " s");
     }
   }
   // CDU over-pressure: pump discharge above 90 % of the secondary's maximum working pressure (the

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "solver/common/event_table.h"
+#include "solver/common/units.h"
 #include "solver/engine/engine.h"
 
 namespace dctwin {
@@ -22,8 +23,9 @@ void pollFilterSwitch(const FacilityModel& m, State& st, double t) {
     const double V = st.sig.m_sec[c] / m.fluids[m.cdu_fluid[c]].rho_ref();
     std::ostringstream os;
     os.precision(3);
-    os << "strainer dp " << dp / 1e3 << " kPa at " << V * 60000 << " L/min, at its dp switch's "
-       << set / 1e3 << " kPa set point: filter dirty (clean or change the element)";
+    os << "strainer dp " << dp / 1e3 << " kPa at " << toLitersPerMinute(V)
+       << " L/min, at its dp switch's " << set / 1e3
+       << " kPa set point: filter dirty (clean or change the element)";
     st.events.push_back(EventRecord{t, m.cdu_name[c], eventInfo(EventKind::FilterDpHigh).kind,
                                     "warning", os.str()});
   }

@@ -124,8 +124,9 @@ void pollEpo(const FacilityModel& m, State& st, double t) {
     if (!held(V < P.epo_flow_fraction * V_set, t, P.epo_delay, p.epo_since[c])) continue;
     p.epo[c] = 1;
     log(st, t, m.cdu_name[c], EventKind::EmergencyPowerOff, "critical",
-        "secondary flow " + fmt(V * 60000) + " L/min < " + fmt(100 * P.epo_flow_fraction) +
-            " % of its set point for " + fmt(P.epo_delay) + " s: its racks are powered off");
+        "secondary flow " + fmt(toLitersPerMinute(V)) + " L/min < " +
+            fmt(100 * P.epo_flow_fraction) + " % of its set point for " + fmt(P.epo_delay) +
+            " s: its racks are powered off");
     for (int r = m.cdu_rackadr[c]; r < m.cdu_rackadr[c] + m.cdu_racknum[c]; ++r)
       powerOff(m, st, r, t, EventKind::RackPowerOff, "emergency power-off of " + m.cdu_name[c]);
   }

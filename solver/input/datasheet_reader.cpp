@@ -50,7 +50,7 @@ void checkHexAndFilter(reader::File& f, const CduSpec& c, const reader::Provided
               "expected as many UA values as flows (" + std::to_string(x.size()) + ")");
     for (std::size_t i = 1; i < x.size(); ++i)
       if (!(x[i] > x[i - 1])) {
-        f.s.add(lx, fmt(x[i] * 60000.0), "expected strictly increasing flows (L/min)");
+        f.s.add(lx, fmt(toLitersPerMinute(x[i])), "expected strictly increasing flows (L/min)");
         break;
       }
     for (std::size_t i = 1; i < std::min(x.size(), u.size()); ++i)
