@@ -129,9 +129,9 @@ TEST_CASE("dctwin run --record, progress lines, export wide and long", "[cli][re
     };
     const std::vector<double> si = row(wide, 2), disp = row(shown, 2);
     REQUIRE(si.size() == disp.size());
-    CHECK(disp[0] == si[0]);                                       // time stays in s
-    CHECK(disp[1] == Approx(si[1] / 1e3).epsilon(1e-9));           // W -> kW
-    CHECK(disp[2] == Approx(si[2] - 273.15).epsilon(1e-9));        // K -> degC
+    CHECK(disp[0] == si[0]);                                 // time stays in s
+    CHECK(disp[1] == Approx(si[1] / 1e3).epsilon(1e-9));     // W -> kW
+    CHECK(disp[2] == Approx(si[2] - 273.15).epsilon(1e-9));  // K -> degC
   }
   Result ul = sh(kCli + " export " + out + " --series '/rack/T_return' --long --units display");
   REQUIRE(ul.code == 0);

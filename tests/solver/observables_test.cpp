@@ -59,9 +59,10 @@ TEST_CASE("output table: every row has a unique path, a unit, a description and 
   }
 }
 
-TEST_CASE("unit table: each series' SI unit from its quantity, temperatures absolute or a "
-          "difference, in the file as CF's units_metadata",
-          "[observables][units]") {
+TEST_CASE(
+    "unit table: each series' SI unit from its quantity, temperatures absolute or a "
+    "difference, in the file as CF's units_metadata",
+    "[observables][units]") {
   int k = 0;
   for (const UnitInfo& u : kUnitTable) {
     CHECK(int(u.id) == k++);
@@ -288,8 +289,8 @@ TEST_CASE("layout table: every static dataset once, with its values and where it
   }
   CHECK(findLayout("/rack/T_supply") == nullptr);
   // each shape with named columns has its names: strings along that shape
-  for (Shape s : {Shape::Cdu, Shape::Rack, Shape::Job, Shape::Busway, Shape::AirRack,
-                  Shape::SwitchRack}) {
+  for (Shape s :
+       {Shape::Cdu, Shape::Rack, Shape::Job, Shape::Busway, Shape::AirRack, Shape::SwitchRack}) {
     const LayoutInfo* n = layoutNames(s);
     REQUIRE(n != nullptr);
     CHECK(n->dim == s);
